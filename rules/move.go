@@ -1,0 +1,176 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Move is a removal (From == To, the square emptied) or a jump (From = the
+// origin, To = the final landing square; the direction and the hop count
+// follow from the two squares). The zero Move is the removal of a1.
+type Move struct {
+	From, To Square
+}
+
+// NoMove is a Move that is never legal.
+var NoMove = Move{NoSquare, NoSquare}
+
+// IsRemoval reports whether m is one of the two opening removals.
+func (m Move) IsRemoval() bool { return m.From == m.To }
+
+// Direction returns the direction of a jump.
+func (m Move) Direction() Direction {
+	switch {
+	case m.To.Row() > m.From.Row():
+		return North
+	case m.To.Row() < m.From.Row():
+		return South
+	case m.To.Col() > m.From.Col():
+		return East
+	}
+	return West
+}
+
+// Hops returns the number of stones a jump captures (0 for a removal).
+func (m Move) Hops() int {
+	d := m.To.Row() - m.From.Row() + m.To.Col() - m.From.Col()
+	if d < 0 {
+		d = -d
+	}
+	return d / 2
+}
+
+// String writes the move in project notation: "d4" for a removal, "f4-d4"
+// for a jump.
+func (m Move) String() string {
+	if m == NoMove {
+		return "none"
+	}
+	if m.IsRemoval() {
+		return m.From.String()
+	}
+	return m.From.String() + "-" + m.To.String()
+}
+
+// ParseSquare reads a square such as "d4" on a board of the given size.
+func ParseSquare(text string, size int) (Square, error) {
+	if len(text) < 2 || len(text) > 3 {
+		return NoSquare, fmt.Errorf("square %q: want a file letter and a rank number, like d4", text)
+	}
+	f := text[0]
+	if f >= 'A' && f <= 'Z' {
+		f += 'a' - 'A'
+	}
+	if f < 'a' || f > 'z' {
+		return NoSquare, fmt.Errorf("square %q: file %q is not a letter", text, text[0])
+	}
+	rank := 0
+	for _, ch := range text[1:] {
+		if ch < '0' || ch > '9' {
+			return NoSquare, fmt.Errorf("square %q: rank %q is not a number", text, text[1:])
+		}
+		rank = rank*10 + int(ch-'0')
+	}
+	col, row := int(f-'a'), rank-1
+	if col >= size || row < 0 || row >= size {
+		return NoSquare, fmt.Errorf("square %q is off the %dx%d board", text, size, size)
+	}
+	return SquareAt(row, col), nil
+}
+
+// ErrIllegal is wrapped by every ParseMove error about a well-formed move
+// that the rules do not allow in the position.
+var ErrIllegal = errors.New("illegal move")
+
+// ParseMove reads a move in project notation and returns it if it is legal
+// in p, or an error that says exactly why not: malformed text, a square off
+// the board, the wrong phase, no stone or the opponent's stone on the
+// origin, a jump that is not straight, lands on a stone, or jumps over
+// anything but enemy stones into empty squares.
+func ParseMove(p Position, text string) (Move, error) {
+	m, err := parseMove(p, strings.TrimSpace(text))
+	if err != nil {
+		return NoMove, fmt.Errorf("rules: move %q: %w", text, err)
+	}
+	return m, nil
+}
+
+func parseMove(p Position, text string) (Move, error) {
+	size := int(p.Size)
+	if text == "" {
+		return NoMove, errors.New("empty")
+	}
+	from, to, isJump := strings.Cut(text, "-")
+	a, err := ParseSquare(from, size)
+	if err != nil {
+		return NoMove, err
+	}
+	phase := p.Phase()
+	if !isJump {
+		m := Move{a, a}
+		switch phase {
+		case Jumping:
+			return NoMove, fmt.Errorf("%w: the removals are over; a jump is written origin-landing, like f4-d4", ErrIllegal)
+		case RemoveBlack:
+			if c, ok := p.At(a); !ok || c != Black {
+				return NoMove, fmt.Errorf("%w: Black must remove one of its own stones", ErrIllegal)
+			}
+			if openingSquares[p.Size]&a.Bit() == 0 {
+				return NoMove, fmt.Errorf("%w: Black's removal must be from a corner or a central square", ErrIllegal)
+			}
+		case RemoveWhite:
+			if c, ok := p.At(a); !ok || c != White {
+				return NoMove, fmt.Errorf("%w: White must remove one of its own stones", ErrIllegal)
+			}
+			if p.whiteRemovals()&a.Bit() == 0 {
+				return NoMove, fmt.Errorf("%w: White's removal must be orthogonally adjacent to the hole at %s", ErrIllegal, Square(trailingZeros(p.Empty())))
+			}
+		}
+		return m, nil
+	}
+	b, err := ParseSquare(to, size)
+	if err != nil {
+		return NoMove, err
+	}
+	if phase != Jumping {
+		return NoMove, fmt.Errorf("%w: %s must first remove a stone (write its square, like d4)", ErrIllegal, p.Turn)
+	}
+	m := Move{a, b}
+	c, ok := p.At(a)
+	switch {
+	case !ok:
+		return NoMove, fmt.Errorf("%w: no stone on %s", ErrIllegal, a)
+	case c != p.Turn:
+		return NoMove, fmt.Errorf("%w: the stone on %s is %s's, and %s is to move", ErrIllegal, a, c, p.Turn)
+	case a == b:
+		return NoMove, fmt.Errorf("%w: origin and landing are the same square", ErrIllegal)
+	case a.Row() != b.Row() && a.Col() != b.Col():
+		return NoMove, fmt.Errorf("%w: jumps go straight along a row or a column", ErrIllegal)
+	case m.Hops()*2 != abs(a.Row()-b.Row())+abs(a.Col()-b.Col()):
+		return NoMove, fmt.Errorf("%w: a jump moves an even number of squares (two per capture)", ErrIllegal)
+	}
+	if _, occupied := p.At(b); occupied {
+		return NoMove, fmt.Errorf("%w: the landing square %s is not empty", ErrIllegal, b)
+	}
+	// Walk the hops: enemy stone, then empty square, each time.
+	opp := p.Stones(p.Turn.Other())
+	step := m.Direction().Delta()
+	for s := int(a); s != int(b); s += 2 * step {
+		over, land := Square(s+step), Square(s+2*step)
+		if opp&over.Bit() == 0 {
+			return NoMove, fmt.Errorf("%w: %s does not hold an enemy stone to jump over", ErrIllegal, over)
+		}
+		if p.Empty()&land.Bit() == 0 {
+			return NoMove, fmt.Errorf("%w: %s is not empty to land on", ErrIllegal, land)
+		}
+	}
+	return m, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,161 @@
+package rules
+
+import "math/bits"
+
+// MaxMoves bounds the number of legal moves of any position of any
+// supported size; a [MaxMoves]Move array is always a large enough buffer.
+// (Removals: at most 4 corners + 4 central squares; jumps: each of the at
+// most 32 stones of one side lands on at most 3 squares in each of 4
+// directions on 8x8, far fewer in practice.)
+const MaxMoves = 4 * 3 * 32
+
+// LegalMoves appends the legal moves of p to buf and returns the extended
+// slice. It does not allocate when buf has room (use a [MaxMoves]Move
+// array). The order is fixed: removals by square; jumps by direction
+// (north, east, south, west), then hop count, then landing square.
+func (p Position) LegalMoves(buf []Move) []Move {
+	switch p.Phase() {
+	case RemoveBlack:
+		cand := p.blackRemovals()
+		for cand != 0 {
+			s := popLSB(&cand)
+			buf = append(buf, Move{s, s})
+		}
+		return buf
+	case RemoveWhite:
+		cand := p.whiteRemovals()
+		for cand != 0 {
+			s := popLSB(&cand)
+			buf = append(buf, Move{s, s})
+		}
+		return buf
+	}
+	valid := p.Valid()
+	own, opp := p.Black, p.White
+	if p.Turn == White {
+		own, opp = opp, own
+	}
+	empty := valid &^ (own | opp)
+	for _, d := range Directions {
+		step := d.Delta() * 2
+		land := own
+		for hop := 1; ; hop++ {
+			land = shift(shift(land, d, valid)&opp, d, valid) & empty
+			if land == 0 {
+				break
+			}
+			for l := land; l != 0; {
+				to := popLSB(&l)
+				buf = append(buf, Move{Square(int(to) - step*hop), to})
+			}
+		}
+	}
+	return buf
+}
+
+// CountMoves returns len(p.LegalMoves(nil)) without building the list.
+func (p Position) CountMoves() int {
+	switch p.Phase() {
+	case RemoveBlack:
+		return bits.OnesCount64(p.blackRemovals())
+	case RemoveWhite:
+		return bits.OnesCount64(p.whiteRemovals())
+	}
+	return p.countJumps(p.Turn)
+}
+
+// Mobility returns the number of jumps available to color c in a jumping
+// position, whoever is to move.
+func (p Position) Mobility(c Color) int { return p.countJumps(c) }
+
+func (p Position) countJumps(c Color) int {
+	own, opp := p.Black, p.White
+	if c == White {
+		own, opp = opp, own
+	}
+	empty := p.Valid() &^ (own | opp)
+	n := 0
+	// Unrolled per direction so that the shifts are constants. opp and
+	// empty lie inside the board, so only the wrap between rows needs a mask.
+	for l := own; ; {
+		l = ((l << 8 & opp) << 8) & empty
+		if l == 0 {
+			break
+		}
+		n += bits.OnesCount64(l)
+	}
+	for l := own; ; {
+		l = ((l << 1 &^ fileA & opp) << 1) &^ fileA & empty
+		if l == 0 {
+			break
+		}
+		n += bits.OnesCount64(l)
+	}
+	for l := own; ; {
+		l = ((l >> 8 & opp) >> 8) & empty
+		if l == 0 {
+			break
+		}
+		n += bits.OnesCount64(l)
+	}
+	for l := own; ; {
+		l = ((l >> 1 &^ fileH & opp) >> 1) &^ fileH & empty
+		if l == 0 {
+			break
+		}
+		n += bits.OnesCount64(l)
+	}
+	return n
+}
+
+// HasMoves reports whether the side to move has a legal move (the game is
+// over, and the side to move has lost, when it has none).
+func (p Position) HasMoves() bool { return p.CountMoves() > 0 }
+
+// blackRemovals: the corners and central squares that hold a Black stone.
+func (p Position) blackRemovals() Bitboard { return openingSquares[p.Size] & p.Black }
+
+// whiteRemovals: White stones orthogonally adjacent to the single hole.
+func (p Position) whiteRemovals() Bitboard {
+	hole, valid := p.Empty(), p.Valid()
+	var adj Bitboard
+	for _, d := range Directions {
+		adj |= shift(hole, d, valid)
+	}
+	return adj & p.White
+}
+
+// openingSquares[n]: the corners and central squares of an n×n board.
+var openingSquares [MaxSize + 1]Bitboard
+
+func init() {
+	for n := MinSize; n <= MaxSize; n++ {
+		var m Bitboard
+		for _, r := range []int{0, n - 1} {
+			for _, c := range []int{0, n - 1} {
+				m |= SquareAt(r, c).Bit()
+			}
+		}
+		if n%2 == 1 {
+			m |= SquareAt(n/2, n/2).Bit()
+		} else {
+			for r := n/2 - 1; r <= n/2; r++ {
+				for c := n/2 - 1; c <= n/2; c++ {
+					m |= SquareAt(r, c).Bit()
+				}
+			}
+		}
+		openingSquares[n] = m
+	}
+}
+
+// Legal reports whether m is a legal move in p.
+func (p Position) Legal(m Move) bool {
+	var buf [MaxMoves]Move
+	for _, l := range p.LegalMoves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+package rules
+
+// Perft counts move sequences from p: counts[i] receives the number of
+// sequences of length i+1 (a game that ends earlier contributes nothing to
+// the deeper levels). The last level is counted in bulk, without playing
+// its moves. counts must have length ≥ 1; its length is the depth.
+func Perft(p Position, counts []uint64) {
+	var buf [MaxMoves]Move
+	if len(counts) == 1 {
+		counts[0] += uint64(p.CountMoves())
+		return
+	}
+	moves := p.LegalMoves(buf[:0])
+	counts[0] += uint64(len(moves))
+	for _, m := range moves {
+		Perft(p.Play(m), counts[1:])
+	}
+}
+
+// Opening is a pair of opening removals and the position after them.
+type Opening struct {
+	Black, White Move
+	Position     Position
+}
+
+// Openings returns every legal pair of removals of a size×size board, in
+// the order of Black's squares, then White's.
+func Openings(size int) []Opening {
+	var out []Opening
+	var b1, b2 [MaxMoves]Move
+	start := NewPosition(size)
+	for _, bm := range start.LegalMoves(b1[:0]) {
+		p := start.Play(bm)
+		for _, wm := range p.LegalMoves(b2[:0]) {
+			out = append(out, Opening{bm, wm, p.Play(wm)})
+		}
+	}
+	return out
+}
