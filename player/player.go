@@ -1,0 +1,37 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// Player chooses moves: a position in, a legal move out. A Player may keep
+// state between calls (a transposition table, a random generator), so one
+// Player serves one game at a time; make a fresh one per game with a
+// Factory. Move returns an error when ctx ends before it has a move (a
+// time limit set by the player itself is not an error), and ErrNoMoves when
+// the game is already over.
+type Player interface {
+	Name() string
+	Move(ctx context.Context, p rules.Position) (rules.Move, error)
+}
+
+// ErrNoMoves is returned by Move for a position without a legal move (the
+// side to move has lost).
+var ErrNoMoves = errors.New("player: no legal move: the game is over")
+
+// Random streams of math/rand/v2's PCG, one per player kind, so that two
+// kinds given the same seed do not draw the same numbers.
+const (
+	streamRandom uint64 = iota + 0x706c6179 // "play"
+	streamGreedy
+	streamAlphaBeta
+	streamMCTS
+	streamPerfect
+	streamNeural
+)
+
+func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

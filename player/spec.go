@@ -1,0 +1,251 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kinds of player a Spec can name.
+const (
+	KindRandom    = "random"
+	KindGreedy    = "greedy"
+	KindAlphaBeta = "alphabeta"
+	KindMCTS      = "mcts"
+	KindPerfect   = "perfect"
+	KindModel     = "model"
+)
+
+// DefaultDepth is the depth of an alpha-beta spec that sets neither depth
+// nor time.
+const DefaultDepth = 4
+
+// settings lists the keys each kind accepts, in the order help shows them.
+var settings = map[string][]string{
+	KindRandom:    {"name"},
+	KindGreedy:    {"name"},
+	KindAlphaBeta: {"depth", "time", "name"},
+	KindMCTS:      {"sims", "time", "c", "name"},
+	KindPerfect:   {"name"},
+	KindModel:     {"sims", "time", "name"},
+}
+
+var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
+
+// ErrNotAvailable is wrapped by the errors about player kinds this build
+// cannot make yet.
+var ErrNotAvailable = errors.New("not available yet")
+
+// Spec names a player and its settings, as written on a command line:
+//
+//	kind[:key=value,key=value...]
+//
+// for example "random", "greedy", "alphabeta:depth=4", "alphabeta:time=200ms",
+// "mcts:sims=2000", "perfect", "model:models/gen3.safetensors,sims=200".
+// The model kind takes the model file first (a path without commas), then
+// settings. Every kind accepts name=LABEL, the name shown in results; the
+// default name is the spec text itself. Settings:
+//
+//	depth=N    alphabeta: search depth in plies (default 4 unless time is set)
+//	time=D     alphabeta, mcts, model: time per move (Go duration: 200ms, 1s)
+//	sims=N     mcts, model: simulations per move
+//	c=X        mcts: UCB1 exploration constant (default √2)
+type Spec struct {
+	Kind  string
+	Name  string
+	Model string        // model: the model file
+	Depth int           // alphabeta: 0 = no depth limit
+	Sims  int           // mcts, model: 0 = no count limit
+	Time  time.Duration // alphabeta, mcts, model: 0 = no time limit
+	C     float64       // mcts: 0 = DefaultUCTC
+}
+
+// ParseSpec reads a player spec (see Spec). Its errors name the spec and
+// what is wrong with it: an unknown kind, an unknown or repeated setting,
+// or a bad value.
+func ParseSpec(text string) (Spec, error) {
+	s, err := parseSpec(strings.TrimSpace(text))
+	if err != nil {
+		return Spec{}, fmt.Errorf("player: spec %q: %w", text, err)
+	}
+	return s, nil
+}
+
+func parseSpec(text string) (Spec, error) {
+	if text == "" {
+		return Spec{}, errors.New("empty (want kind[:key=value,...], like alphabeta:depth=4)")
+	}
+	kind, rest, hasRest := strings.Cut(text, ":")
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	keys, ok := settings[kind]
+	if !ok {
+		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
+	}
+	s := Spec{Kind: kind, Name: text}
+	var items []string
+	if hasRest {
+		items = strings.Split(rest, ",")
+	}
+	if kind == KindModel {
+		if len(items) == 0 || strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
+			return Spec{}, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200")
+		}
+		s.Model = strings.TrimSpace(items[0])
+		items = items[1:]
+	}
+	seen := map[string]bool{}
+	for _, item := range items {
+		key, value, ok := strings.Cut(item, "=")
+		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+		if !ok || key == "" {
+			return Spec{}, fmt.Errorf("setting %q: want key=value", item)
+		}
+		if !contains(keys, key) {
+			return Spec{}, fmt.Errorf("unknown setting %q for %s (want %s)", key, kind, strings.Join(keys, ", "))
+		}
+		if seen[key] {
+			return Spec{}, fmt.Errorf("setting %q given twice", key)
+		}
+		seen[key] = true
+		if err := s.set(key, value); err != nil {
+			return Spec{}, fmt.Errorf("setting %s=%q: %w", key, value, err)
+		}
+	}
+	if kind == KindAlphaBeta && s.Depth == 0 && s.Time == 0 {
+		s.Depth = DefaultDepth
+	}
+	if kind == KindModel && s.Sims == 0 && s.Time == 0 {
+		return Spec{}, errors.New("model needs sims=N or time=D")
+	}
+	return s, nil
+}
+
+func (s *Spec) set(key, value string) error {
+	switch key {
+	case "name":
+		if value == "" {
+			return errors.New("empty name")
+		}
+		s.Name = value
+	case "depth":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > maxPly {
+			return fmt.Errorf("want a whole number of plies 1..%d", maxPly)
+		}
+		s.Depth = n
+	case "sims":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 {
+			return errors.New("want a whole number ≥ 1")
+		}
+		s.Sims = n
+	case "time":
+		d, err := time.ParseDuration(value)
+		if err != nil || d <= 0 {
+			return errors.New("want a positive duration like 200ms or 1s")
+		}
+		s.Time = d
+	case "c":
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(x > 0) || x > 100 {
+			return errors.New("want a number in (0, 100]")
+		}
+		s.C = x
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Factory makes the players of one Spec, a fresh one per game (players
+// keep per-game state and are not safe for concurrent use), so that
+// parallel games share nothing mutable; the neural players of one factory
+// share one network evaluator, which is.
+//
+// A factory of the model kind needs Run to be running while its players
+// move (Run owns the evaluator); for the other kinds Run returns at once.
+type Factory struct {
+	spec   Spec
+	shared sharedResource
+}
+
+// sharedResource is what the players of one factory share (the neural
+// kind's evaluator); nil for the classic kinds.
+type sharedResource interface {
+	run(ctx context.Context) error
+	newPlayer(s Spec, seed uint64) (Player, error)
+}
+
+// NewFactory checks the spec and loads what its players share (the
+// model file of the model kind). It starts no goroutine.
+func NewFactory(s Spec) (*Factory, error) {
+	f := &Factory{spec: s}
+	switch s.Kind {
+	case KindRandom, KindGreedy, KindAlphaBeta, KindMCTS:
+	case KindPerfect:
+		if err := perfectAvailable(); err != nil {
+			return nil, err
+		}
+	case KindModel:
+		r, err := openModel(s)
+		if err != nil {
+			return nil, err
+		}
+		f.shared = r
+	default:
+		return nil, fmt.Errorf("player: unknown player kind %q", s.Kind)
+	}
+	return f, nil
+}
+
+// Name is the name of the factory's players.
+func (f *Factory) Name() string { return f.spec.Name }
+
+// Spec returns the spec the factory was made from.
+func (f *Factory) Spec() Spec { return f.spec }
+
+// Run runs what the factory's players share (the network evaluator of the
+// model kind) until ctx ends, and returns nil then. For the classic kinds
+// it returns nil at once.
+func (f *Factory) Run(ctx context.Context) error {
+	if f.shared == nil {
+		return nil
+	}
+	return f.shared.run(ctx)
+}
+
+// New makes a player for one game, seeded with seed.
+func (f *Factory) New(seed uint64) (Player, error) {
+	s := f.spec
+	switch s.Kind {
+	case KindRandom:
+		p := NewRandom(seed)
+		p.name = s.Name
+		return p, nil
+	case KindGreedy:
+		p := NewGreedy(seed)
+		p.name = s.Name
+		return p, nil
+	case KindAlphaBeta:
+		p := NewAlphaBeta(s.Depth, s.Time, seed)
+		p.name = s.Name
+		return p, nil
+	case KindMCTS:
+		p := NewUCT(s.Sims, s.Time, s.C, seed)
+		p.name = s.Name
+		return p, nil
+	case KindPerfect:
+		return newPerfectFromSpec(s, seed)
+	}
+	return f.shared.newPlayer(s, seed)
+}

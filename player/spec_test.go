@@ -1,0 +1,82 @@
+package player
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseSpec(t *testing.T) {
+	tests := []struct {
+		text string
+		want Spec
+	}{
+		{"random", Spec{Kind: KindRandom, Name: "random"}},
+		{" Greedy ", Spec{Kind: KindGreedy, Name: "Greedy"}},
+		{"alphabeta", Spec{Kind: KindAlphaBeta, Name: "alphabeta", Depth: DefaultDepth}},
+		{"alphabeta:depth=6", Spec{Kind: KindAlphaBeta, Name: "alphabeta:depth=6", Depth: 6}},
+		{"alphabeta:time=250ms,name=ab", Spec{Kind: KindAlphaBeta, Name: "ab", Time: 250 * time.Millisecond}},
+		{"alphabeta:depth=3,time=1s", Spec{Kind: KindAlphaBeta, Name: "alphabeta:depth=3,time=1s", Depth: 3, Time: time.Second}},
+		{"mcts:sims=500,c=0.7", Spec{Kind: KindMCTS, Name: "mcts:sims=500,c=0.7", Sims: 500, C: 0.7}},
+		{"perfect:name=oracle", Spec{Kind: KindPerfect, Name: "oracle"}},
+		{"model:models/x.safetensors,sims=200", Spec{Kind: KindModel, Name: "model:models/x.safetensors,sims=200", Model: "models/x.safetensors", Sims: 200}},
+		{"model:runs/a/gen3.safetensors, time=1s, name=gen3", Spec{Kind: KindModel, Name: "gen3", Model: "runs/a/gen3.safetensors", Time: time.Second}},
+	}
+	for _, tt := range tests {
+		got, err := ParseSpec(tt.text)
+		if err != nil {
+			t.Errorf("ParseSpec(%q): %v", tt.text, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("ParseSpec(%q) = %+v, want %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"", "empty"},
+		{"minimax:depth=3", `unknown player kind "minimax"`},
+		{"alphabeta:dpth=3", `unknown setting "dpth" for alphabeta (want depth, time, name)`},
+		{"alphabeta:depth=x", `depth="x": want a whole number of plies`},
+		{"alphabeta:depth=0", `depth="0"`},
+		{"alphabeta:depth=3,depth=4", `"depth" given twice`},
+		{"alphabeta:time=fast", `time="fast": want a positive duration`},
+		{"alphabeta:depth", `setting "depth": want key=value`},
+		{"random:sims=3", `unknown setting "sims" for random`},
+		{"mcts:sims=-1", `sims="-1": want a whole number ≥ 1`},
+		{"mcts:c=0", `c="0"`},
+		{"model", "model needs a model file first"},
+		{"model:sims=100", "model needs a model file first"},
+		{"model:x.safetensors", "model needs sims=N or time=D"},
+		{"greedy:name=", "empty name"},
+	}
+	for _, tt := range tests {
+		_, err := ParseSpec(tt.text)
+		if err == nil {
+			t.Errorf("ParseSpec(%q): no error, want %q", tt.text, tt.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "player: spec ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseSpec(%q) error %q, want it to contain %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+func TestFactoryNames(t *testing.T) {
+	for _, text := range []string{"random", "greedy:name=g", "alphabeta:depth=2", "mcts:sims=10,name=uct"} {
+		s := mustSpec(t, text)
+		f, err := NewFactory(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name() != s.Name || f.Name() != s.Name {
+			t.Errorf("%s: player name %q, factory %q, want %q", text, p.Name(), f.Name(), s.Name)
+		}
+	}
+}
