@@ -1,0 +1,720 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/konanezero/konane/internal/atomicfile"
+)
+
+// A Record is one game: the board size, ordered descriptive tags, the moves
+// from the starting position and optional per-move comments.
+//
+// Two file formats hold a record, and both round-trip exactly:
+//
+// The text format is PGN-like and meant for people. A header of tag lines,
+// the board size first, a blank line, then the numbered moves (one number
+// per Black/White pair, as in chess), each optionally followed by a
+// {comment}, and the result last:
+//
+//	[Size "6"]
+//	[Event "example"]
+//	[Result "0-1"]
+//
+//	1. a1 b1 2. c1-a1 {forced} a3-a1 ... 0-1
+//
+// Tag values are written as Go quoted strings. A White move may be preceded
+// by "N..." when a comment interrupts the pair; move numbers are optional
+// when reading but checked when present.
+//
+// The JSON format is an object {"size":6,"tags":[{"key":..,"value":..}],
+// "moves":["a1","b1","c1-a1",...],"comments":[...]} for programs.
+//
+// Reading validates everything: the size, tag syntax, every move against
+// the rules of the position it is played in, and a Result tag that
+// contradicts a finished game. In error messages moves are numbered from 1
+// counting each side's move separately (the 7th move of a game is Black's
+// move in pair 4).
+type Record struct {
+	Size     int
+	Tags     []Tag    // ordered; "Size" is not a tag but the Size field
+	Moves    []Move   // from NewPosition(Size), Black first
+	Comments []string // nil, or one per move ("" for none)
+}
+
+// A Tag is one descriptive key/value pair of a Record. Well-known keys are
+// Event, Date, Black, White, Result and Seed; a key is an ASCII letter
+// followed by letters, digits or underscores.
+type Tag struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Result tag values, as in PGN.
+const (
+	BlackWon   = "1-0"
+	WhiteWon   = "0-1"
+	Unfinished = "*"
+)
+
+// ResultFor returns the Result tag value for a game won by winner.
+func ResultFor(winner Color) string {
+	if winner == Black {
+		return BlackWon
+	}
+	return WhiteWon
+}
+
+// NewRecord returns an empty record of a size×size game.
+func NewRecord(size int) *Record { return &Record{Size: size} }
+
+// Tag returns the value of the tag key, or "" when it is absent.
+func (r *Record) Tag(key string) string {
+	for _, t := range r.Tags {
+		if t.Key == key {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// SetTag sets the tag key to value, in place if it exists, else at the end.
+func (r *Record) SetTag(key, value string) {
+	for i, t := range r.Tags {
+		if t.Key == key {
+			r.Tags[i].Value = value
+			return
+		}
+	}
+	r.Tags = append(r.Tags, Tag{key, value})
+}
+
+// AddMove appends a move and its comment ("" for none), keeping Comments
+// either nil or as long as Moves.
+func (r *Record) AddMove(m Move, comment string) {
+	if comment != "" && r.Comments == nil {
+		r.Comments = make([]string, len(r.Moves), len(r.Moves)+1)
+	}
+	r.Moves = append(r.Moves, m)
+	if r.Comments != nil {
+		r.Comments = append(r.Comments, comment)
+	}
+}
+
+// Winner reports the winner named by the Result tag; ok is false when the
+// tag is absent or "*".
+func (r *Record) Winner() (winner Color, ok bool) {
+	switch r.Tag("Result") {
+	case BlackWon:
+		return Black, true
+	case WhiteWon:
+		return White, true
+	}
+	return 0, false
+}
+
+// Replay returns every position of the game: the start, then the position
+// after each move (len(Moves)+1 positions). It fails on the first move that
+// is not legal, naming its number and why.
+func (r *Record) Replay() ([]Position, error) {
+	if err := checkSize(r.Size); err != nil {
+		return nil, &RecordError{Err: err}
+	}
+	p := NewPosition(r.Size)
+	out := make([]Position, 0, len(r.Moves)+1)
+	out = append(out, p)
+	for i, m := range r.Moves {
+		if err := checkMove(p, m); err != nil {
+			return nil, &RecordError{Move: i + 1, Text: m.String(), Err: err}
+		}
+		p = p.Play(m)
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Final returns the position after the last move, validating every move.
+func (r *Record) Final() (Position, error) {
+	ps, err := r.Replay()
+	if err != nil {
+		return Position{}, err
+	}
+	return ps[len(ps)-1], nil
+}
+
+// RecordError is the error of reading or validating a record. Line is the
+// 1-based line of the text format (0 when unknown or JSON), Move the 1-based
+// number of the offending move (0 when the error is not about a move).
+type RecordError struct {
+	Path string // file name, when read from a file
+	Line int
+	Move int
+	Text string // the move as written
+	Err  error
+}
+
+func (e *RecordError) Error() string {
+	var b strings.Builder
+	b.WriteString("rules: record")
+	if e.Path != "" {
+		b.WriteString(" " + e.Path)
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, " line %d", e.Line)
+	}
+	if e.Move > 0 {
+		fmt.Fprintf(&b, ": move %d %q", e.Move, e.Text)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+func checkSize(size int) error {
+	if size < MinSize || size > MaxSize {
+		return fmt.Errorf("board size %d outside %d..%d", size, MinSize, MaxSize)
+	}
+	return nil
+}
+
+// checkMove explains why m is not legal in p, or returns nil.
+func checkMove(p Position, m Move) error {
+	if !p.HasMoves() {
+		return fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)
+	}
+	got, err := parseMove(p, m.String())
+	if err != nil {
+		return err
+	}
+	if got != m { // cannot happen while String and ParseMove agree
+		return fmt.Errorf("%w: %v is not a move of this position", ErrIllegal, m)
+	}
+	return nil
+}
+
+// check validates everything that the readers validate, so that whatever
+// the writers accept reads back.
+func (r *Record) check() error {
+	if err := checkSize(r.Size); err != nil {
+		return &RecordError{Err: err}
+	}
+	seen := make(map[string]bool, len(r.Tags))
+	for _, t := range r.Tags {
+		if err := checkTag(t); err != nil {
+			return &RecordError{Err: err}
+		}
+		if seen[t.Key] {
+			return &RecordError{Err: fmt.Errorf("tag %s appears twice", t.Key)}
+		}
+		seen[t.Key] = true
+	}
+	if r.Comments != nil && len(r.Comments) != len(r.Moves) {
+		return &RecordError{Err: fmt.Errorf("%d comments for %d moves", len(r.Comments), len(r.Moves))}
+	}
+	for i, c := range r.Comments {
+		if err := checkComment(c); err != nil {
+			return &RecordError{Move: i + 1, Text: r.Moves[i].String(), Err: err}
+		}
+	}
+	final, err := r.Final()
+	if err != nil {
+		return err
+	}
+	if err := checkResult(r.Tag("Result"), final); err != nil {
+		return &RecordError{Err: err}
+	}
+	return nil
+}
+
+func checkTag(t Tag) error {
+	if t.Key == "Size" {
+		return errors.New(`"Size" is the record's Size field, not a tag`)
+	}
+	if !validKey(t.Key) {
+		return fmt.Errorf("tag key %q: want a letter followed by letters, digits or _", t.Key)
+	}
+	if !utf8.ValidString(t.Value) {
+		return fmt.Errorf("tag %s: value is not valid UTF-8", t.Key)
+	}
+	if t.Key == "Result" {
+		switch t.Value {
+		case BlackWon, WhiteWon, Unfinished:
+		default:
+			return fmt.Errorf("tag Result %q: want %s, %s or %s", t.Value, BlackWon, WhiteWon, Unfinished)
+		}
+	}
+	return nil
+}
+
+func validKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i, c := range []byte(k) {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '_')) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkComment(c string) error {
+	if strings.Contains(c, "}") {
+		return errors.New("comment contains }")
+	}
+	if !utf8.ValidString(c) {
+		return errors.New("comment is not valid UTF-8")
+	}
+	return nil
+}
+
+// checkResult rejects a result that contradicts a finished game. A decided
+// result before the end (a resignation) and "*" are always accepted.
+func checkResult(result string, final Position) error {
+	if result == "" || result == Unfinished || final.HasMoves() {
+		return nil
+	}
+	if want := ResultFor(final.Turn.Other()); result != want {
+		return fmt.Errorf("result %s, but the game is over and %s won (%s)", result, final.Turn.Other(), want)
+	}
+	return nil
+}
+
+// ParseRecord reads a record in either format: JSON when the first
+// non-space byte is '{', else text.
+func ParseRecord(data []byte) (*Record, error) {
+	r := new(Record)
+	var err error
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		err = r.UnmarshalJSON(data)
+	} else {
+		err = r.UnmarshalText(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ReadRecordFile reads a record file in either format.
+func ReadRecordFile(path string) (*Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("rules: record: %w", err)
+	}
+	r, err := ParseRecord(data)
+	if err != nil {
+		var re *RecordError
+		if errors.As(err, &re) {
+			re.Path = path
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// WriteFile writes the record atomically: JSON when path ends in .json,
+// else the text format.
+func (r *Record) WriteFile(path string) error {
+	var data []byte
+	var err error
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		data, err = json.MarshalIndent(r, "", "  ")
+		data = append(data, '\n')
+	} else {
+		data, err = r.MarshalText()
+	}
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("rules: record: %w", err)
+	}
+	return nil
+}
+
+// lineWidth is where the text writer wraps the moves.
+const lineWidth = 79
+
+// MarshalText writes the text format. It fails, naming the problem, on a
+// record that would not read back (bad size, tag or comment, illegal move).
+func (r *Record) MarshalText() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "[Size %q]\n", strconv.Itoa(r.Size))
+	for _, t := range r.Tags {
+		fmt.Fprintf(&b, "[%s %s]\n", t.Key, strconv.Quote(t.Value))
+	}
+	b.WriteByte('\n')
+
+	// Units are never split across lines: a move with its number, a
+	// comment, the result.
+	units := make([]string, 0, len(r.Moves)+1)
+	for i, m := range r.Moves {
+		u := m.String()
+		if i%2 == 0 {
+			u = strconv.Itoa(i/2+1) + ". " + u
+		}
+		units = append(units, u)
+		if r.Comments != nil && r.Comments[i] != "" {
+			units = append(units, "{"+r.Comments[i]+"}")
+		}
+	}
+	result := r.Tag("Result")
+	if result == "" {
+		result = Unfinished
+	}
+	units = append(units, result)
+	col := 0
+	for _, u := range units {
+		switch {
+		case col == 0:
+		case col+1+len(u) > lineWidth:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(u)
+		col += len(u)
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// UnmarshalText reads the text format (see Record).
+func (r *Record) UnmarshalText(data []byte) error {
+	rec, err := parseText(data)
+	if err != nil {
+		return err
+	}
+	*r = *rec
+	return nil
+}
+
+// parseText reads the header lines, then the moves.
+func parseText(data []byte) (*Record, error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte-order mark
+	r := &Record{}
+	line := 0
+	seen := map[string]bool{}
+	sizeLine := 0
+	for len(data) > 0 {
+		raw, rest, _ := bytes.Cut(data, []byte("\n"))
+		text := strings.TrimSpace(string(raw))
+		if text != "" && text[0] != '[' {
+			break // the moves start here
+		}
+		line++
+		data = rest
+		if text == "" {
+			continue
+		}
+		t, err := parseTagLine(text)
+		if err != nil {
+			return nil, &RecordError{Line: line, Err: err}
+		}
+		if seen[t.Key] {
+			return nil, &RecordError{Line: line, Err: fmt.Errorf("tag %s appears twice", t.Key)}
+		}
+		seen[t.Key] = true
+		if t.Key == "Size" {
+			n, err := strconv.Atoi(t.Value)
+			if err != nil {
+				return nil, &RecordError{Line: line, Err: fmt.Errorf("tag Size %q is not a number", t.Value)}
+			}
+			if err := checkSize(n); err != nil {
+				return nil, &RecordError{Line: line, Err: err}
+			}
+			r.Size, sizeLine = n, line
+			continue
+		}
+		if err := checkTag(t); err != nil {
+			return nil, &RecordError{Line: line, Err: err}
+		}
+		r.Tags = append(r.Tags, t)
+	}
+	if sizeLine == 0 {
+		return nil, &RecordError{Err: errors.New(`no [Size "N"] tag before the moves`)}
+	}
+	if err := r.parseMoves(data, line+1); err != nil {
+		return nil, err
+	}
+	if err := r.check(); err != nil { // the result against the game
+		return nil, err
+	}
+	return r, nil
+}
+
+// parseTagLine reads `[Key "Value"]`.
+func parseTagLine(text string) (Tag, error) {
+	if !strings.HasSuffix(text, "]") {
+		return Tag{}, fmt.Errorf("tag line %q does not end with ]", text)
+	}
+	key, value, _ := strings.Cut(strings.TrimSpace(text[1:len(text)-1]), " ")
+	if key != "Size" && !validKey(key) {
+		return Tag{}, fmt.Errorf("tag key %q: want a letter followed by letters, digits or _", key)
+	}
+	value = strings.TrimSpace(value)
+	if !strings.HasPrefix(value, `"`) {
+		return Tag{}, fmt.Errorf(`tag %s: want a value in double quotes, like [%s "..."]`, key, key)
+	}
+	v, err := strconv.Unquote(value)
+	if err != nil {
+		return Tag{}, fmt.Errorf("tag %s: value %s is not a well-formed quoted string", key, value)
+	}
+	return Tag{key, v}, nil
+}
+
+// A token of the move text: a word (move, move number, result) or a
+// comment, with the line it starts on.
+type token struct {
+	text    string
+	comment bool
+	line    int
+}
+
+func tokenize(data []byte, line int) ([]token, error) {
+	var toks []token
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '{':
+			end := bytes.IndexByte(data[i:], '}')
+			if end < 0 {
+				return nil, &RecordError{Line: line, Err: errors.New("comment { is never closed by }")}
+			}
+			body := string(data[i+1 : i+end])
+			if !utf8.ValidString(body) {
+				return nil, &RecordError{Line: line, Err: errors.New("comment is not valid UTF-8")}
+			}
+			toks = append(toks, token{body, true, line})
+			line += strings.Count(body, "\n")
+			i += end + 1
+		case c == '}':
+			return nil, &RecordError{Line: line, Err: errors.New("} without a {")}
+		case c == '[':
+			return nil, &RecordError{Line: line, Err: errors.New("tag line after the moves started (tags come first, then a blank line, then the moves)")}
+		default:
+			j := i
+			for j < len(data) && !bytes.ContainsRune([]byte(" \t\r\n{}["), rune(data[j])) {
+				j++
+			}
+			toks = append(toks, token{string(data[i:j]), false, line})
+			i = j
+		}
+	}
+	return toks, nil
+}
+
+// parseMoves reads the move text that starts on line, replaying the game
+// to validate each move.
+func (r *Record) parseMoves(data []byte, line int) error {
+	toks, err := tokenize(data, line)
+	if err != nil {
+		return err
+	}
+	p := NewPosition(r.Size)
+	var comments []string
+	hasComment := false
+	numbered := 0 // line of a pending move number, 0 if none
+	for i, tok := range toks {
+		ply := len(r.Moves)
+		if numbered != 0 && (tok.comment || isResult(tok.text)) {
+			return &RecordError{Line: numbered, Err: fmt.Errorf("move number %d without a move", ply/2+1)}
+		}
+		switch {
+		case tok.comment:
+			if ply == 0 {
+				return &RecordError{Line: tok.line, Err: errors.New("comment before the first move")}
+			}
+			if comments[ply-1] != "" || (i > 0 && toks[i-1].comment) {
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("second comment after move %d", ply)}
+			}
+			comments[ply-1] = tok.text
+			hasComment = hasComment || tok.text != ""
+			continue
+		case isResult(tok.text):
+			if i != len(toks)-1 {
+				return &RecordError{Line: toks[i+1].line, Err: fmt.Errorf("%q after the result %s", toks[i+1].text, tok.text)}
+			}
+			switch tag := r.Tag("Result"); {
+			case tag == "":
+				if tok.text != Unfinished {
+					r.Tags = append(r.Tags, Tag{"Result", tok.text})
+				}
+			case tag != tok.text:
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("result %s disagrees with the Result tag %q", tok.text, tag)}
+			}
+			continue
+		}
+		text := tok.text
+		if n, dots, rest, ok := cutMoveNumber(text); ok {
+			want := ply/2 + 1
+			switch {
+			case dots != 1 && dots != 3:
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %q: want %d. before Black's move or %d... before White's", text, want, want)}
+			case n != want || (dots == 1) != (ply%2 == 0):
+				expect := fmt.Sprintf("%d.", want)
+				if ply%2 == 1 {
+					expect = fmt.Sprintf("%d... (or nothing)", want)
+				}
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %q out of sequence: the next move is %s's, numbered %s", text[:len(text)-len(rest)], p.Turn, expect)}
+			}
+			if rest == "" {
+				numbered = tok.line
+				continue
+			}
+			text = rest
+		}
+		numbered = 0
+		if !p.HasMoves() {
+			return &RecordError{Line: tok.line, Move: ply + 1, Text: text, Err: fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)}
+		}
+		m, err := parseMove(p, text)
+		if err != nil {
+			return &RecordError{Line: tok.line, Move: ply + 1, Text: text, Err: err}
+		}
+		r.Moves = append(r.Moves, m)
+		comments = append(comments, "")
+		p = p.Play(m)
+	}
+	if numbered != 0 {
+		return &RecordError{Line: numbered, Err: fmt.Errorf("move number %d without a move", len(r.Moves)/2+1)}
+	}
+	if hasComment {
+		r.Comments = comments
+	}
+	return nil
+}
+
+func isResult(s string) bool { return s == BlackWon || s == WhiteWon || s == Unfinished }
+
+// cutMoveNumber splits "12." or "12...d4" into 12, the number of dots and
+// the rest. ok is false when text does not start with digits and a dot.
+func cutMoveNumber(text string) (n, dots int, rest string, ok bool) {
+	i := 0
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	j := i
+	for j < len(text) && text[j] == '.' {
+		j++
+	}
+	if i == 0 || j == i {
+		return 0, 0, text, false
+	}
+	n, err := strconv.Atoi(text[:i])
+	if err != nil { // too many digits
+		n = -1
+	}
+	return n, j - i, text[j:], true
+}
+
+// recordJSON is the JSON format.
+type recordJSON struct {
+	Size     int      `json:"size"`
+	Tags     []Tag    `json:"tags,omitempty"`
+	Moves    []string `json:"moves"`
+	Comments []string `json:"comments,omitempty"`
+}
+
+// MarshalJSON writes the JSON format. It fails like MarshalText on a
+// record that would not read back.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	j := recordJSON{Size: r.Size, Tags: r.Tags, Moves: make([]string, len(r.Moves))}
+	for i, m := range r.Moves {
+		j.Moves[i] = m.String()
+		if r.Comments != nil && r.Comments[i] != "" {
+			j.Comments = r.Comments // written only when one is not empty
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads the JSON format, validating like UnmarshalText.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	var j recordJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return &RecordError{Line: jsonLine(data, err), Err: fmt.Errorf("json: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &RecordError{Err: errors.New("json: data after the record object")}
+	}
+	if err := checkSize(j.Size); err != nil {
+		return &RecordError{Err: err}
+	}
+	rec := &Record{Size: j.Size}
+	if len(j.Tags) > 0 {
+		rec.Tags = j.Tags
+	}
+	p := NewPosition(j.Size)
+	for i, text := range j.Moves {
+		if !p.HasMoves() {
+			return &RecordError{Move: i + 1, Text: text, Err: fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)}
+		}
+		m, err := parseMove(p, text)
+		if err != nil {
+			return &RecordError{Move: i + 1, Text: text, Err: err}
+		}
+		rec.Moves = append(rec.Moves, m)
+		p = p.Play(m)
+	}
+	if j.Comments != nil {
+		if len(j.Comments) != len(j.Moves) {
+			return &RecordError{Err: fmt.Errorf("%d comments for %d moves (want one per move, \"\" for none)", len(j.Comments), len(j.Moves))}
+		}
+		for _, c := range j.Comments {
+			if c != "" {
+				rec.Comments = j.Comments
+				break
+			}
+		}
+	}
+	if err := rec.check(); err != nil {
+		return err
+	}
+	*r = *rec
+	return nil
+}
+
+// jsonLine returns the line of a JSON syntax or type error, or 0.
+func jsonLine(data []byte, err error) int {
+	var offset int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		offset = syn.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	default:
+		return 0
+	}
+	offset = min(offset, int64(len(data)))
+	return 1 + bytes.Count(data[:offset], []byte("\n"))
+}
