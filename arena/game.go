@@ -1,0 +1,62 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+// Game is one finished game of a match.
+type Game struct {
+	Index        int          // position in the match schedule
+	Black, White int          // indices of the entrants
+	Line         int          // index of the opening line (see Openings)
+	Forced       int          // leading moves set by the arena: the removals and random plies
+	Moves        []rules.Move // every move from the starting position
+	Winner       rules.Color
+}
+
+// Key is a hash of the game's move sequence, to count distinct games.
+func (g *Game) Key() uint64 {
+	h := fnv.New64a()
+	for _, m := range g.Moves {
+		h.Write([]byte{byte(m.From), byte(m.To)})
+	}
+	return h.Sum64()
+}
+
+// PlayGame plays one game of size×size from the start: the moves of
+// opening first (they must be legal and leave a move), then black and
+// white in turn until one has no move. It returns the moves and the
+// winner; an error from a player, or an illegal move, ends the game with
+// an error naming the player.
+func PlayGame(ctx context.Context, size int, opening []rules.Move, black, white player.Player) ([]rules.Move, rules.Color, error) {
+	p := rules.NewPosition(size)
+	moves := make([]rules.Move, 0, 2*size*size/3)
+	for _, m := range opening {
+		if !p.Legal(m) {
+			return nil, 0, fmt.Errorf("arena: opening move %d %v is illegal", len(moves)+1, m)
+		}
+		moves = append(moves, m)
+		p = p.Play(m)
+	}
+	for p.HasMoves() {
+		pl := black
+		if p.Turn == rules.White {
+			pl = white
+		}
+		m, err := pl.Move(ctx, p)
+		if err != nil {
+			return nil, 0, fmt.Errorf("arena: %s (%s) at move %d: %w", pl.Name(), p.Turn, len(moves)+1, err)
+		}
+		if !p.Legal(m) {
+			return nil, 0, fmt.Errorf("arena: %s (%s) played the illegal move %v at move %d", pl.Name(), p.Turn, m, len(moves)+1)
+		}
+		moves = append(moves, m)
+		p = p.Play(m)
+	}
+	return moves, p.Turn.Other(), nil
+}

@@ -1,0 +1,264 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+// Entrant is a participant of a match: a name and a way to make a fresh
+// Player for each game (*player.Factory is one).
+type Entrant interface {
+	Name() string
+	New(seed uint64) (player.Player, error)
+}
+
+// runner is implemented by entrants whose players share machinery that
+// must run during the match (the network evaluator of a neural player).
+// Run runs it until ctx ends.
+type runner interface {
+	Run(ctx context.Context) error
+}
+
+// Config describes a match.
+type Config struct {
+	Size int
+	// Games is the number of games per pair of entrants. Games 2k and
+	// 2k+1 of a pair share opening line k with colours swapped, so an
+	// even number is fairest.
+	Games int
+	// Parallel is the number of games played at once (≥ 1).
+	Parallel int
+	// Gauntlet pairs the first entrant with each of the others; otherwise
+	// every pair plays (round robin).
+	Gauntlet bool
+	// RandomPlies is the number of random jumps after the opening removals
+	// of each line (see Openings).
+	RandomPlies int
+	// Seed seeds the opening lines and the players.
+	Seed uint64
+	// SPRT, when not nil, stops scheduling a pair's games once the test
+	// decides (the second entrant of the pair is tested against the
+	// first; games already started are finished and counted).
+	SPRT *SPRT
+	// Progress, when not nil, is called after each game played or skipped
+	// with the number done and the total scheduled; calls are serialized.
+	Progress func(done, total int)
+	// OnGame, when not nil, is called with each finished game (serialized,
+	// in order of completion); an error stops the match.
+	OnGame func(Game) error
+}
+
+// Pair is the score between two entrants.
+type Pair struct {
+	A, B         int // entrant indices, A < B; in a gauntlet A is 0
+	WinsA, WinsB int
+	// Decision and LLR are the SPRT state of B against A, when the match
+	// ran with an SPRT.
+	Decision Decision
+	LLR      float64
+}
+
+// Games is the number of games the pair played.
+func (p Pair) Games() int { return p.WinsA + p.WinsB }
+
+// Results are the outcome of a match.
+type Results struct {
+	Config  Config   // as run (Progress and OnGame cleared)
+	Names   []string // entrant names, in the order given
+	Pairs   []Pair
+	Games   []Game // played games, in schedule order
+	Skipped int    // scheduled games not played because an SPRT decided
+}
+
+// Distinct counts the different move sequences among the games.
+func (r *Results) Distinct() int {
+	seen := make(map[uint64]bool, len(r.Games))
+	for i := range r.Games {
+		seen[r.Games[i].Key()] = true
+	}
+	return len(seen)
+}
+
+// Pairings returns the pairs of entrant indices of a match of n entrants:
+// every pair (round robin), or the first entrant against each other one
+// (gauntlet).
+func Pairings(n int, gauntlet bool) [][2]int {
+	var out [][2]int
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if !gauntlet || a == 0 {
+				out = append(out, [2]int{a, b})
+			}
+		}
+	}
+	return out
+}
+
+func (c *Config) validate(n int) error {
+	switch {
+	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
+		return fmt.Errorf("arena: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
+	case n < 2:
+		return fmt.Errorf("arena: a match needs at least 2 players, got %d", n)
+	case c.Games < 1:
+		return fmt.Errorf("arena: %d games per pair: want at least 1", c.Games)
+	case c.Parallel < 1:
+		return fmt.Errorf("arena: %d parallel games: want at least 1", c.Parallel)
+	case c.RandomPlies < 0:
+		return fmt.Errorf("arena: %d random plies: want 0 or more", c.RandomPlies)
+	}
+	if c.SPRT != nil {
+		if err := c.SPRT.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run plays a match: for each pair of entrants, cfg.Games games from the
+// opening lines, colours alternating, cfg.Parallel at a time. Game i of
+// the schedule is deterministic given cfg.Seed (its opening line and its
+// players' seeds depend on i only); which games an SPRT skips depends on
+// the order games finish in when Parallel > 1. Entrants that implement
+// Run(ctx) error run for the duration of the match. Any error (a player
+// failing or moving illegally, ctx ending) stops the match and is
+// returned with no results.
+func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Results, error) {
+	if err := cfg.validate(len(entrants)); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entrants))
+	seen := map[string]bool{}
+	for i, e := range entrants {
+		names[i] = e.Name()
+		if seen[names[i]] {
+			return nil, fmt.Errorf("arena: two players are named %q (give one another name, e.g. name=...)", names[i])
+		}
+		seen[names[i]] = true
+	}
+
+	// Entrants with shared machinery run until the games are over.
+	runCtx, stopRunners := context.WithCancel(ctx)
+	defer stopRunners()
+	runners, gameCtx := errgroup.WithContext(runCtx)
+	for _, e := range entrants {
+		if r, ok := e.(runner); ok {
+			runners.Go(func() error {
+				if err := r.Run(gameCtx); err != nil && !errors.Is(err, context.Canceled) {
+					return fmt.Errorf("arena: %s: %w", e.Name(), err)
+				}
+				return nil
+			})
+		}
+	}
+	res, err := play(gameCtx, cfg, entrants, names)
+	stopRunners()
+	if rerr := runners.Wait(); rerr != nil {
+		return nil, rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// play runs the schedule: round g of every pair, then round g+1, so that
+// the pairs progress together.
+func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (*Results, error) {
+	pairings := Pairings(len(entrants), cfg.Gauntlet)
+	lines := Openings(cfg.Size, (cfg.Games+1)/2, cfg.RandomPlies, cfg.Seed)
+	res := &Results{Config: cfg, Names: names, Pairs: make([]Pair, len(pairings))}
+	res.Config.Progress, res.Config.OnGame = nil, nil
+	for i, pr := range pairings {
+		res.Pairs[i] = Pair{A: pr[0], B: pr[1]}
+	}
+	total := cfg.Games * len(pairings)
+	games := make([]*Game, total)
+	var mu sync.Mutex // guards res, games and done
+	done := 0
+	progress := func() {
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, total)
+		}
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(cfg.Parallel)
+	for i := 0; i < total && gctx.Err() == nil; i++ {
+		round, pi := i/len(pairings), i%len(pairings)
+		g.Go(func() error {
+			pair := &res.Pairs[pi]
+			mu.Lock()
+			decided := pair.Decision != Continue
+			if decided {
+				res.Skipped++
+				progress()
+			}
+			mu.Unlock()
+			if decided {
+				return nil
+			}
+			black, white := pair.A, pair.B
+			if round%2 == 1 {
+				black, white = white, black
+			}
+			game, err := playOne(gctx, cfg, entrants, i, round/2, lines[round/2], black, white)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			games[i] = game
+			if (game.Winner == rules.Black) == (black == pair.A) {
+				pair.WinsA++
+			} else {
+				pair.WinsB++
+			}
+			if cfg.SPRT != nil {
+				pair.LLR = cfg.SPRT.LLR(pair.WinsB, pair.WinsA)
+				pair.Decision = cfg.SPRT.Test(pair.WinsB, pair.WinsA)
+			}
+			progress()
+			if cfg.OnGame != nil {
+				return cfg.OnGame(*game)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, gm := range games {
+		if gm != nil {
+			res.Games = append(res.Games, *gm)
+		}
+	}
+	return res, nil
+}
+
+func playOne(ctx context.Context, cfg Config, entrants []Entrant, i, line int, opening []rules.Move, black, white int) (*Game, error) {
+	bp, err := entrants[black].New(playerSeed(cfg.Seed, i, rules.Black))
+	if err != nil {
+		return nil, fmt.Errorf("arena: %s: %w", entrants[black].Name(), err)
+	}
+	wp, err := entrants[white].New(playerSeed(cfg.Seed, i, rules.White))
+	if err != nil {
+		return nil, fmt.Errorf("arena: %s: %w", entrants[white].Name(), err)
+	}
+	moves, winner, err := PlayGame(ctx, cfg.Size, opening, bp, wp)
+	if err != nil {
+		return nil, fmt.Errorf("%w (game %d)", err, i+1)
+	}
+	return &Game{Index: i, Black: black, White: white, Line: line, Forced: len(opening), Moves: moves, Winner: winner}, nil
+}

@@ -1,0 +1,242 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+func factories(t *testing.T, specs ...string) []Entrant {
+	t.Helper()
+	var out []Entrant
+	for _, text := range specs {
+		s, err := player.ParseSpec(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := player.NewFactory(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func TestOpenings(t *testing.T) {
+	for size := rules.MinSize; size <= rules.MaxSize; size++ {
+		all := rules.Openings(size)
+		lines := Openings(size, 2*len(all), 3, 9)
+		pairs := map[[2]rules.Move]int{}
+		distinct := map[string]bool{}
+		for _, line := range lines {
+			p := rules.NewPosition(size)
+			for _, m := range line {
+				if !p.Legal(m) {
+					t.Fatalf("%dx%d: line %v has an illegal move %v", size, size, line, m)
+				}
+				p = p.Play(m)
+			}
+			if !p.HasMoves() || len(line) < 2 || len(line) > 5 {
+				t.Fatalf("%dx%d: line %v ends the game or has a wrong length", size, size, line)
+			}
+			pairs[[2]rules.Move{line[0], line[1]}]++
+			distinct[fmt.Sprint(line)] = true
+		}
+		// Every removal pair is used, each twice.
+		if len(pairs) != len(all) {
+			t.Errorf("%dx%d: %d removal pairs used of %d", size, size, len(pairs), len(all))
+		}
+		for pr, n := range pairs {
+			if n != 2 {
+				t.Errorf("%dx%d: removal pair %v used %d times, want 2", size, size, pr, n)
+			}
+		}
+		if len(distinct) < len(lines)*3/4 {
+			t.Errorf("%dx%d: only %d distinct lines of %d", size, size, len(distinct), len(lines))
+		}
+		if a, b := fmt.Sprint(Openings(size, 10, 3, 9)), fmt.Sprint(lines[:10]); a != b {
+			t.Errorf("%dx%d: the same seed gave other lines", size, size)
+		}
+	}
+}
+
+func TestRunRoundRobin(t *testing.T) {
+	entrants := factories(t, "random", "greedy", "alphabeta:depth=2")
+	cfg := Config{Size: 5, Games: 6, Parallel: 2, RandomPlies: 2, Seed: 11}
+	calls := 0
+	cfg.Progress = func(done, total int) {
+		calls++
+		if done != calls || total != 18 {
+			t.Errorf("progress(%d, %d) at call %d", done, total, calls)
+		}
+	}
+	res, err := Run(context.Background(), cfg, entrants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pairs) != 3 || len(res.Games) != 18 || calls != 18 || res.Skipped != 0 {
+		t.Fatalf("%d pairs, %d games, %d progress calls", len(res.Pairs), len(res.Games), calls)
+	}
+	black := map[[2]int]int{} // (pair, player) → games as Black
+	for i, g := range res.Games {
+		if g.Index != i {
+			t.Errorf("game %d has index %d", i, g.Index)
+		}
+		// The record replays legally and agrees with the winner.
+		final, err := res.Record(g).Final()
+		if err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		if final.HasMoves() || final.Turn.Other() != g.Winner {
+			t.Errorf("game %d: final position does not show %v winning", i, g.Winner)
+		}
+		if g.Forced < 2 || g.Forced > 4 {
+			t.Errorf("game %d: %d forced moves", i, g.Forced)
+		}
+		black[[2]int{i % 3, g.Black}]++
+		// Games 2k and 2k+1 of a pair share the opening line.
+		if j := i + 3; j < len(res.Games) && (i/3)%2 == 0 {
+			h := res.Games[j]
+			if h.Line != g.Line || h.Black != g.White || fmt.Sprint(h.Moves[:h.Forced]) != fmt.Sprint(g.Moves[:g.Forced]) {
+				t.Errorf("games %d and %d: not the same line with colours swapped", i, j)
+			}
+		}
+	}
+	for k, n := range black {
+		if n != 3 {
+			t.Errorf("pair %d: player %d had Black %d times, want 3", k[0], k[1], n)
+		}
+	}
+	for _, p := range res.Pairs {
+		if p.Games() != 6 {
+			t.Errorf("pair %v played %d games", p, p.Games())
+		}
+	}
+	if d := res.Distinct(); d < 1 || d > 18 {
+		t.Errorf("distinct = %d", d)
+	}
+	// The same seed gives the same games, whatever the parallelism.
+	cfg.Parallel, cfg.Progress = 1, nil
+	again, err := Run(context.Background(), cfg, entrants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Games {
+		if fmt.Sprint(res.Games[i]) != fmt.Sprint(again.Games[i]) {
+			t.Fatalf("game %d differs between runs with the same seed", i)
+		}
+	}
+}
+
+func TestRunGauntletAndSPRT(t *testing.T) {
+	entrants := factories(t, "random", "alphabeta:depth=3", "greedy")
+	sprt := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
+	cfg := Config{Size: 6, Games: 200, Parallel: 2, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
+	res, err := Run(context.Background(), cfg, entrants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pairs) != 2 || res.Pairs[0].A != 0 || res.Pairs[1].A != 0 {
+		t.Fatalf("gauntlet pairs %+v", res.Pairs)
+	}
+	for _, p := range res.Pairs {
+		if p.Decision != AcceptH1 {
+			t.Errorf("%s against random: %v after %d-%d", res.Names[p.B], p.Decision, p.WinsB, p.WinsA)
+		}
+		if p.Games() > 100 {
+			t.Errorf("%s against random: the SPRT did not stop the pair early (%d games)", res.Names[p.B], p.Games())
+		}
+	}
+	if res.Skipped+len(res.Games) != 400 || res.Skipped < 200 {
+		t.Errorf("%d skipped, %d played", res.Skipped, len(res.Games))
+	}
+}
+
+// fake is an entrant whose players misbehave on demand.
+type fake struct {
+	name    string
+	illegal bool
+	fail    error
+	runs    *atomic.Int32
+}
+
+func (f fake) Name() string { return f.name }
+func (f fake) New(seed uint64) (player.Player, error) {
+	return fakePlayer{f, player.NewRandom(seed)}, nil
+}
+func (f fake) Run(ctx context.Context) error {
+	if f.runs == nil {
+		return nil
+	}
+	f.runs.Add(1)
+	<-ctx.Done()
+	f.runs.Add(1)
+	return ctx.Err()
+}
+
+type fakePlayer struct {
+	fake
+	r *player.Random
+}
+
+func (p fakePlayer) Move(ctx context.Context, pos rules.Position) (rules.Move, error) {
+	switch {
+	case p.fail != nil && pos.Phase() == rules.Jumping:
+		return rules.NoMove, p.fail
+	case p.illegal && pos.Phase() == rules.Jumping:
+		return rules.Move{From: 0, To: 63}, nil
+	}
+	return p.r.Move(ctx, pos)
+}
+
+func TestRunErrors(t *testing.T) {
+	boom := errors.New("boom")
+	cfg := Config{Size: 4, Games: 2, Parallel: 2, Seed: 1}
+	tests := []struct {
+		name     string
+		cfg      Config
+		entrants []Entrant
+		want     string
+	}{
+		{"player error", cfg, []Entrant{fake{name: "x"}, fake{name: "bad", fail: boom}}, "arena: bad (black) at move 3: boom (game 2)"},
+		{"illegal", cfg, []Entrant{fake{name: "x"}, fake{name: "cheat", illegal: true}}, "cheat (black) played the illegal move a1-h8 at move 3"},
+		{"same names", cfg, []Entrant{fake{name: "x"}, fake{name: "x"}}, `two players are named "x"`},
+		{"one player", cfg, []Entrant{fake{name: "x"}}, "at least 2 players"},
+		{"size", Config{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},
+		{"games", Config{Size: 4, Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
+		{"parallel", Config{Size: 4, Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
+		{"sprt", Config{Size: 4, Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), tt.cfg, tt.entrants)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+		if tt.name == "player error" && !errors.Is(err, boom) {
+			t.Errorf("player error does not wrap the player's error: %v", err)
+		}
+	}
+}
+
+func TestRunRunsEntrants(t *testing.T) {
+	var runs atomic.Int32
+	cfg := Config{Size: 4, Games: 4, Parallel: 2, Seed: 1}
+	if _, err := Run(context.Background(), cfg, []Entrant{fake{name: "x", runs: &runs}, fake{name: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if runs.Load() != 2 {
+		t.Errorf("the entrant's Run was started and stopped %d times in all, want 1 each", runs.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, cfg, []Entrant{fake{name: "x"}, fake{name: "y"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled match: %v", err)
+	}
+}

@@ -1,0 +1,265 @@
+package arena
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/rules"
+)
+
+// Report is a match's results with the ratings fitted on them, ready to
+// print or save.
+type Report struct {
+	Results *Results
+	Ratings []Rating // nil when they could not be fitted (see RatingsErr)
+	// RatingsErr says why there are no ratings.
+	RatingsErr error
+	Anchor     int     // index of the player rated 0
+	Prior      float64 // virtual draws per pair (see FitElo)
+}
+
+// NewReport fits the ratings of res anchored on the player at index
+// anchor. A failed fit (unbounded ratings with prior 0) is kept in
+// RatingsErr, so the rest of the report is still written.
+func NewReport(res *Results, anchor int, prior float64) *Report {
+	r := &Report{Results: res, Anchor: anchor, Prior: prior}
+	r.Ratings, r.RatingsErr = FitElo(res.Names, res.Pairs, anchor, prior)
+	return r
+}
+
+func (r *Report) anchorName() string {
+	if r.Anchor < 0 || r.Anchor >= len(r.Results.Names) {
+		return ""
+	}
+	return r.Results.Names[r.Anchor]
+}
+
+// Header is the one-line description of the match.
+func (r *Report) Header() string {
+	c := r.Results.Config
+	kind := "round robin"
+	if c.Gauntlet {
+		kind = "gauntlet"
+	}
+	s := fmt.Sprintf("arena: %dx%d, %s of %d players, %d games per pair, %d random plies after the removals, seed %d",
+		c.Size, c.Size, kind, len(r.Results.Names), c.Games, c.RandomPlies, c.Seed)
+	if c.SPRT != nil {
+		s += ", sprt " + c.SPRT.String()
+	}
+	return s
+}
+
+// WriteText prints the report as tables: the header, the number of
+// distinct games, the wins and losses of each pair, and the ratings from
+// the strongest down.
+func (r *Report) WriteText(w io.Writer) error {
+	res := r.Results
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, r.Header())
+	fmt.Fprintf(tw, "games: %d played, %d distinct", len(res.Games), res.Distinct())
+	if res.Skipped > 0 {
+		fmt.Fprintf(tw, ", %d skipped after the SPRT decided", res.Skipped)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "\npair\t\t\twins-losses\tscore")
+	for _, p := range res.Pairs {
+		fmt.Fprintf(tw, "%s\tvs\t%s\t%d-%d\t%s", res.Names[p.A], res.Names[p.B], p.WinsA, p.WinsB, percent(p.WinsA, p.Games()))
+		if res.Config.SPRT != nil {
+			lo, hi := res.Config.SPRT.Bounds()
+			fmt.Fprintf(tw, "\tsprt of %s: %s (llr %.2f in [%.2f, %.2f])", res.Names[p.B], p.Decision, p.LLR, lo, hi)
+		}
+		fmt.Fprintln(tw)
+	}
+	if r.RatingsErr != nil {
+		fmt.Fprintf(tw, "\nno Elo ratings: %v\n", r.RatingsErr)
+		return tw.Flush()
+	}
+	fmt.Fprintf(tw, "\nElo (maximum likelihood, %s = 0, prior %g virtual draws per pair)\n", r.anchorName(), r.Prior)
+	fmt.Fprintln(tw, "rank\tplayer\tElo\t95% CI\tgames\twins\tscore")
+	for rank, i := range r.byStrength() {
+		x := r.Ratings[i]
+		ci := "anchor"
+		if i != r.Anchor {
+			ci = fmt.Sprintf("[%+.0f, %+.0f]", x.Low, x.High)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%+.0f\t%s\t%d\t%d\t%s\n", rank+1, x.Name, x.Elo, ci, x.Games, x.Wins, percent(x.Wins, x.Games))
+	}
+	return tw.Flush()
+}
+
+func percent(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+// byStrength returns the player indices by decreasing rating.
+func (r *Report) byStrength() []int {
+	idx := make([]int, len(r.Ratings))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return r.Ratings[idx[a]].Elo > r.Ratings[idx[b]].Elo })
+	return idx
+}
+
+// WritePairsCSV writes one row per pair: player_a, player_b, games,
+// wins_a, wins_b, and the SPRT decision and LLR (empty without an SPRT).
+func (r *Report) WritePairsCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"player_a", "player_b", "games", "wins_a", "wins_b", "sprt", "llr"})
+	for _, p := range r.Results.Pairs {
+		dec, llr := "", ""
+		if r.Results.Config.SPRT != nil {
+			dec, llr = p.Decision.String(), strconv.FormatFloat(p.LLR, 'f', 4, 64)
+		}
+		cw.Write([]string{r.Results.Names[p.A], r.Results.Names[p.B], strconv.Itoa(p.Games()),
+			strconv.Itoa(p.WinsA), strconv.Itoa(p.WinsB), dec, llr})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteRatingsCSV writes one row per player, in the order given: player,
+// elo, ci_low, ci_high, se, games, wins. Without ratings it writes the
+// header only.
+func (r *Report) WriteRatingsCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"player", "elo", "ci_low", "ci_high", "se", "games", "wins"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+	for _, x := range r.Ratings {
+		cw.Write([]string{x.Name, f(x.Elo), f(x.Low), f(x.High), f(x.SE), strconv.Itoa(x.Games), strconv.Itoa(x.Wins)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+type reportJSON struct {
+	Size         int          `json:"size"`
+	Seed         uint64       `json:"seed"`
+	GamesPerPair int          `json:"games_per_pair"`
+	RandomPlies  int          `json:"random_plies"`
+	Gauntlet     bool         `json:"gauntlet"`
+	SPRT         *sprtJSON    `json:"sprt,omitempty"`
+	Players      []string     `json:"players"`
+	Played       int          `json:"games_played"`
+	Distinct     int          `json:"distinct_games"`
+	Skipped      int          `json:"games_skipped"`
+	Pairs        []pairJSON   `json:"pairs"`
+	Anchor       string       `json:"anchor"`
+	Prior        float64      `json:"prior"`
+	Ratings      []ratingJSON `json:"ratings,omitempty"`
+	RatingsError string       `json:"ratings_error,omitempty"`
+}
+
+type sprtJSON struct {
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+}
+
+type pairJSON struct {
+	A        string   `json:"player_a"`
+	B        string   `json:"player_b"`
+	WinsA    int      `json:"wins_a"`
+	WinsB    int      `json:"wins_b"`
+	Decision string   `json:"sprt,omitempty"`
+	LLR      *float64 `json:"llr,omitempty"`
+}
+
+type ratingJSON struct {
+	Name  string  `json:"player"`
+	Elo   float64 `json:"elo"`
+	Low   float64 `json:"ci_low"`
+	High  float64 `json:"ci_high"`
+	SE    float64 `json:"se"`
+	Games int     `json:"games"`
+	Wins  int     `json:"wins"`
+}
+
+// MarshalJSON writes the whole report (settings, pairs, ratings) as one
+// object.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	res := r.Results
+	c := res.Config
+	j := reportJSON{
+		Size: c.Size, Seed: c.Seed, GamesPerPair: c.Games, RandomPlies: c.RandomPlies, Gauntlet: c.Gauntlet,
+		Players: res.Names, Played: len(res.Games), Distinct: res.Distinct(), Skipped: res.Skipped,
+		Anchor: r.anchorName(), Prior: r.Prior,
+	}
+	if c.SPRT != nil {
+		j.SPRT = &sprtJSON{c.SPRT.Elo0, c.SPRT.Elo1, c.SPRT.Alpha, c.SPRT.Beta}
+	}
+	for _, p := range res.Pairs {
+		pj := pairJSON{A: res.Names[p.A], B: res.Names[p.B], WinsA: p.WinsA, WinsB: p.WinsB}
+		if c.SPRT != nil {
+			llr := p.LLR
+			pj.Decision, pj.LLR = p.Decision.String(), &llr
+		}
+		j.Pairs = append(j.Pairs, pj)
+	}
+	for _, x := range r.Ratings {
+		j.Ratings = append(j.Ratings, ratingJSON{x.Name, x.Elo, x.Low, x.High, x.SE, x.Games, x.Wins})
+	}
+	if r.RatingsErr != nil {
+		j.RatingsError = r.RatingsErr.Error()
+	}
+	return json.MarshalIndent(j, "", "  ")
+}
+
+// Record returns the game record of g, tagged with the event, round,
+// players, result, seed and opening line.
+func (res *Results) Record(g Game) *rules.Record {
+	rec := rules.NewRecord(res.Config.Size)
+	rec.SetTag("Event", "konane arena")
+	rec.SetTag("Round", strconv.Itoa(g.Index+1))
+	rec.SetTag("Black", res.Names[g.Black])
+	rec.SetTag("White", res.Names[g.White])
+	rec.SetTag("Result", rules.ResultFor(g.Winner))
+	rec.SetTag("Seed", strconv.FormatUint(res.Config.Seed, 10))
+	rec.SetTag("Opening", fmt.Sprintf("line %d: the first %d moves were set by the arena", g.Line+1, g.Forced))
+	for _, m := range g.Moves {
+		rec.AddMove(m, "")
+	}
+	return rec
+}
+
+// Save writes the report into dir (created if needed): results.csv (the
+// pairs), ratings.csv, results.json, and every game as a record in
+// games/NNNNN.txt, numbered by round. Every file is written atomically.
+func (r *Report) Save(dir string) error {
+	games := filepath.Join(dir, "games")
+	if err := os.MkdirAll(games, 0o755); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "results.csv"), 0o644, r.WritePairsCSV); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(dir, "ratings.csv"), 0o644, r.WriteRatingsCSV); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	data, err := r.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "results.json"), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	for _, g := range r.Results.Games {
+		path := filepath.Join(games, fmt.Sprintf("%05d.txt", g.Index+1))
+		if err := r.Results.Record(g).WriteFile(path); err != nil {
+			return fmt.Errorf("arena: game %d: %w", g.Index+1, err)
+		}
+	}
+	return nil
+}
