@@ -29,7 +29,7 @@ var settings = map[string][]string{
 	KindGreedy:    {"name"},
 	KindAlphaBeta: {"depth", "time", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
-	KindPerfect:   {"name"},
+	KindPerfect:   {"maxstones", "name"},
 	KindModel:     {"sims", "time", "name"},
 }
 
@@ -53,6 +53,8 @@ var ErrNotAvailable = errors.New("not available yet")
 //	time=D     alphabeta, mcts, model: time per move (Go duration: 200ms, 1s)
 //	sims=N     mcts, model: simulations per move
 //	c=X        mcts: UCB1 exploration constant (default √2)
+//	maxstones=N perfect: the most stones of a position above 5x5 it will
+//	           solve (default 24; 4x4 and 5x5 are always solved)
 type Spec struct {
 	Kind  string
 	Name  string
@@ -61,6 +63,9 @@ type Spec struct {
 	Sims  int           // mcts, model: 0 = no count limit
 	Time  time.Duration // alphabeta, mcts, model: 0 = no time limit
 	C     float64       // mcts: 0 = DefaultUCTC
+	// MaxStones (perfect): the most stones of a position above 5x5 that
+	// the player will solve; 0 = DefaultPerfectMaxStones.
+	MaxStones int
 }
 
 // ParseSpec reads a player spec (see Spec). Its errors name the spec and
@@ -148,6 +153,12 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("want a positive duration like 200ms or 1s")
 		}
 		s.Time = d
+	case "maxstones":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 2 || n > 64 {
+			return errors.New("want a whole number of stones 2..64")
+		}
+		s.MaxStones = n
 	case "c":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(x > 0) || x > 100 {
@@ -191,11 +202,7 @@ type sharedResource interface {
 func NewFactory(s Spec) (*Factory, error) {
 	f := &Factory{spec: s}
 	switch s.Kind {
-	case KindRandom, KindGreedy, KindAlphaBeta, KindMCTS:
-	case KindPerfect:
-		if err := perfectAvailable(); err != nil {
-			return nil, err
-		}
+	case KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect:
 	case KindModel:
 		r, err := openModel(s)
 		if err != nil {
@@ -245,7 +252,12 @@ func (f *Factory) New(seed uint64) (Player, error) {
 		p.name = s.Name
 		return p, nil
 	case KindPerfect:
-		return newPerfectFromSpec(s, seed)
+		p := NewPerfect(seed)
+		p.name = s.Name
+		if s.MaxStones > 0 {
+			p.MaxStones = s.MaxStones
+		}
+		return p, nil
 	}
 	return f.shared.newPlayer(s, seed)
 }

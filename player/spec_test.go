@@ -19,6 +19,7 @@ func TestParseSpec(t *testing.T) {
 		{"alphabeta:depth=3,time=1s", Spec{Kind: KindAlphaBeta, Name: "alphabeta:depth=3,time=1s", Depth: 3, Time: time.Second}},
 		{"mcts:sims=500,c=0.7", Spec{Kind: KindMCTS, Name: "mcts:sims=500,c=0.7", Sims: 500, C: 0.7}},
 		{"perfect:name=oracle", Spec{Kind: KindPerfect, Name: "oracle"}},
+		{"perfect:maxstones=20", Spec{Kind: KindPerfect, Name: "perfect:maxstones=20", MaxStones: 20}},
 		{"model:models/x.safetensors,sims=200", Spec{Kind: KindModel, Name: "model:models/x.safetensors,sims=200", Model: "models/x.safetensors", Sims: 200}},
 		{"model:runs/a/gen3.safetensors, time=1s, name=gen3", Spec{Kind: KindModel, Name: "gen3", Model: "runs/a/gen3.safetensors", Time: time.Second}},
 	}
@@ -51,6 +52,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"model:sims=100", "model needs a model file first"},
 		{"model:x.safetensors", "model needs sims=N or time=D"},
 		{"greedy:name=", "empty name"},
+		{"perfect:maxstones=1", `maxstones="1": want a whole number of stones 2..64`},
 	}
 	for _, tt := range tests {
 		_, err := ParseSpec(tt.text)
