@@ -1,0 +1,232 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// Critical is a position where the side to move can win but not every
+// legal move wins, labelled by the exact solver.
+type Critical struct {
+	Position rules.Position
+	Winning  []rules.Move // the legal moves that keep the win
+	Moves    int          // the number of legal moves
+}
+
+// Keeps reports whether m is one of the winning moves.
+func (c *Critical) Keeps(m rules.Move) bool {
+	for _, w := range c.Winning {
+		if w == m {
+			return true
+		}
+	}
+	return false
+}
+
+// SampleConfig says how to sample critical positions.
+type SampleConfig struct {
+	Size      int
+	Positions int // how many distinct critical positions to collect
+	Seed      uint64
+	Parallel  int // solvers working at once (≥ 1)
+	// MaxGames bounds the random games played to find them (0: 50 per
+	// position wanted); small boards have few distinct critical positions.
+	MaxGames int
+	// SolverEntries is the transposition table size of each solver (0:
+	// 2^20 entries, 24 MiB).
+	SolverEntries int
+}
+
+// SampleCritical collects distinct critical positions (up to symmetry)
+// from varied games: game k is a uniformly random game (removals
+// included) drawn from seed and k; one of its critical positions, chosen
+// at random, is kept. Games are examined Parallel at a time, but the
+// positions are taken in game order, so the result depends on the seed
+// only. It returns fewer positions than asked when MaxGames runs out.
+//
+// Every position of a sampled game is solved, so this is for boards the
+// solver handles quickly: 4x4 and 5x5 in milliseconds, 6x6 in seconds to
+// minutes (the early positions are the slow ones).
+func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
+	switch {
+	case cfg.Size < rules.MinSize || cfg.Size > rules.MaxSize:
+		return nil, fmt.Errorf("arena: solver check: board size %d outside %d..%d", cfg.Size, rules.MinSize, rules.MaxSize)
+	case cfg.Positions < 1:
+		return nil, fmt.Errorf("arena: solver check: %d positions: want at least 1", cfg.Positions)
+	case cfg.Parallel < 1:
+		return nil, fmt.Errorf("arena: solver check: %d parallel: want at least 1", cfg.Parallel)
+	}
+	maxGames := cfg.MaxGames
+	if maxGames <= 0 {
+		maxGames = 50 * cfg.Positions
+	}
+	entries := cfg.SolverEntries
+	if entries <= 0 {
+		entries = 1 << 20
+	}
+	solvers := make(chan *solver.Solver, cfg.Parallel)
+	for i := 0; i < cfg.Parallel; i++ {
+		solvers <- solver.New(solver.WithTableEntries(entries))
+	}
+	var out []Critical
+	seen := map[uint64]bool{}
+	batch := 4 * cfg.Parallel
+	for first := 0; first < maxGames && len(out) < cfg.Positions; first += batch {
+		n := min(batch, maxGames-first)
+		found := make([]*Critical, n)
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(cfg.Parallel)
+		for k := 0; k < n; k++ {
+			g.Go(func() error {
+				s := <-solvers
+				defer func() { solvers <- s }()
+				c, err := criticalOfGame(gctx, s, cfg.Size, cfg.Seed, first+k)
+				found[k] = c
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+		for _, c := range found {
+			if c == nil {
+				continue
+			}
+			if key := canonicalHash(c.Position); !seen[key] && len(out) < cfg.Positions {
+				seen[key] = true
+				out = append(out, *c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// criticalOfGame plays random game k and returns one of its critical
+// positions at random, or nil if it has none.
+func criticalOfGame(ctx context.Context, s *solver.Solver, size int, seed uint64, k int) (*Critical, error) {
+	rng := rand.New(rand.NewPCG(seed, streamSample+uint64(k)))
+	var buf [rules.MaxMoves]rules.Move
+	var positions []rules.Position
+	for p := rules.NewPosition(size); ; {
+		moves := p.LegalMoves(buf[:0])
+		if len(moves) == 0 {
+			break
+		}
+		positions = append(positions, p)
+		p = p.Play(moves[rng.IntN(len(moves))])
+	}
+	// Look at the positions in random order and keep the first critical one.
+	for _, i := range rng.Perm(len(positions)) {
+		p := positions[i]
+		results, err := s.Analyze(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("arena: solver check: %w", err)
+		}
+		var winning []rules.Move
+		for _, r := range results {
+			if r.Wins {
+				winning = append(winning, r.Move)
+			}
+		}
+		if len(winning) > 0 && len(winning) < len(results) {
+			return &Critical{Position: p, Winning: winning, Moves: len(results)}, nil
+		}
+	}
+	return nil, nil
+}
+
+// canonicalHash is the smallest hash of the 8 symmetric images of p, so
+// that symmetric positions count once.
+func canonicalHash(p rules.Position) uint64 {
+	h := p.Hash()
+	for s := rules.Symmetry(1); s < rules.NumSymmetries; s++ {
+		h = min(h, s.Position(p).Hash())
+	}
+	return h
+}
+
+// CheckResult is the outcome of a solver check.
+type CheckResult struct {
+	Positions int // critical positions checked
+	Kept      int // positions where the player's move keeps the win
+	// Rate is Kept/Positions; Low and High bound its 95% (Wilson) interval.
+	Rate, Low, High float64
+	// RandomRate is the rate a uniformly random player is expected to
+	// reach on the same positions: the mean share of winning moves.
+	RandomRate float64
+}
+
+// CheckPlayer asks a fresh player of e (seeded from seed and the position
+// number) for its move in each critical position, parallel at a time, and
+// counts the moves that keep the win. An illegal move or a player error
+// fails the check.
+func CheckPlayer(ctx context.Context, positions []Critical, e Entrant, parallel int, seed uint64) (*CheckResult, error) {
+	if len(positions) == 0 {
+		return nil, fmt.Errorf("arena: solver check: no positions")
+	}
+	if parallel < 1 {
+		return nil, fmt.Errorf("arena: solver check: %d parallel: want at least 1", parallel)
+	}
+	kept := make([]bool, len(positions))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(parallel)
+	for i := range positions {
+		g.Go(func() error {
+			c := &positions[i]
+			pl, err := e.New(playerSeed(seed, i, c.Position.Turn))
+			if err != nil {
+				return fmt.Errorf("arena: solver check: %s: %w", e.Name(), err)
+			}
+			m, err := pl.Move(gctx, c.Position)
+			if err != nil {
+				return fmt.Errorf("arena: solver check: %s, position %d: %w", e.Name(), i+1, err)
+			}
+			if !c.Position.Legal(m) {
+				return fmt.Errorf("arena: solver check: %s played the illegal move %v in position %d", e.Name(), m, i+1)
+			}
+			kept[i] = c.Keeps(m)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	r := &CheckResult{Positions: len(positions)}
+	for i, c := range positions {
+		if kept[i] {
+			r.Kept++
+		}
+		r.RandomRate += float64(len(c.Winning)) / float64(c.Moves)
+	}
+	r.RandomRate /= float64(len(positions))
+	r.Rate = float64(r.Kept) / float64(r.Positions)
+	r.Low, r.High = wilson(r.Kept, r.Positions)
+	return r, nil
+}
+
+// wilson returns the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.96
+	p, nf := float64(k)/float64(n), float64(n)
+	center := (p + z*z/(2*nf)) / (1 + z*z/nf)
+	half := z / (1 + z*z/nf) * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return math.Max(0, center-half), math.Min(1, center+half)
+}
+
+// SolverCheck samples critical positions (SampleCritical) and checks a
+// player on them (CheckPlayer).
+func SolverCheck(ctx context.Context, cfg SampleConfig, e Entrant) (*CheckResult, error) {
+	positions, err := SampleCritical(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return CheckPlayer(ctx, positions, e, cfg.Parallel, cfg.Seed)
+}
+

@@ -1,0 +1,115 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// negamax is a plain memoized solver, independent of package solver.
+func negamax(p rules.Position, memo map[rules.Position]bool) bool {
+	if w, ok := memo[p]; ok {
+		return w
+	}
+	var buf [rules.MaxMoves]rules.Move
+	win := false
+	for _, m := range p.LegalMoves(buf[:0]) {
+		if !negamax(p.Play(m), memo) {
+			win = true
+			break
+		}
+	}
+	memo[p] = win
+	return win
+}
+
+func TestSampleCritical4x4(t *testing.T) {
+	crit, err := SampleCritical(context.Background(), SampleConfig{Size: 4, Positions: 40, Seed: 1, Parallel: 2, SolverEntries: 1 << 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(crit) < 10 {
+		t.Fatalf("only %d critical positions on 4x4", len(crit))
+	}
+	memo := map[rules.Position]bool{}
+	seen := map[uint64]bool{}
+	for _, c := range crit {
+		var buf [rules.MaxMoves]rules.Move
+		moves := c.Position.LegalMoves(buf[:0])
+		if len(moves) != c.Moves || len(c.Winning) == 0 || len(c.Winning) >= c.Moves {
+			t.Fatalf("%+v: %d winning of %d moves (%d legal): not critical", c.Position, len(c.Winning), c.Moves, len(moves))
+		}
+		for _, m := range moves {
+			if wins := !negamax(c.Position.Play(m), memo); wins != c.Keeps(m) {
+				t.Fatalf("%+v: move %v wins=%v by negamax, labelled %v", c.Position, m, wins, c.Keeps(m))
+			}
+		}
+		if k := canonicalHash(c.Position); seen[k] {
+			t.Fatalf("%+v sampled twice (up to symmetry)", c.Position)
+		} else {
+			seen[k] = true
+		}
+	}
+}
+
+func TestSolverCheck5x5(t *testing.T) {
+	n := 150
+	if testing.Short() {
+		n = 50
+	}
+	cfg := SampleConfig{Size: 5, Positions: n, Seed: 7, Parallel: 2, SolverEntries: 1 << 18}
+	crit, err := SampleCritical(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(crit) != n {
+		t.Fatalf("%d positions, want %d", len(crit), n)
+	}
+	// The sample depends on the seed only.
+	cfg.Parallel = 1
+	again, err := SampleCritical(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(again) != fmt.Sprint(crit) {
+		t.Fatal("the same seed gave other positions with another parallelism")
+	}
+	rates := map[string]*CheckResult{}
+	for _, spec := range []string{"perfect", "random", "alphabeta:depth=4"} {
+		r, err := CheckPlayer(context.Background(), crit, factories(t, spec)[0], 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rates[spec] = r
+		t.Logf("%-18s kept %d of %d (%.1f%%, CI %.1f-%.1f%%); random expected %.1f%%", spec, r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High, 100*r.RandomRate)
+	}
+	if r := rates["perfect"]; r.Kept != r.Positions {
+		t.Errorf("the perfect player kept %d of %d", r.Kept, r.Positions)
+	}
+	if r := rates["random"]; r.RandomRate < r.Low || r.RandomRate > r.High {
+		t.Errorf("the random player kept %.1f%% [%.1f, %.1f], expected %.1f%%", 100*r.Rate, 100*r.Low, 100*r.High, 100*r.RandomRate)
+	}
+	if r := rates["random"]; r.RandomRate < 0.3 || r.RandomRate > 0.8 {
+		t.Errorf("random expected rate %.1f%%, implausible", 100*r.RandomRate)
+	}
+	if rates["alphabeta:depth=4"].Rate <= rates["random"].RandomRate {
+		t.Errorf("alpha-beta depth 4 keeps no more wins than random")
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{{50, 100, 0.4038, 0.5962}, {0, 10, 0, 0.2775}, {10, 10, 0.7225, 1}} {
+		lo, hi := wilson(c.k, c.n)
+		if d := lo - c.lo; d > 1e-4 || d < -1e-4 {
+			t.Errorf("wilson(%d, %d) low %.4f, want %.4f", c.k, c.n, lo, c.lo)
+		}
+		if d := hi - c.hi; d > 1e-4 || d < -1e-4 {
+			t.Errorf("wilson(%d, %d) high %.4f, want %.4f", c.k, c.n, hi, c.hi)
+		}
+	}
+}
