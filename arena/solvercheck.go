@@ -229,4 +229,3 @@ func SolverCheck(ctx context.Context, cfg SampleConfig, e Entrant) (*CheckResult
 	}
 	return CheckPlayer(ctx, positions, e, cfg.Parallel, cfg.Seed)
 }
-
