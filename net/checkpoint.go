@@ -1,0 +1,130 @@
+package net
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+
+	"github.com/konanezero/konane/internal/atomicfile"
+)
+
+// SaveCheckpoint writes everything needed to resume training exactly:
+// the weights, the momentum of every parameter, the step count, the
+// options (schedule included), the state of the augmentation generator
+// and the metadata of the model trained from. The file is a safetensors
+// file like a model's, written atomically.
+func (t *Trainer) SaveCheckpoint(path string) error {
+	err := atomicfile.Write(path, 0o644, t.writeCheckpoint)
+	if err != nil {
+		return fmt.Errorf("net: saving checkpoint: %w", err)
+	}
+	return nil
+}
+
+func (t *Trainer) writeCheckpoint(w io.Writer) error {
+	meta := configMeta(t.cfg)
+	putMeta(meta, t.base)
+	meta["format"] = checkpointFormat
+	meta["train_step"] = strconv.FormatInt(t.step, 10)
+	opts, err := json.Marshal(t.opts)
+	if err != nil {
+		return err
+	}
+	meta["train_options"] = string(opts)
+	rng, err := t.pcg.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	meta["train_rng"] = hex.EncodeToString(rng)
+	var ts []stTensor
+	for i, p := range t.gr.params {
+		s := t.gr.specs[i]
+		ts = append(ts,
+			stTensor{name: "weight." + s.name, shape: s.shape, data: data32(p)},
+			stTensor{name: "momentum." + s.name, shape: s.shape, data: t.momentum[i]})
+	}
+	return writeSafetensors(w, meta, ts)
+}
+
+// LoadCheckpoint restores a checkpoint written by SaveCheckpoint into t,
+// whose architecture and batch size must be those of the checkpoint; the
+// checkpoint's other options replace t's. Training then continues exactly
+// as if it had never stopped. On error t is unchanged.
+func (t *Trainer) LoadCheckpoint(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("net: loading checkpoint: %w", err)
+	}
+	if err := t.restore(data); err != nil {
+		return fmt.Errorf("net: checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+func (t *Trainer) restore(data []byte) error {
+	meta, tensors, err := readSafetensors(data)
+	if err != nil {
+		return err
+	}
+	if f := meta["format"]; f != checkpointFormat {
+		return fmt.Errorf("%w: format %q, want %q", ErrFormat, f, checkpointFormat)
+	}
+	cfg, base, err := parseMeta(meta)
+	if err != nil {
+		return err
+	}
+	if cfg != t.cfg {
+		return fmt.Errorf("%w: the checkpoint is of a %dx%d %s network, the trainer's is %dx%d %s",
+			ErrFormat, cfg.Size, cfg.Size, cfg.Arch(), t.cfg.Size, t.cfg.Size, t.cfg.Arch())
+	}
+	step, err := strconv.ParseInt(meta["train_step"], 10, 64)
+	if err != nil || step < 0 {
+		return fmt.Errorf("%w: train_step %q is not a step count", ErrFormat, meta["train_step"])
+	}
+	var opts TrainOptions
+	if err := json.Unmarshal([]byte(meta["train_options"]), &opts); err != nil {
+		return fmt.Errorf("%w: train_options: %v", ErrFormat, err)
+	}
+	if err := opts.Validate(); err != nil {
+		return fmt.Errorf("%w: train_options: %v", ErrFormat, err)
+	}
+	if opts.Batch != t.opts.Batch {
+		return fmt.Errorf("%w: the checkpoint trains batches of %d, the trainer %d", ErrFormat, opts.Batch, t.opts.Batch)
+	}
+	rngState, err := hex.DecodeString(meta["train_rng"])
+	if err != nil {
+		return fmt.Errorf("%w: train_rng is not hexadecimal", ErrFormat)
+	}
+	pcg := new(rand.PCG)
+	if err := pcg.UnmarshalBinary(rngState); err != nil {
+		return fmt.Errorf("%w: train_rng: %v", ErrFormat, err)
+	}
+	weights, err := weightsFrom(cfg, tensors, "weight.")
+	if err != nil {
+		return err
+	}
+	momentum, err := weightsFrom(cfg, tensors, "momentum.")
+	if err != nil {
+		return err
+	}
+	if len(tensors) != len(weights)+len(momentum) {
+		return fmt.Errorf("%w: %d tensors, want %d", ErrFormat, len(tensors), len(weights)+len(momentum))
+	}
+	// Everything is checked: apply.
+	for i, p := range t.gr.params {
+		name := t.gr.specs[i].name
+		copy(data32(p), weights[name])
+		copy(t.momentum[i], momentum[name])
+		if gv, err := p.Grad(); err == nil && gv != nil {
+			clear(gv.Data().([]float32))
+		}
+	}
+	t.step, t.opts, t.base = step, opts, base
+	t.pcg = pcg
+	t.rng = rand.New(pcg)
+	return nil
+}

@@ -1,0 +1,128 @@
+package net
+
+import (
+	"fmt"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// Versions of the model file layout and of the input encoding. A file of
+// another version is refused by Load.
+const (
+	FormatVersion   = 1
+	EncodingVersion = 1
+)
+
+// Config is the architecture of a network: a residual tower of Blocks
+// blocks of two 3x3 convolutions with Filters channels, a policy head of
+// two 1x1 convolutions giving one logit per action, and a value head on the
+// spatial mean of the tower (a hidden layer of ValueHidden units, then
+// tanh). GlobalPool adds KataGo's global-pooling bias to every block: the
+// channel means of the first convolution, through a learnt matrix, bias
+// every channel before the second one.
+type Config struct {
+	Size        int  // board size N (4..8)
+	Filters     int  // channels of the tower
+	Blocks      int  // residual blocks
+	ValueHidden int  // hidden units of the value head
+	GlobalPool  bool // global-pooling bias in every block
+}
+
+// DefaultConfig returns the architecture chosen for a 2-core machine (see
+// the package documentation for the measurements behind it).
+func DefaultConfig(size int) Config {
+	return Config{Size: size, Filters: 32, Blocks: 2, ValueHidden: 32, GlobalPool: true}
+}
+
+// Validate reports the first field out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
+		return fmt.Errorf("net: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
+	case c.Filters < 1 || c.Filters > 512:
+		return fmt.Errorf("net: %d filters outside 1..512", c.Filters)
+	case c.Blocks < 0 || c.Blocks > 64:
+		return fmt.Errorf("net: %d blocks outside 0..64", c.Blocks)
+	case c.ValueHidden < 1 || c.ValueHidden > 1024:
+		return fmt.Errorf("net: %d value-head units outside 1..1024", c.ValueHidden)
+	}
+	return nil
+}
+
+// Arch is a short name of the architecture, such as "res32x2gp-v32".
+func (c Config) Arch() string {
+	gp := ""
+	if c.GlobalPool {
+		gp = "gp"
+	}
+	return fmt.Sprintf("res%dx%d%s-v%d", c.Filters, c.Blocks, gp, c.ValueHidden)
+}
+
+// actionPlanes is the number of policy planes: one for removals and one
+// per (direction, hop count) of a jump, each indexed by the origin square.
+func (c Config) actionPlanes() int { return 1 + 4*rules.MaxHops(c.Size) }
+
+// slots is the length of the policy output row: actionPlanes × N × N. Only
+// the slots of actions are ever used (see actionSlot).
+func (c Config) slots() int { return c.actionPlanes() * c.Size * c.Size }
+
+// paramSpec names one learnt tensor and its shape.
+type paramSpec struct {
+	name  string
+	shape []int
+	decay bool // subject to weight decay (weights, not biases)
+}
+
+// params lists every learnt tensor of the architecture, in a fixed order
+// (initialisation draws from the seed in this order).
+func (c Config) params() []paramSpec {
+	f := c.Filters
+	ps := []paramSpec{
+		{"stem.w", []int{f, NumPlanes, 3, 3}, true},
+		{"stem.b", []int{1, f, 1, 1}, false},
+	}
+	for i := 0; i < c.Blocks; i++ {
+		p := fmt.Sprintf("block%d.", i)
+		ps = append(ps,
+			paramSpec{p + "conv1.w", []int{f, f, 3, 3}, true},
+			paramSpec{p + "conv1.b", []int{1, f, 1, 1}, false},
+		)
+		if c.GlobalPool {
+			ps = append(ps, paramSpec{p + "pool.w", []int{f, f}, true})
+		}
+		ps = append(ps,
+			paramSpec{p + "conv2.w", []int{f, f, 3, 3}, true},
+			paramSpec{p + "conv2.b", []int{1, f, 1, 1}, false},
+		)
+	}
+	a := c.actionPlanes()
+	ps = append(ps,
+		paramSpec{"policy.conv1.w", []int{f, f, 1, 1}, true},
+		paramSpec{"policy.conv1.b", []int{1, f, 1, 1}, false},
+		paramSpec{"policy.conv2.w", []int{a, f, 1, 1}, true},
+		paramSpec{"policy.conv2.b", []int{1, a, 1, 1}, false},
+		paramSpec{"value.fc1.w", []int{f, c.ValueHidden}, true},
+		paramSpec{"value.fc1.b", []int{1, c.ValueHidden}, false},
+		paramSpec{"value.fc2.w", []int{c.ValueHidden, 1}, true},
+		paramSpec{"value.fc2.b", []int{1, 1}, false},
+	)
+	return ps
+}
+
+// FLOPs returns the floating-point operations of one forward pass for one
+// position (a multiply-add counts as two), counting the convolutions and
+// matrix products, which dominate.
+func (c Config) FLOPs() int64 {
+	sq := int64(c.Size * c.Size)
+	f := int64(c.Filters)
+	macs := sq * f * NumPlanes * 9 // stem
+	for i := 0; i < c.Blocks; i++ {
+		macs += 2 * sq * f * f * 9
+		if c.GlobalPool {
+			macs += f * f
+		}
+	}
+	macs += sq*f*f + sq*f*int64(c.actionPlanes())         // policy head
+	macs += f*int64(c.ValueHidden) + int64(c.ValueHidden) // value head
+	return 2 * macs
+}

@@ -1,0 +1,149 @@
+package net
+
+import (
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// symPlanes applies a symmetry to every plane of an encoding.
+func symPlanes(enc []float32, sym rules.Symmetry, n int) []float32 {
+	out := make([]float32, len(enc))
+	for c := 0; c < NumPlanes; c++ {
+		for r := 0; r < n; r++ {
+			for col := 0; col < n; col++ {
+				t := sym.Square(rules.SquareAt(r, col), n)
+				out[c*n*n+t.Row()*n+t.Col()] = enc[c*n*n+r*n+col]
+			}
+		}
+	}
+	return out
+}
+
+func TestEncodeSymmetry(t *testing.T) {
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		for _, p := range randomPositions(n, 60, uint64(n)) {
+			enc := Encode(p, make([]float32, EncodedLen(n)))
+			for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
+				got := Encode(sym.Position(p), make([]float32, EncodedLen(n)))
+				want := symPlanes(enc, sym, n)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("size %d %v: encode(sym(p)) differs from sym(encode(p)) at plane %d square %d", n, sym, i/(n*n), i%(n*n))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEncodePlanes checks the planes of known positions.
+func TestEncodePlanes(t *testing.T) {
+	count := func(enc []float32, plane, n int) int {
+		c := 0
+		for _, v := range enc[plane*n*n : (plane+1)*n*n] {
+			if v != 0 && v != 1 {
+				t.Fatalf("plane %d holds %v", plane, v)
+			}
+			c += int(v)
+		}
+		return c
+	}
+	start := rules.NewPosition(6)
+	afterBlack := start.Play(rules.Move{From: 0, To: 0}) // a1 removed
+	o := rules.Openings(6)[0].Position
+	for _, tc := range []struct {
+		name string
+		p    rules.Position
+		want [NumPlanes]int
+	}{
+		// own, opp, empty, first removal, second removal, own origins, opp origins
+		{"start", start, [NumPlanes]int{18, 18, 0, 36, 0, 4, 0}},
+		{"white removal", afterBlack, [NumPlanes]int{18, 17, 1, 0, 36, 2, 0}},
+		{"first jump", o, [NumPlanes]int{17, 17, 2, 0, 0, o.CountMoves(), 0}},
+	} {
+		enc := Encode(tc.p, make([]float32, EncodedLen(6)))
+		for plane, want := range tc.want {
+			if tc.name == "first jump" && plane >= planeOwnFrom {
+				continue // origins counted below
+			}
+			if got := count(enc, plane, 6); got != want {
+				t.Errorf("%s: plane %d has %d ones, want %d", tc.name, plane, got, want)
+			}
+		}
+	}
+	// Own/opp follow the side to move: White to move after Black's removal.
+	enc := Encode(afterBlack, make([]float32, EncodedLen(6)))
+	if enc[planeOwn*36+1] != 1 || enc[planeOpp*36+0] != 0 || enc[planeEmpty*36+0] != 1 {
+		t.Error("white to move: b1 (white) should be own, a1 empty")
+	}
+	// In the jumping phase the origin planes mark exactly the jump origins.
+	var buf [rules.MaxMoves]rules.Move
+	for _, p := range randomPositions(6, 200, 9) {
+		if p.Phase() != rules.Jumping {
+			continue
+		}
+		enc := Encode(p, make([]float32, EncodedLen(6)))
+		for side, plane := range []int{planeOwnFrom, planeOppFrom} {
+			q := p
+			if side == 1 {
+				q.Turn = p.Turn.Other()
+			}
+			var from rules.Bitboard
+			for _, m := range q.LegalMoves(buf[:0]) {
+				from |= m.From.Bit()
+			}
+			for s := rules.Square(0); s < 64; s++ {
+				if !p.OnBoard(s) {
+					continue
+				}
+				want := float32(0)
+				if from&s.Bit() != 0 {
+					want = 1
+				}
+				if enc[plane*36+s.Row()*6+s.Col()] != want {
+					t.Fatalf("plane %d square %v = %v, want %v", plane, s, enc[plane*36+s.Row()*6+s.Col()], want)
+				}
+			}
+		}
+	}
+}
+
+// TestSampleTransform checks that a transformed sample's actions are the
+// transformed moves, legal in the transformed position.
+func TestSampleTransform(t *testing.T) {
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		for _, s := range randomSamples(n, 30, uint64(n)) {
+			for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
+				ts := s.Transform(sym)
+				if _, err := ts.check(n, nil); err != nil {
+					t.Fatalf("size %d %v: transformed sample invalid: %v", n, sym, err)
+				}
+				for i, ap := range ts.Policy {
+					want := sym.Move(rules.ActionMove(int(s.Policy[i].Action), n), n)
+					if rules.ActionMove(int(ap.Action), n) != want || ap.Prob != s.Policy[i].Prob {
+						t.Fatalf("size %d %v: entry %d maps to %v, want %v", n, sym, i, rules.ActionMove(int(ap.Action), n), want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestActionSlots checks that distinct actions use distinct policy slots.
+func TestActionSlots(t *testing.T) {
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		cfg := DefaultConfig(n)
+		seen := make(map[int]int)
+		for a := 0; a < rules.NumActions(n); a++ {
+			s := actionSlot(a, n)
+			if s < 0 || s >= cfg.slots() {
+				t.Fatalf("size %d: action %d slot %d outside 0..%d", n, a, s, cfg.slots()-1)
+			}
+			if b, dup := seen[s]; dup {
+				t.Fatalf("size %d: actions %d and %d share slot %d", n, a, b, s)
+			}
+			seen[s] = a
+		}
+	}
+}

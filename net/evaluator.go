@@ -1,0 +1,368 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/rules"
+	"gorgonia.org/tensor"
+)
+
+// EvalOptions configures an Evaluator.
+type EvalOptions struct {
+	// Batch is the largest number of positions of one network run. The
+	// evaluator also compiles graphs for the powers of two below it and
+	// runs the smallest one that holds the positions waiting, padding the
+	// rest of it.
+	Batch int
+	// Wait is how long a batch waits to fill once its first position has
+	// arrived (0: run whatever is waiting at once).
+	Wait time.Duration
+	// CacheSize is the number of predictions remembered (0: no cache).
+	CacheSize int
+}
+
+// DefaultEvalOptions returns options suited to 16-64 concurrent games.
+func DefaultEvalOptions() EvalOptions {
+	return EvalOptions{Batch: 32, Wait: time.Millisecond, CacheSize: 1 << 17}
+}
+
+// Validate reports the first option out of range.
+func (o EvalOptions) Validate() error {
+	switch {
+	case o.Batch < 1 || o.Batch > 4096:
+		return fmt.Errorf("net: evaluator batch %d outside 1..4096", o.Batch)
+	case o.Wait < 0 || o.Wait > time.Second:
+		return fmt.Errorf("net: evaluator wait %v outside 0..1s", o.Wait)
+	case o.CacheSize < 0:
+		return fmt.Errorf("net: negative cache size %d", o.CacheSize)
+	}
+	return nil
+}
+
+// EvalStats counts what an Evaluator has done.
+type EvalStats struct {
+	Positions    int64 // positions asked for
+	Terminal     int64 // of which had no legal move (answered without the net)
+	CacheLookups int64 // cache look-ups
+	CacheHits    int64 // of which found
+	NetPositions int64 // positions run through the network
+	Batches      int64 // network runs
+	Padding      int64 // padding rows run along with them
+}
+
+// HitRate is CacheHits / CacheLookups (0 before any look-up).
+func (s EvalStats) HitRate() float64 {
+	if s.CacheLookups == 0 {
+		return 0
+	}
+	return float64(s.CacheHits) / float64(s.CacheLookups)
+}
+
+// AvgBatch is the mean number of positions per network run.
+func (s EvalStats) AvgBatch() float64 {
+	if s.Batches == 0 {
+		return 0
+	}
+	return float64(s.NetPositions) / float64(s.Batches)
+}
+
+// AvgFill is the mean fraction of a run's rows that held a position
+// rather than padding.
+func (s EvalStats) AvgFill() float64 {
+	if s.NetPositions+s.Padding == 0 {
+		return 0
+	}
+	return float64(s.NetPositions) / float64(s.NetPositions+s.Padding)
+}
+
+// ErrStopped is returned by Evaluate once Run has returned.
+var ErrStopped = errors.New("net: evaluator stopped")
+
+// Evaluator implements mcts.Evaluator with the network: many goroutines
+// call Evaluate concurrently, and the one goroutine running Run gathers
+// their positions into batches and runs the network on them. Evaluate
+// blocks until Run has answered, so Run must be started (go e.Run(ctx))
+// before positions are evaluated.
+type Evaluator struct {
+	cfg      Config
+	opts     EvalOptions
+	graphs   []*graph // increasing batch sizes, the last one opts.Batch
+	cache    *cache
+	requests chan *request
+	started  atomic.Bool
+	stopped  chan struct{} // closed when Run returns
+
+	positions, terminal, netPositions, batches, padding atomic.Int64
+}
+
+// request is the positions of one Evaluate call that need the network.
+type request struct {
+	n      int
+	inputs []float32 // n encoded positions
+	logits []float32 // n policy rows, written by Run
+	values []float32 // n values, written by Run
+	taken  int       // positions already put in a batch (Run's)
+	filled int       // positions answered (Run's)
+	err    error     // set by Run before closing done
+	done   chan struct{}
+}
+
+// NewEvaluator compiles the inference graphs of m for opts. It starts no
+// goroutine: the caller runs Run.
+func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Evaluator{cfg: m.cfg, opts: opts, cache: newCache(opts.CacheSize),
+		requests: make(chan *request), stopped: make(chan struct{})}
+	for b := 1; ; b *= 2 {
+		if b > opts.Batch {
+			b = opts.Batch
+		}
+		gr, err := buildGraph(m.cfg, b, m.weights, tensor.Float32, false)
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+		e.graphs = append(e.graphs, gr)
+		if b == opts.Batch {
+			break
+		}
+	}
+	return e, nil
+}
+
+func (e *Evaluator) close() {
+	for _, gr := range e.graphs {
+		gr.close()
+	}
+}
+
+// Stats returns the counters so far.
+func (e *Evaluator) Stats() EvalStats {
+	return EvalStats{
+		Positions:    e.positions.Load(),
+		Terminal:     e.terminal.Load(),
+		CacheLookups: e.cache.lookups.Load(),
+		CacheHits:    e.cache.hits.Load(),
+		NetPositions: e.netPositions.Load(),
+		Batches:      e.batches.Load(),
+		Padding:      e.padding.Load(),
+	}
+}
+
+// Evaluate returns the prediction of every position: the network's
+// policy, softmaxed over the legal moves in LegalMoves order, and value
+// (side to move's view). A position without legal moves gets an empty
+// policy and value -1 without a network run. Positions must be of the
+// network's size. It is safe for concurrent use.
+func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Prediction, error) {
+	preds := make([]mcts.Prediction, len(ps))
+	var miss []int
+	for i, p := range ps {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("net: evaluate position %d: %w", i, err)
+		}
+		if int(p.Size) != e.cfg.Size {
+			return nil, fmt.Errorf("net: evaluate position %d: %w: size %d for a %dx%d network", i, ErrSize, p.Size, e.cfg.Size, e.cfg.Size)
+		}
+	}
+	e.positions.Add(int64(len(ps)))
+	for i, p := range ps {
+		if !p.HasMoves() {
+			e.terminal.Add(1)
+			preds[i] = mcts.Prediction{Policy: []float32{}, Value: -1}
+			continue
+		}
+		if pred, ok := e.cache.get(p); ok {
+			preds[i] = pred
+			continue
+		}
+		miss = append(miss, i)
+	}
+	if len(miss) == 0 {
+		return preds, nil
+	}
+	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
+	r := &request{n: len(miss), inputs: make([]float32, len(miss)*enc), logits: make([]float32, len(miss)*slots),
+		values: make([]float32, len(miss)), done: make(chan struct{})}
+	for k, i := range miss {
+		Encode(ps[i], r.inputs[k*enc:(k+1)*enc])
+	}
+	select {
+	case e.requests <- r:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("net: evaluate: %w", ctx.Err())
+	case <-e.stopped:
+		return nil, ErrStopped
+	}
+	select {
+	case <-r.done:
+		if r.err != nil {
+			return nil, r.err
+		}
+	case <-ctx.Done():
+		return nil, fmt.Errorf("net: evaluate: %w", ctx.Err())
+	}
+	var buf [rules.MaxMoves]rules.Move
+	for k, i := range miss {
+		preds[i] = predict(ps[i], r.logits[k*slots:(k+1)*slots], r.values[k], buf[:0])
+		e.cache.put(ps[i], preds[i])
+	}
+	return preds, nil
+}
+
+// predict is the masked softmax of a policy row over the legal moves of p.
+func predict(p rules.Position, logits []float32, value float32, buf []rules.Move) mcts.Prediction {
+	n := int(p.Size)
+	moves := p.LegalMoves(buf)
+	pol := make([]float32, len(moves))
+	maxL := math.Inf(-1)
+	for _, m := range moves {
+		maxL = max(maxL, float64(logits[actionSlot(rules.ActionIndex(m, n), n)]))
+	}
+	var sum float64
+	exps := make([]float64, len(moves))
+	for j, m := range moves {
+		exps[j] = math.Exp(float64(logits[actionSlot(rules.ActionIndex(m, n), n)]) - maxL)
+		sum += exps[j]
+	}
+	for j := range pol {
+		pol[j] = float32(exps[j] / sum)
+	}
+	return mcts.Prediction{Policy: pol, Value: value}
+}
+
+// Run gathers the positions of concurrent Evaluate calls into batches and
+// runs the network on them, until ctx is done; then the calls waiting get
+// ErrStopped and so do later ones. It returns nil after ctx is done, or
+// the error of a failed network run (which the waiting calls get too).
+// Run may be called once.
+func (e *Evaluator) Run(ctx context.Context) error {
+	if !e.started.CompareAndSwap(false, true) {
+		return errors.New("net: Evaluator.Run called twice")
+	}
+	defer close(e.stopped)
+	defer e.close()
+	var queue []*request // requests with positions not yet answered
+	fail := func(err error) {
+		for _, r := range queue {
+			r.err = err
+			close(r.done)
+		}
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		waiting := 0
+		for _, r := range queue {
+			waiting += r.n - r.taken
+		}
+		if waiting == 0 {
+			select {
+			case r := <-e.requests:
+				queue = append(queue, r)
+				waiting = r.n
+			case <-ctx.Done():
+				fail(ErrStopped)
+				return nil
+			}
+		}
+		// Fill the batch: take what is ready, then wait up to opts.Wait.
+		timer.Reset(e.opts.Wait)
+	fill:
+		for waiting < e.opts.Batch {
+			select {
+			case r := <-e.requests:
+				queue = append(queue, r)
+				waiting += r.n
+				continue
+			default:
+			}
+			if e.opts.Wait == 0 {
+				break fill
+			}
+			select {
+			case r := <-e.requests:
+				queue = append(queue, r)
+				waiting += r.n
+			case <-timer.C:
+				break fill
+			case <-ctx.Done():
+				fail(ErrStopped)
+				return nil
+			}
+		}
+		timer.Stop()
+		var err error
+		if queue, err = e.runBatch(queue, min(waiting, e.opts.Batch)); err != nil {
+			fail(err)
+			return err
+		}
+	}
+}
+
+// runBatch runs the network on the first count waiting positions of the
+// queue, answers them, and returns the queue without the requests fully
+// answered.
+func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
+	gr := e.graphs[len(e.graphs)-1]
+	for _, g := range e.graphs {
+		if g.batch >= count {
+			gr = g
+			break
+		}
+	}
+	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
+	x := data32(gr.x)
+	type part struct {
+		r         *request
+		from, row int
+		n         int
+	}
+	var parts []part
+	row := 0
+	for _, r := range queue {
+		if row == count {
+			break
+		}
+		k := min(r.n-r.taken, count-row)
+		if k == 0 {
+			continue
+		}
+		copy(x[row*enc:(row+k)*enc], r.inputs[r.taken*enc:(r.taken+k)*enc])
+		parts = append(parts, part{r, r.taken, row, k})
+		r.taken += k
+		row += k
+	}
+	clear(x[row*enc:])
+	if err := gr.run(); err != nil {
+		return queue, err
+	}
+	logits := gr.logitsOut.Data().([]float32)
+	values := gr.valueOut.Data().([]float32)
+	for _, p := range parts {
+		copy(p.r.logits[p.from*slots:(p.from+p.n)*slots], logits[p.row*slots:(p.row+p.n)*slots])
+		copy(p.r.values[p.from:p.from+p.n], values[p.row:p.row+p.n])
+		p.r.filled += p.n
+		if p.r.filled == p.r.n {
+			close(p.r.done)
+		}
+	}
+	e.batches.Add(1)
+	e.netPositions.Add(int64(count))
+	e.padding.Add(int64(gr.batch - count))
+	rest := queue[:0]
+	for _, r := range queue {
+		if r.filled < r.n {
+			rest = append(rest, r)
+		}
+	}
+	return rest, nil
+}

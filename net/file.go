@@ -1,0 +1,219 @@
+package net
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/konanezero/konane/internal/atomicfile"
+)
+
+// The "format" metadata value of each kind of file.
+const (
+	modelFormat      = "konane-zero-model"
+	checkpointFormat = "konane-zero-checkpoint"
+)
+
+// Save writes the model to path atomically, as a safetensors file with the
+// metadata (see Metadata) and a checksum.
+func (m *Model) Save(path string) error {
+	if err := atomicfile.Write(path, 0o644, m.write); err != nil {
+		return fmt.Errorf("net: saving model: %w", err)
+	}
+	return nil
+}
+
+// MarshalBinary returns the bytes Save writes.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	if err := m.write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func (m *Model) write(w io.Writer) error {
+	meta := configMeta(m.cfg)
+	putMeta(meta, m.meta)
+	meta["format"] = modelFormat
+	return writeSafetensors(w, meta, m.tensors(""))
+}
+
+// tensors lists the weights in parameter order, names prefixed.
+func (m *Model) tensors(prefix string) []stTensor {
+	var ts []stTensor
+	for _, p := range m.cfg.params() {
+		ts = append(ts, stTensor{name: prefix + p.name, shape: p.shape, data: m.weights[p.name]})
+	}
+	return ts
+}
+
+// Load reads a model file written by Save and checks everything: the
+// container, the checksum, the versions, the architecture and the shape of
+// every tensor. Its errors wrap ErrFormat, ErrVersion or ErrCorrupt.
+func Load(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("net: loading model: %w", err)
+	}
+	m, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("net: model %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// LoadForSize is Load for a network of the given board size: a model of
+// another size gives an error wrapping ErrSize.
+func LoadForSize(path string, size int) (*Model, error) {
+	m, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.cfg.Size != size {
+		return nil, fmt.Errorf("net: model %s: %w: it plays %dx%d, not %dx%d", path, ErrSize, m.cfg.Size, m.cfg.Size, size, size)
+	}
+	return m, nil
+}
+
+// Decode reads a model from the bytes of a model file (for example one
+// embedded with go:embed), with the checks of Load.
+func Decode(data []byte) (*Model, error) {
+	m, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("net: model: %w", err)
+	}
+	return m, nil
+}
+
+// decode is Decode with errors not yet prefixed.
+func decode(data []byte) (*Model, error) {
+	meta, tensors, err := readSafetensors(data)
+	if err != nil {
+		return nil, err
+	}
+	if f := meta["format"]; f != modelFormat {
+		return nil, fmt.Errorf("%w: format %q, want %q", ErrFormat, f, modelFormat)
+	}
+	cfg, md, err := parseMeta(meta)
+	if err != nil {
+		return nil, err
+	}
+	w, err := weightsFrom(cfg, tensors, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(tensors) != len(w) {
+		return nil, fmt.Errorf("%w: %d tensors, the %s architecture has %d", ErrFormat, len(tensors), cfg.Arch(), len(w))
+	}
+	return &Model{cfg: cfg, meta: md, weights: w}, nil
+}
+
+// weightsFrom takes the tensors of cfg's parameters (names prefixed) and
+// checks their shapes.
+func weightsFrom(cfg Config, tensors map[string]stTensor, prefix string) (map[string][]float32, error) {
+	w := make(map[string][]float32)
+	for _, p := range cfg.params() {
+		t, ok := tensors[prefix+p.name]
+		if !ok {
+			return nil, fmt.Errorf("%w: tensor %s of the %s architecture is missing", ErrFormat, prefix+p.name, cfg.Arch())
+		}
+		if !equalShape(t.shape, p.shape) {
+			return nil, fmt.Errorf("%w: tensor %s has shape %v, want %v", ErrFormat, t.name, t.shape, p.shape)
+		}
+		w[p.name] = t.data
+	}
+	return w, nil
+}
+
+func equalShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// configMeta writes cfg as metadata strings.
+func configMeta(cfg Config) map[string]string {
+	return map[string]string{
+		"size":         strconv.Itoa(cfg.Size),
+		"filters":      strconv.Itoa(cfg.Filters),
+		"blocks":       strconv.Itoa(cfg.Blocks),
+		"value_hidden": strconv.Itoa(cfg.ValueHidden),
+		"global_pool":  strconv.FormatBool(cfg.GlobalPool),
+	}
+}
+
+// putMeta writes md as metadata strings; the versions and the architecture
+// are those of this build.
+func putMeta(meta map[string]string, md Metadata) {
+	meta["format_version"] = strconv.Itoa(FormatVersion)
+	meta["encoding_version"] = strconv.Itoa(EncodingVersion)
+	meta["arch"] = md.Arch
+	meta["generation"] = strconv.Itoa(md.Generation)
+	meta["steps"] = strconv.FormatInt(md.Steps, 10)
+	meta["parent"] = md.Parent
+	meta["seed"] = strconv.FormatUint(md.Seed, 10)
+	meta["created"] = md.Created.UTC().Format(time.RFC3339Nano)
+}
+
+// parseMeta reads and validates the configuration and metadata.
+func parseMeta(meta map[string]string) (Config, Metadata, error) {
+	var cfg Config
+	var md Metadata
+	var err error
+	num := func(key string) int {
+		if err != nil {
+			return 0
+		}
+		v, e := strconv.Atoi(meta[key])
+		if e != nil {
+			err = fmt.Errorf("%w: metadata %s = %q is not a number", ErrFormat, key, meta[key])
+		}
+		return v
+	}
+	md.FormatVersion = num("format_version")
+	if err == nil && md.FormatVersion != FormatVersion {
+		return cfg, md, fmt.Errorf("%w: file format version %d, this build reads %d", ErrVersion, md.FormatVersion, FormatVersion)
+	}
+	md.EncodingVersion = num("encoding_version")
+	if err == nil && md.EncodingVersion != EncodingVersion {
+		return cfg, md, fmt.Errorf("%w: input encoding version %d, this build encodes %d", ErrVersion, md.EncodingVersion, EncodingVersion)
+	}
+	cfg.Size = num("size")
+	cfg.Filters = num("filters")
+	cfg.Blocks = num("blocks")
+	cfg.ValueHidden = num("value_hidden")
+	md.Generation = num("generation")
+	if err != nil {
+		return cfg, md, err
+	}
+	if cfg.GlobalPool, err = strconv.ParseBool(meta["global_pool"]); err != nil {
+		return cfg, md, fmt.Errorf("%w: metadata global_pool = %q is not a boolean", ErrFormat, meta["global_pool"])
+	}
+	if e := cfg.Validate(); e != nil {
+		return cfg, md, fmt.Errorf("%w: %v", ErrFormat, e)
+	}
+	md.Size, md.Arch, md.Parent = cfg.Size, meta["arch"], meta["parent"]
+	if md.Arch != cfg.Arch() {
+		return cfg, md, fmt.Errorf("%w: metadata arch %q does not match the configuration %s", ErrFormat, md.Arch, cfg.Arch())
+	}
+	if md.Steps, err = strconv.ParseInt(meta["steps"], 10, 64); err != nil {
+		return cfg, md, fmt.Errorf("%w: metadata steps = %q is not a number", ErrFormat, meta["steps"])
+	}
+	if md.Seed, err = strconv.ParseUint(meta["seed"], 10, 64); err != nil {
+		return cfg, md, fmt.Errorf("%w: metadata seed = %q is not a number", ErrFormat, meta["seed"])
+	}
+	if md.Created, err = time.Parse(time.RFC3339Nano, meta["created"]); err != nil {
+		return cfg, md, fmt.Errorf("%w: metadata created = %q is not a time", ErrFormat, meta["created"])
+	}
+	return cfg, md, nil
+}

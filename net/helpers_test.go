@@ -1,0 +1,74 @@
+package net
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// randomPositions returns count positions with legal moves of a size,
+// reached by random games from the start (removal phases included).
+func randomPositions(size, count int, seed uint64) []rules.Position {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []rules.Position
+	var buf [rules.MaxMoves]rules.Move
+	for len(out) < count {
+		p := rules.NewPosition(size)
+		for len(out) < count {
+			moves := p.LegalMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			out = append(out, p)
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	return out
+}
+
+// randomSamples returns samples of random positions with random target
+// policies over their legal moves and random values.
+func randomSamples(size, count int, seed uint64) []Sample {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	var buf [rules.MaxMoves]rules.Move
+	var out []Sample
+	for _, p := range randomPositions(size, count, seed) {
+		s := Sample{Position: p, Value: float32(rng.IntN(2)*2 - 1)}
+		for _, m := range p.LegalMoves(buf[:0]) {
+			s.Policy = append(s.Policy, ActionProb{Action: int32(rules.ActionIndex(m, size)), Prob: rng.Float32()})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// tinyConfig is a small network for fast tests.
+func tinyConfig(size int) Config {
+	return Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8, GlobalPool: true}
+}
+
+func mustModel(t testing.TB, cfg Config, seed uint64) *Model {
+	t.Helper()
+	m, err := New(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// perturbed returns a copy of m with noise added to every weight, so that
+// no path of the network is zero (New zero-initialises some layers).
+func perturbed(m *Model, scale float64, seed uint64) *Model {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	c := *m
+	c.weights = make(map[string][]float32)
+	for k, w := range m.weights {
+		nw := make([]float32, len(w))
+		for i := range w {
+			nw[i] = w[i] + float32(rng.NormFloat64()*scale)
+		}
+		c.weights[k] = nw
+	}
+	return &c
+}

@@ -1,0 +1,137 @@
+package net
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Metadata describes a model file: how it was made and from what. Save
+// writes it; Load checks the versions and the size against the weights.
+type Metadata struct {
+	FormatVersion   int       // layout of the file (FormatVersion)
+	EncodingVersion int       // input planes (EncodingVersion)
+	Size            int       // board size
+	Arch            string    // Config.Arch() of the weights
+	Generation      int       // self-play generation (0 for a fresh net)
+	Steps           int64     // training steps behind the weights
+	Parent          string    // name of the model it was trained from ("" for none)
+	Seed            uint64    // seed of the initialisation or training run
+	Created         time.Time // when the model was made
+}
+
+// Model is a network's architecture, weights and metadata. It is immutable
+// once built or loaded, and safe to share read-only between goroutines;
+// evaluators and trainers copy the weights they need.
+type Model struct {
+	cfg     Config
+	meta    Metadata
+	weights map[string][]float32 // by paramSpec.name, row-major
+}
+
+// New returns a freshly initialised model: He-normal convolutions, with
+// Fixup's scaling for the residual blocks (the first convolution of each
+// block scaled by Blocks^-1/2, the second one zero, so every block starts
+// as the identity) and small output layers. The same cfg and seed give the
+// same weights.
+func New(cfg Config, seed uint64) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6e6574)) // stream "net"
+	w := make(map[string][]float32)
+	for _, p := range cfg.params() {
+		data := make([]float32, prod(p.shape))
+		std := 0.0
+		switch {
+		case !p.decay: // biases start at zero
+		case strings.HasSuffix(p.name, "conv2.w") && strings.HasPrefix(p.name, "block"):
+			// Fixup: the residual branch starts at zero.
+		case strings.HasSuffix(p.name, "pool.w"):
+			std = 0.1 / math.Sqrt(float64(p.shape[0]))
+		case p.name == "policy.conv2.w" || p.name == "value.fc2.w":
+			std = 0.1 / math.Sqrt(float64(fanIn(p.shape)))
+		default:
+			std = math.Sqrt(2 / float64(fanIn(p.shape)))
+			if strings.HasSuffix(p.name, "conv1.w") && strings.HasPrefix(p.name, "block") {
+				std /= math.Sqrt(float64(cfg.Blocks))
+			}
+		}
+		if std > 0 {
+			for i := range data {
+				data[i] = float32(rng.NormFloat64() * std)
+			}
+		}
+		w[p.name] = data
+	}
+	return &Model{
+		cfg: cfg,
+		meta: Metadata{
+			FormatVersion:   FormatVersion,
+			EncodingVersion: EncodingVersion,
+			Size:            cfg.Size,
+			Arch:            cfg.Arch(),
+			Seed:            seed,
+			Created:         time.Now().UTC(),
+		},
+		weights: w,
+	}, nil
+}
+
+// Config returns the architecture.
+func (m *Model) Config() Config { return m.cfg }
+
+// Meta returns the metadata.
+func (m *Model) Meta() Metadata { return m.meta }
+
+// WithMeta returns a model sharing m's weights with other metadata, for
+// example a new generation number or parent. The versions, size and
+// architecture are always those of the weights, whatever meta says.
+func (m *Model) WithMeta(meta Metadata) *Model {
+	c := *m
+	c.meta = meta
+	c.fixMeta()
+	return &c
+}
+
+// fixMeta sets the fields of the metadata that follow from the weights.
+func (m *Model) fixMeta() {
+	m.meta.FormatVersion = FormatVersion
+	m.meta.EncodingVersion = EncodingVersion
+	m.meta.Size = m.cfg.Size
+	m.meta.Arch = m.cfg.Arch()
+}
+
+// NumParams returns the number of learnt values.
+func (m *Model) NumParams() int {
+	n := 0
+	for _, w := range m.weights {
+		n += len(w)
+	}
+	return n
+}
+
+// String is a one-line summary such as "8x8 res32x2gp-v32 gen 3 (41234 params)".
+func (m *Model) String() string {
+	return fmt.Sprintf("%dx%d %s gen %d (%d params)", m.cfg.Size, m.cfg.Size, m.cfg.Arch(), m.meta.Generation, m.NumParams())
+}
+
+func prod(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// fanIn is the number of inputs of one output unit: everything but the
+// first axis for a convolution (out, in, kh, kw), the first axis for a
+// dense matrix (in, out).
+func fanIn(shape []int) int {
+	if len(shape) == 4 {
+		return shape[1] * shape[2] * shape[3]
+	}
+	return shape[0]
+}

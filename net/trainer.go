@@ -1,0 +1,228 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/konanezero/konane/rules"
+	"gorgonia.org/tensor"
+)
+
+// TrainOptions configures a Trainer: stochastic gradient descent with
+// momentum, L2 weight decay and a step schedule of the learning rate.
+type TrainOptions struct {
+	Batch       int     // samples per step; every Step gets exactly this many
+	LR          float64 // learning rate after the warm-up
+	Momentum    float64 // heavy-ball momentum, 0..1
+	WeightDecay float64 // c of the loss term c·Σw² over the weights (not the biases)
+	// The learning rate rises linearly from LR/WarmupSteps to LR over the
+	// first WarmupSteps steps, then is multiplied by DecayFactor at each
+	// step listed in DecaySteps (in increasing order).
+	WarmupSteps int64
+	DecaySteps  []int64
+	DecayFactor float64
+	// Augment applies a random symmetry of the board to each sample, drawn
+	// from a generator seeded with Seed.
+	Augment bool
+	Seed    uint64
+}
+
+// DefaultTrainOptions returns the options used by self-play training.
+func DefaultTrainOptions() TrainOptions {
+	return TrainOptions{Batch: 64, LR: 0.02, Momentum: 0.9, WeightDecay: 1e-4, WarmupSteps: 50, DecayFactor: 0.1, Augment: true}
+}
+
+// Validate reports the first option out of range.
+func (o TrainOptions) Validate() error {
+	switch {
+	case o.Batch < 1 || o.Batch > 4096:
+		return fmt.Errorf("net: batch %d outside 1..4096", o.Batch)
+	case !(o.LR > 0 && o.LR < 10):
+		return fmt.Errorf("net: learning rate %v outside (0, 10)", o.LR)
+	case !(o.Momentum >= 0 && o.Momentum < 1):
+		return fmt.Errorf("net: momentum %v outside [0, 1)", o.Momentum)
+	case !(o.WeightDecay >= 0 && o.WeightDecay < 1):
+		return fmt.Errorf("net: weight decay %v outside [0, 1)", o.WeightDecay)
+	case o.WarmupSteps < 0:
+		return fmt.Errorf("net: negative warm-up %d", o.WarmupSteps)
+	case len(o.DecaySteps) > 0 && !(o.DecayFactor > 0 && o.DecayFactor <= 1):
+		return fmt.Errorf("net: decay factor %v outside (0, 1]", o.DecayFactor)
+	}
+	for i, s := range o.DecaySteps {
+		if s < 0 || i > 0 && s <= o.DecaySteps[i-1] {
+			return fmt.Errorf("net: decay steps %v are not increasing and non-negative", o.DecaySteps)
+		}
+	}
+	return nil
+}
+
+// LRAt returns the learning rate of step (counted from 0).
+func (o TrainOptions) LRAt(step int64) float64 {
+	lr := o.LR
+	if step < o.WarmupSteps {
+		lr *= float64(step+1) / float64(o.WarmupSteps)
+	}
+	for _, s := range o.DecaySteps {
+		if step >= s {
+			lr *= o.DecayFactor
+		}
+	}
+	return lr
+}
+
+// Losses are the terms of the loss of one step, averaged over the batch
+// and measured before the step's update.
+type Losses struct {
+	Policy float64 // cross-entropy of the masked policy against the target
+	Value  float64 // squared error of the value
+	L2     float64 // WeightDecay · Σw²
+	Total  float64 // Policy + Value + L2
+	LR     float64 // learning rate used by the step
+}
+
+// Trainer trains a copy of a model's weights. It is not safe for
+// concurrent use; Model snapshots are.
+type Trainer struct {
+	cfg      Config
+	opts     TrainOptions
+	base     Metadata // metadata of the model trained from
+	gr       *graph
+	momentum [][]float32 // per parameter, in cfg.params() order
+	step     int64       // steps taken since the start of the run
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	legal    []rules.Move
+	x        []float32
+}
+
+// NewTrainer builds the training graph of m's architecture for opts.Batch
+// samples and copies m's weights into it.
+func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	gr, err := buildGraph(m.cfg, opts.Batch, m.weights, tensor.Float32, true)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, gr: gr, legal: make([]rules.Move, 0, rules.MaxMoves),
+		x: make([]float32, EncodedLen(m.cfg.Size))}
+	for _, p := range gr.params {
+		t.momentum = append(t.momentum, make([]float32, p.Shape().TotalSize()))
+	}
+	t.pcg = rand.NewPCG(opts.Seed, 0x747261696e) // stream "train"
+	t.rng = rand.New(t.pcg)
+	return t, nil
+}
+
+// Steps returns the number of steps taken (including those of a loaded
+// checkpoint).
+func (t *Trainer) Steps() int64 { return t.step }
+
+// Options returns the options in force (those of a loaded checkpoint).
+func (t *Trainer) Options() TrainOptions { return t.opts }
+
+// Step trains on one batch of exactly Options().Batch samples and returns
+// the losses measured before the update. A sample that cannot train the
+// network (another size, a terminal position, a policy on illegal moves,
+// a value outside [-1, 1]) is an error, and then nothing is changed.
+func (t *Trainer) Step(batch []Sample) (Losses, error) {
+	if len(batch) != t.opts.Batch {
+		return Losses{}, fmt.Errorf("net: training batch of %d samples, the trainer takes %d", len(batch), t.opts.Batch)
+	}
+	n := t.cfg.Size
+	slots, enc := t.cfg.slots(), EncodedLen(n)
+	x := data32(t.gr.x)
+	mask := data32(t.gr.mask)
+	tp := data32(t.gr.targetPolicy)
+	tv := data32(t.gr.targetValue)
+	clear(tp)
+	for i := range mask {
+		mask[i] = maskedLogit
+	}
+	// Check every sample before drawing symmetries, so that an error leaves
+	// the generator, and so the run, unchanged.
+	for i, s := range batch {
+		if _, err := s.check(n, t.legal); err != nil {
+			return Losses{}, fmt.Errorf("net: training sample %d: %w", i, err)
+		}
+	}
+	for i, s := range batch {
+		if t.opts.Augment {
+			s = s.Transform(rules.Symmetry(t.rng.IntN(rules.NumSymmetries)))
+		}
+		Encode(s.Position, x[i*enc:(i+1)*enc])
+		row := mask[i*slots : (i+1)*slots]
+		for _, m := range s.Position.LegalMoves(t.legal[:0]) {
+			row[actionSlot(rules.ActionIndex(m, n), n)] = 0
+		}
+		var sum float32
+		for _, ap := range s.Policy {
+			sum += ap.Prob
+		}
+		for _, ap := range s.Policy {
+			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+		}
+		tv[i] = s.Value
+	}
+	if err := t.gr.run(); err != nil {
+		return Losses{}, err
+	}
+	l := Losses{Policy: floats(t.gr.policyLossOut)[0], Value: floats(t.gr.valueLossOut)[0], LR: t.opts.LRAt(t.step)}
+	if math.IsNaN(l.Policy) || math.IsNaN(l.Value) || math.IsInf(l.Policy, 0) || math.IsInf(l.Value, 0) {
+		return l, errors.New("net: training step: the loss is not finite (learning rate too high?)")
+	}
+	l.L2 = t.update(l.LR)
+	l.Total = l.Policy + l.Value + l.L2
+	t.step++
+	return l, nil
+}
+
+// update applies one step of momentum SGD to every parameter, with the
+// gradient of the weight decay term added, clears the gradients, and
+// returns the weight decay term before the update.
+func (t *Trainer) update(lr float64) (l2 float64) {
+	wd, mu := float32(t.opts.WeightDecay), float32(t.opts.Momentum)
+	for i, p := range t.gr.params {
+		w := data32(p)
+		gv, _ := p.Grad()
+		g := gv.Data().([]float32)
+		v := t.momentum[i]
+		decay := t.gr.specs[i].decay
+		var sq float64
+		for j := range w {
+			d := g[j]
+			if decay {
+				sq += float64(w[j]) * float64(w[j])
+				d += 2 * wd * w[j]
+			}
+			v[j] = mu*v[j] + d
+			w[j] -= float32(lr) * v[j]
+			g[j] = 0
+		}
+		l2 += float64(wd) * sq
+	}
+	return l2
+}
+
+// Model returns a snapshot of the current weights as an immutable Model
+// with the given metadata; Steps, if zero, is set to the trainer's step
+// count and Created, if zero, to now.
+func (t *Trainer) Model(meta Metadata) (*Model, error) {
+	w := make(map[string][]float32, len(t.gr.params))
+	for i, p := range t.gr.params {
+		w[t.gr.specs[i].name] = append([]float32(nil), data32(p)...)
+	}
+	if meta.Steps == 0 {
+		meta.Steps = t.step
+	}
+	if meta.Created.IsZero() {
+		meta.Created = time.Now().UTC()
+	}
+	m := &Model{cfg: t.cfg, meta: meta, weights: w}
+	m.fixMeta()
+	return m, nil
+}

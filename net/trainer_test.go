@@ -1,0 +1,322 @@
+package net
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+	"gorgonia.org/tensor"
+)
+
+// fillTrainInputs writes a batch into a training graph the way Step does,
+// without augmentation, for float32 or float64 graphs.
+func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
+	t.Helper()
+	n := gr.cfg.Size
+	slots, enc := gr.cfg.slots(), EncodedLen(n)
+	x := make([]float32, gr.batch*enc)
+	mask := make([]float32, gr.batch*slots)
+	tp := make([]float32, gr.batch*slots)
+	tv := make([]float32, gr.batch)
+	var buf [rules.MaxMoves]rules.Move
+	for i := range mask {
+		mask[i] = maskedLogit
+	}
+	for i, s := range batch {
+		Encode(s.Position, x[i*enc:])
+		for _, m := range s.Position.LegalMoves(buf[:0]) {
+			mask[i*slots+actionSlot(rules.ActionIndex(m, n), n)] = 0
+		}
+		var sum float32
+		for _, ap := range s.Policy {
+			sum += ap.Prob
+		}
+		for _, ap := range s.Policy {
+			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+		}
+		tv[i] = s.Value
+	}
+	set := func(dst any, src []float32) {
+		switch d := dst.(type) {
+		case []float32:
+			copy(d, src)
+		case []float64:
+			for i, v := range src {
+				d[i] = float64(v)
+			}
+		}
+	}
+	set(gr.x.Value().Data(), x)
+	set(gr.mask.Value().Data(), mask)
+	set(gr.targetPolicy.Value().Data(), tp)
+	set(gr.targetValue.Value().Data(), tv)
+}
+
+// TestGradientCheck compares Gorgonia's symbolic gradient of the loss with
+// central finite differences, in float64, on a tiny network with every
+// kind of layer.
+func TestGradientCheck(t *testing.T) {
+	cfg := Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
+	m := perturbed(mustModel(t, cfg, 1), 0.3, 2)
+	batch := randomSamples(4, 3, 5)
+	gr, err := buildGraph(cfg, len(batch), m.weights, tensor.Float64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillTrainInputs(t, gr, batch)
+	loss := func() float64 {
+		if err := gr.run(); err != nil {
+			t.Fatal(err)
+		}
+		return floats(gr.policyLossOut)[0] + floats(gr.valueLossOut)[0]
+	}
+	loss()
+	analytic := make([][]float64, len(gr.params))
+	for i, p := range gr.params {
+		g, err := p.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		analytic[i] = append([]float64(nil), g.Data().([]float64)...)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	const eps = 1e-5
+	checked := 0
+	for i, p := range gr.params {
+		w := p.Value().Data().([]float64)
+		// A few entries of every tensor.
+		for k := 0; k < 4; k++ {
+			j := rng.IntN(len(w))
+			orig := w[j]
+			w[j] = orig + eps
+			up := loss()
+			w[j] = orig - eps
+			down := loss()
+			w[j] = orig
+			num := (up - down) / (2 * eps)
+			a := analytic[i][j]
+			if math.Abs(num-a) > 1e-6+1e-4*math.Max(math.Abs(num), math.Abs(a)) {
+				t.Errorf("%s[%d]: symbolic gradient %.9g, numerical %.9g", gr.specs[i].name, j, a, num)
+			}
+			checked++
+		}
+	}
+	if checked < 4*len(gr.params) {
+		t.Fatalf("checked %d gradients", checked)
+	}
+}
+
+// TestOverfit trains repeatedly on one fixed batch with one-hot policy
+// targets: both losses must fall to a small fraction of their start.
+func TestOverfit(t *testing.T) {
+	batch := randomSamples(5, 16, 3)
+	for i := range batch {
+		batch[i].Policy = batch[i].Policy[i%len(batch[i].Policy):][:1]
+	}
+	opts := TrainOptions{Batch: 16, LR: 0.05, Momentum: 0.9, WeightDecay: 1e-4, WarmupSteps: 5}
+	tr, err := NewTrainer(mustModel(t, tinyConfig(5), 1), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := tr.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Losses
+	for i := 0; i < 150; i++ {
+		if last, err = tr.Step(batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("first %+v\nlast %+v", first, last)
+	if last.Value > first.Value/10 {
+		t.Errorf("value loss %v → %v: did not fall to a tenth", first.Value, last.Value)
+	}
+	if last.Policy > first.Policy/4 {
+		t.Errorf("policy loss %v → %v: did not fall to a quarter", first.Policy, last.Policy)
+	}
+	if tr.Steps() != 151 {
+		t.Errorf("Steps() = %d, want 151", tr.Steps())
+	}
+}
+
+// TestTrainingMatchesInference checks that the training graph's forward
+// outputs equal, bit for bit, those of the inference graph of a snapshot.
+func TestTrainingMatchesInference(t *testing.T) {
+	batch := randomSamples(6, 8, 11)
+	opts := TrainOptions{Batch: 8, LR: 0.01, Momentum: 0.9}
+	tr, err := NewTrainer(perturbed(mustModel(t, tinyConfig(6), 3), 0.1, 4), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 3; step++ {
+		snap, err := tr.Model(Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Step(batch); err != nil {
+			t.Fatal(err)
+		}
+		inf, err := buildGraph(snap.cfg, len(batch), snap.weights, tensor.Float32, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(data32(inf.x), data32(tr.gr.x))
+		if err := inf.run(); err != nil {
+			t.Fatal(err)
+		}
+		for name, pair := range map[string][2][]float32{
+			"logits": {tr.gr.logitsOut.Data().([]float32), inf.logitsOut.Data().([]float32)},
+			"values": {tr.gr.valueOut.Data().([]float32), inf.valueOut.Data().([]float32)},
+		} {
+			for i := range pair[0] {
+				if math.Float32bits(pair[0][i]) != math.Float32bits(pair[1][i]) {
+					t.Fatalf("step %d: %s[%d]: training %v, inference %v", step, name, i, pair[0][i], pair[1][i])
+				}
+			}
+		}
+		inf.close()
+	}
+}
+
+// TestCheckpointResume trains, checkpoints, trains on; a second trainer
+// restored from the checkpoint must then reach bit-identical weights and
+// losses (augmentation on, so the generator state is restored too).
+func TestCheckpointResume(t *testing.T) {
+	samples := randomSamples(5, 40, 21)
+	opts := TrainOptions{Batch: 8, LR: 0.03, Momentum: 0.9, WeightDecay: 1e-3, WarmupSteps: 3,
+		DecaySteps: []int64{4}, DecayFactor: 0.5, Augment: true, Seed: 9}
+	m := mustModel(t, tinyConfig(5), 5)
+	batchAt := func(i int) []Sample { return samples[(i*8)%32 : (i*8)%32+8] }
+	a, err := NewTrainer(m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := a.Step(batchAt(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "run.ckpt")
+	if err := a.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	var lossA []Losses
+	for i := 3; i < 7; i++ {
+		l, err := a.Step(batchAt(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lossA = append(lossA, l)
+	}
+	// The second trainer starts from other weights and options: the
+	// checkpoint replaces them.
+	other := opts
+	other.LR, other.Seed, other.Augment = 0.5, 1, false
+	b, err := NewTrainer(mustModel(t, tinyConfig(5), 99), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.LoadCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	if b.Steps() != 3 || b.Options().LR != opts.LR {
+		t.Fatalf("restored step %d LR %v, want 3 and %v", b.Steps(), b.Options().LR, opts.LR)
+	}
+	for i := 3; i < 7; i++ {
+		l, err := b.Step(batchAt(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l != lossA[i-3] {
+			t.Fatalf("step %d: resumed losses %+v, original %+v", i, l, lossA[i-3])
+		}
+	}
+	ma, _ := a.Model(Metadata{})
+	mb, _ := b.Model(Metadata{})
+	for name, w := range ma.weights {
+		for i := range w {
+			if math.Float32bits(w[i]) != math.Float32bits(mb.weights[name][i]) {
+				t.Fatalf("%s[%d]: resumed %v, original %v", name, i, mb.weights[name][i], w[i])
+			}
+		}
+	}
+	// A checkpoint of another architecture or batch size is refused.
+	c, _ := NewTrainer(mustModel(t, Config{Size: 5, Filters: 4, Blocks: 1, ValueHidden: 8}, 1), opts)
+	if err := c.LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "network") {
+		t.Errorf("other architecture: err = %v", err)
+	}
+	small := opts
+	small.Batch = 4
+	d, _ := NewTrainer(m, small)
+	if err := d.LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "batches") {
+		t.Errorf("other batch: err = %v", err)
+	}
+}
+
+func TestStepRejectsBadBatches(t *testing.T) {
+	tr, err := NewTrainer(mustModel(t, tinyConfig(4), 1), TrainOptions{Batch: 2, LR: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := randomSamples(4, 2, 1)
+	illegal := append([]Sample(nil), good...)
+	illegal[1].Policy = []ActionProb{{Action: int32(rules.NumActions(4) - 1), Prob: 1}}
+	if illegal[1].Position.Legal(rules.ActionMove(rules.NumActions(4)-1, 4)) {
+		t.Fatal("test setup: action should be illegal")
+	}
+	badValue := append([]Sample(nil), good...)
+	badValue[0].Value = 2
+	otherSize := append([]Sample(nil), good...)
+	otherSize[0] = randomSamples(5, 1, 1)[0]
+	empty := append([]Sample(nil), good...)
+	empty[0].Policy = nil
+	for _, tc := range []struct {
+		name  string
+		batch []Sample
+		want  string
+	}{
+		{"short", good[:1], "batch of 1 samples"},
+		{"illegal", illegal, "sample 1: policy action"},
+		{"value", badValue, "value 2 outside"},
+		{"size", otherSize, "size 5 for a 4x4"},
+		{"empty policy", empty, "policy is empty"},
+	} {
+		_, err := tr.Step(tc.batch)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", tc.name, err, tc.want)
+		}
+	}
+	if tr.Steps() != 0 {
+		t.Errorf("failed steps counted: %d", tr.Steps())
+	}
+}
+
+func TestLRSchedule(t *testing.T) {
+	o := TrainOptions{Batch: 1, LR: 0.1, WarmupSteps: 4, DecaySteps: []int64{10, 20}, DecayFactor: 0.1}
+	for _, tc := range []struct {
+		step int64
+		want float64
+	}{{0, 0.025}, {3, 0.1}, {9, 0.1}, {10, 0.01}, {19, 0.01}, {20, 0.001}} {
+		if got := o.LRAt(tc.step); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("LRAt(%d) = %v, want %v", tc.step, got, tc.want)
+		}
+	}
+	for _, bad := range []TrainOptions{
+		{Batch: 0, LR: 0.1},
+		{Batch: 1, LR: 0},
+		{Batch: 1, LR: 0.1, Momentum: 1},
+		{Batch: 1, LR: 0.1, DecaySteps: []int64{5, 5}, DecayFactor: 0.5},
+		{Batch: 1, LR: 0.1, DecaySteps: []int64{5}},
+	} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	if err := DefaultTrainOptions().Validate(); err != nil {
+		t.Error(err)
+	}
+}
