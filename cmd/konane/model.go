@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/konanezero/konane/net"
+)
+
+func init() {
+	register(&command{
+		name:  "model",
+		usage: "model info FILE | model new --size N [--filters F] [--blocks B] [--seed S] FILE",
+		short: "show or create network model files",
+		long: `Model works on network model files (safetensors with metadata).
+
+"model info FILE" checks the file (checksum, versions, shapes) and prints its
+metadata: board size, architecture, generation, training steps, parent
+model, seed and creation time, with the parameter count and the
+floating-point operations of one evaluation.
+
+"model new FILE" writes a freshly initialised network (generation 0).
+
+Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model info gen0.safetensors
+    file:        gen0.safetensors
+    board:       6x6
+    arch:        res32x2gp-v32 (32 filters, 2 blocks, 32 value units, global pooling)
+    ...`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			def := net.DefaultConfig(0)
+			size := fs.Int("size", 0, "board size N (4..8), for new")
+			filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
+			blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
+			seed := fs.Uint64("seed", 1, "initialisation seed, for new")
+			return func(ctx context.Context, e *env) error {
+				if len(e.args) == 0 {
+					return usageError("model", "missing action: info or new")
+				}
+				action, rest := e.args[0], e.args[1:]
+				if len(rest) != 1 {
+					return usageError("model", "%s takes exactly one FILE argument, got %d", action, len(rest))
+				}
+				switch action {
+				case "info":
+					m, err := net.Load(rest[0])
+					if err != nil {
+						return err
+					}
+					printModelInfo(e.stdout, rest[0], m)
+					return nil
+				case "new":
+					if err := checkSize("model", *size); err != nil {
+						return err
+					}
+					cfg := net.DefaultConfig(*size)
+					cfg.Filters, cfg.Blocks = *filters, *blocks
+					m, err := net.New(cfg, *seed)
+					if err != nil {
+						return err
+					}
+					if err := m.Save(rest[0]); err != nil {
+						return err
+					}
+					printModelInfo(e.stdout, rest[0], m)
+					return nil
+				}
+				return usageError("model", "unknown action %q: want info or new", action)
+			}
+		},
+	})
+}
+
+func printModelInfo(w io.Writer, path string, m *net.Model) {
+	cfg, md := m.Config(), m.Meta()
+	pool := "no global pooling"
+	if cfg.GlobalPool {
+		pool = "global pooling"
+	}
+	parent := md.Parent
+	if parent == "" {
+		parent = "(none)"
+	}
+	fmt.Fprintf(w, "file:        %s\n", path)
+	fmt.Fprintf(w, "format:      version %d, input encoding %d\n", md.FormatVersion, md.EncodingVersion)
+	fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
+	fmt.Fprintf(w, "arch:        %s (%d filters, %d blocks, %d value units, %s)\n", md.Arch, cfg.Filters, cfg.Blocks, cfg.ValueHidden, pool)
+	fmt.Fprintf(w, "parameters:  %d\n", m.NumParams())
+	fmt.Fprintf(w, "flops/eval:  %d\n", cfg.FLOPs())
+	fmt.Fprintf(w, "generation:  %d\n", md.Generation)
+	fmt.Fprintf(w, "steps:       %d\n", md.Steps)
+	fmt.Fprintf(w, "parent:      %s\n", parent)
+	fmt.Fprintf(w, "seed:        %d\n", md.Seed)
+	fmt.Fprintf(w, "created:     %s\n", md.Created.UTC().Format(time.RFC3339))
+}

@@ -1,0 +1,276 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/rules"
+	"golang.org/x/sync/errgroup"
+)
+
+var _ mcts.Evaluator = (*Evaluator)(nil)
+
+// startEvaluator builds an evaluator and runs it until the test ends.
+func startEvaluator(t *testing.T, m *Model, opts EvalOptions) *Evaluator {
+	t.Helper()
+	e, err := NewEvaluator(m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return e
+}
+
+func samePrediction(a, b mcts.Prediction) bool {
+	if len(a.Policy) != len(b.Policy) || math.Float32bits(a.Value) != math.Float32bits(b.Value) {
+		return false
+	}
+	for i := range a.Policy {
+		if math.Float32bits(a.Policy[i]) != math.Float32bits(b.Policy[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestOutputsFinite evaluates positions of every phase and size, with a
+// fresh net and one with large weights: every policy is a distribution
+// over the legal moves and every value lies in [-1, 1].
+func TestOutputsFinite(t *testing.T) {
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		for _, scale := range []float64{0, 1} {
+			m := perturbed(mustModel(t, tinyConfig(n), 1), scale, 2)
+			e := startEvaluator(t, m, EvalOptions{Batch: 16})
+			ps := randomPositions(n, 150, uint64(n))
+			for _, o := range rules.Openings(n) {
+				ps = append(ps, o.Position)
+			}
+			preds, err := e.Evaluate(context.Background(), ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, p := range ps {
+				pr := preds[i]
+				if len(pr.Policy) != p.CountMoves() {
+					t.Fatalf("size %d: %d priors for %d legal moves", n, len(pr.Policy), p.CountMoves())
+				}
+				var sum float64
+				for _, q := range pr.Policy {
+					if !(q >= 0 && q <= 1) {
+						t.Fatalf("size %d scale %v: prior %v", n, scale, q)
+					}
+					sum += float64(q)
+				}
+				if math.Abs(sum-1) > 1e-5 || !(pr.Value >= -1 && pr.Value <= 1) {
+					t.Fatalf("size %d scale %v: priors sum to %v, value %v", n, scale, sum, pr.Value)
+				}
+			}
+		}
+	}
+}
+
+// TestEvaluateConcurrent has many goroutines evaluate 1..4 positions at a
+// time; every answer must equal, bit for bit, the evaluation of the same
+// position alone (so batching, padding and the choice of graph change
+// nothing). Run it with -race.
+func TestEvaluateConcurrent(t *testing.T) {
+	m := perturbed(mustModel(t, tinyConfig(5), 3), 0.2, 4)
+	ps := randomPositions(5, 64, 5)
+	solo := startEvaluator(t, m, EvalOptions{Batch: 1})
+	want := make([]mcts.Prediction, len(ps))
+	for i, p := range ps {
+		pr, err := solo.Evaluate(context.Background(), []rules.Position{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = pr[0]
+	}
+	e := startEvaluator(t, m, EvalOptions{Batch: 16, Wait: 2 * time.Millisecond})
+	g, ctx := errgroup.WithContext(context.Background())
+	for w := 0; w < 16; w++ {
+		g.Go(func() error {
+			for k := 0; k < 8; k++ {
+				start, count := (w*7+k*5)%len(ps), 1+(w+k)%4
+				idx := make([]int, count)
+				batch := make([]rules.Position, count)
+				for j := range idx {
+					idx[j] = (start + j) % len(ps)
+					batch[j] = ps[idx[j]]
+				}
+				preds, err := e.Evaluate(ctx, batch)
+				if err != nil {
+					return err
+				}
+				for j, i := range idx {
+					if !samePrediction(preds[j], want[i]) {
+						return fmt.Errorf("position %d: batched %v, alone %v", i, preds[j], want[i])
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	st := e.Stats()
+	if st.Positions == 0 || st.NetPositions+st.CacheHits != st.Positions || st.AvgBatch() <= 1 {
+		t.Errorf("stats %+v: want positions = net + cache hits and batches of more than one (avg %.2f)", st, st.AvgBatch())
+	}
+	t.Logf("stats %+v, avg batch %.2f, fill %.2f, hit rate %.2f", st, st.AvgBatch(), st.AvgFill(), st.HitRate())
+}
+
+func TestEvaluateCache(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	ps := randomPositions(4, 10, 1)
+	e := startEvaluator(t, m, EvalOptions{Batch: 4, CacheSize: 6})
+	first, err := e.Evaluate(context.Background(), ps[:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Stats(); st.CacheLookups != 5 || st.CacheHits != 0 || st.NetPositions != 5 {
+		t.Fatalf("after first call: %+v", st)
+	}
+	again, err := e.Evaluate(context.Background(), ps[:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range first {
+		if !samePrediction(first[i], again[i]) {
+			t.Fatalf("cached prediction %d differs", i)
+		}
+	}
+	again[0].Policy[0] = 42 // callers may modify what they get
+	if st := e.Stats(); st.CacheLookups != 10 || st.CacheHits != 5 || st.NetPositions != 5 || st.HitRate() != 0.5 {
+		t.Fatalf("after second call: %+v", st)
+	}
+	// Five more positions overflow the capacity of 6: the oldest go.
+	if _, err := e.Evaluate(context.Background(), ps[5:]); err != nil {
+		t.Fatal(err)
+	}
+	if e.cache.len() != 6 {
+		t.Errorf("cache holds %d entries, capacity 6", e.cache.len())
+	}
+	third, err := e.Evaluate(context.Background(), ps[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Stats(); st.CacheHits != 5 || !samePrediction(third[0], first[0]) {
+		t.Errorf("evicted position: stats %+v; prediction changed %v", st, !samePrediction(third[0], first[0]))
+	}
+	// No cache: no look-ups.
+	nc := startEvaluator(t, m, EvalOptions{Batch: 4})
+	nc.Evaluate(context.Background(), ps[:3])
+	nc.Evaluate(context.Background(), ps[:3])
+	if st := nc.Stats(); st.CacheLookups != 0 || st.NetPositions != 6 {
+		t.Errorf("without cache: %+v", st)
+	}
+}
+
+func TestEvaluateTerminalAndErrors(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	e := startEvaluator(t, m, EvalOptions{Batch: 4})
+	// A position where the side to move has no jump.
+	var buf [rules.MaxMoves]rules.Move
+	var end rules.Position
+	for _, o := range rules.Openings(4) {
+		p := o.Position
+		for p.HasMoves() {
+			p = p.Play(p.LegalMoves(buf[:0])[0])
+		}
+		end = p
+		break
+	}
+	preds, err := e.Evaluate(context.Background(), []rules.Position{end, rules.NewPosition(4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(preds[0].Policy) != 0 || preds[0].Value != -1 || len(preds[1].Policy) != 4 {
+		t.Errorf("terminal %+v, start %d priors", preds[0], len(preds[1].Policy))
+	}
+	if _, err := e.Evaluate(context.Background(), []rules.Position{rules.NewPosition(5)}); !errors.Is(err, ErrSize) {
+		t.Errorf("5x5 position on a 4x4 net: err = %v", err)
+	}
+	bad := rules.NewPosition(4)
+	bad.White |= 1 // a1 holds two stones
+	if _, err := e.Evaluate(context.Background(), []rules.Position{bad}); err == nil {
+		t.Error("invalid position accepted")
+	}
+	if preds, err := e.Evaluate(context.Background(), nil); err != nil || len(preds) != 0 {
+		t.Errorf("empty call: %v, %v", preds, err)
+	}
+	for _, o := range []EvalOptions{{Batch: 0}, {Batch: 1, Wait: -1}, {Batch: 1, CacheSize: -1}} {
+		if _, err := NewEvaluator(m, o); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+func TestEvaluatorShutdown(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	e, err := NewEvaluator(m, EvalOptions{Batch: 4, Wait: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := []rules.Position{rules.NewPosition(4)}
+	// Before Run, a call waits until its own context ends.
+	short, cancelShort := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancelShort()
+	if _, err := e.Evaluate(short, p); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("before Run: err = %v, want deadline exceeded", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	if _, err := e.Evaluate(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	// Callers in flight while the evaluator stops get an answer or
+	// ErrStopped, never a hang.
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 50; k++ {
+				if _, err := e.Evaluate(context.Background(), p); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(5 * time.Millisecond)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run after cancel: %v", err)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if !errors.Is(err, ErrStopped) {
+			t.Errorf("in-flight call: %v, want ErrStopped", err)
+		}
+	}
+	if _, err := e.Evaluate(context.Background(), p); !errors.Is(err, ErrStopped) {
+		t.Errorf("after Run: err = %v, want ErrStopped", err)
+	}
+	if err := e.Run(context.Background()); err == nil {
+		t.Error("second Run accepted")
+	}
+}
