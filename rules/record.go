@@ -27,16 +27,17 @@ import (
 //
 //	[Size "6"]
 //	[Event "example"]
-//	[Result "0-1"]
+//	[Result "1-0"]
 //
-//	1. a1 b1 2. c1-a1 {forced} a3-a1 ... 0-1
+//	1. c3 c4 2. a3-c3 {the first jump} e4-c4 1-0
 //
 // Tag values are written as Go quoted strings. A White move may be preceded
 // by "N..." when a comment interrupts the pair; move numbers are optional
 // when reading but checked when present.
 //
 // The JSON format is an object {"size":6,"tags":[{"key":..,"value":..}],
-// "moves":["a1","b1","c1-a1",...],"comments":[...]} for programs.
+// "moves":["c3","c4","a3-c3",...],"comments":["","","the first jump",...]}
+// for programs; tags and comments are left out when there are none.
 //
 // Reading validates everything: the size, tag syntax, every move against
 // the rules of the position it is played in, and a Result tag that
@@ -47,7 +48,7 @@ type Record struct {
 	Size     int
 	Tags     []Tag    // ordered; "Size" is not a tag but the Size field
 	Moves    []Move   // from NewPosition(Size), Black first
-	Comments []string // nil, or one per move ("" for none)
+	Comments []string // nil, or one per move ("" for none); all "" reads back as nil
 }
 
 // A Tag is one descriptive key/value pair of a Record. Well-known keys are
