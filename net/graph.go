@@ -40,7 +40,7 @@ type graph struct {
 	logitsOut, valueOut G.Value
 
 	// Training graphs only.
-	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, slots), (batch, 1)
+	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, 1+slots), (batch, 1)
 	cost                            *G.Node
 	policyLossOut, valueLossOut     G.Value
 }
@@ -123,9 +123,18 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 		return gr, nil
 	}
 	gr.mask = input(g, dtype, "mask", batch, cfg.slots())
-	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.slots())
+	gr.targetPolicy = input(g, dtype, "target_policy", batch, 1+cfg.slots())
 	gr.targetValue = input(g, dtype, "target_value", batch, 1)
-	logp := G.Must(G.LogSoftMax(G.Must(G.Add(gr.logits, gr.mask))))
+	// Gorgonia's LogSoftMax (tensor v0.9.24) starts every row's maximum at
+	// the first element of the whole tensor and skips the row's own first
+	// element, so a large first logit overflows exp and gives NaN. Every
+	// row therefore starts with a pad column holding maskedLogit: it is
+	// never the maximum, and the maximum then starts below every row's. The
+	// targets have a matching zero column.
+	pad := input(g, dtype, "pad", batch, 1)
+	setAll(pad, maskedLogit)
+	padded := G.Must(G.Concat(1, pad, G.Must(G.Add(gr.logits, gr.mask))))
+	logp := G.Must(G.LogSoftMax(padded))
 	xent := G.Must(G.Sum(G.Must(G.HadamardProd(gr.targetPolicy, logp)), 1))
 	policyLoss := G.Must(G.Neg(G.Must(G.Mean(xent))))
 	valueLoss := G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(gr.value, gr.targetValue))))))
@@ -143,6 +152,20 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 func input(g *G.ExprGraph, dtype tensor.Dtype, name string, shape ...int) *G.Node {
 	return G.NewTensor(g, dtype, len(shape), G.WithShape(shape...), G.WithName(name),
 		G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.Of(dtype))))
+}
+
+// setAll sets every element of an input node's value to v.
+func setAll(n *G.Node, v float64) {
+	switch d := n.Value().Data().(type) {
+	case []float32:
+		for i := range d {
+			d[i] = float32(v)
+		}
+	case []float64:
+		for i := range d {
+			d[i] = v
+		}
+	}
 }
 
 // convert copies w into a new backing slice of the dtype.

@@ -163,8 +163,8 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 		for _, ap := range s.Policy {
 			sum += ap.Prob
 		}
-		for _, ap := range s.Policy {
-			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+		for _, ap := range s.Policy { // column 0 of each target row is the pad
+			tp[i*(1+slots)+1+actionSlot(int(ap.Action), n)] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 	}

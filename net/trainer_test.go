@@ -19,7 +19,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	slots, enc := gr.cfg.slots(), EncodedLen(n)
 	x := make([]float32, gr.batch*enc)
 	mask := make([]float32, gr.batch*slots)
-	tp := make([]float32, gr.batch*slots)
+	tp := make([]float32, gr.batch*(1+slots))
 	tv := make([]float32, gr.batch)
 	var buf [rules.MaxMoves]rules.Move
 	for i := range mask {
@@ -35,7 +35,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 			sum += ap.Prob
 		}
 		for _, ap := range s.Policy {
-			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+			tp[i*(1+slots)+1+actionSlot(int(ap.Action), n)] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 	}
@@ -318,5 +318,44 @@ func TestLRSchedule(t *testing.T) {
 	}
 	if err := DefaultTrainOptions().Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLossFiniteWithLargeLogits guards the work-around of Gorgonia's
+// LogSoftMax: a huge logit on the first slot (removing a1, legal at the
+// start) must still give a finite loss and finite gradients.
+func TestLossFiniteWithLargeLogits(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	for i := range m.weights["policy.conv2.b"] {
+		m.weights["policy.conv2.b"][i] = 0
+	}
+	m.weights["policy.conv2.b"][0] = 300 // plane 0: removals
+	tr, err := NewTrainer(m, TrainOptions{Batch: 2, LR: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := rules.NewPosition(4)
+	a1 := int32(rules.ActionIndex(rules.Move{From: 0, To: 0}, 4))
+	d4 := rules.SquareAt(3, 3)
+	other := int32(rules.ActionIndex(rules.Move{From: d4, To: d4}, 4))
+	batch := []Sample{
+		{Position: start, Policy: []ActionProb{{a1, 1}}, Value: 1},
+		{Position: start, Policy: []ActionProb{{other, 1}}, Value: -1},
+	}
+	l, err := tr.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second sample's target has log-probability about -300.
+	if math.IsNaN(l.Total) || l.Policy < 100 || l.Policy > 200 {
+		t.Errorf("losses %+v: want a finite policy loss near 150", l)
+	}
+	snap, _ := tr.Model(Metadata{})
+	for name, w := range snap.weights {
+		for _, v := range w {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("%s holds %v after the step", name, v)
+			}
+		}
 	}
 }
