@@ -26,6 +26,12 @@ type runner interface {
 	Run(ctx context.Context) error
 }
 
+// sizeChecker is implemented by entrants that can play some board sizes
+// only (a model plays the size it was trained for).
+type sizeChecker interface {
+	CheckSize(size int) error
+}
+
 // Config describes a match.
 type Config struct {
 	Size int
@@ -142,6 +148,11 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Results, error) 
 			return nil, fmt.Errorf("arena: two players are named %q (give one another name, e.g. name=...)", names[i])
 		}
 		seen[names[i]] = true
+		if sc, ok := e.(sizeChecker); ok {
+			if err := sc.CheckSize(cfg.Size); err != nil {
+				return nil, fmt.Errorf("arena: %w", err)
+			}
+		}
 	}
 
 	// Entrants with shared machinery run until the games are over.

@@ -42,28 +42,37 @@ func (r *Report) anchorName() string {
 	return r.Results.Names[r.Anchor]
 }
 
-// Header is the one-line description of the match.
-func (r *Report) Header() string {
-	c := r.Results.Config
+// Header is the one-line description of the match (Config.Describe).
+func (r *Report) Header() string { return r.Results.Config.Describe(len(r.Results.Names)) }
+
+// Describe is a one-line description of a match of the given number of
+// players, with every setting that makes it reproducible.
+func (c Config) Describe(players int) string {
 	kind := "round robin"
 	if c.Gauntlet {
 		kind = "gauntlet"
 	}
 	s := fmt.Sprintf("arena: %dx%d, %s of %d players, %d games per pair, %d random plies after the removals, seed %d",
-		c.Size, c.Size, kind, len(r.Results.Names), c.Games, c.RandomPlies, c.Seed)
+		c.Size, c.Size, kind, players, c.Games, c.RandomPlies, c.Seed)
 	if c.SPRT != nil {
 		s += ", sprt " + c.SPRT.String()
 	}
 	return s
 }
 
-// WriteText prints the report as tables: the header, the number of
-// distinct games, the wins and losses of each pair, and the ratings from
-// the strongest down.
+// WriteText prints the header line, then the tables (WriteTables).
 func (r *Report) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, r.Header()); err != nil {
+		return err
+	}
+	return r.WriteTables(w)
+}
+
+// WriteTables prints the number of distinct games, the wins and losses of
+// each pair, and the ratings from the strongest down.
+func (r *Report) WriteTables(w io.Writer) error {
 	res := r.Results
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, r.Header())
 	fmt.Fprintf(tw, "games: %d played, %d distinct", len(res.Games), res.Distinct())
 	if res.Skipped > 0 {
 		fmt.Fprintf(tw, ", %d skipped after the SPRT decided", res.Skipped)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -42,6 +43,9 @@ type SampleConfig struct {
 	// SolverEntries is the transposition table size of each solver (0:
 	// 2^20 entries, 24 MiB).
 	SolverEntries int
+	// Progress, when not nil, is called with the number of positions
+	// found so far and the number wanted.
+	Progress func(found, wanted int)
 }
 
 // SampleCritical collects distinct critical positions (up to symmetry)
@@ -104,6 +108,9 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 				out = append(out, *c)
 			}
 		}
+		if cfg.Progress != nil {
+			cfg.Progress(len(out), cfg.Positions)
+		}
 	}
 	return out, nil
 }
@@ -163,24 +170,36 @@ type CheckResult struct {
 	RandomRate float64
 }
 
-// CheckPlayer asks a fresh player of e (seeded from seed and the position
-// number) for its move in each critical position, parallel at a time, and
-// counts the moves that keep the win. An illegal move or a player error
-// fails the check.
-func CheckPlayer(ctx context.Context, positions []Critical, e Entrant, parallel int, seed uint64) (*CheckResult, error) {
+// CheckConfig says how to check a player.
+type CheckConfig struct {
+	Parallel int    // positions examined at once (≥ 1)
+	Seed     uint64 // seeds the players
+	// Progress, when not nil, is called with the number of positions done
+	// and the total; calls are serialized.
+	Progress func(done, total int)
+}
+
+// CheckPlayer asks a fresh player of e (seeded from cfg.Seed and the
+// position number) for its move in each critical position, cfg.Parallel
+// at a time, and counts the moves that keep the win. An illegal move or a
+// player error fails the check. The caller runs the entrant's shared
+// machinery, if any (player.Factory.Run), during the check.
+func CheckPlayer(ctx context.Context, positions []Critical, e Entrant, cfg CheckConfig) (*CheckResult, error) {
 	if len(positions) == 0 {
 		return nil, fmt.Errorf("arena: solver check: no positions")
 	}
-	if parallel < 1 {
-		return nil, fmt.Errorf("arena: solver check: %d parallel: want at least 1", parallel)
+	if cfg.Parallel < 1 {
+		return nil, fmt.Errorf("arena: solver check: %d parallel: want at least 1", cfg.Parallel)
 	}
 	kept := make([]bool, len(positions))
+	var mu sync.Mutex
+	done := 0
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(parallel)
+	g.SetLimit(cfg.Parallel)
 	for i := range positions {
 		g.Go(func() error {
 			c := &positions[i]
-			pl, err := e.New(playerSeed(seed, i, c.Position.Turn))
+			pl, err := e.New(playerSeed(cfg.Seed, i, c.Position.Turn))
 			if err != nil {
 				return fmt.Errorf("arena: solver check: %s: %w", e.Name(), err)
 			}
@@ -192,6 +211,12 @@ func CheckPlayer(ctx context.Context, positions []Critical, e Entrant, parallel 
 				return fmt.Errorf("arena: solver check: %s played the illegal move %v in position %d", e.Name(), m, i+1)
 			}
 			kept[i] = c.Keeps(m)
+			if cfg.Progress != nil {
+				mu.Lock()
+				done++
+				cfg.Progress(done, len(positions))
+				mu.Unlock()
+			}
 			return nil
 		})
 	}
@@ -227,5 +252,5 @@ func SolverCheck(ctx context.Context, cfg SampleConfig, e Entrant) (*CheckResult
 	if err != nil {
 		return nil, err
 	}
-	return CheckPlayer(ctx, positions, e, cfg.Parallel, cfg.Seed)
+	return CheckPlayer(ctx, positions, e, CheckConfig{Parallel: cfg.Parallel, Seed: cfg.Seed})
 }

@@ -78,7 +78,7 @@ func TestSolverCheck5x5(t *testing.T) {
 	}
 	rates := map[string]*CheckResult{}
 	for _, spec := range []string{"perfect", "random", "alphabeta:depth=4"} {
-		r, err := CheckPlayer(context.Background(), crit, factories(t, spec)[0], 2, 1)
+		r, err := CheckPlayer(context.Background(), crit, factories(t, spec)[0], CheckConfig{Parallel: 2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

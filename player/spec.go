@@ -194,6 +194,7 @@ type Factory struct {
 // kind's evaluator); nil for the classic kinds.
 type sharedResource interface {
 	run(ctx context.Context) error
+	boardSize() int // the only size the players can play, 0 = any
 	newPlayer(s Spec, seed uint64) (Player, error)
 }
 
@@ -221,9 +222,21 @@ func (f *Factory) Name() string { return f.spec.Name }
 // Spec returns the spec the factory was made from.
 func (f *Factory) Spec() Spec { return f.spec }
 
+// CheckSize reports whether the factory's players can play on a
+// size×size board (a model plays the size it was trained for only).
+func (f *Factory) CheckSize(size int) error {
+	if f.shared == nil {
+		return nil
+	}
+	if n := f.shared.boardSize(); n != 0 && n != size {
+		return fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", f.spec.Name, n, n, size, size)
+	}
+	return nil
+}
+
 // Run runs what the factory's players share (the network evaluator of the
-// model kind) until ctx ends, and returns nil then. For the classic kinds
-// it returns nil at once.
+// model kind) until ctx ends, and returns nil then; it may be called once.
+// For the classic kinds it returns nil at once.
 func (f *Factory) Run(ctx context.Context) error {
 	if f.shared == nil {
 		return nil

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/player"
+)
+
+func init() {
+	register(&command{
+		name:  "arena",
+		usage: "arena --size N [--games K] [--parallel P] [--gauntlet] [flags] PLAYER_SPEC...\n       konane arena --size N --solver-check [--positions N] PLAYER_SPEC",
+		short: "play players against each other and rate them (Elo), or check one against the solver",
+		long: `Arena plays matches between players and rates them. Flags come before the
+player specs. Each spec names a player and its settings:
+
+    random                         a uniformly random legal move
+    greedy                         one ply: own mobility minus the opponent's
+    alphabeta:depth=4              alpha-beta search (depth=N and/or time=D)
+    mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
+    perfect                        the exact solver (4x4 and 5x5; larger boards
+                                   only late in the game, see maxstones=N)
+    model:FILE,sims=200            a trained model with MCTS (sims=N or time=D)
+
+and every kind takes name=LABEL (the default name is the spec itself).
+
+Round robin (every pair) or, with --gauntlet, the first player against
+each other one. Each pair plays --games games from the same opening lines:
+every legal pair of removals in a seeded order followed by --random-plies
+random jumps, each line twice with colours swapped. The output gives the
+number of distinct games, each pair's wins and losses, and Elo ratings by
+maximum likelihood (Bradley–Terry) with 95% confidence intervals,
+anchored at 0 on --anchor (default: the first player). --prior adds
+virtual draws to every pair so that a player that won every game still
+gets a finite rating. With --out DIR it writes DIR/results.csv (pairs),
+DIR/ratings.csv, DIR/results.json and every game as DIR/games/NNNNN.txt.
+
+--sprt elo0,elo1[,alpha,beta] runs a sequential probability ratio test of
+the second player of each pair against the first (H0: elo0, H1: elo1
+Elo better) and stops the pair once it decides.
+
+--solver-check samples critical positions (the side to move can win, but
+not every move wins) from random games, labels them with the exact
+solver, and reports how often the player's move keeps the win, beside the
+rate a random player would reach. For 4x4 to 6x6 boards.
+
+A progress bar with the time left goes to standard error.
+
+Example: konane arena --size 6 --games 40 alphabeta:depth=4 greedy random
+Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			size := fs.Int("size", 0, "board size N (4..8), required")
+			games := fs.Int("games", 20, "games per pair of players")
+			parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
+			gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
+			plies := fs.Int("random-plies", 2, "random jumps after the opening removals of each line")
+			seed := fs.Uint64("seed", 1, "seed of the openings and the players")
+			anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first)")
+			prior := fs.Float64("prior", 1, "virtual draws added to each pair for the ratings (0: pure maximum likelihood)")
+			out := fs.String("out", "", "folder for results.csv, ratings.csv, results.json and games/")
+			sprtText := fs.String("sprt", "", "elo0,elo1[,alpha,beta]: stop a pair once its SPRT decides")
+			check := fs.Bool("solver-check", false, "check one player's moves in critical positions against the solver")
+			positions := fs.Int("positions", 200, "critical positions of --solver-check")
+			quiet := fs.Bool("quiet", false, "no progress bar")
+			return func(ctx context.Context, e *env) error {
+				if *size == 0 {
+					return usageError("arena", "--size is required")
+				}
+				if err := checkSize("arena", *size); err != nil {
+					return err
+				}
+				if *parallel < 1 {
+					return usageError("arena", "--parallel %d: want at least 1", *parallel)
+				}
+				specs := make([]player.Spec, len(e.args))
+				for i, text := range e.args {
+					s, err := player.ParseSpec(text)
+					if err != nil {
+						return fmt.Errorf("arena: %w", err)
+					}
+					specs[i] = s
+				}
+				progress := newProgress(e.stderr, *quiet)
+				if *check {
+					if len(specs) != 1 {
+						return usageError("arena", "--solver-check takes exactly one player spec, got %d", len(specs))
+					}
+					if *size > 6 {
+						return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", *size)
+					}
+					if *positions < 1 {
+						return usageError("arena", "--positions %d: want at least 1", *positions)
+					}
+					return runSolverCheck(ctx, e, specs[0], arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
+				}
+				if len(specs) < 2 {
+					return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
+				}
+				cfg := arena.Config{Size: *size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+				if *sprtText != "" {
+					s, err := arena.ParseSPRT(*sprtText)
+					if err != nil {
+						return fmt.Errorf("arena: --sprt: %w", err)
+					}
+					cfg.SPRT = &s
+				}
+				anchorIdx := 0
+				if *anchor != "" {
+					anchorIdx = -1
+					for i, s := range specs {
+						if s.Name == *anchor {
+							anchorIdx = i
+						}
+					}
+					if anchorIdx < 0 {
+						return usageError("arena", "--anchor %q is not the name of a player", *anchor)
+					}
+				}
+				if *prior < 0 {
+					return usageError("arena", "--prior %g: want 0 or more", *prior)
+				}
+				return runMatch(ctx, e, specs, cfg, anchorIdx, *prior, *out, progress)
+			}
+		},
+	})
+}
+
+func runMatch(ctx context.Context, e *env, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
+	entrants := make([]arena.Entrant, len(specs))
+	for i, s := range specs {
+		f, err := player.NewFactory(s)
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		entrants[i] = f
+	}
+	fmt.Fprintln(e.stdout, cfg.Describe(len(specs)))
+	cfg.Progress = progress.update("games")
+	res, err := arena.Run(ctx, cfg, entrants)
+	progress.finish()
+	if err != nil {
+		return err
+	}
+	rep := arena.NewReport(res, anchor, prior)
+	if err := rep.WriteTables(e.stdout); err != nil {
+		return err
+	}
+	if out != "" {
+		if err := rep.Save(out); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nwrote %s: results.csv, ratings.csv, results.json and %d games in games/\n", out, len(res.Games))
+	}
+	return nil
+}
+
+func runSolverCheck(ctx context.Context, e *env, spec player.Spec, cfg arena.SampleConfig, progress *progress) error {
+	f, err := player.NewFactory(spec)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := f.CheckSize(cfg.Size); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "arena: solver check of %s on %dx%d, %d critical positions from random games, seed %d\n",
+		spec.Name, cfg.Size, cfg.Size, cfg.Positions, cfg.Seed)
+	cfg.Progress = progress.update("positions found")
+	crit, err := arena.SampleCritical(ctx, cfg)
+	progress.finish()
+	if err != nil {
+		return err
+	}
+	if len(crit) < cfg.Positions {
+		fmt.Fprintf(e.stdout, "found only %d distinct critical positions\n", len(crit))
+	}
+	// A factory with shared machinery (a network) runs during the check.
+	runCtx, stop := context.WithCancel(ctx)
+	runErr := make(chan error, 1)
+	go func() { runErr <- f.Run(runCtx) }()
+	r, err := arena.CheckPlayer(ctx, crit, f, arena.CheckConfig{Parallel: cfg.Parallel, Seed: cfg.Seed, Progress: progress.update("positions checked")})
+	progress.finish()
+	stop()
+	if rerr := <-runErr; rerr != nil && err == nil && ctx.Err() == nil {
+		err = fmt.Errorf("arena: %s: %w", spec.Name, rerr)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s kept the win in %d of %d positions: %.1f%% (95%% CI %.1f-%.1f%%)\n",
+		spec.Name, r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High)
+	fmt.Fprintf(e.stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*r.RandomRate)
+	return nil
+}
+
+// progress shows how far a long run is: a bar with the time left on a
+// terminal, a plain line every tenth of the way otherwise.
+type progress struct {
+	w     io.Writer
+	quiet bool
+	tty   bool
+	bar   *progressbar.ProgressBar
+	start time.Time
+	last  int // tenths reported so far (plain mode)
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	p := &progress{w: w, quiet: quiet}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+// update returns a callback for done/total counts of the given unit.
+func (p *progress) update(unit string) func(done, total int) {
+	if p.quiet {
+		return nil
+	}
+	p.start, p.last, p.bar = time.Now(), 0, nil
+	return func(done, total int) {
+		if p.tty {
+			if p.bar == nil {
+				p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w),
+					progressbar.OptionSetDescription(unit), progressbar.OptionShowCount(),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+			}
+			p.bar.Set(done)
+			return
+		}
+		if tenth := 10 * done / max(total, 1); tenth > p.last || done == total {
+			p.last = tenth
+			el := time.Since(p.start)
+			left := time.Duration(float64(el) * float64(total-done) / float64(max(done, 1)))
+			fmt.Fprintf(p.w, "arena: %d/%d %s, %s elapsed, about %s left\n", done, total, unit, roughly(el), roughly(left))
+		}
+	}
+}
+
+// roughly rounds a duration for display: to 0.1 s under 10 s, else to
+// the second.
+func roughly(d time.Duration) time.Duration {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar = nil
+	}
+}

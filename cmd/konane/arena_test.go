@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/net"
+)
+
+func runArena(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), append([]string{"arena"}, args...), strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func TestArenaRoundRobin(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, err := runArena(t, "--size", "4", "--games", "6", "--parallel", "2", "--seed", "3", "--out", dir,
+		"random", "greedy", "alphabeta:depth=2,name=ab")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	for _, want := range []string{
+		"arena: 4x4, round robin of 3 players, 6 games per pair, 2 random plies after the removals, seed 3\n",
+		"\npair ", "random  vs  greedy  ", "greedy  vs  ab  ",
+		"Elo (maximum likelihood, random = 0, prior 1 virtual draws per pair)",
+		"rank  player  ",
+		"wrote " + dir + ": results.csv, ratings.csv, results.json and 18 games in games/",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`games: 18 played, \d+ distinct`).MatchString(out) {
+		t.Errorf("no distinct game count:\n%s", out)
+	}
+	// Rating lines: rank, name, signed Elo, interval or "anchor".
+	if n := len(regexp.MustCompile(`(?m)^[123]  +\S+ +[+-]\d+ +(anchor|\[[+-]\d+, [+-]\d+\])`).FindAllString(out, -1)); n != 3 {
+		t.Errorf("%d rating lines, want 3:\n%s", n, out)
+	}
+	if !strings.Contains(errOut, "arena: 18/18 games") {
+		t.Errorf("no progress on stderr: %q", errOut)
+	}
+	games, _ := filepath.Glob(filepath.Join(dir, "games", "*.txt"))
+	if len(games) != 18 {
+		t.Errorf("%d game records, want 18", len(games))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Players []string `json:"players"`
+		Played  int      `json:"games_played"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil || len(j.Players) != 3 || j.Played != 18 {
+		t.Errorf("results.json: %s (%v)", data, err)
+	}
+	for _, f := range []string{"results.csv", "ratings.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestArenaGauntletSPRTAnchor(t *testing.T) {
+	out, _, err := runArena(t, "--size", "5", "--games", "60", "--gauntlet", "--quiet", "--sprt", "0,150",
+		"--anchor", "alphabeta:depth=3", "random", "alphabeta:depth=3", "greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"gauntlet of 3 players", "sprt elo0=0 elo1=150 alpha=0.05 beta=0.05",
+		"sprt of alphabeta:depth=3: accept H1", "skipped after the SPRT decided",
+		"Elo (maximum likelihood, alphabeta:depth=3 = 0",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "greedy  vs  alphabeta") || strings.Contains(out, "alphabeta:depth=3  vs  greedy") {
+		t.Errorf("a gauntlet paired two challengers:\n%s", out)
+	}
+}
+
+func TestArenaSolverCheck(t *testing.T) {
+	out, _, err := runArena(t, "--size", "5", "--solver-check", "--positions", "40", "--quiet", "perfect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"arena: solver check of perfect on 5x5, 40 critical positions from random games, seed 1\n",
+		"perfect kept the win in 40 of 40 positions: 100.0% (95% CI ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`a random player would keep it in \d+\.\d% \(expected over the same positions\)`).MatchString(out) {
+		t.Errorf("no random rate:\n%s", out)
+	}
+}
+
+func TestArenaErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"random", "greedy"}, "arena: --size is required"},
+		{[]string{"--size", "9", "random", "greedy"}, "arena: --size 9"},
+		{[]string{"--size", "4", "random"}, "a match needs at least 2 player specs, got 1"},
+		{[]string{"--size", "4", "random", "minimax:depth=3"}, `arena: player: spec "minimax:depth=3": unknown player kind "minimax"`},
+		{[]string{"--size", "4", "random", "alphabeta:deep=3"}, `unknown setting "deep" for alphabeta`},
+		{[]string{"--size", "4", "random", "alphabeta:depth=zero"}, `depth="zero": want a whole number`},
+		{[]string{"--size", "4", "random", "random"}, `two players are named "random"`},
+		{[]string{"--size", "4", "--games", "0", "random", "greedy"}, "0 games per pair"},
+		{[]string{"--size", "4", "--parallel", "0", "random", "greedy"}, "--parallel 0"},
+		{[]string{"--size", "4", "--sprt", "10", "random", "greedy"}, `arena: --sprt: arena: sprt "10": want elo0,elo1`},
+		{[]string{"--size", "4", "--anchor", "nobody", "random", "greedy"}, `--anchor "nobody" is not the name of a player`},
+		{[]string{"--size", "4", "--prior", "-1", "random", "greedy"}, "--prior -1"},
+		{[]string{"--size", "4", "--solver-check", "random", "greedy"}, "--solver-check takes exactly one player spec, got 2"},
+		{[]string{"--size", "8", "--solver-check", "random"}, "only up to 6x6"},
+		{[]string{"--size", "4", "--solver-check", "--positions", "0", "random"}, "--positions 0"},
+		{[]string{"--size", "4", "random", "model:nowhere.safetensors,sims=10"}, "nowhere.safetensors"},
+		{[]string{"--size", "4", "random", "model:x.safetensors"}, "model needs sims=N or time=D"},
+	}
+	for _, tt := range tests {
+		_, _, err := runArena(t, append([]string{"--quiet"}, tt.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("arena %v: error %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestArenaModel(t *testing.T) {
+	m, err := net.New(net.Config{Size: 4, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tiny.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runArena(t, "--size", "4", "--games", "4", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "tiny  vs  random  ") {
+		t.Errorf("output:\n%s", out)
+	}
+	out, _, err = runArena(t, "--size", "4", "--solver-check", "--positions", "10", "--quiet", "model:"+path+",sims=8,name=tiny")
+	if err != nil || !strings.Contains(out, "tiny kept the win in ") {
+		t.Errorf("solver check: %v\n%s", err, out)
+	}
+	_, _, err = runArena(t, "--size", "5", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
+	if err == nil || !strings.Contains(err.Error(), "arena: player: tiny: the model plays 4x4, not 5x5") {
+		t.Errorf("wrong size: %v", err)
+	}
+}
