@@ -1,0 +1,58 @@
+// Package mcts is the tree search of Kōnane Zero: Monte Carlo tree search
+// guided by an Evaluator (the policy-value network, or a stand-in), in
+// two modes.
+//
+//   - PUCT (AlphaZero): selection by Q + c·P·√N/(1+n) with first-play
+//     urgency for untried moves, Dirichlet noise on the root priors for
+//     self-play (concentration DirichletAlpha/number of moves, as KataGo),
+//     the visit distribution as the training target, the most visited
+//     move as the choice (or a sample at a temperature, see SelectMove
+//     and TemperatureSchedule).
+//   - Gumbel (Danihelka et al. 2022, Config.Gumbel): Gumbel-top-k sampling
+//     of the root moves, Sequential Halving over them with exactly the
+//     simulation budget, the improved policy softmax(logits + σ(completed
+//     Q)) as the training target, deterministic selection below the root.
+//     It is built to learn from few simulations.
+//
+// KataGo's playout cap randomization (PlayoutCap) mixes cheap and full
+// searches in self-play. Which mode learns faster per CPU-hour is
+// measured by the trainer; DefaultConfig is PUCT until then.
+//
+// Values are for the side to move, in [-1, 1]; a position without legal
+// moves is a loss (-1) and is never sent to the evaluator. Backups are
+// negamax.
+//
+// # Concurrency
+//
+// A Search is one game's search tree; it is not safe for concurrent use
+// and starts no goroutine. Run many Searches, one per game, in their own
+// goroutines: they share nothing but the Evaluator, which must be safe for
+// concurrent use (a batching network evaluator gathers their calls). Each
+// Evaluate call carries up to Config.LeafBatch positions, gathered under
+// virtual loss.
+//
+// # Determinism
+//
+// New takes a seed; with a deterministic evaluator, the same seed and the
+// same sequence of Runs give identical Results, whatever else runs
+// concurrently. Uniform and RandomRollout are deterministic.
+//
+// # Tree reuse
+//
+// A Search keeps its tree between Runs. When the next Run starts from the
+// previous root or a position one or two moves below it, that subtree and
+// its visits are kept (RunOptions.Sims then counts new simulations only).
+//
+// # Usage
+//
+//	s, err := mcts.New(evaluator, mcts.DefaultConfig(), seed)
+//	...
+//	for pos.HasMoves() {
+//		res, err := s.Run(ctx, pos, mcts.RunOptions{Sims: 200, Noise: true})
+//		...
+//		// record res.Policy as the training target for pos
+//		m, err := mcts.SelectMove(res, schedule.At(ply), rng)
+//		...
+//		pos = pos.Play(m)
+//	}
+package mcts

@@ -1,0 +1,123 @@
+package mcts
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// samplePositions plays games of uniformly random moves on a size×size
+// board (seeded) and returns every position of them in the jumping phase
+// that still has a legal move.
+func samplePositions(size, games int, seed uint64) []rules.Position {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	var out []rules.Position
+	var buf [rules.MaxMoves]rules.Move
+	for range games {
+		p := rules.NewPosition(size)
+		for {
+			moves := p.LegalMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			if p.Phase() == rules.Jumping {
+				out = append(out, p)
+			}
+			p = p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	return out
+}
+
+// forcesWithin reports whether the side to move in p can leave the
+// opponent without a move within plies plies (1, 3, 5, ...), whatever the
+// opponent does: a plain depth-limited AND/OR search.
+func forcesWithin(p rules.Position, plies int) bool {
+	var buf [rules.MaxMoves]rules.Move
+	for _, m := range p.LegalMoves(buf[:0]) {
+		if winsAfter(p.Play(m), plies-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// winsAfter: q is the opponent's turn; every reply (if any) leaves us a
+// forced win within plies-1 more plies.
+func winsAfter(q rules.Position, plies int) bool {
+	var buf [rules.MaxMoves]rules.Move
+	replies := q.LegalMoves(buf[:0])
+	if len(replies) == 0 {
+		return true
+	}
+	if plies < 2 {
+		return false
+	}
+	for _, r := range replies {
+		if !forcesWithin(q.Play(r), plies-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// mustSearch returns a Search or fails the test.
+func mustSearch(t testing.TB, eval Evaluator, cfg Config, seed uint64) *Search {
+	t.Helper()
+	s, err := New(eval, cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mustRun runs a search or fails the test.
+func mustRun(t testing.TB, s *Search, p rules.Position, opts RunOptions) Result {
+	t.Helper()
+	res, err := s.Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatalf("run: %v\n%v", err, p)
+	}
+	return res
+}
+
+// gumbelConfig is DefaultConfig in Gumbel mode.
+func gumbelConfig() Config {
+	c := DefaultConfig()
+	c.Gumbel = true
+	return c
+}
+
+// modes lists the two search modes for table-driven tests.
+var modes = []struct {
+	name string
+	cfg  func() Config
+}{
+	{"puct", DefaultConfig},
+	{"gumbel", gumbelConfig},
+}
+
+// indexOf returns the position of m in moves, or -1.
+func indexOf(moves []rules.Move, m rules.Move) int {
+	for i, x := range moves {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+// richPosition returns the first sampled size×size position with at least
+// minMoves legal moves.
+func richPosition(t testing.TB, size, minMoves int, seed uint64) rules.Position {
+	t.Helper()
+	for _, p := range samplePositions(size, 50, seed) {
+		if p.CountMoves() >= minMoves {
+			return p
+		}
+	}
+	t.Fatalf("no %dx%d position with %d moves", size, size, minMoves)
+	return rules.Position{}
+}

@@ -1,0 +1,445 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// MaxSims bounds the simulations of one Run (it keeps node and edge
+// indices far inside int32).
+const MaxSims = 1 << 22
+
+// maxTreeNodes and maxTreeEdges bound the tree across Runs that reuse it.
+const (
+	maxTreeNodes = math.MaxInt32 / 2
+	maxTreeEdges = math.MaxInt32 / 2
+)
+
+// RunOptions are the per-move settings of a Run.
+type RunOptions struct {
+	// Sims is the number of simulations to run (0 means Config.Sims).
+	// Visits kept from an earlier Run by tree reuse are extra: they are
+	// not counted against this budget.
+	Sims int
+	// Noise turns on self-play exploration at the root: Dirichlet noise
+	// on the priors in PUCT mode, Gumbel sampling of the considered moves
+	// in Gumbel mode. Leave it off to play as well as possible.
+	Noise bool
+}
+
+// Result is the outcome of a Run, seen by the side to move at the root.
+type Result struct {
+	// Moves are the legal moves of the root, in Position.LegalMoves order;
+	// the other slices are parallel to it.
+	Moves []rules.Move
+	// Visits counts the simulations through each move, including visits
+	// kept from earlier Runs by tree reuse.
+	Visits []int
+	// Q is the mean value of each move for the side to move, in [-1, 1];
+	// it is 0 for a move with no visit.
+	Q []float32
+	// Prior is the evaluator's prior of each move (without noise).
+	Prior []float32
+	// Policy is the training target, summing to 1: the visit distribution
+	// in PUCT mode, the improved policy softmax(log prior + σ(completed Q))
+	// in Gumbel mode.
+	Policy []float32
+	// Value is the mean value of the root for the side to move.
+	Value float32
+	// Best is the move the search recommends: the most visited in PUCT
+	// mode, the winner of Sequential Halving in Gumbel mode (which, with
+	// Noise, is already a sample: play it as is).
+	Best rules.Move
+	// PV is the principal variation: Best, then the most visited reply,
+	// and so on while the tree goes.
+	PV []rules.Move
+	// Sims is the number of simulations this Run performed.
+	Sims int
+}
+
+// Search is the tree search of one game. It keeps its tree between Runs
+// for reuse. A Search is not safe for concurrent use; run one per game and
+// let the games share a (concurrency-safe) Evaluator, which sees one
+// Evaluate call of up to Config.LeafBatch positions at a time from each.
+type Search struct {
+	eval Evaluator
+	cfg  Config
+	rng  *rand.Rand
+	t    tree
+
+	// Root state of the current Run.
+	noise     bool
+	rootPrior []float64 // PUCT: the priors at the root, with noise
+	logits    []float64 // Gumbel: log prior at the root
+	gumbel    []float64 // Gumbel: the sampled g (0 without noise)
+	runVisits []int32   // Gumbel: root selections of each move in this Run
+	selected  int       // Gumbel: sum of runVisits
+	schedule  []int32   // Gumbel: Sequential Halving's target visit count per root selection
+	halving   []int32   // scratch for schedule
+	sims      int
+
+	// The batch being gathered.
+	pend  []pending
+	paths []int32
+	batch []rules.Position
+
+	// Scratch.
+	moves [rules.MaxMoves]rules.Move
+	sig   []float64 // σ(q̂) of the children of one node
+	eta   []float64 // Dirichlet sample
+}
+
+// pending is a leaf waiting for its evaluation: the node and its path
+// from the root, paths[start:end].
+type pending struct {
+	node       int32
+	start, end int32
+}
+
+// New returns a Search that evaluates positions with eval. seed fixes its
+// random choices (root noise), so that with a deterministic evaluator the
+// same seed and the same calls give the same results.
+func New(eval Evaluator, cfg Config, seed uint64) (*Search, error) {
+	if eval == nil {
+		return nil, fmt.Errorf("mcts: new: nil evaluator")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Search{eval: eval, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6d637473))}, nil
+}
+
+// Config returns the search's configuration.
+func (s *Search) Config() Config { return s.cfg }
+
+// Reset drops the tree; the next Run starts from scratch.
+func (s *Search) Reset() {
+	s.t.nodes = s.t.nodes[:0]
+	s.t.edges = s.t.edges[:0]
+}
+
+// Nodes returns the number of nodes in the tree.
+func (s *Search) Nodes() int { return len(s.t.nodes) }
+
+// Run searches pos and returns the statistics of its moves. With
+// Config.Reuse, the subtree of the previous Run is kept when pos is its
+// root or a position reached from it in one or two moves (the tree holds
+// both sides' moves, so reuse works for self-play and for a player facing
+// an opponent). A position without legal moves gives ErrNoMoves. After an
+// error (from the evaluator, or ctx) the tree is dropped.
+func (s *Search) Run(ctx context.Context, pos rules.Position, opts RunOptions) (Result, error) {
+	if err := pos.Validate(); err != nil {
+		return Result{}, fmt.Errorf("mcts: run: %w", err)
+	}
+	budget := opts.Sims
+	if budget == 0 {
+		budget = s.cfg.Sims
+	}
+	if budget < 1 || budget > MaxSims {
+		return Result{}, fmt.Errorf("mcts: run: %d simulations: want 1..%d (0 for the configured %d)", opts.Sims, MaxSims, s.cfg.Sims)
+	}
+	if !pos.HasMoves() {
+		return Result{}, ErrNoMoves
+	}
+	s.setRoot(pos)
+	if err := s.run(ctx, budget, opts.Noise); err != nil {
+		s.Reset()
+		return Result{}, err
+	}
+	return s.result(), nil
+}
+
+// setRoot makes pos the root, reusing the matching subtree if allowed.
+func (s *Search) setRoot(pos rules.Position) {
+	if s.cfg.Reuse {
+		if r := s.t.findDescendant(pos); r >= 0 {
+			s.t.promote(r)
+			return
+		}
+	}
+	s.t.reset(pos)
+}
+
+func (s *Search) run(ctx context.Context, budget int, noise bool) error {
+	if s.t.nodes[0].state == stateNew {
+		// Evaluate the root on its own; this is not a simulation.
+		s.pend, s.paths = s.pend[:0], append(s.paths[:0], 0)
+		s.t.nodes[0].vl++
+		s.t.nodes[0].state = statePending
+		s.pend = append(s.pend, pending{node: 0, start: 0, end: 1})
+		if err := s.evaluate(ctx); err != nil {
+			return err
+		}
+	}
+	s.prepareRoot(budget, noise)
+	s.sims = 0
+	for s.sims < budget {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("mcts: run: %w", ctx.Err())
+		default:
+		}
+		if len(s.t.nodes) > maxTreeNodes-s.cfg.LeafBatch || len(s.t.edges) > maxTreeEdges-s.cfg.LeafBatch*rules.MaxMoves {
+			return fmt.Errorf("mcts: run: the tree is full (%d nodes, %d edges)", len(s.t.nodes), len(s.t.edges))
+		}
+		s.gather(budget)
+		if len(s.pend) > 0 {
+			if err := s.evaluate(ctx); err != nil {
+				return err
+			}
+			s.sims += len(s.pend)
+		}
+	}
+	return nil
+}
+
+// gather descends from the root up to LeafBatch times, stopping early
+// when a descent runs into a leaf already in the batch. Descents that end
+// on a terminal node are backed up at once.
+func (s *Search) gather(budget int) {
+	s.pend, s.paths = s.pend[:0], s.paths[:0]
+	for len(s.pend) < s.cfg.LeafBatch && s.sims+len(s.pend) < budget {
+		if !s.descend() {
+			return
+		}
+	}
+}
+
+// descend walks from the root to a leaf, adding a virtual loss to every
+// node on the way. It reports false on a collision with a pending leaf
+// (the walk is undone).
+func (s *Search) descend() bool {
+	start := int32(len(s.paths))
+	rootMove := int32(-1)
+	for idx := int32(0); ; {
+		nd := &s.t.nodes[idx]
+		nd.vl++
+		s.paths = append(s.paths, idx)
+		switch nd.state {
+		case stateTerminal:
+			s.backup(s.paths[start:], -1)
+			s.paths = s.paths[:start]
+			s.sims++
+			return true
+		case stateNew:
+			nd.state = statePending
+			s.pend = append(s.pend, pending{node: idx, start: start, end: int32(len(s.paths))})
+			return true
+		case statePending:
+			for _, i := range s.paths[start:] {
+				s.t.nodes[i].vl--
+			}
+			s.paths = s.paths[:start]
+			if rootMove >= 0 && s.cfg.Gumbel {
+				s.runVisits[rootMove]--
+				s.selected--
+			}
+			return false
+		}
+		var e int32
+		if idx == 0 {
+			e = s.selectRoot()
+			rootMove = e - nd.first
+		} else if s.cfg.Gumbel {
+			e = s.selectGumbel(idx)
+		} else {
+			e = s.selectPUCT(idx, nil)
+		}
+		child := s.t.edges[e].child
+		if child == 0 {
+			child = s.t.newChild(idx, e)
+		}
+		idx = child
+	}
+}
+
+// backup adds the value v, seen by the side to move at the last node of
+// path, to every node of path, and removes their virtual losses.
+func (s *Search) backup(path []int32, v float32) {
+	x := -float64(v) // for the player who moved into the leaf
+	for i := len(path) - 1; i >= 0; i-- {
+		nd := &s.t.nodes[path[i]]
+		nd.n++
+		nd.vl--
+		nd.w += x
+		x = -x
+	}
+}
+
+// evaluate sends the pending leaves to the evaluator, expands them and
+// backs up their values.
+func (s *Search) evaluate(ctx context.Context) error {
+	s.batch = s.batch[:0]
+	for _, p := range s.pend {
+		s.batch = append(s.batch, s.t.nodes[p.node].pos)
+	}
+	preds, err := s.eval.Evaluate(ctx, s.batch)
+	if err != nil {
+		return fmt.Errorf("mcts: evaluate: %w", err)
+	}
+	if len(preds) != len(s.batch) {
+		return fmt.Errorf("mcts: evaluate: %d predictions for %d positions", len(preds), len(s.batch))
+	}
+	for k, p := range s.pend {
+		v, err := s.expand(p.node, preds[k])
+		if err != nil {
+			return err
+		}
+		s.backup(s.paths[p.start:p.end], v)
+	}
+	return nil
+}
+
+// expand gives node idx its edges from the prediction and returns the
+// predicted value.
+func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
+	pos := s.t.nodes[idx].pos
+	moves := pos.LegalMoves(s.moves[:0])
+	if len(pred.Policy) != len(moves) {
+		return 0, fmt.Errorf("mcts: evaluate: %d priors for the %d legal moves of a position", len(pred.Policy), len(moves))
+	}
+	v := pred.Value
+	if !(v >= -1.001 && v <= 1.001) {
+		return 0, fmt.Errorf("mcts: evaluate: value %v outside [-1, 1]", v)
+	}
+	v = min(max(v, -1), 1)
+	var sum float64
+	for _, p := range pred.Policy {
+		if !(p >= 0) || math.IsInf(float64(p), 1) {
+			return 0, fmt.Errorf("mcts: evaluate: prior %v is not a probability", p)
+		}
+		sum += float64(p)
+	}
+	if sum <= 0 {
+		return 0, fmt.Errorf("mcts: evaluate: the priors sum to %v", sum)
+	}
+	first := int32(len(s.t.edges))
+	for i, m := range moves {
+		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(float64(pred.Policy[i]) / sum)})
+	}
+	nd := &s.t.nodes[idx]
+	nd.first, nd.nEdges, nd.value, nd.state = first, uint16(len(moves)), v, stateExpanded
+	return v, nil
+}
+
+// selectRoot picks the move to try at the root.
+func (s *Search) selectRoot() int32 {
+	if s.cfg.Gumbel {
+		return s.selectGumbelRoot()
+	}
+	return s.selectPUCT(0, s.rootPrior)
+}
+
+// prepareRoot sets up the root noise and, in Gumbel mode, the
+// Sequential Halving schedule for a Run of budget simulations.
+func (s *Search) prepareRoot(budget int, noise bool) {
+	s.noise = noise
+	edges := s.t.children(0)
+	n := len(edges)
+	if !s.cfg.Gumbel {
+		s.rootPrior = resize(s.rootPrior, n)
+		for i := range edges {
+			s.rootPrior[i] = float64(edges[i].prior)
+		}
+		if noise && s.cfg.NoiseFraction > 0 {
+			s.addDirichlet(s.rootPrior)
+		}
+		return
+	}
+	s.logits = resize(s.logits, n)
+	s.gumbel = resize(s.gumbel, n)
+	s.runVisits = resize(s.runVisits, n)
+	for i := range edges {
+		s.logits[i] = logPrior(edges[i].prior)
+		s.gumbel[i] = 0
+		if noise {
+			s.gumbel[i] = sampleGumbel(s.rng)
+		}
+		s.runVisits[i] = 0
+	}
+	s.selected = 0
+	s.schedule, s.halving = halvingSchedule(min(s.cfg.GumbelSampled, n), budget, s.schedule, s.halving)
+}
+
+// addDirichlet mixes Dirichlet noise of concentration
+// DirichletAlpha/len(prior) into prior.
+func (s *Search) addDirichlet(prior []float64) {
+	eps := s.cfg.NoiseFraction
+	s.eta = dirichlet(s.rng, s.cfg.DirichletAlpha/float64(len(prior)), s.eta[:0], len(prior))
+	eta := s.eta
+	for i := range prior {
+		prior[i] = (1-eps)*prior[i] + eps*eta[i]
+	}
+}
+
+// result builds the Result of the finished Run.
+func (s *Search) result() Result {
+	edges := s.t.children(0)
+	n := len(edges)
+	r := Result{
+		Moves:  make([]rules.Move, n),
+		Visits: make([]int, n),
+		Q:      make([]float32, n),
+		Prior:  make([]float32, n),
+		Policy: make([]float32, n),
+		Sims:   s.sims,
+	}
+	root := &s.t.nodes[0]
+	r.Value = float32(-root.w / float64(root.n))
+	total := 0
+	for i := range edges {
+		r.Moves[i] = edges[i].move
+		r.Prior[i] = edges[i].prior
+		visits, q := s.t.childStats(&edges[i])
+		r.Visits[i], r.Q[i] = int(visits), float32(q)
+		total += int(visits)
+	}
+	var best int
+	if s.cfg.Gumbel {
+		s.improvedPolicy(0, r.Policy)
+		best = s.gumbelWinner()
+	} else {
+		for i := range edges {
+			r.Policy[i] = float32(float64(r.Visits[i]) / float64(total))
+		}
+		best = s.mostVisited(0)
+	}
+	r.Best = edges[best].move
+	r.PV = append(r.PV, r.Best)
+	for idx := edges[best].child; idx != 0 && s.t.nodes[idx].state == stateExpanded; {
+		i := s.mostVisited(idx)
+		e := s.t.children(idx)[i]
+		if e.child == 0 {
+			break
+		}
+		r.PV = append(r.PV, e.move)
+		idx = e.child
+	}
+	return r
+}
+
+// mostVisited returns the index (among its edges) of node idx's most
+// visited move; ties go to the higher mean value, then the higher prior.
+func (s *Search) mostVisited(idx int32) int {
+	edges := s.t.children(idx)
+	best, bestN, bestQ, bestP := 0, int32(-1), 0.0, float32(0)
+	for i := range edges {
+		n, q := s.t.childStats(&edges[i])
+		p := edges[i].prior
+		if n > bestN || n == bestN && (q > bestQ || q == bestQ && p > bestP) {
+			best, bestN, bestQ, bestP = i, n, q, p
+		}
+	}
+	return best
+}
+
+func resize[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
