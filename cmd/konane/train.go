@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/konanezero/konane/selfplay"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+func init() {
+	register(&command{
+		name:  "train",
+		usage: "train --run DIR [--size 6|8] [--time 30m] [--generations G] [flags]",
+		short: "learn from zero by self-play (resumable)",
+		long: `Train runs the self-play loop in DIR: each generation plays games with the
+current network and MCTS, adds their positions to the replay buffer, trains
+the network on samples drawn from it, saves a checkpoint and exports
+DIR/models/gen-NNNNNN.safetensors with DIR/models/latest naming the newest.
+
+The full configuration is printed at the start and written to
+DIR/config.json. Starting again with the same DIR (or --resume) continues
+exactly where the last completed generation left off: weights, optimizer,
+replay buffer, random streams, generation counter. Ctrl-C or SIGTERM finish
+the write in progress and exit 0; even kill -9 loses at most the unsaved
+games of the running generation.
+
+Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
+
+Example: konane train --run runs/6x6 --size 6 --time 30m`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			run := fs.String("run", "", "run directory (created if missing; resumed if it holds a run)")
+			resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
+			size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
+			seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
+			gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
+			dur := fs.Duration("time", 0, "stop after this much wall time in this session (0: no limit)")
+			games := fs.Int("games-per-gen", 0, "self-play games per generation (0: size default)")
+			workers := fs.Int("workers", 0, "games in flight at once, feeding the batched evaluator (0: default)")
+			sims := fs.Int("sims", 0, "simulations of a full search (0: size default)")
+			fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (0: size default)")
+			fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
+			search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
+			filters := fs.Int("filters", 0, "network filters (0: size default)")
+			blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
+			batch := fs.Int("batch", 0, "training batch (0: default)")
+			lr := fs.Float64("lr", 0, "learning rate (0: default)")
+			reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
+			return func(ctx context.Context, e *env) error {
+				if *run == "" {
+					return usageError("train", "--run DIR is required")
+				}
+				if len(e.args) > 0 {
+					return usageError("train", "unexpected argument %q", e.args[0])
+				}
+				if err := checkSize("train", *size); err != nil {
+					return err
+				}
+				if *resume {
+					if _, err := os.Stat(*run + "/config.json"); err != nil {
+						return usageError("train", "--resume: %s holds no run (no config.json)", *run)
+					}
+				}
+				cfg := selfplay.DefaultConfig(*size)
+				cfg.Seed = *seed
+				cfg.Generations, cfg.Duration = *gens, *dur
+				setInt(&cfg.GamesPerGen, *games)
+				setInt(&cfg.Parallel, *workers)
+				setInt(&cfg.Game.Cap.FullSims, *sims)
+				setInt(&cfg.Game.Cap.FastSims, *fastSims)
+				setInt(&cfg.Net.Filters, *filters)
+				setInt(&cfg.Net.Blocks, *blocks)
+				setInt(&cfg.Train.Batch, *batch)
+				if *fullProb != 0 {
+					cfg.Game.Cap.FullFraction = *fullProb
+				}
+				if *lr != 0 {
+					cfg.Train.LR = *lr
+				}
+				if *reuse != 0 {
+					cfg.ReuseRatio = *reuse
+				}
+				switch *search {
+				case "":
+				case "gumbel":
+					cfg.Game.MCTS.Gumbel = true
+				case "puct":
+					cfg.Game.MCTS.Gumbel = false
+				default:
+					return usageError("train", "--search %q: want gumbel or puct", *search)
+				}
+				if err := cfg.Validate(); err != nil {
+					return usageError("train", "%v", err)
+				}
+				js, _ := json.MarshalIndent(cfg, "", "  ")
+				fmt.Fprintf(e.stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
+				logf := func(format string, a ...any) {
+					fmt.Fprintf(e.stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+				}
+				return selfplay.Run(ctx, *run, cfg, trainHooks(e.stdout, e.stderr, logf), logf)
+			}
+		},
+	})
+}
+
+func setInt(dst *int, v int) {
+	if v != 0 {
+		*dst = v
+	}
+}
+
+// isTerminal reports whether w is an interactive terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// trainHooks shows progress bars on a terminal and one log line per
+// generation in any case.
+func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Hooks {
+	var bar *progressbar.ProgressBar
+	newBar := func(n int, desc string) {
+		if !isTerminal(stderr) {
+			return
+		}
+		bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(desc),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish(), progressbar.OptionSetWidth(30))
+	}
+	add := func() {
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	return selfplay.Hooks{
+		Selfplay: func(gen, games int) { newBar(games, fmt.Sprintf("gen %d self-play", gen)) },
+		Game:     add,
+		Training: func(gen, steps int) { newBar(steps, fmt.Sprintf("gen %d training", gen)) },
+		Step:     add,
+		Generation: func(m selfplay.Metrics) {
+			if bar != nil {
+				bar.Finish()
+				bar = nil
+			}
+			logf("%s", m)
+		},
+	}
+}

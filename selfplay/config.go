@@ -1,0 +1,40 @@
+package selfplay
+
+import (
+	"time"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
+)
+
+// DefaultConfig returns the settings of `konane train` for a board size,
+// chosen for a 2-core machine (see the README for the measurements).
+func DefaultConfig(size int) Config {
+	m := mcts.DefaultConfig()
+	m.Gumbel = true
+	m.GumbelSampled = 8
+	m.LeafBatch = 4
+	train := net.DefaultTrainOptions()
+	train.Augment = false // the replay buffer draws every sample under a random symmetry
+	c := Config{
+		Size:  size,
+		Seed:  1,
+		Net:   net.DefaultConfig(size),
+		Train: train,
+		Game: GameConfig{
+			Size:        size,
+			MCTS:        m,
+			Cap:         mcts.PlayoutCap{FullSims: 64, FastSims: 16, FullFraction: 0.25},
+			Temperature: mcts.TemperatureSchedule{Initial: 1, Final: 0, Hold: size},
+		},
+		GamesPerGen: 64,
+		ReuseRatio:  4,
+		MinWindow:   20000,
+		MaxWindow:   500000,
+		Parallel:    32,
+		EvalBatch:   32,
+		CacheSize:   1 << 17,
+		Duration:    0 * time.Second,
+	}
+	return c
+}

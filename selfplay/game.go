@@ -1,0 +1,117 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// GameConfig says how one self-play game is searched and which of its
+// positions become training samples.
+type GameConfig struct {
+	Size int
+	MCTS mcts.Config
+	// Cap is KataGo's playout-cap randomization: full searches (with root
+	// noise) give the training samples, cheap ones only choose the move.
+	Cap mcts.PlayoutCap
+	// Temperature by ply for sampling the move of a full search from its
+	// policy (PUCT); Gumbel's sampled Best already explores, so Gumbel runs
+	// use temperature 0.
+	Temperature mcts.TemperatureSchedule
+}
+
+// Validate reports the first invalid setting.
+func (c GameConfig) Validate() error {
+	if c.Size < rules.MinSize || c.Size > rules.MaxSize {
+		return fmt.Errorf("selfplay: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
+	}
+	if err := c.Cap.Validate(); err != nil {
+		return err
+	}
+	if err := c.Temperature.Validate(); err != nil {
+		return err
+	}
+	return c.MCTS.Validate()
+}
+
+// Game is one finished self-play game.
+type Game struct {
+	Record  *rules.Record
+	Samples []net.Sample // full-search positions with their targets
+	Winner  rules.Color
+	Plies   int
+}
+
+// PlayGame plays one game against itself with the evaluator. The same seed
+// and a deterministic evaluator give the same game.
+func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uint64) (Game, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x5e1f))
+	search, err := mcts.New(eval, cfg.MCTS, seed)
+	if err != nil {
+		return Game{}, err
+	}
+	pos := rules.NewPosition(cfg.Size)
+	rec := rules.NewRecord(cfg.Size)
+	rec.SetTag("Seed", fmt.Sprint(seed))
+	var samples []net.Sample
+	var buf [rules.MaxMoves]rules.Move
+	for ply := 0; ; ply++ {
+		if len(pos.LegalMoves(buf[:0])) == 0 {
+			winner := pos.Turn.Other()
+			for i := range samples {
+				samples[i].Value = outcome(samples[i].Position.Turn, winner)
+			}
+			rec.SetTag("Result", rules.ResultFor(winner))
+			return Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}, nil
+		}
+		opts, full := cfg.Cap.Choose(rng)
+		res, err := search.Run(ctx, pos, opts)
+		if err != nil {
+			return Game{}, err
+		}
+		move := res.Best
+		if full {
+			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, cfg.Size)})
+			if !cfg.MCTS.Gumbel {
+				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
+					return Game{}, err
+				}
+			}
+		}
+		rec.Moves = append(rec.Moves, move)
+		rec.Comments = append(rec.Comments, searchComment(res, full))
+		pos = pos.Play(move)
+	}
+}
+
+// outcome is the value target of a position whose side to move is turn.
+func outcome(turn, winner rules.Color) float32 {
+	if turn == winner {
+		return 1
+	}
+	return -1
+}
+
+// actionPolicy turns the search's policy target (per legal move) into a
+// sparse distribution over the action space.
+func actionPolicy(res mcts.Result, size int) []net.ActionProb {
+	out := make([]net.ActionProb, 0, len(res.Moves))
+	for i, m := range res.Moves {
+		if res.Policy[i] > 0 {
+			out = append(out, net.ActionProb{Action: int32(rules.ActionIndex(m, size)), Prob: res.Policy[i]})
+		}
+	}
+	return out
+}
+
+func searchComment(res mcts.Result, full bool) string {
+	kind := "fast"
+	if full {
+		kind = "full"
+	}
+	return fmt.Sprintf("%s sims=%d v=%.3f", kind, res.Sims, res.Value)
+}
