@@ -74,7 +74,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fs := flag.NewFlagSet("konane "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintf(stderr, "usage: konane %s\n(run \"konane help %s\" for details)\n", c.usage, c.name) }
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: konane %s\n(run \"konane help %s\" for details)\n", c.usage, c.name)
+	}
 	runFn := c.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
