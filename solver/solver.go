@@ -1,0 +1,160 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// DefaultTableEntries is the transposition table size of New without
+// options: 4Mi entries of 24 bytes (96 MiB).
+const DefaultTableEntries = 1 << 22
+
+// checkEvery is how many nodes the search visits between two looks at the
+// context (a power of two).
+const checkEvery = 1 << 14
+
+// Solver solves Kōnane positions exactly. Its transposition table lives as
+// long as the Solver and is reused by every call, so solving many related
+// positions with one Solver is much faster than with a fresh one each time.
+//
+// A Solver is not safe for concurrent use: use one per goroutine.
+type Solver struct {
+	tableEntries int
+	tt           *table // allocated on first use
+	plies        []*ply // scratch space per search depth
+	stats        Stats
+
+	ctx     context.Context
+	aborted bool // the context ended during the current search
+}
+
+// Stats counts the work of a Solver since New or the last ResetStats.
+type Stats struct {
+	Nodes  uint64 // positions searched
+	Hits   uint64 // positions answered by the transposition table
+	Stores uint64 // results written to the transposition table
+}
+
+// Option configures New.
+type Option func(*Solver)
+
+// WithTableEntries sets the number of transposition table entries
+// (rounded up to a power of two; 24 bytes each). More entries let larger
+// positions be solved with fewer repeated searches.
+func WithTableEntries(n int) Option {
+	return func(s *Solver) { s.tableEntries = max(n, 2) }
+}
+
+// New returns a Solver. Its table is allocated on the first solve.
+func New(opts ...Option) *Solver {
+	s := &Solver{tableEntries: DefaultTableEntries}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Stats returns the counters of the work done so far.
+func (s *Solver) Stats() Stats { return s.stats }
+
+// ResetStats sets the counters to zero (the table is kept).
+func (s *Solver) ResetStats() { s.stats = Stats{} }
+
+// Clear forgets every solved position.
+func (s *Solver) Clear() {
+	if s.tt != nil {
+		s.tt.clear()
+	}
+}
+
+// Solve reports whether the side to move in p wins with perfect play from
+// both sides. It returns an error when p is not a valid position or when
+// ctx ends first.
+func (s *Solver) Solve(ctx context.Context, p rules.Position) (bool, error) {
+	if err := s.begin(ctx, p); err != nil {
+		return false, err
+	}
+	win := s.win(p, 0)
+	return win, s.end()
+}
+
+// MoveResult is the outcome of one legal move.
+type MoveResult struct {
+	Move rules.Move
+	Wins bool // the player who makes the move wins with perfect play after it
+}
+
+// Analyze solves every legal move of p, in rules.Position.LegalMoves order.
+// The side to move in p wins exactly when some move Wins; a position
+// without legal moves (lost for the side to move) gives an empty slice.
+func (s *Solver) Analyze(ctx context.Context, p rules.Position) ([]MoveResult, error) {
+	if err := s.begin(ctx, p); err != nil {
+		return nil, err
+	}
+	var out []MoveResult
+	for _, m := range p.LegalMoves(nil) {
+		wins := !s.win(p.Play(m), 1)
+		if s.aborted {
+			break
+		}
+		out = append(out, MoveResult{Move: m, Wins: wins})
+	}
+	if err := s.end(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WinningMove returns a move that wins for the side to move in p and true,
+// or rules.NoMove and false when every move loses (or there is none). It
+// stops at the first winning move, so it is cheaper than Analyze.
+func (s *Solver) WinningMove(ctx context.Context, p rules.Position) (rules.Move, bool, error) {
+	if err := s.begin(ctx, p); err != nil {
+		return rules.NoMove, false, err
+	}
+	best := rules.NoMove
+	for _, m := range p.LegalMoves(nil) {
+		if !s.win(p.Play(m), 1) && !s.aborted {
+			best = m
+			break
+		}
+	}
+	if err := s.end(); err != nil {
+		return rules.NoMove, false, err
+	}
+	return best, best != rules.NoMove, nil
+}
+
+// begin checks p and prepares a search under ctx.
+func (s *Solver) begin(ctx context.Context, p rules.Position) error {
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("solver: %w", err)
+	}
+	switch empty := bits.OnesCount64(p.Empty()); {
+	case empty == 0 && p.Turn != rules.Black:
+		return fmt.Errorf("solver: a full board must have black to move (black removes first)")
+	case empty == 1 && p.Turn != rules.White:
+		return fmt.Errorf("solver: a board with one empty square must have white to move (white's removal)")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("solver: %w", err)
+	}
+	if s.tt == nil {
+		s.tt = newTable(s.tableEntries)
+	}
+	s.ctx, s.aborted = ctx, false
+	return nil
+}
+
+// end finishes a search and reports its cancellation.
+func (s *Solver) end() error {
+	ctx := s.ctx
+	s.ctx = nil
+	if s.aborted {
+		return fmt.Errorf("solver: %w", ctx.Err())
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// OpeningResult is the solved value of one pair of opening removals.
+type OpeningResult struct {
+	rules.Opening
+	BlackWins bool // Black, to make the first jump, wins with perfect play
+}
+
+// Start is the solution of a whole game from the empty-handed start.
+type Start struct {
+	Size      int
+	Openings  []OpeningResult // in rules.Openings order
+	BlackWins bool            // Black has a removal after which every White removal loses
+}
+
+// SolveStart solves every opening of a size×size board, in rules.Openings
+// order (Black's squares, then White's), and from them the value of the
+// game: Black wins when one of its removals wins against every reply.
+// report, when not nil, is called with each result as soon as it is known.
+func (s *Solver) SolveStart(ctx context.Context, size int, report func(OpeningResult)) (Start, error) {
+	if size < rules.MinSize || size > rules.MaxSize {
+		return Start{}, fmt.Errorf("solver: board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
+	}
+	res := Start{Size: size}
+	for _, o := range rules.Openings(size) {
+		win, err := s.Solve(ctx, o.Position)
+		if err != nil {
+			return Start{}, err
+		}
+		r := OpeningResult{Opening: o, BlackWins: win}
+		res.Openings = append(res.Openings, r)
+		if report != nil {
+			report(r)
+		}
+	}
+	res.BlackWins = blackWins(res.Openings)
+	return res, nil
+}
+
+// blackWins reports whether some Black removal wins against every White
+// reply, given the results of all openings.
+func blackWins(openings []OpeningResult) bool {
+	wins := map[rules.Move]bool{} // Black's removal → no White reply refutes it so far
+	for _, o := range openings {
+		w, seen := wins[o.Black]
+		wins[o.Black] = o.BlackWins && (w || !seen)
+	}
+	for _, w := range wins {
+		if w {
+			return true
+		}
+	}
+	return false
+}
