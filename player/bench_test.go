@@ -1,0 +1,60 @@
+package player
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// benchPosition is an 8x8 position a few jumps into the game.
+func benchPosition() rules.Position {
+	p := rules.Openings(8)[0].Position
+	var buf [rules.MaxMoves]rules.Move
+	for i := 0; i < 4; i++ {
+		p = p.Play(p.LegalMoves(buf[:0])[0])
+	}
+	return p
+}
+
+// BenchmarkAlphaBetaDepth8 reports the search speed in nodes per second
+// on 8x8, each search with a fresh transposition table (whose allocation
+// is not timed).
+func BenchmarkAlphaBetaDepth8(b *testing.B) {
+	p := benchPosition()
+	var nodes uint64
+	var searching time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ab := NewAlphaBeta(8, 0, 1)
+		b.StartTimer()
+		start := time.Now()
+		nodes += ab.Search(context.Background(), p, 8).Nodes
+		searching += time.Since(start)
+	}
+	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
+}
+
+// BenchmarkUCT reports pure MCTS simulations (with their random playouts)
+// per second on 8x8.
+func BenchmarkUCT(b *testing.B) {
+	p := benchPosition()
+	u := NewUCT(1000, 0, 0, 1)
+	for i := 0; i < b.N; i++ {
+		if _, err := u.Move(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "sims/s")
+}
+
+// BenchmarkGreedy reports the cost of one greedy move on 8x8.
+func BenchmarkGreedy(b *testing.B) {
+	p := benchPosition()
+	g := NewGreedy(1)
+	for i := 0; i < b.N; i++ {
+		g.Move(context.Background(), p)
+	}
+}
