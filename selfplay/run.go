@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
@@ -124,6 +125,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 			return fmt.Errorf("selfplay: %w", err)
 		}
 	}
+	removeTempFiles(dir)
 	if err := checkOrWriteConfig(filepath.Join(dir, configFile), cfg); err != nil {
 		return err
 	}
@@ -442,6 +444,18 @@ func (r *Replay) loadGenerations(dir string, upTo int) error {
 	}
 	r.total = total
 	return nil
+}
+
+// removeTempFiles deletes the temporary files that a killed process left
+// behind (atomicfile names them ".NAME.tmp*"); the files they were meant to
+// replace are intact.
+func removeTempFiles(dir string) {
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasPrefix(info.Name(), ".") && strings.Contains(info.Name(), ".tmp") {
+			os.Remove(path)
+		}
+		return nil
+	})
 }
 
 func removeOldCheckpoints(dir string, gen int) {

@@ -1,0 +1,256 @@
+package selfplay
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// tinyConfig is a run small enough for tests: 4x4, a tiny net, few sims.
+func tinyConfig() Config {
+	c := DefaultConfig(4)
+	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
+	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
+	c.GamesPerGen = 6
+	c.Parallel = 3
+	c.EvalBatch = 4
+	c.Train.Batch = 8
+	c.MinWindow, c.MaxWindow = 50, 400
+	return c
+}
+
+func TestPlayGameDeterministicAndConsistent(t *testing.T) {
+	cfg := tinyConfig().Game
+	ctx := context.Background()
+	a, err := PlayGame(ctx, mcts.Uniform{}, cfg, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := PlayGame(ctx, mcts.Uniform{}, cfg, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Record.Moves, b.Record.Moves) || !reflect.DeepEqual(a.Samples, b.Samples) {
+		t.Fatal("the same seed gave two different games")
+	}
+	final, err := a.Record.Final()
+	if err != nil {
+		t.Fatalf("self-play record does not replay: %v", err)
+	}
+	if final.HasMoves() || final.Turn.Other() != a.Winner {
+		t.Fatalf("game ended with the side to move having moves=%v, winner %v", final.HasMoves(), a.Winner)
+	}
+	if a.Record.Tag("Result") != rules.ResultFor(a.Winner) || a.Plies != len(a.Record.Moves) {
+		t.Fatalf("result tag %q, plies %d for %d moves", a.Record.Tag("Result"), a.Plies, len(a.Record.Moves))
+	}
+	if len(a.Samples) == 0 {
+		t.Fatal("no training samples")
+	}
+	for _, s := range a.Samples {
+		want := float32(-1)
+		if s.Position.Turn == a.Winner {
+			want = 1
+		}
+		if s.Value != want {
+			t.Fatalf("value target %v for %v to move, winner %v", s.Value, s.Position.Turn, a.Winner)
+		}
+		var sum float32
+		for _, ap := range s.Policy {
+			m := rules.ActionMove(int(ap.Action), 4)
+			if !s.Position.Legal(m) {
+				t.Fatalf("policy target on illegal move %v", m)
+			}
+			sum += ap.Prob
+		}
+		if math.Abs(float64(sum)-1) > 1e-4 {
+			t.Fatalf("policy target sums to %v", sum)
+		}
+	}
+}
+
+func TestShardRoundTripAndCorruption(t *testing.T) {
+	g, err := PlayGame(context.Background(), mcts.Uniform{}, tinyConfig().Game, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.shard")
+	if err := WriteShard(path, 4, g.Samples); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadShard(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, g.Samples) {
+		t.Fatal("shard round trip changed the samples")
+	}
+	if _, err := ReadShard(path, 6); err == nil || !strings.Contains(err.Error(), "board size 4, want 6") {
+		t.Fatalf("wrong size: err = %v", err)
+	}
+	data, _ := os.ReadFile(path)
+	cases := map[string][]byte{
+		"checksum mismatch": append(append([]byte(nil), data[:len(data)/2]...), data[len(data)/2+1:]...),
+		"bad magic":         append([]byte("XXXX"), data[4:]...),
+	}
+	flipped := append([]byte(nil), data...)
+	flipped[30] ^= 1
+	cases["checksum mismatch "] = flipped
+	for want, bad := range cases {
+		p := filepath.Join(dir, "bad.shard")
+		os.WriteFile(p, bad, 0o644)
+		if _, err := ReadShard(p, 4); err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
+			t.Errorf("%s: err = %v", want, err)
+		}
+	}
+}
+
+func TestReplayWindowAndDraw(t *testing.T) {
+	r := NewReplay(4, 100, 1000)
+	g, err := PlayGame(context.Background(), mcts.Uniform{}, tinyConfig().Game, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := 0
+	for r.Total() < 3000 {
+		r.Add(g.Samples)
+		w := r.Window()
+		if w < prev && r.Len() >= prev {
+			t.Fatalf("window shrank from %d to %d", prev, w)
+		}
+		if w > r.Len() || w > 1000 {
+			t.Fatalf("window %d exceeds the %d samples held or the cap", w, r.Len())
+		}
+		if r.Total() <= 100 && w != int(r.Total()) {
+			t.Fatalf("young run: window %d, want all %d samples", w, r.Total())
+		}
+		prev = w
+	}
+	if r.Len() != 1000 {
+		t.Fatalf("buffer holds %d samples, want the cap 1000", r.Len())
+	}
+	// Drawn samples are valid samples under some symmetry: their policy is
+	// on legal moves.
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch := make([]net.Sample, 64)
+	r.Draw(rng, batch)
+	syms := map[uint64]bool{}
+	for _, s := range batch {
+		syms[s.Position.Hash()] = true
+		for _, ap := range s.Policy {
+			if !s.Position.Legal(rules.ActionMove(int(ap.Action), 4)) {
+				t.Fatalf("drawn sample has policy on an illegal move")
+			}
+		}
+	}
+	if len(syms) < 2 {
+		t.Fatal("draws are all the same position")
+	}
+}
+
+func TestRunResumesExactly(t *testing.T) {
+	cfg := tinyConfig()
+	ctx := context.Background()
+	quiet := func(string, ...any) {}
+
+	whole := t.TempDir()
+	cfg.Generations = 3
+	if err := Run(ctx, whole, cfg, Hooks{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+
+	split := t.TempDir()
+	cfg.Generations = 2
+	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	// The third generation is interrupted after some games: Run returns nil,
+	// the finished games stay on disk, the generation is not committed.
+	cfg.Generations = 3
+	cfg.Parallel = 1 // parallelism may change on resume
+	stopCtx, stop := context.WithCancel(ctx)
+	games := 0
+	interrupt := Hooks{Game: func() {
+		if games++; games == 3 {
+			stop()
+		}
+	}}
+	if err := Run(stopCtx, split, cfg, interrupt, quiet); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := readState(filepath.Join(split, stateFile)); st.Generation != 2 {
+		t.Fatalf("after the interruption the state says generation %d, want 2", st.Generation)
+	}
+	parts, _ := filepath.Glob(filepath.Join(split, "replay", "gen-000003", "*.shard"))
+	if len(parts) == 0 || len(parts) >= cfg.GamesPerGen {
+		t.Fatalf("interrupted generation left %d finished games, want some but not all", len(parts))
+	}
+	games = 0
+	var replayed int
+	count := Hooks{Game: func() { replayed++ }}
+	if err := Run(ctx, split, cfg, count, quiet); err != nil {
+		t.Fatal(err)
+	}
+	if replayed != cfg.GamesPerGen {
+		t.Fatalf("progress counted %d games, want %d (saved ones included)", replayed, cfg.GamesPerGen)
+	}
+	for _, f := range []string{"replay/gen-000003.shard", "games/gen-000003/game-00005.txt"} {
+		a, err1 := os.ReadFile(filepath.Join(whole, f))
+		b, err2 := os.ReadFile(filepath.Join(split, f))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Fatalf("%s differs between the whole and the resumed run (%v, %v)", f, err1, err2)
+		}
+	}
+	sameOutputs(t, whole, split)
+
+	// A different configuration is refused with a clear error.
+	cfg.Seed++
+	err := Run(ctx, split, cfg, Hooks{}, quiet)
+	if err == nil || !strings.Contains(err.Error(), "different configuration") {
+		t.Fatalf("changed seed: err = %v", err)
+	}
+}
+
+// sameOutputs checks that the latest models of two runs answer bit for bit
+// alike.
+func sameOutputs(t *testing.T, dirA, dirB string) {
+	t.Helper()
+	var preds [2][]mcts.Prediction
+	for i, dir := range []string{dirA, dirB} {
+		path, err := LatestModel(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := net.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := net.NewEvaluator(m, net.EvalOptions{Batch: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go e.Run(ctx)
+		var ps []rules.Position
+		for _, o := range rules.Openings(4) {
+			ps = append(ps, o.Position)
+		}
+		preds[i], err = e.Evaluate(ctx, ps)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(preds[0], preds[1]) {
+		t.Fatal("the resumed run's model differs from the uninterrupted one")
+	}
+}
