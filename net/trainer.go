@@ -95,7 +95,9 @@ type Trainer struct {
 	pcg      *rand.PCG
 	rng      *rand.Rand
 	legal    []rules.Move
-	x        []float32
+	// zeroPlanes lists input planes cleared after encoding: only for the
+	// feature ablation of TestMeasureArchitectures.
+	zeroPlanes []int
 }
 
 // NewTrainer builds the training graph of m's architecture for opts.Batch
@@ -108,8 +110,7 @@ func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, gr: gr, legal: make([]rules.Move, 0, rules.MaxMoves),
-		x: make([]float32, EncodedLen(m.cfg.Size))}
+	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, gr: gr, legal: make([]rules.Move, 0, rules.MaxMoves)}
 	for _, p := range gr.params {
 		t.momentum = append(t.momentum, make([]float32, p.Shape().TotalSize()))
 	}
@@ -155,6 +156,9 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 			s = s.Transform(rules.Symmetry(t.rng.IntN(rules.NumSymmetries)))
 		}
 		Encode(s.Position, x[i*enc:(i+1)*enc])
+		for _, pl := range t.zeroPlanes {
+			clear(x[i*enc+pl*n*n : i*enc+(pl+1)*n*n])
+		}
 		row := mask[i*slots : (i+1)*slots]
 		for _, m := range s.Position.LegalMoves(t.legal[:0]) {
 			row[actionSlot(rules.ActionIndex(m, n), n)] = 0

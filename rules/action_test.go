@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestActionBijection checks exhaustively, for every size, that ActionMove
 // and ActionIndex are inverse bijections between 0..NumActions-1 and the
@@ -95,4 +98,16 @@ func TestLegalMovesAreActions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// a3-a1 is a jump south by one hop: after the 36 removals, the 24+12
+// jumps north and the 24+12 jumps east, the first origin of the southward
+// single hops.
+func ExampleActionIndex() {
+	p := Openings(6)[0].Position
+	var buf [MaxMoves]Move
+	m := p.LegalMoves(buf[:0])[0]
+	a := ActionIndex(m, 6)
+	fmt.Println(NumActions(6), m, a, ActionMove(a, 6))
+	// Output: 180 a3-a1 108 a3-a1
 }

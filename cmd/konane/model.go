@@ -39,7 +39,12 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
 				if len(e.args) == 0 {
 					return usageError("model", "missing action: info or new")
 				}
-				action, rest := e.args[0], e.args[1:]
+				// Flags may also follow the action: "model new --size 6 FILE".
+				action := e.args[0]
+				if err := fs.Parse(e.args[1:]); err != nil {
+					return err
+				}
+				rest := fs.Args()
 				if len(rest) != 1 {
 					return usageError("model", "%s takes exactly one FILE argument, got %d", action, len(rest))
 				}

@@ -1,0 +1,88 @@
+// Package net is the policy-value network of Kōnane Zero, on Gorgonia: the
+// input encoding, the residual network, the batched evaluator that MCTS
+// consults (it implements mcts.Evaluator), the trainer that self-play
+// feeds, and versioned model files.
+//
+// # Encoding
+//
+// A position becomes NumPlanes planes of N×N, relative to the side to
+// move (EncodingVersion 1): own stones, opponent stones, empty squares, a
+// plane of ones during the first removal, one during the second, the
+// origins of the side to move's legal moves and the origins of the
+// opponent's jumps. Because nothing depends on colour, the 8 symmetries
+// of the board are valid augmentations (Sample.Transform; the trainer
+// draws one per sample with TrainOptions.Augment).
+//
+// The policy covers the fixed action space of rules.NumActions(N): N*N
+// removals and every on-board jump (origin, direction, hop count), a
+// bijection with rules.Move through rules.ActionIndex and
+// rules.ActionMove. Illegal actions are masked before the softmax, in
+// training and in the evaluator, whose Prediction.Policy holds one prior
+// per legal move in rules.LegalMoves order.
+//
+// # Network
+//
+// Config: a 3x3 stem, Blocks residual blocks of two 3x3 convolutions with
+// Filters channels (with KataGo's global-pooling bias when GlobalPool: the
+// channel means of the first convolution, through a learnt matrix, bias
+// the input of the second), a policy head of two 1x1 convolutions giving
+// one logit per (plane, origin square), and a value head on the spatial
+// mean of the tower (ValueHidden units, then tanh; the side to move's
+// view). There is no batch normalisation: the blocks use Fixup-style
+// initialisation (second convolution zero, first scaled by Blocks^-1/2),
+// so the training and inference graphs compute exactly the same function
+// and there are no running statistics to keep.
+//
+// DefaultConfig is 32 filters × 2 blocks with global pooling (see
+// TestMeasureArchitectures for the held-out comparison of the variants,
+// and the benchmarks for speed: 5.2 MFLOP per 8x8 position, 2.9 MFLOP per
+// 6x6 one).
+//
+// The loss is the cross-entropy of the masked policy against the target
+// distribution plus the squared value error plus WeightDecay·Σw² over the
+// weights; the optimiser is SGD with momentum and a step schedule with
+// linear warm-up (TrainOptions). Checkpoints hold the weights, the
+// momentum, the step, the options and the augmentation generator, so a
+// resumed run continues bit for bit.
+//
+// # Files
+//
+// Models and checkpoints are safetensors files (float32 tensors, little
+// endian) whose metadata records the format and encoding versions, board
+// size, architecture, generation, training steps, parent, seed, creation
+// time and a SHA-256 checksum of everything. Load and Decode check it all
+// and fail with one error wrapping ErrFormat, ErrVersion or ErrCorrupt;
+// LoadForSize adds ErrSize. Writes are atomic (internal/atomicfile).
+//
+// # Determinism
+//
+// A position's prediction does not depend on the batch it is evaluated in
+// or on the evaluator's batch size: matrix products are computed in
+// blocks of 64 rows (see rowBLAS), so every row gets the same operations.
+// New, training and augmentation are seeded.
+//
+// # Gorgonia notes
+//
+// Graph construction is serialised by a package mutex (Gorgonia's node
+// counter is global). Sum and Mean over two axes at once, and so
+// GlobalAveragePool2D, have wrong gradients in Gorgonia v0.9.18: spatial
+// means reduce one axis at a time. tensor v0.9.24's LogSoftMax seeds each
+// row's maximum from the first element of the whole tensor: the loss
+// prepends a pad column (see buildGraph). Reshaped views are overwritten
+// in place by later operations, so outputs are taken with Read nodes and
+// the value stays (batch, 1). Each regression has a test.
+//
+// # Usage
+//
+//	m, err := net.New(net.DefaultConfig(6), seed) // or net.Load(path)
+//	e, err := net.NewEvaluator(m, net.DefaultEvalOptions())
+//	g, ctx := errgroup.WithContext(ctx)
+//	g.Go(func() error { return e.Run(ctx) })      // the batching goroutine
+//	preds, err := e.Evaluate(ctx, positions)       // from many goroutines
+//
+//	t, err := net.NewTrainer(m, net.DefaultTrainOptions())
+//	losses, err := t.Step(batch)                   // len(batch) == Batch
+//	next, err := t.Model(net.Metadata{Generation: 1, Parent: "gen-0000"})
+//	err = next.Save("gen-0001.safetensors")
+//	err = t.SaveCheckpoint("train.ckpt")           // LoadCheckpoint resumes
+package net
