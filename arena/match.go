@@ -19,6 +19,20 @@ type Entrant interface {
 	New(seed uint64) (player.Player, error)
 }
 
+// NewEntrant returns an Entrant of the given name whose players newPlayer
+// makes (for example neural players sharing an evaluator the caller runs).
+func NewEntrant(name string, newPlayer func(seed uint64) (player.Player, error)) Entrant {
+	return entrant{name, newPlayer}
+}
+
+type entrant struct {
+	name      string
+	newPlayer func(seed uint64) (player.Player, error)
+}
+
+func (e entrant) Name() string                           { return e.name }
+func (e entrant) New(seed uint64) (player.Player, error) { return e.newPlayer(seed) }
+
 // runner is implemented by entrants whose players share machinery that
 // must run during the match (the network evaluator of a neural player).
 // Run runs it until ctx ends.

@@ -196,6 +196,21 @@ func (p fakePlayer) Move(ctx context.Context, pos rules.Position) (rules.Move, e
 	return p.r.Move(ctx, pos)
 }
 
+func TestNewEntrant(t *testing.T) {
+	seeds := map[uint64]bool{}
+	e := NewEntrant("r", func(seed uint64) (player.Player, error) {
+		seeds[seed] = true
+		return player.NewRandom(seed), nil
+	})
+	res, err := Run(context.Background(), Config{Size: 4, Games: 4, Parallel: 1}, []Entrant{e, factories(t, "greedy")[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Names[0] != "r" || len(seeds) != 4 {
+		t.Errorf("names %v, %d different seeds for 4 games", res.Names, len(seeds))
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	boom := errors.New("boom")
 	cfg := Config{Size: 4, Games: 2, Parallel: 2, Seed: 1}

@@ -41,7 +41,7 @@ type SampleConfig struct {
 	// position wanted); small boards have few distinct critical positions.
 	MaxGames int
 	// SolverEntries is the transposition table size of each solver (0:
-	// 2^20 entries, 24 MiB).
+	// 2^20 entries, 24 MiB, up to 5x5; 2^22, 96 MiB, above).
 	SolverEntries int
 	// Progress, when not nil, is called with the number of positions
 	// found so far and the number wanted.
@@ -74,6 +74,9 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 	entries := cfg.SolverEntries
 	if entries <= 0 {
 		entries = 1 << 20
+		if cfg.Size > 5 {
+			entries = 1 << 22
+		}
 	}
 	solvers := make(chan *solver.Solver, cfg.Parallel)
 	for i := 0; i < cfg.Parallel; i++ {
