@@ -1,0 +1,53 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/rules"
+)
+
+// Analyze searches p as Move does (Sims simulations, or MoveTime in
+// chunks, whichever ends first) and returns the whole search result
+// rather than the move alone: the recommended move Best, the root's
+// Value for the side to move, the principal variation PV and the
+// statistics of every move. Its Sims field counts the simulations of the
+// whole call. Like Move, it reuses the tree of the previous call.
+func (n *Neural) Analyze(ctx context.Context, p rules.Position) (mcts.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return mcts.Result{}, err
+	}
+	if !p.HasMoves() {
+		return mcts.Result{}, ErrNoMoves
+	}
+	if n.size != 0 && int(p.Size) != n.size {
+		return mcts.Result{}, fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", n.name, n.size, n.size, p.Size, p.Size)
+	}
+	if n.Sims <= 0 && n.MoveTime <= 0 {
+		return mcts.Result{}, fmt.Errorf("player: %s: set simulations or time per move", n.name)
+	}
+	var deadline time.Time
+	if n.MoveTime > 0 {
+		deadline = time.Now().Add(n.MoveTime)
+	}
+	var res mcts.Result
+	done := 0
+	for done == 0 || (n.MoveTime > 0 && time.Now().Before(deadline) && (n.Sims <= 0 || done < n.Sims)) {
+		chunk := n.Sims
+		if n.MoveTime > 0 {
+			chunk = timeChunk
+			if n.Sims > 0 {
+				chunk = min(chunk, n.Sims-done)
+			}
+		}
+		var err error
+		if res, err = n.search.Run(ctx, p, mcts.RunOptions{Sims: chunk}); err != nil {
+			return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
+		}
+		done += res.Sims
+	}
+	res.Sims = done
+	return res, nil
+}

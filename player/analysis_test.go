@@ -1,0 +1,109 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/rules"
+)
+
+// TestAnalyzeAgreesWithMove: Analyze recommends the move that Move plays
+// with the same seed and settings, its principal line starts with that
+// move and is a legal sequence, and it reports the simulations it ran.
+func TestAnalyzeAgreesWithMove(t *testing.T) {
+	ctx := context.Background()
+	eval := mcts.RandomRollout{Seed: 3}
+	p := rules.NewPosition(5)
+	for _, m := range []string{"c3", "c4", "a3-c3"} {
+		next, err := rules.ParseMove(p, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.Play(next)
+	}
+	a, err := NewNeural(eval, mcts.DefaultConfig(), 50, 0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewNeural(eval, mcts.DefaultConfig(), 50, 0, 7)
+	res, err := a.Analyze(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Move(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best != m || len(res.PV) == 0 || res.PV[0] != m {
+		t.Errorf("Analyze: best %v, PV %v; Move played %v", res.Best, res.PV, m)
+	}
+	if res.Sims != 50 {
+		t.Errorf("Analyze ran %d simulations, want 50", res.Sims)
+	}
+	if !(res.Value >= -1 && res.Value <= 1) {
+		t.Errorf("value %v outside [-1, 1]", res.Value)
+	}
+	q := p
+	for i, m := range res.PV {
+		if !q.Legal(m) {
+			t.Fatalf("PV %v: move %d (%v) is illegal", res.PV, i+1, m)
+		}
+		q = q.Play(m)
+	}
+	if !slices.Contains(res.Moves, res.Best) {
+		t.Errorf("best %v is not among the root moves %v", res.Best, res.Moves)
+	}
+}
+
+// TestAnalyzeTimeLimit: a time-limited analysis runs whole chunks until
+// the time is up, and at most Sims simulations when both are set.
+func TestAnalyzeTimeLimit(t *testing.T) {
+	ctx := context.Background()
+	p := rules.NewPosition(6)
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), 0, 20*time.Millisecond, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Analyze(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sims < timeChunk {
+		t.Errorf("time-limited analysis ran %d simulations, want at least one chunk of %d", res.Sims, timeChunk)
+	}
+	n.Sims = 20
+	res, err = n.Analyze(ctx, p.Play(res.Best))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sims > 20 {
+		t.Errorf("analysis with sims=20 and a time limit ran %d simulations", res.Sims)
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), 10, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over, err := rules.ParsePosition("4 x . . .\n3 . . . .\n2 . . . .\n1 . . . o\n  a b c d\nblack to move")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Analyze(context.Background(), over); !errors.Is(err, ErrNoMoves) {
+		t.Errorf("finished game: %v, want ErrNoMoves", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := n.Analyze(ctx, rules.NewPosition(4)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+	n.Sims = 0
+	if _, err := n.Analyze(context.Background(), rules.NewPosition(4)); err == nil {
+		t.Error("no simulations and no time: no error")
+	}
+}
