@@ -145,6 +145,9 @@ func (s *Search) Run(ctx context.Context, pos rules.Position, opts RunOptions) (
 	if !pos.HasMoves() {
 		return Result{}, ErrNoMoves
 	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("mcts: run: %w", err)
+	}
 	s.setRoot(pos)
 	if err := s.run(ctx, budget, opts.Noise); err != nil {
 		s.Reset()

@@ -462,3 +462,32 @@ func TestNew(t *testing.T) {
 		t.Errorf("default run: %d sims, want %d", res.Sims, DefaultConfig().Sims)
 	}
 }
+
+// cancellingEval cancels the run's context on its n-th call.
+type cancellingEval struct {
+	calls, n int
+	cancel   context.CancelFunc
+}
+
+func (c *cancellingEval) Evaluate(ctx context.Context, ps []rules.Position) ([]Prediction, error) {
+	c.calls++
+	if c.calls == c.n {
+		c.cancel()
+	}
+	return Uniform{}.Evaluate(context.Background(), ps)
+}
+
+// TestCancelMidRun: a context cancelled during a Run stops it with an
+// error that wraps context.Canceled, before the budget is spent.
+func TestCancelMidRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ev := &cancellingEval{n: 5, cancel: cancel}
+	s := mustSearch(t, ev, DefaultConfig(), 1)
+	_, err := s.Run(ctx, richPosition(t, 6, 5, 1), RunOptions{Sims: 1000})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if ev.calls != 5 {
+		t.Errorf("%d evaluator calls after cancelling on the 5th", ev.calls)
+	}
+}
