@@ -13,6 +13,10 @@ import (
 // player when neither a count nor a time is given.
 const DefaultUCTSims = 1000
 
+// maxUCTNodes bounds the tree of one move (about 64 MiB); a search that
+// fills it stops there, so a long time limit cannot exhaust memory.
+const maxUCTNodes = 1 << 20
+
 // DefaultUCTC is the UCB1 exploration constant (√2, for results in [0,1]).
 const DefaultUCTC = math.Sqrt2
 
@@ -23,7 +27,8 @@ const DefaultUCTC = math.Sqrt2
 //
 // Move runs Sims simulations, or until MoveTime has passed, whichever
 // comes first (at least one), and plays the most visited root move. The
-// tree is rebuilt for each move.
+// tree is rebuilt for each move; a search stops early when its tree
+// reaches about a million nodes.
 type UCT struct {
 	name     string
 	Sims     int           // simulations per move; 0 = no count limit
@@ -78,6 +83,9 @@ func (u *UCT) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
 				return rules.NoMove, err
 			}
 			if !deadline.IsZero() && time.Now().After(deadline) {
+				break
+			}
+			if len(u.nodes) >= maxUCTNodes {
 				break
 			}
 		}
