@@ -43,8 +43,9 @@ type Config struct {
 	NoiseFraction  float64
 
 	// GumbelSampled is m, the number of root moves Sequential Halving
-	// considers (the paper uses 16 for Go with 200 sims and as few as 2 with
-	// 2 sims). CVisit and CScale define σ(q̂) = (CVisit + max_b N(b)) ·
+	// considers (16 in the paper's board-game experiments; without noise
+	// they are the m highest priors, so with equal priors the first m
+	// moves: keep m ≥ the number of moves then). CVisit and CScale define σ(q̂) = (CVisit + max_b N(b)) ·
 	// CScale · q̂, where q̂ = (Q+1)/2 is the completed Q mapped to [0,1]
 	// (defaults: CVisit 50 as in the paper, CScale 0.1 as mctx's
 	// value_scale; on 4x4/5x5 positions with random-playout values 0.1

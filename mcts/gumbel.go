@@ -28,6 +28,9 @@ import (
 //     which turns tiny, noisy differences into a full-range spread; a game
 //     with known value bounds does not need that.)
 //   - The training target (Result.Policy) is π' at the root.
+//   - With tree reuse, Sequential Halving counts only this Run's root
+//     visits (so it always spends exactly the budget), while Q and the
+//     visit counts in σ include the reused subtree.
 
 // halvingSchedule returns, for each of the budget root selections of a
 // Run considering m moves, the visit count (in this Run) of the move it
