@@ -1,0 +1,83 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+// Agent is the computer's side of one game: the search that chooses its
+// moves, and a second one that answers hints and evaluation requests, so
+// that asking for advice never changes how the agent plays. Both keep
+// their trees between calls. An Agent is not safe for concurrent use; its
+// Engine's evaluator is shared with the other games.
+type Agent struct {
+	size   int
+	play   *player.Neural
+	advise *player.Neural
+}
+
+// Analysis is what a search says of a position.
+type Analysis struct {
+	Side  rules.Color  // the side to move, whose view Value takes
+	Move  rules.Move   // the move the search recommends
+	Value float32      // the root's mean value for Side, in [-1, 1]
+	PV    []rules.Move // the principal line, starting with Move
+	Sims  int          // simulations run
+}
+
+// WinProb is the probability that Side wins, (Value+1)/2.
+func (a Analysis) WinProb() float64 { return (float64(a.Value) + 1) / 2 }
+
+// WinProbFor is the probability that c wins.
+func (a Analysis) WinProbFor(c rules.Color) float64 {
+	if c == a.Side {
+		return a.WinProb()
+	}
+	return 1 - a.WinProb()
+}
+
+// Line writes the principal line as text: "d4 e4 b4-d4".
+func (a Analysis) Line() string { return MovesText(a.PV) }
+
+// MovesText writes moves separated by spaces.
+func MovesText(ms []rules.Move) string {
+	b := make([]byte, 0, len(ms)*6)
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, m.String()...)
+	}
+	return string(b)
+}
+
+// Move chooses the agent's move in p: the search's recommendation, with
+// its analysis. A finished game gives player.ErrNoMoves.
+func (a *Agent) Move(ctx context.Context, p rules.Position, s Strength) (Analysis, error) {
+	return a.analyze(ctx, a.play, p, s)
+}
+
+// Advise analyses p for whoever is to move (the hint for a human, or the
+// evaluation of the position) without touching the search the agent plays
+// with.
+func (a *Agent) Advise(ctx context.Context, p rules.Position, s Strength) (Analysis, error) {
+	return a.analyze(ctx, a.advise, p, s)
+}
+
+func (a *Agent) analyze(ctx context.Context, n *player.Neural, p rules.Position, s Strength) (Analysis, error) {
+	if err := s.Validate(); err != nil {
+		return Analysis{}, err
+	}
+	if int(p.Size) != a.size {
+		return Analysis{}, fmt.Errorf("agent: the model plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
+	}
+	n.Sims, n.MoveTime = s.Sims, s.Time
+	res, err := n.Analyze(ctx, p)
+	if err != nil {
+		return Analysis{}, err
+	}
+	return Analysis{Side: p.Turn, Move: res.Best, Value: res.Value, PV: res.PV, Sims: res.Sims}, nil
+}

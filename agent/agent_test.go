@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// runEngines opens every shipped model and runs the evaluators for the
+// test.
+func runEngines(t *testing.T) *Engines {
+	t.Helper()
+	es, err := OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return es
+}
+
+// playOut plays a whole game of the agent against itself, asking for
+// advice before every move when advise is set, and returns the moves.
+func playOut(t *testing.T, e *Engine, seed uint64, s Strength, advise bool) []rules.Move {
+	t.Helper()
+	ctx := context.Background()
+	a, err := e.NewAgent(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := NewGame(e.Size())
+	for !g.Over() {
+		if advise {
+			if _, err := a.Advise(ctx, g.Position(), s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := g.Position()
+		an, err := a.Move(ctx, p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAnalysis(t, p, an)
+		if err := g.Play(an.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g.Moves()
+}
+
+func checkAnalysis(t *testing.T, p rules.Position, an Analysis) {
+	t.Helper()
+	if an.Side != p.Turn || len(an.PV) == 0 || an.PV[0] != an.Move {
+		t.Fatalf("analysis %+v of a position with %v to move", an, p.Turn)
+	}
+	if w := an.WinProb(); !(w >= 0 && w <= 1) || an.WinProbFor(p.Turn.Other()) != 1-w {
+		t.Fatalf("win probability %v, for the other side %v", w, an.WinProbFor(p.Turn.Other()))
+	}
+	q := p
+	for i, m := range an.PV {
+		if !q.Legal(m) {
+			t.Fatalf("principal line %s: move %d is illegal", an.Line(), i+1)
+		}
+		q = q.Play(m)
+	}
+	if got := len(strings.Fields(an.Line())); got != len(an.PV) {
+		t.Fatalf("line %q for %d moves", an.Line(), len(an.PV))
+	}
+}
+
+// TestAgentGames: the shipped 6x6 model plays whole legal games; the same
+// seed gives the same game; asking for advice does not change its play.
+func TestAgentGames(t *testing.T) {
+	es := runEngines(t)
+	e, err := es.Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Strength{Sims: 8}
+	a := playOut(t, e, 1, s, false)
+	b := playOut(t, e, 1, s, false)
+	c := playOut(t, e, 1, s, true)
+	if !slices.Equal(a, b) {
+		t.Errorf("same seed, different games:\n%s\n%s", MovesText(a), MovesText(b))
+	}
+	if !slices.Equal(a, c) {
+		t.Errorf("advice changed the agent's play:\n%s\n%s", MovesText(a), MovesText(c))
+	}
+}
+
+func TestAgentErrors(t *testing.T) {
+	es := runEngines(t)
+	e, _ := es.Get(6)
+	a, err := e.NewAgent(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := a.Move(ctx, rules.NewPosition(8), Strength{Sims: 4}); err == nil || !strings.Contains(err.Error(), "plays 6x6, not 8x8") {
+		t.Errorf("8x8 position for a 6x6 model: %v", err)
+	}
+	if _, err := a.Move(ctx, rules.NewPosition(6), Strength{}); err == nil {
+		t.Error("no strength: no error")
+	}
+}
+
+func TestEngines(t *testing.T) {
+	es, err := OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(es.Sizes(), models.Sizes()) {
+		t.Errorf("engines for %v, models for %v", es.Sizes(), models.Sizes())
+	}
+	for _, n := range es.Sizes() {
+		e, err := es.Get(n)
+		if err != nil || e.Size() != n || e.Model().Config().Size != n {
+			t.Errorf("Get(%d): %v", n, err)
+		}
+	}
+	if _, err := es.Get(5); err == nil || !strings.Contains(err.Error(), "no model for 5x5") || !strings.Contains(err.Error(), es.SizeList()) {
+		t.Errorf("Get(5): %v; want the sizes there are (%s)", err, es.SizeList())
+	}
+
+	// A model file gives an engine for its size only.
+	m, err := net.New(net.Config{Size: 5, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "five.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	es, err = OpenEngines(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(es.Sizes(), []int{5}) || es.SizeList() != "5x5" {
+		t.Errorf("engines of a 5x5 model file: %v", es.Sizes())
+	}
+	if _, err := LoadModel(path, 6); err == nil || !strings.Contains(err.Error(), "plays 5x5, not 6x6") {
+		t.Errorf("LoadModel of a 5x5 file for 6x6: %v", err)
+	}
+	if _, err := LoadModel(filepath.Join(t.TempDir(), "missing"), 0); err == nil {
+		t.Error("LoadModel of a missing file: no error")
+	}
+	if _, err := LoadModel("", 7); err == nil || !strings.Contains(err.Error(), "7x7") {
+		t.Errorf("LoadModel of an unshipped size: %v", err)
+	}
+	if _, err := NewEngines(m, m); err == nil {
+		t.Error("two models of one size: no error")
+	}
+	if _, err := NewEngines(); err == nil {
+		t.Error("no model: no error")
+	}
+}

@@ -1,0 +1,31 @@
+// Package agent is what the people-facing commands (konane play, serve and
+// gtp) share to play against the trained network: the difficulty levels,
+// the engines (a model and its batched evaluator, one per board size), the
+// agent of one game (its moves, win probability and principal line, and
+// hints for the human) and the game itself (moves, take-backs, record).
+//
+// # Levels
+//
+// One table of named levels, easy, medium, hard and max, gives 16, 64,
+// 256 and 1024 search simulations per move; NewStrength combines a level
+// with the --sims and --time flags. The win probability shown to people is
+// (Value+1)/2 of the search root, Value being the root's mean value for
+// the side to move in [-1, 1]; the principal line is the search's most
+// visited path.
+//
+// # Usage
+//
+//	engines, err := agent.OpenEngines("") // every shipped model ("" = no --model)
+//	if err != nil { ... }
+//	go engines.Run(ctx)                   // the evaluators; needed while agents think
+//	e, err := engines.Get(6)
+//	a, err := e.NewAgent(seed)            // one per game
+//	g, err := agent.NewGame(6)
+//	s, err := agent.NewStrength("medium", 0, 0)
+//	an, err := a.Move(ctx, g.Position(), s)
+//	fmt.Println(an.Move, an.WinProb(), an.Line())
+//	err = g.Play(an.Move)
+//
+// Everything is deterministic given the seeds: the search adds no noise,
+// and the evaluator's answers do not depend on how positions are batched.
+package agent

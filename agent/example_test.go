@@ -1,0 +1,52 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/konanezero/konane/agent"
+)
+
+func ExampleLevels() {
+	for _, l := range agent.Levels() {
+		fmt.Println(l.Name, l.Sims)
+	}
+	// Output:
+	// easy 16
+	// medium 64
+	// hard 256
+	// max 1024
+}
+
+func ExampleNewStrength() {
+	s, _ := agent.NewStrength("hard", 0, 0)
+	fmt.Println(s)
+	s, _ = agent.NewStrength("hard", 0, 1500_000_000) // --time 1.5s
+	fmt.Println(s)
+	// Output:
+	// 256 simulations per move
+	// 1.5s per move
+}
+
+// The agent answers a position with its move, its win probability and
+// the line it expects.
+func ExampleAgent_Move() {
+	engines, err := agent.OpenEngines("") // the shipped models
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go engines.Run(ctx)
+	e, _ := engines.Get(6)
+	a, _ := e.NewAgent(1)
+	g, _ := agent.NewGame(6)
+	an, err := a.Move(ctx, g.Position(), agent.Strength{Sims: 16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(g.Play(an.Move) == nil, an.WinProb() >= 0 && an.WinProb() <= 1, an.PV[0] == an.Move)
+	// Output: true true true
+}

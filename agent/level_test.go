@@ -1,0 +1,74 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sims int
+	}{{"easy", 16}, {"medium", 64}, {"HARD", 256}, {" max ", 1024}} {
+		l, err := ParseLevel(tc.name)
+		if err != nil || l.Sims != tc.sims {
+			t.Errorf("ParseLevel(%q) = %+v, %v; want %d simulations", tc.name, l, err, tc.sims)
+		}
+	}
+	_, err := ParseLevel("expert")
+	if err == nil || !strings.Contains(err.Error(), `"expert"`) || !strings.Contains(err.Error(), "easy, medium, hard, max") {
+		t.Errorf("ParseLevel(expert): %v; want the name and the levels", err)
+	}
+	if _, err := ParseLevel(DefaultLevel); err != nil {
+		t.Errorf("the default level %q is not in the table: %v", DefaultLevel, err)
+	}
+	for i := 1; i < len(levels); i++ {
+		if levels[i].Sims <= levels[i-1].Sims {
+			t.Errorf("level %s is not stronger than %s", levels[i].Name, levels[i-1].Name)
+		}
+	}
+}
+
+func TestNewStrength(t *testing.T) {
+	for _, tc := range []struct {
+		level string
+		sims  int
+		time  time.Duration
+		want  Strength
+		text  string
+	}{
+		{"", 0, 0, Strength{Sims: 64}, "64 simulations per move"},
+		{"easy", 0, 0, Strength{Sims: 16}, "16 simulations per move"},
+		{"max", 100, 0, Strength{Sims: 100}, "100 simulations per move"},
+		{"hard", 0, time.Second, Strength{Time: time.Second}, "1s per move"},
+		{"hard", 300, 2 * time.Second, Strength{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
+	} {
+		s, err := NewStrength(tc.level, tc.sims, tc.time)
+		if err != nil || s != tc.want || s.String() != tc.text {
+			t.Errorf("NewStrength(%q, %d, %v) = %+v %q, %v; want %+v %q", tc.level, tc.sims, tc.time, s, s, err, tc.want, tc.text)
+		}
+		if err := s.Validate(); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+	for _, tc := range []struct {
+		level string
+		sims  int
+		time  time.Duration
+		want  string
+	}{
+		{"silly", 0, 0, "unknown level"},
+		{"easy", -1, 0, "-1 simulations"},
+		{"easy", MaxSims + 1, 0, "simulations"},
+		{"easy", 0, -time.Second, "time per move"},
+		{"easy", 0, time.Hour, "time per move"},
+	} {
+		if _, err := NewStrength(tc.level, tc.sims, tc.time); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewStrength(%q, %d, %v): %v; want an error about %q", tc.level, tc.sims, tc.time, err, tc.want)
+		}
+	}
+	if err := (Strength{}).Validate(); err == nil {
+		t.Error("a strength without limits validates")
+	}
+}
