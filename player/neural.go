@@ -49,36 +49,11 @@ func NewNeural(eval mcts.Evaluator, cfg mcts.Config, sims int, moveTime time.Dur
 // Name implements Player.
 func (n *Neural) Name() string { return n.name }
 
-// Move implements Player.
+// Move implements Player: the recommended move of Analyze.
 func (n *Neural) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	res, err := n.Analyze(ctx, p)
+	if err != nil {
 		return rules.NoMove, err
-	}
-	if !p.HasMoves() {
-		return rules.NoMove, ErrNoMoves
-	}
-	if n.size != 0 && int(p.Size) != n.size {
-		return rules.NoMove, fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", n.name, n.size, n.size, p.Size, p.Size)
-	}
-	if n.MoveTime <= 0 {
-		res, err := n.search.Run(ctx, p, mcts.RunOptions{Sims: n.Sims})
-		if err != nil {
-			return rules.NoMove, fmt.Errorf("player: %s: %w", n.name, err)
-		}
-		return res.Best, nil
-	}
-	deadline := time.Now().Add(n.MoveTime)
-	var res mcts.Result
-	for done := 0; done == 0 || (time.Now().Before(deadline) && (n.Sims <= 0 || done < n.Sims)); {
-		chunk := timeChunk
-		if n.Sims > 0 {
-			chunk = min(chunk, n.Sims-done)
-		}
-		var err error
-		if res, err = n.search.Run(ctx, p, mcts.RunOptions{Sims: chunk}); err != nil {
-			return rules.NoMove, fmt.Errorf("player: %s: %w", n.name, err)
-		}
-		done += chunk
 	}
 	return res.Best, nil
 }
