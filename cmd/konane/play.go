@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/rules"
+)
+
+func init() {
+	register(&command{
+		name:  "play",
+		usage: "play [--size N] [--color black|white|random] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		short: "play Kōnane against the trained agent in the terminal",
+		long: `Play a game against the computer in the terminal. The board is drawn with
+its coordinates (files a.. from the left, ranks 1.. from the bottom; x is
+Black, o is White, . an empty square) and the squares of the last move in
+brackets.
+
+Type a move in the project's notation: the square of a removal (d4) in the
+two opening moves, then jumps as origin-landing (f4-d4; a multiple jump
+names its final landing square). Commands:
+
+    moves        list your legal moves
+    hint         the computer's suggestion for you, with your win probability
+    eval         the computer's win probability and the line it expects (also: show)
+    undo         take back your last move and the computer's reply
+    new          start a new game (same settings; --color random draws again)
+    save FILE    write the game record (FILE.json: JSON, else the text format)
+    board        draw the board again
+    help         list the commands
+    quit         leave (also: exit, or the end of the input)
+
+A bad move or command gets the reason and the prompt again. The input may
+be a pipe, so that games can be scripted.
+
+The computer plays with the model shipped for the board size (6x6 and 8x8;
+other sizes need --model FILE, whose size is then the board's), searching
+the simulations of --level per move, or --sims, or for --time per move.
+The win probability is the search's estimate.
+
+Example: konane play --size 6 --color white --level hard
+Example: printf 'd4\nmoves\nquit\n' | konane play --size 8`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
+			color := fs.String("color", "black", "your colour: black (moves first), white or random")
+			var af agentFlags
+			af.declare(fs)
+			return func(ctx context.Context, e *env) error {
+				if len(e.args) > 0 {
+					return usageError("play", "unexpected argument %q", e.args[0])
+				}
+				if *size != 0 {
+					if err := checkSize("play", *size); err != nil {
+						return err
+					}
+				}
+				switch *color {
+				case "black", "white", "random":
+				default:
+					return usageError("play", "--color %q: want black, white or random", *color)
+				}
+				strength, err := af.strength("play")
+				if err != nil {
+					return err
+				}
+				n := *size
+				if n == 0 && af.model == "" {
+					n = rules.DefaultSize
+				}
+				if af.model == "" && !slices.Contains(models.Sizes(), n) {
+					return usageError("play", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
+				}
+				m, err := agent.LoadModel(af.model, n)
+				if err != nil {
+					return fmt.Errorf("play: %w", err)
+				}
+				engine, err := agent.NewEngine(m)
+				if err != nil {
+					return fmt.Errorf("play: %w", err)
+				}
+				t := &terminal{out: e.stdout, engine: engine, strength: strength, level: af.level,
+					color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+				return t.run(ctx, e.stdin)
+			}
+		},
+	})
+}
+
+// terminal is a game against the agent on a text terminal (or a pipe).
+type terminal struct {
+	out      io.Writer
+	engine   *agent.Engine
+	strength agent.Strength
+	level    string
+	color    string // black, white or random
+	seed     uint64
+	rng      *rand.Rand // draws the colour of --color random
+	games    int        // games started, for the agents' seeds
+
+	human rules.Color
+	game  *agent.Game
+	agent *agent.Agent
+}
+
+const playHelp = `commands:
+  d4, f4-d4    play a move: the square of a removal, or a jump origin-landing
+  moves        list your legal moves
+  hint         the computer's suggestion for you, with your win probability
+  eval         the computer's win probability and the line it expects (also: show)
+  undo         take back your last move and the computer's reply
+  new          start a new game
+  save FILE    write the game record (FILE.json: JSON, else the text format)
+  board        draw the board again
+  help         this list
+  quit         leave (also: exit, or the end of the input)`
+
+// run plays until quit, the end of the input or ctx ends; the engine's
+// evaluator runs alongside.
+func (t *terminal) run(ctx context.Context, stdin io.Reader) error {
+	ctx, cancel := context.WithCancel(ctx)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return t.engine.Run(gctx) })
+	g.Go(func() error {
+		defer cancel()
+		return t.loop(gctx, stdin)
+	})
+	err := g.Wait()
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return nil // interrupted: not an error
+	}
+	return err
+}
+
+func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
+	// Lines are read in their own goroutine so that an interrupt is seen
+	// while the input blocks.
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stdin)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	if err := t.newGame(ctx); err != nil {
+		return err
+	}
+	for {
+		t.prompt()
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if !ok {
+			fmt.Fprintln(t.out)
+			if err := <-readErr; err != nil {
+				return fmt.Errorf("play: reading the input: %w", err)
+			}
+			return nil
+		}
+		quit, err := t.command(ctx, line)
+		if err != nil || quit {
+			return err
+		}
+	}
+}
+
+func (t *terminal) prompt() {
+	if t.game.Over() {
+		fmt.Fprint(t.out, "game over> ")
+		return
+	}
+	fmt.Fprintf(t.out, "%s> ", t.human)
+}
+
+// command carries out one line of input. It returns quit for quit, and an
+// error only when the game cannot go on (the agent failed or ctx ended);
+// a bad move or command is answered with its reason.
+func (t *terminal) command(ctx context.Context, line string) (quit bool, err error) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false, nil
+	}
+	word, args := strings.ToLower(fields[0]), fields[1:]
+	noArgs := func() bool {
+		if len(args) > 0 {
+			fmt.Fprintf(t.out, "%s takes no argument (got %q)\n", word, strings.Join(args, " "))
+			return false
+		}
+		return true
+	}
+	switch word {
+	case "quit", "exit", "q":
+		return true, nil
+	case "help", "?":
+		fmt.Fprintln(t.out, playHelp)
+	case "board":
+		if noArgs() {
+			t.showBoard()
+		}
+	case "moves":
+		if noArgs() {
+			t.showMoves()
+		}
+	case "hint":
+		if noArgs() {
+			return false, t.hint(ctx)
+		}
+	case "eval", "show":
+		if noArgs() {
+			return false, t.eval(ctx)
+		}
+	case "undo":
+		if noArgs() {
+			t.undo()
+		}
+	case "new":
+		if noArgs() {
+			return false, t.newGame(ctx)
+		}
+	case "save":
+		if len(args) != 1 {
+			fmt.Fprintln(t.out, "save needs one file name, like: save game.txt (or game.json)")
+			return false, nil
+		}
+		t.save(args[0])
+	default:
+		if !looksLikeMove(word) {
+			fmt.Fprintf(t.out, "unknown command %q: type a move like d4 or f4-d4, or help for the commands\n", fields[0])
+			return false, nil
+		}
+		if len(args) > 0 {
+			fmt.Fprintf(t.out, "one move at a time, please (got %q)\n", line)
+			return false, nil
+		}
+		return false, t.humanMove(ctx, fields[0])
+	}
+	return false, nil
+}
+
+// looksLikeMove reports whether a word is meant as a move: a letter and a
+// digit first, as in d4 or f4-d4.
+func looksLikeMove(w string) bool {
+	return len(w) >= 2 && w[0] >= 'a' && w[0] <= 'z' && w[1] >= '0' && w[1] <= '9'
+}
+
+// newGame starts a game: the colours, a fresh agent, the board, and the
+// agent's first move when it plays Black.
+func (t *terminal) newGame(ctx context.Context) error {
+	switch t.color {
+	case "black":
+		t.human = rules.Black
+	case "white":
+		t.human = rules.White
+	default:
+		t.human = rules.Color(t.rng.IntN(2))
+	}
+	a, err := t.engine.NewAgent(t.seed + uint64(t.games))
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	t.games++
+	t.agent = a
+	t.game, err = agent.NewGame(t.engine.Size())
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	n := t.engine.Size()
+	fmt.Fprintf(t.out, "New game on %dx%d: you play %s, the computer %s (%s). Black moves first.\n",
+		n, n, t.human, t.human.Other(), t.describeStrength())
+	fmt.Fprintln(t.out, "Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
+	if t.game.Position().Turn != t.human {
+		return t.agentMove(ctx)
+	}
+	t.showBoard()
+	return nil
+}
+
+func (t *terminal) describeStrength() string {
+	l, err := agent.ParseLevel(t.level)
+	if err == nil && t.strength == (agent.Strength{Sims: l.Sims}) {
+		return fmt.Sprintf("level %s: %s", l.Name, t.strength)
+	}
+	return t.strength.String()
+}
+
+func (t *terminal) showBoard() {
+	fmt.Fprint(t.out, rules.Render(t.game.Position(), t.game.Last()))
+	if t.game.Over() {
+		t.announce()
+	}
+}
+
+// announce names the winner of the finished game.
+func (t *terminal) announce() {
+	w, _ := t.game.Winner()
+	who := "you win!"
+	if w != t.human {
+		who = "the computer wins."
+	}
+	fmt.Fprintf(t.out, "Game over: %s has no legal move. %s wins: %s\n", w.Other(), w, who)
+	fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+}
+
+func (t *terminal) showMoves() {
+	p := t.game.Position()
+	if t.game.Over() {
+		fmt.Fprintln(t.out, "no legal moves: the game is over")
+		return
+	}
+	moves := p.LegalMoves(nil)
+	fmt.Fprintf(t.out, "legal moves (%d): %s\n", len(moves), agent.MovesText(moves))
+}
+
+func (t *terminal) humanMove(ctx context.Context, text string) error {
+	if t.game.Over() {
+		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
+		return nil
+	}
+	m, err := t.game.PlayText(text)
+	if err != nil {
+		fmt.Fprintln(t.out, strings.TrimPrefix(err.Error(), "rules: "))
+		return nil
+	}
+	fmt.Fprintf(t.out, "You (%s) play %s.\n", t.human, m)
+	if t.game.Over() {
+		t.showBoard()
+		return nil
+	}
+	return t.agentMove(ctx)
+}
+
+// agentMove lets the agent play, then draws the board.
+func (t *terminal) agentMove(ctx context.Context) error {
+	an, err := t.agent.Move(ctx, t.game.Position(), t.strength)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	if err := t.game.Play(an.Move); err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	fmt.Fprintf(t.out, "The computer (%s) plays %s. Its win probability: %.0f%%.\n", t.human.Other(), an.Move, 100*an.WinProb())
+	t.showBoard()
+	return nil
+}
+
+func (t *terminal) hint(ctx context.Context) error {
+	if t.game.Over() {
+		fmt.Fprintln(t.out, "no hint: the game is over")
+		return nil
+	}
+	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	fmt.Fprintf(t.out, "hint: %s (your win probability: %.0f%%; expected line: %s)\n", an.Move, 100*an.WinProb(), an.Line())
+	return nil
+}
+
+func (t *terminal) eval(ctx context.Context) error {
+	if t.game.Over() {
+		t.announce()
+		return nil
+	}
+	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	fmt.Fprintf(t.out, "evaluation: the computer's (%s) win probability is %.0f%% (%d simulations)\n",
+		t.human.Other(), 100*an.WinProbFor(t.human.Other()), an.Sims)
+	fmt.Fprintf(t.out, "expected line: %s\n", an.Line())
+	return nil
+}
+
+// undo takes back the human's last move and every move after it (the
+// computer's reply), so that it is the human's turn again.
+func (t *terminal) undo() {
+	moves := t.game.Moves()
+	last := -1
+	for i := range moves {
+		if rules.Color(i%2) == t.human { // Black makes the even-numbered moves
+			last = i
+		}
+	}
+	if last < 0 {
+		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
+		return
+	}
+	for t.game.Len() > last {
+		t.game.Undo()
+	}
+	fmt.Fprintf(t.out, "took back %s\n", agent.MovesText(moves[last:]))
+	t.showBoard()
+}
+
+func (t *terminal) save(path string) {
+	you, computer := "you", "konane ("+t.describeStrength()+")"
+	black, white := you, computer
+	if t.human == rules.White {
+		black, white = computer, you
+	}
+	rec := t.game.Record(
+		rules.Tag{Key: "Event", Value: "konane play"},
+		rules.Tag{Key: "Black", Value: black},
+		rules.Tag{Key: "White", Value: white},
+	)
+	if err := rec.WriteFile(path); err != nil {
+		fmt.Fprintf(t.out, "could not save: %v\n", err)
+		return
+	}
+	fmt.Fprintf(t.out, "saved the game (%d moves) to %s\n", t.game.Len(), path)
+}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// console drives a command through pipes, like a person at a terminal:
+// it writes lines to the command's input and reads its output up to the
+// next prompt.
+type console struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	out    *io.PipeReader
+	buf    []byte
+	all    bytes.Buffer // the whole transcript
+	done   chan error
+	prompt string // what every prompt ends with
+}
+
+func startConsole(t *testing.T, prompt string, args ...string) *console {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &console{t: t, in: inW, out: outR, done: make(chan error, 1), prompt: prompt}
+	go func() {
+		var stderr bytes.Buffer
+		err := run(context.Background(), args, inR, outW, &stderr)
+		outW.Close()
+		inR.Close()
+		c.done <- err
+	}()
+	return c
+}
+
+// next reads the output up to and including the next prompt and returns
+// it; it fails the test when the output ends first.
+func (c *console) next() string {
+	c.t.Helper()
+	chunk := make([]byte, 4096)
+	for {
+		if i := bytes.Index(c.buf, []byte(c.prompt)); i >= 0 {
+			text := string(c.buf[:i+len(c.prompt)])
+			c.buf = c.buf[i+len(c.prompt):]
+			return text
+		}
+		n, err := c.out.Read(chunk)
+		c.buf = append(c.buf, chunk[:n]...)
+		c.all.Write(chunk[:n])
+		if err != nil {
+			c.t.Fatalf("output ended without a prompt (%v); transcript:\n%s", err, c.all.String())
+		}
+	}
+}
+
+// send writes one line of input and returns the output up to the next
+// prompt.
+func (c *console) send(line string) string {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatalf("writing %q: %v", line, err)
+	}
+	return c.next()
+}
+
+// finish closes the input and waits for the command to end.
+func (c *console) finish() error {
+	c.in.Close()
+	rest, _ := io.ReadAll(c.out)
+	c.all.Write(rest)
+	select {
+	case err := <-c.done:
+		return err
+	case <-time.After(30 * time.Second):
+		c.t.Fatal("the command did not end after its input closed")
+		return nil
+	}
+}
+
+var movesLine = regexp.MustCompile(`legal moves \((\d+)\): (.*)\n`)
+
+// playScripted plays a whole game in which the human always plays the
+// first of the moves listed by "moves"; it returns the transcript and the
+// human's moves.
+func playScripted(t *testing.T, args ...string) (string, []string, *rules.Record) {
+	t.Helper()
+	c := startConsole(t, "> ", append([]string{"play"}, args...)...)
+	out := c.next()
+	if !strings.Contains(out, "New game on 6x6") {
+		t.Fatalf("no greeting:\n%s", out)
+	}
+	var mine []string
+	for !strings.Contains(out, "Game over") {
+		if len(mine) > 40 {
+			t.Fatalf("the game does not end:\n%s", c.all.String())
+		}
+		list := c.send("moves")
+		m := movesLine.FindStringSubmatch(list)
+		if m == nil {
+			t.Fatalf("moves answered %q", list)
+		}
+		first := strings.Fields(m[2])[0]
+		mine = append(mine, first)
+		out = c.send(first)
+		if !strings.Contains(out, "You ") || !strings.Contains(out, "play "+first) {
+			t.Fatalf("move %s answered:\n%s", first, out)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "game.txt")
+	if out := c.send("save " + path); !strings.Contains(out, "saved the game") {
+		t.Fatalf("save answered %q", out)
+	}
+	if out := c.send("moves"); !strings.Contains(out, "no legal moves: the game is over") {
+		t.Errorf("moves after the end answered %q", out)
+	}
+	io.WriteString(c.in, "quit\n")
+	if err := c.finish(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := rules.ReadRecordFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.all.String(), mine, rec
+}
+
+// TestPlayWholeGame: a scripted human plays whole games through the pipe
+// against the shipped 6x6 model, as Black and as White; the board is drawn
+// with coordinates and the last move marked, the winner is announced, and
+// the saved record is the game that was played.
+func TestPlayWholeGame(t *testing.T) {
+	for _, color := range []string{"black", "white"} {
+		t.Run(color, func(t *testing.T) {
+			transcript, mine, rec := playScripted(t, "--size", "6", "--sims", "8", "--color", color)
+			if !strings.Contains(transcript, "  a b c d e f\n") || !strings.Contains(transcript, "6 ") {
+				t.Errorf("no board with coordinates in the transcript:\n%s", transcript)
+			}
+			if !strings.Contains(transcript, "[") {
+				t.Error("the last move is never marked")
+			}
+			final, err := rec.Final()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if final.HasMoves() {
+				t.Fatalf("the saved game is not over:\n%s", final)
+			}
+			winner, ok := rec.Winner()
+			if !ok || winner != final.Turn.Other() {
+				t.Fatalf("record result %q for a game %s won", rec.Tag("Result"), final.Turn.Other())
+			}
+			want := "Game over: " + final.Turn.String() + " has no legal move. " + winner.String() + " wins: "
+			if !strings.Contains(transcript, want) {
+				t.Errorf("transcript lacks %q:\n%s", want, transcript)
+			}
+			human := rules.Black
+			if color == "white" {
+				human = rules.White
+			}
+			if (winner == human) != strings.Contains(transcript, "you win!") {
+				t.Errorf("winner %v, human %v, but the announcement says otherwise:\n%s", winner, human, transcript)
+			}
+			// The human's moves in the record are those the script chose.
+			var got []string
+			for i, m := range rec.Moves {
+				if rules.Color(i%2) == human {
+					got = append(got, m.String())
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(mine, " ") {
+				t.Errorf("the record's human moves %v, the script played %v", got, mine)
+			}
+			if rec.Tag(map[rules.Color]string{rules.Black: "Black", rules.White: "White"}[human]) != "you" {
+				t.Errorf("record tags %v", rec.Tags)
+			}
+		})
+	}
+}
+
+// TestPlayDeterministic: the same seed and the same input give the same
+// transcript, colour drawn at random included.
+func TestPlayDeterministic(t *testing.T) {
+	a, _, _ := playScripted(t, "--size", "6", "--sims", "8", "--color", "random", "--seed", "5")
+	b, _, _ := playScripted(t, "--size", "6", "--sims", "8", "--color", "random", "--seed", "5")
+	// The saved file names differ (temporary folders); drop those lines.
+	clean := func(s string) string { return regexp.MustCompile(`saved the game.*`).ReplaceAllString(s, "") }
+	if clean(a) != clean(b) {
+		t.Errorf("two runs with seed 5 differ:\n%s\n----\n%s", a, b)
+	}
+}
+
+// TestPlayBadInput: bad moves and commands get their reason and the prompt
+// again; the commands that need no game in progress work; a piped script
+// ends at the end of its input.
+func TestPlayBadInput(t *testing.T) {
+	script := []string{
+		"xyzzy",                            // unknown command
+		"z9",                               // off the board
+		"b1",                               // not Black's stone
+		"c1",                               // not a corner or centre
+		"a1-a3",                            // a jump during the removals
+		"d4 e4",                            // two moves
+		"save",                             // no file
+		"moves extra",                      // an argument too many
+		"undo",                             // nothing to undo
+		"",                                 // ignored
+		"help",                             //
+		"d4",                               // a good move: the computer replies
+		"d4",                               // now d4 is empty
+		"undo",                             // takes back d4 and the reply
+		"eval",                             //
+		"hint",                             //
+		"board",                            //
+		"save /nonexistent-dir/x/game.txt", // cannot write
+	}
+	var in bytes.Buffer
+	for _, l := range script {
+		in.WriteString(l + "\n")
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"play", "--size", "6", "--level", "easy"}, &in, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"(level easy: 16 simulations per move)",
+		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
+		"move \"z9\": square \"z9\" is off the 6x6 board\nblack> ",
+		"move \"b1\": illegal move: Black must remove one of its own stones\nblack> ",
+		"move \"c1\": illegal move: Black's removal must be from a corner or a central square\nblack> ",
+		"move \"a1-a3\": illegal move: black must first remove a stone (write its square, like d4)\nblack> ",
+		"one move at a time, please (got \"d4 e4\")\nblack> ",
+		"save needs one file name",
+		"moves takes no argument (got \"extra\")\nblack> ",
+		"nothing to undo: you have not moved yet\nblack> ",
+		"  moves        list your legal moves\n",
+		"You (black) play d4.\nThe computer (white) plays ",
+		"move \"d4\": illegal move: the removals are over; a jump is written origin-landing, like f4-d4\nblack> ",
+		"took back d4 ",
+		"evaluation: the computer's (white) win probability is ",
+		"expected line: ",
+		"hint: ",
+		"could not save: ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Count(text, "black> ") != len(script)+1 {
+		t.Errorf("%d prompts for %d input lines:\n%s", strings.Count(text, "black> "), len(script), text)
+	}
+	// After the undo the board is the start again.
+	undo := text[strings.Index(text, "took back"):]
+	if !strings.Contains(undo, rules.Render(rules.NewPosition(6), rules.NoMove)) {
+		t.Errorf("the board after undo is not the start:\n%s", undo)
+	}
+}
+
+func TestPlayFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "--size", "7"}, "no model is shipped for 7x7 (shipped: 6x6, 8x8)"},
+		{[]string{"play", "--size", "9"}, "--size 9"},
+		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
+		{[]string{"play", "--level", "silly"}, `unknown level "silly"`},
+		{[]string{"play", "--sims", "-3"}, "--sims -3"},
+		{[]string{"play", "--time", "-1s"}, "--time -1s"},
+		{[]string{"play", "extra"}, `unexpected argument "extra"`},
+		{[]string{"play", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}
