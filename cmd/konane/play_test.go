@@ -214,7 +214,7 @@ func TestPlayBadInput(t *testing.T) {
 		"",                                 // ignored
 		"help",                             //
 		"d4",                               // a good move: the computer replies
-		"d4",                               // now d4 is empty
+		"d4",                               // the removals are over
 		"undo",                             // takes back d4 and the reply
 		"eval",                             //
 		"hint",                             //
