@@ -138,7 +138,7 @@ func TestRunRoundRobin(t *testing.T) {
 func TestRunGauntletAndSPRT(t *testing.T) {
 	entrants := factories(t, "random", "alphabeta:depth=3", "greedy")
 	sprt := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
-	cfg := Config{Size: 6, Games: 200, Parallel: 2, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
+	cfg := Config{Size: 6, Games: 200, Parallel: 1, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
 	res, err := Run(context.Background(), cfg, entrants)
 	if err != nil {
 		t.Fatal(err)
@@ -213,15 +213,17 @@ func TestNewEntrant(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	boom := errors.New("boom")
-	cfg := Config{Size: 4, Games: 2, Parallel: 2, Seed: 1}
+	// One game at a time, so that the first failing game is game 1 (the
+	// misbehaving player has White there).
+	cfg := Config{Size: 4, Games: 2, Parallel: 1, Seed: 1}
 	tests := []struct {
 		name     string
 		cfg      Config
 		entrants []Entrant
 		want     string
 	}{
-		{"player error", cfg, []Entrant{fake{name: "x"}, fake{name: "bad", fail: boom}}, "arena: bad (black) at move 3: boom (game 2)"},
-		{"illegal", cfg, []Entrant{fake{name: "x"}, fake{name: "cheat", illegal: true}}, "cheat (black) played the illegal move a1-h8 at move 3"},
+		{"player error", cfg, []Entrant{fake{name: "x"}, fake{name: "bad", fail: boom}}, "arena: bad (white) at move 4: boom (game 1)"},
+		{"illegal", cfg, []Entrant{fake{name: "x"}, fake{name: "cheat", illegal: true}}, "arena: cheat (white) played the illegal move a1-h8 at move 4 (game 1)"},
 		{"same names", cfg, []Entrant{fake{name: "x"}, fake{name: "x"}}, `two players are named "x"`},
 		{"one player", cfg, []Entrant{fake{name: "x"}}, "at least 2 players"},
 		{"size", Config{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},

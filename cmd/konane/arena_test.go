@@ -71,7 +71,7 @@ func TestArenaRoundRobin(t *testing.T) {
 }
 
 func TestArenaGauntletSPRTAnchor(t *testing.T) {
-	out, _, err := runArena(t, "--size", "5", "--games", "60", "--gauntlet", "--quiet", "--sprt", "0,150",
+	out, _, err := runArena(t, "--size", "5", "--games", "60", "--parallel", "1", "--gauntlet", "--quiet", "--sprt", "0,150",
 		"--anchor", "alphabeta:depth=3", "random", "alphabeta:depth=3", "greedy")
 	if err != nil {
 		t.Fatal(err)
