@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime/debug"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/gtp"
+)
+
+func init() {
+	register(&command{
+		name:  "gtp",
+		usage: "gtp [--size N] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		short: "run the agent as a Go Text Protocol engine on stdin/stdout",
+		long: `Gtp runs the agent as a Go Text Protocol (version 2) engine: it reads
+commands on standard input and answers on standard output, so that match
+runners, graphical boards and scripts can drive it.
+
+Commands: protocol_version, name, version, known_command, list_commands,
+boardsize, clear_board, play, genmove, undo, showboard, quit, and
+
+    konane-legal_moves   the legal moves of the side to move
+    konane-solve         "black wins: MOVE..." (every winning move) or
+                         "black loses", by the exact solver; 4x4 and 5x5
+                         always, larger boards from 24 stones down
+    konane-eval          the side to move, its win probability and the
+                         principal line: "white 0.430 c5-c3 d6-d4"
+
+Colours are black/b and white/w; moves are in the project's notation (d4
+for a removal, f4-d4 for a jump). Kōnane has strict turns and no passes:
+play and genmove fail for the side not to move, and genmove fails with
+"no legal move: black has lost" once the side to move has no move. Errors
+are failure answers ("? message"); only quit or the end of the input
+ends the session.
+
+boardsize accepts the sizes that have a model: the shipped ones (6 and 8),
+or with --model FILE the model's size only.
+
+Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			size := fs.Int("size", 0, "board size at the start (default 8, or the size of --model)")
+			var af agentFlags
+			af.declare(fs)
+			return func(ctx context.Context, e *env) error {
+				if len(e.args) > 0 {
+					return usageError("gtp", "unexpected argument %q", e.args[0])
+				}
+				if *size != 0 {
+					if err := checkSize("gtp", *size); err != nil {
+						return err
+					}
+				}
+				strength, err := af.strength("gtp")
+				if err != nil {
+					return err
+				}
+				engines, err := agent.OpenEngines(af.model)
+				if err != nil {
+					return fmt.Errorf("gtp: %w", err)
+				}
+				engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: *size, Version: buildVersion()})
+				if err != nil {
+					return err
+				}
+				ctx, cancel := context.WithCancel(ctx)
+				g, gctx := errgroup.WithContext(ctx)
+				g.Go(func() error { return engines.Run(gctx) })
+				g.Go(func() error {
+					defer cancel() // quit or the end of the input stops the evaluators
+					return engine.Serve(gctx, e.stdin, e.stdout)
+				})
+				return g.Wait()
+			}
+		},
+	})
+}
+
+// buildVersion is the module version the binary was built from ("devel"
+// for a build from a work tree).
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// TestGTPGame drives "konane gtp" through its standard input and output:
+// genmove for each side in turn until the side to move has lost.
+func TestGTPGame(t *testing.T) {
+	c := startConsole(t, "\n\n", "gtp", "--size", "6", "--sims", "8")
+	if got := c.send("1 protocol_version"); got != "=1 2\n\n" {
+		t.Fatalf("protocol_version answered %q", got)
+	}
+	p := rules.NewPosition(6)
+	for {
+		answer := strings.TrimSuffix(c.send("genmove "+p.Turn.String()), "\n\n")
+		if !p.HasMoves() {
+			if want := "? no legal move: " + p.Turn.String() + " has lost"; answer != want {
+				t.Fatalf("genmove at the end answered %q, want %q", answer, want)
+			}
+			break
+		}
+		m, err := rules.ParseMove(p, strings.TrimPrefix(answer, "= "))
+		if err != nil {
+			t.Fatalf("genmove answered %q: %v", answer, err)
+		}
+		p = p.Play(m)
+	}
+	if got := c.send("quit"); got != "= \n\n" {
+		t.Errorf("quit answered %q", got)
+	}
+	if err := c.finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGTPModelFlag: with --model the model's size is the only one.
+func TestGTPModelFlag(t *testing.T) {
+	m, err := net.New(net.Config{Size: 5, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "five.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	in := strings.NewReader("boardsize 6\nboardsize 5\ngenmove black\nkonane-legal_moves\n")
+	if err := run(context.Background(), []string{"gtp", "--model", path, "--sims", "4"}, in, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	if len(answers) != 4 || answers[0] != "? unacceptable size: no model for 6x6 (there is one for 5x5)" || answers[1] != "= " ||
+		!strings.HasPrefix(answers[2], "= ") || !strings.HasPrefix(answers[3], "= ") {
+		t.Errorf("answers:\n%s", out.String())
+	}
+	p := rules.NewPosition(5)
+	if _, err := rules.ParseMove(p, strings.TrimPrefix(answers[2], "= ")); err != nil {
+		t.Errorf("genmove on 5x5: %v", err)
+	}
+}
+
+func TestGTPFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gtp", "--size", "7"}, "no model for 7x7 (there is one for 6x6, 8x8)"},
+		{[]string{"gtp", "--size", "3"}, "--size 3"},
+		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
+		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
+		{[]string{"gtp", "extra"}, `unexpected argument "extra"`},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}

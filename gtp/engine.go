@@ -1,0 +1,307 @@
+package gtp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// Config sets up an Engine.
+type Config struct {
+	Engines  *agent.Engines // the models, one per playable board size
+	Strength agent.Strength // how long genmove thinks
+	Seed     uint64         // seed of the agents (one per game)
+	Size     int            // the board size at the start; 0 = 8 if it has a model, else the smallest that has one
+	Name     string         // answer to name; "" = "konane"
+	Version  string         // answer to version; "" = "devel"
+}
+
+// solveMaxStones is the largest number of stones of a position above 5x5
+// that konane-solve takes on (such positions solve in well under a
+// second; 4x4 and 5x5 are always solved).
+const solveMaxStones = player.DefaultPerfectMaxStones
+
+// solverTableEntries sizes the solver's table (24 bytes each: 24 MiB).
+const solverTableEntries = 1 << 20
+
+// Engine is the state of one GTP session: the board size, the game and
+// the agent playing it. It is not safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	engine *agent.Engine // of the current size
+	game   *agent.Game
+	agent  *agent.Agent
+	games  int // games started, for the agents' seeds
+	solver *solver.Solver
+}
+
+// New checks cfg and sets up a game of cfg.Size. It starts no goroutine;
+// cfg.Engines must be running while genmove and konane-eval are used.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("gtp: no engines")
+	}
+	if err := cfg.Strength.Validate(); err != nil {
+		return nil, fmt.Errorf("gtp: %w", err)
+	}
+	if cfg.Name == "" {
+		cfg.Name = "konane"
+	}
+	if cfg.Version == "" {
+		cfg.Version = "devel"
+	}
+	size := cfg.Size
+	if size == 0 {
+		size = cfg.Engines.Sizes()[0]
+		if slices.Contains(cfg.Engines.Sizes(), rules.DefaultSize) {
+			size = rules.DefaultSize
+		}
+	}
+	e := &Engine{cfg: cfg}
+	if err := e.setSize(size); err != nil {
+		return nil, fmt.Errorf("gtp: %w", err)
+	}
+	return e, nil
+}
+
+// handler runs one command with its arguments.
+type handler func(e *Engine, ctx context.Context, args []string) (string, error)
+
+// handlers is the command table; list_commands lists it in this order.
+var handlers []struct {
+	name string
+	run  handler
+}
+
+func init() {
+	add := func(name string, run handler) {
+		handlers = append(handlers, struct {
+			name string
+			run  handler
+		}{name, run})
+	}
+	add("protocol_version", func(*Engine, context.Context, []string) (string, error) { return "2", nil })
+	add("name", func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Name, nil })
+	add("version", func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Version, nil })
+	add("known_command", (*Engine).knownCommand)
+	add("list_commands", (*Engine).listCommands)
+	add("boardsize", (*Engine).boardsize)
+	add("clear_board", (*Engine).clearBoard)
+	add("play", (*Engine).play)
+	add("genmove", (*Engine).genmove)
+	add("undo", (*Engine).undo)
+	add("showboard", (*Engine).showboard)
+	add("quit", func(*Engine, context.Context, []string) (string, error) { return "", errQuit })
+	add("konane-legal_moves", (*Engine).legalMoves)
+	add("konane-solve", (*Engine).solve)
+	add("konane-eval", (*Engine).eval)
+}
+
+// arity is the number of arguments each command takes.
+var arity = map[string]int{
+	"known_command": 1, "boardsize": 1, "play": 2, "genmove": 1,
+}
+
+func lookup(name string) handler {
+	for _, h := range handlers {
+		if h.name == name {
+			return h.run
+		}
+	}
+	return nil
+}
+
+// execute runs one command.
+func (e *Engine) execute(ctx context.Context, c command) (string, error) {
+	h := lookup(c.name)
+	if h == nil {
+		return "", errors.New("unknown command")
+	}
+	if want := arity[c.name]; len(c.args) != want {
+		switch want {
+		case 0:
+			return "", fmt.Errorf("%s takes no arguments", c.name)
+		case 1:
+			return "", fmt.Errorf("%s takes 1 argument, got %d", c.name, len(c.args))
+		default:
+			return "", fmt.Errorf("%s takes %d arguments, got %d", c.name, want, len(c.args))
+		}
+	}
+	return h(e, ctx, c.args)
+}
+
+func (e *Engine) knownCommand(_ context.Context, args []string) (string, error) {
+	return strconv.FormatBool(lookup(args[0]) != nil), nil
+}
+
+func (e *Engine) listCommands(context.Context, []string) (string, error) {
+	names := make([]string, len(handlers))
+	for i, h := range handlers {
+		names[i] = h.name
+	}
+	return strings.Join(names, "\n"), nil
+}
+
+// setSize switches to size×size boards and clears the board.
+func (e *Engine) setSize(size int) error {
+	eng, err := e.cfg.Engines.Get(size)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "agent: "))
+	}
+	e.engine = eng
+	return e.newGame()
+}
+
+func (e *Engine) newGame() error {
+	a, err := e.engine.NewAgent(e.cfg.Seed + uint64(e.games))
+	if err != nil {
+		return err
+	}
+	g, err := agent.NewGame(e.engine.Size())
+	if err != nil {
+		return err
+	}
+	e.games++
+	e.agent, e.game = a, g
+	return nil
+}
+
+func (e *Engine) boardsize(_ context.Context, args []string) (string, error) {
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return "", fmt.Errorf("boardsize %q is not a number", args[0])
+	}
+	if n < rules.MinSize || n > rules.MaxSize {
+		return "", fmt.Errorf("unacceptable size: %d is outside %d..%d", n, rules.MinSize, rules.MaxSize)
+	}
+	if err := e.setSize(n); err != nil {
+		return "", fmt.Errorf("unacceptable size: %w", err)
+	}
+	return "", nil
+}
+
+func (e *Engine) clearBoard(context.Context, []string) (string, error) {
+	return "", e.newGame()
+}
+
+// parseColor reads black/b/white/w.
+func parseColor(s string) (rules.Color, error) {
+	switch strings.ToLower(s) {
+	case "b", "black":
+		return rules.Black, nil
+	case "w", "white":
+		return rules.White, nil
+	}
+	return 0, fmt.Errorf("invalid color %q: want black, b, white or w", s)
+}
+
+// checkTurn fails unless c is to move in a game that goes on.
+func (e *Engine) checkTurn(c rules.Color) error {
+	p := e.game.Position()
+	if !p.HasMoves() {
+		return fmt.Errorf("no legal move: %s has lost", p.Turn)
+	}
+	if c != p.Turn {
+		return fmt.Errorf("it is %s's turn, not %s's (Kōnane has no passes)", p.Turn, c)
+	}
+	return nil
+}
+
+func (e *Engine) play(_ context.Context, args []string) (string, error) {
+	c, err := parseColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	if strings.EqualFold(args[1], "pass") || strings.EqualFold(args[1], "resign") {
+		return "", fmt.Errorf("illegal move: Kōnane has no %s", strings.ToLower(args[1]))
+	}
+	if err := e.checkTurn(c); err != nil {
+		return "", fmt.Errorf("illegal move: %w", err)
+	}
+	if _, err := e.game.PlayText(args[1]); err != nil {
+		return "", errors.New(strings.TrimPrefix(err.Error(), "rules: "))
+	}
+	return "", nil
+}
+
+func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
+	c, err := parseColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	if err := e.checkTurn(c); err != nil {
+		return "", err
+	}
+	an, err := e.agent.Move(ctx, e.game.Position(), e.cfg.Strength)
+	if err != nil {
+		return "", err
+	}
+	if err := e.game.Play(an.Move); err != nil {
+		return "", err
+	}
+	return an.Move.String(), nil
+}
+
+func (e *Engine) undo(context.Context, []string) (string, error) {
+	if _, ok := e.game.Undo(); !ok {
+		return "", errors.New("cannot undo: no move has been played")
+	}
+	return "", nil
+}
+
+func (e *Engine) showboard(context.Context, []string) (string, error) {
+	return "\n" + rules.Render(e.game.Position(), e.game.Last()), nil
+}
+
+func (e *Engine) legalMoves(context.Context, []string) (string, error) {
+	return agent.MovesText(e.game.Position().LegalMoves(nil)), nil
+}
+
+// solve answers "COLOUR wins: MOVE..." with every winning move of the side
+// to move, or "COLOUR loses".
+func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
+	p := e.game.Position()
+	if stones := bits.OnesCount64(p.Black | p.White); p.Size > 5 && stones > solveMaxStones {
+		return "", fmt.Errorf("position too large to solve: %d stones on %dx%d (at most %d above 5x5; 4x4 and 5x5 always)", stones, p.Size, p.Size, solveMaxStones)
+	}
+	if e.solver == nil {
+		e.solver = solver.New(solver.WithTableEntries(solverTableEntries))
+	}
+	results, err := e.solver.Analyze(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	var wins []rules.Move
+	for _, r := range results {
+		if r.Wins {
+			wins = append(wins, r.Move)
+		}
+	}
+	if len(wins) == 0 {
+		return fmt.Sprintf("%s loses", p.Turn), nil
+	}
+	return fmt.Sprintf("%s wins: %s", p.Turn, agent.MovesText(wins)), nil
+}
+
+// eval answers "COLOUR WINPROB LINE..." for the side to move, from a
+// search of genmove's strength that does not change genmove's play.
+func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
+	p := e.game.Position()
+	if !p.HasMoves() {
+		return fmt.Sprintf("%s 0.000", p.Turn), nil
+	}
+	an, err := e.agent.Advise(ctx, p, e.cfg.Strength)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s %.3f %s", p.Turn, an.WinProb(), an.Line()), nil
+}

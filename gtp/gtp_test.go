@@ -1,0 +1,346 @@
+package gtp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// runEngines opens the shipped models and runs their evaluators for the
+// test.
+func runEngines(t *testing.T) *agent.Engines {
+	t.Helper()
+	es, err := agent.OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return es
+}
+
+func newEngine(t *testing.T, es *agent.Engines, size int) *Engine {
+	t.Helper()
+	e, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: size, Seed: 1, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// session runs an engine on a pipe: it writes a command and reads the
+// whole answer, as a controller would.
+type session struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error
+}
+
+func startSession(t *testing.T, e *Engine) *session {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &session{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() {
+		err := e.Serve(context.Background(), inR, outW)
+		outW.Close()
+		s.done <- err
+	}()
+	return s
+}
+
+// ask sends one command line and returns the answer without its framing
+// blank line, checking that it is a success (want '=') or failure ('?').
+func (s *session) ask(line string, want byte) string {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatalf("writing %q: %v", line, err)
+	}
+	answer := s.read()
+	if answer == "" || answer[0] != want {
+		s.t.Fatalf("%q answered %q, want %c...", line, answer, want)
+	}
+	return answer
+}
+
+// read reads lines up to the blank line that ends an answer.
+func (s *session) read() string {
+	s.t.Helper()
+	var lines []string
+	for {
+		l, err := s.out.ReadString('\n')
+		if err != nil {
+			s.t.Fatalf("answer cut short (%v) after %q", err, lines)
+		}
+		if l == "\n" {
+			return strings.Join(lines, "\n")
+		}
+		lines = append(lines, strings.TrimSuffix(l, "\n"))
+	}
+}
+
+// TestFullGame: two genmoves at a time play a whole game through the
+// pipe; every move is legal, the game ends with "no legal move", and undo
+// and showboard follow the game.
+func TestFullGame(t *testing.T) {
+	es := runEngines(t)
+	s := startSession(t, newEngine(t, es, 6))
+	s.ask("boardsize 6", '=')
+	s.ask("clear_board", '=')
+	p := rules.NewPosition(6)
+	var moves []rules.Move
+	for p.HasMoves() {
+		color := p.Turn.String()
+		if len(moves)%2 == 1 {
+			color = color[:1] // both spellings
+		}
+		answer := s.ask("genmove "+color, '=')
+		m, err := rules.ParseMove(p, strings.TrimPrefix(answer, "= "))
+		if err != nil {
+			t.Fatalf("genmove %s answered %q: %v", color, answer, err)
+		}
+		p = p.Play(m)
+		moves = append(moves, m)
+		if legal := s.ask("konane-legal_moves", '='); legal != "= "+agent.MovesText(p.LegalMoves(nil)) {
+			t.Fatalf("legal moves %q, want %q", legal, agent.MovesText(p.LegalMoves(nil)))
+		}
+	}
+	loser := p.Turn.String()
+	if got := s.ask("genmove "+loser, '?'); got != "? no legal move: "+loser+" has lost" {
+		t.Errorf("genmove at the end: %q", got)
+	}
+	if got := s.ask("showboard", '='); got != "= \n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
+		t.Errorf("showboard:\n%s\nwant\n%s", got, rules.Render(p, moves[len(moves)-1]))
+	}
+	// Take back the last two moves and replay the last one by hand.
+	s.ask("undo", '=')
+	s.ask("undo", '=')
+	prev := moves[len(moves)-2]
+	s.ask(fmt.Sprintf("play %s %s", p.Turn, prev), '=')
+	s.ask(fmt.Sprintf("play %s %s", p.Turn, moves[len(moves)-1]), '?') // the wrong side
+	s.ask(fmt.Sprintf("play %s %s", p.Turn.Other().String()[:1], moves[len(moves)-1]), '=')
+	if got := s.ask("showboard", '='); got != "= \n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
+		t.Errorf("showboard after replaying:\n%s", got)
+	}
+	s.ask("quit", '=')
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProtocol: framing, ids, preprocessing and the failure answers of a
+// scripted session, all in one input.
+func TestProtocol(t *testing.T) {
+	es := runEngines(t)
+	e := newEngine(t, es, 6)
+	script := strings.Join([]string{
+		"protocol_version",
+		"1 name",
+		"2 version",
+		"# a comment line",
+		"",
+		"   ",
+		"3 known_command genmove",
+		"4 known_command fly",
+		"5\tboardsize\t7   # no 7x7 model",
+		"6 boardsize x",
+		"7 boardsize 12",
+		"8 fly",
+		"9 play b",
+		"10 play purple d4",
+		"11 play w d4",
+		"12 play b d4-d6",
+		"13 play b z9",
+		"14 play b pass",
+		"15 genmove w",
+		"16 undo",
+		"17 play b d4",
+		"18 undo",
+		"19 undo",
+		"20 clear_board extra",
+		"21 konane-solve",
+		"22",
+		"23 play\x01 b\x7f c3",
+		"24 konane-eval",
+		"quit",
+		"protocol_version", // after quit: never answered
+	}, "\n")
+	var out strings.Builder
+	if err := e.Serve(context.Background(), strings.NewReader(script), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"= 2",
+		"=1 konane",
+		"=2 test",
+		"=3 true",
+		"=4 false",
+		"?5 unacceptable size: no model for 7x7 (there is one for 6x6, 8x8)",
+		`?6 boardsize "x" is not a number`,
+		"?7 unacceptable size: 12 is outside 4..8",
+		"?8 unknown command",
+		"?9 play takes 2 arguments, got 1",
+		`?10 invalid color "purple": want black, b, white or w`,
+		"?11 illegal move: it is black's turn, not white's (Kōnane has no passes)",
+		`?12 move "d4-d6": illegal move: black must first remove a stone (write its square, like d4)`,
+		`?13 move "z9": square "z9" is off the 6x6 board`,
+		"?14 illegal move: Kōnane has no pass",
+		"?15 it is black's turn, not white's (Kōnane has no passes)",
+		"?16 cannot undo: no move has been played",
+		"=17 ",
+		"=18 ",
+		"?19 cannot undo: no move has been played",
+		"?20 clear_board takes no arguments",
+		"?21 position too large to solve: 36 stones on 6x6 (at most 24 above 5x5; 4x4 and 5x5 always)",
+		"?22 missing command name after the id",
+		"=23 ",
+	}
+	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	if len(answers) != len(want)+2 {
+		t.Fatalf("%d answers, want %d:\n%s", len(answers), len(want)+2, out.String())
+	}
+	for i, w := range want {
+		if answers[i] != w {
+			t.Errorf("answer %d = %q, want %q", i+1, answers[i], w)
+		}
+	}
+	// konane-eval: the side to move, a probability and a legal line.
+	f := strings.Fields(answers[len(want)])
+	if len(f) < 3 || f[0] != "=24" || f[1] != "white" {
+		t.Fatalf("konane-eval answered %q", answers[len(want)])
+	}
+	var prob float64
+	if _, err := fmt.Sscanf(f[2], "%g", &prob); err != nil || prob < 0 || prob > 1 {
+		t.Errorf("konane-eval probability %q", f[2])
+	}
+	p := rules.NewPosition(6).Play(rules.Move{From: rules.SquareAt(2, 2), To: rules.SquareAt(2, 2)})
+	for _, text := range f[3:] {
+		m, err := rules.ParseMove(p, text)
+		if err != nil {
+			t.Fatalf("konane-eval line %v: %v", f[3:], err)
+		}
+		p = p.Play(m)
+	}
+	if answers[len(want)+1] != "= " {
+		t.Errorf("quit answered %q", answers[len(want)+1])
+	}
+}
+
+func TestListCommands(t *testing.T) {
+	es := runEngines(t)
+	var out strings.Builder
+	e := newEngine(t, es, 6)
+	if err := e.Serve(context.Background(), strings.NewReader("list_commands\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(strings.TrimPrefix(out.String(), "="))
+	required := []string{"protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+		"clear_board", "play", "genmove", "undo", "showboard", "quit", "konane-legal_moves", "konane-solve"}
+	for _, r := range required {
+		found := false
+		for _, g := range got {
+			found = found || g == r
+		}
+		if !found {
+			t.Errorf("list_commands lacks %s: %v", r, got)
+		}
+	}
+	for _, g := range got {
+		if lookup(g) == nil {
+			t.Errorf("list_commands lists %s, which is unknown", g)
+		}
+	}
+}
+
+// TestSolve: on a 4x4 game, konane-solve names exactly the winning moves
+// of the side to move, as the solver finds them, at every position of a
+// game.
+func TestSolve(t *testing.T) {
+	m, err := agentModel(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := agent.NewEngines(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, es, 4)
+	s := startSession(t, e)
+	ref := solver.New(solver.WithTableEntries(1 << 16))
+	p := rules.NewPosition(4)
+	for {
+		answer := s.ask("konane-solve", '=')
+		results, err := ref.Analyze(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wins []rules.Move
+		for _, r := range results {
+			if r.Wins {
+				wins = append(wins, r.Move)
+			}
+		}
+		want := "= " + p.Turn.String() + " loses"
+		if len(wins) > 0 {
+			want = "= " + p.Turn.String() + " wins: " + agent.MovesText(wins)
+		}
+		if answer != want {
+			t.Fatalf("konane-solve in\n%s answered %q, want %q", p, answer, want)
+		}
+		if !p.HasMoves() {
+			break
+		}
+		next := p.LegalMoves(nil)[0]
+		s.ask(fmt.Sprintf("play %s %s", p.Turn, next), '=')
+		p = p.Play(next)
+	}
+	s.in.Close()
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	es := runEngines(t)
+	if _, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: 5}); err == nil || !strings.Contains(err.Error(), "no model for 5x5") {
+		t.Errorf("size without a model: %v", err)
+	}
+	if _, err := New(Config{Engines: es}); err == nil {
+		t.Error("no strength: no error")
+	}
+	if _, err := New(Config{Strength: agent.Strength{Sims: 8}}); err == nil {
+		t.Error("no engines: no error")
+	}
+	e, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}})
+	if err != nil || e.engine.Size() != 8 {
+		t.Errorf("default size: %v", err)
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	es := runEngines(t)
+	e := newEngine(t, es, 6)
+	var out strings.Builder
+	input := "1 name " + strings.Repeat("x", 3*maxLine) + "\n2 name\n"
+	if err := e.Serve(context.Background(), strings.NewReader(input), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("? command longer than %d bytes\n\n=2 konane\n\n", maxLine)
+	if out.String() != want {
+		t.Errorf("answers %q, want %q", out.String(), want)
+	}
+}
