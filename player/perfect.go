@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -39,7 +40,7 @@ type Perfect struct {
 
 // ErrTooBig is wrapped by the error of a perfect player asked to solve a
 // position too large for it.
-var ErrTooBig = fmt.Errorf("position too large to solve")
+var ErrTooBig = errors.New("position too large to solve")
 
 // NewPerfect returns a perfect player with the default stone limit,
 // breaking ties with seed. Its solver's table is allocated on the first

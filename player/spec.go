@@ -35,10 +35,6 @@ var settings = map[string][]string{
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
 
-// ErrNotAvailable is wrapped by the errors about player kinds this build
-// cannot make yet.
-var ErrNotAvailable = errors.New("not available yet")
-
 // Spec names a player and its settings, as written on a command line:
 //
 //	kind[:key=value,key=value...]
