@@ -24,11 +24,10 @@ type ply struct {
 	kids  [rules.MaxMoves]child
 }
 
-// child is a move and the position it leads to, with its ordering score
+// child is the position a move leads to, with the move's ordering score
 // (lower is tried first).
 type child struct {
 	pos   rules.Position
-	move  rules.Move
 	score int32
 }
 
@@ -70,9 +69,9 @@ func (s *Solver) win(p rules.Position, depth int) bool {
 		return false
 	}
 	k := key(p)
-	if e := s.tt.probe(k); e != nil {
+	if e, ok := s.tt.probe(k); ok {
 		s.stats.Hits++
-		return e.win
+		return e.win()
 	}
 	start := s.stats.Nodes
 	pl := s.ply(depth)
@@ -82,13 +81,13 @@ func (s *Solver) win(p rules.Position, depth int) bool {
 		c := p.Play(m)
 		replies := c.CountMoves()
 		if replies == 0 {
-			s.record(k, p, true, m, start)
+			s.record(k, true, start)
 			return true
 		}
-		if e := s.tt.probe(key(c)); e != nil {
+		if e, ok := s.tt.probe(key(c)); ok {
 			s.stats.Hits++
-			if !e.win {
-				s.record(k, p, true, m, start)
+			if !e.win() {
+				s.record(k, true, start)
 				return true
 			}
 			continue // the opponent wins after m: m cannot win
@@ -97,7 +96,7 @@ func (s *Solver) win(p rules.Position, depth int) bool {
 		if c.Phase() == rules.Jumping {
 			score -= int32(c.Mobility(p.Turn))
 		}
-		kids = append(kids, child{pos: c, move: m, score: score})
+		kids = append(kids, child{pos: c, score: score})
 	}
 	// Insertion sort: the lists are short.
 	for i := 1; i < len(kids); i++ {
@@ -112,21 +111,17 @@ func (s *Solver) win(p rules.Position, depth int) bool {
 			return false
 		}
 		if !opponentWins {
-			s.record(k, p, true, kids[i].move, start)
+			s.record(k, true, start)
 			return true
 		}
 	}
-	s.record(k, p, false, rules.NoMove, start)
+	s.record(k, false, start)
 	return false
 }
 
-// record stores the result of p under its table key k; best is the winning
-// move (kept only when k is p itself, since a move of p is not a move of
-// a symmetric image).
-func (s *Solver) record(k, p rules.Position, win bool, best rules.Move, start uint64) {
-	if k != p {
-		best = rules.NoMove
-	}
+// record stores the result of a position under its table key k; start is
+// the node count when its search began.
+func (s *Solver) record(k rules.Position, win bool, start uint64) {
 	s.stats.Stores++
-	s.tt.store(k, win, best, s.stats.Nodes-start+1)
+	s.tt.store(k, win, s.stats.Nodes-start+1)
 }

@@ -14,7 +14,7 @@ const DefaultTableEntries = 1 << 22
 
 // checkEvery is how many nodes the search visits between two looks at the
 // context (a power of two).
-const checkEvery = 1 << 14
+const checkEvery = 1 << 12
 
 // Solver solves Kōnane positions exactly. Its transposition table lives as
 // long as the Solver and is reused by every call, so solving many related
@@ -117,7 +117,11 @@ func (s *Solver) WinningMove(ctx context.Context, p rules.Position) (rules.Move,
 	}
 	best := rules.NoMove
 	for _, m := range p.LegalMoves(nil) {
-		if !s.win(p.Play(m), 1) && !s.aborted {
+		opponentWins := s.win(p.Play(m), 1)
+		if s.aborted {
+			break
+		}
+		if !opponentWins {
 			best = m
 			break
 		}

@@ -6,91 +6,104 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// table is the transposition table: a fixed array of two-entry buckets.
-// Every entry holds a solved position, keyed exactly by both bitboards,
-// the board size and the side to move, so a hit is never a false
-// positive, whatever the index collisions.
+// table is the transposition table: a fixed array of buckets of three
+// entries, each bucket one 64-byte cache line. Every entry holds a solved
+// position keyed exactly by both bitboards, the board size and the side
+// to move, so a hit is never a false positive, whatever the index
+// collisions.
 //
-// Replacement: slot 0 of a bucket keeps the more expensive of the results
-// competing for it (measured by the size of the subtree that proved it),
-// slot 1 takes whatever slot 0 refuses or displaces.
+// Replacement: slots 0 and 1 keep the most expensive results seen (by the
+// size of the subtree that proved them); slot 2 takes whatever they
+// refuse or displace, so recent cheap results are kept for a while too.
 type table struct {
-	entries []entry
-	mask    uint64 // bucket index mask (number of buckets - 1)
+	buckets []bucket
+	mask    uint64 // number of buckets - 1
 }
 
-// entry is one solved position (24 bytes).
-type entry struct {
-	black, white rules.Bitboard
-	key          uint8 // valid<<7 | size<<1 | turn; 0 = empty slot
-	win          bool  // the side to move wins
-	work         uint8 // ≈ log2 of the nodes searched to prove the result
-	from, to     rules.Square
+const ways = 3
+
+// bucket holds three entries in one cache line (Go aligns large
+// allocations to pages, so the slice's buckets each fill one line).
+type bucket struct {
+	black, white [ways]rules.Bitboard
+	meta         [ways]meta
+	_            uint32
 }
+
+// meta packs the rest of an entry: bits 0-7 the key byte (valid<<7 |
+// size<<1 | turn, 0 for an empty slot), bit 8 the result (the side to
+// move wins), bits 9-15 the work (bit length of the node count of the
+// proof).
+type meta uint32
+
+func newMeta(p rules.Position, win bool, nodes uint64) meta {
+	m := meta(entryKey(p)) | meta(bits.Len64(nodes))<<9
+	if win {
+		m |= 1 << 8
+	}
+	return m
+}
+
+func (m meta) key() uint8  { return uint8(m) }
+func (m meta) win() bool   { return m&(1<<8) != 0 }
+func (m meta) work() uint8 { return uint8(m>>9) & 0x7f }
 
 const validKey = 1 << 7
 
 func entryKey(p rules.Position) uint8 { return validKey | p.Size<<1 | uint8(p.Turn) }
 
-// newTable returns a table of at least minEntries entries (rounded up to a
-// power of two, at least one bucket).
+// newTable returns a table of at least minEntries entries (a power of two
+// of buckets).
 func newTable(minEntries int) *table {
-	buckets := 1
-	for buckets*2 < minEntries {
-		buckets *= 2
+	n := 1
+	for n*ways < minEntries {
+		n *= 2
 	}
-	return &table{entries: make([]entry, 2*buckets), mask: uint64(buckets - 1)}
+	return &table{buckets: make([]bucket, n), mask: uint64(n - 1)}
 }
 
-func (t *table) bucket(p rules.Position) []entry {
-	i := 2 * (p.Hash() & t.mask)
-	return t.entries[i : i+2 : i+2]
-}
+func (t *table) bucket(p rules.Position) *bucket { return &t.buckets[p.Hash()&t.mask] }
 
-// probe returns the entry of p, or nil.
-func (t *table) probe(p rules.Position) *entry {
-	b := t.bucket(p)
+// slot returns the index of p in b, or -1.
+func (b *bucket) slot(p rules.Position) int {
 	k := entryKey(p)
-	for i := range b {
-		e := &b[i]
-		if e.key == k && e.black == p.Black && e.white == p.White {
-			return e
+	for i := range ways {
+		if b.meta[i].key() == k && b.black[i] == p.Black && b.white[i] == p.White {
+			return i
 		}
 	}
-	return nil
+	return -1
+}
+
+// probe returns the stored result of p, if any.
+func (t *table) probe(p rules.Position) (m meta, ok bool) {
+	b := t.bucket(p)
+	if i := b.slot(p); i >= 0 {
+		return b.meta[i], true
+	}
+	return 0, false
 }
 
 // store records that the side to move in p wins (win) or loses, proved
-// with a search of nodes nodes; best is the winning move (rules.NoMove
-// for a loss or when unknown).
-func (t *table) store(p rules.Position, win bool, best rules.Move, nodes uint64) {
-	n := entry{black: p.Black, white: p.White, key: entryKey(p), win: win,
-		work: uint8(bits.Len64(nodes)), from: best.From, to: best.To}
+// with a search of nodes nodes.
+func (t *table) store(p rules.Position, win bool, nodes uint64) {
 	b := t.bucket(p)
-	for i := range b {
-		if b[i].key == n.key && b[i].black == n.black && b[i].white == n.white {
-			b[i] = n
-			return
-		}
-	}
-	if n.work >= b[0].work {
-		b[1] = b[0]
-		b[0] = n
+	m := newMeta(p, win, nodes)
+	if i := b.slot(p); i >= 0 {
+		b.meta[i] = m
 		return
 	}
-	b[1] = n
+	keep := 0 // the cheaper of slots 0 and 1
+	if b.meta[1].work() < b.meta[0].work() {
+		keep = 1
+	}
+	if m.work() >= b.meta[keep].work() {
+		b.black[2], b.white[2], b.meta[2] = b.black[keep], b.white[keep], b.meta[keep]
+		b.black[keep], b.white[keep], b.meta[keep] = p.Black, p.White, m
+		return
+	}
+	b.black[2], b.white[2], b.meta[2] = p.Black, p.White, m
 }
 
 // clear empties every entry.
-func (t *table) clear() { clear(t.entries) }
-
-// used counts the occupied entries.
-func (t *table) used() int {
-	n := 0
-	for i := range t.entries {
-		if t.entries[i].key != 0 {
-			n++
-		}
-	}
-	return n
-}
+func (t *table) clear() { clear(t.buckets) }
