@@ -21,14 +21,24 @@ const rowBlock = 64
 // a serial and a blocked parallel algorithm depending on the batch size,
 // which changes the rounding, and a position's prediction would depend on
 // the batch it was evaluated in. The other operations are the base BLAS's.
-type rowBLAS struct{ G.BLAS }
+//
+// padTail is for BLAS libraries whose kernels depend on the number of rows
+// (OpenBLAS): a last block of fewer rows, in the untransposed case of
+// every forward pass, is then computed as a full block of rowBlock rows.
+type rowBLAS struct {
+	G.BLAS
+	padTail bool
+}
 
-func init() { G.Use(rowBLAS{baseBLAS()}) }
+func init() {
+	b, pad := baseBLAS()
+	G.Use(rowBLAS{b, pad})
+}
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C.
 func (r rowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m <= rowBlock {
-		r.BLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		r.block(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	blocks := (m + rowBlock - 1) / rowBlock
@@ -46,9 +56,27 @@ func (r rowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 				if tA != blas.NoTrans {
 					aSub = a[i0:]
 				}
-				r.BLAS.Sgemm(tA, tB, rows, n, k, alpha, aSub, lda, b, ldb, beta, c[i0*ldc:], ldc)
+				r.block(tA, tB, rows, n, k, alpha, aSub, lda, b, ldb, beta, c[i0*ldc:], ldc)
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// block computes one block of at most rowBlock rows.
+func (r rowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if !r.padTail || m == rowBlock || tA != blas.NoTrans {
+		r.BLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	pa := make([]float32, rowBlock*k)
+	pc := make([]float32, rowBlock*n)
+	for i := 0; i < m; i++ {
+		copy(pa[i*k:(i+1)*k], a[i*lda:i*lda+k])
+		copy(pc[i*n:(i+1)*n], c[i*ldc:i*ldc+n])
+	}
+	r.BLAS.Sgemm(tA, tB, rowBlock, n, k, alpha, pa, k, b, ldb, beta, pc, n)
+	for i := 0; i < m; i++ {
+		copy(c[i*ldc:i*ldc+n], pc[i*n:(i+1)*n])
+	}
 }

@@ -8,4 +8,5 @@ import (
 )
 
 // baseBLAS is pure-Go gonum; build with -tags openblas for OpenBLAS.
-func baseBLAS() G.BLAS { return gonum.Implementation{} }
+// Its serial kernel for blocks of up to 64 rows is row-independent: no padding.
+func baseBLAS() (G.BLAS, bool) { return gonum.Implementation{}, false }

@@ -1,15 +1,14 @@
+//go:build measure
+
 package net
 
 import (
 	"context"
-	"flag"
 	"testing"
 
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
 )
-
-var measure = flag.Bool("measure", false, "run TestMeasureArchitectures (minutes of CPU)")
 
 // solvedSamples labels random 5x5 positions with the solver: value +1 when
 // the side to move wins, policy uniform over the winning moves (over all
@@ -41,11 +40,10 @@ func solvedSamples(t *testing.T, count int, seed uint64) []Sample {
 // TestMeasureArchitectures trains variants of the network on the same
 // solver-labelled 5x5 positions and reports held-out losses: global
 // pooling on/off, the mobility planes on/off, and sizes of the tower.
-// Run: go test ./net -run MeasureArch -measure -v
+// It takes minutes of CPU, so it is built only with a tag:
+//
+//	go test -tags measure -run MeasureArch -v ./net
 func TestMeasureArchitectures(t *testing.T) {
-	if !*measure {
-		t.Skip("measurement; run with -measure")
-	}
 	train := solvedSamples(t, 6000, 1)
 	test := solvedSamples(t, 1000, 2)
 	wins := 0

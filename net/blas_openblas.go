@@ -1,0 +1,20 @@
+//go:build openblas
+
+package net
+
+// #cgo LDFLAGS: -lopenblas
+// void openblas_set_num_threads(int);
+import "C"
+
+import (
+	"gonum.org/v1/netlib/blas/netlib"
+	G "gorgonia.org/gorgonia"
+)
+
+// baseBLAS is OpenBLAS through cgo (Debian: apt-get install
+// libopenblas-dev; build with -tags openblas). OpenBLAS runs one thread
+// per call: rowBLAS already spreads the row blocks over the cores.
+func baseBLAS() (G.BLAS, bool) {
+	C.openblas_set_num_threads(1)
+	return netlib.Implementation{}, true
+}
