@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:  "solve",
-		usage: "solve [--size N] [--position RECORD_OR_MOVES] [--stats]",
+		usage: "solve --size N [--position RECORD_OR_MOVES] [--stats]",
 		short: "solve the game or a position exactly (who wins with perfect play)",
 		long: `Solve finds the winner with perfect play from both sides.
 
@@ -35,44 +35,56 @@ replying:
 With --position it solves the position reached by a list of moves played
 from the start (separated by spaces or commas), or the final position of a
 game record file. It prints who is to move and who wins, then every legal
-move and whether it wins for the player who makes it:
+move and whether it wins for the player who makes it.
 
-    white to move: black wins
-    a1-c1: loses
-
-Sizes 4 and 5 take milliseconds, 6 about a minute; on 7 and 8 only
+--size is required, except with a game record, whose size is used.
+Sizes 4 and 5 take milliseconds, 6 a few seconds; on 7 and 8 only
 positions late in the game are within reach.
 
 Example: konane solve --size 5
-    c3 b3: black wins
+    a1 b1: black wins
+    a1 a2: black wins
     ...
+    e5 d5: black wins
     value: black wins
-Example: konane solve --size 4 --position "a1 a2 c1-a1"`,
+
+Example: konane solve --size 4 --position "a1 a2 c1-a1"
+    white to move: white wins
+    b3-b1: loses
+    a4-a2: wins
+    c2-a2: wins`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", rules.DefaultSize, "board size N (4..8)")
+			size := fs.Int("size", 0, "board size N (4..8); required unless --position is a game record")
 			position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
 			stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
 			return func(ctx context.Context, e *env) error {
-				if err := checkSize("solve", *size); err != nil {
-					return err
-				}
 				if len(e.args) > 0 {
 					return usageError("solve", "unexpected argument %q", e.args[0])
 				}
-				s := solver.New()
-				began := time.Now()
-				var err error
-				if *position == "" {
-					err = solveStart(ctx, s, *size, e.stdout)
-				} else {
-					var p rules.Position
-					if p, err = parsePosition(*size, *position); err != nil {
+				sizeSet := false
+				fs.Visit(func(f *flag.Flag) { sizeSet = sizeSet || f.Name == "size" })
+				if sizeSet || !isFile(*position) {
+					if !sizeSet {
+						return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
+					}
+					if err := checkSize("solve", *size); err != nil {
 						return err
 					}
-					err = solvePosition(ctx, s, p, e.stdout)
 				}
-				if err != nil {
-					return fmt.Errorf("solve: %w", err)
+				s := solver.New()
+				began := time.Now()
+				if *position == "" {
+					if err := solveStart(ctx, s, *size, e.stdout); err != nil {
+						return fmt.Errorf("solve: %w", err)
+					}
+				} else {
+					p, err := parsePosition(*size, sizeSet, *position)
+					if err != nil {
+						return err
+					}
+					if err := solvePosition(ctx, s, p, e.stdout); err != nil {
+						return fmt.Errorf("solve: %w", err)
+					}
 				}
 				if *stats {
 					st := s.Stats()
@@ -125,14 +137,32 @@ func solvePosition(ctx context.Context, s *solver.Solver, p rules.Position, w io
 	return nil
 }
 
-// parsePosition reads --position: an existing file is a game record,
-// anything else a list of moves from the start of a size×size board.
-func parsePosition(size int, text string) (rules.Position, error) {
-	if _, err := os.Stat(text); err == nil {
-		return readRecordPosition(text)
+// isFile reports whether path names an existing regular file.
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return path != "" && err == nil && fi.Mode().IsRegular()
+}
+
+// parsePosition reads --position: an existing file is a game record (of
+// the given size, when sizeSet), anything else a list of moves from the
+// start of a size×size board.
+func parsePosition(size int, sizeSet bool, text string) (rules.Position, error) {
+	if isFile(text) {
+		r, err := rules.ReadRecordFile(text)
+		if err != nil {
+			return rules.Position{}, usageError("solve", "--position: %v", err)
+		}
+		if sizeSet && r.Size != size {
+			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --size says", text, r.Size, r.Size, size, size)
+		}
+		p, err := r.Final()
+		if err != nil {
+			return rules.Position{}, usageError("solve", "--position: %v", err)
+		}
+		return p, nil
 	}
 	p := rules.NewPosition(size)
-	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	if len(fields) == 0 {
 		return p, usageError("solve", "--position %q: no moves", text)
 	}
@@ -147,9 +177,4 @@ func parsePosition(size int, text string) (rules.Position, error) {
 		p = p.Play(m)
 	}
 	return p, nil
-}
-
-// readRecordPosition is replaced once rules can read game records.
-func readRecordPosition(path string) (rules.Position, error) {
-	return rules.Position{}, errors.New("solve: game record files are not supported yet")
 }
