@@ -33,10 +33,22 @@
 // so the training and inference graphs compute exactly the same function
 // and there are no running statistics to keep.
 //
-// DefaultConfig is 32 filters × 2 blocks with global pooling (see
-// TestMeasureArchitectures for the held-out comparison of the variants,
-// and the benchmarks for speed: 5.2 MFLOP per 8x8 position, 2.9 MFLOP per
-// 6x6 one).
+// DefaultConfig is 32 filters × 2 blocks with global pooling: 43.5k
+// parameters, 5.2 MFLOP per 8x8 evaluation, 2.9 MFLOP per 6x6 one.
+// TestMeasureArchitectures (build tag measure) trains variants for 600
+// steps of 64 on 6000 solver-labelled 5x5 positions; held-out value MSE /
+// policy cross-entropy on 1000 others:
+//
+//	32x2 with global pooling            0.326 / 1.035
+//	32x2 without global pooling         0.331 / 1.034
+//	32x2 without the two origin planes  0.376 / 1.036
+//	32x3 with global pooling            0.334 / 1.033
+//
+// The origin planes clearly help the value; global pooling helps it a
+// little (one seed: within noise) for a negligible cost; a third block
+// did not help at this budget and costs 50% more time. On 2 cores the
+// default evaluates roughly 600-1200 8x8 positions/s and trains roughly
+// 150-250 samples/s (see the benchmarks; the machine was shared).
 //
 // The loss is the cross-entropy of the masked policy against the target
 // distribution plus the squared value error plus WeightDecay·Σw² over the

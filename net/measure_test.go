@@ -42,7 +42,7 @@ func solvedSamples(t *testing.T, count int, seed uint64) []Sample {
 // pooling on/off, the mobility planes on/off, and sizes of the tower.
 // It takes minutes of CPU, so it is built only with a tag:
 //
-//	go test -tags measure -run MeasureArch -v ./net
+//	go test -tags measure -run MeasureArch -timeout 30m -v ./net
 func TestMeasureArchitectures(t *testing.T) {
 	train := solvedSamples(t, 6000, 1)
 	test := solvedSamples(t, 1000, 2)
