@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultTableEntries is the transposition table size of New without
-// options: 4Mi entries of 24 bytes (96 MiB).
+// options: 4Mi, which makes 3Mi entries in 64 MiB.
 const DefaultTableEntries = 1 << 22
 
 // checkEvery is how many nodes the search visits between two looks at the
@@ -41,11 +41,13 @@ type Stats struct {
 // Option configures New.
 type Option func(*Solver)
 
-// WithTableEntries sets the number of transposition table entries
-// (rounded up to a power of two; 24 bytes each). More entries let larger
-// positions be solved with fewer repeated searches.
+// WithTableEntries bounds the number of transposition table entries. The
+// table holds 3 entries per 64-byte bucket and a power of two of buckets:
+// the most that fit in n, at least one bucket. More entries let larger
+// positions be solved with fewer repeated searches; 1<<16 (a 1 MiB table)
+// is plenty for 4x4 and 5x5.
 func WithTableEntries(n int) Option {
-	return func(s *Solver) { s.tableEntries = max(n, 2) }
+	return func(s *Solver) { s.tableEntries = n }
 }
 
 // New returns a Solver. Its table is allocated on the first solve.

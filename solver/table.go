@@ -52,11 +52,11 @@ const validKey = 1 << 7
 
 func entryKey(p rules.Position) uint8 { return validKey | p.Size<<1 | uint8(p.Turn) }
 
-// newTable returns a table of at least minEntries entries (a power of two
-// of buckets).
-func newTable(minEntries int) *table {
+// newTable returns a table of at most maxEntries entries: the largest
+// power of two of buckets that fits, at least one.
+func newTable(maxEntries int) *table {
 	n := 1
-	for n*ways < minEntries {
+	for 2*n*ways <= maxEntries {
 		n *= 2
 	}
 	return &table{buckets: make([]bucket, n), mask: uint64(n - 1)}
