@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestServe starts "konane serve" on a free port, plays a move through
+// the API and stops it by its context.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		var errb bytes.Buffer
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--level", "easy"}, strings.NewReader(""), outW, &errb)
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no greeting: %v", err)
+	}
+	go io.Copy(io.Discard, outR)
+	m := regexp.MustCompile(`serving on (http://\S+/) \(boards 6x6, 8x8`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("greeting %q", line)
+	}
+	base := m[1]
+	resp, err := http.Post(base+"api/new", "application/json", strings.NewReader(`{"size":6,"color":"white"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Level string   `json:"level"`
+		Moves []string `json:"moves"`
+	}
+	json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || st.Level != "easy" || len(st.Moves) != 1 {
+		t.Errorf("new game as White: %d %+v", resp.StatusCode, st)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestServeFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--max-sessions", "0"}, "--max-sessions 0"},
+		{[]string{"serve", "--idle", "1ms"}, "--idle 1ms"},
+		{[]string{"serve", "--move-timeout", "0s"}, "--move-timeout 0s"},
+		{[]string{"serve", "--level", "silly"}, `unknown level "silly"`},
+		{[]string{"serve", "--addr", "256.0.0.1:99999"}, "serve: listen"},
+		{[]string{"serve", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
+		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}
