@@ -8,9 +8,14 @@
 // answers are exact, never a hash collision) and move ordering by
 // mobility. Symmetric openings are solved once.
 //
-// Sizes 4 and 5 solve from the start in milliseconds, 6 in a minute or
-// so; 7 and 8 are within reach only for positions late enough in the game.
-// It is the oracle that tests the trained agent.
+// Sizes 4 and 5 solve from the start in milliseconds, 6 in a few seconds
+// (about 6 million positions); on 7 and 8 only positions late enough in
+// the game are within reach. It is the oracle that tests the trained
+// agent.
+//
+// Known values it reproduces: 4x4 is won by White, 5x5 by Black after
+// every pair of removals. It finds 6x6 won by White: Black wins only after
+// the removals c3 c2, c3 b3, d4 e4 and d4 d5.
 //
 // # Usage
 //
