@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -115,7 +116,7 @@ func TestFullGame(t *testing.T) {
 		}
 		p = p.Play(m)
 		moves = append(moves, m)
-		if legal := s.ask("konane-legal_moves", '='); legal != "= "+agent.MovesText(p.LegalMoves(nil)) {
+		if legal := s.ask("konane-legal_moves", '='); legal != strings.TrimSpace("= "+agent.MovesText(p.LegalMoves(nil))) {
 			t.Fatalf("legal moves %q, want %q", legal, agent.MovesText(p.LegalMoves(nil)))
 		}
 	}
@@ -123,7 +124,7 @@ func TestFullGame(t *testing.T) {
 	if got := s.ask("genmove "+loser, '?'); got != "? no legal move: "+loser+" has lost" {
 		t.Errorf("genmove at the end: %q", got)
 	}
-	if got := s.ask("showboard", '='); got != "= \n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
+	if got := s.ask("showboard", '='); got != "=\n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
 		t.Errorf("showboard:\n%s\nwant\n%s", got, rules.Render(p, moves[len(moves)-1]))
 	}
 	// Take back the last two moves and replay the last one by hand.
@@ -133,7 +134,7 @@ func TestFullGame(t *testing.T) {
 	s.ask(fmt.Sprintf("play %s %s", p.Turn, prev), '=')
 	s.ask(fmt.Sprintf("play %s %s", p.Turn, moves[len(moves)-1]), '?') // the wrong side
 	s.ask(fmt.Sprintf("play %s %s", p.Turn.Other().String()[:1], moves[len(moves)-1]), '=')
-	if got := s.ask("showboard", '='); got != "= \n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
+	if got := s.ask("showboard", '='); got != "=\n"+strings.TrimSuffix(rules.Render(p, moves[len(moves)-1]), "\n") {
 		t.Errorf("showboard after replaying:\n%s", got)
 	}
 	s.ask("quit", '=')
@@ -201,13 +202,13 @@ func TestProtocol(t *testing.T) {
 		"?14 illegal move: Kōnane has no pass",
 		"?15 it is black's turn, not white's (Kōnane has no passes)",
 		"?16 cannot undo: no move has been played",
-		"=17 ",
-		"=18 ",
+		"=17",
+		"=18",
 		"?19 cannot undo: no move has been played",
 		"?20 clear_board takes no arguments",
 		"?21 position too large to solve: 36 stones on 6x6 (at most 24 above 5x5; 4x4 and 5x5 always)",
 		"?22 missing command name after the id",
-		"=23 ",
+		"=23",
 	}
 	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
 	if len(answers) != len(want)+2 {
@@ -235,7 +236,7 @@ func TestProtocol(t *testing.T) {
 		}
 		p = p.Play(m)
 	}
-	if answers[len(want)+1] != "= " {
+	if answers[len(want)+1] != "=" {
 		t.Errorf("quit answered %q", answers[len(want)+1])
 	}
 }
@@ -342,5 +343,26 @@ func TestLongLine(t *testing.T) {
 	want := fmt.Sprintf("? command longer than %d bytes\n\n=2 konane\n\n", maxLine)
 	if out.String() != want {
 		t.Errorf("answers %q, want %q", out.String(), want)
+	}
+}
+
+// TestServeStopsWithContext: Serve returns when its context ends, even
+// while the input blocks.
+func TestServeStopsWithContext(t *testing.T) {
+	es := runEngines(t)
+	e := newEngine(t, es, 6)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Serve(ctx, inR, io.Discard) }()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
 	}
 }

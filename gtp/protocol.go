@@ -58,29 +58,60 @@ var errQuit = errors.New("quit")
 // end of the input or ctx ends (an interrupted command fails first). It
 // returns nil then, and an error only when reading or writing fails.
 func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	in := bufio.NewReaderSize(r, maxLine)
+	// Lines are read in their own goroutine so that the end of ctx is seen
+	// while the input blocks; it ends with the input.
+	type line struct {
+		text    string
+		tooLong bool
+	}
+	lines := make(chan line)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(lines)
+		in := bufio.NewReaderSize(r, maxLine)
+		for {
+			text, tooLong, err := readLine(in)
+			if err == nil || (err == io.EOF && (text != "" || tooLong)) {
+				select {
+				case lines <- line{text, tooLong}:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				if err != io.EOF {
+					readErr <- fmt.Errorf("gtp: reading commands: %w", err)
+				}
+				return
+			}
+		}
+	}()
 	out := bufio.NewWriter(w)
 	for {
-		line, tooLong, err := readLine(in)
-		if err == io.EOF && line == "" {
-			return out.Flush()
+		var l line
+		var ok bool
+		select {
+		case l, ok = <-lines:
+		case <-ctx.Done():
 		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("gtp: reading commands: %w", err)
+		if !ok {
+			select {
+			case err := <-readErr:
+				return err
+			default:
+				return nil
+			}
 		}
-		if ctx.Err() != nil {
-			return out.Flush()
-		}
-		line = preprocess(line)
-		if strings.TrimSpace(line) == "" && !tooLong {
+		text := preprocess(l.text)
+		if strings.TrimSpace(text) == "" && !l.tooLong {
 			continue
 		}
 		var c command
 		var result string
 		var failure error
-		if tooLong {
+		if l.tooLong {
 			failure = fmt.Errorf("command longer than %d bytes", maxLine)
-		} else if c = parse(line); c.name == "" {
+		} else if c = parse(text); c.name == "" {
 			failure = errors.New("missing command name after the id")
 		} else {
 			result, failure = e.execute(ctx, c)
@@ -119,8 +150,8 @@ func readLine(in *bufio.Reader) (line string, tooLong bool, err error) {
 	}
 }
 
-// respond writes one answer: "=id result" or "?id message", and a blank
-// line. Blank lines inside a result would end it early, so they are
+// respond writes one answer: "=id result" or "?id message" ("=id" alone
+// for an empty result), and a blank line. Blank lines inside a result would end it early, so they are
 // dropped.
 func respond(w io.Writer, id, result string, failure error) {
 	mark := "="
@@ -133,5 +164,9 @@ func respond(w io.Writer, id, result string, failure error) {
 			lines = append(lines, strings.TrimRight(l, " \r"))
 		}
 	}
-	fmt.Fprintf(w, "%s%s %s\n\n", mark, id, strings.Join(lines, "\n"))
+	text := strings.Join(lines, "\n")
+	if !strings.HasPrefix(text, "\n") && text != "" {
+		text = " " + text
+	}
+	fmt.Fprintf(w, "%s%s%s\n\n", mark, id, text)
 }

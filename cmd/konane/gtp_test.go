@@ -33,7 +33,7 @@ func TestGTPGame(t *testing.T) {
 		}
 		p = p.Play(m)
 	}
-	if got := c.send("quit"); got != "= \n\n" {
+	if got := c.send("quit"); got != "=\n\n" {
 		t.Errorf("quit answered %q", got)
 	}
 	if err := c.finish(); err != nil {
@@ -57,7 +57,7 @@ func TestGTPModelFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
-	if len(answers) != 4 || answers[0] != "? unacceptable size: no model for 6x6 (there is one for 5x5)" || answers[1] != "= " ||
+	if len(answers) != 4 || answers[0] != "? unacceptable size: no model for 6x6 (there is one for 5x5)" || answers[1] != "=" ||
 		!strings.HasPrefix(answers[2], "= ") || !strings.HasPrefix(answers[3], "= ") {
 		t.Errorf("answers:\n%s", out.String())
 	}
