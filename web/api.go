@@ -294,6 +294,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	}
 	if human == rules.White {
 		if err := s.agentMove(r.Context(), ss); err != nil {
+			s.sessions.remove(ss.id) // a game without its first move is of no use
 			return nil, err
 		}
 	}

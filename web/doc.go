@@ -13,8 +13,8 @@
 //
 // Requests and answers are JSON; errors are {"error": "..."} with a 4xx
 // code for a bad request (400 malformed or illegal, 404 unknown game, 405
-// wrong method, 413 body too large) and 503 when the server holds its
-// maximum of games.
+// wrong method, 413 body too large), and 503 when the server holds its
+// maximum of games or the agent could not move in time.
 //
 //	GET  /api/config                       sizes, levels, defaults
 //	POST /api/new    {size, color, level}  a new game → state (the agent has

@@ -505,3 +505,23 @@ func TestNewConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentFailure: when the agent cannot move in time, the human's move
+// is taken back and the answer says why.
+func TestAgentFailure(t *testing.T) {
+	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
+	st := ts.mustState(t, "/api/new", `{"size":6,"color":"black","level":"easy"}`)
+	var e errJSON
+	if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}), &e); code != 503 || !strings.Contains(e.Error, "the computer could not move") {
+		t.Fatalf("move with no time for the agent: %d %q", code, e.Error)
+	}
+	if again := ts.mustState(t, "/api/state?id="+st.ID, ""); len(again.Moves) != 0 || again.Turn != "black" {
+		t.Errorf("after the failure: moves %v, %s to move", again.Moves, again.Turn)
+	}
+	if code := ts.call(t, "/api/new", `{"size":6,"color":"white"}`, &e); code != 503 {
+		t.Errorf("new game as White with no time for the agent: %d %q", code, e.Error)
+	}
+	if n := ts.Sessions(); n != 1 {
+		t.Errorf("%d sessions held, want 1 (the failed game is not kept)", n)
+	}
+}

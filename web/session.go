@@ -77,6 +77,13 @@ func (st *store) get(id string) (*session, bool) {
 	return e.s, true
 }
 
+// remove drops the session of id.
+func (st *store) remove(id string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	delete(st.sessions, id)
+}
+
 func (st *store) len() int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
