@@ -286,7 +286,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{id: newSessionID(), human: human, level: level, engine: engine, agent: a, game: g}
+	ss := &session{id: newSessionID(), human: human, level: level, agent: a, game: g}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if !s.sessions.add(ss) {

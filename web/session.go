@@ -18,7 +18,6 @@ type session struct {
 	mu     sync.Mutex
 	human  rules.Color
 	level  agent.Level
-	engine *agent.Engine
 	agent  *agent.Agent
 	game   *agent.Game
 	// eval is the analysis behind the agent's last move (nil before its
