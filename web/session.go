@@ -15,11 +15,11 @@ import (
 type session struct {
 	id string
 
-	mu     sync.Mutex
-	human  rules.Color
-	level  agent.Level
-	agent  *agent.Agent
-	game   *agent.Game
+	mu    sync.Mutex
+	human rules.Color
+	level agent.Level
+	agent *agent.Agent
+	game  *agent.Game
 	// eval is the analysis behind the agent's last move (nil before its
 	// first, and after an undo).
 	eval *agent.Analysis
