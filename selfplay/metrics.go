@@ -36,25 +36,33 @@ type Metrics struct {
 	SelfplaySecs  float64
 	TrainSecs     float64
 	WallSecs      float64 // total wall time of the run so far
+	GateScore     float64 // candidate's score in the gate match (0 without gating)
+	GateAccepted  bool    // the candidate became the best model
+	Best          int     // generation of the model that played this generation's self-play
 }
 
 var metricsHeader = []string{"generation", "games", "samples", "window", "steps", "policy_loss", "value_loss", "l2",
 	"policy_entropy", "game_length", "black_win_rate", "evals_per_sec", "games_per_hour", "cache_hit_rate",
-	"selfplay_secs", "train_secs", "wall_secs"}
+	"selfplay_secs", "train_secs", "wall_secs", "gate_score", "gate_accepted", "best"}
 
 func (m Metrics) row() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	return []string{strconv.Itoa(m.Generation), strconv.Itoa(m.Games), strconv.Itoa(m.Samples), strconv.Itoa(m.Window),
 		strconv.Itoa(m.Steps), f(m.PolicyLoss), f(m.ValueLoss), f(m.L2), f(m.PolicyEntropy), f(m.GameLength),
-		f(m.BlackWinRate), f(m.EvalsPerSec), f(m.GamesPerHour), f(m.CacheHitRate), f(m.SelfplaySecs), f(m.TrainSecs), f(m.WallSecs)}
+		f(m.BlackWinRate), f(m.EvalsPerSec), f(m.GamesPerHour), f(m.CacheHitRate), f(m.SelfplaySecs), f(m.TrainSecs), f(m.WallSecs),
+		f(m.GateScore), strconv.FormatBool(m.GateAccepted), strconv.Itoa(m.Best)}
 }
 
 // String is the plain log line of a generation.
 func (m Metrics) String() string {
+	gate := ""
+	if m.GateScore > 0 || m.GateAccepted {
+		gate = fmt.Sprintf(", gate %.0f%% (accepted %v)", 100*m.GateScore, m.GateAccepted)
+	}
 	return fmt.Sprintf("gen %d: %d games (%.1f plies, black wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %.0f evals/s, %.0f games/h, cache hits %.0f%%, wall %.0fs",
+		"loss policy %.3f value %.3f, entropy %.2f, %.0f evals/s, %.0f games/h, cache hits %.0f%%, wall %.0fs%s",
 		m.Generation, m.Games, m.GameLength, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, m.EvalsPerSec, m.GamesPerHour, 100*m.CacheHitRate, m.WallSecs)
+		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, m.EvalsPerSec, m.GamesPerHour, 100*m.CacheHitRate, m.WallSecs, gate)
 }
 
 // writeMetrics rewrites DIR/metrics.csv with all generations so far.
@@ -93,6 +101,12 @@ func readMetrics(path string) ([]Metrics, error) {
 		}
 		num := make([]float64, len(r))
 		for j, s := range r {
+			if metricsHeader[j] == "gate_accepted" {
+				if s == "true" {
+					num[j] = 1
+				}
+				continue
+			}
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				return nil, fmt.Errorf("selfplay: %s line %d field %s: %w", path, i+1, metricsHeader[j], err)
@@ -100,7 +114,7 @@ func readMetrics(path string) ([]Metrics, error) {
 			num[j] = v
 		}
 		out = append(out, Metrics{int(num[0]), int(num[1]), int(num[2]), int(num[3]), int(num[4]), num[5], num[6], num[7],
-			num[8], num[9], num[10], num[11], num[12], num[13], num[14], num[15], num[16]})
+			num[8], num[9], num[10], num[11], num[12], num[13], num[14], num[15], num[16], num[17], num[18] == 1, int(num[19])})
 	}
 	return out, nil
 }

@@ -33,9 +33,10 @@ type Config struct {
 	GamesPerGen int `json:"games_per_gen"`
 	// ReuseRatio: training steps per generation are chosen so that each new
 	// sample is drawn this many times on average (KataGo's samples-reused).
-	ReuseRatio float64 `json:"reuse_ratio"`
-	MinWindow  int     `json:"min_window"` // replay window while the run is young
-	MaxWindow  int     `json:"max_window"`
+	ReuseRatio float64    `json:"reuse_ratio"`
+	MinWindow  int        `json:"min_window"` // replay window while the run is young
+	MaxWindow  int        `json:"max_window"`
+	Gate       GateConfig `json:"gate"`
 
 	// Not part of the run's identity: may change when resuming.
 	Parallel    int           `json:"parallel"`   // games in flight
@@ -69,7 +70,7 @@ func (c Config) Validate() error {
 	if err := c.Net.Validate(); err != nil {
 		return err
 	}
-	return nil
+	return c.Gate.Validate()
 }
 
 // identity is the part of a config that a resumed run must keep.
@@ -84,6 +85,7 @@ type Hooks struct {
 	Selfplay   func(gen, games int) // a generation's self-play starts
 	Game       func()               // one game finished
 	Training   func(gen, steps int) // training starts
+	Gate       func(gen int)        // the gate match starts
 	Step       func()               // one training step done
 	Generation func(m Metrics)      // a generation is complete and saved
 }
@@ -107,6 +109,7 @@ type state struct {
 	Generation int     `json:"generation"` // generations completed
 	Checkpoint string  `json:"checkpoint"` // trainer checkpoint after that generation
 	Model      string  `json:"model"`      // model exported after that generation
+	Best       string  `json:"best"`       // model that plays self-play when gating ("" = Model)
 	WallSecs   float64 `json:"wall_secs"`  // wall time spent so far
 }
 
@@ -165,7 +168,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		if ctx.Err() != nil {
 			return nil
 		}
-		m, err := runGeneration(ctx, dir, cfg, gen, trainer, replay, hooks)
+		m, err := runGeneration(ctx, dir, cfg, gen, trainer, replay, st.Best, hooks)
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			logf("interrupted during generation %d; it will be redone from its saved games on the next start", gen)
 			return nil
@@ -181,7 +184,10 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		if err := plotMetrics(filepath.Join(dir, plotFile), all); err != nil {
 			logf("warning: plotting metrics: %v", err)
 		}
-		st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), WallSecs: m.WallSecs}
+		st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
+		if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
+			st.Best = ModelName(gen)
+		}
 		if err := writeJSON(filepath.Join(dir, stateFile), st); err != nil {
 			return err
 		}
@@ -193,9 +199,16 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 }
 
 // runGeneration does one generation: self-play, training, checkpoint, export.
-func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer *net.Trainer, replay *Replay, hooks Hooks) (Metrics, error) {
-	m := Metrics{Generation: gen}
-	model, err := trainer.Model(net.Metadata{Generation: gen - 1, Seed: cfg.Seed})
+func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer *net.Trainer, replay *Replay, best string, hooks Hooks) (Metrics, error) {
+	m := Metrics{Generation: gen, Best: gen - 1}
+	var model *net.Model
+	var err error
+	if best != "" {
+		model, err = net.Load(filepath.Join(dir, modelsDir, best))
+		m.Best = generationOf(best)
+	} else {
+		model, err = trainer.Model(net.Metadata{Generation: gen - 1, Seed: cfg.Seed})
+	}
 	if err != nil {
 		return m, err
 	}
@@ -268,6 +281,18 @@ func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644); err != nil {
 		return m, err
+	}
+	if cfg.Gate.Games > 0 && best != "" {
+		if hooks.Gate != nil {
+			hooks.Gate(gen)
+		}
+		r, err := gate(ctx, cfg.Gate, cfg.Size, GameSeed(cfg.Seed, gen, -1),
+			filepath.Join(dir, modelsDir, ModelName(gen)), filepath.Join(dir, modelsDir, best))
+		if err != nil {
+			return m, err
+		}
+		m.GateScore = float64(r.wins) / float64(r.wins+r.losses)
+		m.GateAccepted = r.accepted
 	}
 	return m, nil
 }
@@ -384,6 +409,13 @@ func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, mo
 func GameSeed(runSeed uint64, gen, i int) uint64 {
 	r := rand.New(rand.NewPCG(runSeed, uint64(gen)<<32|uint64(i)))
 	return r.Uint64()
+}
+
+// generationOf is the generation of a model named by ModelName.
+func generationOf(name string) int {
+	var g int
+	fmt.Sscanf(name, "gen-%d.safetensors", &g)
+	return g
 }
 
 // ModelName is the file name of the model exported after generation gen.

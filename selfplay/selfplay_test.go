@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
@@ -252,5 +253,49 @@ func sameOutputs(t *testing.T, dirA, dirB string) {
 	}
 	if !reflect.DeepEqual(preds[0], preds[1]) {
 		t.Fatal("the resumed run's model differs from the uninterrupted one")
+	}
+}
+
+func TestRunWithGate(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Generations = 3
+	cfg.Gate = GateConfig{Games: 4, Sims: 2, SPRT: arena.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}}
+	dir := t.TempDir()
+	var gates int
+	if err := Run(context.Background(), dir, cfg, Hooks{Gate: func(int) { gates++ }}, func(string, ...any) {}); err != nil {
+		t.Fatal(err)
+	}
+	if gates != 2 {
+		t.Fatalf("%d gate matches, want 2 (generations 2 and 3)", gates)
+	}
+	all, err := readMetrics(filepath.Join(dir, metricsFile))
+	if err != nil || len(all) != 3 {
+		t.Fatalf("metrics: %d rows, %v", len(all), err)
+	}
+	st, _ := readState(filepath.Join(dir, stateFile))
+	// The best model is the last accepted candidate (or generation 1).
+	want := 1
+	for _, m := range all[1:] {
+		if m.GateScore < 0 || m.GateScore > 1 {
+			t.Fatalf("gate score %v", m.GateScore)
+		}
+		if m.GateAccepted {
+			want = m.Generation
+		}
+	}
+	if st.Best != ModelName(want) {
+		t.Fatalf("best model %q, want %q", st.Best, ModelName(want))
+	}
+	bestAfter2 := 1
+	if all[1].GateAccepted {
+		bestAfter2 = 2
+	}
+	if all[1].Best != 1 || all[2].Best != bestAfter2 {
+		t.Fatalf("self-play of generations 2, 3 used the models of generations %d, %d; want 1, %d", all[1].Best, all[2].Best, bestAfter2)
+	}
+	bad := cfg
+	bad.Gate.Sims = 0
+	if err := bad.Validate(); err == nil {
+		t.Fatal("a gate with 0 sims validated")
 	}
 }

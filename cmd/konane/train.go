@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/selfplay"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -52,6 +53,9 @@ Example: konane train --run runs/6x6 --size 6 --time 30m`,
 			batch := fs.Int("batch", 0, "training batch (0: default)")
 			lr := fs.Float64("lr", 0, "learning rate (0: default)")
 			reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
+			gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
+			gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
+			gateSPRT := fs.String("gate-sprt", "0,30", "SPRT of the gate: elo0,elo1[,alpha,beta]")
 			return func(ctx context.Context, e *env) error {
 				if *run == "" {
 					return usageError("train", "--run DIR is required")
@@ -85,6 +89,13 @@ Example: konane train --run runs/6x6 --size 6 --time 30m`,
 				}
 				if *reuse != 0 {
 					cfg.ReuseRatio = *reuse
+				}
+				if *gateGames > 0 {
+					sprt, err := arena.ParseSPRT(*gateSPRT)
+					if err != nil {
+						return usageError("train", "--gate-sprt: %v", err)
+					}
+					cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
 				}
 				switch *search {
 				case "":
@@ -143,6 +154,7 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 		Game:     add,
 		Training: func(gen, steps int) { newBar(steps, fmt.Sprintf("gen %d training", gen)) },
 		Step:     add,
+		Gate:     func(gen int) { logf("gen %d: gate match against the best model", gen) },
 		Generation: func(m selfplay.Metrics) {
 			if bar != nil {
 				bar.Finish()
