@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Trains the shipped models exactly as they were made (same code, same
+# seed, same settings), then copies them into models/ for go:embed.
+#
+#   scripts/train-default.sh 8    # the default 8x8 model (about 100 minutes on 2 cores)
+#   scripts/train-default.sh 6    # the 6x6 model (30 minutes)
+#
+# A run directory that already exists is resumed, so the script can be
+# interrupted and started again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size="${1:-8}"
+case "$size" in
+8) minutes=100 ;;
+6) minutes=30 ;;
+*) echo "usage: $0 8|6" >&2; exit 2 ;;
+esac
+run="runs/default-${size}x${size}"
+go run ./cmd/konane train --run "$run" --size "$size" --seed 1 --search gumbel --time "${minutes}m"
+cp "$run/models/$(cat "$run/models/latest")" "models/konane-${size}x${size}.safetensors"
+go run ./cmd/konane model info "models/konane-${size}x${size}.safetensors"
