@@ -23,6 +23,9 @@ const chromiumPath = "/usr/bin/chromium"
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("KONANE_REQUIRE_BROWSER") != "" {
+			t.Fatalf("KONANE_REQUIRE_BROWSER is set but there is no browser at %s: %v", chromiumPath, err)
+		}
 		t.Skipf("no browser at %s (apt-get install chromium to run the browser test): %v", chromiumPath, err)
 	}
 	dir, err := os.MkdirTemp("", "konane-chromium")
