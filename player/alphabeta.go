@@ -98,11 +98,8 @@ func (a *AlphaBeta) Name() string { return a.name }
 // Move implements Player: the first move of the principal variation of
 // Search with the player's limits.
 func (a *AlphaBeta) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
-	}
-	if !p.HasMoves() {
-		return rules.NoMove, ErrNoMoves
 	}
 	sctx := ctx
 	if a.MoveTime > 0 {

@@ -16,11 +16,8 @@ import (
 // statistics of every move. Its Sims field counts the simulations of the
 // whole call. Like Move, it reuses the tree of the previous call.
 func (n *Neural) Analyze(ctx context.Context, p rules.Position) (mcts.Result, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return mcts.Result{}, err
-	}
-	if !p.HasMoves() {
-		return mcts.Result{}, ErrNoMoves
 	}
 	if n.size != 0 && int(p.Size) != n.size {
 		return mcts.Result{}, fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", n.name, n.size, n.size, p.Size, p.Size)
@@ -28,26 +25,34 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position) (mcts.Result, er
 	if n.Sims <= 0 && n.MoveTime <= 0 {
 		return mcts.Result{}, fmt.Errorf("player: %s: set simulations or time per move", n.name)
 	}
-	var deadline time.Time
-	if n.MoveTime > 0 {
-		deadline = time.Now().Add(n.MoveTime)
+	if n.MoveTime <= 0 {
+		return n.run(ctx, p, n.Sims)
 	}
+	// Chunks of timeChunk simulations until the time is up (after one
+	// chunk at least) or Sims are done; the chunks build one tree.
+	deadline := time.Now().Add(n.MoveTime)
 	var res mcts.Result
 	done := 0
-	for done == 0 || (n.MoveTime > 0 && time.Now().Before(deadline) && (n.Sims <= 0 || done < n.Sims)) {
-		chunk := n.Sims
-		if n.MoveTime > 0 {
-			chunk = timeChunk
-			if n.Sims > 0 {
-				chunk = min(chunk, n.Sims-done)
-			}
+	for done == 0 || time.Now().Before(deadline) && (n.Sims <= 0 || done < n.Sims) {
+		chunk := timeChunk
+		if n.Sims > 0 {
+			chunk = min(chunk, n.Sims-done)
 		}
 		var err error
-		if res, err = n.search.Run(ctx, p, mcts.RunOptions{Sims: chunk}); err != nil {
-			return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
+		if res, err = n.run(ctx, p, chunk); err != nil {
+			return mcts.Result{}, err
 		}
 		done += res.Sims
 	}
 	res.Sims = done
+	return res, nil
+}
+
+// run runs sims simulations of the search from p.
+func (n *Neural) run(ctx context.Context, p rules.Position, sims int) (mcts.Result, error) {
+	res, err := n.search.Run(ctx, p, mcts.RunOptions{Sims: sims})
+	if err != nil {
+		return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
+	}
 	return res, nil
 }

@@ -26,14 +26,11 @@ func (g *Greedy) Name() string { return g.name }
 
 // Move implements Player.
 func (g *Greedy) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
 	}
 	var buf [rules.MaxMoves]rules.Move
 	moves := p.LegalMoves(buf[:0])
-	if len(moves) == 0 {
-		return rules.NoMove, ErrNoMoves
-	}
 	best, bestScore, ties := rules.NoMove, 0, 0
 	for _, m := range moves {
 		child := p.Play(m)

@@ -59,11 +59,8 @@ func (pp *Perfect) Name() string { return pp.name }
 
 // Move implements Player.
 func (pp *Perfect) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
-	}
-	if !p.HasMoves() {
-		return rules.NoMove, ErrNoMoves
 	}
 	if stones := bits.OnesCount64(p.Black | p.White); p.Size > 5 && stones > pp.MaxStones {
 		return rules.NoMove, fmt.Errorf("player: perfect: %w: %d stones on %dx%d (the limit above 5x5 is %d)", ErrTooBig, stones, p.Size, p.Size, pp.MaxStones)

@@ -23,6 +23,18 @@ type Player interface {
 // side to move has lost).
 var ErrNoMoves = errors.New("player: no legal move: the game is over")
 
+// checkMove is the check every Move starts with: ctx's error once it has
+// ended, ErrNoMoves when p has no legal move.
+func checkMove(ctx context.Context, p rules.Position) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !p.HasMoves() {
+		return ErrNoMoves
+	}
+	return nil
+}
+
 // Random streams of math/rand/v2's PCG, one per player kind, so that two
 // kinds given the same seed do not draw the same numbers.
 const (

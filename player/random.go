@@ -23,13 +23,10 @@ func (r *Random) Name() string { return r.name }
 
 // Move implements Player.
 func (r *Random) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
 	}
 	var buf [rules.MaxMoves]rules.Move
 	moves := p.LegalMoves(buf[:0])
-	if len(moves) == 0 {
-		return rules.NoMove, ErrNoMoves
-	}
 	return moves[r.rng.IntN(len(moves))], nil
 }

@@ -66,11 +66,8 @@ func (u *UCT) Name() string { return u.name }
 
 // Move implements Player.
 func (u *UCT) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
-	}
-	if !p.HasMoves() {
-		return rules.NoMove, ErrNoMoves
 	}
 	var deadline time.Time
 	if u.MoveTime > 0 {
