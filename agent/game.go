@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -28,7 +29,7 @@ func (g *Game) Size() int { return int(g.positions[0].Size) }
 func (g *Game) Position() rules.Position { return g.positions[len(g.positions)-1] }
 
 // Moves returns the moves played so far.
-func (g *Game) Moves() []rules.Move { return append([]rules.Move(nil), g.moves...) }
+func (g *Game) Moves() []rules.Move { return slices.Clone(g.moves) }
 
 // Len is the number of moves played.
 func (g *Game) Len() int { return len(g.moves) }
@@ -89,6 +90,23 @@ func (g *Game) Undo() (rules.Move, bool) {
 	return m, true
 }
 
+// TakeBack takes back c's last move and every move after it (the
+// opponent's reply), so that c is to move again, and returns the moves
+// taken back: none when c has not moved yet.
+func (g *Game) TakeBack(c rules.Color) []rules.Move {
+	last := len(g.moves) - 1 // Black makes the even-numbered moves: there are no passes
+	if last >= 0 && rules.Color(last%2) != c {
+		last--
+	}
+	if last < 0 {
+		return nil
+	}
+	taken := slices.Clone(g.moves[last:])
+	g.moves = g.moves[:last]
+	g.positions = g.positions[:last+1]
+	return taken
+}
+
 // Over reports whether the side to move has no legal move.
 func (g *Game) Over() bool { return !g.Position().HasMoves() }
 
@@ -118,4 +136,18 @@ func (g *Game) Record(tags ...rules.Tag) *rules.Record {
 	}
 	r.SetTag("Result", result)
 	return r
+}
+
+// RecordAgainst is the record of a person, named "you", playing human
+// against the computer, named computer, at event.
+func (g *Game) RecordAgainst(event string, human rules.Color, computer string) *rules.Record {
+	black, white := "you", computer
+	if human == rules.White {
+		black, white = computer, "you"
+	}
+	return g.Record(
+		rules.Tag{Key: "Event", Value: event},
+		rules.Tag{Key: "Black", Value: black},
+		rules.Tag{Key: "White", Value: white},
+	)
 }

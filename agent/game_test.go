@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,50 @@ func TestGameBadMoves(t *testing.T) {
 	}
 	if _, err := NewGame(9); err == nil {
 		t.Error("NewGame(9): no error")
+	}
+}
+
+func TestGameTakeBack(t *testing.T) {
+	g, _ := NewGame(6)
+	for _, c := range []rules.Color{rules.Black, rules.White} {
+		if got := g.TakeBack(c); got != nil {
+			t.Errorf("TakeBack(%v) before any move took back %v", c, got)
+		}
+	}
+	// Moves 0, 2, 4 are Black's and 1, 3 White's.
+	for range 5 {
+		if err := g.Play(g.Position().LegalMoves(nil)[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := g.Moves()
+	if got := g.TakeBack(rules.Black); !slices.Equal(got, all[4:]) || g.Len() != 4 || g.Position().Turn != rules.Black {
+		t.Errorf("Black's take-back of its last move: took %v, %d moves left", got, g.Len())
+	}
+	if got := g.TakeBack(rules.Black); !slices.Equal(got, all[2:4]) || g.Len() != 2 || g.Position().Turn != rules.Black {
+		t.Errorf("Black's take-back of its move and the reply: took %v, %d moves left", got, g.Len())
+	}
+	if got := g.TakeBack(rules.White); !slices.Equal(got, all[1:2]) || g.Len() != 1 || g.Position().Turn != rules.White {
+		t.Errorf("White's take-back: took %v, %d moves left", got, g.Len())
+	}
+	start := rules.NewPosition(6)
+	if g.Position() != start.Play(all[0]) {
+		t.Error("the position after the take-backs is not the one after the first move")
+	}
+}
+
+func TestGameRecordAgainst(t *testing.T) {
+	g, _ := NewGame(6)
+	for _, tc := range []struct {
+		human        rules.Color
+		black, white string
+	}{
+		{rules.Black, "you", "konane (easy)"},
+		{rules.White, "konane (easy)", "you"},
+	} {
+		r := g.RecordAgainst("test", tc.human, "konane (easy)")
+		if r.Tag("Event") != "test" || r.Tag("Black") != tc.black || r.Tag("White") != tc.white || r.Tag("Result") != rules.Unfinished {
+			t.Errorf("human %v: tags %v", tc.human, r.Tags)
+		}
 	}
 }
