@@ -387,17 +387,8 @@ func (s *Server) undo(r *http.Request) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	last := -1 // the human's last move
-	for i := range ss.game.Len() {
-		if rules.Color(i%2) == ss.human { // Black makes the even-numbered moves
-			last = i
-		}
-	}
-	if last < 0 {
+	if ss.game.TakeBack(ss.human) == nil {
 		return nil, badRequest("nothing to undo: you have not moved yet")
-	}
-	for ss.game.Len() > last {
-		ss.game.Undo()
 	}
 	ss.eval = nil
 	return ss.view(), nil
@@ -462,16 +453,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	you, computer := "you", fmt.Sprintf("konane (level %s)", ss.level.Name)
-	black, white := you, computer
-	if ss.human == rules.White {
-		black, white = computer, you
-	}
-	rec := ss.game.Record(
-		rules.Tag{Key: "Event", Value: "konane serve"},
-		rules.Tag{Key: "Black", Value: black},
-		rules.Tag{Key: "White", Value: white},
-	)
+	rec := ss.game.RecordAgainst("konane serve", ss.human, "konane (level "+ss.level.Name+")")
 	unlock()
 	text, err := rec.MarshalText()
 	if err != nil {

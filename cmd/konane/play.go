@@ -396,35 +396,17 @@ func (t *terminal) eval(ctx context.Context) error {
 // undo takes back the human's last move and every move after it (the
 // computer's reply), so that it is the human's turn again.
 func (t *terminal) undo() {
-	moves := t.game.Moves()
-	last := -1
-	for i := range moves {
-		if rules.Color(i%2) == t.human { // Black makes the even-numbered moves
-			last = i
-		}
-	}
-	if last < 0 {
+	taken := t.game.TakeBack(t.human)
+	if taken == nil {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	for t.game.Len() > last {
-		t.game.Undo()
-	}
-	fmt.Fprintf(t.out, "took back %s\n", agent.MovesText(moves[last:]))
+	fmt.Fprintf(t.out, "took back %s\n", agent.MovesText(taken))
 	t.showBoard()
 }
 
 func (t *terminal) save(path string) {
-	you, computer := "you", "konane ("+t.describeStrength()+")"
-	black, white := you, computer
-	if t.human == rules.White {
-		black, white = computer, you
-	}
-	rec := t.game.Record(
-		rules.Tag{Key: "Event", Value: "konane play"},
-		rules.Tag{Key: "Black", Value: black},
-		rules.Tag{Key: "White", Value: white},
-	)
+	rec := t.game.RecordAgainst("konane play", t.human, "konane ("+t.describeStrength()+")")
 	if err := rec.WriteFile(path); err != nil {
 		fmt.Fprintf(t.out, "could not save: %v\n", err)
 		return
