@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/konanezero/konane/agent"
@@ -73,6 +74,25 @@ func (s *Server) api() http.Handler {
 	})
 }
 
+// reason is the text of err for the page: without the package name that
+// starts the errors of agent and rules.
+func reason(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"agent: ", "rules: "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	return msg
+}
+
+// parseLevel reads a level name of a request.
+func parseLevel(name string) (agent.Level, error) {
+	l, err := agent.ParseLevel(name)
+	if err != nil {
+		return agent.Level{}, badRequest("%s", reason(err))
+	}
+	return l, nil
+}
+
 func methodNotAllowed(w http.ResponseWriter, allow string) error {
 	w.Header().Set("Allow", allow)
 	return &apiError{http.StatusMethodNotAllowed, "method not allowed: use " + allow}
@@ -135,17 +155,21 @@ type levelJSON struct {
 }
 
 func (s *Server) config(*http.Request) (any, error) {
-	sizes := s.cfg.Engines.Sizes()
-	c := configJSON{Sizes: sizes, DefaultSize: sizes[len(sizes)-1], DefaultLevel: s.cfg.DefaultLevel}
-	for _, n := range sizes {
-		if n == rules.DefaultSize {
-			c.DefaultSize = n
-		}
-	}
+	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
 	for _, l := range agent.Levels() {
 		c.Levels = append(c.Levels, levelJSON{l.Name, l.Sims})
 	}
 	return c, nil
+}
+
+// defaultSize is the board size of a new game that names none: the
+// standard 8x8 if there is a model for it, else the largest there is.
+func (s *Server) defaultSize() int {
+	sizes := s.cfg.Engines.Sizes()
+	if slices.Contains(sizes, rules.DefaultSize) {
+		return rules.DefaultSize
+	}
+	return sizes[len(sizes)-1]
 }
 
 // stateJSON is everything the page draws.
@@ -176,26 +200,12 @@ type evalJSON struct {
 func (ss *session) view() stateJSON {
 	g := ss.game
 	p := g.Position()
-	n := g.Size()
 	st := stateJSON{
-		ID: ss.id, Size: n, Human: ss.human.String(), Level: ss.level.Name,
+		ID: ss.id, Size: g.Size(), Human: ss.human.String(), Level: ss.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
 		Moves: moveTexts(g.Moves()), Legal: []string{}, Over: g.Over(),
 	}
-	for row := n - 1; row >= 0; row-- {
-		var b strings.Builder
-		for col := 0; col < n; col++ {
-			switch c, ok := p.At(rules.SquareAt(row, col)); {
-			case !ok:
-				b.WriteByte('.')
-			case c == rules.Black:
-				b.WriteByte('x')
-			default:
-				b.WriteByte('o')
-			}
-		}
-		st.Board = append(st.Board, b.String())
-	}
+	st.Board = boardRows(p)
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
@@ -225,6 +235,28 @@ func (ss *session) view() stateJSON {
 	return st
 }
 
+// boardRows draws p as the page gets it: one string per rank, the top
+// rank first, x for Black, o for White and . for an empty square.
+func boardRows(p rules.Position) []string {
+	n := int(p.Size)
+	rows := make([]string, 0, n)
+	for row := n - 1; row >= 0; row-- {
+		b := make([]byte, n)
+		for col := range b {
+			switch c, ok := p.At(rules.SquareAt(row, col)); {
+			case !ok:
+				b[col] = '.'
+			case c == rules.Black:
+				b[col] = 'x'
+			default:
+				b[col] = 'o'
+			}
+		}
+		rows = append(rows, string(b))
+	}
+	return rows
+}
+
 func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 func moveTexts(ms []rules.Move) []string {
@@ -247,19 +279,18 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.Size == 0 {
-		c, _ := s.config(r)
-		req.Size = c.(configJSON).DefaultSize
+		req.Size = s.defaultSize()
 	}
 	engine, err := s.cfg.Engines.Get(req.Size)
 	if err != nil {
-		return nil, badRequest("size %d: %s", req.Size, strings.TrimPrefix(err.Error(), "agent: "))
+		return nil, badRequest("size %d: %s", req.Size, reason(err))
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel
 	}
-	level, err := agent.ParseLevel(req.Level)
+	level, err := parseLevel(req.Level)
 	if err != nil {
-		return nil, badRequest("%s", strings.TrimPrefix(err.Error(), "agent: "))
+		return nil, err
 	}
 	s.mu.Lock()
 	var human rules.Color
@@ -330,6 +361,15 @@ func (s *Server) session(id string) (*session, func(), error) {
 	return ss, ss.mu.Unlock, nil
 }
 
+// decodeSession reads the request body into req, then finds and locks the
+// game *id names (id points into req), as session does.
+func (s *Server) decodeSession(r *http.Request, req any, id *string) (*session, func(), error) {
+	if err := decode(r, req); err != nil {
+		return nil, nil, err
+	}
+	return s.session(*id)
+}
+
 func (s *Server) state(r *http.Request) (any, error) {
 	ss, unlock, err := s.session(r.URL.Query().Get("id"))
 	if err != nil {
@@ -346,10 +386,7 @@ type moveRequest struct {
 
 func (s *Server) move(r *http.Request) (any, error) {
 	var req moveRequest
-	if err := decode(r, &req); err != nil {
-		return nil, err
-	}
-	ss, unlock, err := s.session(req.ID)
+	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +399,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 		return nil, badRequest("it is the computer's turn")
 	}
 	if _, err := ss.game.PlayText(req.Move); err != nil {
-		return nil, badRequest("%s", strings.TrimPrefix(err.Error(), "rules: "))
+		return nil, badRequest("%s", reason(err))
 	}
 	if !ss.game.Over() {
 		if err := s.agentMove(r.Context(), ss); err != nil {
@@ -379,10 +416,7 @@ type idRequest struct {
 
 func (s *Server) undo(r *http.Request) (any, error) {
 	var req idRequest
-	if err := decode(r, &req); err != nil {
-		return nil, err
-	}
-	ss, unlock, err := s.session(req.ID)
+	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -401,18 +435,15 @@ type levelRequest struct {
 
 func (s *Server) setLevel(r *http.Request) (any, error) {
 	var req levelRequest
-	if err := decode(r, &req); err != nil {
-		return nil, err
-	}
-	level, err := agent.ParseLevel(req.Level)
-	if err != nil {
-		return nil, badRequest("%s", strings.TrimPrefix(err.Error(), "agent: "))
-	}
-	ss, unlock, err := s.session(req.ID)
+	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	level, err := parseLevel(req.Level)
+	if err != nil {
+		return nil, err
+	}
 	ss.level = level
 	return ss.view(), nil
 }
@@ -425,17 +456,17 @@ type hintJSON struct {
 
 func (s *Server) hint(r *http.Request) (any, error) {
 	var req idRequest
-	if err := decode(r, &req); err != nil {
-		return nil, err
-	}
-	ss, unlock, err := s.session(req.ID)
+	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	p := ss.game.Position()
-	if ss.game.Over() || p.Turn != ss.human {
-		return nil, badRequest("no hint: it is not your move")
+	switch {
+	case ss.game.Over():
+		return nil, badRequest("no hint: the game is over")
+	case p.Turn != ss.human:
+		return nil, badRequest("no hint: it is the computer's turn")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()

@@ -186,21 +186,7 @@ func TestBrowserGame(t *testing.T) {
 	if final.HasMoves() {
 		t.Fatalf("the downloaded game is not over:\n%s", final)
 	}
-	var board []string
-	for row := 6 - 1; row >= 0; row-- {
-		var b strings.Builder
-		for col := 0; col < 6; col++ {
-			switch c, ok := final.At(rules.SquareAt(row, col)); {
-			case !ok:
-				b.WriteByte('.')
-			case c == rules.Black:
-				b.WriteByte('x')
-			default:
-				b.WriteByte('o')
-			}
-		}
-		board = append(board, b.String())
-	}
+	board := boardRows(final)
 	shown := eval(`Array.from(document.querySelectorAll(".sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
 	if shown != strings.Join(board, "") {
 		t.Errorf("the page shows %s, the record ends with %s", shown, strings.Join(board, ""))

@@ -223,7 +223,7 @@ func TestAPIGame(t *testing.T) {
 		if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: "a1"}), &e); code != 400 || !strings.Contains(e.Error, "game is over") {
 			t.Errorf("move after the end: %d %v", code, e)
 		}
-		if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &e); code != 400 {
+		if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || !strings.Contains(e.Error, "no hint: the game is over") {
 			t.Errorf("hint after the end: %d %v", code, e)
 		}
 	}
