@@ -121,6 +121,9 @@ func Pairings(n int, gauntlet bool) [][2]int {
 	return out
 }
 
+// MaxMatchGames bounds the games of one match, all pairs together.
+const MaxMatchGames = 1 << 20
+
 func (c *Config) validate(n int) error {
 	switch {
 	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
@@ -131,8 +134,12 @@ func (c *Config) validate(n int) error {
 		return fmt.Errorf("arena: %d games per pair: want at least 1", c.Games)
 	case c.Parallel < 1:
 		return fmt.Errorf("arena: %d parallel games: want at least 1", c.Parallel)
-	case c.RandomPlies < 0:
-		return fmt.Errorf("arena: %d random plies: want 0 or more", c.RandomPlies)
+	case c.RandomPlies < 0 || c.RandomPlies > c.Size*c.Size:
+		// A game has fewer moves than the board has squares.
+		return fmt.Errorf("arena: %d random plies: want 0..%d on %dx%d", c.RandomPlies, c.Size*c.Size, c.Size, c.Size)
+	}
+	if pairs := len(Pairings(n, c.Gauntlet)); c.Games > MaxMatchGames/pairs {
+		return fmt.Errorf("arena: %d games per pair: want at most %d with %d players (%d games in all)", c.Games, MaxMatchGames/pairs, n, MaxMatchGames)
 	}
 	if c.SPRT != nil {
 		if err := c.SPRT.Validate(); err != nil {

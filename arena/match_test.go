@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -229,6 +230,9 @@ func TestRunErrors(t *testing.T) {
 		{"size", Config{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},
 		{"games", Config{Size: 4, Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
 		{"parallel", Config{Size: 4, Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
+		{"too many games", Config{Size: 4, Games: math.MaxInt, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}, fake{name: "z"}}, "games per pair: want at most 349525 with 3 players (1048576 games in all)"},
+		{"random plies", Config{Size: 4, Games: 1, Parallel: 1, RandomPlies: 17}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 random plies: want 0..16 on 4x4"},
+		{"negative random plies", Config{Size: 4, Games: 1, Parallel: 1, RandomPlies: -1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "-1 random plies"},
 		{"sprt", Config{Size: 4, Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
 	}
 	for _, tt := range tests {

@@ -48,6 +48,9 @@ type SampleConfig struct {
 	Progress func(found, wanted int)
 }
 
+// maxCritical bounds the positions of SampleCritical.
+const maxCritical = 1 << 20
+
 // SampleCritical collects distinct critical positions (up to symmetry)
 // from varied games: game k is a uniformly random game (removals
 // included) drawn from seed and k; one of its critical positions, chosen
@@ -62,8 +65,8 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 	switch {
 	case cfg.Size < rules.MinSize || cfg.Size > rules.MaxSize:
 		return nil, fmt.Errorf("arena: solver check: board size %d outside %d..%d", cfg.Size, rules.MinSize, rules.MaxSize)
-	case cfg.Positions < 1:
-		return nil, fmt.Errorf("arena: solver check: %d positions: want at least 1", cfg.Positions)
+	case cfg.Positions < 1 || cfg.Positions > maxCritical:
+		return nil, fmt.Errorf("arena: solver check: %d positions: want 1..%d", cfg.Positions, maxCritical)
 	case cfg.Parallel < 1:
 		return nil, fmt.Errorf("arena: solver check: %d parallel: want at least 1", cfg.Parallel)
 	}

@@ -3,6 +3,8 @@ package arena
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/rules"
@@ -110,6 +112,22 @@ func TestWilson(t *testing.T) {
 		}
 		if d := hi - c.hi; d > 1e-4 || d < -1e-4 {
 			t.Errorf("wilson(%d, %d) high %.4f, want %.4f", c.k, c.n, hi, c.hi)
+		}
+	}
+}
+
+func TestSampleCriticalErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  SampleConfig
+		want string
+	}{
+		{SampleConfig{Size: 3, Positions: 1, Parallel: 1}, "board size 3"},
+		{SampleConfig{Size: 4, Positions: 0, Parallel: 1}, "0 positions: want 1..1048576"},
+		{SampleConfig{Size: 4, Positions: math.MaxInt, Parallel: 1}, "positions: want 1..1048576"},
+		{SampleConfig{Size: 4, Positions: 1, Parallel: 0}, "0 parallel"},
+	} {
+		if _, err := SampleCritical(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v; want %q", tc.cfg, err, tc.want)
 		}
 	}
 }
