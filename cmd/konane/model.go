@@ -52,7 +52,7 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
 				case "info":
 					m, err := net.Load(rest[0])
 					if err != nil {
-						return err
+						return fmt.Errorf("model: %w", err)
 					}
 					printModelInfo(e.stdout, rest[0], m)
 					return nil
@@ -64,10 +64,10 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
 					cfg.Filters, cfg.Blocks = *filters, *blocks
 					m, err := net.New(cfg, *seed)
 					if err != nil {
-						return err
+						return fmt.Errorf("model: %w", err)
 					}
 					if err := m.Save(rest[0]); err != nil {
-						return err
+						return fmt.Errorf("model: %w", err)
 					}
 					printModelInfo(e.stdout, rest[0], m)
 					return nil

@@ -38,10 +38,10 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model"}, "missing action"},
 		{[]string{"model", "info"}, "exactly one FILE"},
 		{[]string{"model", "frob", "x"}, `unknown action "frob"`},
-		{[]string{"model", "info", junk}, "net: model " + junk},
+		{[]string{"model", "info", junk}, "model: net: model " + junk},
 		{[]string{"model", "info", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"model", "new", filepath.Join(dir, "m")}, "--size 0"},
-		{[]string{"model", "new", "--size", "6", "--filters", "0", filepath.Join(dir, "m")}, "0 filters"},
+		{[]string{"model", "new", "--size", "6", "--filters", "0", filepath.Join(dir, "m")}, "model: net: 0 filters"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), tc.args, nil, &out, &errb)
