@@ -16,6 +16,6 @@ case "$size" in
 *) echo "usage: $0 8|6" >&2; exit 2 ;;
 esac
 run="runs/default-${size}x${size}"
-go run ./cmd/konane train --run "$run" --size "$size" --seed 1 --search gumbel --time "${minutes}m"
+go run ./cmd/konane train --run "$run" --size "$size" --seed 1 --time "${minutes}m"
 cp "$run/models/$(cat "$run/models/latest")" "models/konane-${size}x${size}.safetensors"
 go run ./cmd/konane model info "models/konane-${size}x${size}.safetensors"

@@ -10,8 +10,12 @@ import (
 // DefaultConfig returns the settings of `konane train` for a board size,
 // chosen for a 2-core machine (see the README for the measurements).
 func DefaultConfig(size int) Config {
+	// PUCT with visit-count targets learned faster per CPU-hour than Gumbel
+	// AlphaZero at these budgets: after 15 minutes of 6x6 training each,
+	// side by side on the same 2 cores, the PUCT model beat the Gumbel one
+	// 77-23 and greedy 85-15 (Gumbel: 72-28). See the README.
 	m := mcts.DefaultConfig()
-	m.Gumbel = true
+	m.Gumbel = false
 	m.GumbelSampled = 8
 	m.LeafBatch = 4
 	train := net.DefaultTrainOptions()
