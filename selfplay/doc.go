@@ -1,0 +1,43 @@
+// Package selfplay is the AlphaZero loop of Kōnane Zero: the network plays
+// itself through MCTS, its games become training samples in a replay
+// buffer, and the network trains on them, generation after generation.
+//
+// The pieces, one file each:
+//
+//   - game.go: one self-play game (PlayGame). Playout-cap randomization
+//     (KataGo) gives a full search with root noise to a fraction of the
+//     moves, whose search policy becomes a training sample, and a cheap
+//     search to the others; value targets are the game's result.
+//   - workers.go: many games at once (PlayGames), all feeding one batched
+//     evaluator, under errgroup and a context.
+//   - replay.go: the replay buffer (Replay), a window over the most recent
+//     samples that grows with the run as KataGo's does, drawn uniformly
+//     under a random symmetry of the square; shards on disk (WriteShard,
+//     ReadShard) so that it survives restarts.
+//   - gate.go: the optional gate of a new model against the best one (an
+//     SPRT match in package arena).
+//   - run.go: the generation loop in a run directory (Run): self-play,
+//     training, checkpoint, model export, metrics, with exact resumption.
+//   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot.
+//   - config.go: the defaults of `konane train` (DefaultConfig).
+//
+// A run directory holds:
+//
+//	config.json              the run's configuration
+//	state.json               the last completed generation (written last: the commit point)
+//	replay/gen-NNNNNN.shard  the samples of each generation
+//	games/gen-NNNNNN/        every game as a text record, with search statistics as comments
+//	checkpoints/             trainer state (weights, momentum, step) of the last two generations
+//	models/gen-NNNNNN.safetensors, models/latest
+//	metrics.csv, metrics.png
+//
+// Every random choice derives from the run seed, the generation and the
+// game number (GameSeed), so a run is reproducible and a resumed run
+// continues exactly as if it had never stopped.
+//
+// Usage:
+//
+//	cfg := selfplay.DefaultConfig(6)
+//	cfg.Duration = 30 * time.Minute
+//	err := selfplay.Run(ctx, "runs/6x6", cfg, selfplay.Hooks{}, log.Printf)
+package selfplay
