@@ -1,4 +1,4 @@
-package agent
+package agent_test
 
 import (
 	"context"
@@ -7,41 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/models"
-	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
 
-// runEngines opens every shipped model and runs the evaluators for the
-// test.
-func runEngines(t *testing.T) *Engines {
-	t.Helper()
-	es, err := OpenEngines("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return es
-}
-
 // playOut plays a whole game of the agent against itself, asking for
 // advice before every move when advise is set, and returns the moves.
-func playOut(t *testing.T, e *Engine, seed uint64, s Strength, advise bool) []rules.Move {
+func playOut(t *testing.T, e *agent.Engine, seed uint64, s agent.Strength, advise bool) []rules.Move {
 	t.Helper()
 	ctx := context.Background()
 	a, err := e.NewAgent(seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := NewGame(e.Size())
+	g, _ := agent.NewGame(e.Size())
 	for !g.Over() {
 		if advise {
 			if _, err := a.Advise(ctx, g.Position(), s); err != nil {
@@ -61,7 +42,7 @@ func playOut(t *testing.T, e *Engine, seed uint64, s Strength, advise bool) []ru
 	return g.Moves()
 }
 
-func checkAnalysis(t *testing.T, p rules.Position, an Analysis) {
+func checkAnalysis(t *testing.T, p rules.Position, an agent.Analysis) {
 	t.Helper()
 	if an.Side != p.Turn || len(an.PV) == 0 || an.PV[0] != an.Move {
 		t.Fatalf("analysis %+v of a position with %v to move", an, p.Turn)
@@ -84,41 +65,41 @@ func checkAnalysis(t *testing.T, p rules.Position, an Analysis) {
 // TestAgentGames: the shipped 6x6 model plays whole legal games; the same
 // seed gives the same game; asking for advice does not change its play.
 func TestAgentGames(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	e, err := es.Get(6)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Strength{Sims: 8}
+	s := agent.Strength{Sims: 8}
 	a := playOut(t, e, 1, s, false)
 	b := playOut(t, e, 1, s, false)
 	c := playOut(t, e, 1, s, true)
 	if !slices.Equal(a, b) {
-		t.Errorf("same seed, different games:\n%s\n%s", MovesText(a), MovesText(b))
+		t.Errorf("same seed, different games:\n%s\n%s", agent.MovesText(a), agent.MovesText(b))
 	}
 	if !slices.Equal(a, c) {
-		t.Errorf("advice changed the agent's play:\n%s\n%s", MovesText(a), MovesText(c))
+		t.Errorf("advice changed the agent's play:\n%s\n%s", agent.MovesText(a), agent.MovesText(c))
 	}
 }
 
 func TestAgentErrors(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	e, _ := es.Get(6)
 	a, err := e.NewAgent(1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := a.Move(ctx, rules.NewPosition(8), Strength{Sims: 4}); err == nil || !strings.Contains(err.Error(), "plays 6x6, not 8x8") {
+	if _, err := a.Move(ctx, rules.NewPosition(8), agent.Strength{Sims: 4}); err == nil || !strings.Contains(err.Error(), "plays 6x6, not 8x8") {
 		t.Errorf("8x8 position for a 6x6 model: %v", err)
 	}
-	if _, err := a.Move(ctx, rules.NewPosition(6), Strength{}); err == nil {
+	if _, err := a.Move(ctx, rules.NewPosition(6), agent.Strength{}); err == nil {
 		t.Error("no strength: no error")
 	}
 }
 
 func TestEngines(t *testing.T) {
-	es, err := OpenEngines("")
+	es, err := agent.OpenEngines("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,34 +117,28 @@ func TestEngines(t *testing.T) {
 	}
 
 	// A model file gives an engine for its size only.
-	m, err := net.New(net.Config{Size: 5, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "five.safetensors")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	es, err = OpenEngines(path)
+	path := agenttest.TinyModelFile(t, 5)
+	es, err = agent.OpenEngines(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(es.Sizes(), []int{5}) || es.SizeList() != "5x5" {
 		t.Errorf("engines of a 5x5 model file: %v", es.Sizes())
 	}
-	if _, err := LoadModel(path, 6); err == nil || !strings.Contains(err.Error(), "plays 5x5, not 6x6") {
+	if _, err := agent.LoadModel(path, 6); err == nil || !strings.Contains(err.Error(), "plays 5x5, not 6x6") {
 		t.Errorf("LoadModel of a 5x5 file for 6x6: %v", err)
 	}
-	if _, err := LoadModel(filepath.Join(t.TempDir(), "missing"), 0); err == nil {
+	if _, err := agent.LoadModel(filepath.Join(t.TempDir(), "missing"), 0); err == nil {
 		t.Error("LoadModel of a missing file: no error")
 	}
-	if _, err := LoadModel("", 7); err == nil || !strings.Contains(err.Error(), "7x7") {
+	if _, err := agent.LoadModel("", 7); err == nil || !strings.Contains(err.Error(), "7x7") {
 		t.Errorf("LoadModel of an unshipped size: %v", err)
 	}
-	if _, err := NewEngines(m, m); err == nil {
+	m := agenttest.TinyModel(t, 5)
+	if _, err := agent.NewEngines(m, m); err == nil {
 		t.Error("two models of one size: no error")
 	}
-	if _, err := NewEngines(); err == nil {
+	if _, err := agent.NewEngines(); err == nil {
 		t.Error("no model: no error")
 	}
 }

@@ -10,29 +10,10 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
 )
-
-// runEngines opens the shipped models and runs their evaluators for the
-// test.
-func runEngines(t *testing.T) *agent.Engines {
-	t.Helper()
-	es, err := agent.OpenEngines("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return es
-}
 
 func newEngine(t *testing.T, es *agent.Engines, size int) *Engine {
 	t.Helper()
@@ -98,7 +79,7 @@ func (s *session) read() string {
 // pipe; every move is legal, the game ends with "no legal move", and undo
 // and showboard follow the game.
 func TestFullGame(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	s := startSession(t, newEngine(t, es, 6))
 	s.ask("boardsize 6", '=')
 	s.ask("clear_board", '=')
@@ -146,7 +127,7 @@ func TestFullGame(t *testing.T) {
 // TestProtocol: framing, ids, preprocessing and the failure answers of a
 // scripted session, all in one input.
 func TestProtocol(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	e := newEngine(t, es, 6)
 	script := strings.Join([]string{
 		"protocol_version",
@@ -242,7 +223,7 @@ func TestProtocol(t *testing.T) {
 }
 
 func TestListCommands(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	var out strings.Builder
 	e := newEngine(t, es, 6)
 	if err := e.Serve(context.Background(), strings.NewReader("list_commands\n"), &out); err != nil {
@@ -271,11 +252,7 @@ func TestListCommands(t *testing.T) {
 // of the side to move, as the solver finds them, at every position of a
 // game.
 func TestSolve(t *testing.T) {
-	m, err := agentModel(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := agent.NewEngines(m)
+	es, err := agent.NewEngines(agenttest.TinyModel(t, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +293,7 @@ func TestSolve(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	if _, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: 5}); err == nil || !strings.Contains(err.Error(), "no model for 5x5") {
 		t.Errorf("size without a model: %v", err)
 	}
@@ -333,7 +310,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestLongLine(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	e := newEngine(t, es, 6)
 	var out strings.Builder
 	input := "1 name " + strings.Repeat("x", 3*maxLine) + "\n2 name\n"
@@ -349,7 +326,7 @@ func TestLongLine(t *testing.T) {
 // TestServeStopsWithContext: Serve returns when its context ends, even
 // while the input blocks.
 func TestServeStopsWithContext(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	e := newEngine(t, es, 6)
 	inR, inW := io.Pipe()
 	defer inW.Close()

@@ -14,28 +14,9 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 )
-
-// runEngines opens the shipped models and runs their evaluators for the
-// test.
-func runEngines(t *testing.T) *agent.Engines {
-	t.Helper()
-	es, err := agent.OpenEngines("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return es
-}
 
 // testServer is a Server behind httptest, with a clock the test moves.
 type testServer struct {
@@ -49,7 +30,7 @@ func newTestServer(t *testing.T, cfg Config) *testServer {
 	ts := &testServer{}
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	if cfg.Engines == nil {
-		cfg.Engines = runEngines(t)
+		cfg.Engines = agenttest.RunEngines(t)
 	}
 	cfg.Now = func() time.Time { return start.Add(time.Duration(ts.clock.Load()) * time.Second) }
 	srv, err := New(cfg)
@@ -449,7 +430,7 @@ func TestStaticAndHeaders(t *testing.T) {
 // TestServeShutdown: Serve answers on its listener until ctx ends, then
 // returns nil.
 func TestServeShutdown(t *testing.T) {
-	es := runEngines(t)
+	es := agenttest.RunEngines(t)
 	srv, err := New(Config{Engines: es})
 	if err != nil {
 		t.Fatal(err)

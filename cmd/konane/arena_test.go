@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/agent/agenttest"
 )
 
 func runArena(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -140,14 +140,7 @@ func TestArenaErrors(t *testing.T) {
 }
 
 func TestArenaModel(t *testing.T) {
-	m, err := net.New(net.Config{Size: 4, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "tiny.safetensors")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
+	path := agenttest.TinyModelFile(t, 4)
 	out, _, err := runArena(t, "--size", "4", "--games", "4", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -43,14 +42,7 @@ func TestGTPGame(t *testing.T) {
 
 // TestGTPModelFlag: with --model the model's size is the only one.
 func TestGTPModelFlag(t *testing.T) {
-	m, err := net.New(net.Config{Size: 5, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "five.safetensors")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
+	path := agenttest.TinyModelFile(t, 5)
 	var out, errb bytes.Buffer
 	in := strings.NewReader("boardsize 6\nboardsize 5\ngenmove black\nkonane-legal_moves\n")
 	if err := run(context.Background(), []string{"gtp", "--model", path, "--sims", "4"}, in, &out, &errb); err != nil {

@@ -1,0 +1,60 @@
+// Package agenttest gives the tests of the packages built on agent (gtp,
+// web, the konane commands) the engines and models they play with.
+//
+//	func TestSomething(t *testing.T) {
+//		es := agenttest.RunEngines(t) // the shipped models, running until the test ends
+//		e, err := es.Get(6)
+//		...
+//	}
+package agenttest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/net"
+)
+
+// RunEngines opens the engines of every shipped model and runs their
+// evaluators until the test ends; an evaluator's error fails the test.
+func RunEngines(t testing.TB) *agent.Engines {
+	t.Helper()
+	es, err := agent.OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return es
+}
+
+// TinyModel returns a small network of random weights for size×size
+// boards: quick to evaluate, for tests of what plays rather than how well.
+func TinyModel(t testing.TB, size int) *net.Model {
+	t.Helper()
+	m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TinyModelFile saves TinyModel(t, size) in the test's temporary folder
+// and returns the file's path.
+func TinyModelFile(t testing.TB, size int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny.safetensors")
+	if err := TinyModel(t, size).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
