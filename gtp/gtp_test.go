@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -341,5 +342,24 @@ func TestServeStopsWithContext(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return after its context ended")
+	}
+}
+
+// TestQuitEndsReader: after quit, the goroutine reading the commands
+// ends too, although input follows.
+func TestQuitEndsReader(t *testing.T) {
+	es, err := agent.NewEngines(agenttest.TinyModel(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, es, 4)
+	before := runtime.NumGoroutine()
+	if err := e.Serve(context.Background(), strings.NewReader("quit\nname\nname\n"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after quit, %d before Serve", runtime.NumGoroutine(), before)
+		}
 	}
 }

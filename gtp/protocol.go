@@ -59,7 +59,10 @@ var errQuit = errors.New("quit")
 // returns nil then, and an error only when reading or writing fails.
 func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// Lines are read in their own goroutine so that the end of ctx is seen
-	// while the input blocks; it ends with the input.
+	// while the input blocks. It ends with the input, or when Serve
+	// returns (quit) unless it is blocked reading r.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	type line struct {
 		text    string
 		tooLong bool
@@ -151,8 +154,8 @@ func readLine(in *bufio.Reader) (line string, tooLong bool, err error) {
 }
 
 // respond writes one answer: "=id result" or "?id message" ("=id" alone
-// for an empty result), and a blank line. Blank lines inside a result would end it early, so they are
-// dropped.
+// for an empty result), and a blank line. Blank lines inside a result
+// would end it early, so they are dropped.
 func respond(w io.Writer, id, result string, failure error) {
 	mark := "="
 	if failure != nil {
