@@ -292,23 +292,10 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	var human rules.Color
-	switch req.Color {
-	case "black", "":
-		human = rules.Black
-	case "white":
-		human = rules.White
-	case "random":
-		human = rules.Color(s.rng.IntN(2))
-	default:
-		s.mu.Unlock()
-		return nil, badRequest("color %q: want black, white or random", req.Color)
+	human, seed, err := s.drawGame(req.Color)
+	if err != nil {
+		return nil, err
 	}
-	seed := s.cfg.Seed + s.games
-	s.games++
-	s.mu.Unlock()
-
 	a, err := engine.NewAgent(seed)
 	if err != nil {
 		return nil, err
@@ -330,6 +317,26 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 		}
 	}
 	return ss.view(), nil
+}
+
+// drawGame gives a new game the human's colour (drawn for "random") and
+// the seed of its agent.
+func (s *Server) drawGame(color string) (human rules.Color, seed uint64, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch color {
+	case "black", "":
+		human = rules.Black
+	case "white":
+		human = rules.White
+	case "random":
+		human = rules.Color(s.rng.IntN(2))
+	default:
+		return 0, 0, badRequest("color %q: want black, white or random", color)
+	}
+	seed = s.cfg.Seed + s.games
+	s.games++
+	return human, seed, nil
 }
 
 // agentMove lets the agent play its move; ss.mu is held.
