@@ -76,45 +76,42 @@ func New(cfg Config) (*Engine, error) {
 // handler runs one command with its arguments.
 type handler func(e *Engine, ctx context.Context, args []string) (string, error)
 
-// handlers is the command table; list_commands lists it in this order.
-var handlers []struct {
+// handlerEntry is one entry of the command table: its name, the number of
+// arguments it takes and what runs it.
+type handlerEntry struct {
 	name string
+	args int
 	run  handler
 }
 
+// handlers is the command table; list_commands lists it in this order.
+// It is filled by init, since known_command looks into it.
+var handlers []handlerEntry
+
 func init() {
-	add := func(name string, run handler) {
-		handlers = append(handlers, struct {
-			name string
-			run  handler
-		}{name, run})
+	handlers = []handlerEntry{
+		{"protocol_version", 0, func(*Engine, context.Context, []string) (string, error) { return "2", nil }},
+		{"name", 0, func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Name, nil }},
+		{"version", 0, func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Version, nil }},
+		{"known_command", 1, (*Engine).knownCommand},
+		{"list_commands", 0, (*Engine).listCommands},
+		{"boardsize", 1, (*Engine).boardsize},
+		{"clear_board", 0, (*Engine).clearBoard},
+		{"play", 2, (*Engine).play},
+		{"genmove", 1, (*Engine).genmove},
+		{"undo", 0, (*Engine).undo},
+		{"showboard", 0, (*Engine).showboard},
+		{"quit", 0, func(*Engine, context.Context, []string) (string, error) { return "", errQuit }},
+		{"konane-legal_moves", 0, (*Engine).legalMoves},
+		{"konane-solve", 0, (*Engine).solve},
+		{"konane-eval", 0, (*Engine).eval},
 	}
-	add("protocol_version", func(*Engine, context.Context, []string) (string, error) { return "2", nil })
-	add("name", func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Name, nil })
-	add("version", func(e *Engine, _ context.Context, _ []string) (string, error) { return e.cfg.Version, nil })
-	add("known_command", (*Engine).knownCommand)
-	add("list_commands", (*Engine).listCommands)
-	add("boardsize", (*Engine).boardsize)
-	add("clear_board", (*Engine).clearBoard)
-	add("play", (*Engine).play)
-	add("genmove", (*Engine).genmove)
-	add("undo", (*Engine).undo)
-	add("showboard", (*Engine).showboard)
-	add("quit", func(*Engine, context.Context, []string) (string, error) { return "", errQuit })
-	add("konane-legal_moves", (*Engine).legalMoves)
-	add("konane-solve", (*Engine).solve)
-	add("konane-eval", (*Engine).eval)
 }
 
-// arity is the number of arguments each command takes.
-var arity = map[string]int{
-	"known_command": 1, "boardsize": 1, "play": 2, "genmove": 1,
-}
-
-func lookup(name string) handler {
-	for _, h := range handlers {
-		if h.name == name {
-			return h.run
+func lookup(name string) *handlerEntry {
+	for i := range handlers {
+		if handlers[i].name == name {
+			return &handlers[i]
 		}
 	}
 	return nil
@@ -126,17 +123,17 @@ func (e *Engine) execute(ctx context.Context, c command) (string, error) {
 	if h == nil {
 		return "", errors.New("unknown command")
 	}
-	if want := arity[c.name]; len(c.args) != want {
-		switch want {
+	if len(c.args) != h.args {
+		switch h.args {
 		case 0:
 			return "", fmt.Errorf("%s takes no arguments", c.name)
 		case 1:
 			return "", fmt.Errorf("%s takes 1 argument, got %d", c.name, len(c.args))
 		default:
-			return "", fmt.Errorf("%s takes %d arguments, got %d", c.name, want, len(c.args))
+			return "", fmt.Errorf("%s takes %d arguments, got %d", c.name, h.args, len(c.args))
 		}
 	}
-	return h(e, ctx, c.args)
+	return h.run(e, ctx, c.args)
 }
 
 func (e *Engine) knownCommand(_ context.Context, args []string) (string, error) {
