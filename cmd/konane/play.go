@@ -129,11 +129,11 @@ const playHelp = `commands:
 // run plays until quit, the end of the input or ctx ends; the engine's
 // evaluator runs alongside.
 func (t *terminal) run(ctx context.Context, stdin io.Reader) error {
-	ctx, cancel := context.WithCancel(ctx)
-	g, gctx := errgroup.WithContext(ctx)
+	gameCtx, stop := context.WithCancel(ctx)
+	g, gctx := errgroup.WithContext(gameCtx)
 	g.Go(func() error { return t.engine.Run(gctx) })
 	g.Go(func() error {
-		defer cancel()
+		defer stop() // the end of the game stops the evaluator
 		return t.loop(gctx, stdin)
 	})
 	err := g.Wait()
