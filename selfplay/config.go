@@ -10,6 +10,11 @@ import (
 // DefaultConfig returns the settings of `konane train` for a board size,
 // chosen for a 2-core machine (see the README for the measurements).
 func DefaultConfig(size int) Config {
+	// ReuseRatio 12 rather than 4: training is cheap beside self-play here,
+	// and in two 30-minute 6x6 runs (seed 1) the model trained with 12 kept
+	// the win in 86.5% of 200 solver-labelled critical positions against
+	// 82.5% (64 sims), and won the match between them 56-44.
+	//
 	// PUCT with visit-count targets learned faster per CPU-hour than Gumbel
 	// AlphaZero at these budgets: after 15 minutes of 6x6 training each,
 	// side by side on the same 2 cores, the PUCT model beat the Gumbel one
@@ -32,7 +37,7 @@ func DefaultConfig(size int) Config {
 			Temperature: mcts.TemperatureSchedule{Initial: 1, Final: 0, Hold: size},
 		},
 		GamesPerGen: 64,
-		ReuseRatio:  4,
+		ReuseRatio:  12,
 		MinWindow:   20000,
 		MaxWindow:   500000,
 		Parallel:    32,
