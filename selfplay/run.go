@@ -513,12 +513,43 @@ func checkOrWriteConfig(path string, cfg Config) error {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
 	}
-	a, _ := json.Marshal(saved.identity())
-	c, _ := json.Marshal(cfg.identity())
-	if string(a) != string(c) {
-		return fmt.Errorf("selfplay: %s holds a run with a different configuration (saved %s, given %s); use the same settings or another --run directory", filepath.Dir(path), a, c)
+	if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
+		return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", filepath.Dir(path), diff)
 	}
 	return writeJSON(path, cfg)
+}
+
+// configDiff lists the settings in which two configurations differ, as
+// "seed: saved 1, given 5; ...", or returns "" when they agree.
+func configDiff(saved, given Config) string {
+	flat := func(c Config) map[string]string {
+		b, _ := json.Marshal(c)
+		var tree map[string]any
+		json.Unmarshal(b, &tree)
+		out := map[string]string{}
+		var walk func(prefix string, v any)
+		walk = func(prefix string, v any) {
+			if m, ok := v.(map[string]any); ok {
+				for k, x := range m {
+					walk(strings.TrimPrefix(prefix+"."+k, "."), x)
+				}
+				return
+			}
+			j, _ := json.Marshal(v)
+			out[prefix] = string(j)
+		}
+		walk("", tree)
+		return out
+	}
+	a, b := flat(saved), flat(given)
+	var diffs []string
+	for k, v := range a {
+		if b[k] != v {
+			diffs = append(diffs, fmt.Sprintf("%s: saved %s, given %s", k, v, b[k]))
+		}
+	}
+	sort.Strings(diffs)
+	return strings.Join(diffs, "; ")
 }
 
 func readState(path string) (state, error) {

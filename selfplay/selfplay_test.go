@@ -216,7 +216,7 @@ func TestRunResumesExactly(t *testing.T) {
 	// A different configuration is refused with a clear error.
 	cfg.Seed++
 	err := Run(ctx, split, cfg, Hooks{}, quiet)
-	if err == nil || !strings.Contains(err.Error(), "different configuration") {
+	if err == nil || !strings.Contains(err.Error(), "different configuration (seed: saved 1, given 2)") {
 		t.Fatalf("changed seed: err = %v", err)
 	}
 }
