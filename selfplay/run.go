@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
-	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
@@ -590,5 +589,3 @@ func meanEntropy(samples []net.Sample) float64 {
 	}
 	return h / float64(len(samples))
 }
-
-var _ mcts.Evaluator = (*net.Evaluator)(nil)
