@@ -142,12 +142,7 @@ func criticalOfGame(ctx context.Context, s *solver.Solver, size int, seed uint64
 		if err != nil {
 			return nil, fmt.Errorf("arena: solver check: %w", err)
 		}
-		var winning []rules.Move
-		for _, r := range results {
-			if r.Wins {
-				winning = append(winning, r.Move)
-			}
-		}
+		winning := solver.WinningMoves(results)
 		if len(winning) > 0 && len(winning) < len(results) {
 			return &Critical{Position: p, Winning: winning, Moves: len(results)}, nil
 		}

@@ -277,12 +277,7 @@ func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var wins []rules.Move
-	for _, r := range results {
-		if r.Wins {
-			wins = append(wins, r.Move)
-		}
-	}
+	wins := solver.WinningMoves(results)
 	if len(wins) == 0 {
 		return fmt.Sprintf("%s loses", p.Turn), nil
 	}

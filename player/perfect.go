@@ -69,12 +69,7 @@ func (pp *Perfect) Move(ctx context.Context, p rules.Position) (rules.Move, erro
 	if err != nil {
 		return rules.NoMove, fmt.Errorf("player: perfect: %w", err)
 	}
-	var winning []rules.Move
-	for _, r := range results {
-		if r.Wins {
-			winning = append(winning, r.Move)
-		}
-	}
+	winning := solver.WinningMoves(results)
 	if len(winning) > 0 {
 		return winning[pp.rng.IntN(len(winning))], nil
 	}

@@ -89,6 +89,17 @@ type MoveResult struct {
 	Wins bool // the player who makes the move wins with perfect play after it
 }
 
+// WinningMoves returns the moves of results that win, in their order.
+func WinningMoves(results []MoveResult) []rules.Move {
+	var wins []rules.Move
+	for _, r := range results {
+		if r.Wins {
+			wins = append(wins, r.Move)
+		}
+	}
+	return wins
+}
+
 // Analyze solves every legal move of p, in rules.Position.LegalMoves order.
 // The side to move in p wins exactly when some move Wins; a position
 // without legal moves (lost for the side to move) gives an empty slice.

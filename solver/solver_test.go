@@ -175,3 +175,14 @@ func TestSolveStartSmallBoards(t *testing.T) {
 		}
 	}
 }
+
+func TestWinningMoves(t *testing.T) {
+	a, b, c := rules.Move{From: 1, To: 3}, rules.Move{From: 2, To: 4}, rules.Move{From: 5, To: 7}
+	got := WinningMoves([]MoveResult{{a, true}, {b, false}, {c, true}})
+	if len(got) != 2 || got[0] != a || got[1] != c {
+		t.Fatalf("WinningMoves = %v, want [%v %v]", got, a, c)
+	}
+	if WinningMoves([]MoveResult{{b, false}}) != nil {
+		t.Fatal("no winning move should give nil")
+	}
+}
