@@ -160,15 +160,7 @@ func (s *Search) improved(idx int32) []float64 {
 		sig[i] += logPrior(edges[i].prior)
 		top = max(top, sig[i])
 	}
-	var sum float64
-	for i := range sig {
-		sig[i] = math.Exp(sig[i] - top)
-		sum += sig[i]
-	}
-	for i := range sig {
-		sig[i] /= sum
-	}
-	return sig
+	return expNormalize(sig, top)
 }
 
 // selectGumbel is the paper's deterministic selection below the root:

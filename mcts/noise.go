@@ -16,15 +16,22 @@ func dirichlet(rng *rand.Rand, alpha float64, buf []float64, n int) []float64 {
 		buf = append(buf, l)
 		maxLog = max(maxLog, l)
 	}
+	return expNormalize(buf, maxLog)
+}
+
+// expNormalize turns logs (up to a common constant) into probabilities in
+// place: exp(x - top), divided by the sum. top is the largest element, so
+// that nothing overflows.
+func expNormalize(logs []float64, top float64) []float64 {
 	var sum float64
-	for i := range buf {
-		buf[i] = math.Exp(buf[i] - maxLog)
-		sum += buf[i]
+	for i := range logs {
+		logs[i] = math.Exp(logs[i] - top)
+		sum += logs[i]
 	}
-	for i := range buf {
-		buf[i] /= sum
+	for i := range logs {
+		logs[i] /= sum
 	}
-	return buf
+	return logs
 }
 
 // logGamma returns the logarithm of a Gamma(alpha, 1) variate, by
