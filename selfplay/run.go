@@ -429,11 +429,7 @@ func LatestModel(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("selfplay: run %s has no exported model yet: %w", dir, err)
 	}
-	name := string(b)
-	for len(name) > 0 && (name[len(name)-1] == '\n' || name[len(name)-1] == '\r') {
-		name = name[:len(name)-1]
-	}
-	return filepath.Join(dir, modelsDir, name), nil
+	return filepath.Join(dir, modelsDir, strings.TrimSpace(string(b))), nil
 }
 
 func openTrainer(dir string, cfg Config, st state) (*net.Trainer, error) {
