@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -59,84 +58,90 @@ A progress bar with the time left goes to standard error.
 
 Example: konane arena --size 6 --games 40 alphabeta:depth=4 greedy random
 Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", 0, "board size N (4..8), required")
-			games := fs.Int("games", 20, "games per pair of players")
-			parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
-			gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
-			plies := fs.Int("random-plies", 2, "random jumps after the opening removals of each line")
-			seed := fs.Uint64("seed", 1, "seed of the openings and the players")
-			anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first)")
-			prior := fs.Float64("prior", 1, "virtual draws added to each pair for the ratings (0: pure maximum likelihood)")
-			out := fs.String("out", "", "folder for results.csv, ratings.csv, results.json and games/")
-			sprtText := fs.String("sprt", "", "elo0,elo1[,alpha,beta]: stop a pair once its SPRT decides")
-			check := fs.Bool("solver-check", false, "check one player's moves in critical positions against the solver")
-			positions := fs.Int("positions", 200, "critical positions of --solver-check")
-			quiet := fs.Bool("quiet", false, "no progress bar")
-			return func(ctx context.Context, e *env) error {
-				if *size == 0 {
-					return usageError("arena", "--size is required")
-				}
-				if err := checkSize("arena", *size); err != nil {
-					return err
-				}
-				if *parallel < 1 {
-					return usageError("arena", "--parallel %d: want at least 1", *parallel)
-				}
-				specs := make([]player.Spec, len(e.args))
-				for i, text := range e.args {
-					s, err := player.ParseSpec(text)
-					if err != nil {
-						return fmt.Errorf("arena: %w", err)
-					}
-					specs[i] = s
-				}
-				progress := newProgress(e.stderr, *quiet)
-				if *check {
-					if len(specs) != 1 {
-						return usageError("arena", "--solver-check takes exactly one player spec, got %d", len(specs))
-					}
-					if *size > 6 {
-						return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", *size)
-					}
-					if *positions < 1 {
-						return usageError("arena", "--positions %d: want at least 1", *positions)
-					}
-					return runSolverCheck(ctx, e, specs[0], arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
-				}
-				if len(specs) < 2 {
-					return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
-				}
-				cfg := arena.Config{Size: *size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
-				if *sprtText != "" {
-					s, err := arena.ParseSPRT(*sprtText)
-					if err != nil {
-						return fmt.Errorf("arena: --sprt: %w", err)
-					}
-					cfg.SPRT = &s
-				}
-				anchorIdx := 0
-				if *anchor != "" {
-					anchorIdx = -1
-					for i, s := range specs {
-						if s.Name == *anchor {
-							anchorIdx = i
-						}
-					}
-					if anchorIdx < 0 {
-						return usageError("arena", "--anchor %q is not the name of a player", *anchor)
-					}
-				}
-				if *prior < 0 {
-					return usageError("arena", "--prior %g: want 0 or more", *prior)
-				}
-				return runMatch(ctx, e, specs, cfg, anchorIdx, *prior, *out, progress)
-			}
-		},
+		run: runArena,
 	})
 }
 
-func runMatch(ctx context.Context, e *env, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
+// runArena is "konane arena": a match between the player specs of args, or a
+// solver check of one.
+func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("arena", stderr)
+	size := fs.Int("size", 0, "board size N (4..8), required")
+	games := fs.Int("games", 20, "games per pair of players")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
+	plies := fs.Int("random-plies", 2, "random jumps after the opening removals of each line")
+	seed := fs.Uint64("seed", 1, "seed of the openings and the players")
+	anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first)")
+	prior := fs.Float64("prior", 1, "virtual draws added to each pair for the ratings (0: pure maximum likelihood)")
+	out := fs.String("out", "", "folder for results.csv, ratings.csv, results.json and games/")
+	sprtText := fs.String("sprt", "", "elo0,elo1[,alpha,beta]: stop a pair once its SPRT decides")
+	check := fs.Bool("solver-check", false, "check one player's moves in critical positions against the solver")
+	positions := fs.Int("positions", 200, "critical positions of --solver-check")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *size == 0 {
+		return usageError("arena", "--size is required")
+	}
+	if err := checkSize("arena", *size); err != nil {
+		return err
+	}
+	if *parallel < 1 {
+		return usageError("arena", "--parallel %d: want at least 1", *parallel)
+	}
+	specs := make([]player.Spec, len(fs.Args()))
+	for i, text := range fs.Args() {
+		s, err := player.ParseSpec(text)
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		specs[i] = s
+	}
+	progress := newProgress(stderr, *quiet)
+	if *check {
+		if len(specs) != 1 {
+			return usageError("arena", "--solver-check takes exactly one player spec, got %d", len(specs))
+		}
+		if *size > 6 {
+			return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", *size)
+		}
+		if *positions < 1 {
+			return usageError("arena", "--positions %d: want at least 1", *positions)
+		}
+		return arenaSolverCheck(ctx, stdout, specs[0], arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
+	}
+	if len(specs) < 2 {
+		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
+	}
+	cfg := arena.Config{Size: *size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+	if *sprtText != "" {
+		s, err := arena.ParseSPRT(*sprtText)
+		if err != nil {
+			return fmt.Errorf("arena: --sprt: %w", err)
+		}
+		cfg.SPRT = &s
+	}
+	anchorIdx := 0
+	if *anchor != "" {
+		anchorIdx = -1
+		for i, s := range specs {
+			if s.Name == *anchor {
+				anchorIdx = i
+			}
+		}
+		if anchorIdx < 0 {
+			return usageError("arena", "--anchor %q is not the name of a player", *anchor)
+		}
+	}
+	if *prior < 0 {
+		return usageError("arena", "--prior %g: want 0 or more", *prior)
+	}
+	return arenaMatch(ctx, stdout, specs, cfg, anchorIdx, *prior, *out, progress)
+}
+
+func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
 	entrants := make([]arena.Entrant, len(specs))
 	for i, s := range specs {
 		f, err := player.NewFactory(s)
@@ -145,7 +150,7 @@ func runMatch(ctx context.Context, e *env, specs []player.Spec, cfg arena.Config
 		}
 		entrants[i] = f
 	}
-	fmt.Fprintln(e.stdout, cfg.Describe(len(specs)))
+	fmt.Fprintln(stdout, cfg.Describe(len(specs)))
 	cfg.Progress = progress.update("games")
 	res, err := arena.Run(ctx, cfg, entrants)
 	progress.finish()
@@ -153,19 +158,19 @@ func runMatch(ctx context.Context, e *env, specs []player.Spec, cfg arena.Config
 		return err
 	}
 	rep := arena.NewReport(res, anchor, prior)
-	if err := rep.WriteTables(e.stdout); err != nil {
+	if err := rep.WriteTables(stdout); err != nil {
 		return err
 	}
 	if out != "" {
 		if err := rep.Save(out); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\nwrote %s: results.csv, ratings.csv, results.json and %d games in games/\n", out, len(res.Games))
+		fmt.Fprintf(stdout, "\nwrote %s: results.csv, ratings.csv, results.json and %d games in games/\n", out, len(res.Games))
 	}
 	return nil
 }
 
-func runSolverCheck(ctx context.Context, e *env, spec player.Spec, cfg arena.SampleConfig, progress *progress) error {
+func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, cfg arena.SampleConfig, progress *progress) error {
 	f, err := player.NewFactory(spec)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -173,7 +178,7 @@ func runSolverCheck(ctx context.Context, e *env, spec player.Spec, cfg arena.Sam
 	if err := f.CheckSize(cfg.Size); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "arena: solver check of %s on %dx%d, %d critical positions from random games, seed %d\n",
+	fmt.Fprintf(stdout, "arena: solver check of %s on %dx%d, %d critical positions from random games, seed %d\n",
 		spec.Name, cfg.Size, cfg.Size, cfg.Positions, cfg.Seed)
 	cfg.Progress = progress.update("positions found")
 	crit, err := arena.SampleCritical(ctx, cfg)
@@ -182,7 +187,7 @@ func runSolverCheck(ctx context.Context, e *env, spec player.Spec, cfg arena.Sam
 		return err
 	}
 	if len(crit) < cfg.Positions {
-		fmt.Fprintf(e.stdout, "found only %d distinct critical positions\n", len(crit))
+		fmt.Fprintf(stdout, "found only %d distinct critical positions\n", len(crit))
 	}
 	// A factory with shared machinery (a network) runs during the check.
 	runCtx, stop := context.WithCancel(ctx)
@@ -197,9 +202,9 @@ func runSolverCheck(ctx context.Context, e *env, spec player.Spec, cfg arena.Sam
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s kept the win in %d of %d positions: %.1f%% (95%% CI %.1f-%.1f%%)\n",
+	fmt.Fprintf(stdout, "%s kept the win in %d of %d positions: %.1f%% (95%% CI %.1f-%.1f%%)\n",
 		spec.Name, r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High)
-	fmt.Fprintf(e.stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*r.RandomRate)
+	fmt.Fprintf(stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*r.RandomRate)
 	return nil
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/konanezero/konane/agent/agenttest"
 )
 
-func runArena(t *testing.T, args ...string) (stdout, stderr string, err error) {
+func arenaCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err = run(context.Background(), append([]string{"arena"}, args...), strings.NewReader(""), &out, &errOut)
@@ -22,7 +22,7 @@ func runArena(t *testing.T, args ...string) (stdout, stderr string, err error) {
 
 func TestArenaRoundRobin(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, err := runArena(t, "--size", "4", "--games", "6", "--parallel", "2", "--seed", "3", "--out", dir,
+	out, errOut, err := arenaCmd(t, "--size", "4", "--games", "6", "--parallel", "2", "--seed", "3", "--out", dir,
 		"random", "greedy", "alphabeta:depth=2,name=ab")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -71,7 +71,7 @@ func TestArenaRoundRobin(t *testing.T) {
 }
 
 func TestArenaGauntletSPRTAnchor(t *testing.T) {
-	out, _, err := runArena(t, "--size", "5", "--games", "60", "--parallel", "1", "--gauntlet", "--quiet", "--sprt", "0,150",
+	out, _, err := arenaCmd(t, "--size", "5", "--games", "60", "--parallel", "1", "--gauntlet", "--quiet", "--sprt", "0,150",
 		"--anchor", "alphabeta:depth=3", "random", "alphabeta:depth=3", "greedy")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestArenaGauntletSPRTAnchor(t *testing.T) {
 }
 
 func TestArenaSolverCheck(t *testing.T) {
-	out, _, err := runArena(t, "--size", "5", "--solver-check", "--positions", "40", "--quiet", "perfect")
+	out, _, err := arenaCmd(t, "--size", "5", "--solver-check", "--positions", "40", "--quiet", "perfect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestArenaErrors(t *testing.T) {
 		{[]string{"--size", "4", "random", "model:x.safetensors"}, "model needs sims=N or time=D"},
 	}
 	for _, tt := range tests {
-		_, _, err := runArena(t, append([]string{"--quiet"}, tt.args...)...)
+		_, _, err := arenaCmd(t, append([]string{"--quiet"}, tt.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("arena %v: error %v, want %q", tt.args, err, tt.want)
 		}
@@ -141,18 +141,18 @@ func TestArenaErrors(t *testing.T) {
 
 func TestArenaModel(t *testing.T) {
 	path := agenttest.TinyModelFile(t, 4)
-	out, _, err := runArena(t, "--size", "4", "--games", "4", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
+	out, _, err := arenaCmd(t, "--size", "4", "--games", "4", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, "tiny  vs  random  ") {
 		t.Errorf("output:\n%s", out)
 	}
-	out, _, err = runArena(t, "--size", "4", "--solver-check", "--positions", "10", "--quiet", "model:"+path+",sims=8,name=tiny")
+	out, _, err = arenaCmd(t, "--size", "4", "--solver-check", "--positions", "10", "--quiet", "model:"+path+",sims=8,name=tiny")
 	if err != nil || !strings.Contains(out, "tiny kept the win in ") {
 		t.Errorf("solver check: %v\n%s", err, out)
 	}
-	_, _, err = runArena(t, "--size", "5", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
+	_, _, err = arenaCmd(t, "--size", "5", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
 	if err == nil || !strings.Contains(err.Error(), "arena: player: tiny: the model plays 4x4, not 5x5") {
 		t.Errorf("wrong size: %v", err)
 	}

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	"golang.org/x/sync/errgroup"
@@ -42,42 +42,48 @@ boardsize accepts the sizes that have a model: the shipped ones (6 and 8),
 or with --model FILE the model's size only.
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", 0, "board size at the start (default 8, or the size of --model)")
-			var af agentFlags
-			af.declare(fs)
-			return func(ctx context.Context, e *env) error {
-				if len(e.args) > 0 {
-					return usageError("gtp", "unexpected argument %q", e.args[0])
-				}
-				if *size != 0 {
-					if err := checkSize("gtp", *size); err != nil {
-						return err
-					}
-				}
-				strength, err := af.strength("gtp")
-				if err != nil {
-					return err
-				}
-				engines, err := agent.OpenEngines(af.model)
-				if err != nil {
-					return fmt.Errorf("gtp: %w", err)
-				}
-				engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: *size, Version: buildVersion()})
-				if err != nil {
-					return err
-				}
-				ctx, cancel := context.WithCancel(ctx)
-				g, gctx := errgroup.WithContext(ctx)
-				g.Go(func() error { return engines.Run(gctx) })
-				g.Go(func() error {
-					defer cancel() // quit or the end of the input stops the evaluators
-					return engine.Serve(gctx, e.stdin, e.stdout)
-				})
-				return g.Wait()
-			}
-		},
+		run: runGtp,
 	})
+}
+
+// runGtp is "konane gtp": the GTP engine on stdin and stdout until quit or
+// the end of the input.
+func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("gtp", stderr)
+	size := fs.Int("size", 0, "board size at the start (default 8, or the size of --model)")
+	var af agentFlags
+	af.declare(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("gtp", "unexpected argument %q", fs.Arg(0))
+	}
+	if *size != 0 {
+		if err := checkSize("gtp", *size); err != nil {
+			return err
+		}
+	}
+	strength, err := af.strength("gtp")
+	if err != nil {
+		return err
+	}
+	engines, err := agent.OpenEngines(af.model)
+	if err != nil {
+		return fmt.Errorf("gtp: %w", err)
+	}
+	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: *size, Version: buildVersion()})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return engines.Run(gctx) })
+	g.Go(func() error {
+		defer cancel() // quit or the end of the input stops the evaluators
+		return engine.Serve(gctx, stdin, stdout)
+	})
+	return g.Wait()
 }
 
 // buildVersion is the module version the binary was built from ("devel"

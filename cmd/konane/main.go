@@ -1,7 +1,9 @@
 // Command konane trains, evaluates and plays the Kōnane Zero agent.
 //
 // Run "konane help" for the list of subcommands and "konane help CMD" for
-// one of them. Each subcommand lives in its own file of this folder.
+// one of them. Each subcommand lives in its own file of this folder: its
+// command (name, usage, help) and its run function, runArena for arena and
+// so on, which declares and parses its own flags.
 package main
 
 import (
@@ -18,24 +20,22 @@ import (
 )
 
 // command is one subcommand: its name, one-line usage, long help and run
-// function. Each file of this package registers one with register.
+// function. Each file of this package declares one and registers it with
+// register.
 type command struct {
 	name  string
 	usage string // e.g. "perft --size N --depth D"
 	short string // one line for the command list
 	long  string // paragraphs for "konane help CMD"
-	// flags declares the command's flags on fs and returns the function
-	// that runs it once fs has parsed the arguments.
-	flags func(fs *flag.FlagSet) func(ctx context.Context, env *env) error
+	// run parses the command's flags and arguments (the command line
+	// after its name) and runs it; see runFunc.
+	run runFunc
 }
 
-// env is what a command sees of the outside world; tests substitute it.
-type env struct {
-	args   []string // positional arguments left after the flags
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-}
+// runFunc runs one subcommand: its flags and arguments, and the program's
+// standard input and outputs (tests substitute them). Each declares its
+// flags on newFlagSet and reads them with parseFlags.
+type runFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
 var commands = map[string]*command{}
 
@@ -72,18 +72,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !ok {
 		return fmt.Errorf("unknown command %q (run \"konane help\" for the list)", name)
 	}
-	fs := flag.NewFlagSet("konane "+c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: konane %s\n(run \"konane help %s\" for details)\n", c.usage, c.name)
-	}
-	runFn := c.flags(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	return runFn(ctx, &env{args: fs.Args(), stdin: stdin, stdout: stdout, stderr: stderr})
+	return c.run(ctx, args, stdin, stdout, stderr)
 }
 
+// help prints the long help of a command, or the list of commands.
 func help(args []string, w io.Writer) error {
 	if len(args) == 0 {
 		printCommands(w)
@@ -93,17 +85,44 @@ func help(args []string, w io.Writer) error {
 	if !ok {
 		return fmt.Errorf("help: unknown command %q", args[0])
 	}
+	// The command prints its help, flags included, when asked with -help.
+	if err := c.run(context.Background(), []string{"-help"}, nil, w, w); !errors.Is(err, flag.ErrHelp) {
+		return fmt.Errorf("help: %s did not print its help (%v)", c.name, err)
+	}
+	return nil
+}
+
+// newFlagSet returns the flag set of the command called name; its errors
+// go to stderr.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("konane "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {} // parseFlags prints the usage
+	return fs
+}
+
+// parseFlags parses the flags of fs (made by newFlagSet) from args. After
+// a bad flag it prints the command's usage line; for -h or -help, its whole
+// help with the flags, and it returns flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	c := commands[strings.TrimPrefix(fs.Name(), "konane ")]
+	w := fs.Output()
+	if !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(w, "usage: konane %s\n(run \"konane help %s\" for details)\n", c.usage, c.name)
+		return err
+	}
 	fmt.Fprintf(w, "usage: konane %s\n\n%s\n", c.usage, strings.TrimSpace(c.long))
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	c.flags(fs)
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n > 0 {
 		fmt.Fprintln(w, "\nflags:")
-		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
-	return nil
+	return err
 }
 
 func printCommands(w io.Writer) {

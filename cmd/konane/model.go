@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -29,53 +28,58 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
     board:       6x6
     arch:        res32x2gp-v32 (32 filters, 2 blocks, 32 value units, global pooling)
     ...`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			def := net.DefaultConfig(0)
-			size := fs.Int("size", 0, "board size N (4..8), for new")
-			filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
-			blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
-			seed := fs.Uint64("seed", 1, "initialisation seed, for new")
-			return func(ctx context.Context, e *env) error {
-				if len(e.args) == 0 {
-					return usageError("model", "missing action: info or new")
-				}
-				// Flags may also follow the action: "model new --size 6 FILE".
-				action := e.args[0]
-				if err := fs.Parse(e.args[1:]); err != nil {
-					return err
-				}
-				rest := fs.Args()
-				if len(rest) != 1 {
-					return usageError("model", "%s takes exactly one FILE argument, got %d", action, len(rest))
-				}
-				switch action {
-				case "info":
-					m, err := net.Load(rest[0])
-					if err != nil {
-						return fmt.Errorf("model: %w", err)
-					}
-					printModelInfo(e.stdout, rest[0], m)
-					return nil
-				case "new":
-					if err := checkSize("model", *size); err != nil {
-						return err
-					}
-					cfg := net.DefaultConfig(*size)
-					cfg.Filters, cfg.Blocks = *filters, *blocks
-					m, err := net.New(cfg, *seed)
-					if err != nil {
-						return fmt.Errorf("model: %w", err)
-					}
-					if err := m.Save(rest[0]); err != nil {
-						return fmt.Errorf("model: %w", err)
-					}
-					printModelInfo(e.stdout, rest[0], m)
-					return nil
-				}
-				return usageError("model", "unknown action %q: want info or new", action)
-			}
-		},
+		run: runModel,
 	})
+}
+
+// runModel is "konane model info|new FILE".
+func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("model", stderr)
+	def := net.DefaultConfig(0)
+	size := fs.Int("size", 0, "board size N (4..8), for new")
+	filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
+	blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
+	seed := fs.Uint64("seed", 1, "initialisation seed, for new")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError("model", "missing action: info or new")
+	}
+	// Flags may also follow the action: "model new --size 6 FILE".
+	action := fs.Arg(0)
+	if err := parseFlags(fs, fs.Args()[1:]); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) != 1 {
+		return usageError("model", "%s takes exactly one FILE argument, got %d", action, len(rest))
+	}
+	switch action {
+	case "info":
+		m, err := net.Load(rest[0])
+		if err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		printModelInfo(stdout, rest[0], m)
+		return nil
+	case "new":
+		if err := checkSize("model", *size); err != nil {
+			return err
+		}
+		cfg := net.DefaultConfig(*size)
+		cfg.Filters, cfg.Blocks = *filters, *blocks
+		m, err := net.New(cfg, *seed)
+		if err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		if err := m.Save(rest[0]); err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+		printModelInfo(stdout, rest[0], m)
+		return nil
+	}
+	return usageError("model", "unknown action %q: want info or new", action)
 }
 
 func printModelInfo(w io.Writer, path string, m *net.Model) {

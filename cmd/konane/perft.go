@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/konanezero/konane/rules"
@@ -27,36 +27,41 @@ separate move; a game that ends earlier contributes 0), and last
 
 Example: konane perft --size 8 --depth 7
     total: 28 172 892 7124 52044 508088 4633660`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", rules.DefaultSize, "board size N (4..8)")
-			depth := fs.Int("depth", 0, "number of plies after the two removals (≥1)")
-			return func(ctx context.Context, e *env) error {
-				if err := checkSize("perft", *size); err != nil {
-					return err
-				}
-				if *depth < 1 || *depth > 40 {
-					return usageError("perft", "--depth %d: want 1..40", *depth)
-				}
-				if len(e.args) > 0 {
-					return usageError("perft", "unexpected argument %q", e.args[0])
-				}
-				total := make([]uint64, *depth)
-				for _, o := range rules.Openings(*size) {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					counts := make([]uint64, *depth)
-					rules.Perft(o.Position, counts)
-					for i, c := range counts {
-						total[i] += c
-					}
-					fmt.Fprintf(e.stdout, "%s %s: %s\n", o.Black, o.White, joinCounts(counts))
-				}
-				fmt.Fprintf(e.stdout, "total: %s\n", joinCounts(total))
-				return nil
-			}
-		},
+		run: runPerft,
 	})
+}
+
+// runPerft is "konane perft": move sequences counted from every opening.
+func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("perft", stderr)
+	size := fs.Int("size", rules.DefaultSize, "board size N (4..8)")
+	depth := fs.Int("depth", 0, "number of plies after the two removals (≥1)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkSize("perft", *size); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 40 {
+		return usageError("perft", "--depth %d: want 1..40", *depth)
+	}
+	if fs.NArg() > 0 {
+		return usageError("perft", "unexpected argument %q", fs.Arg(0))
+	}
+	total := make([]uint64, *depth)
+	for _, o := range rules.Openings(*size) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		counts := make([]uint64, *depth)
+		rules.Perft(o.Position, counts)
+		for i, c := range counts {
+			total[i] += c
+		}
+		fmt.Fprintf(stdout, "%s %s: %s\n", o.Black, o.White, joinCounts(counts))
+	}
+	fmt.Fprintf(stdout, "total: %s\n", joinCounts(total))
+	return nil
 }
 
 func joinCounts(c []uint64) string {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -52,50 +51,55 @@ The win probability is the search's estimate.
 
 Example: konane play --size 6 --color white --level hard
 Example: printf 'd4\nmoves\nquit\n' | konane play --size 8`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
-			color := fs.String("color", "black", "your colour: black (moves first), white or random")
-			var af agentFlags
-			af.declare(fs)
-			return func(ctx context.Context, e *env) error {
-				if len(e.args) > 0 {
-					return usageError("play", "unexpected argument %q", e.args[0])
-				}
-				if *size != 0 {
-					if err := checkSize("play", *size); err != nil {
-						return err
-					}
-				}
-				switch *color {
-				case "black", "white", "random":
-				default:
-					return usageError("play", "--color %q: want black, white or random", *color)
-				}
-				strength, err := af.strength("play")
-				if err != nil {
-					return err
-				}
-				n := *size
-				if n == 0 && af.model == "" {
-					n = rules.DefaultSize
-				}
-				if af.model == "" && !slices.Contains(models.Sizes(), n) {
-					return usageError("play", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
-				}
-				m, err := agent.LoadModel(af.model, n)
-				if err != nil {
-					return fmt.Errorf("play: %w", err)
-				}
-				engine, err := agent.NewEngine(m)
-				if err != nil {
-					return fmt.Errorf("play: %w", err)
-				}
-				t := &terminal{out: e.stdout, engine: engine, strength: strength, level: af.level,
-					color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
-				return t.run(ctx, e.stdin)
-			}
-		},
+		run: runPlay,
 	})
+}
+
+// runPlay is "konane play": games against the agent on stdin and stdout.
+func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("play", stderr)
+	size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
+	color := fs.String("color", "black", "your colour: black (moves first), white or random")
+	var af agentFlags
+	af.declare(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("play", "unexpected argument %q", fs.Arg(0))
+	}
+	if *size != 0 {
+		if err := checkSize("play", *size); err != nil {
+			return err
+		}
+	}
+	switch *color {
+	case "black", "white", "random":
+	default:
+		return usageError("play", "--color %q: want black, white or random", *color)
+	}
+	strength, err := af.strength("play")
+	if err != nil {
+		return err
+	}
+	n := *size
+	if n == 0 && af.model == "" {
+		n = rules.DefaultSize
+	}
+	if af.model == "" && !slices.Contains(models.Sizes(), n) {
+		return usageError("play", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
+	}
+	m, err := agent.LoadModel(af.model, n)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	engine, err := agent.NewEngine(m)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	t := &terminal{out: stdout, engine: engine, strength: strength, level: af.level,
+		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+	return t.run(ctx, stdin)
 }
 
 // terminal is a game against the agent on a text terminal (or a pipe).

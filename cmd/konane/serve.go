@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"io"
 	stdnet "net"
 	"time"
 
@@ -34,48 +34,53 @@ games in progress finish their request first.
 
 Example: konane serve --addr 127.0.0.1:8080
     serving on http://127.0.0.1:8080/`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, HOST:PORT")
-			level := fs.String("level", agent.DefaultLevel, "the level the page offers first: "+levelHelp())
-			model := fs.String("model", "", "model file to play with instead of the shipped ones (its board size is then the only one)")
-			seed := fs.Uint64("seed", 1, "seed of the agents and of the colours drawn at random")
-			maxSessions := fs.Int("max-sessions", 200, "games held at once")
-			idle := fs.Duration("idle", time.Hour, "a game without requests for this long is dropped")
-			moveTimeout := fs.Duration("move-timeout", 2*time.Minute, "the longest the computer may think about one move")
-			return func(ctx context.Context, e *env) error {
-				if len(e.args) > 0 {
-					return usageError("serve", "unexpected argument %q", e.args[0])
-				}
-				if *maxSessions < 1 {
-					return usageError("serve", "--max-sessions %d: want at least 1", *maxSessions)
-				}
-				if *idle < time.Second {
-					return usageError("serve", "--idle %v: want at least 1s", *idle)
-				}
-				if *moveTimeout <= 0 {
-					return usageError("serve", "--move-timeout %v: want a positive duration", *moveTimeout)
-				}
-				if _, err := agent.ParseLevel(*level); err != nil {
-					return fmt.Errorf("serve: %w", err)
-				}
-				engines, err := agent.OpenEngines(*model)
-				if err != nil {
-					return fmt.Errorf("serve: %w", err)
-				}
-				srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, Seed: *seed,
-					MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout})
-				if err != nil {
-					return fmt.Errorf("serve: %w", err)
-				}
-				ln, err := stdnet.Listen("tcp", *addr)
-				if err != nil {
-					return fmt.Errorf("serve: %w", err)
-				}
-				fmt.Fprintf(e.stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
-				return serveWith(ctx, srv, engines, ln)
-			}
-		},
+		run: runServe,
 	})
+}
+
+// runServe is "konane serve": the web server until ctx ends.
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, HOST:PORT")
+	level := fs.String("level", agent.DefaultLevel, "the level the page offers first: "+levelHelp())
+	model := fs.String("model", "", "model file to play with instead of the shipped ones (its board size is then the only one)")
+	seed := fs.Uint64("seed", 1, "seed of the agents and of the colours drawn at random")
+	maxSessions := fs.Int("max-sessions", 200, "games held at once")
+	idle := fs.Duration("idle", time.Hour, "a game without requests for this long is dropped")
+	moveTimeout := fs.Duration("move-timeout", 2*time.Minute, "the longest the computer may think about one move")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("serve", "unexpected argument %q", fs.Arg(0))
+	}
+	if *maxSessions < 1 {
+		return usageError("serve", "--max-sessions %d: want at least 1", *maxSessions)
+	}
+	if *idle < time.Second {
+		return usageError("serve", "--idle %v: want at least 1s", *idle)
+	}
+	if *moveTimeout <= 0 {
+		return usageError("serve", "--move-timeout %v: want a positive duration", *moveTimeout)
+	}
+	if _, err := agent.ParseLevel(*level); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	engines, err := agent.OpenEngines(*model)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, Seed: *seed,
+		MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	ln, err := stdnet.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Fprintf(stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
+	return serveWith(ctx, srv, engines, ln)
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;

@@ -53,49 +53,54 @@ Example: konane solve --size 4 --position "a1 a2 c1-a1"
     b3-b1: loses
     a4-a2: wins
     c2-a2: wins`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			size := fs.Int("size", 0, "board size N (4..8); required unless --position is a game record")
-			position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
-			stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
-			return func(ctx context.Context, e *env) error {
-				if len(e.args) > 0 {
-					return usageError("solve", "unexpected argument %q", e.args[0])
-				}
-				sizeSet := false
-				fs.Visit(func(f *flag.Flag) { sizeSet = sizeSet || f.Name == "size" })
-				if sizeSet || !isFile(*position) {
-					if !sizeSet {
-						return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
-					}
-					if err := checkSize("solve", *size); err != nil {
-						return err
-					}
-				}
-				s := solver.New()
-				began := time.Now()
-				if *position == "" {
-					if err := solveStart(ctx, s, *size, e.stdout); err != nil {
-						return fmt.Errorf("solve: %w", err)
-					}
-				} else {
-					p, err := parsePosition(*size, sizeSet, *position)
-					if err != nil {
-						return err
-					}
-					if err := solvePosition(ctx, s, p, e.stdout); err != nil {
-						return fmt.Errorf("solve: %w", err)
-					}
-				}
-				if *stats {
-					st := s.Stats()
-					el := time.Since(began)
-					fmt.Fprintf(e.stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
-						el.Seconds(), st.Nodes, float64(st.Nodes)/el.Seconds(), st.Hits)
-				}
-				return nil
-			}
-		},
+		run: runSolve,
 	})
+}
+
+// runSolve is "konane solve": the start of a board or one position, solved.
+func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("solve", stderr)
+	size := fs.Int("size", 0, "board size N (4..8); required unless --position is a game record")
+	position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
+	stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("solve", "unexpected argument %q", fs.Arg(0))
+	}
+	sizeSet := false
+	fs.Visit(func(f *flag.Flag) { sizeSet = sizeSet || f.Name == "size" })
+	if sizeSet || !isFile(*position) {
+		if !sizeSet {
+			return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
+		}
+		if err := checkSize("solve", *size); err != nil {
+			return err
+		}
+	}
+	s := solver.New()
+	began := time.Now()
+	if *position == "" {
+		if err := solveStart(ctx, s, *size, stdout); err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+	} else {
+		p, err := parsePosition(*size, sizeSet, *position)
+		if err != nil {
+			return err
+		}
+		if err := solvePosition(ctx, s, p, stdout); err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+	}
+	if *stats {
+		st := s.Stats()
+		el := time.Since(began)
+		fmt.Fprintf(stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
+			el.Seconds(), st.Nodes, float64(st.Nodes)/el.Seconds(), st.Hits)
+	}
+	return nil
 }
 
 func winner(blackWins bool) string {

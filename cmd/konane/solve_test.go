@@ -14,8 +14,8 @@ import (
 	"github.com/konanezero/konane/solver"
 )
 
-// runSolve runs "konane solve args..." and returns its output.
-func runSolve(ctx context.Context, args ...string) (stdout, stderr string, err error) {
+// solveCmd runs "konane solve args..." and returns its output.
+func solveCmd(ctx context.Context, args ...string) (stdout, stderr string, err error) {
 	var out, errOut bytes.Buffer
 	err = run(ctx, append([]string{"solve"}, args...), strings.NewReader(""), &out, &errOut)
 	return out.String(), errOut.String(), err
@@ -23,7 +23,7 @@ func runSolve(ctx context.Context, args ...string) (stdout, stderr string, err e
 
 func TestSolveStartOutput(t *testing.T) {
 	for _, size := range []int{4, 5} {
-		out, _, err := runSolve(context.Background(), "--size", fmt.Sprint(size))
+		out, _, err := solveCmd(context.Background(), "--size", fmt.Sprint(size))
 		if err != nil {
 			t.Fatalf("%dx%d: %v", size, size, err)
 		}
@@ -41,11 +41,11 @@ func TestSolveStartOutput(t *testing.T) {
 		}
 	}
 	// Known values: 4x4 is White's, 5x5 Black's after every opening.
-	out, _, _ := runSolve(context.Background(), "--size", "4")
+	out, _, _ := solveCmd(context.Background(), "--size", "4")
 	if !strings.HasPrefix(out, "a1 b1: white wins\n") || !strings.HasSuffix(out, "\nvalue: white wins\n") {
 		t.Errorf("4x4 output:\n%s", out)
 	}
-	out, _, _ = runSolve(context.Background(), "--size", "5")
+	out, _, _ = solveCmd(context.Background(), "--size", "5")
 	if strings.Count(out, ": black wins\n") != len(rules.Openings(5))+1 {
 		t.Errorf("5x5 output: want every opening and the value won by black:\n%s", out)
 	}
@@ -53,7 +53,7 @@ func TestSolveStartOutput(t *testing.T) {
 
 func TestSolvePositionOutput(t *testing.T) {
 	const moves = "a1 a2 c1-a1"
-	out, _, err := runSolve(context.Background(), "--size", "4", "--position", moves)
+	out, _, err := solveCmd(context.Background(), "--size", "4", "--position", moves)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSolvePositionOutput(t *testing.T) {
 	// Commas, extra spaces and a record file give the same answer.
 	same := func(name string, args ...string) {
 		t.Helper()
-		got, _, err := runSolve(context.Background(), args...)
+		got, _, err := solveCmd(context.Background(), args...)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -130,14 +130,14 @@ func TestSolveFinishedGame(t *testing.T) {
 		played = append(played, m.String())
 		p = p.Play(m)
 	}
-	out, _, err := runSolve(context.Background(), "--size", "4", "--position", strings.Join(played, " "))
+	out, _, err := solveCmd(context.Background(), "--size", "4", "--position", strings.Join(played, " "))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := fmt.Sprintf("%s to move: %s wins\n", p.Turn, p.Turn.Other()); out != want {
 		t.Errorf("finished game: output %q, want %q", out, want)
 	}
-	_, _, err = runSolve(context.Background(), "--size", "4", "--position", strings.Join(played, " ")+" a1")
+	_, _, err = solveCmd(context.Background(), "--size", "4", "--position", strings.Join(played, " ")+" a1")
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("move %d \"a1\": the game is over", len(played)+1)) {
 		t.Errorf("a move after the end: error %v", err)
 	}
@@ -177,7 +177,7 @@ func TestSolveErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := runSolve(context.Background(), tc.args...)
+			out, _, err := solveCmd(context.Background(), tc.args...)
 			if err == nil {
 				t.Fatalf("no error; output:\n%s", out)
 			}
@@ -194,7 +194,7 @@ func TestSolveErrors(t *testing.T) {
 }
 
 func TestSolveStatsAndCancel(t *testing.T) {
-	_, stderr, err := runSolve(context.Background(), "--size", "4", "--stats")
+	_, stderr, err := solveCmd(context.Background(), "--size", "4", "--stats")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestSolveStatsAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = runSolve(ctx, "--size", "4")
+	_, _, err = solveCmd(ctx, "--size", "4")
 	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "solve: ") {
 		t.Errorf("cancelled: error %v, want a solve: error wrapping context.Canceled", err)
 	}

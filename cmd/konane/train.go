@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,89 +34,94 @@ games of the running generation.
 Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 
 Example: konane train --run runs/6x6 --size 6 --time 30m`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			run := fs.String("run", "", "run directory (created if missing; resumed if it holds a run)")
-			resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
-			size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
-			seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
-			gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
-			dur := fs.Duration("time", 0, "stop after this much wall time in this session (0: no limit)")
-			games := fs.Int("games-per-gen", 0, "self-play games per generation (0: size default)")
-			workers := fs.Int("workers", 0, "games in flight at once, feeding the batched evaluator (0: default)")
-			sims := fs.Int("sims", 0, "simulations of a full search (0: size default)")
-			fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (0: size default)")
-			fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
-			search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
-			filters := fs.Int("filters", 0, "network filters (0: size default)")
-			blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
-			batch := fs.Int("batch", 0, "training batch (0: default)")
-			lr := fs.Float64("lr", 0, "learning rate (0: default)")
-			reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
-			gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
-			gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
-			gateSPRT := fs.String("gate-sprt", "0,30", "SPRT of the gate: elo0,elo1[,alpha,beta]")
-			return func(ctx context.Context, e *env) error {
-				if *run == "" {
-					return usageError("train", "--run DIR is required")
-				}
-				if len(e.args) > 0 {
-					return usageError("train", "unexpected argument %q", e.args[0])
-				}
-				if err := checkSize("train", *size); err != nil {
-					return err
-				}
-				if *resume {
-					if _, err := os.Stat(*run + "/config.json"); err != nil {
-						return usageError("train", "--resume: %s holds no run (no config.json)", *run)
-					}
-				}
-				cfg := selfplay.DefaultConfig(*size)
-				cfg.Seed = *seed
-				cfg.Generations, cfg.Duration = *gens, *dur
-				setInt(&cfg.GamesPerGen, *games)
-				setInt(&cfg.Parallel, *workers)
-				setInt(&cfg.Game.Cap.FullSims, *sims)
-				setInt(&cfg.Game.Cap.FastSims, *fastSims)
-				setInt(&cfg.Net.Filters, *filters)
-				setInt(&cfg.Net.Blocks, *blocks)
-				setInt(&cfg.Train.Batch, *batch)
-				if *fullProb != 0 {
-					cfg.Game.Cap.FullFraction = *fullProb
-				}
-				if *lr != 0 {
-					cfg.Train.LR = *lr
-				}
-				if *reuse != 0 {
-					cfg.ReuseRatio = *reuse
-				}
-				if *gateGames > 0 {
-					sprt, err := arena.ParseSPRT(*gateSPRT)
-					if err != nil {
-						return usageError("train", "--gate-sprt: %v", err)
-					}
-					cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
-				}
-				switch *search {
-				case "":
-				case "gumbel":
-					cfg.Game.MCTS.Gumbel = true
-				case "puct":
-					cfg.Game.MCTS.Gumbel = false
-				default:
-					return usageError("train", "--search %q: want gumbel or puct", *search)
-				}
-				if err := cfg.Validate(); err != nil {
-					return usageError("train", "%v", err)
-				}
-				js, _ := json.MarshalIndent(cfg, "", "  ")
-				fmt.Fprintf(e.stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
-				logf := func(format string, a ...any) {
-					fmt.Fprintf(e.stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-				}
-				return selfplay.Run(ctx, *run, cfg, trainHooks(e.stdout, e.stderr, logf), logf)
-			}
-		},
+		run: runTrain,
 	})
+}
+
+// runTrain is "konane train": the self-play loop of one run directory.
+func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", stderr)
+	run := fs.String("run", "", "run directory (created if missing; resumed if it holds a run)")
+	resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
+	size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
+	seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
+	gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
+	dur := fs.Duration("time", 0, "stop after this much wall time in this session (0: no limit)")
+	games := fs.Int("games-per-gen", 0, "self-play games per generation (0: size default)")
+	workers := fs.Int("workers", 0, "games in flight at once, feeding the batched evaluator (0: default)")
+	sims := fs.Int("sims", 0, "simulations of a full search (0: size default)")
+	fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (0: size default)")
+	fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
+	search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
+	filters := fs.Int("filters", 0, "network filters (0: size default)")
+	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
+	batch := fs.Int("batch", 0, "training batch (0: default)")
+	lr := fs.Float64("lr", 0, "learning rate (0: default)")
+	reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
+	gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
+	gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
+	gateSPRT := fs.String("gate-sprt", "0,30", "SPRT of the gate: elo0,elo1[,alpha,beta]")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *run == "" {
+		return usageError("train", "--run DIR is required")
+	}
+	if fs.NArg() > 0 {
+		return usageError("train", "unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkSize("train", *size); err != nil {
+		return err
+	}
+	if *resume {
+		if _, err := os.Stat(*run + "/config.json"); err != nil {
+			return usageError("train", "--resume: %s holds no run (no config.json)", *run)
+		}
+	}
+	cfg := selfplay.DefaultConfig(*size)
+	cfg.Seed = *seed
+	cfg.Generations, cfg.Duration = *gens, *dur
+	setInt(&cfg.GamesPerGen, *games)
+	setInt(&cfg.Parallel, *workers)
+	setInt(&cfg.Game.Cap.FullSims, *sims)
+	setInt(&cfg.Game.Cap.FastSims, *fastSims)
+	setInt(&cfg.Net.Filters, *filters)
+	setInt(&cfg.Net.Blocks, *blocks)
+	setInt(&cfg.Train.Batch, *batch)
+	if *fullProb != 0 {
+		cfg.Game.Cap.FullFraction = *fullProb
+	}
+	if *lr != 0 {
+		cfg.Train.LR = *lr
+	}
+	if *reuse != 0 {
+		cfg.ReuseRatio = *reuse
+	}
+	if *gateGames > 0 {
+		sprt, err := arena.ParseSPRT(*gateSPRT)
+		if err != nil {
+			return usageError("train", "--gate-sprt: %v", err)
+		}
+		cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
+	}
+	switch *search {
+	case "":
+	case "gumbel":
+		cfg.Game.MCTS.Gumbel = true
+	case "puct":
+		cfg.Game.MCTS.Gumbel = false
+	default:
+		return usageError("train", "--search %q: want gumbel or puct", *search)
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError("train", "%v", err)
+	}
+	js, _ := json.MarshalIndent(cfg, "", "  ")
+	fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+	}
+	return selfplay.Run(ctx, *run, cfg, trainHooks(stdout, stderr, logf), logf)
 }
 
 func setInt(dst *int, v int) {

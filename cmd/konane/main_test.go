@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// TestHelp: "konane help CMD" and "konane CMD -help" print the command's
+// usage, long help and flags; a bad flag gets the short usage only.
+func TestHelp(t *testing.T) {
+	for name, c := range commands {
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), []string{"help", name}, nil, &out, &errOut); err != nil {
+			t.Errorf("help %s: %v", name, err)
+		}
+		text := out.String()
+		if !strings.HasPrefix(text, "usage: konane "+c.usage+"\n") || !strings.Contains(text, strings.TrimSpace(c.long)) {
+			t.Errorf("help %s:\n%s", name, text)
+		}
+		if !strings.Contains(text, "\nflags:\n") {
+			t.Errorf("help %s lists no flags:\n%s", name, text)
+		}
+		out.Reset()
+		if err := run(context.Background(), []string{name, "-help"}, nil, &out, &errOut); !errors.Is(err, flag.ErrHelp) || !strings.Contains(errOut.String(), text) {
+			t.Errorf("%s -help: %v\n%s", name, err, errOut.String())
+		}
+		errOut.Reset()
+		err := run(context.Background(), []string{name, "--no-such-flag"}, nil, &out, &errOut)
+		want := "usage: konane " + c.usage + "\n(run \"konane help " + name + "\" for details)\n"
+		if err == nil || !strings.HasSuffix(errOut.String(), want) {
+			t.Errorf("%s --no-such-flag: %v\n%s", name, err, errOut.String())
+		}
+	}
+	if err := run(context.Background(), []string{"help", "nosuch"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Error("help of an unknown command: no error")
+	}
+}
