@@ -3,17 +3,132 @@ package net
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
 )
+
+// sgemmShape is the matrix product of one 3x3 convolution of the default
+// 8x8 network at the default self-play batch of 32: one row per (position,
+// square), K = 9·32 inputs per row, 32 filters.
+var sgemmShape = struct{ m, n, k int }{m: 32 * 64, n: 32, k: 9 * 32}
+
+// sgemmRun computes the conv-shaped product C = A·Bᵀ with the base BLAS
+// of this build (Backend), its rows split over threads goroutines.
+type sgemmRun struct {
+	a, b, c []float32
+}
+
+func newSgemmRun() *sgemmRun {
+	s := sgemmShape
+	r := &sgemmRun{a: make([]float32, s.m*s.k), b: make([]float32, s.n*s.k), c: make([]float32, s.m*s.n)}
+	for i := range r.a {
+		r.a[i] = float32(i%7) * 0.25
+	}
+	for i := range r.b {
+		r.b[i] = float32(i%5) * 0.5
+	}
+	return r
+}
+
+func (r *sgemmRun) do(threads int) {
+	s := sgemmShape
+	if threads == 1 {
+		blasImpl.BLAS.Sgemm(blas.NoTrans, blas.Trans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.k, 0, r.c, s.n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (s.m + threads - 1) / threads
+	for t := 0; t < threads; t++ {
+		i0 := t * per
+		rows := min(per, s.m-i0)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			blasImpl.BLAS.Sgemm(blas.NoTrans, blas.Trans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.k, 0, r.c[i0*s.n:], s.n)
+		}()
+	}
+	wg.Wait()
+}
+
+// rowBlocks computes the same product the way the network does: through
+// rowBLAS, in blocks of rowBlock rows spread over the cores.
+func (r *sgemmRun) rowBlocks() {
+	s := sgemmShape
+	blasImpl.Sgemm(blas.NoTrans, blas.Trans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.k, 0, r.c, s.n)
+}
+
+func sgemmFlops() float64 {
+	s := sgemmShape
+	return 2 * float64(s.m) * float64(s.n) * float64(s.k)
+}
+
+// BenchmarkSgemm measures the limit of this machine and build: the BLAS
+// the network uses (Backend), on the shape of a convolution of the default
+// 8x8 network at the default self-play batch, with 1 and 2 threads (and,
+// for comparison, in the row blocks the network actually runs). The peak
+// that BenchmarkEvaluate reports against is the best of threads=1 and 2.
+func BenchmarkSgemm(b *testing.B) {
+	r := newSgemmRun()
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
+			for i := 0; i < b.N; i++ {
+				r.do(threads)
+			}
+			b.ReportMetric(sgemmFlops()*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+	b.Run("rowblocks", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			r.rowBlocks()
+		}
+		b.ReportMetric(sgemmFlops()*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	})
+}
+
+var (
+	peakOnce sync.Once
+	peak     float64
+)
+
+// sgemmPeak returns the best GFLOP/s of BenchmarkSgemm's threads=1 and
+// threads=2 products, measured once per process (about a second).
+func sgemmPeak() float64 {
+	peakOnce.Do(func() {
+		r := newSgemmRun()
+		for _, threads := range []int{1, 2} {
+			prev := runtime.GOMAXPROCS(threads)
+			// The best of 5 rounds of 100ms each.
+			for round := 0; round < 5; round++ {
+				n, start := 0, time.Now()
+				for time.Since(start) < 100*time.Millisecond {
+					r.do(threads)
+					n++
+				}
+				peak = max(peak, sgemmFlops()*float64(n)/time.Since(start).Seconds()/1e9)
+			}
+			runtime.GOMAXPROCS(prev)
+		}
+	})
+	return peak
+}
 
 // BenchmarkEvaluate measures the network's throughput through the
 // evaluator (encoding, batching, softmax over legal moves; cache off) for
-// the default 8x8 net, one Evaluate call of a full batch per iteration.
+// the default 8x8 net, one Evaluate call of a full batch per iteration:
+// positions/s, GFLOP/s of the network's convolutions and products, and
+// that as a percentage of this process's sgemmPeak. Allocations are
+// reported: the steady state of the network run allocates nothing.
 func BenchmarkEvaluate(b *testing.B) {
 	cfg := DefaultConfig(8)
 	m := mustModel(b, cfg, 1)
 	ps := randomPositions(8, 64, 1)
-	for _, batch := range []int{1, 16, 64} {
+	pk := sgemmPeak()
+	for _, batch := range []int{1, 16, 32, 64} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			e, err := NewEvaluator(m, EvalOptions{Batch: batch})
 			if err != nil {
@@ -24,14 +139,24 @@ func BenchmarkEvaluate(b *testing.B) {
 			go func() { done <- e.Run(ctx) }()
 			defer func() { cancel(); <-done }()
 			in := ps[:batch]
+			// Warm up: the first runs allocate the graphs' buffers.
+			for i := 0; i < 2; i++ {
+				if _, err := e.Evaluate(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := e.Evaluate(ctx, in); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "positions/s")
-			b.ReportMetric(float64(cfg.FLOPs()), "flops/position")
+			pos := float64(b.N*batch) / b.Elapsed().Seconds()
+			gflops := pos * float64(cfg.FLOPs()) / 1e9
+			b.ReportMetric(pos, "positions/s")
+			b.ReportMetric(gflops, "GFLOP/s")
+			b.ReportMetric(100*gflops/pk, "%peak")
 		})
 	}
 }
@@ -45,6 +170,7 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	batch := randomSamples(8, opts.Batch, 1)
+	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := tr.Step(batch); err != nil {

@@ -30,9 +30,14 @@ type rowBLAS struct {
 	padTail bool
 }
 
+// blasImpl is the rowBLAS that Gorgonia and the network's own operations
+// use (see Backend).
+var blasImpl rowBLAS
+
 func init() {
 	b, pad := baseBLAS()
-	G.Use(rowBLAS{b, pad})
+	blasImpl = rowBLAS{b, pad}
+	G.Use(blasImpl)
 }
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C.

@@ -7,6 +7,10 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
+// Backend names the matrix-multiply library this binary was built with.
+// Build with -tags openblas (and libopenblas-dev installed) for OpenBLAS.
+const Backend = "gonum (pure Go)"
+
 // baseBLAS is pure-Go gonum; build with -tags openblas for OpenBLAS.
 // Its serial kernel for blocks of up to 64 rows is row-independent: no padding.
 func baseBLAS() (G.BLAS, bool) { return gonum.Implementation{}, false }

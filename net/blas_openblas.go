@@ -11,6 +11,9 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
+// Backend names the matrix-multiply library this binary was built with.
+const Backend = "OpenBLAS"
+
 // baseBLAS is OpenBLAS through cgo (Debian: apt-get install
 // libopenblas-dev; build with -tags openblas). OpenBLAS runs one thread
 // per call: rowBLAS already spreads the row blocks over the cores.
