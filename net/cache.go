@@ -71,6 +71,15 @@ func (c *cache) put(p rules.Position, pred mcts.Prediction) {
 	c.entries[key] = cacheEntry{p, pred}
 }
 
+// clear removes every entry (the counters stay).
+func (c *cache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+	c.order = c.order[:0]
+	c.next = 0
+}
+
 // len returns the number of entries.
 func (c *cache) len() int {
 	c.mu.Lock()

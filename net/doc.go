@@ -82,7 +82,11 @@
 // row's maximum from the first element of the whole tensor: the loss
 // prepends a pad column (see buildGraph). Reshaped views are overwritten
 // in place by later operations, so outputs are taken with Read nodes and
-// the value stays (batch, 1). Each regression has a test.
+// the value stays (batch, 1). The machine of every graph carries a
+// finalizer, so nothing it points to may point back to it (a graph's Read
+// destinations live apart from the graph, in outputs): Go never collects
+// such a cycle, and each graph built would stay in memory for good. Each
+// regression has a test.
 //
 // # Usage
 //
@@ -91,6 +95,7 @@
 //	g, ctx := errgroup.WithContext(ctx)
 //	g.Go(func() error { return e.Run(ctx) })      // the batching goroutine
 //	preds, err := e.Evaluate(ctx, positions)       // from many goroutines
+//	err = e.SetWeights(next)                       // same graphs, new weights
 //
 //	t, err := net.NewTrainer(m, net.DefaultTrainOptions())
 //	losses, err := t.Step(batch)                   // len(batch) == Batch

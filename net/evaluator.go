@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,6 +57,19 @@ type EvalStats struct {
 	Padding      int64 // padding rows run along with them
 }
 
+// Sub returns the counts of s since an earlier reading, before.
+func (s EvalStats) Sub(before EvalStats) EvalStats {
+	return EvalStats{
+		Positions:    s.Positions - before.Positions,
+		Terminal:     s.Terminal - before.Terminal,
+		CacheLookups: s.CacheLookups - before.CacheLookups,
+		CacheHits:    s.CacheHits - before.CacheHits,
+		NetPositions: s.NetPositions - before.NetPositions,
+		Batches:      s.Batches - before.Batches,
+		Padding:      s.Padding - before.Padding,
+	}
+}
+
 // HitRate is CacheHits / CacheLookups (0 before any look-up).
 func (s EvalStats) HitRate() float64 {
 	if s.CacheLookups == 0 {
@@ -88,11 +102,14 @@ var ErrStopped = errors.New("net: evaluator stopped")
 // call Evaluate concurrently, and the one goroutine running Run gathers
 // their positions into batches and runs the network on them. Evaluate
 // blocks until Run has answered, so Run must be started (go e.Run(ctx))
-// before positions are evaluated.
+// before positions are evaluated. SetWeights puts new weights of the same
+// architecture into the compiled graphs, so that a training run builds
+// one evaluator and keeps it for every generation.
 type Evaluator struct {
 	cfg      Config
 	opts     EvalOptions
-	graphs   []*graph // increasing batch sizes, the last one opts.Batch
+	mu       sync.Mutex // held while a graph runs or its weights change
+	graphs   []*graph   // increasing batch sizes, the last one opts.Batch
 	cache    *cache
 	requests chan *request
 	started  atomic.Bool
@@ -136,6 +153,31 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 		}
 	}
 	return e, nil
+}
+
+// SetWeights copies the weights of m, which must have the evaluator's
+// architecture, into every compiled graph and empties the cache: the
+// evaluator then answers exactly as one newly built from m would. It is
+// meant for the moments when no Evaluate call is in flight (between two
+// generations of self-play); a call in flight may be answered with either
+// weights. It is safe to call while Run is running.
+func (e *Evaluator) SetWeights(m *Model) error {
+	if m.cfg != e.cfg {
+		return fmt.Errorf("net: evaluator of %s (%dx%d) given weights of %s (%dx%d)", e.cfg.Arch(), e.cfg.Size, e.cfg.Size, m.cfg.Arch(), m.cfg.Size, m.cfg.Size)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, gr := range e.graphs {
+		for i, p := range gr.params {
+			w, dst := m.weights[gr.specs[i].name], data32(p)
+			if len(w) != len(dst) {
+				return fmt.Errorf("net: weights of %s missing or of the wrong length", gr.specs[i].name)
+			}
+			copy(dst, w)
+		}
+	}
+	e.cache.clear()
+	return nil
 }
 
 func (e *Evaluator) close() {
@@ -342,11 +384,14 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 		row += k
 	}
 	clear(x[row*enc:])
-	if err := gr.run(); err != nil {
+	e.mu.Lock()
+	err := gr.run()
+	e.mu.Unlock()
+	if err != nil {
 		return queue, err
 	}
-	logits := gr.logitsOut.Data().([]float32)
-	values := gr.valueOut.Data().([]float32)
+	logits := gr.out.logits.Data().([]float32)
+	values := gr.out.value.Data().([]float32)
 	for _, p := range parts {
 		copy(p.r.logits[p.from*slots:(p.from+p.n)*slots], logits[p.row*slots:(p.row+p.n)*slots])
 		copy(p.r.values[p.from:p.from+p.n], values[p.row:p.row+p.n])

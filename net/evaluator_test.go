@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
@@ -155,8 +157,12 @@ func TestEvaluateCache(t *testing.T) {
 		}
 	}
 	again[0].Policy[0] = 42 // callers may modify what they get
-	if st := e.Stats(); st.CacheLookups != 10 || st.CacheHits != 5 || st.NetPositions != 5 || st.HitRate() != 0.5 {
+	st := e.Stats()
+	if st.CacheLookups != 10 || st.CacheHits != 5 || st.NetPositions != 5 || st.HitRate() != 0.5 {
 		t.Fatalf("after second call: %+v", st)
+	}
+	if d := st.Sub(EvalStats{Positions: 5, CacheLookups: 5, NetPositions: 5, Batches: 2}); d != (EvalStats{Positions: 5, CacheLookups: 5, CacheHits: 5, Batches: st.Batches - 2, Padding: st.Padding}) {
+		t.Errorf("the second call's counts: %+v", d)
 	}
 	// Five more positions overflow the capacity of 6: the oldest go.
 	if _, err := e.Evaluate(context.Background(), ps[5:]); err != nil {
@@ -272,5 +278,96 @@ func TestEvaluatorShutdown(t *testing.T) {
 	}
 	if err := e.Run(context.Background()); err == nil {
 		t.Error("second Run accepted")
+	}
+}
+
+// TestSetWeights checks that an evaluator given new weights answers
+// bit for bit as one built from them, with every compiled batch size and
+// without stale cache entries, and that it refuses another architecture.
+func TestSetWeights(t *testing.T) {
+	a := perturbed(mustModel(t, tinyConfig(5), 1), 0.3, 1)
+	b := perturbed(mustModel(t, tinyConfig(5), 2), 0.3, 2)
+	ps := randomPositions(5, 13, 3)
+	opts := EvalOptions{Batch: 8, CacheSize: 64} // graphs of 1, 2, 4 and 8
+	evalAll := func(e *Evaluator) []mcts.Prediction {
+		t.Helper()
+		var out []mcts.Prediction
+		for _, k := range []int{1, 2, 3, 7} { // calls that fill each graph size
+			for i := 0; i+k <= len(ps); i += k {
+				pr, err := e.Evaluate(context.Background(), ps[i:i+k])
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, pr...)
+			}
+		}
+		return out
+	}
+	reused := startEvaluator(t, a, opts)
+	before := evalAll(reused)
+	if err := reused.SetWeights(b); err != nil {
+		t.Fatal(err)
+	}
+	got := evalAll(reused)
+	want := evalAll(startEvaluator(t, b, opts))
+	changed := 0
+	for i := range want {
+		if !samePrediction(got[i], want[i]) {
+			t.Fatalf("prediction %d after SetWeights differs from a fresh evaluator's", i)
+		}
+		if !samePrediction(before[i], want[i]) {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Fatal("the two models predict alike: the test shows nothing")
+	}
+	if err := reused.SetWeights(mustModel(t, Config{Size: 5, Filters: 4, Blocks: 1, ValueHidden: 8}, 1)); err == nil {
+		t.Error("weights of another architecture accepted")
+	}
+	if err := reused.SetWeights(mustModel(t, tinyConfig(6), 1)); err == nil {
+		t.Error("weights of another board size accepted")
+	}
+}
+
+// TestGraphsCollected checks that an evaluator's and a trainer's graphs
+// are garbage once they are no longer used. Gorgonia puts a finalizer on
+// each machine, and Go never collects a cycle through an object with a
+// finalizer: a graph that pointed to its machine while the machine
+// pointed back into it stayed in memory for good (every generation of a
+// training run leaked its evaluator that way).
+func TestGraphsCollected(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	var graphs []weak.Pointer[graph]
+	func() {
+		e, err := NewEvaluator(m, EvalOptions{Batch: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- e.Run(ctx) }()
+		if _, err := e.Evaluate(ctx, randomPositions(4, 3, 1)); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		<-done
+		tr, err := NewTrainer(m, TrainOptions{Batch: 4, LR: 0.01})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Step(randomSamples(4, 4, 1)); err != nil {
+			t.Fatal(err)
+		}
+		for _, gr := range append(e.graphs, tr.gr) {
+			graphs = append(graphs, weak.Make(gr))
+		}
+	}()
+	runtime.GC()
+	runtime.GC()
+	for i, w := range graphs {
+		if w.Value() != nil {
+			t.Errorf("graph %d of %d still in memory", i, len(graphs))
+		}
 	}
 }

@@ -34,15 +34,27 @@ type graph struct {
 	logits *G.Node // (batch, slots)
 	value  *G.Node // (batch, 1)
 
-	// Copies of the outputs, taken by Read nodes when they are computed:
-	// Gorgonia may later overwrite a node's memory in place (the training
-	// graph's value is, by the loss), so outputs are read only from here.
-	logitsOut, valueOut G.Value
+	out *outputs
 
 	// Training graphs only.
 	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, 1+slots), (batch, 1)
 	cost                            *G.Node
-	policyLossOut, valueLossOut     G.Value
+}
+
+// outputs holds copies of a graph's outputs, taken by Read nodes when they
+// are computed: Gorgonia may later overwrite a node's memory in place (the
+// training graph's value is, by the loss), so outputs are read only from
+// here.
+//
+// It is allocated apart from the graph on purpose. The machine keeps a
+// pointer to each Read's destination, and Gorgonia sets a finalizer on
+// the machine; were the destinations fields of the graph, the graph
+// (which points to the machine) and the machine would form a cycle
+// holding an object with a finalizer, which Go never collects. Every
+// graph built would then stay in memory for good.
+type outputs struct {
+	logits, value         G.Value
+	policyLoss, valueLoss G.Value // training graphs only
 }
 
 // buildGraph compiles the network of cfg for batch positions with the
@@ -61,7 +73,7 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 			gr, err = nil, fmt.Errorf("net: building the %s graph for batch %d: %v", cfg.Arch(), batch, r)
 		}
 	}()
-	gr = &graph{cfg: cfg, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.params()}
+	gr = &graph{cfg: cfg, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.params(), out: new(outputs)}
 	g := gr.g
 	p := make(map[string]*G.Node)
 	for _, s := range gr.specs {
@@ -115,8 +127,8 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	// the loss's subtraction overwrites in place, corrupting the gradient
 	// of tanh, which reads tanh's output.
 	gr.value = G.Must(G.Tanh(dense(v, "value.fc2"))) // (batch, 1)
-	G.Read(gr.logits, &gr.logitsOut)
-	G.Read(gr.value, &gr.valueOut)
+	G.Read(gr.logits, &gr.out.logits)
+	G.Read(gr.value, &gr.out.value)
 
 	if !train {
 		gr.vm = G.NewTapeMachine(g, G.EvalMode())
@@ -138,8 +150,8 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	xent := G.Must(G.Sum(G.Must(G.HadamardProd(gr.targetPolicy, logp)), 1))
 	policyLoss := G.Must(G.Neg(G.Must(G.Mean(xent))))
 	valueLoss := G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(gr.value, gr.targetValue))))))
-	G.Read(policyLoss, &gr.policyLossOut)
-	G.Read(valueLoss, &gr.valueLossOut)
+	G.Read(policyLoss, &gr.out.policyLoss)
+	G.Read(valueLoss, &gr.out.valueLoss)
 	gr.cost = G.Must(G.Add(policyLoss, valueLoss))
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {
 		return nil, fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)

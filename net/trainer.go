@@ -175,7 +175,7 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 	if err := t.gr.run(); err != nil {
 		return Losses{}, err
 	}
-	l := Losses{Policy: floats(t.gr.policyLossOut)[0], Value: floats(t.gr.valueLossOut)[0], LR: t.opts.LRAt(t.step)}
+	l := Losses{Policy: floats(t.gr.out.policyLoss)[0], Value: floats(t.gr.out.valueLoss)[0], LR: t.opts.LRAt(t.step)}
 	if math.IsNaN(l.Policy) || math.IsNaN(l.Value) || math.IsInf(l.Policy, 0) || math.IsInf(l.Value, 0) {
 		return l, errors.New("net: training step: the loss is not finite (learning rate too high?)")
 	}

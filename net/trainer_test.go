@@ -71,7 +71,7 @@ func TestGradientCheck(t *testing.T) {
 		if err := gr.run(); err != nil {
 			t.Fatal(err)
 		}
-		return floats(gr.policyLossOut)[0] + floats(gr.valueLossOut)[0]
+		return floats(gr.out.policyLoss)[0] + floats(gr.out.valueLoss)[0]
 	}
 	loss()
 	analytic := make([][]float64, len(gr.params))
@@ -169,8 +169,8 @@ func TestTrainingMatchesInference(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, pair := range map[string][2][]float32{
-			"logits": {tr.gr.logitsOut.Data().([]float32), inf.logitsOut.Data().([]float32)},
-			"values": {tr.gr.valueOut.Data().([]float32), inf.valueOut.Data().([]float32)},
+			"logits": {tr.gr.out.logits.Data().([]float32), inf.out.logits.Data().([]float32)},
+			"values": {tr.gr.out.value.Data().([]float32), inf.out.value.Data().([]float32)},
 		} {
 			for i := range pair[0] {
 				if math.Float32bits(pair[0][i]) != math.Float32bits(pair[1][i]) {
