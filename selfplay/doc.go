@@ -18,6 +18,9 @@
 //     SPRT match in package arena).
 //   - run.go: the generation loop in a run directory (Run): self-play,
 //     training, checkpoint, model export, metrics, with exact resumption.
+//     One trainer and one evaluator serve the whole run; each generation's
+//     self-play model is copied into the evaluator (net.Evaluator.SetWeights),
+//     so a run's memory does not grow with its generations.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot.
 //   - config.go: the defaults of `konane train` (DefaultConfig).
 //

@@ -153,6 +153,23 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if st.Generation > 0 {
 		logf("resuming at generation %d (%d samples in the replay buffer, %s)", st.Generation+1, replay.Len(), st.Model)
 	}
+	// One evaluator serves every generation: its graphs are compiled once
+	// and each generation's self-play model is copied into them.
+	initial, err := trainer.Model(net.Metadata{})
+	if err != nil {
+		return err
+	}
+	eval, err := net.NewEvaluator(initial, net.EvalOptions{Batch: cfg.EvalBatch, CacheSize: cfg.CacheSize})
+	if err != nil {
+		return err
+	}
+	evalCtx, stopEval := context.WithCancel(context.Background())
+	evalDone := make(chan error, 1)
+	go func() { evalDone <- eval.Run(evalCtx) }()
+	defer func() {
+		stopEval()
+		<-evalDone
+	}()
 	start := time.Now()
 	wallBefore := st.WallSecs
 	for gen := st.Generation + 1; ; gen++ {
@@ -167,7 +184,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		if ctx.Err() != nil {
 			return nil
 		}
-		m, err := runGeneration(ctx, dir, cfg, gen, trainer, replay, st.Best, hooks)
+		m, err := runGeneration(ctx, dir, cfg, gen, trainer, eval, replay, st.Best, hooks)
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			logf("interrupted during generation %d; it will be redone from its saved games on the next start", gen)
 			return nil
@@ -197,8 +214,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	}
 }
 
-// runGeneration does one generation: self-play, training, checkpoint, export.
-func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer *net.Trainer, replay *Replay, best string, hooks Hooks) (Metrics, error) {
+// runGeneration does one generation: self-play (with eval, given the
+// generation's model), training, checkpoint, export.
+func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer *net.Trainer, eval *net.Evaluator, replay *Replay, best string, hooks Hooks) (Metrics, error) {
 	m := Metrics{Generation: gen, Best: gen - 1}
 	var model *net.Model
 	var err error
@@ -212,7 +230,7 @@ func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer
 		return m, err
 	}
 	t0 := time.Now()
-	samples, games, stats, err := selfplayGeneration(ctx, dir, cfg, gen, model, hooks)
+	samples, games, stats, err := selfplayGeneration(ctx, dir, cfg, gen, eval, model, hooks)
 	if err != nil {
 		return m, err
 	}
@@ -301,11 +319,12 @@ type gameSummary struct {
 	winner rules.Color
 }
 
-// selfplayGeneration plays the generation's games with model, saving each
+// selfplayGeneration plays the generation's games with model, which it
+// puts into eval (eval's Run must be running), saving each
 // finished game (record and samples) at once, so that an interrupted
 // generation resumes with the games it had finished. When every game is
 // done their samples are merged into the generation's shard.
-func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, model *net.Model, hooks Hooks) ([]net.Sample, []gameSummary, net.EvalStats, error) {
+func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, eval *net.Evaluator, model *net.Model, hooks Hooks) ([]net.Sample, []gameSummary, net.EvalStats, error) {
 	var stats net.EvalStats
 	shard := filepath.Join(dir, replayDir, shardName(gen))
 	partDir := filepath.Join(dir, replayDir, fmt.Sprintf("gen-%06d", gen))
@@ -354,18 +373,15 @@ func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, mo
 		}
 	}
 	if len(todo) > 0 {
-		eval, err := net.NewEvaluator(model, net.EvalOptions{Batch: cfg.EvalBatch, CacheSize: cfg.CacheSize})
-		if err != nil {
+		if err := eval.SetWeights(model); err != nil {
 			return nil, nil, stats, err
 		}
-		evalCtx, stopEval := context.WithCancel(context.Background())
-		evalDone := make(chan error, 1)
-		go func() { evalDone <- eval.Run(evalCtx) }()
+		before := eval.Stats()
 		seeds := make([]uint64, len(todo))
 		for k, i := range todo {
 			seeds[k] = GameSeed(cfg.Seed, gen, i)
 		}
-		err = PlayGames(ctx, eval, cfg.Game, seeds, cfg.Parallel, func(k int, g Game) error {
+		err := PlayGames(ctx, eval, cfg.Game, seeds, cfg.Parallel, func(k int, g Game) error {
 			i := todo[k]
 			g.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", gen, i))
 			if err := g.Record.WriteFile(filepath.Join(recDir, gameName(i)+".txt")); err != nil {
@@ -381,9 +397,7 @@ func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, mo
 			}
 			return nil
 		})
-		stopEval()
-		<-evalDone
-		stats = eval.Stats()
+		stats = eval.Stats().Sub(before)
 		if err != nil {
 			return nil, nil, stats, err
 		}
