@@ -69,13 +69,12 @@ func (a *Agent) Advise(ctx context.Context, p rules.Position, s Strength) (Analy
 
 func (a *Agent) analyze(ctx context.Context, n *player.Neural, p rules.Position, s Strength) (Analysis, error) {
 	if err := s.Validate(); err != nil {
-		return Analysis{}, err
+		return Analysis{}, fmt.Errorf("agent: %w", err)
 	}
 	if int(p.Size) != a.size {
 		return Analysis{}, fmt.Errorf("agent: the model plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
 	}
-	n.Sims, n.MoveTime = s.Sims, s.Time
-	res, err := n.Analyze(ctx, p)
+	res, err := n.Analyze(ctx, p, s)
 	if err != nil {
 		return Analysis{}, err
 	}

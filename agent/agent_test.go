@@ -10,6 +10,7 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -140,5 +141,45 @@ func TestEngines(t *testing.T) {
 	}
 	if _, err := agent.NewEngines(); err == nil {
 		t.Error("no model: no error")
+	}
+}
+
+// TestNewFactory: a model spec gets its model file loaded into an engine
+// whose factory plays that size; the other kinds are player's.
+func TestNewFactory(t *testing.T) {
+	path := agenttest.TinyModelFile(t, 5)
+	spec, err := player.ParseSpec("model:" + path + ",sims=4,name=tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := agent.NewFactory(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name() != "tiny" || f.CheckSize(5) != nil || f.CheckSize(6) == nil {
+		t.Errorf("factory %s: CheckSize(5) %v, CheckSize(6) %v", f.Name(), f.CheckSize(5), f.CheckSize(6))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+	p, err := f.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := rules.NewPosition(5)
+	if m, err := p.Move(ctx, pos); err != nil || !pos.Legal(m) {
+		t.Errorf("move %v, %v", m, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+
+	spec.Model = filepath.Join(t.TempDir(), "missing.safetensors")
+	if _, err := agent.NewFactory(spec); err == nil || !strings.Contains(err.Error(), "missing.safetensors") {
+		t.Errorf("missing model file: %v", err)
+	}
+	if f, err := agent.NewFactory(player.Spec{Kind: player.KindGreedy, Name: "g"}); err != nil || f.Name() != "g" {
+		t.Errorf("greedy: %v", err)
 	}
 }

@@ -1,8 +1,11 @@
 // Package agent is what the people-facing commands (konane play, serve and
-// gtp) share to play against the trained network: the difficulty levels,
-// the engines (a model and its batched evaluator, one per board size), the
-// agent of one game (its moves, win probability and principal line, and
-// hints for the human) and the game itself (moves, take-backs, record).
+// gtp) share to play against the trained network, and where models are
+// loaded for play: the difficulty levels, the engines (a model and its
+// batched evaluator, one per board size: the one place that builds an
+// evaluator for play, also used by arena matches through NewFactory and
+// by the training gate through Engine.Players), the agent of one game
+// (its moves, win probability and principal line, and hints for the
+// human) and the game itself (moves, take-backs, record).
 //
 // # Levels
 //

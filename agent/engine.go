@@ -12,15 +12,19 @@ import (
 	"github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
-// evalOptions suit interactive play: a few games at a time, each asking
-// for one position at a time, so a batch runs as soon as it arrives.
-var evalOptions = net.EvalOptions{Batch: 8, Wait: 0, CacheSize: 1 << 16}
+// evalOptions suit interactive play and matches: a handful of games at a
+// time, each asking for one position at a time, so a batch runs as soon
+// as it arrives.
+var evalOptions = net.EvalOptions{Batch: 16, Wait: 0, CacheSize: 1 << 16}
 
-// Engine is one model ready to play: the network's evaluator, shared by
-// every game of that board size. Run must be running while its agents
-// think.
+// Engine is one model ready to play: the model and its batched evaluator,
+// shared by every game and player of that board size. It is the one place
+// where a model gets an evaluator for play (self-play keeps its own, whose
+// weights training updates). Run must be running while its agents and
+// players think.
 type Engine struct {
 	model *net.Model
 	eval  *net.Evaluator
@@ -36,6 +40,16 @@ func NewEngine(m *net.Model) (*Engine, error) {
 	return &Engine{model: m, eval: ev}, nil
 }
 
+// OpenEngine loads the model file path (see LoadModel) and returns its
+// engine.
+func OpenEngine(path string, size int) (*Engine, error) {
+	m, err := LoadModel(path, size)
+	if err != nil {
+		return nil, err
+	}
+	return NewEngine(m)
+}
+
 // Size is the board size the model plays.
 func (e *Engine) Size() int { return e.model.Config().Size }
 
@@ -45,10 +59,17 @@ func (e *Engine) Model() *net.Model { return e.model }
 // Run runs the evaluator until ctx ends (see net.Evaluator.Run).
 func (e *Engine) Run(ctx context.Context) error { return e.eval.Run(ctx) }
 
+// Evaluate implements mcts.Evaluator with the model's evaluator, so that
+// an Engine is a player.Network.
+func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Prediction, error) {
+	return e.eval.Evaluate(ctx, ps)
+}
+
 // NewAgent returns an agent for one game, seeded with seed.
 func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	newNeural := func(stream uint64) (*player.Neural, error) {
-		n, err := player.NewNeural(e.eval, mcts.DefaultConfig(), levels[0].Sims, 0, seed^stream)
+		// The limits are those of each call (Agent.Move, Agent.Advise).
+		n, err := player.NewNeural(e, mcts.DefaultConfig(), Strength{Sims: levels[0].Sims}, seed^stream)
 		if err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
 		}
@@ -65,23 +86,47 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	return &Agent{size: e.Size(), play: play, advise: advise}, nil
 }
 
+// Players returns a factory of players named name that search with the
+// engine within s per move, for matches (arena.Entrant): the factory's
+// Run runs the engine.
+func (e *Engine) Players(name string, s Strength) (*player.Factory, error) {
+	f, err := player.NewNeuralFactory(name, e, s)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	return f, nil
+}
+
+// NewFactory returns the factory of a player spec's players: for a model
+// spec its model file loaded into an engine (the factory's Run runs it),
+// for the other kinds player.NewFactory's.
+func NewFactory(s player.Spec) (*player.Factory, error) {
+	if s.Kind != player.KindModel {
+		return player.NewFactory(s)
+	}
+	e, err := OpenEngine(s.Model, 0)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
+	}
+	return e.Players(s.Name, Strength{Sims: s.Sims, Time: s.Time})
+}
+
 // LoadModel returns the model a command plays with: the file path when
 // it is set (then size, unless 0, must be the model's), else the shipped
 // model of size.
 func LoadModel(path string, size int) (*net.Model, error) {
-	if path == "" {
-		m, err := models.Default(size)
-		if err != nil {
-			return nil, fmt.Errorf("agent: %w", err)
-		}
-		return m, nil
+	var m *net.Model
+	var err error
+	switch {
+	case path == "":
+		m, err = models.Default(size)
+	case size == 0:
+		m, err = net.Load(path)
+	default:
+		m, err = net.LoadForSize(path, size)
 	}
-	m, err := net.Load(path)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
-	}
-	if n := m.Config().Size; size != 0 && n != size {
-		return nil, fmt.Errorf("agent: model %s plays %dx%d, not %dx%d", path, n, n, size, size)
 	}
 	return m, nil
 }

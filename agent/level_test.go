@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/player"
 )
 
 func TestParseLevel(t *testing.T) {
@@ -60,7 +62,7 @@ func TestNewStrength(t *testing.T) {
 	}{
 		{"silly", 0, 0, "unknown level"},
 		{"easy", -1, 0, "-1 simulations"},
-		{"easy", MaxSims + 1, 0, "simulations"},
+		{"easy", player.MaxSims + 1, 0, "simulations"},
 		{"easy", 0, -time.Second, "time per move"},
 		{"easy", 0, time.Hour, "time per move"},
 	} {

@@ -9,34 +9,37 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// Analyze searches p as Move does (Sims simulations, or MoveTime in
+// Analyze searches p within limits l (Sims simulations, or Time in
 // chunks, whichever ends first) and returns the whole search result
 // rather than the move alone: the recommended move Best, the root's
 // Value for the side to move, the principal variation PV and the
 // statistics of every move. Its Sims field counts the simulations of the
 // whole call. Like Move, it reuses the tree of the previous call.
-func (n *Neural) Analyze(ctx context.Context, p rules.Position) (mcts.Result, error) {
+func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.Result, error) {
 	if err := checkMove(ctx, p); err != nil {
 		return mcts.Result{}, err
 	}
 	if n.size != 0 && int(p.Size) != n.size {
 		return mcts.Result{}, fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", n.name, n.size, n.size, p.Size, p.Size)
 	}
-	if n.Sims <= 0 && n.MoveTime <= 0 {
-		return mcts.Result{}, fmt.Errorf("player: %s: set simulations or time per move", n.name)
+	if err := l.Validate(); err != nil {
+		return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
 	}
-	if n.MoveTime <= 0 {
-		return n.run(ctx, p, n.Sims)
+	if l.Time <= 0 {
+		return n.run(ctx, p, l.Sims)
+	}
+	if n.search.Config().Gumbel {
+		return mcts.Result{}, fmt.Errorf("player: %s: a Gumbel search cannot be limited by time", n.name)
 	}
 	// Chunks of timeChunk simulations until the time is up (after one
 	// chunk at least) or Sims are done; the chunks build one tree.
-	deadline := time.Now().Add(n.MoveTime)
+	deadline := time.Now().Add(l.Time)
 	var res mcts.Result
 	done := 0
-	for done == 0 || time.Now().Before(deadline) && (n.Sims <= 0 || done < n.Sims) {
+	for done == 0 || time.Now().Before(deadline) && (l.Sims <= 0 || done < l.Sims) {
 		chunk := timeChunk
-		if n.Sims > 0 {
-			chunk = min(chunk, n.Sims-done)
+		if l.Sims > 0 {
+			chunk = min(chunk, l.Sims-done)
 		}
 		var err error
 		if res, err = n.run(ctx, p, chunk); err != nil {

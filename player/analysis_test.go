@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,12 +26,12 @@ func TestAnalyzeAgreesWithMove(t *testing.T) {
 		}
 		p = p.Play(next)
 	}
-	a, err := NewNeural(eval, mcts.DefaultConfig(), 50, 0, 7)
+	a, err := NewNeural(eval, mcts.DefaultConfig(), Limits{Sims: 50}, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := NewNeural(eval, mcts.DefaultConfig(), 50, 0, 7)
-	res, err := a.Analyze(ctx, p)
+	b, _ := NewNeural(eval, mcts.DefaultConfig(), Limits{Sims: 50}, 7)
+	res, err := a.Analyze(ctx, p, a.Limits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,19 +65,18 @@ func TestAnalyzeAgreesWithMove(t *testing.T) {
 func TestAnalyzeTimeLimit(t *testing.T) {
 	ctx := context.Background()
 	p := rules.NewPosition(6)
-	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), 0, 20*time.Millisecond, 1)
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), Limits{Sims: 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := n.Analyze(ctx, p)
+	res, err := n.Analyze(ctx, p, Limits{Time: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Sims < timeChunk {
 		t.Errorf("time-limited analysis ran %d simulations, want at least one chunk of %d", res.Sims, timeChunk)
 	}
-	n.Sims = 20
-	res, err = n.Analyze(ctx, p.Play(res.Best))
+	res, err = n.Analyze(ctx, p.Play(res.Best), Limits{Sims: 20, Time: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestAnalyzeTimeLimit(t *testing.T) {
 }
 
 func TestAnalyzeErrors(t *testing.T) {
-	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), 10, 0, 1)
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), Limits{Sims: 10}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,16 +94,27 @@ func TestAnalyzeErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := n.Analyze(context.Background(), over); !errors.Is(err, ErrNoMoves) {
+	if _, err := n.Analyze(context.Background(), over, n.Limits()); !errors.Is(err, ErrNoMoves) {
 		t.Errorf("finished game: %v, want ErrNoMoves", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := n.Analyze(ctx, rules.NewPosition(4)); !errors.Is(err, context.Canceled) {
+	if _, err := n.Analyze(ctx, rules.NewPosition(4), n.Limits()); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
-	n.Sims = 0
-	if _, err := n.Analyze(context.Background(), rules.NewPosition(4)); err == nil {
+	if _, err := n.Analyze(context.Background(), rules.NewPosition(4), Limits{}); err == nil {
 		t.Error("no simulations and no time: no error")
+	}
+	if _, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), Limits{}, 1); err == nil {
+		t.Error("NewNeural without limits: no error")
+	}
+	gumbel := mcts.DefaultConfig()
+	gumbel.Gumbel = true
+	g, err := NewNeural(mcts.Uniform{}, gumbel, Limits{Sims: 10}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Analyze(context.Background(), rules.NewPosition(4), Limits{Time: time.Millisecond}); err == nil || !strings.Contains(err.Error(), "Gumbel") {
+		t.Errorf("a Gumbel search limited by time: %v", err)
 	}
 }

@@ -11,13 +11,22 @@
 //     principal variation for analysis.
 //   - UCT: pure Monte Carlo tree search with random playouts.
 //   - Perfect: the exact solver, on boards small enough to solve.
-//   - Neural: a trained model driving MCTS, with simulations or time per move.
+//   - Neural: MCTS guided by a network's evaluator, within Limits
+//     (simulations or time per move) given at construction for Move and
+//     per call to Analyze.
 //
 // Players are made from specs, the text form used on the command line
 // ("alphabeta:depth=4", "model:gen3.safetensors,sims=200"; see Spec), through
 // a Factory that makes a fresh player for each game, so that games played
 // in parallel share no mutable state. All randomness comes from the seed
-// given to the factory.
+// given to the factory. Code builds players directly (NewAlphaBeta,
+// NewNeural, NewNeuralFactory) rather than through spec text.
+//
+// Player opens no files: a neural player receives a Network (an
+// evaluator with its board size), which package agent makes from a model
+// file (agent.Engine; agent.NewFactory is NewFactory with model specs). So
+// player, and arena above it, do not depend on the network's
+// implementation.
 //
 // # Usage
 //
@@ -25,7 +34,9 @@
 //	if err != nil { ... }
 //	f, err := player.NewFactory(spec)
 //	if err != nil { ... }
-//	go f.Run(ctx) // needed by the model kind only; returns at once otherwise
 //	p, err := f.New(seed) // one per game
 //	m, err := p.Move(ctx, pos)
+//
+//	n, err := player.NewNeural(network, mcts.DefaultConfig(), player.Limits{Sims: 200}, seed)
+//	res, err := n.Analyze(ctx, pos, player.Limits{Time: time.Second}) // limits per call
 package player

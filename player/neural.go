@@ -7,89 +7,124 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/mcts"
-	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
 
-// timeChunk is the number of simulations a time-limited neural player
+// timeChunk is the number of simulations a time-limited neural search
 // runs between two looks at the clock.
 const timeChunk = 16
 
+// Bounds of Limits.
+const (
+	MaxSims = 1 << 20          // simulations of one move
+	MaxTime = 10 * time.Minute // thinking time of one move
+)
+
+// Limits bound one search of a neural player: Sims simulations, or Time
+// (in chunks of 16 simulations, so it may overrun by one chunk), or both,
+// whichever ends first; 0 is no such limit, and at least one is set.
+type Limits struct {
+	Sims int
+	Time time.Duration
+}
+
+// Validate reports limits without any limit, or out of range.
+func (l Limits) Validate() error {
+	switch {
+	case l.Sims <= 0 && l.Time <= 0:
+		return errors.New("player: set simulations or time per move")
+	case l.Sims < 0 || l.Sims > MaxSims:
+		return fmt.Errorf("player: %d simulations: want 1..%d", l.Sims, MaxSims)
+	case l.Time < 0 || l.Time > MaxTime:
+		return fmt.Errorf("player: time per move %v: want up to %v", l.Time, MaxTime)
+	}
+	return nil
+}
+
+// String describes the limits for people: "64 simulations per move",
+// "2s per move", "200 simulations or 2s per move".
+func (l Limits) String() string {
+	switch {
+	case l.Sims > 0 && l.Time > 0:
+		return fmt.Sprintf("%d simulations or %v per move", l.Sims, l.Time)
+	case l.Time > 0:
+		return fmt.Sprintf("%v per move", l.Time)
+	}
+	return fmt.Sprintf("%d simulations per move", l.Sims)
+}
+
+// Network is what neural players search with: a network's batched
+// evaluator, safe for concurrent use and shared by the players of one
+// Factory, and the board size it plays. Run must be running while the
+// players move. Package agent loads models into one (agent.Engine).
+type Network interface {
+	mcts.Evaluator
+	Size() int // the board size of the network's inputs
+	Run(ctx context.Context) error
+}
+
 // Neural is the trained agent: MCTS (PUCT, no exploration noise, tree
-// reused between moves) guided by an evaluator, normally the network's.
-// It runs Sims simulations per move, or searches until MoveTime has
-// passed (in chunks of 16 simulations, so it may overrun by one chunk),
-// or both, whichever ends first; it plays the most visited move.
+// reused between moves) guided by an evaluator, normally a network's.
+// Move searches within the player's limits, Analyze within the limits of
+// the call; either plays the most visited move.
 type Neural struct {
-	name     string
-	Sims     int           // simulations per move; 0 = no count limit
-	MoveTime time.Duration // time per move; 0 = no time limit
-	size     int           // the board size of the evaluator; 0 = any
-	search   *mcts.Search
+	name   string
+	limits Limits // of Move
+	size   int    // the board size of the evaluator; 0 = any
+	search *mcts.Search
 }
 
 // NewNeural returns a neural player searching with eval (which may be
 // shared with other players: it is safe for concurrent use) and the
-// search settings cfg. At least one of sims and moveTime must be set.
-func NewNeural(eval mcts.Evaluator, cfg mcts.Config, sims int, moveTime time.Duration, seed uint64) (*Neural, error) {
-	if sims <= 0 && moveTime <= 0 {
-		return nil, errors.New("player: neural: set simulations or time per move")
+// search settings cfg, within limits per Move. The search keeps its tree
+// between calls, which time limits need (the chunks of one move build one
+// tree), so cfg.Reuse is set; a Gumbel search cannot run in chunks and is
+// refused when limits has a time.
+func NewNeural(eval mcts.Evaluator, cfg mcts.Config, limits Limits, seed uint64) (*Neural, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, fmt.Errorf("player: neural: %w", err)
 	}
-	if moveTime > 0 {
-		cfg.Reuse = true // the chunks of one move build one tree
+	cfg.Reuse = true
+	if limits.Time > 0 {
 		cfg.Gumbel = false
 	}
 	s, err := mcts.New(eval, cfg, seed^streamNeural)
 	if err != nil {
 		return nil, fmt.Errorf("player: neural: %w", err)
 	}
-	return &Neural{name: "neural", Sims: sims, MoveTime: moveTime, search: s}, nil
+	return &Neural{name: "neural", limits: limits, search: s}, nil
 }
 
 // Name implements Player.
 func (n *Neural) Name() string { return n.name }
 
-// Move implements Player: the recommended move of Analyze.
+// Limits returns the limits of Move.
+func (n *Neural) Limits() Limits { return n.limits }
+
+// Move implements Player: the recommended move of Analyze within the
+// player's limits.
 func (n *Neural) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
-	res, err := n.Analyze(ctx, p)
+	res, err := n.Analyze(ctx, p, n.limits)
 	if err != nil {
 		return rules.NoMove, err
 	}
 	return res.Best, nil
 }
 
-// neuralShared is what the neural players of one factory share: the
-// model's evaluator, run by Factory.Run.
-type neuralShared struct {
-	size int
-	eval *net.Evaluator
+// NewNeuralFactory returns a factory of neural players named name that
+// search with net within limits per move. The factory's Run runs net.
+func NewNeuralFactory(name string, net Network, limits Limits) (*Factory, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, fmt.Errorf("player: %s: %w", name, err)
+	}
+	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time}, net: net}, nil
 }
 
-// evalOptions suit an arena: a handful of concurrent games, each asking
-// for one position at a time, so batches are run as soon as they arrive.
-var evalOptions = net.EvalOptions{Batch: 16, Wait: 0, CacheSize: 1 << 16}
-
-func openModel(s Spec) (sharedResource, error) {
-	m, err := net.Load(s.Model)
-	if err != nil {
-		return nil, fmt.Errorf("player: %s: %w", s.Name, err)
-	}
-	ev, err := net.NewEvaluator(m, evalOptions)
-	if err != nil {
-		return nil, fmt.Errorf("player: %s: %w", s.Name, err)
-	}
-	return &neuralShared{size: m.Config().Size, eval: ev}, nil
-}
-
-func (r *neuralShared) run(ctx context.Context) error { return r.eval.Run(ctx) }
-
-func (r *neuralShared) boardSize() int { return r.size }
-
-func (r *neuralShared) newPlayer(s Spec, seed uint64) (Player, error) {
-	p, err := NewNeural(r.eval, mcts.DefaultConfig(), s.Sims, s.Time, seed)
+func (f *Factory) newNeural(seed uint64) (Player, error) {
+	p, err := NewNeural(f.net, mcts.DefaultConfig(), Limits{Sims: f.spec.Sims, Time: f.spec.Time}, seed)
 	if err != nil {
 		return nil, err
 	}
-	p.name, p.size = s.Name, r.size
+	p.name, p.size = f.spec.Name, f.net.Size()
 	return p, nil
 }

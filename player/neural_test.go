@@ -2,8 +2,6 @@ package player
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,19 +10,26 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// smallModel writes a tiny random-weights network for size×size boards
-// and returns its path.
-func smallModel(t *testing.T, size int) string {
+// tinyNet is a network of random weights for size×size boards, with its
+// evaluator, as agent.Engine makes one from a model file.
+type tinyNet struct {
+	*net.Evaluator
+	size int
+}
+
+func (n tinyNet) Size() int { return n.size }
+
+func newTinyNet(t *testing.T, size int) tinyNet {
 	t.Helper()
 	m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, uint64(size))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("tiny%d.safetensors", size))
-	if err := m.Save(path); err != nil {
+	ev, err := net.NewEvaluator(m, net.EvalOptions{Batch: 16, CacheSize: 1 << 10})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path
+	return tinyNet{ev, size}
 }
 
 // TestNeuralPlaysLegalMoves: a neural player with a random-weights net
@@ -35,9 +40,8 @@ func TestNeuralPlaysLegalMoves(t *testing.T) {
 		games = 1
 	}
 	for size := rules.MinSize; size <= rules.MaxSize; size++ {
-		path := smallModel(t, size)
-		for _, settings := range []string{"sims=12", "time=3ms"} {
-			f, err := NewFactory(mustSpec(t, "model:"+path+","+settings+",name=net"))
+		for _, limits := range []Limits{{Sims: 12}, {Time: 3 * time.Millisecond}} {
+			f, err := NewNeuralFactory("net", newTinyNet(t, size), limits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,8 +71,7 @@ func TestNeuralPlaysLegalMoves(t *testing.T) {
 }
 
 func TestNeuralErrors(t *testing.T) {
-	path := smallModel(t, 5)
-	f, err := NewFactory(mustSpec(t, "model:"+path+",sims=4"))
+	f, err := NewNeuralFactory("net", newTinyNet(t, 5), Limits{Sims: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,10 @@ func TestNeuralErrors(t *testing.T) {
 	if _, err := p.Move(short, rules.Openings(5)[0].Position); err == nil {
 		t.Error("move with an expired context: no error")
 	}
-	if _, err := NewFactory(mustSpec(t, "model:"+filepath.Join(t.TempDir(), "missing.safetensors")+",sims=4")); err == nil || !strings.Contains(err.Error(), "missing.safetensors") {
-		t.Errorf("missing model file: %v", err)
+	if _, err := NewNeuralFactory("net", newTinyNet(t, 5), Limits{}); err == nil {
+		t.Error("a neural factory without limits: no error")
+	}
+	if _, err := NewFactory(mustSpec(t, "model:x.safetensors,sims=4")); err == nil || !strings.Contains(err.Error(), "needs its network") {
+		t.Errorf("NewFactory of a model spec: %v", err)
 	}
 }

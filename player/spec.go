@@ -177,67 +177,52 @@ func contains(list []string, s string) bool {
 // Factory makes the players of one Spec, a fresh one per game (players
 // keep per-game state and are not safe for concurrent use), so that
 // parallel games share nothing mutable; the neural players of one factory
-// share one network evaluator, which is.
+// share one Network, which is.
 //
-// A factory of the model kind needs Run to be running while its players
-// move (Run owns the evaluator); for the other kinds Run returns at once.
+// A factory of neural players (NewNeuralFactory) needs Run to be running
+// while its players move (Run runs the network's evaluator); for the other
+// kinds Run returns at once.
 type Factory struct {
-	spec   Spec
-	shared sharedResource
+	spec Spec
+	net  Network // the neural players' network; nil for the other kinds
 }
 
-// sharedResource is what the players of one factory share (the neural
-// kind's evaluator); nil for the classic kinds.
-type sharedResource interface {
-	run(ctx context.Context) error
-	boardSize() int // the only size the players can play, 0 = any
-	newPlayer(s Spec, seed uint64) (Player, error)
-}
-
-// NewFactory checks the spec and loads what its players share (the
-// model file of the model kind). It starts no goroutine.
+// NewFactory checks the spec and returns the factory of its players, for
+// every kind but model: a model player needs its network loaded, which
+// agent.NewFactory does (then NewNeuralFactory). It starts no goroutine.
 func NewFactory(s Spec) (*Factory, error) {
-	f := &Factory{spec: s}
 	switch s.Kind {
 	case KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect:
+		return &Factory{spec: s}, nil
 	case KindModel:
-		r, err := openModel(s)
-		if err != nil {
-			return nil, err
-		}
-		f.shared = r
-	default:
-		return nil, fmt.Errorf("player: unknown player kind %q", s.Kind)
+		return nil, fmt.Errorf("player: %s: a model player needs its network (agent.NewFactory loads it)", s.Name)
 	}
-	return f, nil
+	return nil, fmt.Errorf("player: unknown player kind %q", s.Kind)
 }
 
 // Name is the name of the factory's players.
 func (f *Factory) Name() string { return f.spec.Name }
 
-// Spec returns the spec the factory was made from.
-func (f *Factory) Spec() Spec { return f.spec }
-
 // CheckSize reports whether the factory's players can play on a
-// size×size board (a model plays the size it was trained for only).
+// size×size board (a network plays the size it was trained for only).
 func (f *Factory) CheckSize(size int) error {
-	if f.shared == nil {
+	if f.net == nil {
 		return nil
 	}
-	if n := f.shared.boardSize(); n != 0 && n != size {
+	if n := f.net.Size(); n != size {
 		return fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", f.spec.Name, n, n, size, size)
 	}
 	return nil
 }
 
-// Run runs what the factory's players share (the network evaluator of the
-// model kind) until ctx ends, and returns nil then; it may be called once.
-// For the classic kinds it returns nil at once.
+// Run runs what the factory's players share (the network's evaluator of
+// neural players) until ctx ends, and returns nil then; it may be called
+// once. For the other kinds it returns nil at once.
 func (f *Factory) Run(ctx context.Context) error {
-	if f.shared == nil {
+	if f.net == nil {
 		return nil
 	}
-	return f.shared.run(ctx)
+	return f.net.Run(ctx)
 }
 
 // New makes a player for one game, seeded with seed.
@@ -268,5 +253,5 @@ func (f *Factory) New(seed uint64) (Player, error) {
 		}
 		return p, nil
 	}
-	return f.shared.newPlayer(s, seed)
+	return f.newNeural(seed)
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
-	"github.com/konanezero/konane/player"
 )
 
 // GateConfig is the optional gate of a generation (AlphaGo Zero's
@@ -40,13 +40,13 @@ type gateResult struct {
 func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate, best string) (gateResult, error) {
 	var entrants []arena.Entrant
 	for _, e := range []struct{ name, path string }{{"best", best}, {"candidate", candidate}} {
-		spec, err := player.ParseSpec(fmt.Sprintf("model:%s,sims=%d,name=%s", e.path, cfg.Sims, e.name))
+		eng, err := agent.OpenEngine(e.path, size)
 		if err != nil {
-			return gateResult{}, err
+			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}
-		f, err := player.NewFactory(spec)
+		f, err := eng.Players(e.name, agent.Strength{Sims: cfg.Sims})
 		if err != nil {
-			return gateResult{}, err
+			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}
 		entrants = append(entrants, f)
 	}

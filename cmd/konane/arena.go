@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/player"
 )
@@ -144,7 +145,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
 	entrants := make([]arena.Entrant, len(specs))
 	for i, s := range specs {
-		f, err := player.NewFactory(s)
+		f, err := agent.NewFactory(s)
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
@@ -171,7 +172,7 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg 
 }
 
 func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, cfg arena.SampleConfig, progress *progress) error {
-	f, err := player.NewFactory(spec)
+	f, err := agent.NewFactory(spec)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}

@@ -89,11 +89,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if af.model == "" && !slices.Contains(models.Sizes(), n) {
 		return usageError("play", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
 	}
-	m, err := agent.LoadModel(af.model, n)
-	if err != nil {
-		return fmt.Errorf("play: %w", err)
-	}
-	engine, err := agent.NewEngine(m)
+	engine, err := agent.OpenEngine(af.model, n)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
