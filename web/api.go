@@ -14,19 +14,32 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// apiError is an error answered to the client with its status code.
+// apiError is an error answered to the client: its status code, the
+// message for a person (a catalog key and parameters) and, where there is
+// one, the underlying error in English for developers.
 type apiError struct {
-	code int
-	msg  string
+	code   int
+	msg    msg
+	detail error
 }
 
-func (e *apiError) Error() string { return e.msg }
-
-func badRequest(format string, a ...any) error {
-	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
+func (e *apiError) Error() string {
+	s := e.msg.Code
+	if e.detail != nil {
+		s += ": " + e.detail.Error()
+	}
+	return s
 }
 
-var errUnknownGame = &apiError{http.StatusNotFound, "unknown game: it never existed or was dropped after a long idle time; start a new one"}
+func (e *apiError) Unwrap() error { return e.detail }
+
+// badRequest is a 400 answer with the message of key and its parameters
+// as name, value pairs.
+func badRequest(key string, pairs ...string) error {
+	return &apiError{code: http.StatusBadRequest, msg: newMsg(key, pairs...)}
+}
+
+var errUnknownGame = &apiError{code: http.StatusNotFound, msg: newMsg("error.unknownGame")}
 
 // api routes the API requests; every answer, errors included, is JSON
 // (but the record download).
@@ -47,7 +60,7 @@ func (s *Server) api() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/record" {
 			if r.Method != http.MethodGet {
-				writeError(w, methodNotAllowed(w, http.MethodGet))
+				s.writeError(w, r, methodNotAllowed(w, http.MethodGet))
 				return
 			}
 			s.record(w, r)
@@ -55,11 +68,11 @@ func (s *Server) api() http.Handler {
 		}
 		rt, ok := routes[r.URL.Path]
 		if !ok {
-			writeError(w, &apiError{http.StatusNotFound, fmt.Sprintf("no API endpoint %s", r.URL.Path)})
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: newMsg("error.noEndpoint", "path", r.URL.Path)})
 			return
 		}
 		if r.Method != rt.method {
-			writeError(w, methodNotAllowed(w, rt.method))
+			s.writeError(w, r, methodNotAllowed(w, rt.method))
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -67,35 +80,25 @@ func (s *Server) api() http.Handler {
 		}
 		v, err := rt.fn(r)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, v)
 	})
 }
 
-// reason is the text of err for the page: without the package name that
-// starts the errors of agent and rules.
-func reason(err error) string {
-	msg := err.Error()
-	for _, prefix := range []string{"agent: ", "rules: "} {
-		msg = strings.TrimPrefix(msg, prefix)
-	}
-	return msg
-}
-
 // parseLevel reads a level name of a request.
 func parseLevel(name string) (agent.Level, error) {
 	l, err := agent.ParseLevel(name)
 	if err != nil {
-		return agent.Level{}, badRequest("%s", reason(err))
+		return agent.Level{}, &apiError{code: http.StatusBadRequest, msg: newMsg("error.level", "level", name, "levels", strings.Join(agent.LevelNames(), ", ")), detail: err}
 	}
 	return l, nil
 }
 
 func methodNotAllowed(w http.ResponseWriter, allow string) error {
 	w.Header().Set("Allow", allow)
-	return &apiError{http.StatusMethodNotAllowed, "method not allowed: use " + allow}
+	return &apiError{code: http.StatusMethodNotAllowed, msg: newMsg("error.method", "method", allow)}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -105,15 +108,30 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	json.NewEncoder(w).Encode(v) // a failed write has no one left to tell
 }
 
-func writeError(w http.ResponseWriter, err error) {
+// errorJSON is an error answer: error is the message in the language of
+// the request, code and args the message for the page to render in its
+// own, detail the underlying error in English (for developers).
+type errorJSON struct {
+	Error  string            `json:"error"`
+	Code   string            `json:"code"`
+	Args   map[string]string `json:"args,omitempty"`
+	Detail string            `json:"detail,omitempty"`
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
-		ae = &apiError{http.StatusInternalServerError, err.Error()}
+		ae = &apiError{code: http.StatusInternalServerError, msg: newMsg("error.internal"), detail: err}
 	}
 	if ae.code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "60")
 	}
-	writeJSON(w, ae.code, map[string]string{"error": ae.msg})
+	m := s.msgs.render(negotiate(r), ae.msg)
+	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
+	if ae.detail != nil {
+		e.Detail = ae.detail.Error()
+	}
+	writeJSON(w, ae.code, e)
 }
 
 // decode reads the JSON body into v: one object with known fields only.
@@ -132,11 +150,11 @@ func decode(r *http.Request, v any) error {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", tooBig.Limit)}
+		return &apiError{code: http.StatusRequestEntityTooLarge, msg: newMsg("error.tooLarge", "limit", fmt.Sprint(tooBig.Limit))}
 	case errors.Is(err, io.EOF):
-		return badRequest("empty request body: want a JSON object")
+		return badRequest("error.emptyBody")
 	case err != nil:
-		return badRequest("malformed JSON request: %v", err)
+		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: err}
 	}
 	return nil
 }
@@ -186,7 +204,7 @@ type stateJSON struct {
 	Legal   []string  `json:"legal"`
 	Over    bool      `json:"over"`
 	Winner  string    `json:"winner,omitempty"`
-	Message string    `json:"message"`
+	Message msg       `json:"message"`
 	Eval    *evalJSON `json:"eval,omitempty"`
 }
 
@@ -194,6 +212,14 @@ type evalJSON struct {
 	AgentMove    string   `json:"agentMove"`
 	HumanWinProb float64  `json:"humanWinProb"`
 	PV           []string `json:"pv"`
+}
+
+// view draws the session's state with its message in the language of r;
+// ss.mu is held.
+func (s *Server) view(r *http.Request, ss *session) stateJSON {
+	st := ss.view()
+	st.Message = s.msgs.render(negotiate(r), st.Message)
+	return st
 }
 
 // view draws the session's state; s.mu is held.
@@ -212,22 +238,22 @@ func (ss *session) view() stateJSON {
 	if w, ok := g.Winner(); ok {
 		st.Winner = w.String()
 		if w == ss.human {
-			st.Message = fmt.Sprintf("You win! %s has no legal move.", capital(w.Other().String()))
+			st.Message = newMsg("status.youWin")
 		} else {
-			st.Message = fmt.Sprintf("The computer wins: you (%s) have no legal move.", ss.human)
+			st.Message = newMsg("status.computerWins")
 		}
 	} else if p.Turn == ss.human {
 		st.Legal = moveTexts(p.LegalMoves(nil))
 		switch p.Phase() {
 		case rules.RemoveBlack:
-			st.Message = "Your move: remove one of your stones from a corner or the centre (click it)."
+			st.Message = newMsg("status.removeBlack")
 		case rules.RemoveWhite:
-			st.Message = "Your move: remove one of your stones next to the empty square (click it)."
+			st.Message = newMsg("status.removeWhite")
 		default:
-			st.Message = "Your move: click a stone that can jump, then where it lands."
+			st.Message = newMsg("status.jump")
 		}
 	} else {
-		st.Message = "The computer is thinking…"
+		st.Message = newMsg("status.thinking")
 	}
 	if ss.eval != nil {
 		st.Eval = &evalJSON{AgentMove: ss.eval.Move.String(), HumanWinProb: ss.eval.WinProbFor(ss.human), PV: moveTexts(ss.eval.PV)}
@@ -283,7 +309,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	}
 	engine, err := s.cfg.Engines.Get(req.Size)
 	if err != nil {
-		return nil, badRequest("size %d: %s", req.Size, reason(err))
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(req.Size), "sizes", s.cfg.Engines.SizeList()), detail: err}
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel
@@ -308,7 +334,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if !s.sessions.add(ss) {
-		return nil, &apiError{http.StatusServiceUnavailable, fmt.Sprintf("the server already holds its maximum of %d games; try again later", s.cfg.MaxSessions)}
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.full", "max", fmt.Sprint(s.cfg.MaxSessions))}
 	}
 	if human == rules.White {
 		if err := s.agentMove(r.Context(), ss); err != nil {
@@ -316,7 +342,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
-	return ss.view(), nil
+	return s.view(r, ss), nil
 }
 
 // drawGame gives a new game the human's colour (drawn for "random") and
@@ -332,7 +358,7 @@ func (s *Server) drawGame(color string) (human rules.Color, seed uint64, err err
 	case "random":
 		human = rules.Color(s.rng.IntN(2))
 	default:
-		return 0, 0, badRequest("color %q: want black, white or random", color)
+		return 0, 0, badRequest("error.color", "color", color)
 	}
 	seed = s.cfg.Seed + s.games
 	s.games++
@@ -345,7 +371,7 @@ func (s *Server) agentMove(ctx context.Context, ss *session) error {
 	defer cancel()
 	an, err := ss.agent.Move(ctx, ss.game.Position(), agent.Strength{Sims: ss.level.Sims})
 	if err != nil {
-		return &apiError{http.StatusServiceUnavailable, fmt.Sprintf("the computer could not move: %v", err)}
+		return &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.agentFailed"), detail: err}
 	}
 	if err := ss.game.Play(an.Move); err != nil {
 		return err
@@ -358,7 +384,7 @@ func (s *Server) agentMove(ctx context.Context, ss *session) error {
 // returned unlock when done.
 func (s *Server) session(id string) (*session, func(), error) {
 	if id == "" {
-		return nil, nil, badRequest("missing game id")
+		return nil, nil, badRequest("error.missingID")
 	}
 	ss, ok := s.sessions.get(id)
 	if !ok {
@@ -383,7 +409,7 @@ func (s *Server) state(r *http.Request) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	return ss.view(), nil
+	return s.view(r, ss), nil
 }
 
 type moveRequest struct {
@@ -400,13 +426,13 @@ func (s *Server) move(r *http.Request) (any, error) {
 	defer unlock()
 	p := ss.game.Position()
 	if ss.game.Over() {
-		return nil, badRequest("the game is over: start a new one, or undo")
+		return nil, badRequest("error.gameOver")
 	}
 	if p.Turn != ss.human {
-		return nil, badRequest("it is the computer's turn")
+		return nil, badRequest("error.notYourTurn")
 	}
 	if _, err := ss.game.PlayText(req.Move); err != nil {
-		return nil, badRequest("%s", reason(err))
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.move", "move", req.Move), detail: err}
 	}
 	if !ss.game.Over() {
 		if err := s.agentMove(r.Context(), ss); err != nil {
@@ -414,7 +440,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
-	return ss.view(), nil
+	return s.view(r, ss), nil
 }
 
 type idRequest struct {
@@ -429,10 +455,10 @@ func (s *Server) undo(r *http.Request) (any, error) {
 	}
 	defer unlock()
 	if ss.game.TakeBack(ss.human) == nil {
-		return nil, badRequest("nothing to undo: you have not moved yet")
+		return nil, badRequest("error.noUndo")
 	}
 	ss.eval = nil
-	return ss.view(), nil
+	return s.view(r, ss), nil
 }
 
 type levelRequest struct {
@@ -452,7 +478,7 @@ func (s *Server) setLevel(r *http.Request) (any, error) {
 		return nil, err
 	}
 	ss.level = level
-	return ss.view(), nil
+	return s.view(r, ss), nil
 }
 
 type hintJSON struct {
@@ -471,15 +497,15 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	p := ss.game.Position()
 	switch {
 	case ss.game.Over():
-		return nil, badRequest("no hint: the game is over")
+		return nil, badRequest("error.hintOver")
 	case p.Turn != ss.human:
-		return nil, badRequest("no hint: it is the computer's turn")
+		return nil, badRequest("error.hintTurn")
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	an, err := ss.agent.Advise(ctx, p, agent.Strength{Sims: ss.level.Sims})
 	if err != nil {
-		return nil, &apiError{http.StatusServiceUnavailable, fmt.Sprintf("no hint: %v", err)}
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.hintFailed"), detail: err}
 	}
 	return hintJSON{Move: an.Move.String(), WinProb: an.WinProb(), PV: moveTexts(an.PV)}, nil
 }
@@ -488,14 +514,14 @@ func (s *Server) hint(r *http.Request) (any, error) {
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	ss, unlock, err := s.session(r.URL.Query().Get("id"))
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	rec := ss.game.RecordAgainst("konane serve", ss.human, "konane (level "+ss.level.Name+")")
 	unlock()
 	text, err := rec.MarshalText()
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -35,6 +35,8 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	sessions *store
+	msgs     catalog           // the texts of the page and the API
+	pages    map[string][]byte // the page in each language
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -79,9 +81,19 @@ func New(cfg Config) (*Server, error) {
 	case cfg.MaxBody < 256:
 		return nil, fmt.Errorf("web: maximum body %d bytes: want at least 256", cfg.MaxBody)
 	}
+	msgs, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	pages, err := renderPages(msgs)
+	if err != nil {
+		return nil, err
+	}
 	return &Server{
 		cfg:      cfg,
 		sessions: newStore(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now),
+		msgs:     msgs,
+		pages:    pages,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
 	}, nil
 }
@@ -95,6 +107,10 @@ func (s *Server) Handler() http.Handler {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		if r.URL.Path == "/" {
+			s.page(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)

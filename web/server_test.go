@@ -78,9 +78,7 @@ func (ts *testServer) mustState(t *testing.T, path, body string) stateJSON {
 }
 
 // errJSON is an error answer (other answers decode into it without error).
-type errJSON struct {
-	Error string `json:"error"`
-}
+type errJSON = errorJSON
 
 func jsonBody(v any) string {
 	b, _ := json.Marshal(v)
@@ -127,8 +125,8 @@ func checkState(t *testing.T, st stateJSON) rules.Position {
 			t.Fatalf("eval %+v", st.Eval)
 		}
 	}
-	if st.Message == "" {
-		t.Fatal("no message")
+	if st.Message.Code == "" || st.Message.Text == "" || strings.Contains(st.Message.Text, "{") {
+		t.Fatalf("message %+v", st.Message)
 	}
 	return p
 }
@@ -166,11 +164,11 @@ func TestAPIGame(t *testing.T) {
 		if color == "white" && (len(st.Moves) != 1 || st.Eval == nil) {
 			t.Fatalf("the agent did not open as Black: %+v", st)
 		}
-		if color == "black" && !strings.Contains(st.Message, "corner or the centre") {
+		if color == "black" && (st.Message.Code != "status.removeBlack" || !strings.Contains(st.Message.Text, "corner or the centre")) {
 			t.Errorf("opening message %q", st.Message)
 		}
 		st = playToEnd(t, ts, st)
-		if st.Winner == "" || (st.Winner == st.Human) != strings.HasPrefix(st.Message, "You win!") {
+		if st.Winner == "" || (st.Winner == st.Human) != (st.Message.Code == "status.youWin") || (st.Winner == st.Human) != strings.HasPrefix(st.Message.Text, "You win!") {
 			t.Errorf("final state: winner %q, message %q", st.Winner, st.Message)
 		}
 		// The record download.
@@ -201,10 +199,10 @@ func TestAPIGame(t *testing.T) {
 			t.Errorf("state after the game: %+v", again)
 		}
 		var e errJSON
-		if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: "a1"}), &e); code != 400 || !strings.Contains(e.Error, "game is over") {
+		if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: "a1"}), &e); code != 400 || e.Code != "error.gameOver" || !strings.Contains(e.Error, "game is over") {
 			t.Errorf("move after the end: %d %v", code, e)
 		}
-		if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || !strings.Contains(e.Error, "no hint: the game is over") {
+		if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || e.Code != "error.hintOver" || !strings.Contains(e.Error, "No hint: the game is over") {
 			t.Errorf("hint after the end: %d %v", code, e)
 		}
 	}
@@ -214,7 +212,7 @@ func TestAPIUndoLevelHint(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
 	var e errJSON
-	if code := ts.call(t, "/api/undo", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || !strings.Contains(e.Error, "nothing to undo") {
+	if code := ts.call(t, "/api/undo", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || e.Code != "error.noUndo" || !strings.Contains(e.Error, "Nothing to undo") {
 		t.Errorf("undo at the start: %d %v", code, e)
 	}
 	var h hintJSON
@@ -235,7 +233,7 @@ func TestAPIUndoLevelHint(t *testing.T) {
 	if st.Level != "medium" {
 		t.Errorf("level %q after setting medium", st.Level)
 	}
-	if code := ts.call(t, "/api/level", jsonBody(levelRequest{ID: st.ID, Level: "insane"}), &e); code != 400 || !strings.Contains(e.Error, `unknown level "insane"`) {
+	if code := ts.call(t, "/api/level", jsonBody(levelRequest{ID: st.ID, Level: "insane"}), &e); code != 400 || e.Code != "error.level" || !strings.Contains(e.Error, "Unknown level “insane”") || !strings.Contains(e.Detail, `unknown level "insane"`) {
 		t.Errorf("bad level: %d %v", code, e)
 	}
 	// As White, undo at the start has nothing of the human's to take back.
@@ -259,39 +257,40 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// TestAPIErrors: every bad request gets a JSON error with the right code
-// and a message naming what was wrong.
+// TestAPIErrors: every bad request gets a JSON error with the right status,
+// message key and a text (or, for developers, detail) naming what was
+// wrong.
 func TestAPIErrors(t *testing.T) {
 	ts := newTestServer(t, Config{MaxBody: 300})
 	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
 	for _, tc := range []struct {
 		method, path, body string
 		code               int
-		want               string
+		key, want          string
 	}{
-		{"POST", "/api/new", "{", 400, "malformed JSON"},
-		{"POST", "/api/new", "", 400, "empty request body"},
-		{"POST", "/api/new", `{"size":7}`, 400, "no model for 7x7 (there is one for 6x6, 8x8)"},
-		{"POST", "/api/new", `{"size":"six"}`, 400, "malformed JSON"},
-		{"POST", "/api/new", `{"size":6,"level":"silly"}`, 400, `unknown level "silly"`},
-		{"POST", "/api/new", `{"size":6,"color":"green"}`, 400, `color "green"`},
-		{"POST", "/api/new", `{"size":6,"bogus":1}`, 400, `unknown field "bogus"`},
-		{"POST", "/api/new", `{"size":6} {"size":6}`, 400, "more than one JSON value"},
-		{"POST", "/api/new", `{"size":6,"level":"` + strings.Repeat("x", 400) + `"}`, 413, "larger than 300 bytes"},
-		{"GET", "/api/new", "", 405, "use POST"},
-		{"POST", "/api/state", "{}", 405, "use GET"},
-		{"POST", "/api/record", "{}", 405, "use GET"},
-		{"POST", "/api/move", `{"id":"nope","move":"d4"}`, 404, "unknown game"},
-		{"POST", "/api/move", `{"move":"d4"}`, 400, "missing game id"},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"z9"}`, 400, `square "z9" is off the 6x6 board`},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"b1"}`, 400, "Black must remove one of its own stones"},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":""}`, 400, "empty"},
-		{"POST", "/api/undo", `{"id":"nope"}`, 404, "unknown game"},
-		{"POST", "/api/hint", `{"id":"nope"}`, 404, "unknown game"},
-		{"GET", "/api/state?id=nope", "", 404, "unknown game"},
-		{"GET", "/api/state", "", 400, "missing game id"},
-		{"GET", "/api/record?id=nope", "", 404, "unknown game"},
-		{"GET", "/api/nothing", "", 404, "no API endpoint /api/nothing"},
+		{"POST", "/api/new", "{", 400, "error.malformed", "unexpected EOF"},
+		{"POST", "/api/new", "", 400, "error.emptyBody", "The request is empty"},
+		{"POST", "/api/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6x6, 8x8)"},
+		{"POST", "/api/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
+		{"POST", "/api/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard, max)"},
+		{"POST", "/api/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},
+		{"POST", "/api/new", `{"size":6,"bogus":1}`, 400, "error.malformed", `unknown field "bogus"`},
+		{"POST", "/api/new", `{"size":6} {"size":6}`, 400, "error.malformed", "more than one JSON value"},
+		{"POST", "/api/new", `{"size":6,"level":"` + strings.Repeat("x", 400) + `"}`, 413, "error.tooLarge", "larger than 300 bytes"},
+		{"GET", "/api/new", "", 405, "error.method", "use POST"},
+		{"POST", "/api/state", "{}", 405, "error.method", "use GET"},
+		{"POST", "/api/record", "{}", 405, "error.method", "use GET"},
+		{"POST", "/api/move", `{"id":"nope","move":"d4"}`, 404, "error.unknownGame", "unknown to the server"},
+		{"POST", "/api/move", `{"move":"d4"}`, 400, "error.missingID", "names no game"},
+		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
+		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
+		{"POST", "/api/move", `{"id":"` + st.ID + `","move":""}`, 400, "error.move", "empty"},
+		{"POST", "/api/undo", `{"id":"nope"}`, 404, "error.unknownGame", "unknown to the server"},
+		{"POST", "/api/hint", `{"id":"nope"}`, 404, "error.unknownGame", "unknown to the server"},
+		{"GET", "/api/state?id=nope", "", 404, "error.unknownGame", "unknown to the server"},
+		{"GET", "/api/state", "", 400, "error.missingID", "names no game"},
+		{"GET", "/api/record?id=nope", "", 404, "error.unknownGame", "unknown to the server"},
+		{"GET", "/api/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/nothing"},
 	} {
 		req, _ := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(tc.body))
 		resp, err := http.DefaultClient.Do(req)
@@ -301,8 +300,8 @@ func TestAPIErrors(t *testing.T) {
 		var e errJSON
 		err = json.NewDecoder(resp.Body).Decode(&e)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != tc.code || !strings.Contains(e.Error, tc.want) || resp.Header.Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s %.40q: %d %v (%v); want %d and %q", tc.method, tc.path, tc.body, resp.StatusCode, e, err, tc.code, tc.want)
+		if err != nil || resp.StatusCode != tc.code || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) || strings.Contains(e.Error, "{") || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s %.40q: %d %+v (%v); want %d, %s and %q", tc.method, tc.path, tc.body, resp.StatusCode, e, err, tc.code, tc.key, tc.want)
 		}
 		if tc.code == 405 && resp.Header.Get("Allow") == "" {
 			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
@@ -329,7 +328,7 @@ func TestSessionLimit(t *testing.T) {
 	}
 	json.NewDecoder(resp.Body).Decode(&e)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(e.Error, "maximum of 2 games") {
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || e.Code != "error.full" || !strings.Contains(e.Error, "maximum of 2 games") {
 		t.Fatalf("a third game: %d %v", resp.StatusCode, e)
 	}
 	// 40 s later a is idle for 80 s (> 1 min) and b for 40 s: a goes.
@@ -493,7 +492,7 @@ func TestAgentFailure(t *testing.T) {
 	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
 	st := ts.mustState(t, "/api/new", `{"size":6,"color":"black","level":"easy"}`)
 	var e errJSON
-	if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}), &e); code != 503 || !strings.Contains(e.Error, "the computer could not move") {
+	if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}), &e); code != 503 || e.Code != "error.agentFailed" || !strings.Contains(e.Error, "could not find a move in time") || !strings.Contains(e.Detail, "deadline") {
 		t.Fatalf("move with no time for the agent: %d %q", code, e.Error)
 	}
 	if again := ts.mustState(t, "/api/state?id="+st.ID, ""); len(again.Moves) != 0 || again.Turn != "black" {

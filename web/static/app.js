@@ -1,29 +1,55 @@
 // Kōnane against the computer: the page's logic. Plain JavaScript, no
 // build step; it talks to the JSON API of the server that sent it.
+//
+// Every text comes from the catalog the server put into the page (the
+// messages of its language, web/messages/*.json): t(key, {param: v}).
+// Keys are always written out in full, so that the catalog test finds
+// them. The API sends messages as {code, args}, rendered here by msg().
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+
+const catalog = JSON.parse($("catalog").textContent);
+
+// t returns the text of key with its {parameters} filled in.
+function t(key, args) {
+  const text = catalog[key];
+  if (text === undefined) return key;
+  return text.replace(/\{([a-zA-Z]+)\}/g, (p, name) => (args && name in args ? String(args[name]) : p));
+}
+
+// msg renders a message of the API ({code, args}).
+function msg(m) { return t(m.code, m.args); }
+
+// The names of the levels: literal keys, one per level of agent.Levels.
+const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
 
 let config = null;   // GET api/config
 let state = null;    // the game, as the server last sent it
 let selected = null; // the square of the stone chosen to jump, or null
 let hint = null;     // the last hint's move, or null
+let cursor = null;   // the square that has (or last had) the keyboard focus
 
-// api sends a request and returns the JSON answer, or throws its error.
+// A failed request: the message of the API, or of the network.
+class APIError extends Error {
+  constructor(m) { super(msg(m)); this.m = m; }
+}
+
+// api sends a request and returns the JSON answer, or throws an APIError.
 async function api(path, body) {
   const opts = body === undefined ? {} : {
     method: "POST",
     headers: {"Content-Type": "application/json"},
     body: JSON.stringify(body),
   };
-  const res = await fetch(path, opts);
-  let data;
+  let res, data;
   try {
+    res = await fetch(path, opts);
     data = await res.json();
   } catch (e) {
-    throw new Error(res.status + " " + res.statusText);
+    throw new APIError({code: "error.network", args: {status: res ? res.status + " " + res.statusText : e.message}});
   }
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  if (!res.ok) throw new APIError(data.code ? data : {code: "error.network", args: {status: res.status}});
   return data;
 }
 
@@ -41,26 +67,40 @@ async function act(request, waiting) {
     if (s) show(s);
   } catch (e) {
     $("error").textContent = e.message;
-    if (state) $("status").textContent = state.message;
+    if (state) $("status").textContent = msg(state.message);
   } finally {
     document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
     document.body.dataset.busy = "false";
   }
 }
 
+// announce tells screen readers what happened, through the live region.
+function announce(text) { $("announce").textContent = text; }
+
 function show(s) {
+  const before = state && state.id === s.id ? state.moves.length : -1;
   state = s;
   selected = null;
   hint = null;
+  sessionStorage.setItem("konane-game", s.id);
   $("hinttext").textContent = "";
   document.body.dataset.over = String(s.over);
-  $("status").textContent = s.message;
+  $("status").textContent = msg(s.message);
   $("status").className = s.over ? "over" : "";
   $("record").href = "api/record?id=" + encodeURIComponent(s.id);
   $("level").value = s.level;
   drawEval();
   drawMoves();
   drawBoard();
+  // Announce the moves since the last state: both sides', then the status.
+  const said = [];
+  if (before < 0) said.push(t(s.human === "black" ? "announce.newBlack" : "announce.newWhite", {size: s.size}));
+  for (let i = Math.max(before, 0); i < s.moves.length; i++) {
+    const humans = (i % 2 === 0) === (s.human === "black");
+    said.push(t(humans ? "announce.you" : "announce.computer", {move: s.moves[i]}));
+  }
+  said.push(msg(s.message));
+  announce(said.join(" "));
 }
 
 function myTurn() {
@@ -83,50 +123,131 @@ function targets() {
   return new Set(state.legal.filter((m) => squares(m)[0] === selected && m.includes("-")).map((m) => squares(m)[1]));
 }
 
-function drawBoard() {
-  const n = state.size;
-  const board = $("board");
-  board.replaceChildren();
-  board.style.gridTemplateColumns = "1.4rem repeat(" + n + ", auto)";
-  const from = origins();
-  const to = targets();
-  const last = new Set(squares(state.last));
-  const hinted = new Set(squares(hint));
+function squareName(col, rank) { return String.fromCharCode(97 + col) + rank; }
+
+// renderBoard draws a board into el: view has size, rows (top rank first,
+// x/o/.), the sets movable, selected, targets, last, hint and marked, the
+// kind of the movable squares ("sq.canRemove" or "sq.canJump") and
+// onClick(square). Every square is a button named for screen readers
+// ("d4, black stone, can jump"); one of them is in the tab order, and the
+// arrow keys move the focus over the board. Highlights are shapes (rings,
+// dots, corner marks, a star), not colours alone.
+function renderBoard(el, view) {
+  const n = view.size;
+  const hadFocus = el.contains(document.activeElement);
+  let focusSq = el.dataset.cursor;
+  if (!focusSq || !onBoard(focusSq, n)) focusSq = [...view.movable][0] || squareName(0, n);
+  el.replaceChildren();
+  el.style.setProperty("--n", n);
   for (let i = 0; i < n; i++) {
     const rank = n - i;
-    const label = document.createElement("div");
-    label.className = "label";
-    label.textContent = String(rank);
-    board.append(label);
     for (let col = 0; col < n; col++) {
-      const sq = String.fromCharCode(97 + col) + rank;
+      const sq = squareName(col, rank);
       const cell = document.createElement("button");
       cell.type = "button";
       cell.className = "sq";
       cell.dataset.sq = sq;
-      const c = state.board[i][col];
+      cell.tabIndex = sq === focusSq ? 0 : -1;
+      const c = view.rows[i][col];
+      const name = [sq, t(c === "x" ? "sq.black" : c === "o" ? "sq.white" : "sq.empty")];
       if (c !== ".") {
         const stone = document.createElement("span");
         stone.className = "stone " + (c === "x" ? "black" : "white");
         cell.append(stone);
       }
-      cell.setAttribute("aria-label", sq + (c === "x" ? " black" : c === "o" ? " white" : " empty"));
-      if (from.has(sq)) cell.classList.add("movable");
-      if (sq === selected) cell.classList.add("selected");
-      if (to.has(sq)) cell.classList.add("target");
-      if (last.has(sq)) cell.classList.add("last");
-      if (hinted.has(sq)) cell.classList.add("hint");
-      cell.addEventListener("click", () => clickSquare(sq));
-      board.append(cell);
+      const mark = (cls, key, on) => {
+        if (!on) return;
+        cell.classList.add(cls);
+        name.push(t(key));
+      };
+      mark("movable", view.movableKey, view.movable.has(sq));
+      mark("selected", "sq.selected", view.selected === sq);
+      mark("target", "sq.landing", view.targets.has(sq));
+      mark("marked", "sq.marked", view.marked.has(sq));
+      mark("last", "sq.last", view.last.has(sq));
+      mark("hint", "sq.hint", view.hint.has(sq));
+      if (col === 0) cell.append(coord("rank", String(rank)));
+      if (rank === 1) cell.append(coord("file", String.fromCharCode(97 + col)));
+      cell.setAttribute("aria-label", name.join(", "));
+      cell.addEventListener("click", () => {
+        el.dataset.cursor = sq;
+        view.onClick(sq);
+      });
+      cell.addEventListener("focus", () => { el.dataset.cursor = sq; });
+      el.append(cell);
     }
   }
-  board.append(document.createElement("div"));
-  for (let col = 0; col < n; col++) {
-    const label = document.createElement("div");
-    label.className = "label";
-    label.textContent = String.fromCharCode(97 + col);
-    board.append(label);
+  el.onkeydown = (ev) => boardKey(el, n, ev, view);
+  if (hadFocus) focusSquare(el, focusSq);
+}
+
+function coord(cls, text) {
+  const s = document.createElement("span");
+  s.className = "coord " + cls;
+  s.setAttribute("aria-hidden", "true");
+  s.textContent = text;
+  return s;
+}
+
+function onBoard(sq, n) {
+  const col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
+  return col >= 0 && col < n && rank >= 1 && rank <= n;
+}
+
+function focusSquare(el, sq) {
+  const cell = el.querySelector('[data-sq="' + sq + '"]');
+  if (!cell) return;
+  for (const b of el.querySelectorAll(".sq")) b.tabIndex = -1;
+  cell.tabIndex = 0;
+  el.dataset.cursor = sq;
+  cell.focus();
+}
+
+// boardKey moves the focus with the arrow keys (Home/End: the ends of the
+// rank); Escape cancels a selection. Enter and Space click the focused
+// square, as on any button.
+function boardKey(el, n, ev, view) {
+  const sq = el.dataset.cursor;
+  if (!sq) return;
+  let col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
+  switch (ev.key) {
+    case "ArrowLeft": col--; break;
+    case "ArrowRight": col++; break;
+    case "ArrowUp": rank++; break;
+    case "ArrowDown": rank--; break;
+    case "Home": col = 0; break;
+    case "End": col = n - 1; break;
+    case "Escape":
+      if (view.onEscape) view.onEscape();
+      ev.preventDefault();
+      return;
+    default: return;
   }
+  ev.preventDefault();
+  col = Math.min(Math.max(col, 0), n - 1);
+  rank = Math.min(Math.max(rank, 1), n);
+  focusSquare(el, squareName(col, rank));
+}
+
+function drawBoard() {
+  renderBoard($("board"), {
+    size: state.size,
+    rows: state.board,
+    movable: origins(),
+    movableKey: state.phase === "jumping" ? "sq.canJump" : "sq.canRemove",
+    selected: selected,
+    targets: targets(),
+    marked: new Set(),
+    last: new Set(squares(state.last)),
+    hint: new Set(squares(hint)),
+    onClick: clickSquare,
+    onEscape: () => {
+      if (selected === null) return;
+      selected = null;
+      drawBoard();
+      announce(t("announce.cancelled"));
+    },
+  });
 }
 
 function clickSquare(sq) {
@@ -141,23 +262,28 @@ function clickSquare(sq) {
   }
   selected = origins().has(sq) && sq !== selected ? sq : null;
   drawBoard();
+  if (selected) announce(t("announce.selected", {square: selected}));
 }
 
 function play(move) {
-  act(() => api("api/move", {id: state.id, move: move}), "You play " + move + ". The computer is thinking…");
+  act(() => api("api/move", {id: state.id, move: move}), t("status.youPlay", {move: move}));
 }
 
 function drawEval() {
   const e = state.eval;
+  const bar = $("evalbar");
   if (!e) {
     $("evalfill").style.width = "50%";
-    $("evaltext").textContent = "No evaluation yet: the computer has not moved.";
+    bar.setAttribute("aria-valuenow", "50");
+    bar.setAttribute("aria-valuetext", t("eval.none"));
+    $("evaltext").textContent = t("eval.none");
     return;
   }
   const p = Math.round(100 * e.humanWinProb);
   $("evalfill").style.width = p + "%";
-  $("evaltext").textContent = "Your win probability, by the computer's search: " + p +
-    "%. The computer played " + e.agentMove + " and expects: " + e.pv.join(" ") + ".";
+  bar.setAttribute("aria-valuenow", String(p));
+  bar.setAttribute("aria-valuetext", t("eval.value", {p: p}));
+  $("evaltext").textContent = t("eval.text", {p: p, move: e.agentMove, pv: e.pv.join(" ")});
 }
 
 function drawMoves() {
@@ -170,16 +296,15 @@ function drawMoves() {
   }
 }
 
-function newGame() {
-  act(() => api("api/new", {
-    size: Number($("size").value),
-    color: $("color").value,
-    level: $("level").value,
-  }), "Starting a new game…");
+// newGame starts a game with the settings of the controls, or those given.
+function newGame(settings) {
+  const s = settings || {size: Number($("size").value), color: $("color").value, level: $("level").value};
+  act(() => api("api/new", s), t("status.starting"));
 }
 
 function init() {
-  $("new").addEventListener("click", newGame);
+  $("lang").addEventListener("change", () => $("langform").submit());
+  $("new").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", () => {
     if (state) act(() => api("api/undo", {id: state.id}));
   });
@@ -188,11 +313,11 @@ function init() {
     act(async () => {
       const h = await api("api/hint", {id: state.id});
       hint = h.move;
-      $("hinttext").textContent = "Hint: " + h.move + " (your win probability " +
-        Math.round(100 * h.winProb) + "%; expected line: " + h.pv.join(" ") + ")";
-      $("status").textContent = state.message;
+      $("hinttext").textContent = t("hint.text", {move: h.move, p: Math.round(100 * h.winProb), pv: h.pv.join(" ")});
+      $("status").textContent = msg(state.message);
+      announce($("hinttext").textContent);
       drawBoard();
-    }, "Looking for a good move…");
+    }, t("status.hintWait"));
   });
   $("level").addEventListener("change", () => {
     if (state) act(() => api("api/level", {id: state.id, level: $("level").value}));
@@ -204,10 +329,23 @@ function init() {
       $("size").append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
     }
     for (const l of config.levels) {
-      $("level").append(new Option(l.name + " (" + l.sims + " simulations)", l.name, false, l.name === config.defaultLevel));
+      const name = levelKeys[l.name] ? t(levelKeys[l.name]) : l.name;
+      $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
+    }
+    // A reload (after switching the language, say) goes on with the game.
+    const id = sessionStorage.getItem("konane-game");
+    if (id) {
+      try {
+        const s = await api("api/state?id=" + encodeURIComponent(id));
+        $("size").value = String(s.size);
+        $("color").value = s.human;
+        return s;
+      } catch (e) {
+        sessionStorage.removeItem("konane-game");
+      }
     }
     return api("api/new", {size: config.defaultSize, color: "black", level: config.defaultLevel});
-  }, "Starting a new game…");
+  }, t("status.starting"));
 }
 
 init();
