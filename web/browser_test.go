@@ -2,15 +2,21 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -44,6 +50,7 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1200, 900),
 	}
@@ -68,107 +75,295 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
-// TestBrowserGame plays a whole 6x6 game in a real headless Chromium by
-// clicking the page, as a person would: choose the board, the level and
-// the colour, start a new game, then for each move click a marked stone
-// (a removal in the opening) or a stone and then one of its landing
-// squares, until the game-over message. On the way it asks for a hint and
-// takes a move back. Finally the record download is the game on the board.
-func TestBrowserGame(t *testing.T) {
-	ctx := newBrowser(t)
+// page is a tab of the browser, in a browser context of its own (its own
+// cookies and storage), on the test server's page.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+	ts  *testServer
+}
+
+// tab opens a tab whose browser asks for the languages accept
+// (Accept-Language) with a desktop window, or a phone's 390x844 touch
+// screen.
+func tab(t *testing.T, browser context.Context, ts *testServer, accept string, phone bool) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &page{t: t, ctx: ctx, ts: ts}
+	if err := chromedp.Do(ctx); err != nil { // opens the tab; without a deadline
+		t.Fatal(err)
+	}
+	_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
+		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) konane-browser-test", AcceptLanguage: accept,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if phone {
+		p.step("phone screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulatePortrait, chromedp.EmulateMobile))
+	}
+	return p
+}
+
+// step runs a with a deadline, so that a broken page fails the test
+// instead of hanging it.
+func (p *page) step(name string, a chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(sctx, a); err != nil {
+		p.t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// eval evaluates a JavaScript expression of the page that gives a string.
+func (p *page) eval(expr string) string {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor waits until the expression is true, through page loads.
+func (p *page) waitFor(expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		sctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		v, err := chromedp.Run(sctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && v {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.t.Fatalf("waiting for %s: no", expr)
+}
+
+func (p *page) text(id string) string {
+	p.t.Helper()
+	return p.eval(fmt.Sprintf(`document.getElementById(%q).textContent`, id))
+}
+
+func (p *page) count(sel string) int {
+	p.t.Helper()
+	var n int
+	fmt.Sscan(p.eval(fmt.Sprintf(`String(document.querySelectorAll(%q).length)`, sel)), &n)
+	return n
+}
+
+func (p *page) version() string { return p.eval(`document.body.dataset.version`) }
+
+// settle waits for the request started after version v to finish, and
+// fails on an error shown by the page.
+func (p *page) settle(v string) {
+	p.t.Helper()
+	p.step("waiting for the page", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+		`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v),
+		chromedp.WithPollingInterval(20*time.Millisecond)))
+	if e := p.text("error"); e != "" {
+		p.t.Fatalf("the page shows an error: %s", e)
+	}
+}
+
+// load opens path and waits for the game on it.
+func (p *page) load(path string) {
+	p.t.Helper()
+	p.step("loading "+path, chromedp.Steps(
+		chromedp.Navigate(p.ts.url+path),
+		chromedp.Poll[chromedp.Void](`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`,
+			chromedp.WithPollingInterval(20*time.Millisecond)),
+	))
+}
+
+// lang is the language of the page and msgs its catalog.
+func (p *page) lang() string { return p.eval(`document.documentElement.lang`) }
+
+func (p *page) msgs() map[string]string { return p.ts.msgs[p.lang()] }
+
+// screenshot saves the window as name.png into $KONANE_SCREENSHOTS, if set.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	dir := os.Getenv("KONANE_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	sctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// newGame starts a 6x6 game at the easiest level as Black, with the
+// controls (set as a script would: the choice of a <select> is not what
+// is tested), then the New game button, pressed as how says.
+func (p *page) newGame(how func(sel string)) {
+	p.t.Helper()
+	p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "easy"; document.getElementById("color").value = "black"; ""`)
+	v := p.version()
+	how("#new")
+	p.settle(v)
+	if n := p.count(".sq"); n != 36 {
+		p.t.Fatalf("a 6x6 board with %d squares", n)
+	}
+}
+
+// playToEnd plays the human's moves until the game is over: pick presses
+// a square (a click, a tap or keys); each move is the first marked stone
+// (a removal, or the stone to jump) and its first landing square. Every
+// status the page shows is the catalog's text of the state's message, in
+// the page's language. It returns the number of human moves.
+func (p *page) playToEnd(pick func(sel string), each func(move int)) int {
+	p.t.Helper()
+	msgs := p.msgs()
+	moves := 0
+	for p.eval(`document.body.dataset.over`) != "true" {
+		if moves > 40 {
+			p.t.Fatal("the game does not end")
+		}
+		if each != nil {
+			each(moves)
+		}
+		if status := p.text("status"); status != msgs["status.removeBlack"] && status != msgs["status.removeWhite"] && status != msgs["status.jump"] {
+			p.t.Fatalf("status %q in %s is not one of the catalog's", status, p.lang())
+		}
+		v := p.version()
+		pick(".sq.movable")
+		if p.eval(`document.body.dataset.busy === "false" && document.body.dataset.version === `+fmt.Sprintf("%q", v)+` ? "jump" : "sent"`) == "jump" {
+			if p.count(".sq.selected") != 1 || p.count(".sq.target") == 0 {
+				p.t.Fatal("choosing a stone that can jump marks no landing square")
+			}
+			pick(".sq.target")
+		}
+		p.settle(v)
+		moves++
+	}
+	status := p.text("status")
+	if status != msgs["status.youWin"] && status != msgs["status.computerWins"] {
+		p.t.Fatalf("game-over message %q in %s", status, p.lang())
+	}
+	return moves
+}
+
+func (p *page) click(sel string) {
+	p.t.Helper()
+	p.step("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
+func (p *page) tap(sel string) { p.t.Helper(); p.step("tapping "+sel, chromedp.Tap(chromedp.CSS(sel))) }
+
+// press sends keys to the page.
+func (p *page) press(keys string, opts ...chromedp.KeyOption) {
+	p.t.Helper()
+	p.step("pressing keys", chromedp.KeyEvent(keys, opts...))
+}
+
+// key presses the square sel by keyboard only: arrow keys from the square
+// that has the focus to the first square matching sel, then Enter. The
+// focus must be visible all the way.
+func (p *page) key(sel string) {
+	p.t.Helper()
+	target := p.eval(fmt.Sprintf(`document.querySelector(%q).dataset.sq`, sel))
+	for range 20 {
+		at := p.eval(`document.activeElement.dataset.sq || ""`)
+		if at == "" {
+			p.t.Fatalf("the focus left the board: it is on %s", p.eval(`document.activeElement.outerHTML.slice(0, 80)`))
+		}
+		if p.eval(`document.activeElement.matches(":focus-visible") && getComputedStyle(document.activeElement).outlineStyle !== "none" ? "yes" : "no"`) != "yes" {
+			p.t.Fatalf("the focus on %s is not visible", at)
+		}
+		switch {
+		case at[0] < target[0]:
+			p.press(kb.ArrowRight)
+		case at[0] > target[0]:
+			p.press(kb.ArrowLeft)
+		case at[1] < target[1]:
+			p.press(kb.ArrowUp)
+		case at[1] > target[1]:
+			p.press(kb.ArrowDown)
+		default:
+			p.press(kb.Enter)
+			return
+		}
+	}
+	p.t.Fatalf("the arrow keys do not lead to %s", target)
+}
+
+// tabTo presses Tab (Shift+Tab when back) until the focus is on an
+// element matching sel.
+func (p *page) tabTo(sel string, back bool) {
+	p.t.Helper()
+	var opts []chromedp.KeyOption
+	if back {
+		opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
+	}
+	for range 30 {
+		p.press(kb.Tab, opts...)
+		if p.eval(fmt.Sprintf(`document.activeElement.matches(%q) ? "yes" : "no"`, sel)) == "yes" {
+			return
+		}
+	}
+	p.t.Fatalf("Tab never reaches %s", sel)
+}
+
+// TestBrowser plays the page in a real headless Chromium, as people do.
+func TestBrowser(t *testing.T) {
+	browser := newBrowser(t)
 	ts := newTestServer(t, Config{})
+	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
+	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
+	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
+	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
+}
 
-	// Every step has a deadline, so a broken page fails instead of hanging.
-	step := func(name string, a chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := chromedp.Do(sctx, a); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+// browserGame plays a whole 6x6 game with the mouse, in English: choose
+// the board, the level and the colour, start a new game, then for each
+// move click a marked stone (a removal in the opening) or a stone and
+// then one of its landing squares, until the game-over message. On the
+// way it asks for a hint and takes a move back. Finally the record
+// download is the game on the board.
+func browserGame(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	if p.lang() != "en" {
+		t.Fatalf("page in %q for an English browser", p.lang())
 	}
-	eval := func(expr string) string {
-		t.Helper()
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		v, err := chromedp.Run(sctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
-	version := func() string { return eval(`document.body.dataset.version`) }
-	// settle waits for the request started after version v to finish.
-	settle := func(v string) {
-		t.Helper()
-		step("waiting for the page", chromedp.Poll[chromedp.Void](fmt.Sprintf(
-			`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v),
-			chromedp.WithPollingInterval(20*time.Millisecond)))
-		if e := eval(`document.getElementById("error").textContent`); e != "" {
-			t.Fatalf("the page shows an error: %s", e)
-		}
-	}
-
-	step("loading the page", chromedp.Steps(
-		chromedp.Navigate(ts.url+"/"),
-		chromedp.Poll[chromedp.Void](`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`),
-	))
-	v := version()
-	step("starting a 6x6 game", chromedp.Steps(
-		chromedp.SetValue(chromedp.ID("size"), "6"),
-		chromedp.SetValue(chromedp.ID("level"), "easy"),
-		chromedp.SetValue(chromedp.ID("color"), "black"),
-		chromedp.Click(chromedp.ID("new")),
-	))
-	settle(v)
-	if n := eval(`String(document.querySelectorAll(".sq").length)`); n != "36" {
-		t.Fatalf("a 6x6 board with %s squares", n)
-	}
-
-	humanMoves := 0
-	for eval(`document.body.dataset.over`) != "true" {
-		if humanMoves > 40 {
-			t.Fatal("the game does not end")
-		}
-		if humanMoves == 2 {
-			// A hint marks a move on the board.
-			v = version()
-			step("asking for a hint", chromedp.Click(chromedp.ID("hint")))
-			settle(v)
-			if !strings.HasPrefix(eval(`document.getElementById("hinttext").textContent`), "Hint: ") || eval(`String(document.querySelectorAll(".sq.hint").length)`) == "0" {
+	p.newGame(p.click)
+	msgs := p.msgs()
+	humanMoves := p.playToEnd(p.click, func(move int) {
+		switch move {
+		case 2: // a hint marks a move on the board
+			v := p.version()
+			p.click("#hint")
+			p.settle(v)
+			if !strings.HasPrefix(p.text("hinttext"), "Hint: ") || p.count(".sq.hint") == 0 {
 				t.Error("the hint is not shown")
 			}
-		}
-		if humanMoves == 3 {
-			// Undo takes back the human's last move and the reply.
-			before := eval(`String(document.querySelectorAll("#moves li").length)`)
-			v = version()
-			step("undo", chromedp.Click(chromedp.ID("undo")))
-			settle(v)
-			if after := eval(`String(document.querySelectorAll("#moves li").length)`); after == before {
-				t.Errorf("undo left %s move pairs", after)
+		case 3: // undo takes back the human's last move and the reply
+			before := p.count("#moves li")
+			v := p.version()
+			p.click("#undo")
+			p.settle(v)
+			if after := p.count("#moves li"); after == before {
+				t.Errorf("undo left %d move pairs", after)
 			}
 		}
-		v = version()
-		step("clicking a stone", chromedp.Click(chromedp.CSS(".sq.movable")))
-		if eval(`document.body.dataset.busy === "false" && document.body.dataset.version === `+fmt.Sprintf("%q", v)+` ? "jump" : "sent"`) == "jump" {
-			// A jump: the stone is selected and its landing squares marked.
-			if eval(`String(document.querySelectorAll(".sq.selected").length)`) != "1" || eval(`String(document.querySelectorAll(".sq.target").length)`) == "0" {
-				t.Fatal("clicking a stone that can jump marks no landing square")
-			}
-			step("clicking a landing square", chromedp.Click(chromedp.CSS(".sq.target")))
-		}
-		settle(v)
-		humanMoves++
-	}
-	status := eval(`document.getElementById("status").textContent`)
-	if status != ts.msgs["en"]["status.youWin"] && status != ts.msgs["en"]["status.computerWins"] {
-		t.Fatalf("game-over message %q", status)
-	}
+	})
+	status := p.text("status")
 	t.Logf("%d human moves; %s", humanMoves, status)
 
 	// The record link downloads the game the page shows.
-	href := eval(`document.getElementById("record").href`)
+	href := p.eval(`document.getElementById("record").href`)
 	resp, err := http.Get(href)
 	if err != nil {
 		t.Fatal(err)
@@ -187,11 +382,192 @@ func TestBrowserGame(t *testing.T) {
 		t.Fatalf("the downloaded game is not over:\n%s", final)
 	}
 	board := boardRows(final)
-	shown := eval(`Array.from(document.querySelectorAll(".sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
+	shown := p.eval(`Array.from(document.querySelectorAll(".sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
 	if shown != strings.Join(board, "") {
 		t.Errorf("the page shows %s, the record ends with %s", shown, strings.Join(board, ""))
 	}
-	if w, _ := rec.Winner(); (w.String() == "black") != (status == ts.msgs["en"]["status.youWin"]) {
+	if w, _ := rec.Winner(); (w == rules.Black) != (status == msgs["status.youWin"]) {
 		t.Errorf("record winner %v, page says %q", w, status)
 	}
+}
+
+// browserLanguages plays a game in each other language: German and
+// Swedish chosen by the browser's Accept-Language, Italian and Portuguese
+// by the page's switch (which the page then remembers). On the way it
+// checks that every text on the page is the language's, and the names
+// screen readers get.
+func browserLanguages(t *testing.T, browser context.Context, ts *testServer) {
+	for _, tc := range []struct{ lang, accept, pick string }{
+		{"de", "de-DE,de,en", ""},
+		{"sv", "sv-SE,sv", ""},
+		{"it", "en-US,en", "Italiano"},
+		{"pt", "fr-FR,fr", "Português"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			p := tab(t, browser, ts, tc.accept, false)
+			p.load("/")
+			if tc.pick != "" {
+				if p.lang() == tc.lang {
+					t.Fatalf("the page is in %s before the switch", tc.lang)
+				}
+				// Choose the language in the switch, as with the keyboard.
+				p.step("focusing the switch", chromedp.Focus(chromedp.ID("lang")))
+				p.press(tc.pick[:1])
+				p.waitFor(fmt.Sprintf(`document.documentElement.lang === %q && document.body.dataset.busy === "false" && document.body.dataset.version !== "0"`, tc.lang))
+				// The choice is remembered: the address without ?lang=.
+				p.load("/")
+			}
+			if p.lang() != tc.lang {
+				t.Fatalf("page in %q, want %s (navigator: %s)", p.lang(), tc.lang, p.eval(`navigator.languages.join(",")`))
+			}
+			msgs := p.msgs()
+			if title := p.eval(`document.title`); title != msgs["page.title"] || p.text("new") != msgs["page.new"] {
+				t.Errorf("title %q, New game button %q", title, p.text("new"))
+			}
+			p.newGame(p.click)
+			p.playToEnd(p.click, func(move int) {
+				if move == 3 {
+					checkAccessibility(t, p)
+					p.screenshot("lang-" + tc.lang)
+				}
+			})
+		})
+	}
+}
+
+// checkAccessibility checks, in the browser's accessibility tree, the
+// names of the squares ("d4, black stone, can jump" in the page's
+// language), the text equivalent of the evaluation bar and the live
+// region that announced the last moves.
+func checkAccessibility(t *testing.T, p *page) {
+	t.Helper()
+	msgs := p.msgs()
+	tree, err := chromedp.Call(p.ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(v *accessibility.Value) string {
+		if v == nil {
+			return ""
+		}
+		var s string
+		json.Unmarshal(v.Value, &s)
+		return s
+	}
+	n := p.count(".sq")
+	size := 0
+	fmt.Sscan(p.eval(`getComputedStyle(document.getElementById("board")).getPropertyValue("--n")`), &size)
+	squareName := regexp.MustCompile(`^([a-h][1-8]), (` + regexp.QuoteMeta(msgs["sq.black"]) + `|` + regexp.QuoteMeta(msgs["sq.white"]) + `|` + regexp.QuoteMeta(msgs["sq.empty"]) + `)(, .*)?$`)
+	squares, canJump, meter, live := 0, 0, "", ""
+	for _, node := range tree.Nodes {
+		role, name := str(node.Role), str(node.Name)
+		switch {
+		case role == "button" && squareName.MatchString(name):
+			squares++
+			if strings.Contains(name, ", "+msgs["sq.canJump"]) || strings.Contains(name, ", "+msgs["sq.canRemove"]) {
+				canJump++
+			}
+		case role == "meter":
+			// Chromium's tree gives the number, not aria-valuetext
+			// (checked on the element below).
+			meter = name + ": " + string(node.Value.Value)
+		}
+		for _, prop := range node.Properties {
+			if prop.Name == "live" && str(prop.Value) == "polite" && live == "" {
+				live = p.text("announce")
+			}
+		}
+	}
+	if squares != n || n != size*size {
+		t.Errorf("%d of the %d squares (%dx%d) have a name like \"d4, %s, %s\"", squares, n, size, size, msgs["sq.black"], msgs["sq.canJump"])
+	}
+	if canJump != p.count(".sq.movable") || canJump == 0 {
+		t.Errorf("%d squares are named as movable, %d are marked", canJump, p.count(".sq.movable"))
+	}
+	p100 := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow")`)
+	valueText := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuetext")`)
+	if meter != msgs["eval.label"]+": "+p100 || valueText != strings.ReplaceAll(msgs["eval.value"], "{p}", p100) || !strings.Contains(p.text("evaltext"), p100) {
+		t.Errorf("evaluation bar: %q, aria-valuetext %q, text %q", meter, valueText, p.text("evaltext"))
+	}
+	last := p.eval(`(() => { const m = Array.from(document.querySelectorAll("#moves li")).pop(); return m ? m.textContent.trim().split(/\s+/).pop() : ""; })()`)
+	if !strings.Contains(live, last) || !strings.Contains(live, msgs["status.jump"]) {
+		t.Errorf("the live region says %q after the move %s", live, last)
+	}
+}
+
+// browserPhone plays a game on a phone's 390x844 touch screen by taps:
+// the board fills the width, every square and button is at least 44 px,
+// nothing scrolls sideways, and the buttons are under the board within
+// the first screen.
+func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "pt-BR,pt", true)
+	p.load("/")
+	check := func(when string) {
+		t.Helper()
+		if w := p.eval(`String(document.documentElement.scrollWidth) + " " + String(window.innerWidth)`); w != "390 390" {
+			t.Errorf("%s: page width and window width %s: it scrolls sideways", when, w)
+		}
+		small := p.eval(`Array.from(document.querySelectorAll(".sq, button, select, #record")).filter(e => e.offsetParent !== null).map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.height < 44 || (e.classList.contains("sq") && r.width < 44)).map(([e, r]) => (e.dataset.sq || e.id) + " " + Math.round(r.width) + "x" + Math.round(r.height)).join(", ")`)
+		if small != "" {
+			t.Errorf("%s: tap targets smaller than 44 px: %s", when, small)
+		}
+		if w := p.eval(`String(Math.round(document.getElementById("board").getBoundingClientRect().width))`); w < "380" {
+			t.Errorf("%s: the board is %s px wide on a 390 px screen", when, w)
+		}
+		if b := p.eval(`String(document.getElementById("actions").getBoundingClientRect().bottom <= 844)`); b != "true" {
+			t.Errorf("%s: the buttons are below the first screen", when)
+		}
+	}
+	check("8x8")
+	p.screenshot("phone-8x8")
+	p.newGame(p.tap)
+	check("6x6")
+	p.playToEnd(p.tap, func(move int) {
+		if move == 3 {
+			p.screenshot("phone-6x6")
+		}
+	})
+}
+
+// browserKeyboard plays a game by keyboard only: Tab to the controls and
+// the board, the arrow keys over it, Enter to choose a stone and its
+// landing square, Escape to cancel a choice; the focus is visible
+// throughout.
+func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "sv", false)
+	p.load("/")
+	// The settings by keyboard: board 6x6 (the first size), the easiest
+	// level (the first), Black; then the New game button.
+	p.tabTo("#size", false)
+	p.press(kb.Home)
+	p.tabTo("#level", false)
+	v := p.version()
+	p.press(kb.Home)
+	p.settle(v) // the level of the game in progress changes too
+	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 easy" {
+		t.Fatalf("settings by keyboard: %s", got)
+	}
+	p.tabTo("#new", true)
+	v = p.version()
+	p.press(kb.Enter)
+	p.settle(v)
+	if n := p.count(".sq"); n != 36 {
+		t.Fatalf("a 6x6 board with %d squares", n)
+	}
+	p.tabTo(".sq", true)
+	p.playToEnd(p.key, func(move int) {
+		if move != 2 {
+			return
+		}
+		// Escape cancels the choice of a stone.
+		p.key(".sq.movable")
+		if p.count(".sq.selected") != 1 {
+			t.Fatal("Enter on a stone that can jump does not select it")
+		}
+		p.press(kb.Escape)
+		if p.count(".sq.selected") != 0 || p.text("announce") != p.msgs()["announce.cancelled"] {
+			t.Errorf("Escape: %d selected, announced %q", p.count(".sq.selected"), p.text("announce"))
+		}
+		p.screenshot("keyboard")
+	})
 }

@@ -7,14 +7,58 @@
 // in the two opening moves the stones you may remove are marked and one
 // click removes. It has a difficulty selector, new game, undo, hint, an
 // evaluation bar (your win probability by the agent's last search, with
-// the line it expects) and a download of the game record.
+// the line it expects, also as text) and a download of the game record.
+// It is played by mouse, by touch (on a phone the board fills the width,
+// every square is at least 44 px) and by keyboard (the arrow keys move
+// over the board, Enter or Space chooses a stone and then its landing
+// square, Escape cancels). Every square is a button named for screen
+// readers ("d4, black stone, can jump"), the moves of both sides and the
+// result are announced in a live region, and highlights are shapes
+// (rings, dots, corner marks, a star), not colours alone.
+//
+// # Languages
+//
+// The page speaks English, German, Swedish, Italian and Portuguese. The
+// language of a request is the one named by ?lang= (which the page's
+// switch sets, and which is then remembered in the lang cookie for a
+// year), else the lang cookie, else the best match of Accept-Language
+// (golang.org/x/text/language), else English. The server renders the page
+// (static/index.html, an html/template) once per language at New, with
+// <html lang> and the language's texts, and puts the language's catalog
+// into it for the script.
+//
+// Every text a person reads is in the catalog, messages/<lang>.json: one
+// flat object of key → text, with parameters in braces ("{move}"). The
+// API does not send sentences: it sends messages as a key and parameters,
+// {code, args}, which the page renders in its language (so a switch of
+// language re-renders nothing on the server and nothing is translated
+// twice); for other clients it adds text, the message rendered in the
+// language of the request.
+//
+// To add a message (say for a new panel):
+//
+//  1. add "panel.thing": "Text with {param}" to messages/en.json and to
+//     each of de, sv, it and pt (same key, same parameters);
+//  2. use the key written out in full: t("panel.thing", {param: v}) in
+//     static/*.js, {{t "panel.thing"}} in static/index.html, newMsg or
+//     badRequest("panel.thing", "param", v) in Go (never a key pieced
+//     together from parts: the test looks for the literal);
+//  3. run go test ./web -run 'TestCatalog|TestReviewList' -update: the
+//     catalog test fails on a key missing in a language, with other
+//     parameters, used but not in the catalog, or in the catalog but used
+//     nowhere; the update rewrites messages/REVIEW.md, the list of texts
+//     wanting a native speaker's review (messages/reviewed.txt lists
+//     those reviewed). The server also refuses to start on a catalog
+//     with a missing key.
 //
 // # API
 //
-// Requests and answers are JSON; errors are {"error": "..."} with a 4xx
-// code for a bad request (400 malformed or illegal, 404 unknown game, 405
-// wrong method, 413 body too large), and 503 when the server holds its
-// maximum of games or the agent could not move in time.
+// Requests and answers are JSON; errors are {"error": text, "code": key,
+// "args": {...}, "detail": "..."} (see Languages; detail is the
+// underlying error in English, for developers) with a 4xx status for a
+// bad request (400 malformed or illegal, 404 unknown game, 405 wrong
+// method, 413 body too large), and 503 when the server holds its maximum
+// of games or the agent could not move in time.
 //
 //	GET  /api/config                       sizes, levels, defaults
 //	POST /api/new    {size, color, level}  a new game → state (the agent has
@@ -28,8 +72,10 @@
 //
 // A state is {id, size, human, level, turn, phase, board (one string per
 // rank, the top rank first, x/o/. per file), moves, last, legal (your
-// legal moves when it is your turn), over, winner, message, eval
-// {agentMove, humanWinProb, pv} after an agent move}.
+// legal moves when it is your turn), over, winner, message {code, args,
+// text}, eval {agentMove, humanWinProb, pv} after an agent move}.
+//
+//	GET  /?lang=sv                         the page (in Swedish, remembered)
 //
 // # Sessions
 //
