@@ -62,7 +62,7 @@ func key(p rules.Position) rules.Position {
 // false; callers must check s.aborted before trusting or storing a result.
 func (s *Solver) win(p rules.Position, depth int) bool {
 	s.stats.Nodes++
-	if s.stats.Nodes&(checkEvery-1) == 0 && s.ctx.Err() != nil {
+	if s.stats.Nodes&(checkEvery-1) == 0 && s.ctx.Err() != nil || s.stats.Nodes == s.limit {
 		s.aborted = true
 	}
 	if s.aborted {

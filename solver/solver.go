@@ -28,7 +28,8 @@ type Solver struct {
 	stats        Stats
 
 	ctx     context.Context
-	aborted bool // the context ended during the current search
+	aborted bool   // the context ended, or the node limit was reached, during the current search
+	limit   uint64 // the search gives up when Stats.Nodes reaches it (0 = no limit)
 }
 
 // Stats counts the work of a Solver since New or the last ResetStats.
@@ -162,7 +163,7 @@ func (s *Solver) begin(ctx context.Context, p rules.Position) error {
 	if s.tt == nil {
 		s.tt = newTable(s.tableEntries)
 	}
-	s.ctx, s.aborted = ctx, false
+	s.ctx, s.aborted, s.limit = ctx, false, 0
 	return nil
 }
 
@@ -174,4 +175,75 @@ func (s *Solver) end() error {
 		return fmt.Errorf("solver: %w", ctx.Err())
 	}
 	return nil
+}
+
+// Proof is the outcome of Prove.
+type Proof struct {
+	// Known reports whether the search finished within its node budget;
+	// Win and Move mean nothing otherwise.
+	Known bool
+	// Win reports whether the side to move wins with perfect play.
+	Win bool
+	// Move is a winning move when Win (rules.NoMove otherwise).
+	Move rules.Move
+	// Nodes is the number of positions the search visited.
+	Nodes uint64
+}
+
+// Prove solves p within a budget of maxNodes searched positions (0 = no
+// budget) and, when p is won, finds a winning move. A search that runs
+// out of budget gives Known false and stores nothing wrong: the results
+// it completed stay in the table, so a later, larger budget goes on from
+// there. Prove is deterministic: the same sequence of calls on one Solver
+// gives the same answers. p must be a valid position of the jumping
+// phase or later (Prove's callers are searches inside a game).
+func (s *Solver) Prove(p rules.Position, maxNodes uint64) (Proof, error) {
+	if err := s.begin(context.Background(), p); err != nil {
+		return Proof{}, err
+	}
+	start := s.stats.Nodes
+	if maxNodes > 0 {
+		s.limit = start + maxNodes
+	}
+	win := s.win(p, 0)
+	pr := Proof{Known: !s.aborted, Win: win && !s.aborted, Move: rules.NoMove}
+	if pr.Win {
+		pr.Move = s.winningMove(p)
+	}
+	pr.Nodes = s.stats.Nodes - start
+	s.ctx, s.limit = nil, 0
+	if pr.Win && pr.Move == rules.NoMove {
+		// The table lost the proof of every winning child (a collision
+		// replaced it) and the budget ran out finding it again.
+		pr = Proof{Nodes: pr.Nodes, Move: rules.NoMove}
+	}
+	return pr, nil
+}
+
+// winningMove returns a move of p, just proved won, that wins: one that
+// leaves the opponent without a move, or one whose position the table
+// knows as lost, or, if the table has lost those, one found by searching
+// again within the remaining budget (rules.NoMove if that runs out).
+func (s *Solver) winningMove(p rules.Position) rules.Move {
+	var buf [rules.MaxMoves]rules.Move
+	moves := p.LegalMoves(buf[:0])
+	for _, m := range moves {
+		c := p.Play(m)
+		if !c.HasMoves() {
+			return m
+		}
+		if e, ok := s.tt.probe(key(c)); ok && !e.win() {
+			return m
+		}
+	}
+	for _, m := range moves {
+		opponentWins := s.win(p.Play(m), 1)
+		if s.aborted {
+			return rules.NoMove
+		}
+		if !opponentWins {
+			return m
+		}
+	}
+	return rules.NoMove
 }
