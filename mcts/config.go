@@ -62,6 +62,21 @@ type Config struct {
 	// Reuse keeps the subtree of the previous Run when the next Run starts
 	// from the same position or one reached from it in one or two moves.
 	Reuse bool
+
+	// Solver turns on MCTS-Solver: positions without moves and positions
+	// the exact solver settles carry proven values, proofs back up
+	// exactly, the search never spends a visit on a move proven to lose
+	// while another is not, and a Run stops when its root is proven (see
+	// Result.Proven). Off, the search is plain MCTS.
+	Solver bool
+
+	// SolveNodes is the node budget of the exact solver on a leaf, or on
+	// a new root, whose measure (see SmallEnough) is at most SolveMoves;
+	// a leaf it settles within the budget becomes a proven node and is
+	// never sent to the evaluator. 0 turns the endgame solver off. With
+	// Solver only.
+	SolveNodes int
+	SolveMoves int
 }
 
 // DefaultConfig returns the defaults: PUCT mode, 200 simulations.
@@ -79,8 +94,20 @@ func DefaultConfig() Config {
 		CScale:         0.1,
 		LeafBatch:      1,
 		Reuse:          true,
+		Solver:         true,
+		SolveNodes:     DefaultSolveNodes,
+		SolveMoves:     DefaultSolveMoves,
 	}
 }
+
+// Defaults of the endgame solver inside the search (see SmallEnough).
+const (
+	DefaultSolveNodes = 3000
+	DefaultSolveMoves = 12
+)
+
+// MaxSolveNodes bounds Config.SolveNodes.
+const MaxSolveNodes = 1 << 30
 
 // MaxLeafBatch bounds Config.LeafBatch.
 const MaxLeafBatch = 256
@@ -112,6 +139,10 @@ func (c Config) Validate() error {
 		return bad("CScale", c.CScale, "a number ≥ 0")
 	case c.LeafBatch < 1 || c.LeafBatch > MaxLeafBatch:
 		return bad("LeafBatch", c.LeafBatch, fmt.Sprintf("1..%d", MaxLeafBatch))
+	case c.SolveNodes < 0 || c.SolveNodes > MaxSolveNodes:
+		return bad("SolveNodes", c.SolveNodes, fmt.Sprintf("0 (off) to %d", MaxSolveNodes))
+	case c.SolveMoves < 0:
+		return bad("SolveMoves", c.SolveMoves, "a number ≥ 0")
 	}
 	return nil
 }

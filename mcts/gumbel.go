@@ -103,17 +103,33 @@ func (s *Search) sigma(idx int32) []float64 {
 // selectGumbelRoot picks the root move Sequential Halving asks for next.
 func (s *Search) selectGumbelRoot() int32 {
 	sig := s.sigma(0)
+	edges := s.t.children(0)
 	want := s.schedule[s.selected]
 	best, bestScore := -1, math.Inf(-1)
 	for i := range sig {
-		if s.runVisits[i] != want {
+		if s.runVisits[i] != want || s.t.provenLoss(&edges[i]) {
 			continue
 		}
 		if score := s.gumbel[i] + s.logits[i] + sig[i]; score > bestScore {
 			best, bestScore = i, score
 		}
 	}
-	if best < 0 { // cannot happen with a consistent schedule; stay safe
+	if best < 0 {
+		// The moves the schedule asks for are proven to lose: take the
+		// least visited of the others (by score among equals). Some move
+		// is not proven to lose, or the root would be proven.
+		fewest := int32(math.MaxInt32)
+		for i := range sig {
+			if s.t.provenLoss(&edges[i]) {
+				continue
+			}
+			score := s.gumbel[i] + s.logits[i] + sig[i]
+			if s.runVisits[i] < fewest || s.runVisits[i] == fewest && score > bestScore {
+				best, bestScore, fewest = i, score, s.runVisits[i]
+			}
+		}
+	}
+	if best < 0 { // cannot happen; stay safe
 		best = 0
 	}
 	s.runVisits[best]++
@@ -123,16 +139,21 @@ func (s *Search) selectGumbelRoot() int32 {
 
 // gumbelWinner returns the index of the root move Sequential Halving
 // chose: among the moves visited most in this Run, the best by
-// g + logit + σ(q̂).
+// g + logit + σ(q̂). With proofs, only the moves they allow compete (the
+// proven wins of a won root, the moves not proven to lose otherwise).
 func (s *Search) gumbelWinner() int {
 	sig := s.sigma(0)
-	var most int32
-	for _, v := range s.runVisits {
-		most = max(most, v)
+	edges := s.t.children(0)
+	ok := s.allowed(0)
+	most := int32(-1)
+	for i, v := range s.runVisits {
+		if ok(&edges[i]) {
+			most = max(most, v)
+		}
 	}
 	best, bestScore := 0, math.Inf(-1)
 	for i := range sig {
-		if s.runVisits[i] != most {
+		if s.runVisits[i] != most || !ok(&edges[i]) {
 			continue
 		}
 		if score := s.gumbel[i] + s.logits[i] + sig[i]; score > bestScore {
@@ -175,6 +196,9 @@ func (s *Search) selectGumbel(idx int32) int32 {
 	}
 	best, bestScore := 0, math.Inf(-1)
 	for i := range edges {
+		if s.t.provenLoss(&edges[i]) {
+			continue
+		}
 		n, _ := s.t.childStats(&edges[i])
 		if score := pi[i] - float64(n)/float64(1+total); score > bestScore {
 			best, bestScore = i, score

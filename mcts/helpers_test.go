@@ -83,19 +83,28 @@ func mustRun(t testing.TB, s *Search, p rules.Position, opts RunOptions) Result 
 	return res
 }
 
-// gumbelConfig is DefaultConfig in Gumbel mode.
-func gumbelConfig() Config {
+// plainConfig is DefaultConfig without MCTS-Solver: plain MCTS, whose
+// runs always spend their whole budget.
+func plainConfig() Config {
 	c := DefaultConfig()
+	c.Solver = false
+	return c
+}
+
+// gumbelConfig is plainConfig in Gumbel mode.
+func gumbelConfig() Config {
+	c := plainConfig()
 	c.Gumbel = true
 	return c
 }
 
-// modes lists the two search modes for table-driven tests.
+// modes lists the two search modes, without proofs, for table-driven
+// tests of plain MCTS (solve_test.go tests MCTS-Solver).
 var modes = []struct {
 	name string
 	cfg  func() Config
 }{
-	{"puct", DefaultConfig},
+	{"puct", plainConfig},
 	{"gumbel", gumbelConfig},
 }
 

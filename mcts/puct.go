@@ -34,8 +34,13 @@ func (s *Search) selectPUCT(idx int32, prior []float64) int32 {
 	}
 	fpu := parentQ - s.cfg.FPUReduction*math.Sqrt(visitedMass)
 
+	// A move proven to lose is never chosen: the node is not proven
+	// (proofs stop the search there), so some move is not proven to lose.
 	best, bestScore := 0, math.Inf(-1)
 	for i := range edges {
+		if s.t.provenLoss(&edges[i]) {
+			continue
+		}
 		n, q := s.t.childStats(&edges[i])
 		if n == 0 {
 			q = fpu

@@ -48,16 +48,24 @@ type Result struct {
 	// in PUCT mode, the improved policy softmax(log prior + σ(completed Q))
 	// in Gumbel mode.
 	Policy []float32
-	// Value is the mean value of the root for the side to move.
+	// Value is the mean value of the root for the side to move; when
+	// Proven, its exact value: 1 (won) or -1 (lost).
 	Value float32
+	// Proven reports that the search proved the root's value
+	// (Config.Solver): every line to the end of the game, or to a
+	// position the endgame solver settled, is in the tree.
+	Proven bool
 	// Best is the move the search recommends: the most visited in PUCT
 	// mode, the winner of Sequential Halving in Gumbel mode (which, with
-	// Noise, is already a sample: play it as is).
+	// Noise, is already a sample: play it as is). With Config.Solver, a
+	// proven win is always a winning move, and Best is never a move
+	// proven to lose while another move is not.
 	Best rules.Move
 	// PV is the principal variation: Best, then the most visited reply,
 	// and so on while the tree goes.
 	PV []rules.Move
-	// Sims is the number of simulations this Run performed.
+	// Sims is the number of simulations this Run performed. A Run stops
+	// as soon as the root is proven, so it may be fewer than asked.
 	Sims int
 }
 
@@ -70,6 +78,7 @@ type Search struct {
 	cfg  Config
 	rng  *rand.Rand
 	t    tree
+	eg   endgame
 
 	// Root state of the current Run.
 	noise     bool
@@ -110,7 +119,9 @@ func New(eval Evaluator, cfg Config, seed uint64) (*Search, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Search{eval: eval, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6d637473))}, nil
+	s := &Search{eval: eval, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6d637473))}
+	s.t.solver = cfg.Solver
+	return s, nil
 }
 
 // Config returns the search's configuration.
@@ -178,9 +189,10 @@ func (s *Search) run(ctx context.Context, budget int, noise bool) error {
 			return err
 		}
 	}
+	s.proveRoot()
 	s.prepareRoot(budget, noise)
 	s.sims = 0
-	for s.sims < budget {
+	for s.sims < budget && !s.rootProven() {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("mcts: run: %w", ctx.Err())
@@ -205,7 +217,7 @@ func (s *Search) run(ctx context.Context, budget int, noise bool) error {
 // on a terminal node are backed up at once.
 func (s *Search) gather(budget int) {
 	s.pend, s.paths = s.pend[:0], s.paths[:0]
-	for len(s.pend) < s.cfg.LeafBatch && s.sims+len(s.pend) < budget {
+	for len(s.pend) < s.cfg.LeafBatch && s.sims+len(s.pend) < budget && !s.rootProven() {
 		if !s.descend() {
 			return
 		}
@@ -222,6 +234,15 @@ func (s *Search) descend() bool {
 		nd := &s.t.nodes[idx]
 		nd.vl++
 		s.paths = append(s.paths, idx)
+		if idx != 0 && s.cfg.Solver && (nd.proof != 0 || nd.state == stateNew && s.solveLeaf(idx)) {
+			// A proven node (the search never chooses one while an
+			// unproven move remains; kept safe here) or a leaf the
+			// endgame solver just settled: back up the exact value.
+			s.backup(s.paths[start:], float32(s.t.nodes[idx].proof))
+			s.paths = s.paths[:start]
+			s.sims++
+			return true
+		}
 		switch nd.state {
 		case stateTerminal:
 			s.backup(s.paths[start:], -1)
@@ -261,7 +282,8 @@ func (s *Search) descend() bool {
 }
 
 // backup adds the value v, seen by the side to move at the last node of
-// path, to every node of path, and removes their virtual losses.
+// path, to every node of path, and removes their virtual losses. With
+// proofs on, it then carries a proof of the leaf up the path.
 func (s *Search) backup(path []int32, v float32) {
 	x := -float64(v) // for the player who moved into the leaf
 	for i := len(path) - 1; i >= 0; i-- {
@@ -270,6 +292,9 @@ func (s *Search) backup(path []int32, v float32) {
 		nd.vl--
 		nd.w += x
 		x = -x
+	}
+	if s.cfg.Solver {
+		s.propagate(path)
 	}
 }
 
@@ -326,6 +351,20 @@ func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
 	}
 	nd := &s.t.nodes[idx]
 	nd.first, nd.nEdges, nd.value, nd.state = first, uint16(len(moves)), v, stateExpanded
+	if s.cfg.Solver && nd.proof == 0 {
+		// A move that leaves the opponent without a move wins at once.
+		for k, m := range moves {
+			if !pos.Play(m).HasMoves() {
+				s.t.newChild(idx, first+int32(k))
+				nd = &s.t.nodes[idx]
+				nd.proof, nd.win = 1, m
+				break
+			}
+		}
+	}
+	if s.cfg.Solver && nd.proof != 0 {
+		v = float32(nd.proof)
+	}
 	return v, nil
 }
 
@@ -393,13 +432,14 @@ func (s *Search) result() Result {
 	}
 	root := &s.t.nodes[0]
 	r.Value = float32(-root.w / float64(root.n))
-	total := 0
+	if s.rootProven() {
+		r.Value, r.Proven = float32(root.proof), true
+	}
 	for i := range edges {
 		r.Moves[i] = edges[i].move
 		r.Prior[i] = edges[i].prior
 		visits, q := s.t.childStats(&edges[i])
 		r.Visits[i], r.Q[i] = int(visits), float32(q)
-		total += int(visits)
 	}
 	var best int
 	if s.cfg.Gumbel {
@@ -407,14 +447,15 @@ func (s *Search) result() Result {
 		best = s.gumbelWinner()
 	} else {
 		for i := range edges {
-			r.Policy[i] = float32(float64(r.Visits[i]) / float64(total))
+			r.Policy[i] = float32(r.Visits[i])
 		}
-		best = s.mostVisited(0)
+		best = s.bestChild(0)
 	}
+	s.maskPolicy(r.Policy, best)
 	r.Best = edges[best].move
 	r.PV = append(r.PV, r.Best)
 	for idx := edges[best].child; idx != 0 && s.t.nodes[idx].state == stateExpanded; {
-		i := s.mostVisited(idx)
+		i := s.bestChild(idx)
 		e := s.t.children(idx)[i]
 		if e.child == 0 {
 			break
@@ -425,12 +466,65 @@ func (s *Search) result() Result {
 	return r
 }
 
-// mostVisited returns the index (among its edges) of node idx's most
-// visited move; ties go to the higher mean value, then the higher prior.
-func (s *Search) mostVisited(idx int32) int {
+// maskPolicy makes policy (unnormalized weights of the root's moves)
+// a distribution over the moves the proofs allow (see allowed), one-hot
+// on best when those have no weight.
+func (s *Search) maskPolicy(policy []float32, best int) {
+	edges := s.t.children(0)
+	mask := s.allowed(0)
+	var sum float64
+	for i := range policy {
+		if !mask(&edges[i]) {
+			policy[i] = 0
+		}
+		sum += float64(policy[i])
+	}
+	if !(sum > 0) {
+		clear(policy)
+		policy[best] = 1
+		return
+	}
+	for i := range policy {
+		policy[i] = float32(float64(policy[i]) / sum)
+	}
+}
+
+// allowed returns the test of the moves of node idx that the proofs
+// leave to choose from: the proven wins if the node is proven won, else
+// the moves not proven to lose if there is one, else every move.
+func (s *Search) allowed(idx int32) func(*edge) bool {
+	all := func(*edge) bool { return true }
+	if !s.cfg.Solver {
+		return all
+	}
 	edges := s.t.children(idx)
-	best, bestN, bestQ, bestP := 0, int32(-1), 0.0, float32(0)
+	if s.t.nodes[idx].proof > 0 {
+		for i := range edges {
+			if s.t.provenWin(&edges[i]) {
+				return s.t.provenWin
+			}
+		}
+		return all // cannot happen: proveRoot and propagate create the winning child
+	}
 	for i := range edges {
+		if !s.t.provenLoss(&edges[i]) {
+			return func(e *edge) bool { return !s.t.provenLoss(e) }
+		}
+	}
+	return all
+}
+
+// bestChild returns the index (among its edges) of node idx's most
+// visited move among those allowed by the proofs; ties go to the higher
+// mean value, then the higher prior.
+func (s *Search) bestChild(idx int32) int {
+	edges := s.t.children(idx)
+	ok := s.allowed(idx)
+	best, bestN, bestQ, bestP := -1, int32(-1), 0.0, float32(0)
+	for i := range edges {
+		if !ok(&edges[i]) {
+			continue
+		}
 		n, q := s.t.childStats(&edges[i])
 		p := edges[i].prior
 		if n > bestN || n == bestN && (q > bestQ || q == bestQ && p > bestP) {

@@ -457,6 +457,7 @@ func TestNew(t *testing.T) {
 		t.Errorf("Config() = %+v", s.Config())
 	}
 	// RunOptions.Sims 0 uses Config.Sims.
+	s = mustSearch(t, Uniform{}, plainConfig(), 1)
 	res := mustRun(t, s, samplePositions(5, 1, 1)[0], RunOptions{})
 	if res.Sims != DefaultConfig().Sims {
 		t.Errorf("default run: %d sims, want %d", res.Sims, DefaultConfig().Sims)

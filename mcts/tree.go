@@ -31,6 +31,12 @@ type node struct {
 	value  float32 // the evaluator's value for the side to move (-1 if terminal)
 	nEdges uint16
 	state  uint8
+	// proof is the node's exact value for the side to move when known
+	// (Config.Solver): +1 won, -1 lost, 0 not proven. A terminal node is
+	// lost. A node can be proven before it is expanded (by the endgame
+	// solver); then win, for a won node, is a winning move.
+	proof int8
+	win   rules.Move
 }
 
 // edge is one legal move of an expanded node.
@@ -44,6 +50,8 @@ type edge struct {
 type tree struct {
 	nodes []node
 	edges []edge
+	// solver turns on the use of proofs (Config.Solver).
+	solver bool
 	// spare buffers receive the kept subtree when the root moves.
 	spareNodes []node
 	spareEdges []edge
@@ -52,7 +60,7 @@ type tree struct {
 
 // reset empties the tree and makes pos its (unexpanded) root.
 func (t *tree) reset(pos rules.Position) {
-	t.nodes = append(t.nodes[:0], node{pos: pos})
+	t.nodes = append(t.nodes[:0], node{pos: pos, win: rules.NoMove})
 	t.edges = t.edges[:0]
 }
 
@@ -60,9 +68,9 @@ func (t *tree) reset(pos rules.Position) {
 // its index. A position without legal moves is terminal at once.
 func (t *tree) newChild(parent int32, e int32) int32 {
 	pos := t.nodes[parent].pos.Play(t.edges[e].move)
-	nd := node{pos: pos}
+	nd := node{pos: pos, win: rules.NoMove}
 	if !pos.HasMoves() {
-		nd.state, nd.value = stateTerminal, -1
+		nd.state, nd.value, nd.proof = stateTerminal, -1, -1
 	}
 	idx := int32(len(t.nodes))
 	t.nodes = append(t.nodes, nd)
@@ -141,14 +149,29 @@ func (t *tree) children(i int32) []edge {
 // childStats returns the visits (completed plus in flight) and the mean
 // value, for the player choosing the move, of the child behind edge e;
 // in-flight visits count as losses. visits is 0 for an untried move.
+// With proofs on, a proven child's value is exact, whatever its visits.
 func (t *tree) childStats(e *edge) (visits int32, q float64) {
 	if e.child == 0 {
 		return 0, 0
 	}
 	c := &t.nodes[e.child]
 	n := c.n + c.vl
+	if t.solver && c.proof != 0 {
+		return n, float64(-c.proof)
+	}
 	if n == 0 {
 		return 0, 0
 	}
 	return n, (c.w - float64(c.vl)) / float64(n)
+}
+
+// provenLoss reports whether the move behind edge e is proven to lose
+// for the player who makes it (its child is proven won for the opponent).
+func (t *tree) provenLoss(e *edge) bool {
+	return t.solver && e.child != 0 && t.nodes[e.child].proof > 0
+}
+
+// provenWin reports whether the move behind edge e is proven to win.
+func (t *tree) provenWin(e *edge) bool {
+	return t.solver && e.child != 0 && t.nodes[e.child].proof < 0
 }
