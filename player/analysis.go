@@ -31,24 +31,55 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 	if n.search.Config().Gumbel {
 		return mcts.Result{}, fmt.Errorf("player: %s: a Gumbel search cannot be limited by time", n.name)
 	}
-	// Chunks of timeChunk simulations until the time is up (after one
-	// chunk at least) or Sims are done; the chunks build one tree.
-	deadline := time.Now().Add(l.Time)
-	var res mcts.Result
+	// Chunks of timeChunk simulations, building one tree, until the time
+	// is up (after one chunk at least), Sims are done, the root is proven,
+	// or the most visited move can no longer be overtaken in the
+	// simulations left at the rate so far.
+	start := time.Now()
+	deadline := start.Add(l.Time)
 	done := 0
-	for done == 0 || time.Now().Before(deadline) && (l.Sims <= 0 || done < l.Sims) {
+	for {
 		chunk := timeChunk
 		if l.Sims > 0 {
 			chunk = min(chunk, l.Sims-done)
 		}
-		var err error
-		if res, err = n.run(ctx, p, chunk); err != nil {
+		res, err := n.run(ctx, p, chunk)
+		if err != nil {
 			return mcts.Result{}, err
 		}
 		done += res.Sims
+		now := time.Now()
+		if res.Proven || l.Sims > 0 && done >= l.Sims || !now.Before(deadline) {
+			res.Sims = done
+			return res, nil
+		}
+		left := float64(done) / max(now.Sub(start).Seconds(), 1e-9) * deadline.Sub(now).Seconds()
+		if l.Sims > 0 {
+			left = min(left, float64(l.Sims-done))
+		}
+		if decided(res, left) {
+			res.Sims = done
+			return res, nil
+		}
 	}
-	res.Sims = done
-	return res, nil
+}
+
+// decided reports whether no other move of res can reach the visits of
+// the most visited one, Best, within left more simulations.
+func decided(res mcts.Result, left float64) bool {
+	best := 0
+	for i, m := range res.Moves {
+		if m == res.Best {
+			best = i
+		}
+	}
+	second := 0
+	for i, v := range res.Visits {
+		if i != best {
+			second = max(second, v)
+		}
+	}
+	return float64(second)+left < float64(res.Visits[best])
 }
 
 // run runs sims simulations of the search from p.

@@ -42,8 +42,8 @@ func TestAnalyzeAgreesWithMove(t *testing.T) {
 	if res.Best != m || len(res.PV) == 0 || res.PV[0] != m {
 		t.Errorf("Analyze: best %v, PV %v; Move played %v", res.Best, res.PV, m)
 	}
-	if res.Sims != 50 {
-		t.Errorf("Analyze ran %d simulations, want 50", res.Sims)
+	if res.Sims != 50 && !(res.Proven && res.Sims < 50) {
+		t.Errorf("Analyze ran %d simulations (root proven: %v), want 50 or, proven, fewer", res.Sims, res.Proven)
 	}
 	if !(res.Value >= -1 && res.Value <= 1) {
 		t.Errorf("value %v outside [-1, 1]", res.Value)
@@ -116,5 +116,41 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 	if _, err := g.Analyze(context.Background(), rules.NewPosition(4), Limits{Time: time.Millisecond}); err == nil || !strings.Contains(err.Error(), "Gumbel") {
 		t.Errorf("a Gumbel search limited by time: %v", err)
+	}
+}
+
+// TestAnalyzeStopsEarly: a time-limited search stops at once when the
+// root is proven (here a win in one, found before any simulation), so
+// that a minute's budget is not spent on a decided move.
+func TestAnalyzeStopsEarly(t *testing.T) {
+	// Black to move; b1-d1 captures c1 and leaves White's a2 without a jump.
+	p := rules.Position{Size: 4, Turn: rules.Black}
+	p.Black = rules.SquareAt(0, 1).Bit()
+	p.White = rules.SquareAt(0, 2).Bit() | rules.SquareAt(1, 0).Bit()
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), Limits{Time: time.Minute}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Analyze(context.Background(), p, n.Limits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Proven || res.Value != 1 || res.Best.String() != "b1-d1" || res.Sims != 0 {
+		t.Errorf("win in one: proven %v value %v best %v after %d sims", res.Proven, res.Value, res.Best, res.Sims)
+	}
+}
+
+// TestDecided: the search may stop when no other move can catch up with
+// the most visited one in the simulations left.
+func TestDecided(t *testing.T) {
+	a, b, c := rules.Move{From: 1, To: 3}, rules.Move{From: 2, To: 4}, rules.Move{From: 5, To: 7}
+	res := mcts.Result{Moves: []rules.Move{a, b, c}, Visits: []int{10, 40, 25}, Best: b}
+	for _, tc := range []struct {
+		left float64
+		want bool
+	}{{0, true}, {14.5, true}, {15, false}, {100, false}} {
+		if got := decided(res, tc.left); got != tc.want {
+			t.Errorf("visits %v, best %v, %v left: decided %v, want %v", res.Visits, res.Best, tc.left, got, tc.want)
+		}
 	}
 }
