@@ -1,0 +1,14 @@
+//go:build !unix
+
+package lockfile
+
+import (
+	"errors"
+	"os"
+)
+
+// tryLock has no implementation outside Unix yet: it fails rather than
+// pretend to lock.
+func tryLock(f *os.File) (bool, error) {
+	return false, errors.New("file locks are not supported on this system")
+}

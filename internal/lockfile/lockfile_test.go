@@ -1,0 +1,76 @@
+package lockfile
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func TestAcquireExcludesSecondHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	l, err := Acquire(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Acquire(path)
+	var busy *BusyError
+	if !errors.As(err, &busy) {
+		t.Fatalf("second Acquire: got %v, want a *BusyError", err)
+	}
+	if busy.PID != os.Getpid() || busy.Path != path {
+		t.Errorf("BusyError = %+v, want pid %d and path %s", busy, os.Getpid(), path)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatalf("second Release: %v", err)
+	}
+	l2, err := Acquire(path)
+	if err != nil {
+		t.Fatalf("Acquire after Release: %v", err)
+	}
+	l2.Release()
+}
+
+// TestLockDiesWithHolder checks that a killed holder leaves no stale lock:
+// a child process takes the lock and is killed with SIGKILL.
+func TestLockDiesWithHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	if os.Getenv("LOCKFILE_HOLD") != "" {
+		if _, err := Acquire(os.Getenv("LOCKFILE_HOLD")); err != nil {
+			os.Exit(2)
+		}
+		os.Stdout.Write([]byte("held\n"))
+		select {} // hold until killed
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockDiesWithHolder$")
+	cmd.Env = append(os.Environ(), "LOCKFILE_HOLD="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 5)
+	if _, err := out.Read(buf); err != nil || string(buf) != "held\n" {
+		cmd.Process.Kill()
+		t.Fatalf("child did not take the lock: %q, %v", buf, err)
+	}
+	_, err = Acquire(path)
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.PID != cmd.Process.Pid {
+		cmd.Process.Kill()
+		t.Fatalf("while the child holds it: got %v, want busy by pid %d", err, cmd.Process.Pid)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	l, err := Acquire(path)
+	if err != nil {
+		t.Fatalf("after the holder was killed: %v", err)
+	}
+	l.Release()
+}
