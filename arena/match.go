@@ -73,6 +73,11 @@ type Config struct {
 	// OnGame, when not nil, is called with each finished game (serialized,
 	// in order of completion); an error stops the match.
 	OnGame func(Game) error
+	// Skip, when not nil, names games of the schedule not to play: those
+	// a caller kept from an earlier, interrupted run of the same match.
+	// The other games are the same as in a full run (game i depends on i
+	// only); skipped games count in neither Pairs, Games nor Skipped.
+	Skip func(game int) bool
 }
 
 // Pair is the score between two entrants.
@@ -90,7 +95,7 @@ func (p Pair) Games() int { return p.WinsA + p.WinsB }
 
 // Results are the outcome of a match.
 type Results struct {
-	Config  Config   // as run (Progress and OnGame cleared)
+	Config  Config   // as run (Progress, OnGame and Skip cleared)
 	Names   []string // entrant names, in the order given
 	Pairs   []Pair
 	Games   []Game // played games, in schedule order
@@ -207,7 +212,7 @@ func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (
 	pairings := Pairings(len(entrants), cfg.Gauntlet)
 	lines := Openings(cfg.Size, (cfg.Games+1)/2, cfg.RandomPlies, cfg.Seed)
 	res := &Results{Config: cfg, Names: names, Pairs: make([]Pair, len(pairings))}
-	res.Config.Progress, res.Config.OnGame = nil, nil
+	res.Config.Progress, res.Config.OnGame, res.Config.Skip = nil, nil, nil
 	for i, pr := range pairings {
 		res.Pairs[i] = Pair{A: pr[0], B: pr[1]}
 	}
@@ -226,6 +231,12 @@ func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (
 	g.SetLimit(cfg.Parallel)
 	for i := 0; i < total && gctx.Err() == nil; i++ {
 		round, pi := i/len(pairings), i%len(pairings)
+		if cfg.Skip != nil && cfg.Skip(i) {
+			mu.Lock()
+			progress()
+			mu.Unlock()
+			continue
+		}
 		g.Go(func() error {
 			pair := &res.Pairs[pi]
 			mu.Lock()

@@ -261,3 +261,43 @@ func TestRunRunsEntrants(t *testing.T) {
 		t.Errorf("cancelled match: %v", err)
 	}
 }
+
+// TestRunSkipResumes checks that a match resumed with Skip plays exactly
+// the games an uninterrupted match plays that were not kept.
+func TestRunSkipResumes(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Size: 5, Games: 8, Parallel: 2, RandomPlies: 2, Seed: 7}
+	full, err := Run(ctx, cfg, factories(t, "random", "greedy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[int]bool{0: true, 3: true, 4: true}
+	cfg.Skip = func(i int) bool { return kept[i] }
+	done := 0
+	cfg.Progress = func(d, total int) { done = d }
+	rest, err := Run(ctx, cfg, factories(t, "random", "greedy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done != cfg.Games {
+		t.Errorf("progress reached %d of %d", done, cfg.Games)
+	}
+	if len(rest.Games) != cfg.Games-len(kept) || rest.Skipped != 0 || rest.Pairs[0].Games() != len(rest.Games) {
+		t.Fatalf("resumed match: %d games, %d skipped, pair %+v; want %d games", len(rest.Games), rest.Skipped, rest.Pairs[0], cfg.Games-len(kept))
+	}
+	byIndex := map[int]Game{}
+	for _, g := range full.Games {
+		byIndex[g.Index] = g
+	}
+	for _, g := range rest.Games {
+		if kept[g.Index] {
+			t.Errorf("game %d was kept but played again", g.Index)
+		}
+		if want := byIndex[g.Index]; g.Key() != want.Key() || g.Winner != want.Winner {
+			t.Errorf("game %d differs from the uninterrupted match's", g.Index)
+		}
+	}
+	if rest.Config.Skip != nil {
+		t.Error("Results.Config keeps the Skip function")
+	}
+}
