@@ -77,19 +77,29 @@ func writeMetrics(path string, all []Metrics) error {
 	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// readMetrics reads DIR/metrics.csv back (for resuming a run).
-func readMetrics(path string) ([]Metrics, error) {
-	f, err := os.Open(path)
+// ReadMetrics reads a run's DIR/metrics.csv (nil when it does not exist
+// yet).
+func ReadMetrics(path string) ([]Metrics, error) {
+	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("selfplay: %w", err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	m, err := ParseMetrics(data)
 	if err != nil {
-		return nil, fmt.Errorf("selfplay: %s: %w", path, err)
+		return nil, fmt.Errorf("%w (%s)", err, path)
+	}
+	return m, nil
+}
+
+// ParseMetrics reads the contents of a metrics.csv: a header, then one row
+// per generation.
+func ParseMetrics(data []byte) ([]Metrics, error) {
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: metrics: %w", err)
 	}
 	var out []Metrics
 	for i, r := range rows {
@@ -97,7 +107,7 @@ func readMetrics(path string) ([]Metrics, error) {
 			continue
 		}
 		if len(r) != len(metricsHeader) {
-			return nil, fmt.Errorf("selfplay: %s line %d: %d fields, want %d", path, i+1, len(r), len(metricsHeader))
+			return nil, fmt.Errorf("selfplay: metrics line %d: %d fields, want %d", i+1, len(r), len(metricsHeader))
 		}
 		num := make([]float64, len(r))
 		for j, s := range r {
@@ -109,7 +119,7 @@ func readMetrics(path string) ([]Metrics, error) {
 			}
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, fmt.Errorf("selfplay: %s line %d field %s: %w", path, i+1, metricsHeader[j], err)
+				return nil, fmt.Errorf("selfplay: metrics line %d field %s: %w", i+1, metricsHeader[j], err)
 			}
 			num[j] = v
 		}

@@ -143,7 +143,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := replay.loadGenerations(filepath.Join(dir, replayDir), st.Generation); err != nil {
 		return err
 	}
-	all, err := readMetrics(filepath.Join(dir, metricsFile))
+	all, err := ReadMetrics(filepath.Join(dir, metricsFile))
 	if err != nil {
 		return err
 	}

@@ -268,7 +268,7 @@ func TestRunWithGate(t *testing.T) {
 	if gates != 2 {
 		t.Fatalf("%d gate matches, want 2 (generations 2 and 3)", gates)
 	}
-	all, err := readMetrics(filepath.Join(dir, metricsFile))
+	all, err := ReadMetrics(filepath.Join(dir, metricsFile))
 	if err != nil || len(all) != 3 {
 		t.Fatalf("metrics: %d rows, %v", len(all), err)
 	}
