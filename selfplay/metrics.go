@@ -4,17 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"image/color"
-	"io"
+	"math"
 	"os"
+	"sort"
 	"strconv"
 
+	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Metrics are the figures of one generation, one row of DIR/metrics.csv.
@@ -131,53 +127,59 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 
 // plotMetrics draws the learning curves of the run into a PNG.
 func plotMetrics(path string, all []Metrics) error {
-	type curve struct {
-		name string
-		get  func(Metrics) float64
-	}
-	panels := []struct {
-		title  string
-		curves []curve
-	}{
-		{"losses", []curve{{"policy", func(m Metrics) float64 { return m.PolicyLoss }}, {"value", func(m Metrics) float64 { return m.ValueLoss }}}},
-		{"self-play", []curve{{"policy entropy", func(m Metrics) float64 { return m.PolicyEntropy }}, {"black win rate", func(m Metrics) float64 { return m.BlackWinRate }}}},
-		{"game length (plies)", []curve{{"plies", func(m Metrics) float64 { return m.GameLength }}}},
-	}
-	plots := make([][]*plot.Plot, len(panels))
-	for i, pn := range panels {
-		p := plot.New()
-		p.Title.Text = pn.title
-		p.X.Label.Text = "generation"
-		for j, c := range pn.curves {
-			pts := make(plotter.XYs, len(all))
-			for k, m := range all {
-				pts[k] = plotter.XY{X: float64(m.Generation), Y: c.get(m)}
-			}
-			line, err := plotter.NewLine(pts)
-			if err != nil {
-				return err
-			}
-			line.Color = plotColors[j%len(plotColors)]
-			p.Add(line)
-			p.Legend.Add(c.name, line)
-		}
-		p.Legend.Top = true
-		plots[i] = []*plot.Plot{p}
-	}
-	img := vgimg.New(6*vg.Inch, 3*vg.Inch*vg.Length(len(panels)))
-	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadTop: vg.Millimeter, PadBottom: vg.Millimeter,
-		PadLeft: vg.Millimeter, PadRight: vg.Millimeter, PadY: 2 * vg.Millimeter}
-	canvases := plot.Align(plots, tiles, draw.New(img))
-	for i := range plots {
-		plots[i][0].Draw(canvases[i][0])
-	}
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	})
+	return chart.SavePNG(path, MetricsPanels(all), 2)
 }
 
-var plotColors = []color.Color{
-	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
-	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+// MetricsPanels are the learning curves of a run, one panel per quantity
+// (losses and entropy; game length and Black's wins; throughput), against
+// the generation with the hours of training under each tick.
+func MetricsPanels(all []Metrics) []chart.Panel {
+	gens := make([]float64, len(all))
+	for i, m := range all {
+		gens[i] = float64(m.Generation)
+	}
+	get := func(f func(Metrics) float64) []float64 {
+		out := make([]float64, len(all))
+		for i, m := range all {
+			out[i] = f(m)
+		}
+		return out
+	}
+	series := func(name string, f func(Metrics) float64) chart.Series {
+		return chart.Series{Name: name, X: gens, Y: get(f), Smooth: true}
+	}
+	hours := func(x float64) string {
+		i := sort.Search(len(all), func(i int) bool { return float64(all[i].Generation) >= x })
+		if i == len(all) || float64(all[i].Generation) != x {
+			return ""
+		}
+		return formatHours(all[i].WallSecs)
+	}
+	panel := func(title, ylabel string, s ...chart.Series) chart.Panel {
+		return chart.Panel{Title: title, XLabel: "generation / training time", YLabel: ylabel, Series: s, IntegerX: true, Second: hours}
+	}
+	pct := func(f func(Metrics) float64) func(Metrics) float64 { return func(m Metrics) float64 { return 100 * f(m) } }
+	black := panel("Black's wins in self-play", "games won by Black (%)", series("Black", pct(func(m Metrics) float64 { return m.BlackWinRate })))
+	black.Levels = []chart.Level{{Name: "even (50%)", Y: 50}}
+	return []chart.Panel{
+		panel("training losses", "loss (nats)",
+			series("policy", func(m Metrics) float64 { return m.PolicyLoss }), series("value", func(m Metrics) float64 { return m.ValueLoss })),
+		panel("entropy of the search policy", "entropy (nats)", series("targets", func(m Metrics) float64 { return m.PolicyEntropy })),
+		panel("self-play game length", "plies per game", series("length", func(m Metrics) float64 { return m.GameLength })),
+		black.WithYRange(0, 100),
+		panel("self-play speed", "games per hour", series("games/h", func(m Metrics) float64 { return m.GamesPerHour })),
+		panel("network evaluations", "positions per second", series("evals/s", func(m Metrics) float64 { return m.EvalsPerSec })),
+		panel("evaluator cache", "hits (% of lookups)", series("hits", pct(func(m Metrics) float64 { return m.CacheHitRate }))).WithYRange(0, 100),
+		panel("time per generation", "seconds",
+			series("self-play", func(m Metrics) float64 { return m.SelfplaySecs }), series("training", func(m Metrics) float64 { return m.TrainSecs })),
+	}
+}
+
+// formatHours writes a training time for a tick label: minutes under
+// an hour, else hours.
+func formatHours(secs float64) string {
+	if secs < 3600 {
+		return strconv.Itoa(int(math.Round(secs/60))) + " min"
+	}
+	return strconv.FormatFloat(secs/3600, 'f', 1, 64) + " h"
 }

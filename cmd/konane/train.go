@@ -33,6 +33,10 @@ games of the running generation.
 
 Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 
+--ladder-every N runs "konane ladder --every N" in the background after
+every N-th generation, one game at a time (see "konane help ladder"); on
+two cores it takes about a third of the machine while it plays.
+
 Example: konane train --run runs/6x6 --size 6 --time 30m`,
 		run: runTrain,
 	})
@@ -61,6 +65,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
 	gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
 	gateSPRT := fs.String("gate-sprt", "0,30", "SPRT of the gate: elo0,elo1[,alpha,beta]")
+	ladderEvery := fs.Int("ladder-every", 0, "rate every N-th generation on the Elo ladder while training (0: no ladder)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -116,12 +121,22 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := cfg.Validate(); err != nil {
 		return usageError("train", "%v", err)
 	}
+	if *ladderEvery < 0 {
+		return usageError("train", "--ladder-every %d: want 0 (no ladder) or more", *ladderEvery)
+	}
 	js, _ := json.MarshalIndent(cfg, "", "  ")
 	fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
 	}
-	return selfplay.Run(ctx, *run, cfg, trainHooks(stdout, stderr, logf), logf)
+	hooks := trainHooks(stdout, stderr, logf)
+	if *ladderEvery > 0 {
+		rate, wait := ladderAlongside(ctx, *run, *ladderEvery, logf)
+		defer wait()
+		generation := hooks.Generation
+		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
+	}
+	return selfplay.Run(ctx, *run, cfg, hooks, logf)
 }
 
 func setInt(dst *int, v int) {

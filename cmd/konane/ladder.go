@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/konanezero/konane/internal/lockfile"
+	"github.com/konanezero/konane/ladder"
+	"github.com/konanezero/konane/player"
+)
+
+// specList is a repeatable flag of player specs.
+type specList []player.Spec
+
+func (l *specList) String() string {
+	var names []string
+	for _, s := range *l {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+func (l *specList) Set(text string) error {
+	s, err := player.ParseSpec(text)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, s)
+	return nil
+}
+
+func init() {
+	register(&command{
+		name:  "ladder",
+		usage: "ladder --run DIR [--games K] [--every N] [--sims S] [--anchor-player SPEC]... [--anchor NAME] [flags]",
+		short: "rate a run's generations incrementally (Elo ladder, solver check)",
+		long: `Ladder rates the generations of the training run in DIR, incrementally.
+Every N-th generation (--every) plays --games games against each anchor
+player and against the previous --rungs generations on the ladder, with
+--sims simulations per move. The anchors are fixed players whose strength
+does not drift (default random, greedy, alphabeta:depth=2 and
+alphabeta:depth=4; repeat --anchor-player to choose others); they also
+play each other once. --anchor names the one rated 0 (default: the first).
+
+Every game is kept under DIR/ladder/games/ the moment it ends, so nothing
+is ever played twice: a second call plays only the games of new
+generations (or of a raised --games), and an interrupted call continues
+where it stopped. Ratings are the Bradley–Terry maximum likelihood over
+every kept game, with 95% intervals (the arena's fit, --prior virtual
+draws per pair). On 4x4 to 6x6 boards each generation also takes the
+solver check on --positions critical positions, labelled by the exact
+solver once and kept in DIR/ladder/critical.json.
+
+Outputs, rewritten after each generation: DIR/ladder/ratings.csv (one row
+per player: Elo and interval, self-play games and training hours at that
+generation, solver check) and DIR/ladder/elo.png (Elo against generation,
+self-play games and training hours, with the interval as a band and the
+anchors as dashed lines; the solver check).
+
+The ladder holds DIR/ladder/lock while it works; a second ladder on the
+same run stops with an error. It only reads the rest of DIR, so it can run
+beside "konane train" (or inside it: konane train --ladder-every N).
+
+Example: konane ladder --run runs/6x6 --every 5 --games 20`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
+			def := ladder.DefaultConfig()
+			run := fs.String("run", "", "run directory of konane train (required)")
+			games := fs.Int("games", def.Games, "games of each pairing")
+			every := fs.Int("every", def.Every, "rate every N-th generation")
+			rungs := fs.Int("rungs", def.Rungs, "earlier generations each new one plays")
+			sims := fs.Int("sims", def.Sims, "simulations per move of the generations")
+			var anchors specList
+			fs.Var(&anchors, "anchor-player", "a fixed player spec (repeatable; default "+strings.Join(ladder.DefaultAnchors, ", ")+")")
+			anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first anchor)")
+			prior := fs.Float64("prior", def.Prior, "virtual draws added to each pair for the ratings")
+			positions := fs.Int("positions", def.Positions, "critical positions of the solver check (4x4..6x6; 0: none)")
+			plies := fs.Int("random-plies", def.RandomPlies, "random jumps after the opening removals of each game")
+			seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
+			parallel := fs.Int("parallel", def.Parallel, "games played at once")
+			gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
+			return func(ctx context.Context, e *env) error {
+				if *run == "" {
+					return usageError("ladder", "--run DIR is required")
+				}
+				if len(e.args) > 0 {
+					return usageError("ladder", "unexpected argument %q (flags come before nothing else)", e.args[0])
+				}
+				cfg := def
+				cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
+				cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
+				if len(anchors) > 0 {
+					cfg.Anchors = anchors
+				}
+				if err := cfg.Validate(); err != nil {
+					return usageError("ladder", "%v", strings.TrimPrefix(err.Error(), "ladder: "))
+				}
+				return runLadder(ctx, e.stdout, *run, cfg)
+			}
+		},
+	})
+}
+
+func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) error {
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(w, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
+	}
+	fmt.Fprintf(w, "konane ladder: run %s, %d games per pairing, every %d generations, %d rungs, %d sims, anchors %s (%s = 0), seed %d\n",
+		run, cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, strings.Join(anchorNames(cfg), ", "), cfg.AnchorName(), cfg.Seed)
+	sum, err := ladder.Update(ctx, run, cfg, logf)
+	if sum != nil {
+		fmt.Fprintf(w, "games: %d kept from earlier calls (none replayed), %d played now; %d generations rated now", sum.Kept, sum.Played, len(sum.Rated))
+		if sum.Pending > 0 {
+			fmt.Fprintf(w, ", %d left for the next call", sum.Pending)
+		}
+		fmt.Fprintln(w)
+		if sum.RatingsErr != nil {
+			fmt.Fprintf(w, "no ratings yet: %v\n", sum.RatingsErr)
+		} else {
+			writeLadderTable(w, sum.Rows)
+			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(run, ladder.Dir, ladder.RatingsFile), filepath.Join(run, ladder.Dir, ladder.PlotFile))
+		}
+	}
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(w, "interrupted: every finished game is kept; run the same command to continue")
+		return nil
+	}
+	return err
+}
+
+func anchorNames(cfg ladder.Config) []string {
+	var out []string
+	for _, a := range cfg.Anchors {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// writeLadderTable prints the anchors and the last few generations.
+func writeLadderTable(w io.Writer, rows []ladder.Row) {
+	fmt.Fprintf(w, "%-20s %7s %16s %7s %9s\n", "player", "Elo", "95% CI", "games", "solver")
+	var gens []ladder.Row
+	for _, r := range rows {
+		if r.Anchor {
+			writeLadderRow(w, r)
+		} else {
+			gens = append(gens, r)
+		}
+	}
+	if len(gens) > 12 {
+		fmt.Fprintf(w, "... %d earlier generations in ratings.csv\n", len(gens)-12)
+		gens = gens[len(gens)-12:]
+	}
+	for _, r := range gens {
+		writeLadderRow(w, r)
+	}
+}
+
+func writeLadderRow(w io.Writer, r ladder.Row) {
+	ci := "anchor"
+	if r.SE > 0 {
+		ci = fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
+	}
+	solver := ""
+	if r.SolverPositions > 0 {
+		solver = fmt.Sprintf("%.1f%%", 100*r.SolverRate)
+	}
+	fmt.Fprintf(w, "%-20s %+7.0f %16s %7d %9s\n", r.Player, r.Elo, ci, r.Games, solver)
+}
+
+// ladderAlongside runs the ladder of a training run in the background
+// after every n-th generation (konane train --ladder-every): one game at
+// a time, one update at a time; a generation that ends while an update
+// runs is rated by the next one. wait waits for the running update (ctx
+// ending stops it; its games are kept).
+func ladderAlongside(ctx context.Context, run string, n int, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+	cfg := ladder.DefaultConfig()
+	cfg.Parallel = 1
+	ctx, cancel := context.WithCancel(ctx)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	running := false
+	onGeneration = func(gen int) {
+		if gen%n != 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			return
+		}
+		running = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cfg := cfg
+			cfg.Every = n
+			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
+			var busy *lockfile.BusyError
+			switch {
+			case errors.As(err, &busy):
+				logf("ladder: skipped, another ladder is rating this run (process %d)", busy.PID)
+			case err != nil && ctx.Err() == nil:
+				logf("ladder: %v", err)
+			case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
+				last := sum.Rows[len(sum.Rows)-1]
+				logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+			}
+			mu.Lock()
+			running = false
+			mu.Unlock()
+		}()
+	}
+	wait = func() {
+		mu.Lock()
+		if running && ctx.Err() == nil {
+			logf("waiting for the ladder to finish (Ctrl-C stops it; its games are kept)")
+		}
+		mu.Unlock()
+		wg.Wait()
+		cancel()
+	}
+	return onGeneration, wait
+}

@@ -1,0 +1,458 @@
+package ladder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/internal/lockfile"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/selfplay"
+)
+
+// Summary says what one call of Update did.
+type Summary struct {
+	Kept    int   // games kept from earlier calls (none of them replayed)
+	Played  int   // games played in this call
+	Rated   []int // generations that got new games or a solver check
+	Pending int   // generations left for a later call (Config.Generations)
+	Rows    []Row // the ratings after the call (nil if they could not be fitted)
+	// RatingsErr says why there are no ratings (too few games so far).
+	RatingsErr error
+}
+
+// Update brings the ladder of the run in dir up to date: it plays the
+// games that are missing (and only those) for every generation the
+// config selects, runs the solver check, and rewrites
+// DIR/ladder/ratings.csv and DIR/ladder/elo.png as it goes (after a
+// generation, at most every 10 seconds) and at the end.
+// It takes the lock DIR/ladder/lock, so two ladders never write one
+// folder; a second one fails with an error wrapping *lockfile.BusyError.
+// logf, when not nil, receives one line per step. An interrupted Update
+// (ctx ended) keeps every finished game and returns ctx's error.
+func Update(ctx context.Context, dir string, cfg Config, logf func(format string, a ...any)) (*Summary, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	size, err := runSize(dir)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(dir, Dir)
+	if err := os.MkdirAll(filepath.Join(root, gamesDir), 0o755); err != nil {
+		return nil, fmt.Errorf("ladder: %w", err)
+	}
+	lock, err := lockfile.Acquire(filepath.Join(root, lockFile))
+	if err != nil {
+		return nil, fmt.Errorf("ladder: another ladder is rating %s: %w", dir, err)
+	}
+	defer lock.Release()
+	positions := cfg.Positions
+	if size > MaxSolverSize {
+		positions = 0
+	}
+	if err := checkOrWriteSettings(filepath.Join(root, settingsFile),
+		settings{Size: size, Sims: cfg.Sims, RandomPlies: cfg.RandomPlies, Seed: cfg.Seed, Positions: positions}); err != nil {
+		return nil, err
+	}
+	u := &updater{dir: dir, root: root, size: size, cfg: cfg, positions: positions, logf: logf}
+	if u.store, err = loadStore(root, size); err != nil {
+		return nil, err
+	}
+	u.sum.Kept = u.store.games()
+	if u.solver, err = readSolver(filepath.Join(root, solverFile)); err != nil {
+		return nil, err
+	}
+	err = u.run(ctx)
+	if werr := u.writeOutputs(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return &u.sum, err
+	}
+	return &u.sum, nil
+}
+
+// updater is the state of one Update.
+type updater struct {
+	dir, root string
+	size      int
+	cfg       Config
+	positions int
+	logf      func(string, ...any)
+	store     *store
+	critical  []arena.Critical
+	solver    map[string]*arena.CheckResult
+	sum       Summary
+	written   time.Time // when the outputs were last written
+}
+
+// outputEvery is the least time between two writes of the outputs during
+// an update.
+const outputEvery = 10 * time.Second
+
+func (u *updater) run(ctx context.Context) error {
+	gens, err := u.ladderGenerations()
+	if err != nil {
+		return err
+	}
+	// The anchors play each other once, so that their lines are rated.
+	anchors := map[string]arena.Entrant{}
+	for _, s := range u.cfg.Anchors {
+		f, err := player.NewFactory(s)
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		anchors[s.Name] = f
+	}
+	for i, a := range u.cfg.Anchors {
+		for _, b := range u.cfg.Anchors[i+1:] {
+			if _, err := u.play(ctx, anchors[a.Name], anchors[b.Name]); err != nil {
+				return err
+			}
+		}
+	}
+	if u.positions > 0 {
+		if err := u.labelPositions(ctx); err != nil {
+			return err
+		}
+		for _, a := range u.cfg.Anchors {
+			if err := u.check(ctx, anchors[a.Name]); err != nil {
+				return err
+			}
+		}
+	}
+	for k, g := range gens {
+		rungs := gens[max(0, k-u.cfg.Rungs):k]
+		if !u.needs(g, rungs) {
+			continue
+		}
+		if u.cfg.Generations > 0 && len(u.sum.Rated) == u.cfg.Generations {
+			u.sum.Pending++
+			continue
+		}
+		if err := u.rate(ctx, g, rungs, anchors); err != nil {
+			return err
+		}
+		u.sum.Rated = append(u.sum.Rated, g)
+		// The outputs after a generation show progress; not more often
+		// than every outputEvery, as the plot takes a moment to draw.
+		if time.Since(u.written) >= outputEvery {
+			if err := u.writeOutputs(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ladderGenerations lists the generations on the ladder: those with a
+// model that are multiples of Every, and those rated before.
+func (u *updater) ladderGenerations() ([]int, error) {
+	files, err := os.ReadDir(filepath.Join(u.dir, "models"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("ladder: %w", err)
+	}
+	have := map[int]bool{}
+	for _, f := range files {
+		var g int
+		if _, err := fmt.Sscanf(f.Name(), "gen-%d.safetensors", &g); err == nil && f.Name() == selfplay.ModelName(g) && g > 0 {
+			have[g] = true
+		}
+	}
+	on := map[int]bool{}
+	for g := range have {
+		if g%u.cfg.Every == 0 {
+			on[g] = true
+		}
+	}
+	for p := range u.store.pairs {
+		for _, n := range []string{p.A, p.B} {
+			if g, ok := generationOf(n); ok && have[g] {
+				on[g] = true
+			}
+		}
+	}
+	return sortedKeys(on), nil
+}
+
+func (u *updater) pairings(g int, rungs []int) []pairing {
+	var out []pairing
+	for _, a := range u.cfg.Anchors {
+		out = append(out, pairing{GenerationName(g), a.Name})
+	}
+	for i := len(rungs) - 1; i >= 0; i-- {
+		out = append(out, pairing{GenerationName(g), GenerationName(rungs[i])})
+	}
+	return out
+}
+
+// needs reports whether generation g lacks games or its solver check.
+func (u *updater) needs(g int, rungs []int) bool {
+	for _, p := range u.pairings(g, rungs) {
+		if u.missing(p) > 0 {
+			return true
+		}
+	}
+	return u.positions > 0 && u.solver[GenerationName(g)] == nil
+}
+
+func (u *updater) missing(p pairing) int {
+	t := u.store.pairs[p]
+	if t == nil {
+		return u.cfg.Games
+	}
+	n := 0
+	for i := 0; i < u.cfg.Games; i++ {
+		if !t.kept[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// rate plays generation g's missing games against the anchors and its
+// rungs, and checks it against the solver.
+func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[string]arena.Entrant) error {
+	start := time.Now()
+	models := map[string]*player.Factory{}
+	need := []int{g}
+	for _, p := range u.pairings(g, rungs) {
+		if h, ok := generationOf(p.B); ok && u.missing(p) > 0 {
+			need = append(need, h)
+		}
+	}
+	for _, h := range need {
+		name := GenerationName(h)
+		f, err := player.NewFactory(player.Spec{Kind: player.KindModel, Name: name,
+			Model: filepath.Join(u.dir, "models", selfplay.ModelName(h)), Sims: u.cfg.Sims})
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		if err := f.CheckSize(u.size); err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		models[name] = f
+	}
+	// The models' evaluators run while the generation plays; each
+	// pairing sees them as plain entrants, so arena does not run them again.
+	runCtx, stop := context.WithCancel(ctx)
+	evals, _ := errgroup.WithContext(runCtx)
+	for _, f := range models {
+		evals.Go(func() error { return f.Run(runCtx) })
+	}
+	entrant := func(name string) arena.Entrant {
+		if f, ok := models[name]; ok {
+			return arena.NewEntrant(name, f.New)
+		}
+		return anchors[name]
+	}
+	played := 0
+	err := func() error {
+		for _, p := range u.pairings(g, rungs) {
+			if u.missing(p) == 0 {
+				continue // its models may not be loaded
+			}
+			n, err := u.play(ctx, entrant(p.A), entrant(p.B))
+			if err != nil {
+				return err
+			}
+			played += n
+		}
+		if u.positions > 0 {
+			return u.check(ctx, entrant(GenerationName(g)))
+		}
+		return nil
+	}()
+	stop()
+	if werr := evals.Wait(); err == nil && werr != nil && !errors.Is(werr, context.Canceled) {
+		err = fmt.Errorf("ladder: %w", werr)
+	}
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("generation %d: %d games played against %s", g, played, strings.Join(opponents(u.pairings(g, rungs)), ", "))
+	if r := u.solver[GenerationName(g)]; r != nil {
+		msg += fmt.Sprintf("; solver check %.1f%% (%d/%d)", 100*r.Rate, r.Kept, r.Positions)
+	}
+	u.logf("%s, %s", msg, time.Since(start).Round(time.Second))
+	return nil
+}
+
+func opponents(ps []pairing) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.B)
+	}
+	return out
+}
+
+// play plays the missing games of the pairing a against b and keeps each
+// as it ends; it returns how many it played.
+func (u *updater) play(ctx context.Context, a, b arena.Entrant) (int, error) {
+	p := pairing{a.Name(), b.Name()}
+	if u.missing(p) == 0 {
+		return 0, nil
+	}
+	t := u.store.tally(p)
+	cfg := arena.Config{Size: u.size, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
+		Seed: p.seed(u.cfg.Seed)}
+	kept := make(map[int]bool, len(t.kept))
+	for i := range t.kept {
+		kept[i] = true
+	}
+	cfg.Skip = func(i int) bool { return kept[i] }
+	played := 0
+	cfg.OnGame = func(g arena.Game) error {
+		played++
+		u.sum.Played++
+		return u.store.writeGame(p, cfg, g)
+	}
+	if _, err := arena.Run(ctx, cfg, []arena.Entrant{a, b}); err != nil {
+		return played, err
+	}
+	return played, nil
+}
+
+// labelPositions loads the solver-labelled positions, sampling and
+// labelling them the first time.
+func (u *updater) labelPositions(ctx context.Context) error {
+	path := filepath.Join(u.root, criticalFile)
+	data, err := os.ReadFile(path)
+	if err == nil {
+		if u.critical, err = parseCritical(data, u.size); err != nil {
+			return fmt.Errorf("ladder: %s: %w (delete it to label positions again)", path, err)
+		}
+		return nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	start := time.Now()
+	u.logf("labelling %d critical positions with the solver (once; kept in %s)", u.positions, path)
+	crit, err := arena.SampleCritical(ctx, arena.SampleConfig{Size: u.size, Positions: u.positions, Seed: u.cfg.Seed, Parallel: u.cfg.Parallel})
+	if err != nil {
+		return err
+	}
+	if len(crit) == 0 {
+		return fmt.Errorf("ladder: no critical position found on %dx%d", u.size, u.size)
+	}
+	if err := writeCritical(path, u.size, u.cfg.Seed, crit); err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	u.critical = crit
+	u.logf("labelled %d positions in %s", len(crit), time.Since(start).Round(time.Second))
+	return nil
+}
+
+// check runs the solver check of e unless it was run before.
+func (u *updater) check(ctx context.Context, e arena.Entrant) error {
+	if u.solver[e.Name()] != nil {
+		return nil
+	}
+	r, err := arena.CheckPlayer(ctx, u.critical, e, arena.CheckConfig{Parallel: u.cfg.Parallel, Seed: u.cfg.Seed})
+	if err != nil {
+		return err
+	}
+	u.solver[e.Name()] = r
+	names := make([]string, 0, len(u.solver))
+	for n := range u.solver {
+		names = append(names, n)
+	}
+	sortNames(names)
+	return writeSolver(filepath.Join(u.root, solverFile), names, u.solver)
+}
+
+// writeOutputs fits the ratings and rewrites ratings.csv and elo.png.
+func (u *updater) writeOutputs() error {
+	u.written = time.Now()
+	rows, err := fit(u.store, u.cfg.anchorNames(), u.cfg.AnchorName(), u.cfg.Prior)
+	u.sum.Rows, u.sum.RatingsErr = rows, err
+	if err != nil {
+		return nil // not an error of the ladder: too few games yet
+	}
+	metrics, err := selfplay.ReadMetrics(filepath.Join(u.dir, "metrics.csv"))
+	if err != nil {
+		return err
+	}
+	games, hours := 0.0, map[int]float64{}
+	played := map[int]float64{}
+	for _, m := range metrics {
+		games += float64(m.Games)
+		played[m.Generation], hours[m.Generation] = games, m.WallSecs/3600
+	}
+	for i := range rows {
+		r := &rows[i]
+		if g, ok := played[r.Generation]; ok && !r.Anchor {
+			r.SelfplayGames, r.Hours = g, hours[r.Generation]
+		}
+		if c := u.solver[r.Player]; c != nil {
+			r.SolverPositions, r.SolverKept = c.Positions, c.Kept
+			r.SolverRate, r.SolverLow, r.SolverHigh, r.SolverRandom = c.Rate, c.Low, c.High, c.RandomRate
+		}
+	}
+	if err := atomicfile.Write(filepath.Join(u.root, RatingsFile), 0o644, func(w io.Writer) error { return WriteRatings(w, rows) }); err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	return SavePlot(filepath.Join(u.root, PlotFile), rows, u.cfg.AnchorName())
+}
+
+// readSolver reads solver.csv (empty when missing).
+func readSolver(path string) (map[string]*arena.CheckResult, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]*arena.CheckResult{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ladder: %w", err)
+	}
+	m, err := parseSolver(data)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// runSize reads the board size of the run in dir from its config.json.
+func runSize(dir string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		return 0, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
+	}
+	var c struct {
+		Size int `json:"size"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.Size < 4 || c.Size > 8 {
+		return 0, fmt.Errorf("ladder: %s/config.json gives no board size", dir)
+	}
+	return c.Size, nil
+}
+
+// sortNames orders anchors (alphabetically) before generations (in order).
+func sortNames(names []string) {
+	key := func(n string) string {
+		if isGenerationName(n) {
+			return "1" + n
+		}
+		return "0" + n
+	}
+	for i := 1; i < len(names); i++ {
+		for j := i; j > 0 && key(names[j]) < key(names[j-1]); j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+}
+
