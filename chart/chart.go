@@ -313,6 +313,9 @@ var (
 
 // WritePNG draws the panels as a PNG image, cols panels per row.
 func WritePNG(w io.Writer, panels []Panel, cols int) error {
+	if len(panels) == 0 {
+		return errors.New("chart: no panel to draw")
+	}
 	cols = max(1, min(cols, len(panels)))
 	rows := (len(panels) + cols - 1) / cols
 	img := vgimg.NewWith(vgimg.UseWH(PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)), vgimg.UseDPI(100))

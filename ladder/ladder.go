@@ -455,4 +455,3 @@ func sortNames(names []string) {
 		}
 	}
 }
-

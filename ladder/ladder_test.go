@@ -229,7 +229,9 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Anchor = "nobody" }, "nobody"},
 		{func(c *Config) { c.Anchors = nil }, "no anchor"},
 		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Name: "m"}) }, "not a fixed player"},
-		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "gen-000003"}) }, "generation"},
+		{func(c *Config) {
+			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "gen-000003"})
+		}, "generation"},
 		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "random"}) }, "same file name"},
 	} {
 		c := DefaultConfig()

@@ -18,14 +18,14 @@ import (
 
 // Files and folders of DIR/ladder.
 const (
-	Dir          = "ladder"         // the ladder's folder in a run directory
-	lockFile     = "lock"           // held while a ladder works
-	settingsFile = "ladder.json"    // settings the kept games depend on
-	gamesDir     = "games"          // games/A_vs_B/NNNNN.txt, one record per game
-	criticalFile = "critical.json"  // the solver-labelled positions
-	solverFile   = "solver.csv"     // solver check results per player
-	RatingsFile  = "ratings.csv"    // the ratings, rewritten after each generation
-	PlotFile     = "elo.png"        // the plot of the ratings
+	Dir          = "ladder"        // the ladder's folder in a run directory
+	lockFile     = "lock"          // held while a ladder works
+	settingsFile = "ladder.json"   // settings the kept games depend on
+	gamesDir     = "games"         // games/A_vs_B/NNNNN.txt, one record per game
+	criticalFile = "critical.json" // the solver-labelled positions
+	solverFile   = "solver.csv"    // solver check results per player
+	RatingsFile  = "ratings.csv"   // the ratings, rewritten after each generation
+	PlotFile     = "elo.png"       // the plot of the ratings
 )
 
 // pairing is one match of the ladder: A (the newer generation, or the

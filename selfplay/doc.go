@@ -21,7 +21,8 @@
 //     One trainer and one evaluator serve the whole run; each generation's
 //     self-play model is copied into the evaluator (net.Evaluator.SetWeights),
 //     so a run's memory does not grow with its generations.
-//   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot.
+//   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
+//     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).
 //
 // A run directory holds:

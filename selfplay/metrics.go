@@ -158,7 +158,9 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 	panel := func(title, ylabel string, s ...chart.Series) chart.Panel {
 		return chart.Panel{Title: title, XLabel: "generation / training time", YLabel: ylabel, Series: s, IntegerX: true, Second: hours}
 	}
-	pct := func(f func(Metrics) float64) func(Metrics) float64 { return func(m Metrics) float64 { return 100 * f(m) } }
+	pct := func(f func(Metrics) float64) func(Metrics) float64 {
+		return func(m Metrics) float64 { return 100 * f(m) }
+	}
 	black := panel("Black's wins in self-play", "games won by Black (%)", series("Black", pct(func(m Metrics) float64 { return m.BlackWinRate })))
 	black.Levels = []chart.Level{{Name: "even (50%)", Y: 50}}
 	return []chart.Panel{

@@ -1,0 +1,83 @@
+package selfplay
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sampleMetrics() []Metrics {
+	return []Metrics{
+		{Generation: 1, Games: 12, Samples: 300, Window: 300, Steps: 10, PolicyLoss: 1.5, ValueLoss: 0.9, L2: 0.01,
+			PolicyEntropy: 1.2, GameLength: 24.5, BlackWinRate: 0.5, EvalsPerSec: 600, GamesPerHour: 4000,
+			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0},
+		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
+			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
+			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1},
+	}
+}
+
+func TestMetricsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.csv")
+	want := sampleMetrics()
+	if err := writeMetrics(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadMetrics(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back %+v, want %+v", got, want)
+	}
+	if m, err := ReadMetrics(filepath.Join(t.TempDir(), "none.csv")); m != nil || err != nil {
+		t.Errorf("missing file: %v, %v; want nothing and no error", m, err)
+	}
+	bad := strings.Replace(string(mustRead(t, path)), "24.5", "x", 1)
+	if _, err := ParseMetrics([]byte(bad)); err == nil || !strings.Contains(err.Error(), "game_length") {
+		t.Errorf("bad field: got %v, want an error naming game_length", err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func FuzzParseMetrics(f *testing.F) {
+	path := filepath.Join(f.TempDir(), "metrics.csv")
+	if err := writeMetrics(path, sampleMetrics()); err != nil {
+		f.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte("generation\n1\n"))
+	f.Add([]byte("\"unterminated"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ms, err := ParseMetrics(data)
+		if err != nil {
+			return
+		}
+		// What parses writes back and parses to the same values.
+		p := filepath.Join(t.TempDir(), "m.csv")
+		if err := writeMetrics(p, ms); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadMetrics(p)
+		if err != nil {
+			t.Fatalf("rewritten metrics do not parse: %v", err)
+		}
+		if len(again) != len(ms) {
+			t.Fatalf("%d rows, then %d", len(ms), len(again))
+		}
+	})
+}
