@@ -159,4 +159,3 @@ func FuzzParseRatings(f *testing.F) {
 		}
 	})
 }
-

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
@@ -237,12 +238,12 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 	}
 	for _, h := range need {
 		name := GenerationName(h)
-		f, err := player.NewFactory(player.Spec{Kind: player.KindModel, Name: name,
-			Model: filepath.Join(u.dir, "models", selfplay.ModelName(h)), Sims: u.cfg.Sims})
+		e, err := agent.OpenEngine(filepath.Join(u.dir, "models", selfplay.ModelName(h)), u.size)
 		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
 		}
-		if err := f.CheckSize(u.size); err != nil {
+		f, err := e.Players(name, agent.Strength{Sims: u.cfg.Sims})
+		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
 		}
 		models[name] = f

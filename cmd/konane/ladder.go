@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -69,42 +68,46 @@ same run stops with an error. It only reads the rest of DIR, so it can run
 beside "konane train" (or inside it: konane train --ladder-every N).
 
 Example: konane ladder --run runs/6x6 --every 5 --games 20`,
-		flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
-			def := ladder.DefaultConfig()
-			run := fs.String("run", "", "run directory of konane train (required)")
-			games := fs.Int("games", def.Games, "games of each pairing")
-			every := fs.Int("every", def.Every, "rate every N-th generation")
-			rungs := fs.Int("rungs", def.Rungs, "earlier generations each new one plays")
-			sims := fs.Int("sims", def.Sims, "simulations per move of the generations")
-			var anchors specList
-			fs.Var(&anchors, "anchor-player", "a fixed player spec (repeatable; default "+strings.Join(ladder.DefaultAnchors, ", ")+")")
-			anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first anchor)")
-			prior := fs.Float64("prior", def.Prior, "virtual draws added to each pair for the ratings")
-			positions := fs.Int("positions", def.Positions, "critical positions of the solver check (4x4..6x6; 0: none)")
-			plies := fs.Int("random-plies", def.RandomPlies, "random jumps after the opening removals of each game")
-			seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
-			parallel := fs.Int("parallel", def.Parallel, "games played at once")
-			gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
-			return func(ctx context.Context, e *env) error {
-				if *run == "" {
-					return usageError("ladder", "--run DIR is required")
-				}
-				if len(e.args) > 0 {
-					return usageError("ladder", "unexpected argument %q (flags come before nothing else)", e.args[0])
-				}
-				cfg := def
-				cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
-				cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
-				if len(anchors) > 0 {
-					cfg.Anchors = anchors
-				}
-				if err := cfg.Validate(); err != nil {
-					return usageError("ladder", "%v", strings.TrimPrefix(err.Error(), "ladder: "))
-				}
-				return runLadder(ctx, e.stdout, *run, cfg)
-			}
-		},
+		run: runLadderCmd,
 	})
+}
+
+func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("ladder", stderr)
+	def := ladder.DefaultConfig()
+	run := fs.String("run", "", "run directory of konane train (required)")
+	games := fs.Int("games", def.Games, "games of each pairing")
+	every := fs.Int("every", def.Every, "rate every N-th generation")
+	rungs := fs.Int("rungs", def.Rungs, "earlier generations each new one plays")
+	sims := fs.Int("sims", def.Sims, "simulations per move of the generations")
+	var anchors specList
+	fs.Var(&anchors, "anchor-player", "a fixed player spec (repeatable; default "+strings.Join(ladder.DefaultAnchors, ", ")+")")
+	anchor := fs.String("anchor", "", "name of the player rated 0 (default: the first anchor)")
+	prior := fs.Float64("prior", def.Prior, "virtual draws added to each pair for the ratings")
+	positions := fs.Int("positions", def.Positions, "critical positions of the solver check (4x4..6x6; 0: none)")
+	plies := fs.Int("random-plies", def.RandomPlies, "random jumps after the opening removals of each game")
+	seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
+	parallel := fs.Int("parallel", def.Parallel, "games played at once")
+	gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *run == "" {
+		return usageError("ladder", "--run DIR is required")
+	}
+	if fs.NArg() > 0 {
+		return usageError("ladder", "unexpected argument %q", fs.Arg(0))
+	}
+	cfg := def
+	cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
+	cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
+	if len(anchors) > 0 {
+		cfg.Anchors = anchors
+	}
+	if err := cfg.Validate(); err != nil {
+		return err // "ladder: ..." names the setting
+	}
+	return runLadder(ctx, stdout, *run, cfg)
 }
 
 func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) error {
