@@ -16,16 +16,21 @@
 //     ReadShard) so that it survives restarts.
 //   - gate.go: the optional gate of a new model against the best one (an
 //     SPRT match in package arena).
-//   - run.go: the generation loop in a run directory (Run): self-play,
-//     training, checkpoint, model export, metrics, with exact resumption.
-//     One trainer and one evaluator serve the whole run; each generation's
-//     self-play model is copied into the evaluator (net.Evaluator.SetWeights),
-//     so a run's memory does not grow with its generations.
+//   - run.go: the generation loop in a run directory (Run), each
+//     generation in named steps: recover the games an interrupted attempt
+//     saved, play the others, merge them into the generation's shard,
+//     train, export the model, gate it; then commit (metrics, then
+//     state.json), with exact resumption. One trainer and one evaluator
+//     serve the whole run; each generation's self-play model is copied
+//     into the evaluator (net.Evaluator.SetWeights), so a run's memory
+//     does not grow with its generations.
+//   - rundir.go: the run directory (RunDir): its layout, and every read
+//     and write of a run, so that another storage can stand under it.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
 //     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).
 //
-// A run directory holds:
+// A run directory holds (see RunDir for every file):
 //
 //	config.json              the run's configuration
 //	state.json               the last completed generation (written last: the commit point)

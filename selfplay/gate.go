@@ -6,6 +6,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/net"
 )
 
 // GateConfig is the optional gate of a generation (AlphaGo Zero's
@@ -36,11 +37,14 @@ type gateResult struct {
 	accepted     bool
 }
 
-// gate plays the candidate model file against the best one.
-func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate, best string) (gateResult, error) {
+// gate plays the candidate model against the best one.
+func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate, best *net.Model) (gateResult, error) {
 	var entrants []arena.Entrant
-	for _, e := range []struct{ name, path string }{{"best", best}, {"candidate", candidate}} {
-		eng, err := agent.OpenEngine(e.path, size)
+	for _, e := range []struct {
+		name  string
+		model *net.Model
+	}{{"best", best}, {"candidate", candidate}} {
+		eng, err := agent.NewEngine(e.model)
 		if err != nil {
 			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}

@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -8,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/konanezero/konane/net"
 )
@@ -19,7 +19,18 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("KONANE_SELFPLAY_CHILD"); dir != "" {
 		cfg := tinyConfig()
 		cfg.Generations = 1000
-		if err := Run(context.Background(), dir, cfg, Hooks{}, func(string, ...any) {}); err != nil {
+		// Each step of the run is told on stdout, for the parent to kill
+		// the child at a chosen moment.
+		say := func(event string) { fmt.Println(event) }
+		hooks := Hooks{
+			Selfplay:   func(int, int) { say("selfplay") },
+			Game:       func() { say("game") },
+			Training:   func(int, int) { say("training") },
+			Step:       func() { say("step") },
+			Gate:       func(int) { say("gate") },
+			Generation: func(Metrics) { say("generation") },
+		}
+		if err := Run(context.Background(), dir, cfg, hooks, func(string, ...any) {}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -29,25 +40,43 @@ func TestMain(m *testing.M) {
 }
 
 // TestKillNineResumes kills a training child process with SIGKILL at
-// several moments, then checks that every file of the run directory is
-// whole and that the run resumes and goes on.
+// several moments (told by the child's progress: during self-play, during
+// training, just after a generation was committed, ...), then checks that
+// every file of the run directory is whole and that the run resumes and
+// goes on.
 func TestKillNineResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
 	dir := t.TempDir()
-	for i, wait := range []time.Duration{700, 1100, 400, 1500, 900} {
+	for i, at := range []struct {
+		event string
+		count int // kill once the child has told event this many times
+	}{{"game", 2}, {"step", 3}, {"generation", 1}, {"training", 1}, {"game", 7}} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "KONANE_SELFPLAY_CHILD="+dir)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(wait * time.Millisecond)
+		seen := 0
+		sc := bufio.NewScanner(out)
+		for seen < at.count && sc.Scan() {
+			if sc.Text() == at.event {
+				seen++
+			}
+		}
 		cmd.Process.Kill()
 		cmd.Wait()
+		if seen < at.count {
+			t.Fatalf("kill %d: the child ended before telling %q %d times", i, at.event, at.count)
+		}
 		checkRunFiles(t, dir, i)
 	}
-	st, err := readState(filepath.Join(dir, stateFile))
+	st, err := NewRunDir(dir).readState()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +85,7 @@ func TestKillNineResumes(t *testing.T) {
 	if err := Run(context.Background(), dir, cfg, Hooks{}, func(string, ...any) {}); err != nil {
 		t.Fatalf("resuming after kill -9: %v", err)
 	}
-	if st2, _ := readState(filepath.Join(dir, stateFile)); st2.Generation != st.Generation+1 {
+	if st2, _ := NewRunDir(dir).readState(); st2.Generation != st.Generation+1 {
 		t.Fatalf("resumed run reached generation %d, want %d", st2.Generation, st.Generation+1)
 	}
 	checkRunFiles(t, dir, -1)
@@ -79,7 +108,7 @@ func checkRunFiles(t *testing.T, dir string, round int) {
 			_, err = net.Load(path)
 		case ".json":
 			if filepath.Base(path) == stateFile {
-				_, err = readState(path)
+				_, err = NewRunDir(dir).readState()
 			}
 		}
 		return err

@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
@@ -89,19 +86,6 @@ type Hooks struct {
 	Generation func(m Metrics)      // a generation is complete and saved
 }
 
-// Files and folders of a run directory.
-const (
-	configFile  = "config.json"
-	stateFile   = "state.json"
-	metricsFile = "metrics.csv"
-	plotFile    = "metrics.png"
-	replayDir   = "replay"
-	gamesDir    = "games"
-	modelsDir   = "models"
-	ckptDir     = "checkpoints"
-	latestFile  = "latest"
-)
-
 // state is the commit point of a run: everything up to Generation is
 // complete on disk. It is written last in every generation.
 type state struct {
@@ -122,28 +106,26 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	for _, d := range []string{dir, filepath.Join(dir, replayDir), filepath.Join(dir, gamesDir), filepath.Join(dir, modelsDir), filepath.Join(dir, ckptDir)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("selfplay: %w", err)
-		}
-	}
-	removeTempFiles(dir)
-	if err := checkOrWriteConfig(filepath.Join(dir, configFile), cfg); err != nil {
-		return err
-	}
-	st, err := readState(filepath.Join(dir, stateFile))
+	d, err := OpenRunDir(dir)
 	if err != nil {
 		return err
 	}
-	trainer, err := openTrainer(dir, cfg, st)
+	if err := d.checkOrWriteConfig(cfg); err != nil {
+		return err
+	}
+	st, err := d.readState()
+	if err != nil {
+		return err
+	}
+	trainer, err := openTrainer(d, cfg, st)
 	if err != nil {
 		return err
 	}
 	replay := NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	if err := replay.loadGenerations(filepath.Join(dir, replayDir), st.Generation); err != nil {
+	if err := loadReplay(d, replay, st.Generation); err != nil {
 		return err
 	}
-	all, err := ReadMetrics(filepath.Join(dir, metricsFile))
+	all, err := d.readMetrics()
 	if err != nil {
 		return err
 	}
@@ -184,7 +166,8 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		if ctx.Err() != nil {
 			return nil
 		}
-		m, err := runGeneration(ctx, dir, cfg, gen, trainer, eval, replay, st.Best, hooks)
+		g := &generation{dir: d, cfg: cfg, gen: gen, trainer: trainer, eval: eval, replay: replay, best: st.Best, hooks: hooks}
+		m, err := g.run(ctx)
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			logf("interrupted during generation %d; it will be redone from its saved games on the next start", gen)
 			return nil
@@ -194,117 +177,109 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		}
 		m.WallSecs = wallBefore + time.Since(start).Seconds()
 		all = append(all, m)
-		if err := writeMetrics(filepath.Join(dir, metricsFile), all); err != nil {
+		if st, err = commit(d, cfg, st, all, logf); err != nil {
 			return err
 		}
-		if err := plotMetrics(filepath.Join(dir, plotFile), all); err != nil {
-			logf("warning: plotting metrics: %v", err)
-		}
-		st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
-		if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
-			st.Best = ModelName(gen)
-		}
-		if err := writeJSON(filepath.Join(dir, stateFile), st); err != nil {
-			return err
-		}
-		removeOldCheckpoints(filepath.Join(dir, ckptDir), gen)
 		if hooks.Generation != nil {
 			hooks.Generation(m)
 		}
 	}
 }
 
-// runGeneration does one generation: self-play (with eval, given the
-// generation's model), training, checkpoint, export.
-func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer *net.Trainer, eval *net.Evaluator, replay *Replay, best string, hooks Hooks) (Metrics, error) {
-	m := Metrics{Generation: gen, Best: gen - 1}
-	var model *net.Model
-	var err error
-	if best != "" {
-		model, err = net.Load(filepath.Join(dir, modelsDir, best))
-		m.Best = generationOf(best)
-	} else {
-		model, err = trainer.Model(net.Metadata{Generation: gen - 1, Seed: cfg.Seed})
+// commit records a finished generation, the last of all: its metrics, then
+// the state that names its checkpoint and model (the commit point), and
+// drops the checkpoints no longer needed. It returns the new state.
+func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ...any)) (state, error) {
+	m := all[len(all)-1]
+	gen := m.Generation
+	plotErr, err := d.writeMetrics(all)
+	if err != nil {
+		return st, err
 	}
+	if plotErr != nil {
+		logf("warning: plotting metrics: %v", plotErr)
+	}
+	st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
+	if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
+		st.Best = ModelName(gen)
+	}
+	if err := d.writeState(st); err != nil {
+		return st, err
+	}
+	d.removeOldCheckpoints(gen)
+	return st, nil
+}
+
+// generation is one generation's work, in the steps of run: recover the
+// games an interrupted attempt saved, play the others, merge them into
+// the generation's shard, train, export the model, and gate it.
+type generation struct {
+	dir     *RunDir
+	cfg     Config
+	gen     int
+	trainer *net.Trainer
+	eval    *net.Evaluator // Run must be running
+	replay  *Replay
+	best    string // the model that plays self-play when gating; "" = the trainer's
+	hooks   Hooks
+}
+
+// games are a generation's games: each one's summary and samples, nil
+// while it is not played.
+type games struct {
+	summaries []*gameSummary
+	samples   [][]net.Sample
+}
+
+type gameSummary struct {
+	plies  int
+	winner rules.Color
+}
+
+// todo lists the games not yet played.
+func (gs *games) todo() []int {
+	var out []int
+	for i, s := range gs.summaries {
+		if s == nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// run does the generation's steps and returns its metrics (all but
+// WallSecs).
+func (g *generation) run(ctx context.Context) (Metrics, error) {
+	m := Metrics{Generation: g.gen, Best: g.gen - 1}
+	model, err := g.selfplayModel(&m)
 	if err != nil {
 		return m, err
 	}
 	t0 := time.Now()
-	samples, games, stats, err := selfplayGeneration(ctx, dir, cfg, gen, eval, model, hooks)
+	gs, merged, err := g.recover()
 	if err != nil {
 		return m, err
 	}
-	m.SelfplaySecs = time.Since(t0).Seconds()
-	m.Games, m.Samples = len(games), len(samples)
-	plies, blackWins := 0, 0
-	for _, g := range games {
-		plies += g.plies
-		if g.winner == rules.Black {
-			blackWins++
-		}
-	}
-	m.GameLength = float64(plies) / float64(len(games))
-	m.BlackWinRate = float64(blackWins) / float64(len(games))
-	m.PolicyEntropy = meanEntropy(samples)
-	if m.SelfplaySecs > 0 {
-		m.EvalsPerSec = float64(stats.Positions) / m.SelfplaySecs
-		m.GamesPerHour = float64(len(games)) / m.SelfplaySecs * 3600
-	}
-	if stats.CacheLookups > 0 {
-		m.CacheHitRate = float64(stats.CacheHits) / float64(stats.CacheLookups)
-	}
-
-	replay.Add(samples)
-	m.Window = replay.Window()
-	batch := cfg.Train.Batch
-	m.Steps = int(math.Ceil(float64(len(samples)) * cfg.ReuseRatio / float64(batch)))
-	if hooks.Training != nil {
-		hooks.Training(gen, m.Steps)
-	}
-	t1 := time.Now()
-	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(gen)<<32|0x7a11))
-	buf := make([]net.Sample, batch)
-	for i := 0; i < m.Steps; i++ {
-		if err := ctx.Err(); err != nil {
-			return m, err
-		}
-		replay.Draw(rng, buf)
-		l, err := trainer.Step(buf)
-		if err != nil {
-			return m, err
-		}
-		m.PolicyLoss += l.Policy / float64(m.Steps)
-		m.ValueLoss += l.Value / float64(m.Steps)
-		m.L2 += l.L2 / float64(m.Steps)
-		if hooks.Step != nil {
-			hooks.Step()
-		}
-	}
-	m.TrainSecs = time.Since(t1).Seconds()
-
-	if err := trainer.SaveCheckpoint(filepath.Join(dir, ckptDir, checkpointName(gen))); err != nil {
-		return m, err
-	}
-	parent := ""
-	if gen > 1 {
-		parent = ModelName(gen - 1)
-	}
-	out, err := trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: cfg.Seed})
+	stats, err := g.play(ctx, gs, model)
 	if err != nil {
 		return m, err
 	}
-	if err := out.Save(filepath.Join(dir, modelsDir, ModelName(gen))); err != nil {
+	samples, err := g.merge(gs, merged)
+	if err != nil {
 		return m, err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644); err != nil {
+	m.selfplay(gs, samples, stats, time.Since(t0))
+
+	g.replay.Add(samples)
+	m.Window = g.replay.Window()
+	if err := g.train(ctx, len(samples), &m); err != nil {
 		return m, err
 	}
-	if cfg.Gate.Games > 0 && best != "" {
-		if hooks.Gate != nil {
-			hooks.Gate(gen)
-		}
-		r, err := gate(ctx, cfg.Gate, cfg.Size, GameSeed(cfg.Seed, gen, -1),
-			filepath.Join(dir, modelsDir, ModelName(gen)), filepath.Join(dir, modelsDir, best))
+	if err := g.export(); err != nil {
+		return m, err
+	}
+	if g.cfg.Gate.Games > 0 && g.best != "" {
+		r, err := g.gate(ctx)
 		if err != nil {
 			return m, err
 		}
@@ -314,107 +289,197 @@ func runGeneration(ctx context.Context, dir string, cfg Config, gen int, trainer
 	return m, nil
 }
 
-type gameSummary struct {
-	plies  int
-	winner rules.Color
+// selfplayModel is the model that plays the generation's games: the best
+// one when gating, else the trainer's.
+func (g *generation) selfplayModel(m *Metrics) (*net.Model, error) {
+	if g.best != "" {
+		m.Best = generationOf(g.best)
+		return g.dir.loadModel(g.best)
+	}
+	return g.trainer.Model(net.Metadata{Generation: g.gen - 1, Seed: g.cfg.Seed})
 }
 
-// selfplayGeneration plays the generation's games with model, which it
-// puts into eval (eval's Run must be running), saving each
-// finished game (record and samples) at once, so that an interrupted
-// generation resumes with the games it had finished. When every game is
-// done their samples are merged into the generation's shard.
-func selfplayGeneration(ctx context.Context, dir string, cfg Config, gen int, eval *net.Evaluator, model *net.Model, hooks Hooks) ([]net.Sample, []gameSummary, net.EvalStats, error) {
-	var stats net.EvalStats
-	shard := filepath.Join(dir, replayDir, shardName(gen))
-	partDir := filepath.Join(dir, replayDir, fmt.Sprintf("gen-%06d", gen))
-	recDir := filepath.Join(dir, gamesDir, fmt.Sprintf("gen-%06d", gen))
-	for _, d := range []string{partDir, recDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, nil, stats, fmt.Errorf("selfplay: %w", err)
-		}
+// recover finds the games of the generation that an interrupted attempt
+// saved. After a crash that came once they were merged, it returns the
+// merged samples too (then every game is there).
+func (g *generation) recover() (gs *games, merged []net.Sample, err error) {
+	n, size := g.cfg.GamesPerGen, g.cfg.Size
+	gs = &games{summaries: make([]*gameSummary, n), samples: make([][]net.Sample, n)}
+	if err := g.dir.makeGameDirs(g.gen); err != nil {
+		return nil, nil, err
 	}
-	games := make([]*gameSummary, cfg.GamesPerGen)
-	perGame := make([][]net.Sample, cfg.GamesPerGen)
-	merged, mergedErr := ReadShard(shard, cfg.Size) // present if a crash came after the merge
-	var todo []int
-	for i := range games {
-		if mergedErr != nil {
-			s, err := ReadShard(filepath.Join(partDir, gameName(i)+".shard"), cfg.Size)
-			if err != nil {
-				todo = append(todo, i)
-				continue
+	merged, mergedErr := g.dir.readShard(g.gen, size)
+	if mergedErr != nil {
+		merged = nil
+	}
+	for i := range n {
+		var samples []net.Sample
+		if merged == nil {
+			if samples, err = g.dir.readGameSamples(g.gen, i, size); err != nil {
+				continue // not played, or not saved whole
 			}
-			perGame[i] = s
 		}
-		rec, err := rules.ReadRecordFile(filepath.Join(recDir, gameName(i)+".txt"))
+		rec, err := g.dir.readGameRecord(g.gen, i)
 		if err != nil {
-			if mergedErr == nil {
-				return nil, nil, stats, err
+			if merged != nil {
+				return nil, nil, err
 			}
-			todo = append(todo, i)
 			continue
 		}
 		final, err := rec.Final()
 		if err != nil {
-			return nil, nil, stats, err
+			return nil, nil, err
 		}
-		games[i] = &gameSummary{plies: len(rec.Moves), winner: final.Turn.Other()}
+		gs.summaries[i] = &gameSummary{plies: len(rec.Moves), winner: final.Turn.Other()}
+		gs.samples[i] = samples
 	}
-	if mergedErr == nil {
-		perGame = [][]net.Sample{merged}
+	return gs, merged, nil
+}
+
+// play plays the games not yet played with model, which it puts into the
+// evaluator, saving each as it finishes (so that an interrupted
+// generation resumes with the games it had finished). It returns the
+// evaluator's statistics over these games.
+func (g *generation) play(ctx context.Context, gs *games, model *net.Model) (net.EvalStats, error) {
+	todo := gs.todo()
+	if g.hooks.Selfplay != nil {
+		g.hooks.Selfplay(g.gen, g.cfg.GamesPerGen)
 	}
-	if hooks.Selfplay != nil {
-		hooks.Selfplay(gen, cfg.GamesPerGen)
-	}
-	for range cfg.GamesPerGen - len(todo) {
-		if hooks.Game != nil {
-			hooks.Game()
+	for range g.cfg.GamesPerGen - len(todo) {
+		if g.hooks.Game != nil {
+			g.hooks.Game()
 		}
 	}
-	if len(todo) > 0 {
-		if err := eval.SetWeights(model); err != nil {
-			return nil, nil, stats, err
+	if len(todo) == 0 {
+		return net.EvalStats{}, nil
+	}
+	if err := g.eval.SetWeights(model); err != nil {
+		return net.EvalStats{}, err
+	}
+	before := g.eval.Stats()
+	seeds := make([]uint64, len(todo))
+	for k, i := range todo {
+		seeds[k] = GameSeed(g.cfg.Seed, g.gen, i)
+	}
+	err := PlayGames(ctx, g.eval, g.cfg.Game, seeds, g.cfg.Parallel, func(k int, game Game) error {
+		i := todo[k]
+		game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
+		if err := g.dir.writeGame(g.gen, i, g.cfg.Size, game.Record, game.Samples); err != nil {
+			return err
 		}
-		before := eval.Stats()
-		seeds := make([]uint64, len(todo))
-		for k, i := range todo {
-			seeds[k] = GameSeed(cfg.Seed, gen, i)
+		gs.samples[i] = game.Samples
+		gs.summaries[i] = &gameSummary{plies: game.Plies, winner: game.Winner}
+		if g.hooks.Game != nil {
+			g.hooks.Game()
 		}
-		err := PlayGames(ctx, eval, cfg.Game, seeds, cfg.Parallel, func(k int, g Game) error {
-			i := todo[k]
-			g.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", gen, i))
-			if err := g.Record.WriteFile(filepath.Join(recDir, gameName(i)+".txt")); err != nil {
-				return err
-			}
-			if err := WriteShard(filepath.Join(partDir, gameName(i)+".shard"), cfg.Size, g.Samples); err != nil {
-				return err
-			}
-			perGame[i] = g.Samples
-			games[i] = &gameSummary{plies: g.Plies, winner: g.Winner}
-			if hooks.Game != nil {
-				hooks.Game()
-			}
-			return nil
-		})
-		stats = eval.Stats().Sub(before)
+		return nil
+	})
+	return g.eval.Stats().Sub(before), err
+}
+
+// merge writes the samples of every game, in game order, as the
+// generation's shard (unless recover found it merged already), drops the
+// per-game ones, and returns them.
+func (g *generation) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
+	samples := merged
+	if samples == nil {
+		for _, s := range gs.samples {
+			samples = append(samples, s...)
+		}
+		if err := g.dir.writeShard(g.gen, g.cfg.Size, samples); err != nil {
+			return nil, err
+		}
+	}
+	g.dir.removeGameSamples(g.gen)
+	return samples, nil
+}
+
+// selfplay fills in the metrics of the generation's games.
+func (m *Metrics) selfplay(gs *games, samples []net.Sample, stats net.EvalStats, took time.Duration) {
+	m.SelfplaySecs = took.Seconds()
+	m.Games, m.Samples = len(gs.summaries), len(samples)
+	plies, blackWins := 0, 0
+	for _, s := range gs.summaries {
+		plies += s.plies
+		if s.winner == rules.Black {
+			blackWins++
+		}
+	}
+	m.GameLength = float64(plies) / float64(m.Games)
+	m.BlackWinRate = float64(blackWins) / float64(m.Games)
+	m.PolicyEntropy = meanEntropy(samples)
+	if m.SelfplaySecs > 0 {
+		m.EvalsPerSec = float64(stats.Positions) / m.SelfplaySecs
+		m.GamesPerHour = float64(m.Games) / m.SelfplaySecs * 3600
+	}
+	if stats.CacheLookups > 0 {
+		m.CacheHitRate = float64(stats.CacheHits) / float64(stats.CacheLookups)
+	}
+}
+
+// train runs the generation's training steps on the replay buffer:
+// enough for each of the newSamples to be drawn ReuseRatio times on
+// average.
+func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) error {
+	batch := g.cfg.Train.Batch
+	m.Steps = int(math.Ceil(float64(newSamples) * g.cfg.ReuseRatio / float64(batch)))
+	if g.hooks.Training != nil {
+		g.hooks.Training(g.gen, m.Steps)
+	}
+	t1 := time.Now()
+	rng := rand.New(rand.NewPCG(g.cfg.Seed, uint64(g.gen)<<32|0x7a11))
+	buf := make([]net.Sample, batch)
+	for i := 0; i < m.Steps; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		g.replay.Draw(rng, buf)
+		l, err := g.trainer.Step(buf)
 		if err != nil {
-			return nil, nil, stats, err
+			return err
+		}
+		m.PolicyLoss += l.Policy / float64(m.Steps)
+		m.ValueLoss += l.Value / float64(m.Steps)
+		m.L2 += l.L2 / float64(m.Steps)
+		if g.hooks.Step != nil {
+			g.hooks.Step()
 		}
 	}
-	var samples []net.Sample
-	for _, s := range perGame {
-		samples = append(samples, s...)
+	m.TrainSecs = time.Since(t1).Seconds()
+	return nil
+}
+
+// export saves the trainer's checkpoint and the generation's model, which
+// becomes the latest.
+func (g *generation) export() error {
+	if err := g.dir.saveCheckpoint(g.gen, g.trainer); err != nil {
+		return err
 	}
-	summaries := make([]gameSummary, len(games))
-	for i := range games {
-		summaries[i] = *games[i]
+	parent := ""
+	if g.gen > 1 {
+		parent = ModelName(g.gen - 1)
 	}
-	if err := WriteShard(shard, cfg.Size, samples); err != nil {
-		return nil, nil, stats, err
+	out, err := g.trainer.Model(net.Metadata{Generation: g.gen, Parent: parent, Seed: g.cfg.Seed})
+	if err != nil {
+		return err
 	}
-	os.RemoveAll(partDir)
-	return samples, summaries, stats, nil
+	return g.dir.saveModel(g.gen, out)
+}
+
+// gate plays the generation's model against the best one (see gate.go).
+func (g *generation) gate(ctx context.Context) (gateResult, error) {
+	if g.hooks.Gate != nil {
+		g.hooks.Gate(g.gen)
+	}
+	candidate, err := g.dir.loadModel(ModelName(g.gen))
+	if err != nil {
+		return gateResult{}, err
+	}
+	best, err := g.dir.loadModel(g.best)
+	if err != nil {
+		return gateResult{}, err
+	}
+	return gate(ctx, g.cfg.Gate, g.cfg.Size, GameSeed(g.cfg.Seed, g.gen, -1), candidate, best)
 }
 
 // GameSeed derives the seed of game i of generation gen from the run seed,
@@ -424,29 +489,9 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 	return r.Uint64()
 }
 
-// generationOf is the generation of a model named by ModelName.
-func generationOf(name string) int {
-	var g int
-	fmt.Sscanf(name, "gen-%d.safetensors", &g)
-	return g
-}
-
-// ModelName is the file name of the model exported after generation gen.
-func ModelName(gen int) string { return fmt.Sprintf("gen-%06d.safetensors", gen) }
-
-func checkpointName(gen int) string { return fmt.Sprintf("gen-%06d.ckpt", gen) }
-func gameName(i int) string         { return fmt.Sprintf("game-%05d", i) }
-
-// LatestModel returns the path of the newest model of a run directory.
-func LatestModel(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, modelsDir, latestFile))
-	if err != nil {
-		return "", fmt.Errorf("selfplay: run %s has no exported model yet: %w", dir, err)
-	}
-	return filepath.Join(dir, modelsDir, strings.TrimSpace(string(b))), nil
-}
-
-func openTrainer(dir string, cfg Config, st state) (*net.Trainer, error) {
+// openTrainer returns the run's trainer: a new network for a new run, else
+// the checkpoint of the last completed generation.
+func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -456,20 +501,21 @@ func openTrainer(dir string, cfg Config, st state) (*net.Trainer, error) {
 		return nil, err
 	}
 	if st.Generation > 0 {
-		if err := t.LoadCheckpoint(filepath.Join(dir, ckptDir, st.Checkpoint)); err != nil {
-			return nil, fmt.Errorf("selfplay: resuming %s: %w", dir, err)
+		if err := d.loadCheckpoint(st.Checkpoint, t); err != nil {
+			return nil, err
 		}
 	}
 	return t, nil
 }
 
-// loadGenerations loads the shards of generations 1..upTo.
-func (r *Replay) loadGenerations(dir string, upTo int) error {
+// loadReplay loads the shards of generations 1..upTo into r: those that
+// can still enter its window, and the count of the others.
+func loadReplay(d *RunDir, r *Replay, upTo int) error {
 	var loaded [][]net.Sample
 	var total int64
 	kept := 0
 	for g := upTo; g >= 1; g-- {
-		s, err := ReadShard(filepath.Join(dir, shardName(g)), r.Size)
+		s, err := d.readShard(g, r.Size)
 		if err != nil {
 			return err
 		}
@@ -485,47 +531,6 @@ func (r *Replay) loadGenerations(dir string, upTo int) error {
 	}
 	r.total = total
 	return nil
-}
-
-// removeTempFiles deletes the temporary files that a killed process left
-// behind (atomicfile names them ".NAME.tmp*"); the files they were meant to
-// replace are intact.
-func removeTempFiles(dir string) {
-	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() && strings.HasPrefix(info.Name(), ".") && strings.Contains(info.Name(), ".tmp") {
-			os.Remove(path)
-		}
-		return nil
-	})
-}
-
-func removeOldCheckpoints(dir string, gen int) {
-	names, _ := filepath.Glob(filepath.Join(dir, "gen-*.ckpt"))
-	sort.Strings(names)
-	keep := map[string]bool{checkpointName(gen): true, checkpointName(gen - 1): true}
-	for _, n := range names {
-		if !keep[filepath.Base(n)] {
-			os.Remove(n)
-		}
-	}
-}
-
-func checkOrWriteConfig(path string, cfg Config) error {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return writeJSON(path, cfg)
-	}
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	var saved Config
-	if err := json.Unmarshal(b, &saved); err != nil {
-		return fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
-	}
-	if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
-		return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", filepath.Dir(path), diff)
-	}
-	return writeJSON(path, cfg)
 }
 
 // configDiff lists the settings in which two configurations differ, as
@@ -559,29 +564,6 @@ func configDiff(saved, given Config) string {
 	}
 	sort.Strings(diffs)
 	return strings.Join(diffs, "; ")
-}
-
-func readState(path string) (state, error) {
-	var st state
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return st, nil
-	}
-	if err != nil {
-		return st, fmt.Errorf("selfplay: %w", err)
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return st, fmt.Errorf("selfplay: %s is corrupt: %w", path, err)
-	}
-	return st, nil
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // meanEntropy is the mean entropy, in nats, of the policy targets.

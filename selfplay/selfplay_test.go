@@ -188,7 +188,7 @@ func TestRunResumesExactly(t *testing.T) {
 	if err := Run(stopCtx, split, cfg, interrupt, quiet); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := readState(filepath.Join(split, stateFile)); st.Generation != 2 {
+	if st, _ := NewRunDir(split).readState(); st.Generation != 2 {
 		t.Fatalf("after the interruption the state says generation %d, want 2", st.Generation)
 	}
 	parts, _ := filepath.Glob(filepath.Join(split, "replay", "gen-000003", "*.shard"))
@@ -268,11 +268,11 @@ func TestRunWithGate(t *testing.T) {
 	if gates != 2 {
 		t.Fatalf("%d gate matches, want 2 (generations 2 and 3)", gates)
 	}
-	all, err := ReadMetrics(filepath.Join(dir, metricsFile))
+	all, err := NewRunDir(dir).readMetrics()
 	if err != nil || len(all) != 3 {
 		t.Fatalf("metrics: %d rows, %v", len(all), err)
 	}
-	st, _ := readState(filepath.Join(dir, stateFile))
+	st, _ := NewRunDir(dir).readState()
 	// The best model is the last accepted candidate (or generation 1).
 	want := 1
 	for _, m := range all[1:] {

@@ -79,8 +79,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if *resume {
-		if _, err := os.Stat(*run + "/config.json"); err != nil {
-			return usageError("train", "--resume: %s holds no run (no config.json)", *run)
+		if !selfplay.NewRunDir(*run).HasRun() {
+			return usageError("train", "--resume: %s holds no run (no configuration)", *run)
 		}
 	}
 	cfg := selfplay.DefaultConfig(*size)

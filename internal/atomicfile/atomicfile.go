@@ -10,7 +10,19 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
+
+// tempMark follows the destination's name in the name of a temporary
+// file, which also starts with a dot: ".NAME.tmp123456".
+const tempMark = ".tmp"
+
+// IsTemp reports whether a file name is that of a temporary file of Write,
+// which a writer that was killed may leave behind (the destination is
+// then intact, and the temporary file may be removed).
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark)
+}
 
 // WriteFile writes data to path atomically with the given permissions.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
@@ -25,7 +37,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 // untouched and the temporary file is removed.
 func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMark+"*")
 	if err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}

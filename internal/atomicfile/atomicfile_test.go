@@ -37,3 +37,25 @@ func TestWriteReplacesAndCleansUp(t *testing.T) {
 		t.Fatalf("folder holds %d entries, want only the file", len(entries))
 	}
 }
+
+// TestIsTemp: the temporary file of a write in progress is recognised by
+// IsTemp, and the files a program writes are not.
+func TestIsTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	err := Write(path, 0o644, func(io.Writer) error {
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 || !IsTemp(entries[0].Name()) {
+			t.Errorf("during the write the folder holds %v; want one temporary file", entries)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"state.json", "gen-000001.shard", "latest", ".hidden", "x.tmp"} {
+		if IsTemp(name) {
+			t.Errorf("IsTemp(%q) = true", name)
+		}
+	}
+}

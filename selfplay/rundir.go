@@ -1,0 +1,262 @@
+package selfplay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// RunDir is a training run's directory: the one place that knows its
+// layout (the name of every file) and through which every read and write
+// of a run goes, so that another storage could stand in for the file
+// system under it. The layout:
+//
+//	config.json                          the run's configuration
+//	state.json                           the last completed generation (written last: the commit point)
+//	metrics.csv, metrics.png             one row per generation, and their plot
+//	replay/gen-NNNNNN.shard              the samples of each generation
+//	replay/gen-NNNNNN/game-NNNNN.shard   the finished games of a running generation, until merged
+//	games/gen-NNNNNN/game-NNNNN.txt      every game as a text record, with search statistics as comments
+//	models/gen-NNNNNN.safetensors        the model exported after each generation
+//	models/latest                        the name of the newest model
+//	checkpoints/gen-NNNNNN.ckpt          trainer state (weights, momentum, step) of the last two generations
+//
+// Files are written atomically (internal/atomicfile); the temporary
+// files of a writer that was killed are removed by OpenRunDir.
+type RunDir struct {
+	root string
+}
+
+// Files and folders of a run directory.
+const (
+	configFile  = "config.json"
+	stateFile   = "state.json"
+	metricsFile = "metrics.csv"
+	plotFile    = "metrics.png"
+	replayDir   = "replay"
+	gamesDir    = "games"
+	modelsDir   = "models"
+	ckptDir     = "checkpoints"
+	latestFile  = "latest"
+)
+
+// NewRunDir returns the run directory root without touching it (to ask
+// HasRun, or to read its models).
+func NewRunDir(root string) *RunDir { return &RunDir{root: root} }
+
+// OpenRunDir makes the folders of a run directory, if missing, and removes
+// the temporary files that a killed writer left behind (the files they
+// were meant to replace are intact), ready for a trainer.
+func OpenRunDir(root string) (*RunDir, error) {
+	d := NewRunDir(root)
+	for _, sub := range []string{"", replayDir, gamesDir, modelsDir, ckptDir} {
+		if err := os.MkdirAll(filepath.Join(root, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+	}
+	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && atomicfile.IsTemp(e.Name()) {
+			os.Remove(path)
+		}
+		return nil
+	})
+	return d, nil
+}
+
+// String is the directory's path.
+func (d *RunDir) String() string { return d.root }
+
+func (d *RunDir) path(elem ...string) string {
+	return filepath.Join(append([]string{d.root}, elem...)...)
+}
+
+// HasRun reports whether the directory holds a run (its configuration).
+func (d *RunDir) HasRun() bool {
+	_, err := os.Stat(d.path(configFile))
+	return err == nil
+}
+
+// checkOrWriteConfig writes cfg as the run's configuration, after checking
+// that a run already there has the same identity (see Config).
+func (d *RunDir) checkOrWriteConfig(cfg Config) error {
+	path := d.path(configFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return writeJSON(path, cfg)
+	}
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	var saved Config
+	if err := json.Unmarshal(b, &saved); err != nil {
+		return fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
+	}
+	if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
+		return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
+	}
+	return writeJSON(path, cfg)
+}
+
+// readState returns the run's commit point; the zero state for a new run.
+func (d *RunDir) readState() (state, error) {
+	var st state
+	path := d.path(stateFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("selfplay: %w", err)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, fmt.Errorf("selfplay: %s is corrupt: %w", path, err)
+	}
+	return st, nil
+}
+
+// writeState commits a generation.
+func (d *RunDir) writeState(st state) error { return writeJSON(d.path(stateFile), st) }
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// readMetrics returns the metrics of the generations so far.
+func (d *RunDir) readMetrics() ([]Metrics, error) { return ReadMetrics(d.path(metricsFile)) }
+
+// writeMetrics rewrites the metrics with all generations so far, and
+// their plot; a plot that fails is returned as plotErr, not err (the
+// metrics themselves are saved).
+func (d *RunDir) writeMetrics(all []Metrics) (plotErr, err error) {
+	if err := writeMetrics(d.path(metricsFile), all); err != nil {
+		return nil, err
+	}
+	return plotMetrics(d.path(plotFile), all), nil
+}
+
+// readShard reads the samples of generation gen.
+func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
+	return ReadShard(d.path(replayDir, shardName(gen)), size)
+}
+
+// writeShard writes the samples of generation gen.
+func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
+	return WriteShard(d.path(replayDir, shardName(gen)), size, samples)
+}
+
+// genDir is the folder of generation gen under replay/ and games/.
+func genDir(gen int) string { return fmt.Sprintf("gen-%06d", gen) }
+
+func gameName(i int) string { return fmt.Sprintf("game-%05d", i) }
+
+// makeGameDirs makes the folders of generation gen's games.
+func (d *RunDir) makeGameDirs(gen int) error {
+	for _, dir := range []string{d.path(replayDir, genDir(gen)), d.path(gamesDir, genDir(gen))} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeGame saves game i of generation gen as it finishes: its record,
+// then its samples until the generation's games are merged.
+func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sample) error {
+	if err := rec.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt")); err != nil {
+		return err
+	}
+	return WriteShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, samples)
+}
+
+// readGameRecord reads the record of game i of generation gen.
+func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
+	return rules.ReadRecordFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"))
+}
+
+// readGameSamples reads the samples of game i of generation gen, saved
+// until the generation's games are merged.
+func (d *RunDir) readGameSamples(gen, i, size int) ([]net.Sample, error) {
+	return ReadShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size)
+}
+
+// removeGameSamples drops the per-game samples of generation gen, once
+// merged into its shard.
+func (d *RunDir) removeGameSamples(gen int) error {
+	return os.RemoveAll(d.path(replayDir, genDir(gen)))
+}
+
+// ModelName is the file name of the model exported after generation gen.
+func ModelName(gen int) string { return fmt.Sprintf("gen-%06d.safetensors", gen) }
+
+// generationOf is the generation of a model named by ModelName.
+func generationOf(name string) int {
+	var g int
+	fmt.Sscanf(name, "gen-%d.safetensors", &g)
+	return g
+}
+
+func checkpointName(gen int) string { return fmt.Sprintf("gen-%06d.ckpt", gen) }
+
+// saveModel exports the model of generation gen and makes it the latest.
+func (d *RunDir) saveModel(gen int, m *net.Model) error {
+	if err := m.Save(d.path(modelsDir, ModelName(gen))); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(d.path(modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644)
+}
+
+// loadModel reads the model of that name (ModelName).
+func (d *RunDir) loadModel(name string) (*net.Model, error) {
+	return net.Load(d.path(modelsDir, name))
+}
+
+// LatestModel returns the path of the newest model.
+func (d *RunDir) LatestModel() (string, error) {
+	b, err := os.ReadFile(d.path(modelsDir, latestFile))
+	if err != nil {
+		return "", fmt.Errorf("selfplay: run %s has no exported model yet: %w", d.root, err)
+	}
+	return d.path(modelsDir, strings.TrimSpace(string(b))), nil
+}
+
+// LatestModel returns the path of the newest model of the run directory
+// dir.
+func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel() }
+
+// saveCheckpoint saves the trainer after generation gen.
+func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) error {
+	return t.SaveCheckpoint(d.path(ckptDir, checkpointName(gen)))
+}
+
+// loadCheckpoint restores the trainer from the checkpoint of that name.
+func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
+	if err := t.LoadCheckpoint(d.path(ckptDir, name)); err != nil {
+		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
+	}
+	return nil
+}
+
+// removeOldCheckpoints keeps the checkpoints of generations gen and gen-1.
+func (d *RunDir) removeOldCheckpoints(gen int) {
+	names, _ := filepath.Glob(d.path(ckptDir, "gen-*.ckpt"))
+	sort.Strings(names)
+	keep := map[string]bool{checkpointName(gen): true, checkpointName(gen - 1): true}
+	for _, n := range names {
+		if !keep[filepath.Base(n)] {
+			os.Remove(n)
+		}
+	}
+}
