@@ -56,6 +56,7 @@ func (s *Server) api() http.Handler {
 		"/api/undo":   {http.MethodPost, s.undo},
 		"/api/level":  {http.MethodPost, s.setLevel},
 		"/api/hint":   {http.MethodPost, s.hint},
+		"/api/learn":  {http.MethodGet, s.tutorialSteps},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/record" {

@@ -324,6 +324,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
 	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
+	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 }
 
 // browserGame plays a whole 6x6 game with the mouse, in English: choose
@@ -570,4 +571,66 @@ func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 		}
 		p.screenshot("keyboard")
 	})
+}
+
+// browserTutorial walks through "Learn the rules" in German: in each step
+// it makes the wrong clicks a beginner makes, checks the explanation of
+// each, then does the task; at the end "play the computer" starts a 6x6
+// game at the easiest level.
+func browserTutorial(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "de-DE,de", false)
+	p.load("/")
+	msgs := p.msgs()
+	p.click("#learn")
+	p.waitFor(`!document.getElementById("tutorial").hidden && document.querySelectorAll("#tutboard .sq").length === 36`)
+	if p.eval(`document.activeElement.id`) != "tuttitle" {
+		t.Error("opening the tutorial does not move the focus to its title")
+	}
+	type click struct{ sq, want string } // want: the key of the feedback
+	const sel = "announce.selected"
+	for i, step := range []struct {
+		title  string
+		clicks []click
+	}{
+		{"tut.board.title", []click{{"b1", "tut.wrong.notYoursBlack"}, {"a1", "tut.board.done"}}},
+		{"tut.removeBlack.title", []click{{"b2", "tut.wrong.removeBlack"}, {"c2", "tut.wrong.notYoursBlack"}, {"d4", "tut.removeBlack.done"}}},
+		{"tut.removeWhite.title", []click{{"b1", "tut.wrong.removeWhite"}, {"a1", "tut.wrong.notYoursWhite"}, {"d4", "tut.wrong.empty"}, {"d5", "tut.removeWhite.done"}}},
+		{"tut.jump.title", []click{{"d5", "tut.wrong.empty"}, {"a1", "tut.wrong.cannotJump"}, {"b4", sel}, {"b5", "tut.wrong.notLanding"}, {"d4", "tut.jump.done"}}},
+		{"tut.double.title", []click{{"a2", sel}, {"b3", "tut.wrong.diagonal"}, {"c4", "tut.wrong.turn"}, {"c2", "tut.double.wrong"}, {"e2", "tut.double.done"}}},
+		{"tut.must.title", []click{{"b2", "tut.wrong.cannotJump"}, {"b1", "tut.wrong.notYoursBlack"}, {"c4", sel}, {"e4", "tut.must.done"}}},
+		{"tut.lose.title", []click{{"a4", sel}, {"a6", "tut.lose.wrong"}, {"d2", sel}, {"d4", "tut.lose.done"}}},
+	} {
+		if got := p.text("tuttitle"); got != msgs[step.title] {
+			t.Fatalf("step %d: title %q, want %q", i+1, got, msgs[step.title])
+		}
+		if want := strings.NewReplacer("{n}", fmt.Sprint(i+1), "{total}", "8").Replace(msgs["tut.step"]); p.text("tutstep") != want {
+			t.Errorf("step %d: %q", i+1, p.text("tutstep"))
+		}
+		if marked := p.eval(`Array.from(document.querySelectorAll("#tutboard .sq.marked")).map(e => e.getAttribute("aria-label")).join("; ")`); i > 0 && !strings.Contains(marked, ", "+msgs["sq.marked"]) {
+			t.Errorf("step %d: marked squares named %q", i+1, marked)
+		}
+		for _, c := range step.clicks {
+			p.click(`#tutboard .sq[data-sq="` + c.sq + `"]`)
+			want := strings.ReplaceAll(msgs[c.want], "{square}", c.sq)
+			if got := p.text("tutfeedback"); got != want {
+				t.Errorf("step %d, click on %s: %q, want %q", i+1, c.sq, got, want)
+			}
+			if c.want == "tut.wrong.turn" || c.want == "tut.double.wrong" {
+				p.screenshot(fmt.Sprintf("tutorial-%d-%s", i+1, c.sq))
+			}
+		}
+		p.screenshot(fmt.Sprintf("tutorial-%d", i+1))
+		p.click("#tutnext")
+	}
+	if p.text("tuttitle") != msgs["tut.play.title"] || p.eval(`document.getElementById("tutplay").hidden ? "hidden" : "shown"`) != "shown" {
+		t.Fatalf("the tutorial does not end with %q", msgs["tut.play.button"])
+	}
+	p.screenshot("tutorial-8")
+	v := p.version()
+	p.click("#tutplay")
+	p.settle(v)
+	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 easy "+msgs["status.removeBlack"] {
+		t.Errorf("after the tutorial: %s", got)
+	}
+	p.playToEnd(p.click, nil)
 }

@@ -37,6 +37,7 @@ type Server struct {
 	sessions *store
 	msgs     catalog           // the texts of the page and the API
 	pages    map[string][]byte // the page in each language
+	tutorial []tutorialStep    // the steps of "Learn the rules"
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -89,11 +90,16 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	steps, err := tutorial()
+	if err != nil {
+		return nil, err
+	}
 	return &Server{
 		cfg:      cfg,
 		sessions: newStore(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now),
 		msgs:     msgs,
 		pages:    pages,
+		tutorial: steps,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
 	}, nil
 }
