@@ -266,7 +266,11 @@ func (r *Report) Save(dir string) error {
 	}
 	for _, g := range r.Results.Games {
 		path := filepath.Join(games, fmt.Sprintf("%05d.txt", g.Index+1))
-		if err := r.Results.Record(g).WriteFile(path); err != nil {
+		data, err := r.Results.Record(g).MarshalText()
+		if err == nil {
+			err = atomicfile.WriteFile(path, data, 0o644)
+		}
+		if err != nil {
 			return fmt.Errorf("arena: game %d: %w", g.Index+1, err)
 		}
 	}

@@ -182,7 +182,11 @@ func (s *store) writeGame(p pairing, cfg arena.Config, g arena.Game) error {
 	if err := os.MkdirAll(p.dir(s.root), 0o755); err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
-	if err := rec.WriteFile(filepath.Join(p.dir(s.root), fmt.Sprintf("%05d.txt", g.Index+1))); err != nil {
+	data, err := rec.MarshalText()
+	if err == nil {
+		err = atomicfile.WriteFile(filepath.Join(p.dir(s.root), fmt.Sprintf("%05d.txt", g.Index+1)), data, 0o644)
+	}
+	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
 	t := s.tally(p)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/konanezero/konane/internal/atomicfile"
 )
 
 // A Record is one game: the board size, ordered descriptive tags, the moves
@@ -321,24 +320,18 @@ func ReadRecordFile(path string) (*Record, error) {
 	return r, nil
 }
 
-// WriteFile writes the record atomically: JSON when path ends in .json,
-// else the text format.
-func (r *Record) WriteFile(path string) error {
-	var data []byte
-	var err error
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		data, err = json.MarshalIndent(r, "", "  ")
-		data = append(data, '\n')
-	} else {
-		data, err = r.MarshalText()
+// MarshalFor returns the record in the format a file name asks for:
+// JSON when name ends in .json, else the text format. Writing the file is
+// the caller's (atomically: see internal/atomicfile).
+func (r *Record) MarshalFor(name string) ([]byte, error) {
+	if !strings.EqualFold(filepath.Ext(name), ".json") {
+		return r.MarshalText()
 	}
+	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("rules: record: %w", err)
-	}
-	return nil
+	return append(data, '\n'), nil
 }
 
 // lineWidth is where the text writer wraps the moves.

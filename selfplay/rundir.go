@@ -175,7 +175,11 @@ func (d *RunDir) makeGameDirs(gen int) error {
 // writeGame saves game i of generation gen as it finishes: its record,
 // then its samples until the generation's games are merged.
 func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sample) error {
-	if err := rec.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt")); err != nil {
+	data, err := rec.MarshalText()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"), data, 0o644); err != nil {
 		return err
 	}
 	return WriteShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, samples)

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/rules"
 )
@@ -407,7 +408,11 @@ func (t *terminal) undo() {
 
 func (t *terminal) save(path string) {
 	rec := t.game.RecordAgainst("konane play", t.human, "konane ("+t.describeStrength()+")")
-	if err := rec.WriteFile(path); err != nil {
+	data, err := rec.MarshalFor(path)
+	if err == nil {
+		err = atomicfile.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
 		fmt.Fprintf(t.out, "could not save: %v\n", err)
 		return
 	}

@@ -104,7 +104,7 @@ func TestSolvePositionOutput(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"game.txt", "game.json"} {
 		path := filepath.Join(dir, name)
-		if err := rec.WriteFile(path); err != nil {
+		if err := writeRecord(path, rec); err != nil {
 			t.Fatal(err)
 		}
 		same(name, "--position", path)
@@ -152,7 +152,7 @@ func TestSolveErrors(t *testing.T) {
 	good := filepath.Join(dir, "good.txt")
 	rec := rules.NewRecord(4)
 	rec.AddMove(rules.Move{}, "") // a1
-	if err := rec.WriteFile(good); err != nil {
+	if err := writeRecord(good, rec); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -207,4 +207,13 @@ func TestSolveStatsAndCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "solve: ") {
 		t.Errorf("cancelled: error %v, want a solve: error wrapping context.Canceled", err)
 	}
+}
+
+// writeRecord writes rec to path in the format its name asks for.
+func writeRecord(path string, rec *rules.Record) error {
+	data, err := rec.MarshalFor(path)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }
