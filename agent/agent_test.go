@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,7 +114,9 @@ func TestEngines(t *testing.T) {
 			t.Errorf("Get(%d): %v", n, err)
 		}
 	}
-	if _, err := es.Get(5); err == nil || !strings.Contains(err.Error(), "no model for 5x5") || !strings.Contains(err.Error(), es.SizeList()) {
+	_, err = es.Get(5)
+	var nm *agent.NoModelError
+	if !errors.As(err, &nm) || nm.Size != 5 || !slices.Equal(nm.Sizes, es.Sizes()) || !strings.Contains(err.Error(), "no model for 5x5 (there is one for "+es.SizeList()+")") {
 		t.Errorf("Get(5): %v; want the sizes there are (%s)", err, es.SizeList())
 	}
 

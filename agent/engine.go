@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -187,21 +186,26 @@ func NewEngines(ms ...*net.Model) (*Engines, error) {
 func (es *Engines) Sizes() []int { return slices.Clone(es.sizes) }
 
 // SizeList is Sizes written for people: "6x6, 8x8".
-func (es *Engines) SizeList() string {
-	parts := make([]string, len(es.sizes))
-	for i, n := range es.sizes {
-		parts[i] = fmt.Sprintf("%dx%d", n, n)
-	}
-	return strings.Join(parts, ", ")
-}
+func (es *Engines) SizeList() string { return rules.SizeList(es.sizes) }
 
-// Get returns the engine of size×size boards; the error names the sizes
-// there are.
+// Get returns the engine of size×size boards, or a *NoModelError.
 func (es *Engines) Get(size int) (*Engine, error) {
 	if e := es.bySize[size]; e != nil {
 		return e, nil
 	}
-	return nil, fmt.Errorf("agent: no model for %dx%d (there is one for %s)", size, size, es.SizeList())
+	return nil, &NoModelError{Size: size, Sizes: es.Sizes()}
+}
+
+// NoModelError is the error of Engines.Get for a board size without a
+// model: the size asked for and the sizes there are, for each interface
+// to phrase for its users.
+type NoModelError struct {
+	Size  int
+	Sizes []int
+}
+
+func (e *NoModelError) Error() string {
+	return fmt.Sprintf("agent: no model for %dx%d (there is one for %s)", e.Size, e.Size, rules.SizeList(e.Sizes))
 }
 
 // Run runs every engine's evaluator until ctx ends.

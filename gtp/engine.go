@@ -151,8 +151,12 @@ func (e *Engine) listCommands(context.Context, []string) (string, error) {
 // setSize switches to size×size boards and clears the board.
 func (e *Engine) setSize(size int) error {
 	eng, err := e.cfg.Engines.Get(size)
+	var nm *agent.NoModelError
+	if errors.As(err, &nm) {
+		return fmt.Errorf("no model for %dx%d (there is one for %s)", nm.Size, nm.Size, rules.SizeList(nm.Sizes))
+	}
 	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "agent: "))
+		return err
 	}
 	e.engine = eng
 	return e.newGame()
@@ -225,7 +229,7 @@ func (e *Engine) play(_ context.Context, args []string) (string, error) {
 		return "", fmt.Errorf("illegal move: %w", err)
 	}
 	if _, err := e.game.PlayText(args[1]); err != nil {
-		return "", errors.New(strings.TrimPrefix(err.Error(), "rules: "))
+		return "", moveError(err)
 	}
 	return "", nil
 }
@@ -296,4 +300,14 @@ func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%s %.3f %s", p.Turn, an.WinProb(), an.Line()), nil
+}
+
+// moveError phrases the error of a move for a GTP controller: what was
+// wrong with the move, without the package that found it.
+func moveError(err error) error {
+	var me *rules.MoveError
+	if errors.As(err, &me) {
+		return fmt.Errorf("move %q: %w", me.Text, me.Err)
+	}
+	return err
 }

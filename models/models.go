@@ -17,9 +17,9 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strings"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 )
 
 //go:embed *.safetensors
@@ -64,13 +64,4 @@ func Default(size int) (*net.Model, error) {
 }
 
 // SizeList is Sizes written for people: "6x6, 8x8" ("none" when empty).
-func SizeList() string {
-	var parts []string
-	for _, n := range Sizes() {
-		parts = append(parts, fmt.Sprintf("%dx%d", n, n))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
+func SizeList() string { return rules.SizeList(Sizes()) }

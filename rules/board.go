@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // Bit layout, stated once for the whole project:
@@ -22,6 +23,18 @@ const (
 	MaxSize     = 8
 	DefaultSize = 8
 )
+
+// SizeList writes board sizes for people: "6x6, 8x8", or "none".
+func SizeList(sizes []int) string {
+	if len(sizes) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(sizes))
+	for i, n := range sizes {
+		parts[i] = fmt.Sprintf("%dx%d", n, n)
+	}
+	return strings.Join(parts, ", ")
+}
 
 // Square is a square index (row*8 + col). NoSquare marks "none".
 type Square uint8

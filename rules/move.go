@@ -87,14 +87,26 @@ var ErrIllegal = errors.New("illegal move")
 // in p, or an error that says exactly why not: malformed text, a square off
 // the board, the wrong phase, no stone or the opponent's stone on the
 // origin, a jump that is not straight, lands on a stone, or jumps over
-// anything but enemy stones into empty squares.
+// anything but enemy stones into empty squares. Its errors are a *MoveError.
 func ParseMove(p Position, text string) (Move, error) {
 	m, err := parseMove(p, strings.TrimSpace(text))
 	if err != nil {
-		return NoMove, fmt.Errorf("rules: move %q: %w", text, err)
+		return NoMove, &MoveError{Text: text, Err: err}
 	}
 	return m, nil
 }
+
+// MoveError is the error of ParseMove: the move as given, and what is
+// wrong with it (wrapping ErrIllegal when the rules do not allow it), for
+// each interface to phrase for its users.
+type MoveError struct {
+	Text string
+	Err  error
+}
+
+func (e *MoveError) Error() string { return fmt.Sprintf("rules: move %q: %v", e.Text, e.Err) }
+
+func (e *MoveError) Unwrap() error { return e.Err }
 
 func parseMove(p Position, text string) (Move, error) {
 	size := int(p.Size)

@@ -225,3 +225,15 @@ func ExampleParseMove() {
 	// rules: move "d4": illegal move: the removals are over; a jump is written origin-landing, like f4-d4
 	// rules: move "g5-g3": illegal move: the landing square g3 is not empty
 }
+
+// TestMoveError: ParseMove's errors carry the move as given and the reason
+// in a *MoveError, for interfaces to phrase.
+func TestMoveError(t *testing.T) {
+	_, err := ParseMove(NewPosition(6), " b1 ")
+	var me *MoveError
+	if !errors.As(err, &me) || me.Text != " b1 " || !errors.Is(err, ErrIllegal) ||
+		me.Err.Error() != "illegal move: Black must remove one of its own stones" ||
+		err.Error() != `rules: move " b1 ": illegal move: Black must remove one of its own stones` {
+		t.Errorf("ParseMove(b1): %#v", err)
+	}
+}

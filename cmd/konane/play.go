@@ -341,7 +341,12 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 	}
 	m, err := t.game.PlayText(text)
 	if err != nil {
-		fmt.Fprintln(t.out, strings.TrimPrefix(err.Error(), "rules: "))
+		var me *rules.MoveError
+		if errors.As(err, &me) {
+			fmt.Fprintf(t.out, "move %q: %v\n", me.Text, me.Err)
+		} else {
+			fmt.Fprintln(t.out, err)
+		}
 		return nil
 	}
 	fmt.Fprintf(t.out, "You (%s) play %s.\n", t.human, m)
