@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // A Record is one game: the board size, ordered descriptive tags, the moves
