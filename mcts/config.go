@@ -71,12 +71,12 @@ type Config struct {
 	Solver bool
 
 	// SolveNodes is the node budget of the exact solver on a leaf, or on
-	// a new root, whose measure (see SmallEnough) is at most SolveMoves;
+	// a new root, with at most SolveStones stones (see SmallEnough);
 	// a leaf it settles within the budget becomes a proven node and is
 	// never sent to the evaluator. 0 turns the endgame solver off. With
 	// Solver only.
-	SolveNodes int
-	SolveMoves int
+	SolveNodes  int
+	SolveStones int
 }
 
 // DefaultConfig returns the defaults: PUCT mode, 200 simulations.
@@ -96,14 +96,14 @@ func DefaultConfig() Config {
 		Reuse:          true,
 		Solver:         true,
 		SolveNodes:     DefaultSolveNodes,
-		SolveMoves:     DefaultSolveMoves,
+		SolveStones:    DefaultSolveStones,
 	}
 }
 
 // Defaults of the endgame solver inside the search (see SmallEnough).
 const (
-	DefaultSolveNodes = 3000
-	DefaultSolveMoves = 12
+	DefaultSolveNodes  = 3000
+	DefaultSolveStones = 30
 )
 
 // MaxSolveNodes bounds Config.SolveNodes.
@@ -141,8 +141,8 @@ func (c Config) Validate() error {
 		return bad("LeafBatch", c.LeafBatch, fmt.Sprintf("1..%d", MaxLeafBatch))
 	case c.SolveNodes < 0 || c.SolveNodes > MaxSolveNodes:
 		return bad("SolveNodes", c.SolveNodes, fmt.Sprintf("0 (off) to %d", MaxSolveNodes))
-	case c.SolveMoves < 0:
-		return bad("SolveMoves", c.SolveMoves, "a number ≥ 0")
+	case c.SolveStones < 0:
+		return bad("SolveStones", c.SolveStones, "a number ≥ 0")
 	}
 	return nil
 }

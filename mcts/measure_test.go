@@ -73,8 +73,8 @@ func spearman(x, y []float64) float64 {
 //
 //	go test -tags measure -run MeasureSolveCost -v ./mcts/
 func TestMeasureSolveCost(t *testing.T) {
-	const cap = 1 << 20
-	ps := samplePositions(8, 300, 5)
+	const cap = 1 << 17
+	ps := samplePositions(8, 60, 5)
 	type row struct {
 		stones, moves, movable int
 		nodes                  float64

@@ -39,11 +39,11 @@ type endgame struct {
 const endgameTable = 1 << 14
 
 // solveLeaf runs the endgame solver on node idx when Config.SolveNodes
-// allows and the position is small enough (Config.SolveMoves), and
+// allows and the position is small enough (Config.SolveStones), and
 // marks the node proven if the solver finishes within its budget.
 func (s *Search) solveLeaf(idx int32) bool {
 	nd := &s.t.nodes[idx]
-	if s.cfg.SolveNodes <= 0 || nd.proof != 0 || !SmallEnough(nd.pos, s.cfg.SolveMoves) {
+	if s.cfg.SolveNodes <= 0 || nd.proof != 0 || !SmallEnough(nd.pos, s.cfg.SolveStones) {
 		return false
 	}
 	if s.eg.s == nil {
@@ -130,8 +130,17 @@ func (s *Search) propagate(path []int32) {
 }
 
 // SmallEnough reports whether the endgame solver should try p: a position
-// of the jumping phase whose legal moves, counting both sides, are at
-// most moves.
-func SmallEnough(p rules.Position, moves int) bool {
-	return p.Phase() == rules.Jumping && p.Mobility(rules.Black)+p.Mobility(rules.White) <= moves
+// of the jumping phase with at most stones stones on the board.
+//
+// Of three cheap measures, the number of stones predicts the cost of an
+// exact solve best: on 904 positions of random 8x8 games (measure_test.go,
+// `go test -tags measure -run MeasureSolveCost ./mcts/`), the rank
+// correlation with the solver's node count is 0.88 for stones, 0.61 for
+// stones that have a jump (both sides) and 0.55 for the legal moves of both
+// sides (a quiet position with few moves can still be deep). Of the
+// positions with at most 30 stones, 90% are solved within 3000 nodes, 94%
+// within 10000; with at most 28, 95% within 3000.
+func SmallEnough(p rules.Position, stones int) bool {
+	b, w := p.StoneCount()
+	return p.Phase() == rules.Jumping && b+w <= stones
 }

@@ -20,7 +20,7 @@ var solverModes = []struct {
 	{"gumbel", func() Config { c := DefaultConfig(); c.Gumbel, c.SolveNodes = true, 0; return c }},
 	{"puct batch 8", func() Config { c := DefaultConfig(); c.LeafBatch, c.SolveNodes = 8, 0; return c }},
 	{"gumbel batch 8", func() Config { c := DefaultConfig(); c.Gumbel, c.LeafBatch, c.SolveNodes = true, 8, 0; return c }},
-	{"puct endgame", func() Config { c := DefaultConfig(); c.SolveNodes, c.SolveMoves = 200, 8; return c }},
+	{"puct endgame", func() Config { c := DefaultConfig(); c.SolveNodes, c.SolveStones = 200, 14; return c }},
 }
 
 // checkProofs checks every proven node of s's tree against the exact
@@ -196,7 +196,7 @@ func TestSolverPlaysWinAtOnce(t *testing.T) {
 	}
 	ex := solver.New()
 	cfg := DefaultConfig()
-	cfg.SolveMoves = 64
+	cfg.SolveStones = 64
 	cfg.SolveNodes = 1 << 20
 	for i, q := range samplePositions(5, 3, 4) {
 		s := mustSearch(t, Uniform{}, cfg, 1)
@@ -212,7 +212,7 @@ func TestSolverPlaysWinAtOnce(t *testing.T) {
 // same Runs give the same Results.
 func TestSolverDeterminism(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.SolveNodes, cfg.SolveMoves, cfg.LeafBatch = 300, 10, 4
+	cfg.SolveNodes, cfg.SolveStones, cfg.LeafBatch = 300, 20, 4
 	ps := samplePositions(6, 1, 9)
 	var runs [2][]Result
 	for k := range runs {
