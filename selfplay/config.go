@@ -35,6 +35,7 @@ func DefaultConfig(size int) Config {
 			MCTS:        m,
 			Cap:         mcts.PlayoutCap{FullSims: 64, FastSims: 16, FullFraction: 0.25},
 			Temperature: mcts.TemperatureSchedule{Initial: 1, Final: 0, Hold: size},
+			ExactValues: true,
 		},
 		GamesPerGen: 64,
 		ReuseRatio:  12,

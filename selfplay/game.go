@@ -22,6 +22,15 @@ type GameConfig struct {
 	// policy (PUCT); Gumbel's sampled Best already explores, so Gumbel runs
 	// use temperature 0.
 	Temperature mcts.TemperatureSchedule
+	// ExactValues makes the value target of a position whose search
+	// proved the root's value (mcts.Config.Solver) that exact value,
+	// instead of the game's result, which a mistake later in the game can
+	// contradict.
+	ExactValues bool
+	// ValueMix is the weight of the root search's value in the value
+	// target of the other positions: (1−ValueMix)·result + ValueMix·value
+	// (0: the game's result alone, as AlphaZero).
+	ValueMix float64
 }
 
 // Validate reports the first invalid setting.
@@ -34,6 +43,9 @@ func (c GameConfig) Validate() error {
 	}
 	if err := c.Temperature.Validate(); err != nil {
 		return err
+	}
+	if !(c.ValueMix >= 0 && c.ValueMix <= 1) {
+		return fmt.Errorf("selfplay: value mix %v: want a number in [0, 1]", c.ValueMix)
 	}
 	return c.MCTS.Validate()
 }
@@ -58,12 +70,13 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	rec := rules.NewRecord(cfg.Size)
 	rec.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
+	var searched []searchValue // of each sample
 	var buf [rules.MaxMoves]rules.Move
 	for ply := 0; ; ply++ {
 		if len(pos.LegalMoves(buf[:0])) == 0 {
 			winner := pos.Turn.Other()
 			for i := range samples {
-				samples[i].Value = outcome(samples[i].Position.Turn, winner)
+				samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
 			}
 			rec.SetTag("Result", rules.ResultFor(winner))
 			return Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}, nil
@@ -76,6 +89,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		move := res.Best
 		if full {
 			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, cfg.Size)})
+			searched = append(searched, searchValue{res.Value, res.Proven})
 			if !cfg.MCTS.Gumbel {
 				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
 					return Game{}, err
@@ -88,7 +102,23 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	}
 }
 
-// outcome is the value target of a position whose side to move is turn.
+// searchValue is what the root search of a sample said of its value.
+type searchValue struct {
+	value  float32
+	proven bool
+}
+
+// valueTarget is the value target of a sample whose side to move got the
+// game's result z (±1) and whose search said sv.
+func (c GameConfig) valueTarget(z float32, sv searchValue) float32 {
+	if sv.proven && c.ExactValues {
+		return sv.value
+	}
+	m := float32(c.ValueMix)
+	return (1-m)*z + m*sv.value
+}
+
+// outcome is the game's result for the side to move turn.
 func outcome(turn, winner rules.Color) float32 {
 	if turn == winner {
 		return 1
@@ -112,6 +142,9 @@ func searchComment(res mcts.Result, full bool) string {
 	kind := "fast"
 	if full {
 		kind = "full"
+	}
+	if res.Proven {
+		kind += " proven"
 	}
 	return fmt.Sprintf("%s sims=%d v=%.3f", kind, res.Sims, res.Value)
 }

@@ -40,6 +40,10 @@ type Config struct {
 	CacheSize   int           `json:"cache_size"` // evaluator position cache entries
 	Generations int           `json:"generations"`
 	Duration    time.Duration `json:"duration"` // stop after this wall time (0: no limit)
+	// Init is a model file whose weights a new run starts from instead
+	// of random ones (its architecture must be Net); a run that has
+	// generations already continues from its own checkpoint.
+	Init string `json:"init,omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -72,6 +76,7 @@ func (c Config) Validate() error {
 // identity is the part of a config that a resumed run must keep.
 func (c Config) identity() Config {
 	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
+	c.Init = ""
 	return c
 }
 
@@ -489,12 +494,30 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 	return r.Uint64()
 }
 
+// InitModel loads the model file path to start a run of architecture cfg
+// from its weights (Config.Init); the error says how they differ.
+func InitModel(path string, cfg net.Config) (*net.Model, error) {
+	m, err := net.LoadForSize(path, cfg.Size)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: init: %w", err)
+	}
+	if m.Config() != cfg {
+		return nil, fmt.Errorf("selfplay: init: model %s is %s, the run's network %s", path, m.Config().Arch(), cfg.Arch())
+	}
+	return m, nil
+}
+
 // openTrainer returns the run's trainer: a new network for a new run, else
 // the checkpoint of the last completed generation.
 func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Init != "" && st.Generation == 0 {
+		if model, err = InitModel(cfg.Init, cfg.Net); err != nil {
+			return nil, err
+		}
 	}
 	t, err := net.NewTrainer(model, cfg.Train)
 	if err != nil {

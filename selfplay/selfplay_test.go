@@ -14,6 +14,7 @@ import (
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
 )
 
 // tinyConfig is a run small enough for tests: 4x4, a tiny net, few sims.
@@ -297,5 +298,94 @@ func TestRunWithGate(t *testing.T) {
 	bad.Gate.Sims = 0
 	if err := bad.Validate(); err == nil {
 		t.Fatal("a gate with 0 sims validated")
+	}
+}
+
+// TestValueTarget: a proven root's value replaces the result with
+// ExactValues; otherwise ValueMix blends the search's value into it.
+func TestValueTarget(t *testing.T) {
+	for _, tc := range []struct {
+		exact bool
+		mix   float64
+		z     float32
+		sv    searchValue
+		want  float32
+	}{
+		{true, 0, 1, searchValue{-1, true}, -1},
+		{false, 0, 1, searchValue{-1, true}, 1},
+		{true, 0.5, 1, searchValue{-1, true}, -1},
+		{true, 0, -1, searchValue{0.6, false}, -1},
+		{true, 0.5, -1, searchValue{0.6, false}, -0.2},
+		{false, 1, -1, searchValue{0.6, false}, 0.6},
+	} {
+		c := GameConfig{ExactValues: tc.exact, ValueMix: tc.mix}
+		if got := c.valueTarget(tc.z, tc.sv); math.Abs(float64(got-tc.want)) > 1e-6 {
+			t.Errorf("exact %v mix %v, result %v, search %+v: target %v, want %v", tc.exact, tc.mix, tc.z, tc.sv, got, tc.want)
+		}
+	}
+	c := tinyConfig().Game
+	c.ValueMix = 1.5
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "value mix") {
+		t.Errorf("value mix 1.5: %v", err)
+	}
+}
+
+// TestPlayGameExactValues: on 5x5 with a solver budget that settles every
+// root, every value target is the exact value of its position.
+func TestPlayGameExactValues(t *testing.T) {
+	cfg := DefaultConfig(5).Game
+	cfg.MCTS.SolveStones, cfg.MCTS.SolveNodes = 64, 1<<20
+	cfg.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 1}
+	cfg.ValueMix = 0.5 // proven roots ignore it
+	g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := solver.New(solver.WithTableEntries(1 << 16))
+	for _, s := range g.Samples {
+		win, err := ex.Solve(context.Background(), s.Position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float32(-1)
+		if win {
+			want = 1
+		}
+		if s.Value != want {
+			t.Fatalf("value target %v, exact value %v:\n%v", s.Value, want, s.Position)
+		}
+	}
+}
+
+// TestInitModel: a new run with Config.Init starts from that model's
+// weights; a model of another architecture is refused by name.
+func TestInitModel(t *testing.T) {
+	cfg := tinyConfig()
+	src, err := net.New(cfg.Net, 77) // not the run's seed: other weights
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "init.safetensors")
+	if err := src.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Init = path
+	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, state{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tr.Model(net.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := got.WithMeta(net.Metadata{}).MarshalBinary()
+	b, _ := src.WithMeta(net.Metadata{}).MarshalBinary()
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the run does not start from the init model's weights")
+	}
+	other := cfg.Net
+	other.Filters++
+	if _, err := InitModel(path, other); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
+		t.Errorf("init with another architecture: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/selfplay"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -37,7 +39,18 @@ Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 every N-th generation, one game at a time (see "konane help ladder"); on
 two cores it takes about a third of the machine while it plays.
 
-Example: konane train --run runs/6x6 --size 6 --time 30m`,
+--init MODEL starts a new run from the weights (and architecture) of a
+model file instead of random weights: to go on training a shipped model
+with new settings, or to continue from the last model of a run whose
+directory was lost.
+
+Self-play searches with MCTS-Solver and the exact endgame solver
+(--solver, --solve-nodes, --solve-stones); a position whose search proved
+its value gets that value as its target (--exact-values), and --value-mix
+blends the search's value into the game's result for the others.
+
+Example: konane train --run runs/6x6 --size 6 --time 30m
+         konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
 	})
 }
@@ -47,6 +60,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("train", stderr)
 	run := fs.String("run", "", "run directory (created if missing; resumed if it holds a run)")
 	resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
+	initModel := fs.String("init", "", "start a new run from this model's weights (and architecture) instead of random ones")
 	size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
 	gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
@@ -57,6 +71,11 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (0: size default)")
 	fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
 	search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
+	solverFlag := fs.String("solver", "on", "MCTS-Solver and the exact endgame solver in self-play's search: on or off")
+	solveNodes := fs.Int("solve-nodes", mcts.DefaultSolveNodes, "node budget of the endgame solver on a search leaf (0: no endgame solver)")
+	solveStones := fs.Int("solve-stones", mcts.DefaultSolveStones, "the endgame solver tries leaves with at most this many stones")
+	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
+	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
 	batch := fs.Int("batch", 0, "training batch (0: default)")
@@ -83,13 +102,32 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usageError("train", "--resume: %s holds no run (no configuration)", *run)
 		}
 	}
+	if *initModel != "" {
+		if *resume {
+			return usageError("train", "--init starts a new run; --resume continues one: give one of them")
+		}
+		if selfplay.NewRunDir(*run).HasRun() {
+			return usageError("train", "--init: %s already holds a run; --init starts a new one (run again without --init to continue it)", *run)
+		}
+	}
 	cfg := selfplay.DefaultConfig(*size)
+	cfg.Init = *initModel
 	cfg.Seed = *seed
 	cfg.Generations, cfg.Duration = *gens, *dur
 	setInt(&cfg.GamesPerGen, *games)
 	setInt(&cfg.Parallel, *workers)
 	setInt(&cfg.Game.Cap.FullSims, *sims)
 	setInt(&cfg.Game.Cap.FastSims, *fastSims)
+	if *initModel != "" {
+		m, err := net.LoadForSize(*initModel, *size)
+		if err != nil {
+			return fmt.Errorf("train: --init: %w", err)
+		}
+		cfg.Net = m.Config()
+		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks != cfg.Net.Blocks {
+			return usageError("train", "--init: the model is %s; --filters and --blocks cannot change it", cfg.Net.Arch())
+		}
+	}
 	setInt(&cfg.Net.Filters, *filters)
 	setInt(&cfg.Net.Blocks, *blocks)
 	setInt(&cfg.Train.Batch, *batch)
@@ -109,6 +147,16 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
 	}
+	switch *solverFlag {
+	case "on":
+		cfg.Game.MCTS.Solver = true
+	case "off":
+		cfg.Game.MCTS.Solver = false
+	default:
+		return usageError("train", "--solver %q: want on or off", *solverFlag)
+	}
+	cfg.Game.MCTS.SolveNodes, cfg.Game.MCTS.SolveStones = *solveNodes, *solveStones
+	cfg.Game.ValueMix, cfg.Game.ExactValues = *valueMix, *exactValues
 	switch *search {
 	case "":
 	case "gumbel":
