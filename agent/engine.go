@@ -103,11 +103,36 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if s.Kind != player.KindModel {
 		return player.NewFactory(s)
 	}
+	strength, err := specStrength(s)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
+	}
 	e, err := OpenEngine(s.Model, 0)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
-	return e.Players(s.Name, Strength{Sims: s.Sims, Time: s.Time})
+	return e.Players(s.Name, strength)
+}
+
+// specStrength is the strength of a model spec: its level's (when it
+// names one; sims and time replace the level's simulations, as
+// NewStrength does), with the solver as the level says unless solver=
+// says otherwise.
+func specStrength(s player.Spec) (Strength, error) {
+	st := Strength{Sims: s.Sims, Time: s.Time}
+	if s.Level != "" {
+		var err error
+		if st, err = NewStrength(s.Level, s.Sims, s.Time); err != nil {
+			return Strength{}, err
+		}
+	}
+	switch s.Solver {
+	case "on":
+		st.NoSolver = false
+	case "off":
+		st.NoSolver = true
+	}
+	return st, st.Validate()
 }
 
 // LoadModel returns the model a command plays with: the file path when

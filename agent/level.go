@@ -8,19 +8,25 @@ import (
 	"github.com/konanezero/konane/player"
 )
 
-// Level is a named difficulty: the number of search simulations per move.
+// Level is a named difficulty: the number of search simulations per move
+// and whether the search uses MCTS-Solver and the exact endgame solver.
 type Level struct {
-	Name string
-	Sims int
+	Name   string
+	Sims   int
+	Solver bool
 }
 
+// Strength returns the limits of a move at level l.
+func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.Solver} }
+
 // levels is the one table of difficulties that play, serve and gtp offer,
-// weakest first. Each level searches four times as much as the one below.
+// weakest first. Each level searches four times as much as the one below;
+// all but the easiest use the solver (which makes the endgame exact).
 var levels = []Level{
-	{"easy", 16},
-	{"medium", 64},
-	{"hard", 256},
-	{"max", 1024},
+	{"easy", 16, false},
+	{"medium", 64, true},
+	{"hard", 256, true},
+	{"max", 1024, true},
 }
 
 // DefaultLevel is the level used when none is chosen.
@@ -71,7 +77,8 @@ func NewStrength(level string, sims int, moveTime time.Duration) (Strength, erro
 	if err != nil {
 		return Strength{}, err
 	}
-	s := Strength{Sims: l.Sims, Time: moveTime}
+	s := l.Strength()
+	s.Time = moveTime
 	switch {
 	case sims > 0:
 		s.Sims = sims

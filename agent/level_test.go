@@ -41,7 +41,8 @@ func TestNewStrength(t *testing.T) {
 		text  string
 	}{
 		{"", 0, 0, Strength{Sims: 64}, "64 simulations per move"},
-		{"easy", 0, 0, Strength{Sims: 16}, "16 simulations per move"},
+		{"easy", 0, 0, Strength{Sims: 16, NoSolver: true}, "16 simulations per move, without the solver"},
+		{"easy", 40, 0, Strength{Sims: 40, NoSolver: true}, "40 simulations per move, without the solver"},
 		{"max", 100, 0, Strength{Sims: 100}, "100 simulations per move"},
 		{"hard", 0, time.Second, Strength{Time: time.Second}, "1s per move"},
 		{"hard", 300, 2 * time.Second, Strength{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
@@ -72,5 +73,39 @@ func TestNewStrength(t *testing.T) {
 	}
 	if err := (Strength{}).Validate(); err == nil {
 		t.Error("a strength without limits validates")
+	}
+}
+
+// TestSpecStrength: a model spec's level, sims, time and solver settings
+// combine as the commands' flags do.
+func TestSpecStrength(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		want Strength
+	}{
+		{"model:m,sims=200", Strength{Sims: 200}},
+		{"model:m,sims=200,solver=off", Strength{Sims: 200, NoSolver: true}},
+		{"model:m,level=medium", Strength{Sims: 64}},
+		{"model:m,level=easy", Strength{Sims: 16, NoSolver: true}},
+		{"model:m,level=easy,solver=on", Strength{Sims: 16}},
+		{"model:m,level=hard,solver=off", Strength{Sims: 256, NoSolver: true}},
+		{"model:m,level=hard,time=1s", Strength{Time: time.Second}},
+		{"model:m,time=1s", Strength{Time: time.Second}},
+	} {
+		s, err := player.ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := specStrength(s)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %+v, %v; want %+v", tc.spec, got, err, tc.want)
+		}
+	}
+	s, err := player.ParseSpec("model:m,level=expert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := specStrength(s); err == nil || !strings.Contains(err.Error(), "expert") {
+		t.Errorf("level=expert: %v", err)
 	}
 }

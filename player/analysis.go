@@ -25,8 +25,12 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 	if err := l.Validate(); err != nil {
 		return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
 	}
+	s, err := n.searchFor(l)
+	if err != nil {
+		return mcts.Result{}, err
+	}
 	if l.Time <= 0 {
-		return n.run(ctx, p, l.Sims)
+		return n.run(ctx, s, p, l.Sims)
 	}
 	if n.search.Config().Gumbel {
 		return mcts.Result{}, fmt.Errorf("player: %s: a Gumbel search cannot be limited by time", n.name)
@@ -43,7 +47,7 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 		if l.Sims > 0 {
 			chunk = min(chunk, l.Sims-done)
 		}
-		res, err := n.run(ctx, p, chunk)
+		res, err := n.run(ctx, s, p, chunk)
 		if err != nil {
 			return mcts.Result{}, err
 		}
@@ -83,8 +87,8 @@ func decided(res mcts.Result, left float64) bool {
 }
 
 // run runs sims simulations of the search from p.
-func (n *Neural) run(ctx context.Context, p rules.Position, sims int) (mcts.Result, error) {
-	res, err := n.search.Run(ctx, p, mcts.RunOptions{Sims: sims})
+func (n *Neural) run(ctx context.Context, s *mcts.Search, p rules.Position, sims int) (mcts.Result, error) {
+	res, err := s.Run(ctx, p, mcts.RunOptions{Sims: sims})
 	if err != nil {
 		return mcts.Result{}, fmt.Errorf("player: %s: %w", n.name, err)
 	}

@@ -154,3 +154,22 @@ func TestDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeNoSolver: Limits.NoSolver searches without proofs, with its
+// own tree, and the solver's search is still there for the next call.
+func TestAnalyzeNoSolver(t *testing.T) {
+	p := rules.Position{Size: 4, Turn: rules.Black}
+	p.Black = rules.SquareAt(0, 1).Bit()
+	p.White = rules.SquareAt(0, 2).Bit() | rules.SquareAt(1, 0).Bit()
+	n, err := NewNeural(mcts.Uniform{}, mcts.DefaultConfig(), Limits{Sims: 10}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Analyze(context.Background(), p, Limits{Sims: 10, NoSolver: true})
+	if err != nil || res.Proven || res.Sims != 10 {
+		t.Fatalf("without the solver: proven %v after %d sims, %v", res.Proven, res.Sims, err)
+	}
+	if res, err = n.Analyze(context.Background(), p, Limits{Sims: 10}); err != nil || !res.Proven {
+		t.Fatalf("with the solver: proven %v, %v", res.Proven, err)
+	}
+}

@@ -26,6 +26,11 @@ const (
 type Limits struct {
 	Sims int
 	Time time.Duration
+	// NoSolver searches without MCTS-Solver and the endgame solver (plain
+	// MCTS, see mcts.Config.Solver), whatever the player's configuration:
+	// the easiest level plays so, and so does a measurement of what the
+	// network alone has learned.
+	NoSolver bool
 }
 
 // Validate reports limits without any limit, or out of range.
@@ -44,13 +49,19 @@ func (l Limits) Validate() error {
 // String describes the limits for people: "64 simulations per move",
 // "2s per move", "200 simulations or 2s per move".
 func (l Limits) String() string {
+	var s string
 	switch {
 	case l.Sims > 0 && l.Time > 0:
-		return fmt.Sprintf("%d simulations or %v per move", l.Sims, l.Time)
+		s = fmt.Sprintf("%d simulations or %v per move", l.Sims, l.Time)
 	case l.Time > 0:
-		return fmt.Sprintf("%v per move", l.Time)
+		s = fmt.Sprintf("%v per move", l.Time)
+	default:
+		s = fmt.Sprintf("%d simulations per move", l.Sims)
 	}
-	return fmt.Sprintf("%d simulations per move", l.Sims)
+	if l.NoSolver {
+		s += ", without the solver"
+	}
+	return s
 }
 
 // Network is what neural players search with: a network's batched
@@ -72,6 +83,11 @@ type Neural struct {
 	limits Limits // of Move
 	size   int    // the board size of the evaluator; 0 = any
 	search *mcts.Search
+	// plain is the search of Limits.NoSolver when search uses the solver
+	// (made on first use), else search itself.
+	plain     *mcts.Search
+	eval      mcts.Evaluator
+	plainSeed uint64
 }
 
 // NewNeural returns a neural player searching with eval (which may be
@@ -92,7 +108,28 @@ func NewNeural(eval mcts.Evaluator, cfg mcts.Config, limits Limits, seed uint64)
 	if err != nil {
 		return nil, fmt.Errorf("player: neural: %w", err)
 	}
-	return &Neural{name: "neural", limits: limits, search: s}, nil
+	n := &Neural{name: "neural", limits: limits, search: s, eval: eval, plainSeed: seed ^ streamNeural}
+	if !cfg.Solver {
+		n.plain = s
+	}
+	return n, nil
+}
+
+// searchFor returns the search of limits l: the plain one for NoSolver.
+func (n *Neural) searchFor(l Limits) (*mcts.Search, error) {
+	if !l.NoSolver {
+		return n.search, nil
+	}
+	if n.plain == nil {
+		cfg := n.search.Config()
+		cfg.Solver = false
+		s, err := mcts.New(n.eval, cfg, n.plainSeed)
+		if err != nil {
+			return nil, fmt.Errorf("player: %s: %w", n.name, err)
+		}
+		n.plain = s
+	}
+	return n.plain, nil
 }
 
 // Name implements Player.
@@ -117,11 +154,11 @@ func NewNeuralFactory(name string, net Network, limits Limits) (*Factory, error)
 	if err := limits.Validate(); err != nil {
 		return nil, fmt.Errorf("player: %s: %w", name, err)
 	}
-	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time}, net: net}, nil
+	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time}, net: net, limits: limits}, nil
 }
 
 func (f *Factory) newNeural(seed uint64) (Player, error) {
-	p, err := NewNeural(f.net, mcts.DefaultConfig(), Limits{Sims: f.spec.Sims, Time: f.spec.Time}, seed)
+	p, err := NewNeural(f.net, mcts.DefaultConfig(), f.limits, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ var settings = map[string][]string{
 	KindAlphaBeta: {"depth", "time", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"sims", "time", "name"},
+	KindModel:     {"level", "sims", "time", "solver", "name"},
 }
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
@@ -47,7 +47,13 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfec
 //
 //	depth=N    alphabeta: search depth in plies (default 4 unless time is set)
 //	time=D     alphabeta, mcts, model: time per move (Go duration: 200ms, 1s)
+//	level=L    model: a difficulty level (easy, medium, hard, max: see
+//	           package agent), as play, serve and gtp offer it: its
+//	           simulations, unless sims or time is given, and its use of
+//	           the solver, unless solver is given
 //	sims=N     mcts, model: simulations per move
+//	solver=on|off model: search with MCTS-Solver and the exact endgame
+//	           solver (on, the default but for level=easy) or plain MCTS
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
 //	           solve (default 24; 4x4 and 5x5 are always solved)
@@ -62,6 +68,10 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = DefaultPerfectMaxStones.
 	MaxStones int
+	// Level (model): a level name, resolved by agent.NewFactory; "" = none.
+	Level string
+	// Solver (model): "on", "off", or "" for the level's choice (else on).
+	Solver string
 }
 
 // ParseSpec reads a player spec (see Spec). Its errors name the spec and
@@ -118,8 +128,8 @@ func parseSpec(text string) (Spec, error) {
 	if kind == KindAlphaBeta && s.Depth == 0 && s.Time == 0 {
 		s.Depth = DefaultDepth
 	}
-	if kind == KindModel && s.Sims == 0 && s.Time == 0 {
-		return Spec{}, errors.New("model needs sims=N or time=D")
+	if kind == KindModel && s.Sims == 0 && s.Time == 0 && s.Level == "" {
+		return Spec{}, errors.New("model needs level=L, sims=N or time=D")
 	}
 	return s, nil
 }
@@ -131,6 +141,17 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("empty name")
 		}
 		s.Name = value
+	case "level":
+		if value == "" {
+			return errors.New("empty level")
+		}
+		s.Level = strings.ToLower(value)
+	case "solver":
+		v := strings.ToLower(value)
+		if v != "on" && v != "off" {
+			return errors.New("want on or off")
+		}
+		s.Solver = v
 	case "depth":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > maxPly {
@@ -183,8 +204,9 @@ func contains(list []string, s string) bool {
 // while its players move (Run runs the network's evaluator); for the other
 // kinds Run returns at once.
 type Factory struct {
-	spec Spec
-	net  Network // the neural players' network; nil for the other kinds
+	spec   Spec
+	net    Network // the neural players' network; nil for the other kinds
+	limits Limits  // the neural players' limits
 }
 
 // NewFactory checks the spec and returns the factory of its players, for

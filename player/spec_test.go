@@ -50,7 +50,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"mcts:c=0", `c="0"`},
 		{"model", "model needs a model file first"},
 		{"model:sims=100", "model needs a model file first"},
-		{"model:x.safetensors", "model needs sims=N or time=D"},
+		{"model:x.safetensors", "model needs level=L, sims=N or time=D"},
+		{"model:x.safetensors,level=", "empty level"},
+		{"model:x.safetensors,sims=9,solver=maybe", `solver="maybe": want on or off`},
 		{"greedy:name=", "empty name"},
 		{"perfect:maxstones=1", `maxstones="1": want a whole number of stones 2..64`},
 	}

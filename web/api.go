@@ -370,7 +370,7 @@ func (s *Server) drawGame(color string) (human rules.Color, seed uint64, err err
 func (s *Server) agentMove(ctx context.Context, ss *session) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.MoveTimeout)
 	defer cancel()
-	an, err := ss.agent.Move(ctx, ss.game.Position(), agent.Strength{Sims: ss.level.Sims})
+	an, err := ss.agent.Move(ctx, ss.game.Position(), ss.level.Strength())
 	if err != nil {
 		return &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.agentFailed"), detail: err}
 	}
@@ -504,7 +504,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
-	an, err := ss.agent.Advise(ctx, p, agent.Strength{Sims: ss.level.Sims})
+	an, err := ss.agent.Advise(ctx, p, ss.level.Strength())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.hintFailed"), detail: err}
 	}

@@ -30,7 +30,8 @@ player specs. Each spec names a player and its settings:
     mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
     perfect                        the exact solver (4x4 and 5x5; larger boards
                                    only late in the game, see maxstones=N)
-    model:FILE,sims=200            a trained model with MCTS (sims=N or time=D)
+    model:FILE,sims=200            a trained model with MCTS (level=L, sims=N or time=D;
+                                   solver=off searches without the solver)
 
 and every kind takes name=LABEL (the default name is the spec itself).
 

@@ -129,7 +129,7 @@ func TestArenaErrors(t *testing.T) {
 		{[]string{"--size", "8", "--solver-check", "random"}, "only up to 6x6"},
 		{[]string{"--size", "4", "--solver-check", "--positions", "0", "random"}, "--positions 0"},
 		{[]string{"--size", "4", "random", "model:nowhere.safetensors,sims=10"}, "nowhere.safetensors"},
-		{[]string{"--size", "4", "random", "model:x.safetensors"}, "model needs sims=N or time=D"},
+		{[]string{"--size", "4", "random", "model:x.safetensors"}, "model needs level=L, sims=N or time=D"},
 	}
 	for _, tt := range tests {
 		_, _, err := arenaCmd(t, append([]string{"--quiet"}, tt.args...)...)

@@ -300,7 +300,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 
 func (t *terminal) describeStrength() string {
 	l, err := agent.ParseLevel(t.level)
-	if err == nil && t.strength == (agent.Strength{Sims: l.Sims}) {
+	if err == nil && t.strength == l.Strength() {
 		return fmt.Sprintf("level %s: %s", l.Name, t.strength)
 	}
 	return t.strength.String()
