@@ -231,7 +231,7 @@ func TestPlayBadInput(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"(level easy: 16 simulations per move)",
+		"(level easy: 16 simulations per move, without the solver)",
 		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
 		"move \"z9\": square \"z9\" is off the 6x6 board\nblack> ",
 		"move \"b1\": illegal move: Black must remove one of its own stones\nblack> ",
