@@ -29,20 +29,10 @@ func Openings(size, n, randomPlies int, seed uint64) [][]rules.Move {
 // randomLine returns up to plies random moves from p that leave the side
 // to move with a legal move.
 func randomLine(p rules.Position, plies int, rng *rand.Rand) []rules.Move {
-	var buf [rules.MaxMoves]rules.Move
 	for want := plies; want > 0; want-- {
 		for try := 0; try < 20; try++ {
-			q, line := p, make([]rules.Move, 0, want)
-			for len(line) < want {
-				moves := q.LegalMoves(buf[:0])
-				if len(moves) == 0 {
-					break
-				}
-				m := moves[rng.IntN(len(moves))]
-				line = append(line, m)
-				q = q.Play(m)
-			}
-			if len(line) == want && q.HasMoves() {
+			ps, line := rules.Playout(rng, p, want)
+			if len(line) == want && ps[len(ps)-1].HasMoves() {
 				return line
 			}
 		}

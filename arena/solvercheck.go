@@ -86,7 +86,7 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 		solvers <- solver.New(solver.WithTableEntries(entries))
 	}
 	var out []Critical
-	seen := map[uint64]bool{}
+	seen := map[rules.Position]bool{} // canonical images
 	batch := 4 * cfg.Parallel
 	for first := 0; first < maxGames && len(out) < cfg.Positions; first += batch {
 		n := min(batch, maxGames-first)
@@ -109,7 +109,7 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 			if c == nil {
 				continue
 			}
-			if key := canonicalHash(c.Position); !seen[key] && len(out) < cfg.Positions {
+			if key := c.Position.Canonical(); !seen[key] && len(out) < cfg.Positions {
 				seen[key] = true
 				out = append(out, *c)
 			}
@@ -125,16 +125,8 @@ func SampleCritical(ctx context.Context, cfg SampleConfig) ([]Critical, error) {
 // positions at random, or nil if it has none.
 func criticalOfGame(ctx context.Context, s *solver.Solver, size int, seed uint64, k int) (*Critical, error) {
 	rng := rand.New(rand.NewPCG(seed, streamSample+uint64(k)))
-	var buf [rules.MaxMoves]rules.Move
-	var positions []rules.Position
-	for p := rules.NewPosition(size); ; {
-		moves := p.LegalMoves(buf[:0])
-		if len(moves) == 0 {
-			break
-		}
-		positions = append(positions, p)
-		p = p.Play(moves[rng.IntN(len(moves))])
-	}
+	positions, _ := rules.Playout(rng, rules.NewPosition(size), -1)
+	positions = positions[:len(positions)-1] // the last has no move
 	// Look at the positions in random order and keep the first critical one.
 	for _, i := range rng.Perm(len(positions)) {
 		p := positions[i]
@@ -148,16 +140,6 @@ func criticalOfGame(ctx context.Context, s *solver.Solver, size int, seed uint64
 		}
 	}
 	return nil, nil
-}
-
-// canonicalHash is the smallest hash of the 8 symmetric images of p, so
-// that symmetric positions count once.
-func canonicalHash(p rules.Position) uint64 {
-	h := p.Hash()
-	for s := rules.Symmetry(1); s < rules.NumSymmetries; s++ {
-		h = min(h, s.Position(p).Hash())
-	}
-	return h
 }
 
 // CheckResult is the outcome of a solver check.

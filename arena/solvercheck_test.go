@@ -36,7 +36,7 @@ func TestSampleCritical4x4(t *testing.T) {
 		t.Fatalf("only %d critical positions on 4x4", len(crit))
 	}
 	memo := map[rules.Position]bool{}
-	seen := map[uint64]bool{}
+	seen := map[rules.Position]bool{}
 	for _, c := range crit {
 		var buf [rules.MaxMoves]rules.Move
 		moves := c.Position.LegalMoves(buf[:0])
@@ -48,7 +48,7 @@ func TestSampleCritical4x4(t *testing.T) {
 				t.Fatalf("%+v: move %v wins=%v by negamax, labelled %v", c.Position, m, wins, c.Keeps(m))
 			}
 		}
-		if k := canonicalHash(c.Position); seen[k] {
+		if k := c.Position.Canonical(); seen[k] {
 			t.Fatalf("%+v sampled twice (up to symmetry)", c.Position)
 		} else {
 			seen[k] = true

@@ -14,18 +14,12 @@ import (
 func samplePositions(size, games int, seed uint64) []rules.Position {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	var out []rules.Position
-	var buf [rules.MaxMoves]rules.Move
 	for range games {
-		p := rules.NewPosition(size)
-		for {
-			moves := p.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				break
-			}
+		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
+		for _, p := range ps[:len(ps)-1] { // the last has no move
 			if p.Phase() == rules.Jumping {
 				out = append(out, p)
 			}
-			p = p.Play(moves[rng.IntN(len(moves))])
 		}
 	}
 	return out

@@ -12,17 +12,9 @@ import (
 func randomPositions(size, count int, seed uint64) []rules.Position {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var out []rules.Position
-	var buf [rules.MaxMoves]rules.Move
 	for len(out) < count {
-		p := rules.NewPosition(size)
-		for len(out) < count {
-			moves := p.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				break
-			}
-			out = append(out, p)
-			p = p.Play(moves[rng.IntN(len(moves))])
-		}
+		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
+		out = append(out, ps[:min(len(ps)-1, count-len(out))]...) // the last has no move
 	}
 	return out
 }

@@ -137,17 +137,9 @@ func solve(p rules.Position, memo map[rules.Position]bool) bool {
 func randomPositions(size, n int, seed uint64) []rules.Position {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var out []rules.Position
-	var buf [rules.MaxMoves]rules.Move
 	for g := 0; g < n; g++ {
-		p := rules.NewPosition(size)
-		for {
-			moves := p.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				break
-			}
-			out = append(out, p)
-			p = p.Play(moves[rng.IntN(len(moves))])
-		}
+		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
+		out = append(out, ps[:len(ps)-1]...) // the last has no move
 	}
 	return out
 }

@@ -11,24 +11,6 @@ import (
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b6f6e616e65)) }
 
-// playout plays random legal moves from p to the end of the game and
-// returns every position met (p first, the final one last) and the moves.
-func playout(rng *rand.Rand, p Position) ([]Position, []Move) {
-	var buf [MaxMoves]Move
-	ps := []Position{p}
-	var ms []Move
-	for {
-		moves := p.LegalMoves(buf[:0])
-		if len(moves) == 0 {
-			return ps, ms
-		}
-		m := moves[rng.IntN(len(moves))]
-		p = p.Play(m)
-		ps = append(ps, p)
-		ms = append(ms, m)
-	}
-}
-
 // gamePositions returns every position of playouts from every opening of
 // every size, plus the starting positions and those after Black's
 // removal: perOpening games per opening.
@@ -43,7 +25,7 @@ func gamePositions(seed uint64, perOpening int) []Position {
 		}
 		for _, o := range Openings(n) {
 			for g := 0; g < perOpening; g++ {
-				ps, _ := playout(rng, o.Position)
+				ps, _ := Playout(rng, o.Position, -1)
 				out = append(out, ps...)
 			}
 		}

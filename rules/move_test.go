@@ -179,15 +179,8 @@ func FuzzParseMove(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, game uint64, plies uint8, text string) {
 		rng := newRand(game)
-		p := NewPosition(MinSize + int(game%(MaxSize-MinSize+1)))
-		var buf [MaxMoves]Move
-		for i := 0; i < int(plies); i++ {
-			moves := p.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				break
-			}
-			p = p.Play(moves[rng.IntN(len(moves))])
-		}
+		ps, _ := Playout(rng, NewPosition(MinSize+int(game%(MaxSize-MinSize+1))), int(plies))
+		p := ps[len(ps)-1]
 		m, err := ParseMove(p, text)
 		if err != nil {
 			if m != NoMove || !strings.HasPrefix(err.Error(), "rules: move ") {

@@ -47,7 +47,7 @@ func benchPositions() []Position {
 	rng := newRand(11)
 	for _, o := range Openings(8) {
 		for g := 0; g < 20; g++ {
-			ps, _ := playout(rng, o.Position)
+			ps, _ := Playout(rng, o.Position, -1)
 			out = append(out, ps...)
 		}
 	}

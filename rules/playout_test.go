@@ -29,7 +29,7 @@ func TestPlayoutInvariants(t *testing.T) {
 		}
 		whiteSquares := ValidMask(n) &^ blackSquares
 		for g := 0; g < games; g++ {
-			ps, ms := playout(rng, NewPosition(n))
+			ps, ms := Playout(rng, NewPosition(n), -1)
 			if len(ms) > n*n {
 				t.Fatalf("%dx%d: a game of %d moves, more than the %d stones", n, n, len(ms), n*n)
 			}
@@ -63,5 +63,21 @@ func TestPlayoutInvariants(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPlayoutLimit: Playout stops after maxPlies moves, with the positions
+// and moves of the same game as an unlimited playout of the same seed.
+func TestPlayoutLimit(t *testing.T) {
+	all, allMoves := Playout(newRand(3), NewPosition(6), -1)
+	for _, n := range []int{0, 1, 5, len(allMoves) + 3} {
+		ps, ms := Playout(newRand(3), NewPosition(6), n)
+		k := min(n, len(allMoves))
+		if len(ms) != k || len(ps) != k+1 || ps[k] != all[k] || (k > 0 && ms[k-1] != allMoves[k-1]) {
+			t.Errorf("Playout(%d): %d moves, %d positions", n, len(ms), len(ps))
+		}
+	}
+	if last := all[len(all)-1]; last.HasMoves() {
+		t.Error("an unlimited playout ends with a move left")
 	}
 }

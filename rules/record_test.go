@@ -22,7 +22,7 @@ func randomRecord(seed uint64, size int) *Record {
 	r.SetTag("Black", `Kōnane "Zero" \ gen 3`)
 	r.SetTag("White", "line one\nline two\t[tab]")
 	r.SetTag("Seed", fmt.Sprint(seed))
-	ps, ms := playout(rng, NewPosition(size))
+	ps, ms := Playout(rng, NewPosition(size), -1)
 	if seed%2 == 1 {
 		ms = ms[:rng.IntN(len(ms)+1)]
 	}

@@ -260,7 +260,7 @@ func TestRuleNoMoveLoses(t *testing.T) {
 	// opponent is the winner that ResultFor names.
 	rng := newRand(7)
 	for n := MinSize; n <= MaxSize; n++ {
-		ps, ms := playout(rng, NewPosition(n))
+		ps, ms := Playout(rng, NewPosition(n), -1)
 		final := ps[len(ps)-1]
 		if final.HasMoves() {
 			t.Fatalf("%dx%d: playout stopped with moves left", n, n)

@@ -101,6 +101,20 @@ func (s Symmetry) Position(p Position) Position {
 	return p
 }
 
+// Canonical returns the least of p's 8 symmetric images (comparing the
+// Black bitboards, then the White ones): the same position for every
+// image of p, so that symmetric positions are counted or stored once.
+func (p Position) Canonical() Position {
+	best := p
+	for s := Symmetry(1); s < NumSymmetries; s++ {
+		q := s.Position(p)
+		if q.Black < best.Black || q.Black == best.Black && q.White < best.White {
+			best = q
+		}
+	}
+	return best
+}
+
 // Move maps a move of a size×size board.
 func (s Symmetry) Move(m Move, size int) Move {
 	return Move{s.Square(m.From, size), s.Square(m.To, size)}

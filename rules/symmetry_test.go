@@ -140,3 +140,22 @@ func ExampleSymmetry_Move() {
 	// flip-files g4-e4
 	// transpose d2-d4
 }
+
+// TestCanonical: every symmetric image of a position has the same
+// canonical image, which is one of the images.
+func TestCanonical(t *testing.T) {
+	for _, p := range testPositions(t, 11) {
+		c := p.Canonical()
+		isImage := false
+		for s := Symmetry(0); s < NumSymmetries; s++ {
+			q := s.Position(p)
+			isImage = isImage || q == c
+			if q.Canonical() != c {
+				t.Fatalf("the %v image of\n%v\nhas another canonical image", s, p)
+			}
+		}
+		if !isImage {
+			t.Fatalf("the canonical image of\n%v\nis not one of its images", p)
+		}
+	}
+}

@@ -47,14 +47,7 @@ func key(p rules.Position) rules.Position {
 	if bits.OnesCount64(p.Empty()) > 2 {
 		return p
 	}
-	best := p
-	for sym := rules.Symmetry(1); sym < rules.NumSymmetries; sym++ {
-		q := sym.Position(p)
-		if q.Black < best.Black || q.Black == best.Black && q.White < best.White {
-			best = q
-		}
-	}
-	return best
+	return p.Canonical()
 }
 
 // win reports whether the side to move in p wins. depth indexes the

@@ -25,18 +25,10 @@ func refWin(p rules.Position) bool {
 // each (or its last position if the game ends before).
 func randomPositions(size, count, lo, hi int, seed uint64) []rules.Position {
 	rng := rand.New(rand.NewPCG(seed, uint64(size)))
-	var buf [rules.MaxMoves]rules.Move
 	out := make([]rules.Position, 0, count)
 	for range count {
-		p := rules.NewPosition(size)
-		for plies := lo + rng.IntN(hi-lo+1); plies > 0; plies-- {
-			moves := p.LegalMoves(buf[:0])
-			if len(moves) == 0 {
-				break
-			}
-			p = p.Play(moves[rng.IntN(len(moves))])
-		}
-		out = append(out, p)
+		ps, _ := rules.Playout(rng, rules.NewPosition(size), lo+rng.IntN(hi-lo+1))
+		out = append(out, ps[len(ps)-1])
 	}
 	return out
 }
