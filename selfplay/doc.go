@@ -32,6 +32,7 @@
 //
 // A run directory holds (see RunDir for every file):
 //
+//	lock                     flocked by the trainer while it runs; holds its PID
 //	config.json              the run's configuration
 //	state.json               the last completed generation (written last: the commit point)
 //	replay/gen-NNNNNN.shard  the samples of each generation

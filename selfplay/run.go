@@ -83,6 +83,7 @@ func (c Config) identity() Config {
 // Hooks lets a caller follow a run (progress bars, logs). Nil fields are
 // skipped. They are called from the goroutine running Run.
 type Hooks struct {
+	Start      func()               // the directory is locked and checked; training starts
 	Selfplay   func(gen, games int) // a generation's self-play starts
 	Game       func()               // one game finished
 	Training   func(gen, steps int) // training starts
@@ -107,6 +108,10 @@ type state struct {
 // (see Config). On cancellation Run stops after the write in progress and
 // returns nil: nothing written is ever left half-done, and at most the
 // unsaved games of the running generation are lost.
+//
+// Run holds the trainer's lock of the directory (see OpenRunDir) while it
+// runs: a second Run on the same directory, in this process or another,
+// fails at once with a *LockedError naming the process holding it.
 func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(format string, a ...any)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -115,6 +120,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err != nil {
 		return err
 	}
+	defer d.Close()
 	if err := d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
@@ -136,6 +142,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	}
 	if len(all) > st.Generation {
 		all = all[:st.Generation]
+	}
+	if hooks.Start != nil {
+		hooks.Start()
 	}
 	if st.Generation > 0 {
 		logf("resuming at generation %d (%d samples in the replay buffer, %s)", st.Generation+1, replay.Len(), st.Model)

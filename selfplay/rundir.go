@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
@@ -20,6 +21,7 @@ import (
 // of a run goes, so that another storage could stand in for the file
 // system under it. The layout:
 //
+//	lock                                 held by the trainer while it runs (OpenRunDir); holds its PID
 //	config.json                          the run's configuration
 //	state.json                           the last completed generation (written last: the commit point)
 //	metrics.csv, metrics.png             one row per generation, and their plot
@@ -34,10 +36,12 @@ import (
 // files of a writer that was killed are removed by OpenRunDir.
 type RunDir struct {
 	root string
+	lock *lockfile.Lock // the trainer's, from OpenRunDir until Close
 }
 
 // Files and folders of a run directory.
 const (
+	lockFile    = "lock"
 	configFile  = "config.json"
 	stateFile   = "state.json"
 	metricsFile = "metrics.csv"
@@ -53,9 +57,14 @@ const (
 // HasRun, or to read its models).
 func NewRunDir(root string) *RunDir { return &RunDir{root: root} }
 
-// OpenRunDir makes the folders of a run directory, if missing, and removes
-// the temporary files that a killed writer left behind (the files they
-// were meant to replace are intact), ready for a trainer.
+// OpenRunDir makes the folders of a run directory, if missing, takes the
+// trainer's exclusive lock on it, and removes the temporary files that a
+// killed writer left behind (the files they were meant to replace are
+// intact), ready for a trainer; Close releases the lock. One trainer at a
+// time: if another process (or another OpenRunDir in this one) holds the
+// lock, the error is a *LockedError. The lock is an flock on DIR/lock
+// (internal/lockfile), which the kernel drops when its process dies, even
+// by kill -9, so it is never stale.
 func OpenRunDir(root string) (*RunDir, error) {
 	d := NewRunDir(root)
 	for _, sub := range []string{"", replayDir, gamesDir, modelsDir, ckptDir} {
@@ -63,6 +72,15 @@ func OpenRunDir(root string) (*RunDir, error) {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
+	lock, err := lockfile.Acquire(d.path(lockFile))
+	var busy *lockfile.BusyError
+	if errors.As(err, &busy) {
+		return nil, &LockedError{Dir: root, PID: busy.PID}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	d.lock = lock
 	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err == nil && !e.IsDir() && atomicfile.IsTemp(e.Name()) {
 			os.Remove(path)
@@ -70,6 +88,23 @@ func OpenRunDir(root string) (*RunDir, error) {
 		return nil
 	})
 	return d, nil
+}
+
+// Close releases the trainer's lock taken by OpenRunDir.
+func (d *RunDir) Close() error { return d.lock.Release() }
+
+// LockedError reports a run directory already held by another trainer.
+type LockedError struct {
+	Dir string
+	PID int // of the process holding it (0: not known)
+}
+
+func (e *LockedError) Error() string {
+	pid := "pid unknown"
+	if e.PID > 0 {
+		pid = fmt.Sprintf("pid %d", e.PID)
+	}
+	return fmt.Sprintf("selfplay: run directory %s is in use by another trainer (%s)", e.Dir, pid)
 }
 
 // String is the directory's path.

@@ -31,7 +31,9 @@ DIR/config.json. Starting again with the same DIR (or --resume) continues
 exactly where the last completed generation left off: weights, optimizer,
 replay buffer, random streams, generation counter. Ctrl-C or SIGTERM finish
 the write in progress and exit 0; even kill -9 loses at most the unsaved
-games of the running generation.
+games of the running generation. One trainer at a time holds DIR (a lock
+on DIR/lock, which dies with its process): a second one fails at once,
+naming the PID of the first.
 
 Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 
@@ -172,12 +174,14 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *ladderEvery < 0 {
 		return usageError("train", "--ladder-every %d: want 0 (no ladder) or more", *ladderEvery)
 	}
-	js, _ := json.MarshalIndent(cfg, "", "  ")
-	fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
 	}
 	hooks := trainHooks(stdout, stderr, logf)
+	hooks.Start = func() { // once the run directory is locked and checked
+		js, _ := json.MarshalIndent(cfg, "", "  ")
+		fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
+	}
 	if *ladderEvery > 0 {
 		rate, wait := ladderAlongside(ctx, *run, *ladderEvery, logf)
 		defer wait()
