@@ -36,6 +36,9 @@ var eloPerNatural = 400 / math.Ln10
 // intervals. Every player must be linked to the anchor by played games.
 func FitElo(names []string, pairs []Pair, anchor int, prior float64) ([]Rating, error) {
 	n := len(names)
+	if n == 0 {
+		return nil, fmt.Errorf("arena: elo: no players")
+	}
 	if anchor < 0 || anchor >= n {
 		return nil, fmt.Errorf("arena: elo: anchor %d is not a player (0..%d)", anchor, n-1)
 	}
@@ -72,6 +75,9 @@ func FitElo(names []string, pairs []Pair, anchor int, prior float64) ([]Rating, 
 		if i != anchor {
 			free = append(free, i)
 		}
+	}
+	if len(free) == 0 {
+		return ratings, nil // the anchor alone: rated 0 by definition
 	}
 	theta := make([]float64, n) // natural-log strengths, theta[anchor] = 0
 	var info *mat.SymDense

@@ -115,3 +115,15 @@ func TestFitEloErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFitEloOnePlayer: a lone player is the anchor and rates 0 (this
+// panicked in mat.NewSymDense(0, …) before); no players at all is an error.
+func TestFitEloOnePlayer(t *testing.T) {
+	r, err := FitElo(testNames[:1], nil, 0, 1)
+	if err != nil || len(r) != 1 || r[0].Name != "a" || r[0].Elo != 0 || r[0].Low != 0 || r[0].High != 0 {
+		t.Errorf("one player: %+v, %v; want a at 0", r, err)
+	}
+	if _, err := FitElo(nil, nil, 0, 1); err == nil || !strings.Contains(err.Error(), "no players") {
+		t.Errorf("no players: error %v", err)
+	}
+}
