@@ -1,9 +1,12 @@
 package rules
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 )
 
 // perftTotals sums Perft over every opening of a size.
@@ -144,6 +147,55 @@ func TestPerftPerOpening(t *testing.T) {
 			t.Errorf("8x8 %s %s: levels 2.. are %v, sum over the first moves %v", tc.black, tc.white, counts[1:], sum)
 		}
 	}
+}
+
+// TestPerftContext: without cancellation PerftContext counts what Perft
+// counts; cancelled in the middle of a walk that would take hours (8x8,
+// depth 14, one opening) it returns context.Canceled promptly instead of
+// finishing the opening.
+func TestPerftContext(t *testing.T) {
+	o := Openings(6)[0]
+	want := make([]uint64, 5)
+	Perft(o.Position, want)
+	got := make([]uint64, 5)
+	if err := PerftContext(context.Background(), o.Position, got); err != nil || !slices.Equal(got, want) {
+		t.Errorf("PerftContext = %v, %v; Perft %v", got, err, want)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- PerftContext(ctx, Openings(8)[0].Position, make([]uint64, 14)) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled walk returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second): // generous for a loaded machine; BenchmarkPerftCancel measures
+		t.Fatal("PerftContext did not stop within 10 s of the cancellation")
+	}
+}
+
+// BenchmarkPerftCancel measures how long a deep walk (8x8, depth 14) takes
+// to return after its context is cancelled. Target: well under 100 ms.
+func BenchmarkPerftCancel(b *testing.B) {
+	p := Openings(8)[0].Position
+	var worst time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			PerftContext(ctx, p, make([]uint64, 14))
+			close(done)
+		}()
+		time.Sleep(5 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		<-done
+		worst = max(worst, time.Since(start))
+	}
+	b.ReportMetric(float64(worst.Microseconds()), "worst-µs-to-stop")
 }
 
 // BenchmarkPerft counts every opening of 8x8 to depth 7 (4.6M leaves) and

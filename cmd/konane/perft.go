@@ -50,11 +50,10 @@ func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	total := make([]uint64, *depth)
 	for _, o := range rules.Openings(*size) {
-		if err := ctx.Err(); err != nil {
+		counts := make([]uint64, *depth)
+		if err := rules.PerftContext(ctx, o.Position, counts); err != nil {
 			return err
 		}
-		counts := make([]uint64, *depth)
-		rules.Perft(o.Position, counts)
 		for i, c := range counts {
 			total[i] += c
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,7 +35,8 @@ replying:
 
 With --position it solves the position reached by a list of moves played
 from the start (separated by spaces or commas), or the final position of a
-game record file. It prints who is to move and who wins, then every legal
+game record file (a value that exists on disk or holds '.' or '/' is taken
+as a file, and a missing one is an error). It prints who is to move and who wins, then every legal
 move and whether it wins for the player who makes it.
 
 --size is required, except with a game record, whose size is used.
@@ -71,7 +73,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	sizeSet := false
 	fs.Visit(func(f *flag.Flag) { sizeSet = sizeSet || f.Name == "size" })
-	if sizeSet || !isFile(*position) {
+	record, err := positionFile(*position)
+	if err != nil {
+		return err
+	}
+	if sizeSet || !record {
 		if !sizeSet {
 			return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
 		}
@@ -86,7 +92,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fmt.Errorf("solve: %w", err)
 		}
 	} else {
-		p, err := parsePosition(*size, sizeSet, *position)
+		p, err := parsePosition(*size, sizeSet, *position, record)
 		if err != nil {
 			return err
 		}
@@ -142,17 +148,35 @@ func solvePosition(ctx context.Context, s *solver.Solver, p rules.Position, w io
 	return nil
 }
 
-// isFile reports whether path names an existing regular file.
-func isFile(path string) bool {
-	fi, err := os.Stat(path)
-	return path != "" && err == nil && fi.Mode().IsRegular()
+// positionFile tells whether --position names a game record file: text
+// that exists on disk, or holds '.', '/' or '\\' (which no move does).
+// Such a path must be a readable regular file; the error names it.
+func positionFile(text string) (bool, error) {
+	if text == "" {
+		return false, nil
+	}
+	fi, err := os.Stat(text)
+	if err != nil && !strings.ContainsAny(text, `./\`) {
+		return false, nil // a list of moves
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return true, usageError("solve", "--position %s: no such file", text)
+	case err != nil:
+		return true, usageError("solve", "--position: %v", err)
+	case fi.IsDir():
+		return true, usageError("solve", "--position %s is a directory, not a game record file", text)
+	case !fi.Mode().IsRegular():
+		return true, usageError("solve", "--position %s is not a regular file", text)
+	}
+	return true, nil
 }
 
-// parsePosition reads --position: an existing file is a game record (of
-// the given size, when sizeSet), anything else a list of moves from the
-// start of a size×size board.
-func parsePosition(size int, sizeSet bool, text string) (rules.Position, error) {
-	if isFile(text) {
+// parsePosition reads --position: a game record file when record (of the
+// given size, when sizeSet), else a list of moves from the start of a
+// size×size board.
+func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Position, error) {
+	if record {
 		r, err := rules.ReadRecordFile(text)
 		if err != nil {
 			return rules.Position{}, usageError("solve", "--position: %v", err)

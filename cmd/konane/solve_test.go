@@ -174,6 +174,9 @@ func TestSolveErrors(t *testing.T) {
 		{"only separators", []string{"--size", "4", "--position", " , "}, []string{"no moves"}},
 		{"bad record", []string{"--position", bad}, []string{"solve: --position: rules: record", "b2"}},
 		{"record of another size", []string{"--size", "5", "--position", good}, []string{"the game is 4x4, not 5x5"}},
+		{"missing file", []string{"--position", "./missing.txt"}, []string{"solve: --position ./missing.txt: no such file"}},
+		{"missing file with size", []string{"--size", "4", "--position", filepath.Join(dir, "missing.txt")}, []string{"missing.txt: no such file"}},
+		{"directory", []string{"--position", dir}, []string{"--position " + dir + " is a directory, not a game record file"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
