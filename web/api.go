@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,11 +136,26 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, ae.code, e)
 }
 
-// decode reads the JSON body into v: one object with known fields only.
+// decode reads the JSON body into v: one object with known fields only
+// (null, arrays and other values are refused, not read as an empty object).
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return &apiError{code: http.StatusRequestEntityTooLarge, msg: newMsg("error.tooLarge", "limit", fmt.Sprint(tooBig.Limit))}
+	}
+	body = bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case err != nil:
+		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: err}
+	case len(body) == 0:
+		return badRequest("error.emptyBody")
+	case body[0] != '{':
+		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: errors.New("the body is not a JSON object")}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
+	err = dec.Decode(v)
 	if err == nil && dec.More() {
 		err = errors.New("more than one JSON value")
 	}
@@ -148,13 +164,7 @@ func decode(r *http.Request, v any) error {
 			err = errors.New("data after the JSON object")
 		}
 	}
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return &apiError{code: http.StatusRequestEntityTooLarge, msg: newMsg("error.tooLarge", "limit", fmt.Sprint(tooBig.Limit))}
-	case errors.Is(err, io.EOF):
-		return badRequest("error.emptyBody")
-	case err != nil:
+	if err != nil {
 		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: err}
 	}
 	return nil

@@ -58,7 +58,8 @@
 // underlying error in English, for developers) with a 4xx status for a
 // bad request (400 malformed or illegal, 404 unknown game, 405 wrong
 // method, 413 body too large), and 503 when the server holds its maximum
-// of games or the agent could not move in time.
+// of games or the agent could not move in time. A request body is one
+// JSON object ({} for all defaults); null or any other value is refused.
 //
 //	GET  /api/config                       sizes, levels, defaults
 //	POST /api/new    {size, color, level}  a new game → state (the agent has

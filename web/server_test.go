@@ -270,6 +270,11 @@ func TestAPIErrors(t *testing.T) {
 	}{
 		{"POST", "/api/new", "{", 400, "error.malformed", "unexpected EOF"},
 		{"POST", "/api/new", "", 400, "error.emptyBody", "The request is empty"},
+		{"POST", "/api/new", " \n ", 400, "error.emptyBody", "The request is empty"},
+		{"POST", "/api/new", "null", 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/new", "[]", 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/new", `"size"`, 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/move", "null", 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6x6, 8x8)"},
 		{"POST", "/api/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
 		{"POST", "/api/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard, max)"},
@@ -307,7 +312,10 @@ func TestAPIErrors(t *testing.T) {
 			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
 		}
 	}
-	// The game is untouched by the bad requests.
+	// No bad request created a game, and the game is untouched by them.
+	if n := ts.Sessions(); n != 1 {
+		t.Errorf("%d games held after the bad requests, want 1", n)
+	}
 	if again := ts.mustState(t, "/api/state?id="+st.ID, ""); len(again.Moves) != 0 {
 		t.Errorf("bad moves were played: %v", again.Moves)
 	}
