@@ -314,11 +314,16 @@ func TestLongLine(t *testing.T) {
 	es := agenttest.RunEngines(t)
 	e := newEngine(t, es, 6)
 	var out strings.Builder
-	input := "1 name " + strings.Repeat("x", 3*maxLine) + "\n2 name\n"
+	input := "1 name " + strings.Repeat("x", 3*maxLine) + "\n2 name\n" +
+		strings.Repeat("x", 3*maxLine) + "\n" + // no id
+		"\t 3\tplay " + strings.Repeat("b", 3*maxLine) + "\n" + // id after blanks
+		strings.Repeat(" ", maxLine-2) + "45" + strings.Repeat("6", maxLine) + " name\n" + // the id is cut: none
+		"7 name\n"
 	if err := e.Serve(context.Background(), strings.NewReader(input), &out); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("? command longer than %d bytes\n\n=2 konane\n\n", maxLine)
+	long := fmt.Sprintf(" command longer than %d bytes\n\n", maxLine)
+	want := "?1" + long + "=2 konane\n\n?" + long + "?3" + long + "?" + long + "=7 konane\n\n"
 	if out.String() != want {
 		t.Errorf("answers %q, want %q", out.String(), want)
 	}

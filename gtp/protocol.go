@@ -113,6 +113,7 @@ func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		var result string
 		var failure error
 		if l.tooLong {
+			c.id = leadingID(text)
 			failure = fmt.Errorf("command longer than %d bytes", maxLine)
 		} else if c = parse(text); c.name == "" {
 			failure = errors.New("missing command name after the id")
@@ -134,23 +135,36 @@ func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 }
 
 // readLine reads one line without its end; a line longer than maxLine is
-// read to its end and reported as tooLong.
+// read to its end and reported as tooLong, with its first maxLine bytes
+// as line (where its id is).
 func readLine(in *bufio.Reader) (line string, tooLong bool, err error) {
 	var b []byte
 	for {
 		chunk, isPrefix, err := in.ReadLine()
 		if len(b)+len(chunk) > maxLine {
 			tooLong = true
-		} else {
-			b = append(b, chunk...)
+			chunk = chunk[:maxLine-len(b)]
 		}
+		b = append(b, chunk...)
 		if err != nil || !isPrefix {
-			if tooLong {
-				return "", true, err
-			}
-			return string(b), false, err
+			return string(b), tooLong, err
 		}
 	}
+}
+
+// leadingID is the id of a preprocessed line of which only the head was
+// kept: its first field if that is a number followed by a space within
+// the head (a field cut by the end of the head is no id).
+func leadingID(head string) string {
+	head = strings.TrimLeft(head, " ")
+	end := strings.IndexByte(head, ' ')
+	if end < 0 {
+		return ""
+	}
+	if _, err := strconv.ParseUint(head[:end], 10, 63); err != nil {
+		return ""
+	}
+	return head[:end]
 }
 
 // respond writes one answer: "=id result" or "?id message" ("=id" alone
