@@ -16,7 +16,8 @@
 //     per call to Analyze.
 //
 // Players are made from specs, the text form used on the command line
-// ("alphabeta:depth=4", "model:gen3.safetensors,sims=200"; see Spec), through
+// ("alphabeta:depth=4", "model:gen3.safetensors,sims=200", or for any path
+// "model:sims=200,file=runs/a,b/gen3.safetensors"; see Spec), through
 // a Factory that makes a fresh player for each game, so that games played
 // in parallel share no mutable state. All randomness comes from the seed
 // given to the factory. Code builds players directly (NewAlphaBeta,

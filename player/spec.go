@@ -30,7 +30,7 @@ var settings = map[string][]string{
 	KindAlphaBeta: {"depth", "time", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"level", "sims", "time", "solver", "name"},
+	KindModel:     {"level", "sims", "time", "solver", "name", "file"},
 }
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
@@ -41,10 +41,14 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfec
 //
 // for example "random", "greedy", "alphabeta:depth=4", "alphabeta:time=200ms",
 // "mcts:sims=2000", "perfect", "model:models/gen3.safetensors,sims=200".
-// The model kind takes the model file first (a path without commas), then
-// settings. Every kind accepts name=LABEL, the name shown in results; the
-// default name is the spec text itself. Settings:
+// The model kind takes the model file first (a path without ',' or '='),
+// then settings; or, for any path, the file as the last setting,
+// file=PATH, whose value is the whole rest of the spec, commas and '='
+// included: "model:sims=200,file=runs/a,b/gen3.safetensors". Every kind
+// accepts name=LABEL, the name shown in results; the default name is the
+// spec text itself. Settings:
 //
+//	file=PATH  model: the model file (last: the rest of the spec is the path)
 //	depth=N    alphabeta: search depth in plies (default 4 unless time is set)
 //	time=D     alphabeta, mcts, model: time per move (Go duration: 200ms, 1s)
 //	level=L    model: a difficulty level (easy, medium, hard, max: see
@@ -89,23 +93,35 @@ func parseSpec(text string) (Spec, error) {
 	if text == "" {
 		return Spec{}, errors.New("empty (want kind[:key=value,...], like alphabeta:depth=4)")
 	}
-	kind, rest, hasRest := strings.Cut(text, ":")
+	kind, rest, _ := strings.Cut(text, ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	keys, ok := settings[kind]
 	if !ok {
 		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
 	}
 	s := Spec{Kind: kind, Name: text}
+	fileLast := false
+	if i := fileSetting(rest); kind == KindModel && i >= 0 {
+		// file=PATH, the last setting, takes the rest of the spec.
+		rest, s.Model = strings.TrimSuffix(strings.TrimRight(rest[:i], " "), ","), rest[i+len("file="):]
+		if strings.TrimSpace(s.Model) == "" {
+			return Spec{}, errors.New("setting file=\"\": want the model file")
+		}
+		fileLast = true
+	}
 	var items []string
-	if hasRest {
+	if rest != "" || kind == KindModel && !fileLast {
 		items = strings.Split(rest, ",")
 	}
-	if kind == KindModel {
-		if len(items) == 0 || strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
-			return Spec{}, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200")
+	if kind == KindModel && !fileLast {
+		if strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
+			return Spec{}, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200 (or last, for any path: model:sims=200,file=PATH)")
 		}
 		s.Model = strings.TrimSpace(items[0])
 		items = items[1:]
+	}
+	if fileLast && len(items) > 0 && !strings.Contains(items[0], "=") {
+		return Spec{}, fmt.Errorf("the model file is given twice: %q first and %q as file=", strings.TrimSpace(items[0]), s.Model)
 	}
 	seen := map[string]bool{}
 	for _, item := range items {
@@ -184,6 +200,18 @@ func (s *Spec) set(key, value string) error {
 		s.C = x
 	}
 	return nil
+}
+
+// fileSetting returns where the file= setting starts in the settings of a
+// model spec (at the start or after a comma; the first one), or -1.
+func fileSetting(rest string) int {
+	lower := strings.ToLower(rest)
+	for i := 0; i < len(lower); i++ {
+		if (i == 0 || lower[i-1] == ',') && strings.HasPrefix(strings.TrimLeft(lower[i:], " "), "file=") {
+			return i + strings.Index(lower[i:], "file=")
+		}
+	}
+	return -1
 }
 
 func contains(list []string, s string) bool {

@@ -84,3 +84,22 @@ func TestFactoryNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSpec: no spec text makes ParseSpec panic, and file=PATH, last,
+// carries any path (without surrounding blanks, which the spec trims).
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"random", "alphabeta:depth=3,time=1s", "model:x.safetensors,sims=2", "runs/a,b/m.safetensors", "lr=0.1,file=x", "m 1.safetensors", ",", "file="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		ParseSpec(text)
+		path := strings.TrimSpace(text)
+		if path == "" {
+			return
+		}
+		s, err := ParseSpec("model:sims=3,file=" + path)
+		if err != nil || s.Model != path || s.Sims != 3 {
+			t.Errorf("file=%q: %+v, %v", path, s, err)
+		}
+	})
+}
