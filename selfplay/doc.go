@@ -13,7 +13,10 @@
 //   - replay.go: the replay buffer (Replay), a window over the most recent
 //     samples that grows with the run as KataGo's does, drawn uniformly
 //     under a random symmetry of the square; shards on disk (WriteShard,
-//     ReadShard) so that it survives restarts.
+//     ReadShard) so that it survives restarts. ReadShard trusts nothing in
+//     a file: counts are checked against its length before any allocation,
+//     and every sample must be a valid position with a legal policy
+//     distribution and a value in [-1, 1] (FuzzReadShard).
 //   - gate.go: the optional gate of a new model against the best one (an
 //     SPRT match in package arena).
 //   - run.go: the generation loop in a run directory (Run), each

@@ -3,12 +3,14 @@ package selfplay
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/net"
@@ -97,76 +99,122 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 }
 
 // Shard files: "KZRS", format version, board size, sample count, then the
-// samples, then a CRC-32 (IEEE) of everything before it.
+// samples, then a CRC-32 (IEEE) of everything before it. A sample is the
+// black and white bitboards (8 bytes each), the side to move (1), the
+// value target (float32) and the number k of policy entries (uint16), then
+// k entries of an action index (uint16) and its probability (float32).
 const (
 	shardMagic   = "KZRS"
 	shardVersion = 1
+
+	shardHeader   = 4 + 4 + 4 + 4
+	sampleHeader  = 8 + 8 + 1 + 4 + 2
+	policyEntry   = 2 + 4
+	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
 )
 
 // WriteShard saves samples as one shard file, atomically.
 func WriteShard(path string, size int, samples []net.Sample) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
-		h := crc32.NewIEEE()
-		bw := bufio.NewWriter(io.MultiWriter(w, h))
-		var hdr [4 + 4 + 4 + 4]byte
-		copy(hdr[:], shardMagic)
-		binary.LittleEndian.PutUint32(hdr[4:], shardVersion)
-		binary.LittleEndian.PutUint32(hdr[8:], uint32(size))
-		binary.LittleEndian.PutUint32(hdr[12:], uint32(len(samples)))
-		bw.Write(hdr[:])
-		for _, s := range samples {
-			var b [8 + 8 + 1 + 4 + 2]byte
-			binary.LittleEndian.PutUint64(b[0:], s.Position.Black)
-			binary.LittleEndian.PutUint64(b[8:], s.Position.White)
-			b[16] = byte(s.Position.Turn)
-			binary.LittleEndian.PutUint32(b[17:], math.Float32bits(s.Value))
-			binary.LittleEndian.PutUint16(b[21:], uint16(len(s.Policy)))
-			bw.Write(b[:])
-			for _, ap := range s.Policy {
-				var e [6]byte
-				binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
-				binary.LittleEndian.PutUint32(e[2:], math.Float32bits(ap.Prob))
-				bw.Write(e[:])
-			}
-		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		var sum [4]byte
-		binary.LittleEndian.PutUint32(sum[:], h.Sum32())
-		_, err := w.Write(sum[:])
-		return err
+		return encodeShard(w, size, samples)
 	})
 }
 
-// ReadShard loads a shard file written by WriteShard, checking its size,
-// version and checksum.
+// encodeShard writes the shard of samples to w.
+func encodeShard(w io.Writer, size int, samples []net.Sample) error {
+	h := crc32.NewIEEE()
+	bw := bufio.NewWriter(io.MultiWriter(w, h))
+	var hdr [shardHeader]byte
+	copy(hdr[:], shardMagic)
+	binary.LittleEndian.PutUint32(hdr[4:], shardVersion)
+	binary.LittleEndian.PutUint32(hdr[8:], uint32(size))
+	binary.LittleEndian.PutUint32(hdr[12:], uint32(len(samples)))
+	bw.Write(hdr[:])
+	for _, s := range samples {
+		var b [sampleHeader]byte
+		binary.LittleEndian.PutUint64(b[0:], s.Position.Black)
+		binary.LittleEndian.PutUint64(b[8:], s.Position.White)
+		b[16] = byte(s.Position.Turn)
+		binary.LittleEndian.PutUint32(b[17:], math.Float32bits(s.Value))
+		binary.LittleEndian.PutUint16(b[21:], uint16(len(s.Policy)))
+		bw.Write(b[:])
+		for _, ap := range s.Policy {
+			var e [policyEntry]byte
+			binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
+			binary.LittleEndian.PutUint32(e[2:], math.Float32bits(ap.Prob))
+			bw.Write(e[:])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	var sum [4]byte
+	binary.LittleEndian.PutUint32(sum[:], h.Sum32())
+	_, err := w.Write(sum[:])
+	return err
+}
+
+// ReadShard loads a shard file written by WriteShard. The file is
+// untrusted: besides its size, version and checksum, every count is
+// checked against the bytes that are there before anything is allocated,
+// and every sample must be a valid position with a value target in
+// [-1, 1] and a policy target that is a probability distribution over
+// distinct legal moves of that position.
 func ReadShard(path string, size int) ([]net.Sample, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
-	bad := func(why string) error { return fmt.Errorf("selfplay: replay shard %s: %s", path, why) }
-	if len(data) < 20 || string(data[:4]) != shardMagic {
-		return nil, bad("not a replay shard (bad magic or too short)")
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	if fi.Size() > maxShardBytes {
+		return nil, fmt.Errorf("selfplay: replay shard %s: %d bytes, more than the %d a shard may have", path, fi.Size(), maxShardBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxShardBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	samples, err := decodeShard(data, size)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: replay shard %s: %w", path, err)
+	}
+	return samples, nil
+}
+
+// decodeShard reads the bytes of a shard (see ReadShard).
+func decodeShard(data []byte, size int) ([]net.Sample, error) {
+	if len(data) < shardHeader+4 || string(data[:4]) != shardMagic {
+		return nil, errors.New("not a replay shard (bad magic or too short)")
+	}
+	if len(data) > maxShardBytes {
+		return nil, fmt.Errorf("%d bytes, more than the %d a shard may have", len(data), maxShardBytes)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, bad("checksum mismatch (truncated or corrupted)")
+		return nil, errors.New("checksum mismatch (truncated or corrupted)")
 	}
 	if v := binary.LittleEndian.Uint32(body[4:]); v != shardVersion {
-		return nil, bad(fmt.Sprintf("format version %d, want %d", v, shardVersion))
+		return nil, fmt.Errorf("format version %d, want %d", v, shardVersion)
 	}
-	if s := int(binary.LittleEndian.Uint32(body[8:])); s != size {
-		return nil, bad(fmt.Sprintf("board size %d, want %d", s, size))
+	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
+		return nil, fmt.Errorf("board size %d, want %d", s, size)
 	}
-	n := int(binary.LittleEndian.Uint32(body[12:]))
-	body = body[16:]
-	nActions := rules.NumActions(size)
+	if size < rules.MinSize || size > rules.MaxSize {
+		return nil, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
+	}
+	n := uint64(binary.LittleEndian.Uint32(body[12:]))
+	body = body[shardHeader:]
+	if most := uint64(len(body) / sampleHeader); n > most {
+		return nil, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", n, len(body), most)
+	}
 	out := make([]net.Sample, 0, n)
-	for i := 0; i < n; i++ {
-		if len(body) < 23 {
-			return nil, bad("ends inside a sample")
+	var moves [rules.MaxMoves]rules.Move
+	for i := 0; i < int(n); i++ {
+		if len(body) < sampleHeader {
+			return nil, fmt.Errorf("sample %d: the file ends inside it", i)
 		}
 		s := net.Sample{Position: rules.Position{
 			Black: binary.LittleEndian.Uint64(body[0:]),
@@ -174,28 +222,55 @@ func ReadShard(path string, size int) ([]net.Sample, error) {
 			Size:  uint8(size),
 			Turn:  rules.Color(body[16]),
 		}}
-		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
-		k := int(binary.LittleEndian.Uint16(body[21:]))
-		body = body[23:]
-		if len(body) < 6*k {
-			return nil, bad("ends inside a policy")
+		if body[16] > byte(rules.White) {
+			return nil, fmt.Errorf("sample %d: side to move %d is neither black nor white", i, body[16])
 		}
 		if err := s.Position.Validate(); err != nil {
-			return nil, bad(fmt.Sprintf("sample %d: %v", i, err))
+			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
+		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
+		if !(s.Value >= -1 && s.Value <= 1) {
+			return nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
+		}
+		k := int(binary.LittleEndian.Uint16(body[21:]))
+		body = body[sampleHeader:]
+		if len(body) < policyEntry*k {
+			return nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
+		}
+		legal := s.Position.LegalMoves(moves[:0])
+		if k == 0 || k > len(legal) {
+			return nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
+		}
+		var seen [rules.MaxMoves]bool
 		s.Policy = make([]net.ActionProb, k)
+		sum := 0.0
 		for j := range s.Policy {
-			a := int32(binary.LittleEndian.Uint16(body[6*j:]))
-			if int(a) >= nActions {
-				return nil, bad(fmt.Sprintf("sample %d: action %d outside the action space", i, a))
+			a := int(binary.LittleEndian.Uint16(body[policyEntry*j:]))
+			p := math.Float32frombits(binary.LittleEndian.Uint32(body[policyEntry*j+2:]))
+			m := -1
+			if a < rules.NumActions(size) {
+				m = slices.Index(legal, rules.ActionMove(a, size))
 			}
-			s.Policy[j] = net.ActionProb{Action: a, Prob: math.Float32frombits(binary.LittleEndian.Uint32(body[6*j+2:]))}
+			switch {
+			case m < 0:
+				return nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)
+			case seen[m]:
+				return nil, fmt.Errorf("sample %d: policy on %v twice", i, legal[m])
+			case !(p > 0 && p <= 1):
+				return nil, fmt.Errorf("sample %d: policy probability %v of %v outside (0, 1]", i, p, legal[m])
+			}
+			seen[m] = true
+			sum += float64(p)
+			s.Policy[j] = net.ActionProb{Action: int32(a), Prob: p}
 		}
-		body = body[6*k:]
+		if math.Abs(sum-1) > 1e-3 {
+			return nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
+		}
+		body = body[policyEntry*k:]
 		out = append(out, s)
 	}
 	if len(body) != 0 {
-		return nil, bad("trailing bytes after the last sample")
+		return nil, errors.New("trailing bytes after the last sample")
 	}
 	return out, nil
 }

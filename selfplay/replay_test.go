@@ -1,0 +1,164 @@
+package selfplay
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
+)
+
+// testShard returns the bytes of a shard of a 4x4 self-play game.
+func testShard(t testing.TB) ([]byte, []net.Sample) {
+	t.Helper()
+	g, err := PlayGame(context.Background(), mcts.Uniform{}, tinyConfig().Game, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := encodeShard(&b, 4, g.Samples); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), g.Samples
+}
+
+// resum returns data with its checksum recomputed, as a forger would.
+func resum(data []byte) []byte {
+	out := append([]byte(nil), data...)
+	binary.LittleEndian.PutUint32(out[len(out)-4:], crc32.ChecksumIEEE(out[:len(out)-4]))
+	return out
+}
+
+// TestShardHugeCount: a header that claims 0xFFFFFFFF samples, with a
+// valid checksum, is refused from the file's length, without allocating
+// for the claim (before, ReadShard asked for 240 GB and the runtime died).
+func TestShardHugeCount(t *testing.T) {
+	data, _ := testShard(t)
+	forged := append([]byte(nil), data...)
+	binary.LittleEndian.PutUint32(forged[12:], 0xFFFFFFFF)
+	forged = resum(forged)
+	path := filepath.Join(t.TempDir(), "huge.shard")
+	if err := os.WriteFile(path, forged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ReadShard(path, 4)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "header claims 4294967295 samples") || !strings.Contains(err.Error(), path) {
+		t.Errorf("error %v", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("refusing the shard allocated %d bytes", n)
+	}
+}
+
+// TestShardRefusesBadSamples: each field of a sample that is out of
+// range is refused with an error naming it, even with a valid checksum.
+func TestShardRefusesBadSamples(t *testing.T) {
+	data, samples := testShard(t)
+	if back, err := decodeShard(data, 4); err != nil || !reflect.DeepEqual(back, samples) {
+		t.Fatalf("round trip: %v", err)
+	}
+	const s0 = shardHeader // the first sample
+	k0 := int(binary.LittleEndian.Uint16(data[s0+21:]))
+	p0 := s0 + sampleHeader // its first policy entry
+	f32 := func(off int, x float32) func([]byte) {
+		return func(b []byte) { binary.LittleEndian.PutUint32(b[off:], math.Float32bits(x)) }
+	}
+	tests := []struct {
+		name  string
+		edit  func([]byte)
+		want  string
+		size  int
+		forge bool
+	}{
+		{"stones off the board", func(b []byte) { b[s0+7] = 0xFF }, "sample 0: rules: stones off the 4x4 board", 4, true},
+		{"two stones on a square", func(b []byte) { copy(b[s0+8:s0+16], b[s0:s0+8]) }, "holds two stones", 4, true},
+		{"side to move", func(b []byte) { b[s0+16] = 7 }, "side to move 7", 4, true},
+		{"NaN value", f32(s0+17, float32(math.NaN())), "value target NaN outside [-1, 1]", 4, true},
+		{"value 2", f32(s0+17, 2), "value target 2 outside", 4, true},
+		{"no policy", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0) }, "sample 0: 0 policy entries", 4, true},
+		{"policy longer than the file", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0xFFFF) }, "ends inside its policy of 65535 entries", 4, true},
+		{"action outside the space", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 0xFFFF) }, "policy on action 65535, not a legal move", 4, true},
+		{"illegal action", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 5) }, "policy on action 5, not a legal move", 4, true},
+		{"NaN probability", f32(p0+2, float32(math.NaN())), "probability NaN", 4, true},
+		{"negative probability", f32(p0+2, -0.5), "probability -0.5", 4, true},
+		{"probabilities that do not sum to 1", f32(p0+2, 1), "sum to", 4, true},
+		{"count larger than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])+1) }, "the file ends inside it", 4, true},
+		{"count smaller than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])-1) }, "trailing bytes", 4, true},
+		{"version", func(b []byte) { b[4] = 9 }, "format version 9, want 1", 4, true},
+		{"board size", func(b []byte) {}, "board size 4, want 6", 6, false},
+		{"unforged edit", func(b []byte) { b[s0+17] ^= 1 }, "checksum mismatch", 4, false},
+		{"short", func(b []byte) {}, "too short", 4, false},
+	}
+	for _, tc := range tests {
+		b := append([]byte(nil), data...)
+		if tc.name == "short" {
+			b = b[:10]
+		}
+		tc.edit(b)
+		if tc.forge {
+			b = resum(b)
+		}
+		if _, err := decodeShard(b, tc.size); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if k0 < 1 {
+		t.Fatal("the test game's first sample has no policy")
+	}
+	if k0 > 1 { // a policy entry repeated
+		b := append([]byte(nil), data...)
+		copy(b[p0+policyEntry:p0+policyEntry+2], b[p0:p0+2])
+		if _, err := decodeShard(resum(b), 4); err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("repeated action: error %v", err)
+		}
+	}
+}
+
+// FuzzReadShard: no input makes the shard reader panic or allocate for
+// what is not there, and whatever it accepts is written back to the same
+// bytes. Each input is also read with its checksum recomputed, so that
+// the fuzzer explores the samples behind the checksum. The seeds run in
+// every go test.
+func FuzzReadShard(f *testing.F) {
+	data, _ := testShard(f)
+	f.Add(data, 4)
+	forged := append([]byte(nil), data...)
+	binary.LittleEndian.PutUint32(forged[12:], 0xFFFFFFFF)
+	f.Add(resum(forged), 4)
+	f.Add(data[:len(data)/2], 4)
+	f.Add(resum(data[:shardHeader+4]), 4)
+	var empty bytes.Buffer
+	encodeShard(&empty, 6, nil)
+	f.Add(empty.Bytes(), 6)
+	f.Fuzz(func(t *testing.T, data []byte, size int) {
+		inputs := [][]byte{data}
+		if len(data) >= 4 {
+			inputs = append(inputs, resum(data))
+		}
+		for _, in := range inputs {
+			samples, err := decodeShard(in, size)
+			if err != nil {
+				continue
+			}
+			var back bytes.Buffer
+			if err := encodeShard(&back, size, samples); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(back.Bytes(), in) {
+				t.Errorf("accepted shard of %d bytes re-encodes to %d different bytes", len(in), back.Len())
+			}
+		}
+	})
+}
