@@ -2,10 +2,10 @@ package selfplay
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,22 +13,38 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 )
 
-// testShard returns the bytes of a shard of a 4x4 self-play game.
+// testShard returns the bytes of a 6x6 shard: the positions of a seeded
+// random game that have at least two moves, each with a uniform policy.
 func testShard(t testing.TB) ([]byte, []net.Sample) {
 	t.Helper()
-	g, err := PlayGame(context.Background(), mcts.Uniform{}, tinyConfig().Game, 7)
-	if err != nil {
-		t.Fatal(err)
+	rng := rand.New(rand.NewPCG(7, 0))
+	var samples []net.Sample
+	for p := rules.NewPosition(6); ; {
+		moves := p.LegalMoves(nil)
+		if len(moves) == 0 {
+			break
+		}
+		if len(moves) > 1 {
+			s := net.Sample{Position: p, Value: float32(1 - 2*rng.IntN(2))}
+			for _, m := range moves {
+				s.Policy = append(s.Policy, net.ActionProb{Action: int32(rules.ActionIndex(m, 6)), Prob: 1 / float32(len(moves))})
+			}
+			samples = append(samples, s)
+		}
+		p = p.Play(moves[rng.IntN(len(moves))])
+	}
+	if len(samples) < 4 {
+		t.Fatalf("the test game has %d samples", len(samples))
 	}
 	var b bytes.Buffer
-	if err := encodeShard(&b, 4, g.Samples); err != nil {
+	if err := encodeShard(&b, 6, samples); err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes(), g.Samples
+	return b.Bytes(), samples
 }
 
 // resum returns data with its checksum recomputed, as a forger would.
@@ -52,7 +68,7 @@ func TestShardHugeCount(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := ReadShard(path, 4)
+	_, err := ReadShard(path, 6)
 	runtime.ReadMemStats(&after)
 	if err == nil || !strings.Contains(err.Error(), "header claims 4294967295 samples") || !strings.Contains(err.Error(), path) {
 		t.Errorf("error %v", err)
@@ -66,7 +82,7 @@ func TestShardHugeCount(t *testing.T) {
 // range is refused with an error naming it, even with a valid checksum.
 func TestShardRefusesBadSamples(t *testing.T) {
 	data, samples := testShard(t)
-	if back, err := decodeShard(data, 4); err != nil || !reflect.DeepEqual(back, samples) {
+	if back, err := decodeShard(data, 6); err != nil || !reflect.DeepEqual(back, samples) {
 		t.Fatalf("round trip: %v", err)
 	}
 	const s0 = shardHeader // the first sample
@@ -82,24 +98,24 @@ func TestShardRefusesBadSamples(t *testing.T) {
 		size  int
 		forge bool
 	}{
-		{"stones off the board", func(b []byte) { b[s0+7] = 0xFF }, "sample 0: rules: stones off the 4x4 board", 4, true},
-		{"two stones on a square", func(b []byte) { copy(b[s0+8:s0+16], b[s0:s0+8]) }, "holds two stones", 4, true},
-		{"side to move", func(b []byte) { b[s0+16] = 7 }, "side to move 7", 4, true},
-		{"NaN value", f32(s0+17, float32(math.NaN())), "value target NaN outside [-1, 1]", 4, true},
-		{"value 2", f32(s0+17, 2), "value target 2 outside", 4, true},
-		{"no policy", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0) }, "sample 0: 0 policy entries", 4, true},
-		{"policy longer than the file", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0xFFFF) }, "ends inside its policy of 65535 entries", 4, true},
-		{"action outside the space", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 0xFFFF) }, "policy on action 65535, not a legal move", 4, true},
-		{"illegal action", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 5) }, "policy on action 5, not a legal move", 4, true},
-		{"NaN probability", f32(p0+2, float32(math.NaN())), "probability NaN", 4, true},
-		{"negative probability", f32(p0+2, -0.5), "probability -0.5", 4, true},
-		{"probabilities that do not sum to 1", f32(p0+2, 1), "sum to", 4, true},
-		{"count larger than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])+1) }, "the file ends inside it", 4, true},
-		{"count smaller than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])-1) }, "trailing bytes", 4, true},
-		{"version", func(b []byte) { b[4] = 9 }, "format version 9, want 1", 4, true},
-		{"board size", func(b []byte) {}, "board size 4, want 6", 6, false},
-		{"unforged edit", func(b []byte) { b[s0+17] ^= 1 }, "checksum mismatch", 4, false},
-		{"short", func(b []byte) {}, "too short", 4, false},
+		{"stones off the board", func(b []byte) { b[s0+7] = 0xFF }, "sample 0: rules: stones off the 6x6 board", 6, true},
+		{"two stones on a square", func(b []byte) { copy(b[s0+8:s0+16], b[s0:s0+8]) }, "holds two stones", 6, true},
+		{"side to move", func(b []byte) { b[s0+16] = 7 }, "side to move 7", 6, true},
+		{"NaN value", f32(s0+17, float32(math.NaN())), "value target NaN outside [-1, 1]", 6, true},
+		{"value 2", f32(s0+17, 2), "value target 2 outside", 6, true},
+		{"no policy", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0) }, "sample 0: 0 policy entries", 6, true},
+		{"policy longer than the file", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0xFFFF) }, "ends inside its policy of 65535 entries", 6, true},
+		{"action outside the space", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 0xFFFF) }, "policy on action 65535, not a legal move", 6, true},
+		{"illegal action", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 5) }, "policy on action 5, not a legal move", 6, true},
+		{"NaN probability", f32(p0+2, float32(math.NaN())), "probability NaN", 6, true},
+		{"negative probability", f32(p0+2, -0.5), "probability -0.5", 6, true},
+		{"probabilities that do not sum to 1", f32(p0+2, 1), "sum to", 6, true},
+		{"count larger than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])+1) }, "the file ends inside it", 6, true},
+		{"count smaller than the samples", func(b []byte) { binary.LittleEndian.PutUint32(b[12:], binary.LittleEndian.Uint32(b[12:])-1) }, "trailing bytes", 6, true},
+		{"version", func(b []byte) { b[4] = 9 }, "format version 9, want 1", 6, true},
+		{"board size", func(b []byte) {}, "board size 6, want 8", 8, false},
+		{"unforged edit", func(b []byte) { b[s0+17] ^= 1 }, "checksum mismatch", 6, false},
+		{"short", func(b []byte) {}, "too short", 6, false},
 	}
 	for _, tc := range tests {
 		b := append([]byte(nil), data...)
@@ -120,7 +136,7 @@ func TestShardRefusesBadSamples(t *testing.T) {
 	if k0 > 1 { // a policy entry repeated
 		b := append([]byte(nil), data...)
 		copy(b[p0+policyEntry:p0+policyEntry+2], b[p0:p0+2])
-		if _, err := decodeShard(resum(b), 4); err == nil || !strings.Contains(err.Error(), "twice") {
+		if _, err := decodeShard(resum(b), 6); err == nil || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("repeated action: error %v", err)
 		}
 	}
@@ -133,15 +149,15 @@ func TestShardRefusesBadSamples(t *testing.T) {
 // every go test.
 func FuzzReadShard(f *testing.F) {
 	data, _ := testShard(f)
-	f.Add(data, 4)
+	f.Add(data, 6)
 	forged := append([]byte(nil), data...)
 	binary.LittleEndian.PutUint32(forged[12:], 0xFFFFFFFF)
-	f.Add(resum(forged), 4)
-	f.Add(data[:len(data)/2], 4)
-	f.Add(resum(data[:shardHeader+4]), 4)
+	f.Add(resum(forged), 6)
+	f.Add(data[:len(data)/2], 6)
+	f.Add(resum(data[:shardHeader+4]), 6)
 	var empty bytes.Buffer
-	encodeShard(&empty, 6, nil)
-	f.Add(empty.Bytes(), 6)
+	encodeShard(&empty, 4, nil)
+	f.Add(empty.Bytes(), 4)
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
 		if len(data) >= 4 {
