@@ -40,19 +40,7 @@ func (a Analysis) WinProbFor(c rules.Color) float64 {
 }
 
 // Line writes the principal line as text: "d4 e4 b4-d4".
-func (a Analysis) Line() string { return MovesText(a.PV) }
-
-// MovesText writes moves separated by spaces.
-func MovesText(ms []rules.Move) string {
-	b := make([]byte, 0, len(ms)*6)
-	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, m.String()...)
-	}
-	return string(b)
-}
+func (a Analysis) Line() string { return rules.MovesText(a.PV) }
 
 // Move chooses the agent's move in p: the search's recommendation, with
 // its analysis. A finished game gives player.ErrNoMoves.

@@ -77,10 +77,10 @@ func TestAgentGames(t *testing.T) {
 	b := playOut(t, e, 1, s, false)
 	c := playOut(t, e, 1, s, true)
 	if !slices.Equal(a, b) {
-		t.Errorf("same seed, different games:\n%s\n%s", agent.MovesText(a), agent.MovesText(b))
+		t.Errorf("same seed, different games:\n%s\n%s", rules.MovesText(a), rules.MovesText(b))
 	}
 	if !slices.Equal(a, c) {
-		t.Errorf("advice changed the agent's play:\n%s\n%s", agent.MovesText(a), agent.MovesText(c))
+		t.Errorf("advice changed the agent's play:\n%s\n%s", rules.MovesText(a), rules.MovesText(c))
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/konanezero/konane/agent"
-	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
 )
@@ -24,11 +23,6 @@ type Config struct {
 	Name     string         // answer to name; "" = "konane"
 	Version  string         // answer to version; "" = "devel"
 }
-
-// solveMaxStones is the largest number of stones of a position above 5x5
-// that konane-solve takes on (such positions solve in well under a
-// second; 4x4 and 5x5 are always solved).
-const solveMaxStones = player.DefaultPerfectMaxStones
 
 // solverTableEntries sizes the solver's table (24 bytes each: 24 MiB).
 const solverTableEntries = 1 << 20
@@ -264,15 +258,16 @@ func (e *Engine) showboard(context.Context, []string) (string, error) {
 }
 
 func (e *Engine) legalMoves(context.Context, []string) (string, error) {
-	return agent.MovesText(e.game.Position().LegalMoves(nil)), nil
+	return rules.MovesText(e.game.Position().LegalMoves(nil)), nil
 }
 
 // solve answers "COLOUR wins: MOVE..." with every winning move of the side
 // to move, or "COLOUR loses".
 func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 	p := e.game.Position()
-	if stones := bits.OnesCount64(p.Black | p.White); p.Size > 5 && stones > solveMaxStones {
-		return "", fmt.Errorf("position too large to solve: %d stones on %dx%d (at most %d above 5x5; 4x4 and 5x5 always)", stones, p.Size, p.Size, solveMaxStones)
+	if !solver.Solvable(p, solver.DefaultMaxStones) {
+		stones := bits.OnesCount64(p.Black | p.White)
+		return "", fmt.Errorf("position too large to solve: %d stones on %dx%d (at most %d above 5x5; 4x4 and 5x5 always)", stones, p.Size, p.Size, solver.DefaultMaxStones)
 	}
 	if e.solver == nil {
 		e.solver = solver.New(solver.WithTableEntries(solverTableEntries))
@@ -285,7 +280,7 @@ func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 	if len(wins) == 0 {
 		return fmt.Sprintf("%s loses", p.Turn), nil
 	}
-	return fmt.Sprintf("%s wins: %s", p.Turn, agent.MovesText(wins)), nil
+	return fmt.Sprintf("%s wins: %s", p.Turn, rules.MovesText(wins)), nil
 }
 
 // eval answers "COLOUR WINPROB LINE..." for the side to move, from a

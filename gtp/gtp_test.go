@@ -98,8 +98,8 @@ func TestFullGame(t *testing.T) {
 		}
 		p = p.Play(m)
 		moves = append(moves, m)
-		if legal := s.ask("konane-legal_moves", '='); legal != strings.TrimSpace("= "+agent.MovesText(p.LegalMoves(nil))) {
-			t.Fatalf("legal moves %q, want %q", legal, agent.MovesText(p.LegalMoves(nil)))
+		if legal := s.ask("konane-legal_moves", '='); legal != strings.TrimSpace("= "+rules.MovesText(p.LegalMoves(nil))) {
+			t.Fatalf("legal moves %q, want %q", legal, rules.MovesText(p.LegalMoves(nil)))
 		}
 	}
 	loser := p.Turn.String()
@@ -275,7 +275,7 @@ func TestSolve(t *testing.T) {
 		}
 		want := "= " + p.Turn.String() + " loses"
 		if len(wins) > 0 {
-			want = "= " + p.Turn.String() + " wins: " + agent.MovesText(wins)
+			want = "= " + p.Turn.String() + " wins: " + rules.MovesText(wins)
 		}
 		if answer != want {
 			t.Fatalf("konane-solve in\n%s answered %q, want %q", p, answer, want)

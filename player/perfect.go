@@ -11,12 +11,6 @@ import (
 	"github.com/konanezero/konane/solver"
 )
 
-// DefaultPerfectMaxStones is the largest number of stones a position on a
-// board above 5x5 may hold for the perfect player to solve it (such
-// positions take the solver well under a second; 4x4 and 5x5 are solved
-// from the start in milliseconds).
-const DefaultPerfectMaxStones = 24
-
 // perfectTableEntries sizes the solver's table of one perfect player
 // (24 bytes each: 24 MiB).
 const perfectTableEntries = 1 << 20
@@ -48,7 +42,7 @@ var ErrTooBig = errors.New("position too large to solve")
 func NewPerfect(seed uint64) *Perfect {
 	return &Perfect{
 		name:      "perfect",
-		MaxStones: DefaultPerfectMaxStones,
+		MaxStones: solver.DefaultMaxStones,
 		rng:       newRand(seed, streamPerfect),
 		solver:    solver.New(solver.WithTableEntries(perfectTableEntries)),
 	}
@@ -62,7 +56,8 @@ func (pp *Perfect) Move(ctx context.Context, p rules.Position) (rules.Move, erro
 	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
 	}
-	if stones := bits.OnesCount64(p.Black | p.White); p.Size > 5 && stones > pp.MaxStones {
+	if !solver.Solvable(p, pp.MaxStones) {
+		stones := bits.OnesCount64(p.Black | p.White)
 		return rules.NoMove, fmt.Errorf("player: perfect: %w: %d stones on %dx%d (the limit above 5x5 is %d)", ErrTooBig, stones, p.Size, p.Size, pp.MaxStones)
 	}
 	results, err := pp.solver.Analyze(ctx, p)

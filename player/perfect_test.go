@@ -43,7 +43,7 @@ func TestPerfectWinsWonPositions(t *testing.T) {
 	for size := rules.MinSize; size <= rules.MaxSize; size++ {
 		checked := 0
 		for i, p := range randomPositions(size, games, uint64(size)) {
-			if size > 5 && bits.OnesCount64(p.Black|p.White) > DefaultPerfectMaxStones {
+			if size > 5 && bits.OnesCount64(p.Black|p.White) > solver.DefaultMaxStones {
 				continue
 			}
 			if i%3 != 0 {

@@ -70,7 +70,7 @@ type Spec struct {
 	Time  time.Duration // alphabeta, mcts, model: 0 = no time limit
 	C     float64       // mcts: 0 = DefaultUCTC
 	// MaxStones (perfect): the most stones of a position above 5x5 that
-	// the player will solve; 0 = DefaultPerfectMaxStones.
+	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
 	// Level (model): a level name, resolved by agent.NewFactory; "" = none.
 	Level string

@@ -79,6 +79,19 @@ func ParseSquare(text string, size int) (Square, error) {
 	return SquareAt(row, col), nil
 }
 
+// MoveStrings writes each move in project notation.
+func MoveStrings(ms []Move) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// MovesText writes moves in project notation separated by spaces:
+// "d4 e4 b4-d4".
+func MovesText(ms []Move) string { return strings.Join(MoveStrings(ms), " ") }
+
 // ErrIllegal is wrapped by every ParseMove error about a well-formed move
 // that the rules do not allow in the position.
 var ErrIllegal = errors.New("illegal move")

@@ -230,3 +230,22 @@ func TestMoveError(t *testing.T) {
 		t.Errorf("ParseMove(b1): %#v", err)
 	}
 }
+
+func TestMovesText(t *testing.T) {
+	p := NewPosition(6)
+	var ms []Move
+	for _, text := range []string{"c3", "c4", "a3-c3"} {
+		m, err := ParseMove(p, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+		p = p.Play(m)
+	}
+	if got := MovesText(ms); got != "c3 c4 a3-c3" {
+		t.Errorf("MovesText = %q", got)
+	}
+	if got := MoveStrings(nil); got == nil || len(got) != 0 {
+		t.Errorf("MoveStrings(nil) = %#v, want an empty list (JSON [])", got)
+	}
+}

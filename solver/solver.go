@@ -84,6 +84,20 @@ func (s *Solver) Solve(ctx context.Context, p rules.Position) (bool, error) {
 	return win, s.end()
 }
 
+// DefaultMaxStones is the largest number of stones of a position on a
+// board above 5x5 that Solvable accepts by default: such positions take
+// the solver well under a second (4x4 and 5x5 are solved from the start
+// in milliseconds).
+const DefaultMaxStones = 24
+
+// Solvable reports whether p is small enough to solve at once: any
+// position of 4x4 or 5x5, and on larger boards one with at most maxStones
+// stones. It is the one test of the perfect player and the GTP engine's
+// konane-solve.
+func Solvable(p rules.Position, maxStones int) bool {
+	return p.Size <= 5 || bits.OnesCount64(p.Black|p.White) <= maxStones
+}
+
 // MoveResult is the outcome of one legal move.
 type MoveResult struct {
 	Move rules.Move

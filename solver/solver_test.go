@@ -178,3 +178,14 @@ func TestWinningMoves(t *testing.T) {
 		t.Fatal("no winning move should give nil")
 	}
 }
+
+// TestSolvable: 4x4 and 5x5 always; above, up to maxStones stones.
+func TestSolvable(t *testing.T) {
+	if !Solvable(rules.NewPosition(5), 0) {
+		t.Error("the 5x5 start is not solvable")
+	}
+	start8 := rules.NewPosition(8) // 64 stones
+	if Solvable(start8, DefaultMaxStones) || !Solvable(start8, 64) {
+		t.Error("the 8x8 start: solvable with the default limit, or not with 64")
+	}
+}

@@ -240,7 +240,7 @@ func (ss *session) view() stateJSON {
 	st := stateJSON{
 		ID: ss.id, Size: g.Size(), Human: ss.human.String(), Level: ss.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
-		Moves: moveTexts(g.Moves()), Legal: []string{}, Over: g.Over(),
+		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
 	}
 	st.Board = boardRows(p)
 	if g.Len() > 0 {
@@ -254,7 +254,7 @@ func (ss *session) view() stateJSON {
 			st.Message = newMsg("status.computerWins")
 		}
 	} else if p.Turn == ss.human {
-		st.Legal = moveTexts(p.LegalMoves(nil))
+		st.Legal = rules.MoveStrings(p.LegalMoves(nil))
 		switch p.Phase() {
 		case rules.RemoveBlack:
 			st.Message = newMsg("status.removeBlack")
@@ -267,7 +267,7 @@ func (ss *session) view() stateJSON {
 		st.Message = newMsg("status.thinking")
 	}
 	if ss.eval != nil {
-		st.Eval = &evalJSON{AgentMove: ss.eval.Move.String(), HumanWinProb: ss.eval.WinProbFor(ss.human), PV: moveTexts(ss.eval.PV)}
+		st.Eval = &evalJSON{AgentMove: ss.eval.Move.String(), HumanWinProb: ss.eval.WinProbFor(ss.human), PV: rules.MoveStrings(ss.eval.PV)}
 	}
 	return st
 }
@@ -295,14 +295,6 @@ func boardRows(p rules.Position) []string {
 }
 
 func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-
-func moveTexts(ms []rules.Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	return out
-}
 
 type newRequest struct {
 	Size  int    `json:"size"`
@@ -518,7 +510,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.hintFailed"), detail: err}
 	}
-	return hintJSON{Move: an.Move.String(), WinProb: an.WinProb(), PV: moveTexts(an.PV)}, nil
+	return hintJSON{Move: an.Move.String(), WinProb: an.WinProb(), PV: rules.MoveStrings(an.PV)}, nil
 }
 
 // record sends the game record in the text format as a download.

@@ -115,7 +115,7 @@ func checkState(t *testing.T, st stateJSON) rules.Position {
 	}
 	wantLegal := []string{}
 	if !st.Over && st.Turn == st.Human {
-		wantLegal = strings.Fields(agent.MovesText(p.LegalMoves(nil)))
+		wantLegal = strings.Fields(rules.MovesText(p.LegalMoves(nil)))
 	}
 	if strings.Join(st.Legal, " ") != strings.Join(wantLegal, " ") {
 		t.Fatalf("legal %v, want %v", st.Legal, wantLegal)
@@ -185,7 +185,7 @@ func TestAPIGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(strings.Fields(agent.MovesText(rec.Moves)), " ") != strings.Join(st.Moves, " ") {
+		if strings.Join(strings.Fields(rules.MovesText(rec.Moves)), " ") != strings.Join(st.Moves, " ") {
 			t.Errorf("record moves %v, game %v", rec.Moves, st.Moves)
 		}
 		if w, ok := rec.Winner(); !ok || w.String() != st.Winner {

@@ -137,7 +137,7 @@ func tutorial() ([]tutorialStep, error) {
 			}
 			st.Task, st.After = st.Legal, [][]string{}
 		} else {
-			st.Legal = moveTexts(legal)
+			st.Legal = rules.MoveStrings(legal)
 			st.Task = d.task
 			if st.Task == nil {
 				st.Task = st.Legal

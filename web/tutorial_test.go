@@ -105,7 +105,7 @@ func TestTutorial(t *testing.T) {
 		if after.HasMoves() == task {
 			t.Errorf("lose step: after %s White has moves: %v", text, after.HasMoves())
 		}
-		if !task && !slices.Contains(moveTexts(after.LegalMoves(nil)), "d3-d1") {
+		if !task && !slices.Contains(rules.MoveStrings(after.LegalMoves(nil)), "d3-d1") {
 			t.Errorf("lose step: after %s White cannot play d3-d1", text)
 		}
 	}

@@ -4,12 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
@@ -103,7 +98,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		specs[i] = s
 	}
-	progress := newProgress(stderr, *quiet)
+	progress := newProgress("arena", stderr, *quiet)
 	if *check {
 		if len(specs) != 1 {
 			return usageError("arena", "--solver-check takes exactly one player spec, got %d", len(specs))
@@ -210,65 +205,4 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, c
 		spec.Name, r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High)
 	fmt.Fprintf(stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*r.RandomRate)
 	return nil
-}
-
-// progress shows how far a long run is: a bar with the time left on a
-// terminal, a plain line every tenth of the way otherwise.
-type progress struct {
-	w     io.Writer
-	quiet bool
-	tty   bool
-	bar   *progressbar.ProgressBar
-	start time.Time
-	last  int // tenths reported so far (plain mode)
-}
-
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w, quiet: quiet}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
-	}
-	return p
-}
-
-// update returns a callback for done/total counts of the given unit.
-func (p *progress) update(unit string) func(done, total int) {
-	if p.quiet {
-		return nil
-	}
-	p.start, p.last, p.bar = time.Now(), 0, nil
-	return func(done, total int) {
-		if p.tty {
-			if p.bar == nil {
-				p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w),
-					progressbar.OptionSetDescription(unit), progressbar.OptionShowCount(),
-					progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
-					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-			}
-			p.bar.Set(done)
-			return
-		}
-		if tenth := 10 * done / max(total, 1); tenth > p.last || done == total {
-			p.last = tenth
-			el := time.Since(p.start)
-			left := time.Duration(float64(el) * float64(total-done) / float64(max(done, 1)))
-			fmt.Fprintf(p.w, "arena: %d/%d %s, %s elapsed, about %s left\n", done, total, unit, roughly(el), roughly(left))
-		}
-	}
-}
-
-// roughly rounds a duration for display: to 0.1 s under 10 s, else to
-// the second.
-func roughly(d time.Duration) time.Duration {
-	if d < 10*time.Second {
-		return d.Round(100 * time.Millisecond)
-	}
-	return d.Round(time.Second)
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-		p.bar = nil
-	}
 }

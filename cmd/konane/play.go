@@ -331,7 +331,7 @@ func (t *terminal) showMoves() {
 		return
 	}
 	moves := p.LegalMoves(nil)
-	fmt.Fprintf(t.out, "legal moves (%d): %s\n", len(moves), agent.MovesText(moves))
+	fmt.Fprintf(t.out, "legal moves (%d): %s\n", len(moves), rules.MovesText(moves))
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
@@ -407,7 +407,7 @@ func (t *terminal) undo() {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	fmt.Fprintf(t.out, "took back %s\n", agent.MovesText(taken))
+	fmt.Fprintf(t.out, "took back %s\n", rules.MovesText(taken))
 	t.showBoard()
 }
 

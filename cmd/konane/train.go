@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/selfplay"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 func init() {
@@ -197,40 +194,33 @@ func setInt(dst *int, v int) {
 	}
 }
 
-// isTerminal reports whether w is an interactive terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
 // trainHooks shows progress bars on a terminal and one log line per
 // generation in any case.
 func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Hooks {
-	var bar *progressbar.ProgressBar
-	newBar := func(n int, desc string) {
-		if !isTerminal(stderr) {
-			return
+	prog := newProgress("train", stderr, !isTerminal(stderr)) // bars only
+	var update func(done, total int)
+	var done, total int
+	start := func(n int, unit string) {
+		prog.finish()
+		update, done, total = prog.update(unit), 0, n
+		if update != nil {
+			update(0, total)
 		}
-		bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(desc),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish(), progressbar.OptionSetWidth(30))
 	}
 	add := func() {
-		if bar != nil {
-			bar.Add(1)
+		done++
+		if update != nil {
+			update(done, total)
 		}
 	}
 	return selfplay.Hooks{
-		Selfplay: func(gen, games int) { newBar(games, fmt.Sprintf("gen %d self-play", gen)) },
+		Selfplay: func(gen, games int) { start(games, fmt.Sprintf("gen %d self-play", gen)) },
 		Game:     add,
-		Training: func(gen, steps int) { newBar(steps, fmt.Sprintf("gen %d training", gen)) },
+		Training: func(gen, steps int) { start(steps, fmt.Sprintf("gen %d training", gen)) },
 		Step:     add,
 		Gate:     func(gen int) { logf("gen %d: gate match against the best model", gen) },
 		Generation: func(m selfplay.Metrics) {
-			if bar != nil {
-				bar.Finish()
-				bar = nil
-			}
+			prog.finish()
 			logf("%s", m)
 		},
 	}
