@@ -249,12 +249,24 @@ func TestStrengthOrder(t *testing.T) {
 		{"mcts:sims=200", "random"},
 	}
 	for _, c := range cases {
-		fs, _ := NewFactory(mustSpec(t, c.strong))
-		fw, _ := NewFactory(mustSpec(t, c.weak))
+		fs, err := NewFactory(mustSpec(t, c.strong))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw, err := NewFactory(mustSpec(t, c.weak))
+		if err != nil {
+			t.Fatal(err)
+		}
 		wins := 0
 		for g := 0; g < games; g++ {
-			s, _ := fs.New(uint64(g))
-			w, _ := fw.New(uint64(g))
+			s, err := fs.New(uint64(g))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := fw.New(uint64(g))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if g%2 == 0 {
 				if winner, _ := playGame(t, 6, s, w); winner == rules.Black {
 					wins++
