@@ -16,6 +16,14 @@
 // result are announced in a live region, and highlights are shapes
 // (rings, dots, corner marks, a star), not colours alone.
 //
+// "Learn the rules" (the button at the top, or a link to /#learn) walks a
+// beginner through the rules on 6x6 in seven steps, each a position of
+// tutorial.go with the stones that matter highlighted: the board and its
+// colours, Black's removal, White's removal, a jump, two jumps in one
+// direction, the forced jump, and who cannot jump loses. The player
+// clicks as in a game; every wrong click is explained. It ends with a
+// game against the computer at the easiest level on 6x6.
+//
 // # Languages
 //
 // The page speaks English, German, Swedish, Italian and Portuguese. The
@@ -30,10 +38,11 @@
 // Every text a person reads is in the catalog, messages/<lang>.json: one
 // flat object of key → text, with parameters in braces ("{move}"). The
 // API does not send sentences: it sends messages as a key and parameters,
-// {code, args}, which the page renders in its language (so a switch of
-// language re-renders nothing on the server and nothing is translated
-// twice); for other clients it adds text, the message rendered in the
-// language of the request.
+// {code, args}, which the page renders with its catalog (one place for
+// every text, nothing translated twice); for other clients it adds text,
+// the message rendered in the language of the request. The switch
+// reloads the page with ?lang=; the game in progress goes on (its id is
+// kept in the tab's sessionStorage).
 //
 // To add a message (say for a new panel):
 //
@@ -70,6 +79,7 @@
 //	POST /api/level  {id, level}           the agent's level from now on → state
 //	POST /api/hint   {id}                  → {move, winProb, pv} for you
 //	GET  /api/record?id=ID                 the game record (text format), as a download
+//	GET  /api/learn                        the steps of "Learn the rules"
 //
 // A state is {id, size, human, level, turn, phase, board (one string per
 // rank, the top rank first, x/o/. per file), moves, last, legal (your
