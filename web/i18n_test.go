@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -312,3 +313,31 @@ func TestReviewList(t *testing.T) {
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// FuzzNegotiate: any ?lang=, cookie and Accept-Language give one of the
+// page's languages, without a panic.
+func FuzzNegotiate(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"", "", "de-CH,de;q=0.9,en;q=0.8"},
+		{"sv", "it", "pt-BR"},
+		{"x-klingon", "%%", "*;q=0.1,fr;q=x"},
+		{"zh-Hant-TW-u-ca-chinese", "", ",,,;;;"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, query, cookie, accept string) {
+		r, err := http.NewRequest("GET", "/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.URL.RawQuery = url.Values{"lang": {query}}.Encode()
+		r.Header.Set("Cookie", langCookie+"="+cookie)
+		r.Header.Set("Accept-Language", accept)
+		if got := negotiate(r); !slices.Contains(langCodes, got) {
+			t.Fatalf("?lang=%q, cookie %q, Accept-Language %q: %q", query, cookie, accept, got)
+		}
+		if code, ok := chosenLang(r); ok != slices.Contains(langCodes, code) {
+			t.Fatalf("?lang=%q chooses %q, %v", query, code, ok)
+		}
+	})
+}
