@@ -16,7 +16,7 @@ import (
 // square), K = 9·32 inputs per row, 32 filters.
 var sgemmShape = struct{ m, n, k int }{m: 32 * 64, n: 32, k: 9 * 32}
 
-// sgemmRun computes the conv-shaped product C = A·Bᵀ with the base BLAS
+// sgemmRun computes the conv-shaped product C = A·B with the base BLAS
 // of this build (Backend), its rows split over threads goroutines.
 type sgemmRun struct {
 	a, b, c []float32
@@ -37,7 +37,7 @@ func newSgemmRun() *sgemmRun {
 func (r *sgemmRun) do(threads int) {
 	s := sgemmShape
 	if threads == 1 {
-		blasImpl.BLAS.Sgemm(blas.NoTrans, blas.Trans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.k, 0, r.c, s.n)
+		blasImpl.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 		return
 	}
 	var wg sync.WaitGroup
@@ -48,17 +48,17 @@ func (r *sgemmRun) do(threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			blasImpl.BLAS.Sgemm(blas.NoTrans, blas.Trans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.k, 0, r.c[i0*s.n:], s.n)
+			blasImpl.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.n, 0, r.c[i0*s.n:], s.n)
 		}()
 	}
 	wg.Wait()
 }
 
 // rowBlocks computes the same product the way the network does: through
-// rowBLAS, in blocks of rowBlock rows spread over the cores.
+// rowBLAS, in blocks of one position's 64 rows spread over the cores.
 func (r *sgemmRun) rowBlocks() {
 	s := sgemmShape
-	blasImpl.Sgemm(blas.NoTrans, blas.Trans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.k, 0, r.c, s.n)
+	blasImpl.sgemmBlocks(64, blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 }
 
 func sgemmFlops() float64 {

@@ -30,54 +30,73 @@ func EncodedLen(size int) int { return NumPlanes * size * size }
 // the 8 symmetries to p permutes the squares of every plane and nothing
 // else (see TestEncodeSymmetry).
 func Encode(p rules.Position, dst []float32) []float32 {
+	var buf [rules.MaxMoves]rules.Move
+	n := int(p.Size)
+	encode(p, p.LegalMoves(buf[:0]), dst[:NumPlanes*n*n], n*n, 1)
+	return dst
+}
+
+// encodeRows writes the same planes as Encode in the layout of the
+// network's input, one row of NumPlanes numbers per square, given the
+// legal moves of p (so that a caller that has them does not generate them
+// again).
+func encodeRows(p rules.Position, moves []rules.Move, dst []float32) {
+	n := int(p.Size)
+	encode(p, moves, dst[:NumPlanes*n*n], 1, NumPlanes)
+}
+
+// encode writes plane k of square s at dst[k*planeStride+s*squareStride].
+func encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, squareStride int) {
 	n := int(p.Size)
 	nn := n * n
-	clear(dst[:NumPlanes*nn])
+	clear(dst)
 	own, opp := p.Stones(p.Turn), p.Stones(p.Turn.Other())
-	setBits(dst[planeOwn*nn:], own, n)
-	setBits(dst[planeOpp*nn:], opp, n)
-	setBits(dst[planeEmpty*nn:], p.Empty(), n)
-	var buf [rules.MaxMoves]rules.Move
+	setBits(dst[planeOwn*planeStride:], own, n, squareStride)
+	setBits(dst[planeOpp*planeStride:], opp, n, squareStride)
+	setBits(dst[planeEmpty*planeStride:], p.Empty(), n, squareStride)
 	var from rules.Bitboard
-	for _, m := range p.LegalMoves(buf[:0]) {
+	for _, m := range moves {
 		from |= m.From.Bit()
 	}
-	setBits(dst[planeOwnFrom*nn:], from, n)
+	setBits(dst[planeOwnFrom*planeStride:], from, n, squareStride)
 	switch p.Phase() {
 	case rules.RemoveBlack:
-		fill(dst[planeRemoveFirst*nn : (planeRemoveFirst+1)*nn])
+		fill(dst[planeRemoveFirst*planeStride:], nn, squareStride)
 	case rules.RemoveWhite:
-		fill(dst[planeRemoveSecond*nn : (planeRemoveSecond+1)*nn])
+		fill(dst[planeRemoveSecond*planeStride:], nn, squareStride)
 	default:
 		q := p
 		q.Turn = p.Turn.Other()
+		var buf [rules.MaxMoves]rules.Move
 		from = 0
 		for _, m := range q.LegalMoves(buf[:0]) {
 			from |= m.From.Bit()
 		}
-		setBits(dst[planeOppFrom*nn:], from, n)
+		setBits(dst[planeOppFrom*planeStride:], from, n, squareStride)
 	}
-	return dst
 }
 
-// setBits sets plane[row*n+col] = 1 for every square of b.
-func setBits(plane []float32, b rules.Bitboard, n int) {
+// setBits sets plane[(row*n+col)*stride] = 1 for every square of b.
+func setBits(plane []float32, b rules.Bitboard, n, stride int) {
 	for b != 0 {
 		s := rules.Square(trailingZeros(b))
 		b &= b - 1
-		plane[s.Row()*n+s.Col()] = 1
+		plane[(s.Row()*n+s.Col())*stride] = 1
 	}
 }
 
-func fill(plane []float32) {
-	for i := range plane {
-		plane[i] = 1
+// fill sets count entries of a plane, stride apart, to 1.
+func fill(plane []float32, count, stride int) {
+	for i := 0; i < count; i++ {
+		plane[i*stride] = 1
 	}
 }
 
 // slotTables[size][a] is the index, in the policy output row of a size×size
-// network, of action a: plane*N*N + row*N + col of its origin, where plane
-// is 0 for a removal and 1 + direction*MaxHops + hops-1 for a jump.
+// network, of action a: (row*N + col)*planes + plane, where (row, col) is
+// its origin, planes is Config.actionPlanes, and plane is 0 for a removal
+// and 1 + direction*MaxHops + hops-1 for a jump. (The policy head's last
+// product has a row per square and a column per plane.)
 var slotTables [rules.MaxSize + 1][]int32
 
 func init() {
@@ -89,7 +108,7 @@ func init() {
 			if !m.IsRemoval() {
 				plane = 1 + int(m.Direction())*rules.MaxHops(n) + m.Hops() - 1
 			}
-			t[a] = int32(plane*n*n + m.From.Row()*n + m.From.Col())
+			t[a] = int32((m.From.Row()*n+m.From.Col())*(1+4*rules.MaxHops(n)) + plane)
 		}
 		slotTables[n] = t
 	}

@@ -115,19 +115,42 @@ type Evaluator struct {
 	started  atomic.Bool
 	stopped  chan struct{} // closed when Run returns
 
+	parts []batchPart // Run's, reused by every batch
+
 	positions, terminal, netPositions, batches, padding atomic.Int64
 }
 
+// batchPart is the positions of one request in one network run.
+type batchPart struct {
+	r         *request
+	from, row int
+	n         int
+}
+
 // request is the positions of one Evaluate call that need the network.
+// Requests are reused (requestPool), buffers included, once answered.
 type request struct {
 	n      int
-	inputs []float32 // n encoded positions
-	logits []float32 // n policy rows, written by Run
-	values []float32 // n values, written by Run
-	taken  int       // positions already put in a batch (Run's)
-	filled int       // positions answered (Run's)
-	err    error     // set by Run before closing done
-	done   chan struct{}
+	miss   []int         // the n positions' indices in Evaluate's argument
+	moves  []rules.Move  // their legal moves, one after the other
+	from   []int         // n+1 offsets into moves
+	inputs []float32     // n encoded positions
+	logits []float32     // n policy rows, written by Run
+	values []float32     // n values, written by Run
+	taken  int           // positions already put in a batch (Run's)
+	filled int           // positions answered (Run's)
+	err    error         // set by Run before signalling done
+	done   chan struct{} // Run sends one value per use: answered or failed
+}
+
+var requestPool = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
+
+// resize returns s with length n, reallocated only if too small.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // NewEvaluator compiles the inference graphs of m for opts. It starts no
@@ -206,7 +229,6 @@ func (e *Evaluator) Stats() EvalStats {
 // network's size. It is safe for concurrent use.
 func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Prediction, error) {
 	preds := make([]mcts.Prediction, len(ps))
-	var miss []int
 	for i, p := range ps {
 		if err := p.Validate(); err != nil {
 			return nil, fmt.Errorf("net: evaluate position %d: %w", i, err)
@@ -216,27 +238,38 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 		}
 	}
 	e.positions.Add(int64(len(ps)))
+	r := requestPool.Get().(*request)
+	r.miss, r.moves, r.from = r.miss[:0], r.moves[:0], r.from[:0]
 	for i, p := range ps {
-		if !p.HasMoves() {
-			e.terminal.Add(1)
-			preds[i] = mcts.Prediction{Policy: []float32{}, Value: -1}
-			continue
-		}
 		if pred, ok := e.cache.get(p); ok {
 			preds[i] = pred
 			continue
 		}
-		miss = append(miss, i)
+		// The legal moves of a position are generated once: for the
+		// terminal check, the input planes and the softmax over them.
+		start := len(r.moves)
+		r.moves = p.LegalMoves(r.moves)
+		if len(r.moves) == start {
+			e.terminal.Add(1)
+			preds[i] = mcts.Prediction{Policy: []float32{}, Value: -1}
+			continue
+		}
+		r.miss = append(r.miss, i)
+		r.from = append(r.from, start)
 	}
-	if len(miss) == 0 {
+	if len(r.miss) == 0 {
+		requestPool.Put(r)
 		return preds, nil
 	}
+	r.from = append(r.from, len(r.moves))
 	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
-	r := &request{n: len(miss), inputs: make([]float32, len(miss)*enc), logits: make([]float32, len(miss)*slots),
-		values: make([]float32, len(miss)), done: make(chan struct{})}
-	for k, i := range miss {
-		Encode(ps[i], r.inputs[k*enc:(k+1)*enc])
+	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
+	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
+	for k, i := range r.miss {
+		encodeRows(ps[i], r.moves[r.from[k]:r.from[k+1]], r.inputs[k*enc:(k+1)*enc])
 	}
+	// A request abandoned on cancellation may still be answered by Run
+	// later, so it is not returned to the pool.
 	select {
 	case e.requests <- r:
 	case <-ctx.Done():
@@ -252,33 +285,33 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	case <-ctx.Done():
 		return nil, fmt.Errorf("net: evaluate: %w", ctx.Err())
 	}
-	var buf [rules.MaxMoves]rules.Move
-	for k, i := range miss {
-		preds[i] = predict(ps[i], r.logits[k*slots:(k+1)*slots], r.values[k], buf[:0])
+	// One backing array holds every policy of the call.
+	pols := make([]float32, len(r.moves))
+	for k, i := range r.miss {
+		lo, hi := r.from[k], r.from[k+1]
+		preds[i] = mcts.Prediction{Policy: pols[lo:hi:hi], Value: r.values[k]}
+		softmaxMoves(r.moves[lo:hi], e.cfg.Size, r.logits[k*slots:(k+1)*slots], preds[i].Policy)
 		e.cache.put(ps[i], preds[i])
 	}
+	requestPool.Put(r)
 	return preds, nil
 }
 
-// predict is the masked softmax of a policy row over the legal moves of p.
-func predict(p rules.Position, logits []float32, value float32, buf []rules.Move) mcts.Prediction {
-	n := int(p.Size)
-	moves := p.LegalMoves(buf)
-	pol := make([]float32, len(moves))
+// softmaxMoves writes into pol the softmax of the logits of the moves.
+func softmaxMoves(moves []rules.Move, size int, logits, pol []float32) {
+	var exps [rules.MaxMoves]float64
 	maxL := math.Inf(-1)
 	for _, m := range moves {
-		maxL = max(maxL, float64(logits[actionSlot(rules.ActionIndex(m, n), n)]))
+		maxL = max(maxL, float64(logits[actionSlot(rules.ActionIndex(m, size), size)]))
 	}
 	var sum float64
-	exps := make([]float64, len(moves))
 	for j, m := range moves {
-		exps[j] = math.Exp(float64(logits[actionSlot(rules.ActionIndex(m, n), n)]) - maxL)
+		exps[j] = math.Exp(float64(logits[actionSlot(rules.ActionIndex(m, size), size)]) - maxL)
 		sum += exps[j]
 	}
-	for j := range pol {
+	for j := range moves {
 		pol[j] = float32(exps[j] / sum)
 	}
-	return mcts.Prediction{Policy: pol, Value: value}
 }
 
 // Run gathers the positions of concurrent Evaluate calls into batches and
@@ -296,7 +329,7 @@ func (e *Evaluator) Run(ctx context.Context) error {
 	fail := func(err error) {
 		for _, r := range queue {
 			r.err = err
-			close(r.done)
+			r.done <- struct{}{}
 		}
 	}
 	timer := time.NewTimer(time.Hour)
@@ -363,12 +396,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 	}
 	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
 	x := data32(gr.x)
-	type part struct {
-		r         *request
-		from, row int
-		n         int
-	}
-	var parts []part
+	parts := e.parts[:0]
 	row := 0
 	for _, r := range queue {
 		if row == count {
@@ -379,7 +407,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 			continue
 		}
 		copy(x[row*enc:(row+k)*enc], r.inputs[r.taken*enc:(r.taken+k)*enc])
-		parts = append(parts, part{r, r.taken, row, k})
+		parts = append(parts, batchPart{r, r.taken, row, k})
 		r.taken += k
 		row += k
 	}
@@ -390,15 +418,11 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 	if err != nil {
 		return queue, err
 	}
-	logits := gr.out.logits.Data().([]float32)
-	values := gr.out.value.Data().([]float32)
+	logits, values := f32(gr.out.logits), f32(gr.out.value)
 	for _, p := range parts {
 		copy(p.r.logits[p.from*slots:(p.from+p.n)*slots], logits[p.row*slots:(p.row+p.n)*slots])
 		copy(p.r.values[p.from:p.from+p.n], values[p.row:p.row+p.n])
 		p.r.filled += p.n
-		if p.r.filled == p.r.n {
-			close(p.r.done)
-		}
 	}
 	e.batches.Add(1)
 	e.netPositions.Add(int64(count))
@@ -409,5 +433,14 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 			rest = append(rest, r)
 		}
 	}
+	// Only now answer the complete requests: once answered, a request
+	// may be reused by another Evaluate call.
+	for _, p := range parts {
+		if p.r.filled == p.r.n {
+			p.r.done <- struct{}{}
+		}
+	}
+	clear(parts)
+	e.parts = parts[:0]
 	return rest, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
 	"golang.org/x/sync/errgroup"
+	"gorgonia.org/tensor"
 )
 
 var _ mcts.Evaluator = (*Evaluator)(nil)
@@ -369,5 +370,29 @@ func TestGraphsCollected(t *testing.T) {
 		if w.Value() != nil {
 			t.Errorf("graph %d of %d still in memory", i, len(graphs))
 		}
+	}
+}
+
+// TestRunAllocatesNothing: after its first run, an inference graph reuses
+// every tensor, so a network run allocates nothing (BenchmarkEvaluate
+// shows what Evaluate itself allocates: its results).
+func TestRunAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	m := mustModel(t, tinyConfig(8), 1)
+	gr, err := buildGraph(m.cfg, 3, m.weights, tensor.Float32, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gr.run(); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(5, func() {
+		if err := gr.run(); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("a network run allocates %v times", n)
 	}
 }

@@ -1,7 +1,9 @@
 package net
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 
 	G "gorgonia.org/gorgonia"
@@ -26,25 +28,30 @@ type graph struct {
 	batch  int
 	dtype  tensor.Dtype
 	g      *G.ExprGraph
-	vm     G.VM
+	vm     G.VM      // training graphs
+	plan   []step    // inference graphs
 	params []*G.Node // in cfg.params() order
 	specs  []paramSpec
 
-	x      *G.Node // (batch, NumPlanes, N, N)
-	logits *G.Node // (batch, slots)
+	x      *G.Node // (batch·N·N, NumPlanes): see encodeRows
+	logits *G.Node // (batch, slots): see actionSlot
 	value  *G.Node // (batch, 1)
 
 	out *outputs
 
 	// Training graphs only.
-	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, 1+slots), (batch, 1)
+	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, slots), (batch, 1)
 	cost                            *G.Node
+	// The losses of the last run, kept by their operations rather than
+	// read through Read nodes: the tape machine may update a scalar in
+	// place (the cost's addition) before a Read of it runs.
+	policyLoss *policyLossOp
+	valueLoss  *valueLossOp
 }
 
-// outputs holds copies of a graph's outputs, taken by Read nodes when they
-// are computed: Gorgonia may later overwrite a node's memory in place (the
-// training graph's value is, by the loss), so outputs are read only from
-// here.
+// outputs holds a graph's outputs after a run: those of an inference
+// graph's operations, or copies taken by Read nodes in a training graph
+// when the outputs are computed (Gorgonia may later reuse their memory).
 //
 // It is allocated apart from the graph on purpose. The machine keeps a
 // pointer to each Read's destination, and Gorgonia sets a finalizer on
@@ -53,8 +60,7 @@ type graph struct {
 // holding an object with a finalizer, which Go never collects. Every
 // graph built would then stay in memory for good.
 type outputs struct {
-	logits, value         G.Value
-	policyLoss, valueLoss G.Value // training graphs only
+	logits, value G.Value
 }
 
 // buildGraph compiles the network of cfg for batch positions with the
@@ -87,71 +93,43 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 		gr.params = append(gr.params, n)
 	}
 	n := cfg.Size
-	gr.x = input(g, dtype, "x", batch, NumPlanes, n, n)
-
-	conv := func(x *G.Node, name string, k int) *G.Node {
-		pad := (k - 1) / 2
-		y := G.Must(G.Conv2d(x, p[name+".w"], tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
-		return G.Must(G.BroadcastAdd(y, p[name+".b"], nil, []byte{0, 2, 3}))
+	nn := n * n
+	// Activations are (batch·N·N, channels): a row per (position, square).
+	gr.x = input(g, dtype, "x", batch*nn, NumPlanes)
+	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
+		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
+		return linear(im2row(x, n), p[name+".w"], s)
 	}
-	dense := func(x *G.Node, name string) *G.Node {
-		y := G.Must(G.Mul(x, p[name+".w"]))
-		return G.Must(G.BroadcastAdd(y, p[name+".b"], nil, []byte{0}))
-	}
-	relu := func(x *G.Node) *G.Node { return G.Must(G.Rectify(x)) }
-	// spatialMean is the mean over the board of each channel, (batch, C).
-	// Gorgonia's Sum over two axes at once has a wrong gradient (and so
-	// Mean and GlobalAveragePool2D); one axis at a time is right.
-	spatialMean := func(x *G.Node) *G.Node { return G.Must(G.Mean(G.Must(G.Mean(x, 3)), 2)) }
-
-	h := relu(conv(gr.x, "stem", 3))
+	h := conv3(gr.x, "stem", linearSpec{relu: true, noGradX: true})
 	for i := 0; i < cfg.Blocks; i++ {
 		pre := fmt.Sprintf("block%d.", i)
-		r := relu(conv(h, pre+"conv1", 3))
+		r := conv3(h, pre+"conv1", linearSpec{relu: true})
 		if cfg.GlobalPool {
-			mean := spatialMean(r)                       // (batch, F)
-			bias := G.Must(G.Mul(mean, p[pre+"pool.w"])) // (batch, F)
-			bias = G.Must(G.Reshape(bias, tensor.Shape{batch, cfg.Filters, 1, 1}))
-			r = G.Must(G.BroadcastAdd(r, bias, nil, []byte{2, 3}))
+			mean := spatial(r, nn, 1/float64(nn))               // (batch, F)
+			bias := linear(mean, p[pre+"pool.w"], linearSpec{}) // (batch, F)
+			r = addPerPosition(r, bias, nn)
 		}
-		h = relu(G.Must(G.Add(h, conv(r, pre+"conv2", 3))))
+		h = conv3(r, pre+"conv2", linearSpec{relu: true, res: h})
 	}
 
-	pol := relu(conv(h, "policy.conv1", 1))
-	pol = conv(pol, "policy.conv2", 1) // (batch, planes, N, N)
-	gr.logits = G.Must(G.Reshape(pol, tensor.Shape{batch, cfg.slots()}))
+	pol := linear(h, p["policy.conv1.w"], linearSpec{trans: true, bias: p["policy.conv1.b"], relu: true, perPosition: nn})
+	gr.logits = linear(pol, p["policy.conv2.w"], linearSpec{trans: true, bias: p["policy.conv2.b"], perPosition: nn,
+		shape: tensor.Shape{batch, cfg.slots()}}) // (batch, N·N·planes): see actionSlot
 
-	v := spatialMean(h) // (batch, F)
-	v = relu(dense(v, "value.fc1"))
-	// The value stays (batch, 1): reshaping it to (batch) makes a view that
-	// the loss's subtraction overwrites in place, corrupting the gradient
-	// of tanh, which reads tanh's output.
-	gr.value = G.Must(G.Tanh(dense(v, "value.fc2"))) // (batch, 1)
+	v := spatial(h, nn, 1/float64(nn)) // (batch, F)
+	v = linear(v, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
+	gr.value = tanhNode(linear(v, p["value.fc2.w"], linearSpec{bias: p["value.fc2.b"]})) // (batch, 1)
+	if !train {
+		return gr, gr.compilePlan()
+	}
 	G.Read(gr.logits, &gr.out.logits)
 	G.Read(gr.value, &gr.out.value)
-
-	if !train {
-		gr.vm = G.NewTapeMachine(g, G.EvalMode())
-		return gr, nil
-	}
 	gr.mask = input(g, dtype, "mask", batch, cfg.slots())
-	gr.targetPolicy = input(g, dtype, "target_policy", batch, 1+cfg.slots())
+	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.slots())
 	gr.targetValue = input(g, dtype, "target_value", batch, 1)
-	// Gorgonia's LogSoftMax (tensor v0.9.24) starts every row's maximum at
-	// the first element of the whole tensor and skips the row's own first
-	// element, so a large first logit overflows exp and gives NaN. Every
-	// row therefore starts with a pad column holding maskedLogit: it is
-	// never the maximum, and the maximum then starts below every row's. The
-	// targets have a matching zero column.
-	pad := input(g, dtype, "pad", batch, 1)
-	setAll(pad, maskedLogit)
-	padded := G.Must(G.Concat(1, pad, G.Must(G.Add(gr.logits, gr.mask))))
-	logp := G.Must(G.LogSoftMax(padded))
-	xent := G.Must(G.Sum(G.Must(G.HadamardProd(gr.targetPolicy, logp)), 1))
-	policyLoss := G.Must(G.Neg(G.Must(G.Mean(xent))))
-	valueLoss := G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(gr.value, gr.targetValue))))))
-	G.Read(policyLoss, &gr.out.policyLoss)
-	G.Read(valueLoss, &gr.out.valueLoss)
+	policyLoss := policyLoss(gr.logits, gr.mask, gr.targetPolicy)
+	valueLoss := valueLoss(gr.value, gr.targetValue)
+	gr.policyLoss, gr.valueLoss = policyLoss.Op().(*policyLossOp), valueLoss.Op().(*valueLossOp)
 	gr.cost = G.Must(G.Add(policyLoss, valueLoss))
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {
 		return nil, fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)
@@ -166,20 +144,6 @@ func input(g *G.ExprGraph, dtype tensor.Dtype, name string, shape ...int) *G.Nod
 		G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.Of(dtype))))
 }
 
-// setAll sets every element of an input node's value to v.
-func setAll(n *G.Node, v float64) {
-	switch d := n.Value().Data().(type) {
-	case []float32:
-		for i := range d {
-			d[i] = float32(v)
-		}
-	case []float64:
-		for i := range d {
-			d[i] = v
-		}
-	}
-}
-
 // convert copies w into a new backing slice of the dtype.
 func convert(w []float32, dtype tensor.Dtype) any {
 	if dtype == tensor.Float64 {
@@ -192,8 +156,54 @@ func convert(w []float32, dtype tensor.Dtype) any {
 	return append([]float32(nil), w...)
 }
 
+// step is one operation of an inference graph's plan, with room for its
+// input values.
+type step struct {
+	op   netOp
+	vals []G.Value
+}
+
+// compilePlan lists the operations of an inference graph in the order
+// they were built, which is an order of execution (each is built after
+// its inputs). Every node of an inference graph is an input, a learnt
+// tensor or a netOp: running the plan calls each operation's Do on its
+// inputs' current values and allocates nothing once every operation has
+// its output. (Gorgonia's tape machine allocates per instruction and per
+// run; it still runs the training graphs, whose gradients it binds.)
+func (gr *graph) compilePlan() error {
+	for _, n := range gr.g.AllNodes() {
+		if n.Op() == nil {
+			continue
+		}
+		op, ok := n.Op().(netOp)
+		if !ok {
+			return fmt.Errorf("net: the inference graph holds %v, not an operation of the network", n.Op())
+		}
+		gr.plan = append(gr.plan, step{op: op, vals: make([]G.Value, len(op.base().inputs))})
+	}
+	slices.SortFunc(gr.plan, func(a, b step) int { return cmp.Compare(a.op.base().id, b.op.base().id) })
+	return nil
+}
+
 // run executes the graph once on the values bound to its inputs.
 func (gr *graph) run() error {
+	if gr.vm == nil {
+		for _, s := range gr.plan {
+			for j, n := range s.op.base().inputs {
+				if op, ok := n.Op().(netOp); ok {
+					s.vals[j] = op.base().out
+				} else {
+					s.vals[j] = n.Value()
+				}
+			}
+			if _, err := s.op.Do(s.vals...); err != nil {
+				return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
+			}
+		}
+		gr.out.logits = gr.logits.Op().(netOp).base().out
+		gr.out.value = gr.value.Op().(netOp).base().out
+		return nil
+	}
 	gr.vm.Reset()
 	if err := gr.vm.RunAll(); err != nil {
 		return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
@@ -202,7 +212,7 @@ func (gr *graph) run() error {
 }
 
 // data32 returns the float32 backing of a node's current value.
-func data32(n *G.Node) []float32 { return n.Value().Data().([]float32) }
+func data32(n *G.Node) []float32 { return f32(n.Value()) }
 
 // floats returns the backing of a value read by a Read node, converted to
 // float64 (for losses and the float64 test graphs).

@@ -1,7 +1,9 @@
 package net
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/konanezero/konane/rules"
@@ -55,7 +57,8 @@ func perturbed(m *Model, scale float64, seed uint64) *Model {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	c := *m
 	c.weights = make(map[string][]float32)
-	for k, w := range m.weights {
+	for _, k := range slices.Sorted(maps.Keys(m.weights)) { // not map order: the same noise every run
+		w := m.weights[k]
 		nw := make([]float32, len(w))
 		for i := range w {
 			nw[i] = w[i] + float32(rng.NormFloat64()*scale)

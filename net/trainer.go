@@ -155,27 +155,30 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 		if t.opts.Augment {
 			s = s.Transform(rules.Symmetry(t.rng.IntN(rules.NumSymmetries)))
 		}
-		Encode(s.Position, x[i*enc:(i+1)*enc])
+		moves := s.Position.LegalMoves(t.legal[:0])
+		encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
 		for _, pl := range t.zeroPlanes {
-			clear(x[i*enc+pl*n*n : i*enc+(pl+1)*n*n])
+			for sq := 0; sq < n*n; sq++ {
+				x[i*enc+sq*NumPlanes+pl] = 0
+			}
 		}
 		row := mask[i*slots : (i+1)*slots]
-		for _, m := range s.Position.LegalMoves(t.legal[:0]) {
+		for _, m := range moves {
 			row[actionSlot(rules.ActionIndex(m, n), n)] = 0
 		}
 		var sum float32
 		for _, ap := range s.Policy {
 			sum += ap.Prob
 		}
-		for _, ap := range s.Policy { // column 0 of each target row is the pad
-			tp[i*(1+slots)+1+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+		for _, ap := range s.Policy {
+			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 	}
 	if err := t.gr.run(); err != nil {
 		return Losses{}, err
 	}
-	l := Losses{Policy: floats(t.gr.out.policyLoss)[0], Value: floats(t.gr.out.valueLoss)[0], LR: t.opts.LRAt(t.step)}
+	l := Losses{Policy: t.gr.policyLoss.last, Value: t.gr.valueLoss.last, LR: t.opts.LRAt(t.step)}
 	if math.IsNaN(l.Policy) || math.IsNaN(l.Value) || math.IsInf(l.Policy, 0) || math.IsInf(l.Value, 0) {
 		return l, errors.New("net: training step: the loss is not finite (learning rate too high?)")
 	}

@@ -19,15 +19,16 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	slots, enc := gr.cfg.slots(), EncodedLen(n)
 	x := make([]float32, gr.batch*enc)
 	mask := make([]float32, gr.batch*slots)
-	tp := make([]float32, gr.batch*(1+slots))
+	tp := make([]float32, gr.batch*slots)
 	tv := make([]float32, gr.batch)
 	var buf [rules.MaxMoves]rules.Move
 	for i := range mask {
 		mask[i] = maskedLogit
 	}
 	for i, s := range batch {
-		Encode(s.Position, x[i*enc:])
-		for _, m := range s.Position.LegalMoves(buf[:0]) {
+		moves := s.Position.LegalMoves(buf[:0])
+		encodeRows(s.Position, moves, x[i*enc:])
+		for _, m := range moves {
 			mask[i*slots+actionSlot(rules.ActionIndex(m, n), n)] = 0
 		}
 		var sum float32
@@ -35,7 +36,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 			sum += ap.Prob
 		}
 		for _, ap := range s.Policy {
-			tp[i*(1+slots)+1+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 	}
@@ -55,58 +56,75 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	set(gr.targetValue.Value().Data(), tv)
 }
 
-// TestGradientCheck compares Gorgonia's symbolic gradient of the loss with
+// TestGradientCheck compares the symbolic gradient of the loss with
 // central finite differences, in float64, on a tiny network with every
-// kind of layer.
+// kind of layer, for 50 draws of the weights.
+//
+// The loss has kinks (every ReLU): where a pre-activation lies within eps
+// of zero, the finite difference straddles the kink and measures neither
+// side's derivative. Such entries are recognised by their one-sided
+// differences disagreeing and another entry is drawn; the check on
+// smooth entries keeps its tight tolerance. (Before this, the weights of
+// the check were drawn in map order, a different network every run, and
+// about one run in seven hit a kink: the "flaky" gradient check.)
 func TestGradientCheck(t *testing.T) {
 	cfg := Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
-	m := perturbed(mustModel(t, cfg, 1), 0.3, 2)
 	batch := randomSamples(4, 3, 5)
-	gr, err := buildGraph(cfg, len(batch), m.weights, tensor.Float64, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fillTrainInputs(t, gr, batch)
-	loss := func() float64 {
-		if err := gr.run(); err != nil {
-			t.Fatal(err)
-		}
-		return floats(gr.out.policyLoss)[0] + floats(gr.out.valueLoss)[0]
-	}
-	loss()
-	analytic := make([][]float64, len(gr.params))
-	for i, p := range gr.params {
-		g, err := p.Grad()
+	kinks := 0
+	for seed := uint64(0); seed < 50; seed++ {
+		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
+		gr, err := buildGraph(cfg, len(batch), m.weights, tensor.Float64, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		analytic[i] = append([]float64(nil), g.Data().([]float64)...)
-	}
-	rng := rand.New(rand.NewPCG(7, 7))
-	const eps = 1e-5
-	checked := 0
-	for i, p := range gr.params {
-		w := p.Value().Data().([]float64)
-		// A few entries of every tensor.
-		for k := 0; k < 4; k++ {
-			j := rng.IntN(len(w))
-			orig := w[j]
-			w[j] = orig + eps
-			up := loss()
-			w[j] = orig - eps
-			down := loss()
-			w[j] = orig
-			num := (up - down) / (2 * eps)
-			a := analytic[i][j]
-			if math.Abs(num-a) > 1e-6+1e-4*math.Max(math.Abs(num), math.Abs(a)) {
-				t.Errorf("%s[%d]: symbolic gradient %.9g, numerical %.9g", gr.specs[i].name, j, a, num)
+		fillTrainInputs(t, gr, batch)
+		loss := func() float64 {
+			if err := gr.run(); err != nil {
+				t.Fatal(err)
 			}
-			checked++
+			return gr.policyLoss.last + gr.valueLoss.last
 		}
+		base := loss()
+		analytic := make([][]float64, len(gr.params))
+		for i, p := range gr.params {
+			g, err := p.Grad()
+			if err != nil {
+				t.Fatal(err)
+			}
+			analytic[i] = append([]float64(nil), g.Data().([]float64)...)
+		}
+		rng := rand.New(rand.NewPCG(7, seed))
+		const eps = 1e-5
+		for i, p := range gr.params {
+			w := p.Value().Data().([]float64)
+			// A few entries of every tensor.
+			for k, tries := 0, 0; k < 3; tries++ {
+				if tries == 50 {
+					t.Fatalf("seed %d: %s: no entry without a kink within eps in 50 draws", seed, gr.specs[i].name)
+				}
+				j := rng.IntN(len(w))
+				orig := w[j]
+				w[j] = orig + eps
+				up := loss()
+				w[j] = orig - eps
+				down := loss()
+				w[j] = orig
+				right, left := (up-base)/eps, (base-down)/eps
+				if math.Abs(right-left) > 1e-3*max(1, math.Abs(right)) {
+					kinks++
+					continue
+				}
+				num := (up - down) / (2 * eps)
+				a := analytic[i][j]
+				if math.Abs(num-a) > 1e-6+1e-4*math.Max(math.Abs(num), math.Abs(a)) {
+					t.Errorf("seed %d: %s[%d]: symbolic gradient %.9g, numerical %.9g", seed, gr.specs[i].name, j, a, num)
+				}
+				k++
+			}
+		}
+		gr.close()
 	}
-	if checked < 4*len(gr.params) {
-		t.Fatalf("checked %d gradients", checked)
-	}
+	t.Logf("%d entries skipped at a kink", kinks)
 }
 
 // TestOverfit trains repeatedly on one fixed batch with one-hot policy

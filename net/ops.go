@@ -1,0 +1,853 @@
+package net
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+	"sync/atomic"
+
+	"github.com/chewxy/hm"
+	"gonum.org/v1/gonum/blas"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// The network's own Gorgonia operations. The tower works on activations
+// laid out as one row per (position, square) and one column per channel,
+// (batch·N·N, C), so that a 1x1 convolution is one matrix product and a
+// 3x3 one is a gather of the 9 neighbours of every square (im2row) and one
+// matrix product, with the bias, the residual input and the ReLU fused
+// into the product's output (linear). Each operation owns its output
+// tensor and reuses it at every run: after the first run, a graph made of
+// these operations allocates nothing. Every operation works in float32
+// and float64 (the gradient check), and the backward pass is made of
+// further operations of this file, so Gorgonia's symbolic
+// differentiation builds the training graph.
+//
+// Gorgonia's own Conv2d, BroadcastAdd, Rectify and LogSoftMax, which these
+// replace, spent most of an evaluation in im2col over NCHW, transposes,
+// Repeat and fresh allocations, and little in the multiply (see doc.go).
+
+type float interface{ ~float32 | ~float64 }
+
+var opCounter atomic.Int64
+
+// opBase holds what every operation of this file shares: a name, a unique
+// id (so that Gorgonia never merges two nodes that own different
+// outputs), the input ranks and output shape, and the output tensor.
+type opBase struct {
+	name   string
+	id     int64
+	inputs []*G.Node
+	ins    []int        // rank of each input
+	shape  tensor.Shape // output shape; nil for a scalar
+	out    *tensor.Dense
+}
+
+func newBase(name string, shape tensor.Shape, ins ...*G.Node) opBase {
+	b := opBase{name: name, id: opCounter.Add(1), shape: shape, inputs: ins}
+	for _, n := range ins {
+		b.ins = append(b.ins, n.Dims())
+	}
+	return b
+}
+
+// netOp is an operation of this file.
+type netOp interface {
+	G.Op
+	base() *opBase
+}
+
+func (o *opBase) base() *opBase { return o }
+
+func (o *opBase) Arity() int { return len(o.ins) }
+
+func (o *opBase) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	ts := make([]hm.Type, 0, len(o.ins)+1)
+	for _, d := range o.ins {
+		ts = append(ts, tensorType(d, a))
+	}
+	return hm.NewFnType(append(ts, tensorType(len(o.shape), a))...)
+}
+
+func tensorType(dims int, a hm.TypeVariable) hm.Type {
+	if dims == 0 {
+		return a
+	}
+	return G.TensorType{Dims: dims, Of: a}
+}
+
+func (o *opBase) InferShape(...G.DimSizer) (tensor.Shape, error) {
+	if o.shape == nil {
+		return tensor.ScalarShape(), nil
+	}
+	return o.shape.Clone(), nil
+}
+func (o *opBase) ReturnsPtr() bool      { return false }
+func (o *opBase) CallsExtern() bool     { return false }
+func (o *opBase) OverwritesInput() int  { return -1 }
+func (o *opBase) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%s#%d", o.name, o.id) }
+func (o *opBase) Hashcode() uint32 {
+	h := fnv.New32a()
+	o.WriteHash(h)
+	return h.Sum32()
+}
+func (o *opBase) String() string { return o.name }
+
+// output returns the operation's output tensor of dtype dt, allocated at
+// the first run.
+func (o *opBase) output(dt tensor.Dtype) *tensor.Dense {
+	if o.out == nil || o.out.Dtype() != dt {
+		o.out = tensor.New(tensor.Of(dt), tensor.WithShape(o.shape...))
+	}
+	return o.out
+}
+
+// apply adds an operation node to the graph (it panics like G.Must on a
+// type error, which buildGraph recovers).
+func apply(op G.Op, ins ...*G.Node) *G.Node { return G.Must(G.ApplyOp(op, ins...)) }
+
+// scalarOf returns a scalar Value as float64.
+func scalarOf(v G.Value) float64 {
+	switch d := v.Data().(type) {
+	case float32:
+		return float64(d)
+	case float64:
+		return d
+	case []float32:
+		return float64(d[0])
+	case []float64:
+		return d[0]
+	}
+	panic(fmt.Sprintf("net: scalar of %T", v.Data()))
+}
+
+// gemm computes C = alpha·op(A)·op(B) + beta·C with the package's BLAS
+// (rowBLAS: blocks of rows, so every row gets the same operations).
+func gemm[T float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	gemmBlocks(rowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmBlocks is gemm by blocks of size rows of C (float32 only; float64
+// products, for the gradient check, are not blocked).
+func gemmBlocks[T float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	switch a := any(a).(type) {
+	case []float32:
+		blasImpl.sgemmBlocks(size, tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		blasImpl.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+}
+
+// neighbours[n][sq*9+k] is the square at offset (k/3-1, k%3-1) of square
+// sq on an n×n board, or -1 off the board.
+var neighbours [16][]int32
+
+func init() {
+	for n := 1; n < len(neighbours); n++ {
+		t := make([]int32, n*n*9)
+		for sq := range n * n {
+			r, c := sq/n, sq%n
+			for k := range 9 {
+				rr, cc := r+k/3-1, c+k%3-1
+				t[sq*9+k] = -1
+				if rr >= 0 && rr < n && cc >= 0 && cc < n {
+					t[sq*9+k] = int32(rr*n + cc)
+				}
+			}
+		}
+		neighbours[n] = t
+	}
+}
+
+// im2rowOp gathers the 3x3 neighbourhood of every square: x (rows, C)
+// becomes (rows, C·9) with column c·9+k holding channel c of neighbour k
+// (zero off the board), the layout of a (F, C, 3, 3) weight as (F, C·9).
+type im2rowOp struct {
+	opBase
+	n, c int
+}
+
+func im2row(x *G.Node, n int) *G.Node {
+	rows, c := x.Shape()[0], x.Shape()[1]
+	return apply(&im2rowOp{newBase("im2row", tensor.Shape{rows, c * 9}, x), n, c}, x)
+}
+
+func (o *im2rowOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		x := f32(vs[0])
+		gatherRows(x, out.Float32s(), o.n, o.c)
+	case tensor.Float64:
+		x := f64(vs[0])
+		gatherRows(x, out.Float64s(), o.n, o.c)
+	}
+	return out, nil
+}
+
+func gatherRows[T float](x, out []T, n, c int) {
+	nn, nb := n*n, neighbours[n]
+	for r := 0; r < len(x)/c; r++ {
+		base := r - r%nn
+		nbr := nb[(r%nn)*9 : (r%nn)*9+9]
+		dst := out[r*c*9 : (r+1)*c*9]
+		for k, s := range nbr {
+			if s < 0 {
+				for ch := range c {
+					dst[ch*9+k] = 0
+				}
+				continue
+			}
+			src := x[(base+int(s))*c : (base+int(s)+1)*c]
+			for ch, v := range src {
+				dst[ch*9+k] = v
+			}
+		}
+	}
+}
+
+func (o *im2rowOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	return G.Nodes{apply(&row2imOp{newBase("row2im", ins[0].Shape().Clone(), grad), o.n, o.c}, grad)}, nil
+}
+
+// row2imOp is the gradient of im2rowOp: it adds every gathered entry's
+// gradient back onto its square and channel.
+type row2imOp struct {
+	opBase
+	n, c int
+}
+
+func (o *row2imOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		g := f32(vs[0])
+		scatterRows(g, out.Float32s(), o.n, o.c)
+	case tensor.Float64:
+		g := f64(vs[0])
+		scatterRows(g, out.Float64s(), o.n, o.c)
+	}
+	return out, nil
+}
+
+func scatterRows[T float](g, out []T, n, c int) {
+	clear(out)
+	nn, nb := n*n, neighbours[n]
+	for r := 0; r < len(out)/c; r++ {
+		base := r - r%nn
+		src := g[r*c*9 : (r+1)*c*9]
+		for k, s := range nb[(r%nn)*9 : (r%nn)*9+9] {
+			if s < 0 {
+				continue
+			}
+			dst := out[(base+int(s))*c : (base+int(s)+1)*c]
+			for ch := range dst {
+				dst[ch] += src[ch*9+k]
+			}
+		}
+	}
+}
+
+// linearOp is y = relu?(x·W + b + h): x (rows, K); W (K, F); b, if any,
+// F numbers of any shape; h, if any, a residual input of y's shape. The
+// output has the given shape, of rows·F elements. noGradX marks an x that
+// needs no gradient (the input planes). A convolution's weight, (F, K…),
+// is transposed first (transposeOp): products of the form A·B, unlike
+// A·Bᵀ, give every row the same operations in OpenBLAS whatever its
+// position in a block of rows (see rowBLAS).
+type linearOp struct {
+	opBase
+	rows, k, f      int
+	block           int // rows per BLAS call in the forward product; 0: no BLAS
+	bias, res, relu bool
+	noGradX         bool
+}
+
+type linearSpec struct {
+	trans, relu, noGradX bool
+	// perPosition: x has a row per (position, square), and the forward
+	// product is computed by blocks of one position's rows (see rowBLAS).
+	perPosition int
+	bias, res   *G.Node
+	shape       tensor.Shape // of the output; (rows, F) if nil
+}
+
+func linear(x, w *G.Node, s linearSpec) *G.Node {
+	rows, k := x.Shape()[0], x.Shape()[1]
+	if s.trans {
+		ws := w.Shape()
+		w = apply(&transposeOp{newBase("transpose", tensor.Shape{ws.TotalSize() / ws[0], ws[0]}, w), ws[0]}, w)
+	}
+	f := w.Shape()[1]
+	shape := s.shape
+	if shape == nil {
+		shape = tensor.Shape{rows, f}
+	}
+	ins := G.Nodes{x, w}
+	if s.bias != nil {
+		ins = append(ins, s.bias)
+	}
+	if s.res != nil {
+		ins = append(ins, s.res)
+	}
+	block := s.perPosition
+	op := &linearOp{opBase: newBase("linear", shape, ins...), rows: rows, k: k, f: f, block: block,
+		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX}
+	return apply(op, ins...)
+}
+
+func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	var b, h G.Value
+	if o.bias {
+		b = vs[2]
+	}
+	if o.res {
+		h = vs[len(vs)-1]
+	}
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		x := f32(vs[0])
+		linearForward(o, x, f32(vs[1]), f32(b), f32(h), out.Float32s())
+	case tensor.Float64:
+		x := f64(vs[0])
+		linearForward(o, x, f64(vs[1]), f64(b), f64(h), out.Float64s())
+	}
+	return out, nil
+}
+
+// f32 and f64 are the backing of a tensor value (nil for nil), read
+// without Data, which allocates.
+func f32(v G.Value) []float32 {
+	if v == nil {
+		return nil
+	}
+	return v.(*tensor.Dense).Float32s()
+}
+
+func f64(v G.Value) []float64 {
+	if v == nil {
+		return nil
+	}
+	return v.(*tensor.Dense).Float64s()
+}
+
+func linearForward[T float](o *linearOp, x, w, b, h, y []T) {
+	var beta T
+	if b != nil || h != nil {
+		beta = 1
+		for r := 0; r < o.rows; r++ {
+			row := y[r*o.f : (r+1)*o.f]
+			switch {
+			case b != nil && h != nil:
+				for j := range row {
+					row[j] = b[j] + h[r*o.f+j]
+				}
+			case b != nil:
+				copy(row, b)
+			default:
+				copy(row, h[r*o.f:(r+1)*o.f])
+			}
+		}
+	}
+	if o.block == 0 {
+		// A product with a row per position (the value head and the
+		// global pooling): small, and in OpenBLAS a row's result depends
+		// on its place in the block, so it is a plain loop, the same for
+		// every row.
+		for r := 0; r < o.rows; r++ {
+			yr, xr := y[r*o.f:(r+1)*o.f], x[r*o.k:(r+1)*o.k]
+			if beta == 0 {
+				clear(yr)
+			}
+			for i, xv := range xr {
+				for j, wv := range w[i*o.f : (i+1)*o.f] {
+					yr[j] += xv * wv
+				}
+			}
+		}
+	} else {
+		gemmBlocks(o.block, blas.NoTrans, blas.NoTrans, o.rows, o.f, o.k, 1, x, o.k, w, o.f, beta, y, o.f)
+	}
+	if o.relu {
+		for i, v := range y {
+			if v < 0 {
+				y[i] = 0
+			}
+		}
+	}
+}
+
+func (o *linearOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := range d {
+		d[i] = true
+	}
+	d[0] = !o.noGradX
+	return d
+}
+
+func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	gz := grad
+	if o.relu {
+		gz = apply(&reluGradOp{newBase("relugrad", out.Shape().Clone(), out, grad)}, out, grad)
+	}
+	x, w := ins[0], ins[1]
+	gs := make(G.Nodes, len(ins))
+	if !o.noGradX {
+		gs[0] = apply(&linearGradXOp{newBase("lineargradx", x.Shape().Clone(), gz, w), o}, gz, w)
+	}
+	gs[1] = apply(&linearGradWOp{newBase("lineargradw", w.Shape().Clone(), gz, x), o}, gz, x)
+	i := 2
+	if o.bias {
+		gs[i] = apply(&colSumOp{newBase("colsum", ins[i].Shape().Clone(), gz), o.f}, gz)
+		i++
+	}
+	if o.res {
+		gs[i] = gz
+	}
+	return gs, nil
+}
+
+// reluGradOp is g where y > 0, else 0.
+type reluGradOp struct{ opBase }
+
+func (o *reluGradOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		y := f32(vs[0])
+		reluGrad(y, f32(vs[1]), out.Float32s())
+	case tensor.Float64:
+		y := f64(vs[0])
+		reluGrad(y, f64(vs[1]), out.Float64s())
+	}
+	return out, nil
+}
+
+func reluGrad[T float](y, g, out []T) {
+	for i, v := range y {
+		if v > 0 {
+			out[i] = g[i]
+		} else {
+			out[i] = 0
+		}
+	}
+}
+
+// linearGradXOp is the gradient of linearOp's x: gz·W'ᵀ.
+type linearGradXOp struct {
+	opBase
+	l *linearOp
+}
+
+func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		gz := f32(vs[0])
+		linearGradX(o.l, gz, f32(vs[1]), out.Float32s())
+	case tensor.Float64:
+		gz := f64(vs[0])
+		linearGradX(o.l, gz, f64(vs[1]), out.Float64s())
+	}
+	return out, nil
+}
+
+func linearGradX[T float](l *linearOp, gz, w, gx []T) {
+	gemm(blas.NoTrans, blas.Trans, l.rows, l.k, l.f, 1, gz, l.f, w, l.f, 0, gx, l.k)
+}
+
+// linearGradWOp is the gradient of linearOp's W: xᵀ·gz.
+type linearGradWOp struct {
+	opBase
+	l *linearOp
+}
+
+func (o *linearGradWOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		gz := f32(vs[0])
+		linearGradW(o.l, gz, f32(vs[1]), out.Float32s())
+	case tensor.Float64:
+		gz := f64(vs[0])
+		linearGradW(o.l, gz, f64(vs[1]), out.Float64s())
+	}
+	return out, nil
+}
+
+func linearGradW[T float](l *linearOp, gz, x, gw []T) {
+	gemm(blas.Trans, blas.NoTrans, l.k, l.f, l.rows, 1, x, l.k, gz, l.f, 0, gw, l.f)
+}
+
+// transposeOp is the transpose of w seen as a (rows, cols) matrix, with
+// the given output shape (its gradient is the transpose back).
+type transposeOp struct {
+	opBase
+	rows int
+}
+
+func (o *transposeOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		transpose(f32(vs[0]), out.Float32s(), o.rows)
+	case tensor.Float64:
+		transpose(f64(vs[0]), out.Float64s(), o.rows)
+	}
+	return out, nil
+}
+
+func transpose[T float](w, out []T, rows int) {
+	cols := len(w) / rows
+	for r := 0; r < rows; r++ {
+		for c, v := range w[r*cols : (r+1)*cols] {
+			out[c*rows+r] = v
+		}
+	}
+}
+
+func (o *transposeOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (o *transposeOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	cols := ins[0].Shape().TotalSize() / o.rows
+	return G.Nodes{apply(&transposeOp{newBase("transpose", ins[0].Shape().Clone(), grad), cols}, grad)}, nil
+}
+
+// colSumOp sums the rows of g (rows, F) into F numbers (a bias gradient).
+type colSumOp struct {
+	opBase
+	f int
+}
+
+func (o *colSumOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		g := f32(vs[0])
+		colSum(g, out.Float32s(), o.f)
+	case tensor.Float64:
+		g := f64(vs[0])
+		colSum(g, out.Float64s(), o.f)
+	}
+	return out, nil
+}
+
+func colSum[T float](g, out []T, f int) {
+	clear(out)
+	for r := 0; r < len(g)/f; r++ {
+		for j, v := range g[r*f : (r+1)*f] {
+			out[j] += v
+		}
+	}
+}
+
+// spatialOp sums each position's rows, times scale: x (batch·nn, F)
+// becomes (batch, F). Scale 1/nn is the mean over the board.
+type spatialOp struct {
+	opBase
+	nn    int
+	scale float64
+}
+
+func spatial(x *G.Node, nn int, scale float64) *G.Node {
+	rows, f := x.Shape()[0], x.Shape()[1]
+	return apply(&spatialOp{newBase("spatial", tensor.Shape{rows / nn, f}, x), nn, scale}, x)
+}
+
+func (o *spatialOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		x := f32(vs[0])
+		spatialSum(x, out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+	case tensor.Float64:
+		x := f64(vs[0])
+		spatialSum(x, out.Float64s(), o.nn, o.shape[1], o.scale)
+	}
+	return out, nil
+}
+
+func spatialSum[T float](x, out []T, nn, f int, scale T) {
+	for b := 0; b < len(out)/f; b++ {
+		o := out[b*f : (b+1)*f]
+		clear(o)
+		for sq := 0; sq < nn; sq++ {
+			for j, v := range x[(b*nn+sq)*f : (b*nn+sq+1)*f] {
+				o[j] += v
+			}
+		}
+		for j := range o {
+			o[j] *= scale
+		}
+	}
+}
+
+func (o *spatialOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (o *spatialOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	return G.Nodes{spread(grad, ins[0], o.nn, o.scale)}, nil
+}
+
+// spreadOp is the gradient of spatialOp: x (batch, F) becomes (batch·nn,
+// F), every row of a position its row times scale; with a first input
+// (batch·nn, F) it is added to that instead (a per-position bias).
+type spreadOp struct {
+	opBase
+	nn    int
+	scale float64
+	add   bool
+}
+
+func spread(g, like *G.Node, nn int, scale float64) *G.Node {
+	return apply(&spreadOp{newBase("spread", like.Shape().Clone(), g), nn, scale, false}, g)
+}
+
+// addPerPosition is x (batch·nn, F) plus bias (batch, F) on every square
+// of each position.
+func addPerPosition(x, bias *G.Node, nn int) *G.Node {
+	return apply(&spreadOp{newBase("addperposition", x.Shape().Clone(), x, bias), nn, 1, true}, x, bias)
+}
+
+func (o *spreadOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	var x G.Value
+	if o.add {
+		x = vs[0]
+	}
+	g := vs[len(vs)-1]
+	switch out.Dtype() {
+	case tensor.Float32:
+		spreadRows(f32(x), f32(g), out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+	case tensor.Float64:
+		spreadRows(f64(x), f64(g), out.Float64s(), o.nn, o.shape[1], o.scale)
+	}
+	return out, nil
+}
+
+func spreadRows[T float](x, g, out []T, nn, f int, scale T) {
+	for r := 0; r < len(out)/f; r++ {
+		src, dst := g[(r/nn)*f:(r/nn+1)*f], out[r*f:(r+1)*f]
+		if x != nil {
+			for j, x := range x[r*f : (r+1)*f] {
+				dst[j] = x + src[j]
+			}
+			continue
+		}
+		for j, v := range src {
+			dst[j] = v * scale
+		}
+	}
+}
+
+func (o *spreadOp) DiffWRT(n int) []bool { return []bool{true, true}[:n] }
+
+func (o *spreadOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	if !o.add {
+		return nil, fmt.Errorf("net: %s has no gradient", o.name)
+	}
+	return G.Nodes{grad, spatial(grad, o.nn, 1)}, nil
+}
+
+// tanhOp is the elementwise tanh.
+type tanhOp struct{ opBase }
+
+func tanhNode(x *G.Node) *G.Node {
+	return apply(&tanhOp{newBase("tanh", x.Shape().Clone(), x)}, x)
+}
+
+func (o *tanhOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		x := f32(vs[0])
+		for i, v := range x {
+			out.Float32s()[i] = float32(math.Tanh(float64(v)))
+		}
+	case tensor.Float64:
+		x := f64(vs[0])
+		for i, v := range x {
+			out.Float64s()[i] = math.Tanh(v)
+		}
+	}
+	return out, nil
+}
+
+func (o *tanhOp) DiffWRT(int) []bool { return []bool{true} }
+
+func (o *tanhOp) SymDiff(_ G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	return G.Nodes{apply(&tanhGradOp{newBase("tanhgrad", out.Shape().Clone(), out, grad)}, out, grad)}, nil
+}
+
+// tanhGradOp is g·(1-y²) for y = tanh(x).
+type tanhGradOp struct{ opBase }
+
+func (o *tanhGradOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		y := f32(vs[0])
+		g, d := f32(vs[1]), out.Float32s()
+		for i, v := range y {
+			d[i] = g[i] * (1 - v*v)
+		}
+	case tensor.Float64:
+		y := f64(vs[0])
+		g, d := f64(vs[1]), out.Float64s()
+		for i, v := range y {
+			d[i] = g[i] * (1 - v*v)
+		}
+	}
+	return out, nil
+}
+
+// policyLossOp is the mean over the batch of the cross-entropy of the
+// target distribution t against the softmax of logits+mask (the mask holds
+// 0 for legal actions and maskedLogit for the others), computed in
+// float64 per row with the row's own maximum subtracted.
+type policyLossOp struct {
+	opBase
+	last float64 // the loss of the last run
+}
+
+func policyLoss(logits, mask, target *G.Node) *G.Node {
+	return apply(&policyLossOp{opBase: newBase("policyloss", nil, logits, mask, target)}, logits, mask, target)
+}
+
+func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
+	cols := vs[0].Shape()[1]
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		o.last = xent(f32(vs[0]), f32(vs[1]), f32(vs[2]), cols, nil, 0)
+		return G.NewF32(float32(o.last)), nil
+	case tensor.Float64:
+		o.last = xent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, nil, 0)
+		return G.NewF64(o.last), nil
+	}
+	return nil, fmt.Errorf("net: policy loss of %v", vs[0].Dtype())
+}
+
+// xent returns the mean cross-entropy; with grad non-nil it writes there
+// the gradient of the mean times scale instead: softmax·Σt − t per row.
+func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
+	rows := len(z) / cols
+	var loss float64
+	for r := 0; r < rows; r++ {
+		zr, mr, tr := z[r*cols:(r+1)*cols], mask[r*cols:(r+1)*cols], t[r*cols:(r+1)*cols]
+		m := math.Inf(-1)
+		for j, v := range zr {
+			m = max(m, float64(v)+float64(mr[j]))
+		}
+		var sum, tsum, tz float64
+		for j, v := range zr {
+			sum += math.Exp(float64(v) + float64(mr[j]) - m)
+			if tr[j] != 0 {
+				tsum += float64(tr[j])
+				tz += float64(tr[j]) * (float64(v) + float64(mr[j]) - m)
+			}
+		}
+		lse := math.Log(sum)
+		loss += tsum*lse - tz
+		if grad != nil {
+			gr := grad[r*cols : (r+1)*cols]
+			for j, v := range zr {
+				p := math.Exp(float64(v)+float64(mr[j])-m) / sum
+				gr[j] = T((p*tsum - float64(tr[j])) * scale / float64(rows))
+			}
+		}
+	}
+	return loss / float64(rows)
+}
+
+func (o *policyLossOp) DiffWRT(int) []bool { return []bool{true, false, false} }
+
+func (o *policyLossOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	g := apply(&policyLossGradOp{newBase("policylossgrad", ins[0].Shape().Clone(), ins[0], ins[1], ins[2], grad)},
+		ins[0], ins[1], ins[2], grad)
+	return G.Nodes{g, nil, nil}, nil
+}
+
+// policyLossGradOp is the gradient of policyLossOp with respect to the
+// logits.
+type policyLossGradOp struct{ opBase }
+
+func (o *policyLossGradOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	cols, scale := vs[0].Shape()[1], scalarOf(vs[3])
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		z := f32(vs[0])
+		xent(z, f32(vs[1]), f32(vs[2]), cols, out.Float32s(), scale)
+	case tensor.Float64:
+		z := f64(vs[0])
+		xent(z, f64(vs[1]), f64(vs[2]), cols, out.Float64s(), scale)
+	}
+	return out, nil
+}
+
+// valueLossOp is the mean squared difference of v and t.
+type valueLossOp struct {
+	opBase
+	last float64 // the loss of the last run
+}
+
+func valueLoss(v, t *G.Node) *G.Node {
+	return apply(&valueLossOp{opBase: newBase("valueloss", nil, v, t)}, v, t)
+}
+
+func (o *valueLossOp) Do(vs ...G.Value) (G.Value, error) {
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		o.last = mse(f32(vs[0]), f32(vs[1]))
+		return G.NewF32(float32(o.last)), nil
+	case tensor.Float64:
+		o.last = mse(f64(vs[0]), f64(vs[1]))
+		return G.NewF64(o.last), nil
+	}
+	return nil, fmt.Errorf("net: value loss of %v", vs[0].Dtype())
+}
+
+func mse[T float](v, t []T) float64 {
+	var s float64
+	for i := range v {
+		d := float64(v[i]) - float64(t[i])
+		s += d * d
+	}
+	return s / float64(len(v))
+}
+
+func (o *valueLossOp) DiffWRT(int) []bool { return []bool{true, false} }
+
+func (o *valueLossOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	g := apply(&valueLossGradOp{newBase("valuelossgrad", ins[0].Shape().Clone(), ins[0], ins[1], grad)}, ins[0], ins[1], grad)
+	return G.Nodes{g, nil}, nil
+}
+
+// valueLossGradOp is 2(v−t)/len(v) times the incoming gradient.
+type valueLossGradOp struct{ opBase }
+
+func (o *valueLossGradOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	s := scalarOf(vs[2])
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		v := f32(vs[0])
+		t, d := f32(vs[1]), out.Float32s()
+		for i := range v {
+			d[i] = float32(2 * (float64(v[i]) - float64(t[i])) * s / float64(len(v)))
+		}
+	case tensor.Float64:
+		v := f64(vs[0])
+		t, d := f64(vs[1]), out.Float64s()
+		for i := range v {
+			d[i] = 2 * (v[i] - t[i]) * s / float64(len(v))
+		}
+	}
+	return out, nil
+}
