@@ -2,10 +2,10 @@ package ladder
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,16 +163,13 @@ func (u *updater) run(ctx context.Context) error {
 // ladderGenerations lists the generations on the ladder: those with a
 // model that are multiples of Every, and those rated before.
 func (u *updater) ladderGenerations() ([]int, error) {
-	files, err := os.ReadDir(filepath.Join(u.dir, "models"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	gens, err := selfplay.NewRunDir(u.dir).Generations()
+	if err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
 	have := map[int]bool{}
-	for _, f := range files {
-		var g int
-		if _, err := fmt.Sscanf(f.Name(), "gen-%d.safetensors", &g); err == nil && f.Name() == selfplay.ModelName(g) && g > 0 {
-			have[g] = true
-		}
+	for _, g := range gens {
+		have[g] = true
 	}
 	on := map[int]bool{}
 	for g := range have {
@@ -238,7 +235,11 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 	}
 	for _, h := range need {
 		name := GenerationName(h)
-		e, err := agent.OpenEngine(filepath.Join(u.dir, "models", selfplay.ModelName(h)), u.size)
+		m, err := selfplay.NewRunDir(u.dir).LoadModel(h) // arena.Run checks its size
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+		e, err := agent.NewEngine(m)
 		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
 		}
@@ -385,7 +386,7 @@ func (u *updater) writeOutputs() error {
 	if err != nil {
 		return nil // not an error of the ladder: too few games yet
 	}
-	metrics, err := selfplay.ReadMetrics(filepath.Join(u.dir, "metrics.csv"))
+	metrics, err := selfplay.NewRunDir(u.dir).Metrics()
 	if err != nil {
 		return err
 	}
@@ -429,14 +430,11 @@ func readSolver(path string) (map[string]*arena.CheckResult, error) {
 
 // runSize reads the board size of the run in dir from its config.json.
 func runSize(dir string) (int, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if err != nil {
+	c, err := selfplay.NewRunDir(dir).ReadConfig()
+	if errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
 	}
-	var c struct {
-		Size int `json:"size"`
-	}
-	if err := json.Unmarshal(b, &c); err != nil || c.Size < 4 || c.Size > 8 {
+	if err != nil || c.Size < 4 || c.Size > 8 {
 		return 0, fmt.Errorf("ladder: %s/config.json gives no board size", dir)
 	}
 	return c.Size, nil

@@ -136,7 +136,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := loadReplay(d, replay, st.Generation); err != nil {
 		return err
 	}
-	all, err := d.readMetrics()
+	all, err := d.Metrics()
 	if err != nil {
 		return err
 	}

@@ -120,20 +120,31 @@ func (d *RunDir) HasRun() bool {
 	return err == nil
 }
 
+// ReadConfig reads the run's configuration; its error wraps
+// fs.ErrNotExist when the directory holds no run.
+func (d *RunDir) ReadConfig() (Config, error) {
+	path := d.path(configFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("selfplay: %w", err)
+	}
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Config{}, fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
+	}
+	return c, nil
+}
+
 // checkOrWriteConfig writes cfg as the run's configuration, after checking
 // that a run already there has the same identity (see Config).
 func (d *RunDir) checkOrWriteConfig(cfg Config) error {
 	path := d.path(configFile)
-	b, err := os.ReadFile(path)
+	saved, err := d.ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
 		return writeJSON(path, cfg)
 	}
 	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	var saved Config
-	if err := json.Unmarshal(b, &saved); err != nil {
-		return fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
+		return err
 	}
 	if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
 		return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
@@ -169,8 +180,9 @@ func writeJSON(path string, v any) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// readMetrics returns the metrics of the generations so far.
-func (d *RunDir) readMetrics() ([]Metrics, error) { return ReadMetrics(d.path(metricsFile)) }
+// Metrics returns the metrics of the generations so far (none for a new
+// run).
+func (d *RunDir) Metrics() ([]Metrics, error) { return ReadMetrics(d.path(metricsFile)) }
 
 // writeMetrics rewrites the metrics with all generations so far, and
 // their plot; a plot that fails is returned as plotErr, not err (the
@@ -256,6 +268,26 @@ func (d *RunDir) saveModel(gen int, m *net.Model) error {
 	}
 	return atomicfile.WriteFile(d.path(modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644)
 }
+
+// Generations lists the generations that have an exported model, in
+// order.
+func (d *RunDir) Generations() ([]int, error) {
+	entries, err := os.ReadDir(d.path(modelsDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	var gens []int
+	for _, e := range entries {
+		if g := generationOf(e.Name()); g > 0 && e.Name() == ModelName(g) {
+			gens = append(gens, g)
+		}
+	}
+	sort.Ints(gens)
+	return gens, nil
+}
+
+// LoadModel reads the model exported after generation gen.
+func (d *RunDir) LoadModel(gen int) (*net.Model, error) { return d.loadModel(ModelName(gen)) }
 
 // loadModel reads the model of that name (ModelName).
 func (d *RunDir) loadModel(name string) (*net.Model, error) {

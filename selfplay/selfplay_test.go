@@ -2,11 +2,14 @@ package selfplay
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,9 +272,23 @@ func TestRunWithGate(t *testing.T) {
 	if gates != 2 {
 		t.Fatalf("%d gate matches, want 2 (generations 2 and 3)", gates)
 	}
-	all, err := NewRunDir(dir).readMetrics()
+	all, err := NewRunDir(dir).Metrics()
 	if err != nil || len(all) != 3 {
 		t.Fatalf("metrics: %d rows, %v", len(all), err)
+	}
+	// What readers of a run (the ladder) see through RunDir.
+	d := NewRunDir(dir)
+	if gens, err := d.Generations(); err != nil || !slices.Equal(gens, []int{1, 2, 3}) {
+		t.Errorf("Generations: %v, %v", gens, err)
+	}
+	if c, err := d.ReadConfig(); err != nil || !reflect.DeepEqual(c.identity(), cfg.identity()) {
+		t.Errorf("ReadConfig: %+v, %v", c, err)
+	}
+	if m, err := d.LoadModel(3); err != nil || m.Meta().Generation != 3 {
+		t.Errorf("LoadModel(3): %v", err)
+	}
+	if _, err := NewRunDir(t.TempDir()).ReadConfig(); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadConfig of an empty folder: %v", err)
 	}
 	st, _ := NewRunDir(dir).readState()
 	// The best model is the last accepted candidate (or generation 1).
