@@ -62,9 +62,12 @@
 // Models and checkpoints are safetensors files (float32 tensors, little
 // endian) whose metadata records the format and encoding versions, board
 // size, architecture, generation, training steps, parent, seed, creation
-// time and a SHA-256 checksum of everything. Load and Decode check it all
-// and fail with one error wrapping ErrFormat, ErrVersion or ErrCorrupt;
-// LoadForSize adds ErrSize. Writes are atomic (internal/atomicfile).
+// time and a SHA-256 checksum of everything. Load, Decode and
+// LoadCheckpoint check it all (every length and offset against the file
+// before anything is allocated, every weight finite) and fail with one
+// error wrapping ErrFormat, ErrVersion, ErrCorrupt or ErrNotFinite;
+// LoadForSize adds ErrSize. FuzzDecode and FuzzLoadCheckpoint fuzz the
+// readers. Writes are atomic (internal/atomicfile).
 //
 // # Determinism
 //

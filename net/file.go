@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"time"
@@ -53,7 +54,8 @@ func (m *Model) tensors(prefix string) []stTensor {
 
 // Load reads a model file written by Save and checks everything: the
 // container, the checksum, the versions, the architecture and the shape of
-// every tensor. Its errors wrap ErrFormat, ErrVersion or ErrCorrupt.
+// every tensor, and that every weight is a finite number. Its errors wrap
+// ErrFormat, ErrVersion, ErrCorrupt or ErrNotFinite.
 func Load(path string) (*Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -124,9 +126,28 @@ func weightsFrom(cfg Config, tensors map[string]stTensor, prefix string) (map[st
 		if !equalShape(t.shape, p.shape) {
 			return nil, fmt.Errorf("%w: tensor %s has shape %v, want %v", ErrFormat, t.name, t.shape, p.shape)
 		}
+		if err := checkFinite(t); err != nil {
+			return nil, err
+		}
 		w[p.name] = t.data
 	}
 	return w, nil
+}
+
+// checkFinite fails, wrapping ErrNotFinite, when t holds NaN or ±Inf.
+func checkFinite(t stTensor) error {
+	bad, first := 0, -1
+	for i, v := range t.data {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			if bad++; first < 0 {
+				first = i
+			}
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: tensor %s holds %v at index %d (%d of its %d values are not finite)", ErrNotFinite, t.name, t.data[first], first, bad, len(t.data))
 }
 
 func equalShape(a, b []int) bool {
@@ -196,6 +217,9 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 	if err != nil {
 		return cfg, md, err
 	}
+	if md.Generation < 0 {
+		return cfg, md, fmt.Errorf("%w: metadata generation %d is negative", ErrFormat, md.Generation)
+	}
 	if cfg.GlobalPool, err = strconv.ParseBool(meta["global_pool"]); err != nil {
 		return cfg, md, fmt.Errorf("%w: metadata global_pool = %q is not a boolean", ErrFormat, meta["global_pool"])
 	}
@@ -206,8 +230,8 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 	if md.Arch != cfg.Arch() {
 		return cfg, md, fmt.Errorf("%w: metadata arch %q does not match the configuration %s", ErrFormat, md.Arch, cfg.Arch())
 	}
-	if md.Steps, err = strconv.ParseInt(meta["steps"], 10, 64); err != nil {
-		return cfg, md, fmt.Errorf("%w: metadata steps = %q is not a number", ErrFormat, meta["steps"])
+	if md.Steps, err = strconv.ParseInt(meta["steps"], 10, 64); err != nil || md.Steps < 0 {
+		return cfg, md, fmt.Errorf("%w: metadata steps = %q is not a step count", ErrFormat, meta["steps"])
 	}
 	if md.Seed, err = strconv.ParseUint(meta["seed"], 10, 64); err != nil {
 		return cfg, md, fmt.Errorf("%w: metadata seed = %q is not a number", ErrFormat, meta["seed"])

@@ -1,7 +1,6 @@
 package net
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,7 +13,7 @@ import (
 )
 
 // The errors of reading a model or checkpoint file; every error of Load,
-// Decode and LoadCheckpoint wraps exactly one of them.
+// Decode and LoadCheckpoint but a failed read wraps exactly one of them.
 var (
 	// ErrFormat: not a file of this project, or one whose header does not
 	// describe the weights of its architecture.
@@ -25,6 +24,9 @@ var (
 	ErrCorrupt = errors.New("truncated or corrupted file")
 	// ErrSize: a network for another board size than the one asked for.
 	ErrSize = errors.New("wrong board size")
+	// ErrNotFinite: a well-formed file whose weights hold NaN or an
+	// infinity (a training that diverged); such a network cannot play.
+	ErrNotFinite = errors.New("weights are not finite numbers")
 )
 
 // The container is safetensors (https://huggingface.co/docs/safetensors):
@@ -59,16 +61,16 @@ const checksumKey = "checksum"
 // metadata (plus the checksum) to w.
 func writeSafetensors(w io.Writer, meta map[string]string, tensors []stTensor) error {
 	header := map[string]any{}
-	var data bytes.Buffer
+	var data []byte
 	for _, t := range tensors {
 		if prod(t.shape) != len(t.data) {
 			return fmt.Errorf("net: tensor %s: %d values for shape %v", t.name, len(t.data), t.shape)
 		}
-		begin := int64(data.Len())
+		begin := int64(len(data))
 		for _, v := range t.data {
-			binary.Write(&data, binary.LittleEndian, math.Float32bits(v))
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
 		}
-		header[t.name] = stEntry{Dtype: "F32", Shape: t.shape, Offsets: [2]int64{begin, int64(data.Len())}}
+		header[t.name] = stEntry{Dtype: "F32", Shape: t.shape, Offsets: [2]int64{begin, int64(len(data))}}
 	}
 	m := make(map[string]string, len(meta)+1)
 	for k, v := range meta {
@@ -76,7 +78,7 @@ func writeSafetensors(w io.Writer, meta map[string]string, tensors []stTensor) e
 	}
 	delete(m, checksumKey)
 	header["__metadata__"] = m
-	sum, err := checksum(header, data.Bytes())
+	sum, err := checksum(header, data)
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func writeSafetensors(w io.Writer, meta map[string]string, tensors []stTensor) e
 	}
 	var lenBuf [8]byte
 	binary.LittleEndian.PutUint64(lenBuf[:], uint64(len(hb)))
-	for _, b := range [][]byte{lenBuf[:], hb, data.Bytes()} {
+	for _, b := range [][]byte{lenBuf[:], hb, data} {
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
@@ -114,87 +116,142 @@ func checksum(header map[string]any, data []byte) (string, error) {
 // readSafetensors parses and verifies a file written by writeSafetensors.
 // The errors wrap ErrFormat or ErrCorrupt.
 func readSafetensors(file []byte) (map[string]string, map[string]stTensor, error) {
+	st, err := parseSafetensors(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := st.verify(); err != nil {
+		return nil, nil, err
+	}
+	return st.meta, st.tensors(), nil
+}
+
+// stFile is a parsed safetensors file whose checksum is not yet verified.
+type stFile struct {
+	meta    map[string]string // with the checksum
+	entries map[string]stEntry
+	names   []string // in the order of their data
+	data    []byte
+}
+
+// parseSafetensors reads the structure of a safetensors file: every
+// length and offset is checked against the bytes that are there before
+// anything is allocated for it. The errors wrap ErrFormat or ErrCorrupt.
+func parseSafetensors(file []byte) (*stFile, error) {
 	if len(file) < 8 {
-		return nil, nil, fmt.Errorf("%w: %d bytes, too short for a safetensors header", ErrCorrupt, len(file))
+		return nil, fmt.Errorf("%w: %d bytes, too short for a safetensors header", ErrCorrupt, len(file))
 	}
 	hlen := binary.LittleEndian.Uint64(file[:8])
 	if hlen > uint64(len(file)-8) {
 		if hlen > 1<<24 {
-			return nil, nil, fmt.Errorf("%w: header length %d is not plausible", ErrFormat, hlen)
+			return nil, fmt.Errorf("%w: header length %d is not plausible", ErrFormat, hlen)
 		}
-		return nil, nil, fmt.Errorf("%w: header of %d bytes, but the file ends after %d", ErrCorrupt, hlen, len(file)-8)
+		return nil, fmt.Errorf("%w: header of %d bytes, but the file ends after %d", ErrCorrupt, hlen, len(file)-8)
 	}
 	hb, data := file[8:8+hlen], file[8+hlen:]
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(hb, &raw); err != nil {
-		return nil, nil, fmt.Errorf("%w: header is not JSON: %v", ErrFormat, err)
+		return nil, fmt.Errorf("%w: header is not JSON: %v", ErrFormat, err)
 	}
-	meta := map[string]string{}
+	st := &stFile{meta: map[string]string{}, data: data}
 	if mr, ok := raw["__metadata__"]; ok {
-		if err := json.Unmarshal(mr, &meta); err != nil {
-			return nil, nil, fmt.Errorf("%w: metadata is not a map of strings: %v", ErrFormat, err)
+		if err := json.Unmarshal(mr, &st.meta); err != nil {
+			return nil, fmt.Errorf("%w: metadata is not a map of strings: %v", ErrFormat, err)
+		}
+		if st.meta == nil { // "__metadata__": null
+			st.meta = map[string]string{}
 		}
 	}
 	delete(raw, "__metadata__")
-	header := map[string]any{}
-	entries := make(map[string]stEntry, len(raw))
-	names := make([]string, 0, len(raw))
+	st.entries = make(map[string]stEntry, len(raw))
 	for name, r := range raw {
 		var e stEntry
 		if err := json.Unmarshal(r, &e); err != nil {
-			return nil, nil, fmt.Errorf("%w: tensor %s: %v", ErrFormat, name, err)
+			return nil, fmt.Errorf("%w: tensor %s: %v", ErrFormat, name, err)
 		}
 		if e.Dtype != "F32" {
-			return nil, nil, fmt.Errorf("%w: tensor %s has dtype %s, want F32", ErrFormat, name, e.Dtype)
+			return nil, fmt.Errorf("%w: tensor %s has dtype %s, want F32", ErrFormat, name, e.Dtype)
 		}
-		entries[name], header[name] = e, e
-		names = append(names, name)
+		st.entries[name] = e
+		st.names = append(st.names, name)
 	}
-	// The tensors must tile the data section exactly.
-	sort.Slice(names, func(i, j int) bool { return entries[names[i]].Offsets[0] < entries[names[j]].Offsets[0] })
+	// The tensors must tile the data section exactly, each holding the
+	// values of its shape (whose product is bounded by the data as it is
+	// formed, so that it cannot overflow).
+	sort.Slice(st.names, func(i, j int) bool {
+		a, b := st.entries[st.names[i]].Offsets[0], st.entries[st.names[j]].Offsets[0]
+		return a < b || a == b && st.names[i] < st.names[j]
+	})
+	values := int64(len(data) / 4)
 	var end int64
-	for _, name := range names {
-		e := entries[name]
+	for _, name := range st.names {
+		e := st.entries[name]
 		n := int64(1)
 		for _, d := range e.Shape {
 			if d < 0 || d > 1<<24 {
-				return nil, nil, fmt.Errorf("%w: tensor %s has shape %v", ErrFormat, name, e.Shape)
+				return nil, fmt.Errorf("%w: tensor %s has shape %v", ErrFormat, name, e.Shape)
 			}
-			n *= int64(d)
+			if n *= int64(d); n > values {
+				return nil, fmt.Errorf("%w: tensor %s of shape %v holds more values than the file's %d", ErrCorrupt, name, e.Shape, values)
+			}
 		}
 		if e.Offsets[0] != end || e.Offsets[1]-e.Offsets[0] != 4*n {
-			return nil, nil, fmt.Errorf("%w: tensor %s has data offsets %v for shape %v", ErrFormat, name, e.Offsets, e.Shape)
+			return nil, fmt.Errorf("%w: tensor %s has data offsets %v for shape %v", ErrFormat, name, e.Offsets, e.Shape)
 		}
 		end = e.Offsets[1]
-	}
-	if int64(len(data)) < end {
-		return nil, nil, fmt.Errorf("%w: the header declares %d bytes of tensor data, the file holds %d", ErrCorrupt, end, len(data))
+		if end > int64(len(data)) {
+			return nil, fmt.Errorf("%w: the header declares at least %d bytes of tensor data, the file holds %d", ErrCorrupt, end, len(data))
+		}
 	}
 	if int64(len(data)) > end {
-		return nil, nil, fmt.Errorf("%w: %d bytes after the tensor data", ErrCorrupt, int64(len(data))-end)
+		return nil, fmt.Errorf("%w: %d bytes after the tensor data", ErrCorrupt, int64(len(data))-end)
 	}
-	want, ok := meta[checksumKey]
+	return st, nil
+}
+
+// verify checks the file's checksum and removes it from the metadata.
+func (st *stFile) verify() error {
+	want, ok := st.meta[checksumKey]
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: no checksum in the metadata", ErrFormat)
+		return fmt.Errorf("%w: no checksum in the metadata", ErrFormat)
 	}
-	delete(meta, checksumKey)
-	header["__metadata__"] = meta
-	got, err := checksum(header, data)
+	got, err := st.checksum()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if got != want {
-		return nil, nil, fmt.Errorf("%w: checksum mismatch (file says %s, content gives %s)", ErrCorrupt, want, got)
+		return fmt.Errorf("%w: checksum mismatch (file says %s, content gives %s)", ErrCorrupt, want, got)
 	}
-	tensors := make(map[string]stTensor, len(names))
-	for _, name := range names {
-		e := entries[name]
-		b := data[e.Offsets[0]:e.Offsets[1]]
+	delete(st.meta, checksumKey)
+	return nil
+}
+
+// checksum computes what the file's checksum should be.
+func (st *stFile) checksum() (string, error) {
+	meta := make(map[string]string, len(st.meta))
+	for k, v := range st.meta {
+		if k != checksumKey {
+			meta[k] = v
+		}
+	}
+	header := map[string]any{"__metadata__": meta}
+	for name, e := range st.entries {
+		header[name] = e
+	}
+	return checksum(header, st.data)
+}
+
+// tensors decodes the tensors' values.
+func (st *stFile) tensors() map[string]stTensor {
+	tensors := make(map[string]stTensor, len(st.names))
+	for _, name := range st.names {
+		e := st.entries[name]
+		b := st.data[e.Offsets[0]:e.Offsets[1]]
 		t := stTensor{name: name, shape: e.Shape, data: make([]float32, len(b)/4)}
 		for i := range t.data {
 			t.data[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 		}
 		tensors[name] = t
 	}
-	return meta, tensors, nil
+	return tensors
 }
