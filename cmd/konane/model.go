@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/konanezero/konane/net"
 )
@@ -88,14 +92,14 @@ func printModelInfo(w io.Writer, path string, m *net.Model) {
 	if cfg.GlobalPool {
 		pool = "global pooling"
 	}
-	parent := md.Parent
+	parent := printable(md.Parent)
 	if parent == "" {
 		parent = "(none)"
 	}
-	fmt.Fprintf(w, "file:        %s\n", path)
+	fmt.Fprintf(w, "file:        %s\n", printable(path))
 	fmt.Fprintf(w, "format:      version %d, input encoding %d\n", md.FormatVersion, md.EncodingVersion)
 	fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
-	fmt.Fprintf(w, "arch:        %s (%d filters, %d blocks, %d value units, %s)\n", md.Arch, cfg.Filters, cfg.Blocks, cfg.ValueHidden, pool)
+	fmt.Fprintf(w, "arch:        %s (%d filters, %d blocks, %d value units, %s)\n", printable(md.Arch), cfg.Filters, cfg.Blocks, cfg.ValueHidden, pool)
 	fmt.Fprintf(w, "parameters:  %d\n", m.NumParams())
 	fmt.Fprintf(w, "flops/eval:  %d\n", cfg.FLOPs())
 	fmt.Fprintf(w, "generation:  %d\n", md.Generation)
@@ -103,4 +107,15 @@ func printModelInfo(w io.Writer, path string, m *net.Model) {
 	fmt.Fprintf(w, "parent:      %s\n", parent)
 	fmt.Fprintf(w, "seed:        %d\n", md.Seed)
 	fmt.Fprintf(w, "created:     %s\n", md.Created.UTC().Format(time.RFC3339))
+}
+
+// printable returns a string read from a file as it may reach a terminal:
+// unchanged when it is valid UTF-8 without control characters, else
+// quoted with Go escapes (an ANSI escape then shows as \x1b and cannot
+// move the cursor or fake lines).
+func printable(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

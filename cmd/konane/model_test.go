@@ -3,10 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/konanezero/konane/net"
 )
 
 func TestModelNewAndInfo(t *testing.T) {
@@ -47,6 +55,91 @@ func TestModelErrors(t *testing.T) {
 		err := run(context.Background(), tc.args, nil, &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err = %v, want it to mention %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestModelInfoEscapes: metadata strings reach the terminal with their
+// control characters escaped (before, an ANSI escape in parent moved the
+// cursor and faked lines).
+func TestModelInfoEscapes(t *testing.T) {
+	m, err := net.New(net.DefaultConfig(5), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const parent = "gen-1\x1b[2K\rgeneration:  999\nsteps: 0"
+	m = m.WithMeta(net.Metadata{Parent: parent, Created: time.Unix(0, 0)})
+	path := filepath.Join(t.TempDir(), "m.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"model", "info", path}, nil, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\r") || strings.Count(out.String(), "\n") != 11 {
+		t.Errorf("control characters reached the output:\n%q", out.String())
+	}
+	if want := `parent:      "gen-1\x1b[2K\rgeneration:  999\nsteps: 0"`; !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %s:\n%s", want, out.String())
+	}
+}
+
+// withNaN makes the last weight of the model file at path NaN and
+// recomputes the checksum as the format defines it (sha256 of the
+// compact header without the checksum, then the tensor data), as a
+// diverged training or a forger would leave it.
+func withNaN(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := binary.LittleEndian.Uint64(data)
+	body := append([]byte(nil), data[8+n:]...)
+	binary.LittleEndian.PutUint32(body[len(body)-4:], math.Float32bits(float32(math.NaN())))
+	var header map[string]json.RawMessage
+	var meta map[string]string
+	if err := json.Unmarshal(data[8:8+n], &header); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(header["__metadata__"], &meta); err != nil {
+		t.Fatal(err)
+	}
+	delete(meta, "checksum")
+	canon := map[string]any{}
+	for k, v := range header {
+		canon[k] = v
+	}
+	canon["__metadata__"] = meta
+	hb, _ := json.Marshal(canon)
+	sum := sha256.Sum256(append(hb, body...))
+	meta["checksum"] = "sha256:" + hex.EncodeToString(sum[:])
+	hb, _ = json.Marshal(canon)
+	for len(hb)%8 != 0 {
+		hb = append(hb, ' ')
+	}
+	out := append(binary.LittleEndian.AppendUint64(nil, uint64(len(hb))), hb...)
+	if err := os.WriteFile(path, append(out, body...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestModelNotFinite: a model holding NaN is refused by model info and by
+// play --model with one error (before, play accepted it and failed at the
+// computer's first move: "value NaN outside [-1, 1]").
+func TestModelNotFinite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nan.safetensors")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"model", "new", "--size", "5", path}, nil, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	withNaN(t, path)
+	for _, args := range [][]string{{"model", "info", path}, {"play", "--model", path, "--color", "white"}} {
+		out.Reset()
+		err := run(context.Background(), args, strings.NewReader("quit\n"), &out, &out)
+		if err == nil || !strings.Contains(err.Error(), path+": weights are not finite numbers: tensor ") || !strings.Contains(err.Error(), "holds NaN") {
+			t.Errorf("%v: err = %v; output:\n%s", args, err, out.String())
 		}
 	}
 }
