@@ -23,20 +23,36 @@ type agentFlags struct {
 func (f *agentFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&f.level, "level", agent.DefaultLevel, "difficulty: "+levelHelp())
 	fs.IntVar(&f.sims, "sims", 0, "search simulations per move (replaces the level's)")
-	fs.DurationVar(&f.time, "time", 0, "thinking time per move, like 500ms or 2s (with --sims: whichever ends first)")
+	fs.DurationVar(&f.time, "time", 0, "thinking time per move, like 500ms or 2s (with --sims or --level: whichever ends first)")
 	fs.StringVar(&f.model, "model", "", "model file to play with instead of the shipped one (its board size is then the only one)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the agent's choices (the same seed gives the same games)")
 }
 
-// strength checks the flags and returns the strength they ask for.
-func (f *agentFlags) strength(cmd string) (agent.Strength, error) {
+// strength checks the flags (parsed by fs) and returns the strength they
+// ask for: the level's simulations, or --sims instead, or --time alone
+// when only it is given; an explicit --level with --time gives the
+// level's simulations or the time, whichever ends first. --level and
+// --sims given together conflict.
+func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (agent.Strength, error) {
 	if f.sims < 0 {
 		return agent.Strength{}, usageError(cmd, "--sims %d: want at least 1", f.sims)
 	}
 	if f.time < 0 {
 		return agent.Strength{}, usageError(cmd, "--time %v: want a positive duration", f.time)
 	}
-	s, err := agent.NewStrength(f.level, f.sims, f.time)
+	set := explicit(fs)
+	sims := f.sims
+	if set["level"] {
+		l, err := agent.ParseLevel(f.level)
+		if err != nil {
+			return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
+		}
+		if set["sims"] {
+			return agent.Strength{}, usageError(cmd, "--sims %d and --level %s both set the simulations per move: give one of them", f.sims, f.level)
+		}
+		sims = l.Sims
+	}
+	s, err := agent.NewStrength(f.level, sims, f.time)
 	if err != nil {
 		return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
 	}

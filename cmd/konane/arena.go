@@ -98,6 +98,17 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		specs[i] = s
 	}
+	// Flags of the other mode given explicitly conflict with this one.
+	set := explicit(fs)
+	matchOnly := []string{"games", "gauntlet", "random-plies", "anchor", "prior", "out", "sprt"}
+	for _, name := range matchOnly {
+		if *check && set[name] {
+			return usageError("arena", "--%s applies to a match, not to --solver-check", name)
+		}
+	}
+	if !*check && set["positions"] {
+		return usageError("arena", "--positions applies to --solver-check only")
+	}
 	progress := newProgress("arena", stderr, *quiet)
 	if *check {
 		if len(specs) != 1 {

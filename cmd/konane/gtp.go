@@ -64,7 +64,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	strength, err := af.strength("gtp")
+	strength, err := af.strength("gtp", fs)
 	if err != nil {
 		return err
 	}

@@ -125,6 +125,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return err
 }
 
+// explicit returns the names of the flags of fs that the command line
+// set. A default a user did not set adapts to the flags they did set;
+// only explicit flags can conflict, and such an error names them.
+func explicit(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
 func printCommands(w io.Writer) {
 	fmt.Fprintln(w, "konane: Kōnane Zero, a self-taught Kōnane player\n\nusage: konane COMMAND [flags] [args]\n\ncommands:")
 	names := make([]string, 0, len(commands))

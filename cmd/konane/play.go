@@ -79,7 +79,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	default:
 		return usageError("play", "--color %q: want black, white or random", *color)
 	}
-	strength, err := af.strength("play")
+	strength, err := af.strength("play", fs)
 	if err != nil {
 		return err
 	}

@@ -66,8 +66,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	dur := fs.Duration("time", 0, "stop after this much wall time in this session (0: no limit)")
 	games := fs.Int("games-per-gen", 0, "self-play games per generation (0: size default)")
 	workers := fs.Int("workers", 0, "games in flight at once, feeding the batched evaluator (0: default)")
-	sims := fs.Int("sims", 0, "simulations of a full search (0: size default)")
-	fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (0: size default)")
+	sims := fs.Int("sims", 0, "simulations of a full search (default 64)")
+	fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (default min(16, sims/4))")
 	fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
 	search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
 	solverFlag := fs.String("solver", "on", "MCTS-Solver and the exact endgame solver in self-play's search: on or off")
@@ -115,8 +115,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg.Generations, cfg.Duration = *gens, *dur
 	setInt(&cfg.GamesPerGen, *games)
 	setInt(&cfg.Parallel, *workers)
-	setInt(&cfg.Game.Cap.FullSims, *sims)
-	setInt(&cfg.Game.Cap.FastSims, *fastSims)
+	if err := adaptSims(&cfg.Game.Cap, explicit(fs), *sims, *fastSims); err != nil {
+		return err
+	}
 	if *initModel != "" {
 		m, err := net.LoadForSize(*initModel, *size)
 		if err != nil {
@@ -138,6 +139,19 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *reuse != 0 {
 		cfg.ReuseRatio = *reuse
+	}
+	set := explicit(fs)
+	for _, name := range []string{"gate-sims", "gate-sprt"} {
+		if set[name] && *gateGames <= 0 {
+			return usageError("train", "--%s applies to the gate: give --gate-games too", name)
+		}
+	}
+	if set["solver"] && *solverFlag == "off" {
+		for _, name := range []string{"solve-nodes", "solve-stones"} {
+			if set[name] {
+				return usageError("train", "--%s applies to the solver, which --solver off turns off", name)
+			}
+		}
 	}
 	if *gateGames > 0 {
 		sprt, err := arena.ParseSPRT(*gateSPRT)
@@ -186,6 +200,32 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
 	}
 	return selfplay.Run(ctx, *run, cfg, hooks, logf)
+}
+
+// adaptSims sets the full and fast simulations of self-play from --sims
+// and --fast-sims. A default the user did not set adapts to the one they
+// did: --sims alone gives fast sims min(default, max(1, sims/4)), and
+// --fast-sims alone raises the full sims to at least the fast ones. Only
+// both given can conflict.
+func adaptSims(c *mcts.PlayoutCap, set map[string]bool, sims, fastSims int) error {
+	if set["sims"] && sims < 1 {
+		return usageError("train", "--sims %d: want at least 1", sims)
+	}
+	if set["fast-sims"] && fastSims < 1 {
+		return usageError("train", "--fast-sims %d: want at least 1", fastSims)
+	}
+	switch {
+	case set["sims"] && set["fast-sims"]:
+		if fastSims > sims {
+			return usageError("train", "--fast-sims %d is more than --sims %d", fastSims, sims)
+		}
+		c.FullSims, c.FastSims = sims, fastSims
+	case set["sims"]:
+		c.FullSims, c.FastSims = sims, min(c.FastSims, max(1, sims/4))
+	case set["fast-sims"]:
+		c.FullSims, c.FastSims = max(c.FullSims, fastSims), fastSims
+	}
+	return nil
 }
 
 func setInt(dst *int, v int) {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/selfplay"
+)
+
+// TestAdaptSims: defaults the user did not set adapt to the flags they
+// did; only explicit flags conflict, and the error names them.
+func TestAdaptSims(t *testing.T) {
+	def := selfplay.DefaultConfig(6).Game.Cap // 64 full, 16 fast
+	for _, tc := range []struct {
+		set              []string
+		sims, fast       int
+		wantFull, wantFs int
+		err              string
+	}{
+		{nil, 0, 0, def.FullSims, def.FastSims, ""},
+		{[]string{"sims"}, 8, 0, 8, 2, ""},
+		{[]string{"sims"}, 2, 0, 2, 1, ""},
+		{[]string{"sims"}, 800, 0, 800, def.FastSims, ""},
+		{[]string{"fast-sims"}, 0, 8, def.FullSims, 8, ""},
+		{[]string{"fast-sims"}, 0, 100, 100, 100, ""},
+		{[]string{"sims", "fast-sims"}, 8, 8, 8, 8, ""},
+		{[]string{"sims", "fast-sims"}, 8, 16, 0, 0, "--fast-sims 16 is more than --sims 8"},
+		{[]string{"sims"}, 0, 0, 0, 0, "--sims 0: want at least 1"},
+		{[]string{"fast-sims"}, 0, -1, 0, 0, "--fast-sims -1: want at least 1"},
+	} {
+		c := def
+		set := map[string]bool{}
+		for _, n := range tc.set {
+			set[n] = true
+		}
+		err := adaptSims(&c, set, tc.sims, tc.fast)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v sims %d fast %d: err %v, want %q", tc.set, tc.sims, tc.fast, err, tc.err)
+			}
+		case err != nil || c.FullSims != tc.wantFull || c.FastSims != tc.wantFs:
+			t.Errorf("%v sims %d fast %d: %d/%d (%v), want %d/%d", tc.set, tc.sims, tc.fast, c.FullSims, c.FastSims, err, tc.wantFull, tc.wantFs)
+		default:
+			if err := c.Validate(); err != nil {
+				t.Errorf("%v: adapted cap invalid: %v", tc.set, err)
+			}
+		}
+	}
+}
+
+// TestTrainSmallSims: "konane train --size 6 --sims 8" starts (before it
+// failed with "FastSims 16: want 1..FullSims (8)"); it is stopped at once
+// by a cancelled context.
+func TestTrainSmallSims(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "run")
+	err := run(ctx, []string{"train", "--run", dir, "--size", "6", "--sims", "8", "--filters", "4", "--blocks", "1"}, nil, &out, &out)
+	if err != nil {
+		t.Fatalf("train --sims 8: %v\n%s", err, out.String())
+	}
+}
+
+// TestExplicitFlagsConflict: flags set together that cannot both hold
+// are refused with an error naming them.
+func TestExplicitFlagsConflict(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--run", dir, "--size", "6", "--sims", "8", "--fast-sims", "16"}, "train: --fast-sims 16 is more than --sims 8"},
+		{[]string{"train", "--run", dir, "--gate-sims", "8"}, "--gate-sims applies to the gate: give --gate-games too"},
+		{[]string{"train", "--run", dir, "--solver", "off", "--solve-nodes", "100"}, "--solve-nodes applies to the solver, which --solver off turns off"},
+		{[]string{"play", "--level", "hard", "--sims", "100"}, "play: --sims 100 and --level hard both set the simulations per move"},
+		{[]string{"gtp", "--level", "easy", "--sims", "10"}, "gtp: --sims 10 and --level easy both set"},
+		{[]string{"arena", "--size", "5", "--solver-check", "--games", "4", "greedy"}, "--games applies to a match, not to --solver-check"},
+		{[]string{"arena", "--size", "5", "--positions", "4", "greedy", "random"}, "--positions applies to --solver-check only"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &out)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestStrengthFlags: the default level gives way to --sims or --time; an
+// explicit level with --time limits both.
+func TestStrengthFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		sims int
+		time time.Duration
+	}{
+		{nil, 64, 0},
+		{[]string{"--sims", "100"}, 100, 0},
+		{[]string{"--time", "2s"}, 0, 2 * time.Second},
+		{[]string{"--level", "hard", "--time", "2s"}, 256, 2 * time.Second},
+		{[]string{"--sims", "50", "--time", "1s"}, 50, time.Second},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var af agentFlags
+		af.declare(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		s, err := af.strength("play", fs)
+		if err != nil || s.Sims != tc.sims || s.Time != tc.time {
+			t.Errorf("%v: %+v %v, want %d sims, %v", tc.args, s, err, tc.sims, tc.time)
+		}
+	}
+}
