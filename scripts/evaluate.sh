@@ -11,6 +11,9 @@
 #   positions (the side to move can win, but not every move wins) where the
 #   model's move keeps the win, beside the random player's rate;
 # - on 8x8, 40 games against alpha-beta at depths 2, 4 and 6.
+#
+# It builds konane with OpenBLAS when installed (scripts/build.sh; BACKEND
+# pins one) and prints the backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model="$1"
@@ -18,7 +21,8 @@ size="$2"
 sims="${3:-64}"
 out="eval/$(basename "$model" .safetensors)-${size}x${size}"
 mkdir -p "$out"
-konane="go run ./cmd/konane"
+konane="$(mktemp -d)/konane"
+scripts/build.sh "$konane" # OpenBLAS when installed; prints the backend
 spec="model:${model},sims=${sims},name=model"
 $konane arena --size "$size" --games 200 --parallel 2 --gauntlet --quiet --out "$out/baselines" "$spec" random greedy | tee "$out/baselines.txt"
 if [ "$size" -le 6 ]; then

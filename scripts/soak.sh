@@ -22,7 +22,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-go build -o "$work/konane" ./cmd/konane
+scripts/build.sh "$work/konane" # OpenBLAS when installed; prints the backend
 echo "soak: konane train --run $work/run --size 6 --time $duration $*"
 GODEBUG=gctrace=1 "$work/konane" train --run "$work/run" --size 6 --seed 1 --time "$duration" "$@" \
 	>"$work/train.log" 2>"$work/gc.log" &

@@ -10,6 +10,11 @@
 #
 # A run directory that already exists is resumed, so the script can be
 # interrupted and started again.
+#
+# The network backend is pinned (BACKEND, default openblas: see
+# scripts/build.sh) and printed: the same run comes out bit for bit only
+# with the same backend on the same kind of CPU. BACKEND=gonum trains
+# without OpenBLAS, several times slower and not bit-identical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-8}"
@@ -21,6 +26,8 @@ case "$size" in
 *) echo "usage: $0 8|6" >&2; exit 2 ;;
 esac
 run="runs/default-${size}x${size}"
-go run ./cmd/konane train --run "$run" --size "$size" --seed 1 --generations "$generations" $extra
+konane="$(mktemp -d)/konane"
+BACKEND="${BACKEND:-openblas}" scripts/build.sh "$konane"
+"$konane" train --run "$run" --size "$size" --seed 1 --generations "$generations" $extra
 cp "$run/models/$(cat "$run/models/latest")" "models/konane-${size}x${size}.safetensors"
-go run ./cmd/konane model info "models/konane-${size}x${size}.safetensors"
+"$konane" model info "models/konane-${size}x${size}.safetensors"

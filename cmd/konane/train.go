@@ -185,6 +185,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *ladderEvery < 0 {
 		return usageError("train", "--ladder-every %d: want 0 (no ladder) or more", *ladderEvery)
 	}
+	// The first line: a run is reproduced bit for bit only with the same
+	// backend on the same kind of CPU.
+	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
 	}

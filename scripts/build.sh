@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the konane binary with the fastest network backend available and
+# says which one it used:
+#
+#   scripts/build.sh [OUT]          # default OUT: ./konane
+#   BACKEND=openblas scripts/build.sh   # pin a backend: openblas or gonum
+#
+# BACKEND=auto (the default) picks OpenBLAS when it can be linked (Debian:
+# apt-get install gcc libopenblas-dev), else pure-Go gonum, several times
+# slower. The other scripts build through this one. A training run is
+# reproduced bit for bit only with the same backend on the same kind of
+# CPU, so the scripts that must reproduce a run pin BACKEND.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-./konane}"
+backend="${BACKEND:-auto}"
+have_openblas() {
+	command -v gcc >/dev/null 2>&1 &&
+		{ [ -e /usr/include/cblas.h ] || compgen -G '/usr/include/*/cblas.h' >/dev/null; } &&
+		ldconfig -p 2>/dev/null | grep 'libopenblas\.so' >/dev/null
+}
+case "$backend" in
+auto) if have_openblas; then backend=openblas; else backend=gonum; fi ;;
+openblas)
+	if ! have_openblas; then
+		echo "build: BACKEND=openblas, but OpenBLAS is not installed (apt-get install gcc libopenblas-dev)" >&2
+		exit 1
+	fi
+	;;
+gonum) ;;
+*)
+	echo "build: BACKEND=$backend: want auto, openblas or gonum" >&2
+	exit 2
+	;;
+esac
+tags=""
+[ "$backend" = openblas ] && tags="openblas"
+go build -tags "$tags" -o "$out" ./cmd/konane
+echo "build: $("$out" version)" >&2
