@@ -102,6 +102,36 @@ type state struct {
 	WallSecs   float64 `json:"wall_secs"`  // wall time spent so far
 }
 
+// maxGenerations bounds the generation count read from state.json.
+const maxGenerations = 1 << 24
+
+// validate checks a state read from disk: a generation in bounds, the
+// names of its own checkpoint and model (never a path elsewhere), a best
+// model that is one of the run's generations so far, a wall time ≥ 0.
+func (st state) validate() error {
+	switch {
+	case st.Generation < 0 || st.Generation > maxGenerations:
+		return fmt.Errorf("generation %d outside 0..%d", st.Generation, maxGenerations)
+	case !(st.WallSecs >= 0) || math.IsInf(st.WallSecs, 1):
+		return fmt.Errorf("wall_secs %v: want a finite number ≥ 0", st.WallSecs)
+	case st.Generation == 0:
+		if st.Checkpoint != "" || st.Model != "" || st.Best != "" {
+			return errors.New("generation 0 names a checkpoint or a model")
+		}
+		return nil
+	case st.Checkpoint != checkpointName(st.Generation):
+		return fmt.Errorf("checkpoint %q of generation %d: want %q", st.Checkpoint, st.Generation, checkpointName(st.Generation))
+	case st.Model != ModelName(st.Generation):
+		return fmt.Errorf("model %q of generation %d: want %q", st.Model, st.Generation, ModelName(st.Generation))
+	}
+	if st.Best != "" {
+		if g := generationOf(st.Best); g < 1 || g > st.Generation || st.Best != ModelName(g) {
+			return fmt.Errorf("best model %q: want one of %s..%s", st.Best, ModelName(1), ModelName(st.Generation))
+		}
+	}
+	return nil
+}
+
 // Run trains in dir until the config's stop condition or ctx is done. A
 // directory that already holds a run is resumed exactly where its last
 // completed generation left it; the config must then match the saved one
@@ -121,11 +151,11 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		return err
 	}
 	defer d.Close()
-	if err := d.checkOrWriteConfig(cfg); err != nil {
+	st, err := d.readState() // before the config is rewritten
+	if err != nil {
 		return err
 	}
-	st, err := d.readState()
-	if err != nil {
+	if err := d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
 	trainer, err := openTrainer(d, cfg, st)

@@ -1,9 +1,11 @@
 package selfplay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -121,26 +123,33 @@ func (d *RunDir) HasRun() bool {
 }
 
 // ReadConfig reads the run's configuration; its error wraps
-// fs.ErrNotExist when the directory holds no run.
+// fs.ErrNotExist when the directory holds no run, and is a *FileError
+// when the file is not a valid configuration (see parseConfig).
 func (d *RunDir) ReadConfig() (Config, error) {
 	path := d.path(configFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("selfplay: %w", err)
 	}
-	var c Config
-	if err := json.Unmarshal(b, &c); err != nil {
-		return Config{}, fmt.Errorf("selfplay: %s is not a run config: %w", path, err)
+	c, err := parseConfig(b)
+	if err != nil {
+		return Config{}, &FileError{Path: path, Err: err}
 	}
 	return c, nil
 }
 
 // checkOrWriteConfig writes cfg as the run's configuration, after checking
-// that a run already there has the same identity (see Config).
+// that a run already there has the same identity (see Config). A saved
+// configuration must be exactly one (see parseConfig); a directory that
+// holds the files of a run but no config.json is refused (a new, empty
+// directory starts a run).
 func (d *RunDir) checkOrWriteConfig(cfg Config) error {
 	path := d.path(configFile)
 	saved, err := d.ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
+		if what := d.runFile(); what != "" {
+			return &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
+		}
 		return writeJSON(path, cfg)
 	}
 	if err != nil {
@@ -152,22 +161,92 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) error {
 	return writeJSON(path, cfg)
 }
 
+// runFile names a file of the run in the directory ("" if there is none):
+// its state, metrics, or anything under models, checkpoints, replay or
+// games.
+func (d *RunDir) runFile() string {
+	for _, name := range []string{stateFile, metricsFile} {
+		if _, err := os.Stat(d.path(name)); err == nil {
+			return name
+		}
+	}
+	for _, sub := range []string{modelsDir, ckptDir, replayDir, gamesDir} {
+		if es, _ := os.ReadDir(d.path(sub)); len(es) > 0 {
+			return sub + "/" + es[0].Name()
+		}
+	}
+	return ""
+}
+
+// parseConfig reads a saved configuration: one JSON object with no field
+// unknown to Config, and valid (Config.Validate).
+func parseConfig(b []byte) (Config, error) {
+	var c Config
+	if err := decodeObject(b, &c); err != nil {
+		return c, fmt.Errorf("not a run configuration: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
 // readState returns the run's commit point; the zero state for a new run.
 func (d *RunDir) readState() (state, error) {
-	var st state
 	path := d.path(stateFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
+		return state{}, nil
 	}
 	if err != nil {
-		return st, fmt.Errorf("selfplay: %w", err)
+		return state{}, fmt.Errorf("selfplay: %w", err)
 	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return st, fmt.Errorf("selfplay: %s is corrupt: %w", path, err)
+	st, err := parseState(b)
+	if err != nil {
+		return state{}, &FileError{Path: path, Err: err}
 	}
 	return st, nil
 }
+
+// parseState reads a saved state: one JSON object with no unknown field,
+// whose numbers and names agree (state.validate).
+func parseState(b []byte) (state, error) {
+	var st state
+	if err := decodeObject(b, &st); err != nil {
+		return state{}, fmt.Errorf("corrupt: %w", err)
+	}
+	if err := st.validate(); err != nil {
+		return state{}, err
+	}
+	return st, nil
+}
+
+// decodeObject decodes b, which must hold exactly one JSON object (not
+// null, nothing after it), into v, refusing fields that v does not have.
+func decodeObject(b []byte, v any) error {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return errors.New("not a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if err := dec.Decode(new(json.RawMessage)); err != io.EOF {
+		return errors.New("data after the JSON object")
+	}
+	return nil
+}
+
+// FileError is a file of a run directory that cannot be used as it is:
+// corrupt, out of bounds, or missing while the rest of the run is there.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "selfplay: " + e.Path + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
 
 // writeState commits a generation.
 func (d *RunDir) writeState(st state) error { return writeJSON(d.path(stateFile), st) }

@@ -1,0 +1,160 @@
+package selfplay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestRunRefusesBadFiles checks that a run directory with a state or a
+// configuration that cannot be trusted is refused with one line naming
+// the file, instead of a panic or a silent restart with defaults.
+func TestRunRefusesBadFiles(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	good, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withField := strings.Replace(string(good), "{", `{"games_per_generation": 8,`, 1)
+	for _, c := range []struct {
+		name   string
+		files  map[string]string // relative path: content ("" = empty folder)
+		inFile string            // the file the error must name
+		says   string
+	}{
+		{"negative generation", map[string]string{configFile: string(good), stateFile: `{"generation": -5}`}, stateFile, "generation -5"},
+		{"huge generation", map[string]string{configFile: string(good), stateFile: `{"generation": 99999999999}`}, stateFile, "generation"},
+		{"checkpoint elsewhere", map[string]string{configFile: string(good),
+			stateFile: `{"generation": 1, "checkpoint": "../../etc/passwd", "model": "gen-000001.safetensors"}`}, stateFile, "checkpoint"},
+		{"best from the future", map[string]string{configFile: string(good),
+			stateFile: `{"generation": 1, "checkpoint": "gen-000001.ckpt", "model": "gen-000001.safetensors", "best": "gen-000002.safetensors"}`}, stateFile, "best"},
+		{"negative wall time", map[string]string{configFile: string(good),
+			stateFile: `{"generation": 0, "wall_secs": -1}`}, stateFile, "wall_secs"},
+		{"state field unknown", map[string]string{configFile: string(good), stateFile: `{"generations": 3}`}, stateFile, `unknown field "generations"`},
+		{"state not JSON", map[string]string{configFile: string(good), stateFile: `{"generation": 1`}, stateFile, "corrupt"},
+		{"config missing beside a state", map[string]string{stateFile: `{"generation": 0}`}, configFile, "missing"},
+		{"config missing beside models", map[string]string{"models/gen-000001.safetensors": "x"}, configFile, "models/gen-000001.safetensors"},
+		{"config missing beside samples", map[string]string{"replay/gen-000001.shard": "x"}, configFile, "replay/gen-000001.shard"},
+		{"config field unknown", map[string]string{configFile: withField}, configFile, `unknown field "games_per_generation"`},
+		{"config null", map[string]string{configFile: "null"}, configFile, "not a JSON object"},
+		{"config with trailing data", map[string]string{configFile: string(good) + "{}"}, configFile, "data after"},
+		{"config out of bounds", map[string]string{configFile: strings.Replace(string(good), `"games_per_gen":6`, `"games_per_gen":-6`, 1)}, configFile, "games per generation -6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range c.files {
+				path := filepath.Join(dir, name)
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := snapshot(t, dir)
+			err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Run: %v, want a *FileError", err)
+			}
+			msg := err.Error()
+			if fe.Path != filepath.Join(dir, c.inFile) || !strings.Contains(msg, filepath.Join(dir, c.inFile)) || !strings.Contains(msg, c.says) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q: want one line naming %s and saying %q", msg, c.inFile, c.says)
+			}
+			if after := snapshot(t, dir); !reflect.DeepEqual(after, before) {
+				t.Errorf("the refused directory changed: %v, then %v", before, after)
+			}
+		})
+	}
+	// A new directory, even one with empty folders, starts a run.
+	dir := t.TempDir()
+	for _, sub := range []string{modelsDir, replayDir} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+	}
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatalf("new directory: %v", err)
+	}
+	if st, err := NewRunDir(dir).readState(); err != nil || st.Generation != 1 {
+		t.Errorf("new directory: state %+v, %v", st, err)
+	}
+}
+
+// snapshot maps every file under dir (but the lock) to its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && info.Name() != lockFile {
+			b, _ := os.ReadFile(path)
+			out[path] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+func FuzzParseState(f *testing.F) {
+	for _, st := range []state{{}, {Generation: 3, Checkpoint: checkpointName(3), Model: ModelName(3), Best: ModelName(2), WallSecs: 12.5}} {
+		b, err := json.Marshal(st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"generation": -5}`))
+	f.Add([]byte(`{"generation": 1, "checkpoint": "../x", "model": "gen-000001.safetensors"}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"generation": 1e400}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := parseState(data)
+		if err != nil {
+			return
+		}
+		if err := st.validate(); err != nil {
+			t.Fatalf("accepted an invalid state %+v: %v", st, err)
+		}
+		b, err := json.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := parseState(b)
+		if err != nil || again != st {
+			t.Fatalf("state %+v written back reads %+v, %v", st, again, err)
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, c := range []Config{tinyConfig(), DefaultConfig(6), DefaultConfig(8)} {
+		b, err := json.MarshalIndent(c, "", "  ")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"size": 6, "extra": 1}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{} {}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := parseConfig(data)
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("accepted an invalid config: %v", err)
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := parseConfig(b)
+		if err != nil || !reflect.DeepEqual(again, c) {
+			t.Fatalf("config written back reads differently (%v):\n%+v\n%+v", err, c, again)
+		}
+		configDiff(c.identity(), tinyConfig().identity())
+	})
+}
