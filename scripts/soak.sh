@@ -29,27 +29,26 @@ GODEBUG=gctrace=1 "$work/konane" train --run "$work/run" --size 6 --seed 1 --tim
 pid=$!
 start=$SECONDS
 printf '%6s %8s %8s %8s\n' gen elapsed rss_MB heap_MB
-last=0 rss20="" rss=""
-report() { # prints the line of generation $1
-	rss=$(awk '/^VmRSS/ {printf "%.1f", $2/1024}' "/proc/$pid/status" 2>/dev/null || true)
-	# gctrace: "gc N @...: ... A->B->C MB, ..." where C is the heap marked live.
-	heap=$(grep '^gc ' "$work/gc.log" | tail -1 | sed -E 's/.* [0-9]+->[0-9]+->([0-9]+) MB.*/\1/')
-	printf '%6d %7ds %8s %8s\n' "$1" $((SECONDS - start)) "${rss:-?}" "${heap:-?}"
-	[ "$1" = 20 ] && rss20=$rss
-	return 0
-}
+seen=0 last=0 rss20="" rss=""
 while kill -0 "$pid" 2>/dev/null; do
 	gen=$(grep -oE '^[0-9:]+ gen [0-9]+:' "$work/train.log" | tail -1 | grep -oE '[0-9]+:$' | tr -d : || true)
-	if [ -n "$gen" ] && [ "$gen" -gt "$last" ]; then
-		report "$gen"
-		last=$gen
+	if [ -n "$gen" ] && [ "$gen" -gt "$seen" ]; then
+		seen=$gen
+		r=$(awk '/^VmRSS/ {printf "%.1f", $2/1024}' "/proc/$pid/status" 2>/dev/null || true)
+		# gctrace: "gc N @...: ... A->B->C MB, ..." where C is the heap marked live.
+		heap=$(grep '^gc ' "$work/gc.log" | tail -1 | sed -E 's/.* [0-9]+->[0-9]+->([0-9]+) MB.*/\1/')
+		printf '%6d %7ds %8s %8s\n' "$gen" $((SECONDS - start)) "${r:-?}" "${heap:-?}"
+		if [ -n "$r" ]; then # not measured if the process was already gone
+			rss=$r last=$gen
+			[ "$gen" = 20 ] && rss20=$r
+		fi
 	fi
 	sleep 0.2
 done
 wait "$pid" || { echo "soak: konane train failed:"; tail -5 "$work/train.log" "$work/gc.log"; exit 1; }
 pid=""
 if [ -z "$rss20" ] || [ "$last" -le 20 ]; then
-	echo "soak: only $last generations (generation 20 not measured); run longer or with faster settings"
+	echo "soak: RSS measured up to generation $last only (generation 20 and later ones needed); run longer or with faster settings"
 	exit 1
 fi
 growth=$(awk -v a="$rss20" -v b="$rss" 'BEGIN { printf "%+.1f", (b - a) / a * 100 }')
