@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -20,7 +21,11 @@ import (
 func testRun(t *testing.T, gens ...int) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"size": 4}`), 0o644); err != nil {
+	cfg, err := json.Marshal(selfplay.DefaultConfig(4)) // a run's config is read strictly
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	addModels(t, dir, gens...)
