@@ -1,0 +1,246 @@
+package runstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/fileblob" // file://
+	_ "gocloud.dev/blob/s3blob"   // s3:// (AWS, MinIO, R2, SeaweedFS, GCS interoperability)
+	"gocloud.dev/gcerrors"
+)
+
+// ErrExist is wrapped by the error of a create-only write whose key exists.
+var ErrExist = errors.New("already exists")
+
+// ErrNotExist is wrapped by the error of a read of a missing key.
+var ErrNotExist = errors.New("does not exist")
+
+// OpError is the error of one operation on a store: what was done, to which
+// key of which store, and why. errors.Is(err, ErrExist) and
+// errors.Is(err, ErrNotExist) tell the two expected failures.
+type OpError struct {
+	Op    string // "create", "put", "read", "list", "delete"
+	Store string // the store's location, as opened
+	Key   string
+	Err   error
+}
+
+func (e *OpError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("runstore: %s %s: %v", e.Op, e.Store, e.Err)
+	}
+	return fmt.Sprintf("runstore: %s %s in %s: %v", e.Op, e.Key, e.Store, e.Err)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// A Store is the storage of one run: a local directory or a bucket (with an
+// optional prefix), addressed by slash-separated keys. It is safe for
+// concurrent use.
+type Store struct {
+	bucket *blob.Bucket
+	loc    string // as given to Open
+	dir    string // the directory of a file:// store, "" otherwise
+
+	// Backoff is the retry policy of transient errors (network failures,
+	// server errors, a conflicting conditional write). Open sets
+	// DefaultBackoff.
+	Backoff Backoff
+}
+
+// Open opens the store at location: a path or file:// URL (a local or
+// network file system such as NFS), or a bucket URL that gocloud.dev/blob
+// understands, such as
+//
+//	s3://bucket/prefix?endpoint=http://127.0.0.1:8333&use_path_style=true&region=us-east-1
+//
+// A path in a bucket URL becomes the key prefix of the run. Local
+// directories are created if missing; temporary files are kept next to
+// their destination, so that a directory on another mount (NFS) works.
+func Open(ctx context.Context, location string) (*Store, error) {
+	if location == "" {
+		return nil, errors.New("runstore: empty run location")
+	}
+	s := &Store{loc: location, Backoff: DefaultBackoff}
+	u, err := url.Parse(location)
+	if err != nil || !strings.Contains(location, "://") {
+		u = &url.URL{Scheme: "file", Path: location}
+	}
+	q := u.Query()
+	switch u.Scheme {
+	case "file":
+		dir := u.Path
+		if u.Host != "" && u.Host != "localhost" {
+			return nil, fmt.Errorf("runstore: %s: a file URL names a local path (file:///abs/path), not host %q", location, u.Host)
+		}
+		if !filepath.IsAbs(dir) {
+			if dir, err = filepath.Abs(dir); err != nil {
+				return nil, fmt.Errorf("runstore: %s: %w", location, err)
+			}
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("runstore: %w", err)
+		}
+		s.dir = dir
+		q.Set("no_tmp_dir", "true") // rename within one file system
+		q.Set("metadata", "skip")   // no .attrs sidecar files: the directory keeps a plain layout
+		u = &url.URL{Scheme: "file", Path: filepath.ToSlash(dir), RawQuery: q.Encode()}
+	default:
+		if p := strings.Trim(u.Path, "/"); p != "" {
+			q.Set("prefix", p+"/")
+			u.Path = ""
+		}
+		u.RawQuery = q.Encode()
+	}
+	b, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		return nil, fmt.Errorf("runstore: opening %s: %w", location, err)
+	}
+	s.bucket = b
+	return s, nil
+}
+
+// Location returns the location the store was opened with.
+func (s *Store) Location() string { return s.loc }
+
+// Dir returns the local directory of a file:// store, or "" for a bucket.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases the store's resources.
+func (s *Store) Close() error { return s.bucket.Close() }
+
+// Create writes data under key only if key does not exist yet; otherwise
+// it returns an error wrapping ErrExist and leaves the object as it was.
+// The check is atomic on S3, GCS and Azure; on file:// it is
+// check-then-rename, so two writers racing on one key may both succeed:
+// write create-only only under content-addressed keys (where both wrote the
+// same bytes) or under a lock (Lease).
+func (s *Store) Create(ctx context.Context, key string, data []byte) error {
+	return s.write(ctx, "create", key, data, true)
+}
+
+// Put writes data under key, replacing any object there. Readers see the
+// old or the new content, never a mix.
+func (s *Store) Put(ctx context.Context, key string, data []byte) error {
+	return s.write(ctx, "put", key, data, false)
+}
+
+func (s *Store) write(ctx context.Context, op, key string, data []byte, createOnly bool) error {
+	if err := checkKey(key); err != nil {
+		return &OpError{op, s.loc, key, err}
+	}
+	err := s.retry(ctx, func() error {
+		return s.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{IfNotExist: createOnly, ContentType: "application/octet-stream"})
+	})
+	if err != nil {
+		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
+			err = ErrExist
+		}
+		return &OpError{op, s.loc, key, err}
+	}
+	return nil
+}
+
+// Read returns the content of key, or an error wrapping ErrNotExist.
+func (s *Store) Read(ctx context.Context, key string) ([]byte, error) {
+	if err := checkKey(key); err != nil {
+		return nil, &OpError{"read", s.loc, key, err}
+	}
+	var data []byte
+	err := s.retry(ctx, func() error {
+		var err error
+		data, err = s.bucket.ReadAll(ctx, key)
+		return err
+	})
+	if err != nil {
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			err = ErrNotExist
+		}
+		return nil, &OpError{"read", s.loc, key, err}
+	}
+	return data, nil
+}
+
+// Object is one entry of a listing.
+type Object struct {
+	Key     string
+	Size    int64
+	ModTime time.Time // as the storage server's (or file system's) clock saw it
+}
+
+// List returns the objects whose keys start with prefix, sorted by key.
+// Temporary files that a writer killed on file:// left behind (*.tmp) and
+// hidden names (a path element starting with ".") are skipped.
+func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
+	var out []Object
+	err := s.retry(ctx, func() error {
+		out = out[:0]
+		it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
+		for {
+			o, err := it.Next(ctx)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if o.IsDir || Temporary(o.Key) {
+				continue
+			}
+			out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})
+		}
+	})
+	if err != nil {
+		return nil, &OpError{"list", s.loc, prefix, err}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
+}
+
+// Temporary reports whether key names a temporary or hidden file rather
+// than an object of the run: a leftover of an interrupted write.
+func Temporary(key string) bool {
+	if strings.HasSuffix(key, ".tmp") || strings.Contains(key, ".tmp.") {
+		return true
+	}
+	for _, e := range strings.Split(key, "/") {
+		if strings.HasPrefix(e, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// Delete removes key; a missing key is not an error.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	err := s.retry(ctx, func() error { return s.bucket.Delete(ctx, key) })
+	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return &OpError{"delete", s.loc, key, err}
+	}
+	return nil
+}
+
+// checkKey refuses keys that no backend stores alike.
+func checkKey(key string) error {
+	switch {
+	case key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/"):
+		return fmt.Errorf("invalid key %q", key)
+	case Temporary(key):
+		return fmt.Errorf("invalid key %q: names a temporary or hidden file", key)
+	}
+	for _, e := range strings.Split(key, "/") {
+		if e == "" || e == "." || e == ".." {
+			return fmt.Errorf("invalid key %q", key)
+		}
+	}
+	return nil
+}
