@@ -120,6 +120,21 @@ func WriteShard(path string, size int, samples []net.Sample) error {
 	})
 }
 
+// EncodeShard writes samples to w in the shard format (a worker's upload).
+func EncodeShard(w io.Writer, size int, samples []net.Sample) error {
+	return encodeShard(w, size, samples)
+}
+
+// DecodeShard reads the bytes of a shard (a worker's upload) with the
+// checks of ReadShard; name names it in errors.
+func DecodeShard(name string, data []byte, size int) ([]net.Sample, error) {
+	samples, err := decodeShard(data, size)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: replay shard %s: %w", name, err)
+	}
+	return samples, nil
+}
+
 // encodeShard writes the shard of samples to w.
 func encodeShard(w io.Writer, size int, samples []net.Sample) error {
 	h := crc32.NewIEEE()
