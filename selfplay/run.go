@@ -163,7 +163,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		return err
 	}
 	replay := NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	if err := loadReplay(d, replay, st.Generation); err != nil {
+	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, replay, st.Generation); err != nil {
 		return err
 	}
 	all, err := d.Metrics()
@@ -572,12 +572,12 @@ func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 
 // loadReplay loads the shards of generations 1..upTo into r: those that
 // can still enter its window, and the count of the others.
-func loadReplay(d *RunDir, r *Replay, upTo int) error {
+func loadReplay(read func(gen int) ([]net.Sample, error), r *Replay, upTo int) error {
 	var loaded [][]net.Sample
 	var total int64
 	kept := 0
 	for g := upTo; g >= 1; g-- {
-		s, err := d.readShard(g, r.Size)
+		s, err := read(g)
 		if err != nil {
 			return err
 		}

@@ -5,18 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
 
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "train --run DIR [--size 6|8] [--time 30m] [--generations G] [flags]",
+		usage: "train --run DIR|URL [--size 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
 		short: "learn from zero by self-play (resumable)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
@@ -48,6 +50,14 @@ Self-play searches with MCTS-Solver and the exact endgame solver
 its value gets that value as its target (--exact-values), and --value-mix
 blends the search's value into the game's result for the others.
 
+With --selfplay=false the trainer plays no games: workers do ("konane
+selfplay --run URL", on this or other machines), and it trains on the games
+they upload, each exactly once, from the newest two model generations. The
+run may then also be a bucket URL (s3://bucket/prefix?endpoint=...). Only
+one trainer holds a run: a second one is refused while the first lives; a
+trainer restarted after a crash takes the run back (at once on the same
+machine, after 30 s elsewhere). See "Train on many machines" in the README.
+
 Example: konane train --run runs/6x6 --size 6 --time 30m
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
@@ -57,7 +67,8 @@ Example: konane train --run runs/6x6 --size 6 --time 30m
 // runTrain is "konane train": the self-play loop of one run directory.
 func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", stderr)
-	run := fs.String("run", "", "run directory (created if missing; resumed if it holds a run)")
+	run := fs.String("run", "", "run directory or URL (created if missing; resumed if it holds a run)")
+	selfplayHere := fs.Bool("selfplay", true, "play the self-play games here (false: train on the games of konane selfplay workers)")
 	resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
 	initModel := fs.String("init", "", "start a new run from this model's weights (and architecture) instead of random ones")
 	size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
@@ -96,8 +107,15 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkSize("train", *size); err != nil {
 		return err
 	}
-	if *resume {
-		if !selfplay.NewRunDir(*run).HasRun() {
+	local := !strings.Contains(*run, "://") || strings.HasPrefix(*run, "file://")
+	if *selfplayHere && !local {
+		return usageError("train", "--run %s: a bucket run is trained from workers' games: add --selfplay=false and start konane selfplay workers", *run)
+	}
+	if *selfplayHere {
+		*run = strings.TrimPrefix(*run, "file://")
+	}
+	if *resume && local {
+		if !selfplay.NewRunDir(strings.TrimPrefix(*run, "file://")).HasRun() {
 			return usageError("train", "--resume: %s holds no run (no configuration)", *run)
 		}
 	}
@@ -195,6 +213,22 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	hooks.Start = func() { // once the run directory is locked and checked
 		js, _ := json.MarshalIndent(cfg, "", "  ")
 		fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
+	}
+	if !*selfplayHere {
+		if *ladderEvery > 0 {
+			return usageError("train", "--ladder-every needs --selfplay (run konane ladder on the run directory instead)")
+		}
+		store, err := runstore.Open(ctx, *run)
+		if err != nil {
+			return usageError("train", "--run: %v", err)
+		}
+		defer store.Close()
+		if *resume {
+			if _, err := store.Read(ctx, "config.json"); err != nil {
+				return usageError("train", "--resume: %s holds no run (%v)", *run, err)
+			}
+		}
+		return selfplay.TrainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if *ladderEvery > 0 {
 		rate, wait := ladderAlongside(ctx, *run, *ladderEvery, logf)

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	mrand "math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/runstore"
+	"github.com/konanezero/konane/selfplay"
+)
+
+// TestMain lets the test binary run as the konane command, for the tests
+// that start konane processes and kill them.
+func TestMain(m *testing.M) {
+	if os.Getenv("KONANE_TEST_AS_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// faultRuns are the run locations of the fault test: a directory always,
+// and a fresh prefix on the S3 server of KONANE_TEST_S3 when set.
+func faultRuns(t *testing.T) map[string]string {
+	runs := map[string]string{"file": filepath.Join(t.TempDir(), "run")}
+	if base := os.Getenv("KONANE_TEST_S3"); base != "" {
+		var b [6]byte
+		rand.Read(b[:])
+		scheme, rest, _ := strings.Cut(base, "://")
+		bucket, query, _ := strings.Cut(rest, "?")
+		runs["s3"] = scheme + "://" + strings.TrimSuffix(bucket, "/") + "/fault-" + hex.EncodeToString(b[:]) + "?" + query
+	} else if os.Getenv("KONANE_REQUIRE_S3") != "" {
+		t.Fatal("KONANE_REQUIRE_S3 is set but KONANE_TEST_S3 names no S3 server")
+	}
+	return runs
+}
+
+// TestScaleOutFaults is the multi-process test of distributed training:
+// a trainer (--selfplay=false) and three konane selfplay workers on one
+// run; workers are killed with SIGKILL five times at random moments and
+// restarted, the trainer once. At the end no game that reached a spool is
+// lost, none is trained on twice, and every generation trained on exactly
+// its games. It takes a minute or two, so it runs when
+// KONANE_FAULT_TEST=1 (as .ci/run does).
+func TestScaleOutFaults(t *testing.T) {
+	if os.Getenv("KONANE_FAULT_TEST") == "" {
+		t.Skip("starts and kills konane processes for a minute: set KONANE_FAULT_TEST=1 (.ci/run does)")
+	}
+	for name, run := range faultRuns(t) {
+		t.Run(name, func(t *testing.T) { faultTest(t, run) })
+	}
+}
+
+type proc struct {
+	cmd *exec.Cmd
+	log string
+	end chan error
+}
+
+func faultTest(t *testing.T, run string) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("KONANE_FAULT_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("run %s, seed %d (KONANE_FAULT_SEED=%d replays the kill schedule)", run, seed, seed)
+	rng := mrand.New(mrand.NewPCG(seed, 12))
+	const gens, gamesPerGen = 6, 12
+	logs := t.TempDir()
+	n := 0
+	start := func(args ...string) *proc {
+		n++
+		p := &proc{log: filepath.Join(logs, fmt.Sprintf("%02d-%s.log", n, args[0])), end: make(chan error, 1)}
+		f, err := os.Create(p.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.cmd = exec.Command(os.Args[0], args...)
+		p.cmd.Env = append(os.Environ(), "KONANE_TEST_AS_MAIN=1")
+		p.cmd.Stdout, p.cmd.Stderr = f, f
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { p.end <- p.cmd.Wait(); f.Close() }()
+		return p
+	}
+	trainArgs := []string{"train", "--run", run, "--selfplay=false", "--size", "5", "--filters", "8", "--blocks", "1",
+		"--games-per-gen", strconv.Itoa(gamesPerGen), "--sims", "8", "--fast-sims", "4", "--batch", "16", "--generations", strconv.Itoa(gens)}
+	spools := make([]string, 3)
+	workerArgs := func(i, incarnation int, extra ...string) []string {
+		return append([]string{"selfplay", "--run", run, "--spool", spools[i], "--workers", "2", "--poll", "200ms", "-v",
+			"--seed", strconv.Itoa(1 + i + 10*incarnation)}, extra...)
+	}
+	ctx := context.Background()
+	store, err := runstore.Open(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	generation := func() int {
+		var st struct{ Generation int }
+		if b, err := store.Read(ctx, "state.json"); err == nil {
+			json.Unmarshal(b, &st)
+		}
+		return st.Generation
+	}
+
+	trainer := start(trainArgs...)
+	workers := make([]*proc, 3)
+	incarnations := make([]int, 3)
+	for i := range workers {
+		spools[i] = filepath.Join(t.TempDir(), "spool")
+		workers[i] = start(workerArgs(i, 0)...)
+	}
+	defer func() {
+		for _, p := range append(workers, trainer) {
+			p.cmd.Process.Kill()
+		}
+	}()
+
+	// A second trainer is refused while the first lives.
+	for generation() < 1 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	second := start(trainArgs...)
+	if err := <-second.end; err == nil {
+		t.Fatal("a second trainer on the run started")
+	}
+	if b, _ := os.ReadFile(second.log); !strings.Contains(string(b), "in use by another trainer") {
+		t.Fatalf("second trainer's output:\n%s\nwant a refusal naming the other trainer", b)
+	}
+
+	workerKills, trainerKilled := 0, false
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not reach %d generations in 5 minutes (at %d)", gens, generation())
+		}
+		select {
+		case err := <-trainer.end:
+			if err != nil {
+				b, _ := os.ReadFile(trainer.log)
+				t.Fatalf("trainer: %v\n%s", err, b)
+			}
+			if trainerKilled && workerKills == 5 {
+				goto done
+			}
+			t.Fatalf("the trainer finished before the faults were injected (%d worker kills)", workerKills)
+		case <-time.After(time.Duration(300+rng.IntN(900)) * time.Millisecond):
+		}
+		for i, w := range workers {
+			select {
+			case err := <-w.end:
+				b, _ := os.ReadFile(w.log)
+				t.Fatalf("worker %d exited: %v\n%s", i, err, b)
+			default:
+			}
+		}
+		switch g := generation(); {
+		case workerKills < 5 && (g >= 1 || rng.IntN(3) == 0):
+			i := rng.IntN(3)
+			workers[i].cmd.Process.Signal(syscall.SIGKILL)
+			<-workers[i].end
+			workerKills++
+			incarnations[i]++
+			t.Logf("killed worker %d (kill %d) at generation %d", i, workerKills, g)
+			workers[i] = start(workerArgs(i, incarnations[i])...)
+		case !trainerKilled && g >= 2 && rng.IntN(2) == 0:
+			trainer.cmd.Process.Signal(syscall.SIGKILL)
+			<-trainer.end
+			trainerKilled = true
+			t.Logf("killed the trainer at generation %d", g)
+			trainer = start(trainArgs...)
+		}
+	}
+done:
+	// Stop the workers, then let each upload what its spool still holds.
+	for i, w := range workers {
+		w.cmd.Process.Signal(syscall.SIGTERM)
+		if err := <-w.end; err != nil {
+			b, _ := os.ReadFile(w.log)
+			t.Fatalf("worker %d on SIGTERM: %v\n%s", i, err, b)
+		}
+		workers[i] = start(workerArgs(i, 99, "--time", "1ms")...)
+		if err := <-workers[i].end; err != nil {
+			b, _ := os.ReadFile(workers[i].log)
+			t.Fatalf("worker %d flushing its spool: %v\n%s", i, err, b)
+		}
+		sp, err := runstore.OpenSpool(spools[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := sp.Pending(); len(left) > 0 {
+			t.Errorf("spool %d still holds %d games after the final upload", i, len(left))
+		}
+		sp.Close()
+	}
+
+	// Every game that reached a spool is in the store (by content hash).
+	objs, err := store.List(ctx, "replay/gen-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]int{} // key → generation
+	for _, o := range objs {
+		var g int
+		if _, err := fmt.Sscanf(o.Key, "replay/gen-%06d/", &g); err == nil && strings.HasSuffix(o.Key, ".shard") && strings.Count(o.Key, "/") == 2 {
+			stored[o.Key] = g
+		}
+	}
+	spooled := 0
+	logFiles, _ := filepath.Glob(filepath.Join(logs, "*-selfplay.log"))
+	for _, lf := range logFiles {
+		f, _ := os.Open(lf)
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			_, name, ok := strings.Cut(sc.Text(), " spooled ")
+			if !ok {
+				continue
+			}
+			spooled++
+			var g int
+			var sum string
+			fmt.Sscanf(name, "gen-%06d-%64s", &g, &sum)
+			key := fmt.Sprintf("replay/gen-%06d/%s.shard", g, sum)
+			if _, ok := stored[key]; !ok {
+				t.Errorf("game %s reached a spool (%s) but not the store: lost", name, filepath.Base(lf))
+			}
+		}
+		f.Close()
+	}
+	if spooled == 0 {
+		t.Fatal("the workers' logs name no spooled game")
+	}
+
+	// Every generation trained on its games, none twice, none missing.
+	if g := generation(); g != gens {
+		t.Fatalf("state.json at generation %d, want %d", g, gens)
+	}
+	ingested := map[string]int{}
+	for g := 1; g <= gens; g++ {
+		b, err := store.Read(ctx, fmt.Sprintf("replay/gen-%06d.keys", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := strings.Fields(string(b))
+		if len(keys) != gamesPerGen {
+			t.Errorf("generation %d trained on %d games, want %d", g, len(keys), gamesPerGen)
+		}
+		for _, k := range keys {
+			if prev, dup := ingested[k]; dup {
+				t.Errorf("%s trained on in generations %d and %d", k, prev, g)
+			}
+			ingested[k] = g
+			mg, ok := stored[k]
+			if !ok {
+				t.Errorf("generation %d trained on %s, which is not in the store", g, k)
+			}
+			if mg < g-selfplay.AcceptWindow || mg >= g {
+				t.Errorf("generation %d trained on %s, a game of model %d outside its window", g, k, mg)
+			}
+			data, _ := store.Read(ctx, k)
+			if !strings.Contains(k, runstore.SHA256(data)) {
+				t.Errorf("%s does not hold the content its name hashes", k)
+			}
+		}
+	}
+	stale, tail := 0, 0
+	for k, g := range stored {
+		if _, ok := ingested[k]; ok {
+			continue
+		}
+		if g <= gens-selfplay.AcceptWindow {
+			stale++ // played by a model older than the window when the trainer got to it
+		} else {
+			tail++ // waiting for generation gens+1
+		}
+	}
+	t.Logf("%d games spooled (with repeats of identical games), %d distinct in the store, %d trained on exactly once, %d outside the window, %d for the next generation; %d worker kills, trainer killed %v",
+		spooled, len(stored), len(ingested), stale, tail, workerKills, trainerKilled)
+}
