@@ -1,0 +1,139 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/runstore"
+)
+
+// TestWorkersFeedTrainer runs a trainer and two workers in one process on
+// a file:// run: the trainer completes its generations on the workers'
+// games, each trained on once, and the workers switch models and pause.
+func TestWorkersFeedTrainer(t *testing.T) {
+	ctx := context.Background()
+	store, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := tinyConfig()
+	cfg.Generations = 3
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	models := map[int]bool{}
+	for i := range 2 {
+		sp, err := runstore.OpenSpool(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sp.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wc := WorkerConfig{Parallel: 2, Seed: uint64(i + 1), Poll: 50 * time.Millisecond}
+			hooks := WorkerHooks{Model: func(gen int) { mu.Lock(); models[gen] = true; mu.Unlock() }}
+			if err := Work(wctx, store, sp, wc, hooks, t.Logf); err != nil {
+				t.Errorf("worker %d: %v", i, err)
+			}
+		}()
+	}
+	err = TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf)
+	stop()
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for g := 1; g <= 3; g++ {
+		b, err := store.Read(ctx, fmt.Sprintf("replay/gen-%06d.keys", g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := strings.Fields(string(b))
+		if len(keys) != cfg.GamesPerGen {
+			t.Errorf("generation %d: %d games, want %d", g, len(keys), cfg.GamesPerGen)
+		}
+		for _, k := range keys {
+			if seen[k] {
+				t.Errorf("%s trained on twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	l, err := store.ReadLatest(ctx)
+	if err != nil || l.Generation != 3 || l.GamesPerGen != cfg.GamesPerGen {
+		t.Fatalf("pointer %+v, %v; want generation 3", l, err)
+	}
+	if !models[0] || len(models) < 2 {
+		t.Errorf("workers played with models %v, want 0 and later ones", models)
+	}
+	// The local layout of a run is there too, for konane play and arena.
+	if p, err := LatestModel(store.Dir()); err != nil || filepath.Base(p) != ModelName(3) {
+		t.Errorf("LatestModel: %s, %v", p, err)
+	}
+	// A resumed trainer goes on from the commit point.
+	cfg.Generations = 3
+	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatalf("resuming a finished run: %v", err)
+	}
+}
+
+func TestTrainerRefusesSecond(t *testing.T) {
+	ctx := context.Background()
+	store, err := runstore.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	l, err := store.Acquire(ctx, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx)
+	cfg := tinyConfig()
+	var held *runstore.HeldError
+	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &held) {
+		t.Fatalf("a trainer on a held run: %v, want a HeldError", err)
+	}
+}
+
+func TestShardAndSpoolNames(t *testing.T) {
+	sum := strings.Repeat("0f", 32)
+	key := workerShardKey(12, sum)
+	if g, s, ok := parseWorkerShardKey(key); !ok || g != 12 || s != sum {
+		t.Fatalf("parse %s: %d %s %v", key, g, s, ok)
+	}
+	if k, ok := parseSpoolName(spoolName(12, sum)); !ok || k != key {
+		t.Fatalf("spool name maps to %s %v, want %s", k, ok, key)
+	}
+	for _, bad := range []string{"replay/gen-000001.shard", "replay/gen-000001/x.shard", "replay/gen-1/" + sum + ".shard",
+		"replay/gen-000001/" + sum + ".shard.1f.tmp", "replay/gen-000001/" + sum + ".keys"} {
+		if _, _, ok := parseWorkerShardKey(bad); ok {
+			t.Errorf("%s parsed as a worker shard", bad)
+		}
+	}
+}
+
+func FuzzParseSpoolName(f *testing.F) {
+	f.Add(spoolName(3, strings.Repeat("ab", 32)))
+	f.Add("gen-000003-x.shard")
+	f.Add(".lock")
+	f.Fuzz(func(t *testing.T, name string) {
+		key, ok := parseSpoolName(name)
+		if !ok {
+			return
+		}
+		g, sum, ok := parseWorkerShardKey(key)
+		if !ok || spoolName(g, sum) != name {
+			t.Fatalf("%q → %q does not round-trip", name, key)
+		}
+	})
+}
