@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/konanezero/konane/internal/lockfile"
 )
 
 // A Lease makes one process the only writer of a run (the trainer). It is
@@ -32,15 +34,15 @@ import (
 // heartbeat within the TTL, has lost the lease: Check then fails, and it
 // must not publish anything more (fencing).
 //
-// On file:// create-only writes are not atomic, so there an flock on
-// DIR/.lease.lock (released by the kernel when the process dies) decides
-// instead, and the epochs still fence.
+// On file:// create-only writes are not atomic, so there the lock of
+// internal/lockfile on DIR/lock (an flock, released by the kernel when the
+// process dies) decides instead, and the epochs still fence.
 type Lease struct {
 	s      *Store
 	epoch  int
 	ttl    time.Duration
 	holder Holder
-	lock   *os.File
+	lock   *lockfile.Lock
 
 	mu       sync.Mutex
 	lastBeat time.Time // local time when the last successful heartbeat was started
@@ -88,7 +90,7 @@ func (e *LostError) Error() string {
 
 const (
 	leasePrefix = "lease/epoch-"
-	leaseLock   = ".lease.lock"
+	leaseLock   = "lock"
 )
 
 // hostname names this machine in lease holders (a variable for tests).
@@ -116,18 +118,22 @@ func (s *Store) Acquire(ctx context.Context, ttl time.Duration) (*Lease, error) 
 		return nil, err
 	}
 	if s.dir != "" {
-		f, ok, err := lockFile(filepath.Join(s.dir, leaseLock))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
+		lock, err := lockfile.Acquire(filepath.Join(s.dir, leaseLock))
+		var busy *lockfile.BusyError
+		if errors.As(err, &busy) {
 			he := &HeldError{Store: s.loc, Epoch: newest, Age: -1, TTL: ttl}
 			if b, err := s.Read(ctx, epochKey(newest)); err == nil {
 				json.Unmarshal(b, &he.Holder)
 			}
+			if busy.PID > 0 {
+				he.Holder.PID = busy.PID
+			}
 			return nil, he
 		}
-		l.lock = f
+		if err != nil {
+			return nil, fmt.Errorf("runstore: %w", err)
+		}
+		l.lock = lock
 	} else if newest > 0 {
 		if err := s.checkFree(ctx, newest, l.holder, ttl); err != nil {
 			return nil, err
@@ -311,7 +317,7 @@ func (l *Lease) Release(ctx context.Context) error {
 
 func (l *Lease) unlock() {
 	if l.lock != nil {
-		l.lock.Close()
+		l.lock.Release()
 		l.lock = nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/internal/lockfile"
 )
 
 // A Spool is a worker's local directory of finished work waiting to be
@@ -18,15 +19,18 @@ import (
 // a spool (an flock held while it is open).
 type Spool struct {
 	dir  string
-	lock *os.File
+	lock *lockfile.Lock
 }
 
 // SpoolLockedError is returned by OpenSpool when another process owns the
 // spool directory.
-type SpoolLockedError struct{ Dir string }
+type SpoolLockedError struct {
+	Dir string
+	PID int // the other worker's process id (0: unknown)
+}
 
 func (e *SpoolLockedError) Error() string {
-	return fmt.Sprintf("runstore: spool %s is in use by another worker (give each worker its own --spool)", e.Dir)
+	return fmt.Sprintf("runstore: spool %s is in use by another worker (pid %d); give each worker its own --spool", e.Dir, e.PID)
 }
 
 const spoolLock = ".lock"
@@ -37,12 +41,13 @@ func OpenSpool(dir string) (*Spool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("runstore: spool: %w", err)
 	}
-	f, ok, err := lockFile(filepath.Join(dir, spoolLock))
-	if err != nil {
-		return nil, err
+	lock, err := lockfile.Acquire(filepath.Join(dir, spoolLock))
+	var busy *lockfile.BusyError
+	if errors.As(err, &busy) {
+		return nil, &SpoolLockedError{Dir: dir, PID: busy.PID}
 	}
-	if !ok {
-		return nil, &SpoolLockedError{dir}
+	if err != nil {
+		return nil, fmt.Errorf("runstore: spool: %w", err)
 	}
 	names, _ := os.ReadDir(dir)
 	for _, e := range names {
@@ -50,14 +55,14 @@ func OpenSpool(dir string) (*Spool, error) {
 			os.Remove(filepath.Join(dir, n)) // an atomicfile temp file
 		}
 	}
-	return &Spool{dir: dir, lock: f}, nil
+	return &Spool{dir: dir, lock: lock}, nil
 }
 
 // Dir returns the spool's directory.
 func (s *Spool) Dir() string { return s.dir }
 
 // Close releases the spool's lock.
-func (s *Spool) Close() error { return s.lock.Close() }
+func (s *Spool) Close() error { return s.lock.Release() }
 
 // Add writes an entry atomically (synced to disk before it is visible).
 // Names are flat file names without a leading dot.
