@@ -81,6 +81,10 @@ type WorkerConfig struct {
 	Poll      time.Duration // how often to look for a new model
 	Duration  time.Duration // stop playing after this wall time (0: no limit)
 	Games     int           // stop playing after this many games (0: no limit)
+	// Drain is how long a cancelled worker goes on uploading its spool
+	// (Kubernetes gives a stopped pod 30 s by default); what is left stays
+	// in the spool for the next start.
+	Drain time.Duration
 }
 
 // Validate reports the first invalid setting.
@@ -88,8 +92,8 @@ func (w WorkerConfig) Validate() error {
 	switch {
 	case w.Parallel < 1:
 		return fmt.Errorf("selfplay: worker games in flight %d: want ≥ 1", w.Parallel)
-	case w.EvalBatch < 0 || w.CacheSize < 0 || w.Games < 0 || w.Duration < 0:
-		return errors.New("selfplay: worker batch, cache, games and time must not be negative")
+	case w.EvalBatch < 0 || w.CacheSize < 0 || w.Games < 0 || w.Duration < 0 || w.Drain < 0:
+		return errors.New("selfplay: worker batch, cache, games, time and drain must not be negative")
 	case w.Poll <= 0:
 		return fmt.Errorf("selfplay: model poll interval %v: want > 0", w.Poll)
 	}
@@ -133,11 +137,19 @@ func Work(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 	for _, n := range pending {
 		up.queue <- n
 	}
+	upCtx, stopUploads := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopUploads()
 	upDone := make(chan error, 1)
-	go func() { upDone <- up.run(ctx) }()
+	go func() { upDone <- up.run(upCtx) }()
 
 	playErr := play(ctx, store, spool, wc, up, hooks, call, logf)
 	close(up.queue)
+	if ctx.Err() != nil {
+		if n, _ := spool.Pending(); len(n) > 0 && wc.Drain > 0 {
+			logf("stopping: uploading the %d games of the spool for up to %v", len(n), wc.Drain)
+		}
+		defer time.AfterFunc(wc.Drain, stopUploads).Stop()
+	}
 	upErr := <-upDone
 	if playErr != nil {
 		return playErr

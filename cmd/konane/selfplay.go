@@ -41,8 +41,8 @@ the worker) before it is uploaded under its content hash
 after the upload succeeded; failed uploads are retried with backoff. A
 worker that is stopped or killed uploads what its spool holds when it
 starts again, so no finished game is lost and none is doubled. Ctrl-C or
-SIGTERM stop after the games in flight are abandoned; games already
-finished stay in the spool.
+SIGTERM abandon the games in flight and upload the spool for up to --drain;
+what is left stays in the spool for the next start with the same --spool.
 
 Example: konane selfplay --run s3://konane/runs/8x8?endpoint=http://minio:9000&use_path_style=true&region=us-east-1 --workers 32`,
 		run: runSelfplay,
@@ -60,6 +60,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	seed := fs.Uint64("seed", 0, "seed of this worker's games (0: a random seed, printed)")
 	poll := fs.Duration("poll", 15*time.Second, "how often to look for a new model")
 	cache := fs.Int("cache", 1<<17, "evaluator position cache entries")
+	drain := fs.Duration("drain", 20*time.Second, "on Ctrl-C or SIGTERM, go on uploading the spool for up to this long")
 	verbose := fs.Bool("v", false, "print every game as it reaches the spool and the store")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -70,7 +71,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if fs.NArg() > 0 {
 		return usageError("selfplay", "unexpected argument %q", fs.Arg(0))
 	}
-	wc := selfplay.WorkerConfig{Parallel: *workers, CacheSize: *cache, Seed: *seed, Poll: *poll, Duration: *dur, Games: *games}
+	wc := selfplay.WorkerConfig{Parallel: *workers, CacheSize: *cache, Seed: *seed, Poll: *poll, Duration: *dur, Games: *games, Drain: *drain}
 	if wc.Seed == 0 {
 		var b [8]byte
 		rand.Read(b[:])
