@@ -125,7 +125,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &ae) {
 		ae = &apiError{code: http.StatusInternalServerError, msg: newMsg("error.internal"), detail: err}
 	}
-	if ae.code == http.StatusServiceUnavailable {
+	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "60")
 	}
 	m := s.msgs.render(negotiate(r), ae.msg)
@@ -336,8 +336,11 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	ss := &session{id: newSessionID(), human: human, level: level, agent: a, game: g}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if !s.sessions.add(ss) {
+	switch s.sessions.add(ss, s.client(r)) {
+	case storeFull:
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.full", "max", fmt.Sprint(s.cfg.MaxSessions))}
+	case clientFull:
+		return nil, &apiError{code: http.StatusTooManyRequests, msg: newMsg("error.clientFull", "max", fmt.Sprint(s.cfg.MaxPerClient))}
 	}
 	if human == rules.White {
 		if err := s.agentMove(r.Context(), ss); err != nil {
@@ -443,6 +446,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
+	s.sessions.played(ss.id)
 	return s.view(r, ss), nil
 }
 

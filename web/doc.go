@@ -66,9 +66,10 @@
 // "args": {...}, "detail": "..."} (see Languages; detail is the
 // underlying error in English, for developers) with a 4xx status for a
 // bad request (400 malformed or illegal, 404 unknown game, 405 wrong
-// method, 413 body too large), and 503 when the server holds its maximum
-// of games or the agent could not move in time. A request body is one
-// JSON object ({} for all defaults); null or any other value is refused.
+// method, 413 body too large, 429 too many games from one client), and
+// 503 when the server holds its maximum of games or the agent could not
+// move in time. A request body is one JSON object ({} for all defaults);
+// null or any other value is refused.
 //
 //	GET  /api/config                       sizes, levels, defaults
 //	POST /api/new    {size, color, level}  a new game → state (the agent has
@@ -90,9 +91,15 @@
 //
 // # Sessions
 //
-// Games live in memory: at most Config.MaxSessions at a time, each
-// dropped after Config.IdleTimeout without a request (a janitor started
-// by Serve, stopped with it). Each game has its own lock, so games do not
+// Games live in memory: at most Config.MaxSessions at a time, and at most
+// Config.MaxPerClient created from one client address (429 Too Many
+// Requests beyond it), so that one client cannot fill the server. The
+// client is the request's remote address (an IPv6 address counts by its
+// /64); X-Forwarded-For is believed only on requests from
+// Config.TrustedProxies, and then only the entries those proxies wrote.
+// Each game is dropped after Config.IdleTimeout without a request, or
+// after the much shorter Config.UnplayedTimeout while the human has not
+// moved in it (a janitor started by Serve, stopped with it). Each game has its own lock, so games do not
 // wait for each other; they share the evaluators of the engines, which
 // batch their positions. The agent's move is computed within the request
 // that asks for it, limited by Config.MoveTimeout; if it fails the human's

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	stdnet "net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -25,11 +26,28 @@ type Config struct {
 	Seed         uint64         // seed of the colours drawn at random and of the agents
 	MaxSessions  int            // games held at once; 0 = 200
 	IdleTimeout  time.Duration  // a game without requests for this long is dropped; 0 = 1h
-	MoveTimeout  time.Duration  // the longest an agent move or hint may take; 0 = 2m
-	MaxBody      int64          // the largest request body in bytes; 0 = 4096
+	// MaxPerClient is the most games one client address holds at once
+	// (IPv6 addresses count by their /64); 0 = min(20, MaxSessions).
+	MaxPerClient int
+	// UnplayedTimeout drops a game in which the human has not moved yet
+	// after this long without requests; 0 = min(5m, IdleTimeout).
+	UnplayedTimeout time.Duration
+	// TrustedProxies are the addresses of reverse proxies whose
+	// X-Forwarded-For header names the client; a request from elsewhere
+	// is the client itself, whatever its headers say.
+	TrustedProxies []netip.Prefix
+	MoveTimeout    time.Duration // the longest an agent move or hint may take; 0 = 2m
+	MaxBody        int64         // the largest request body in bytes; 0 = 4096
 	// Now is the clock of the idle expiry (tests set it); nil = time.Now.
 	Now func() time.Time
 }
+
+// Defaults of Config.MaxPerClient and Config.UnplayedTimeout (bounded by
+// MaxSessions and IdleTimeout).
+const (
+	DefaultMaxPerClient    = 20
+	DefaultUnplayedTimeout = 5 * time.Minute
+)
 
 // Server is the web game: the page, the API and the games in progress.
 type Server struct {
@@ -63,6 +81,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = time.Hour
 	}
+	if cfg.MaxPerClient == 0 {
+		cfg.MaxPerClient = min(DefaultMaxPerClient, cfg.MaxSessions)
+	}
+	if cfg.UnplayedTimeout == 0 {
+		cfg.UnplayedTimeout = min(DefaultUnplayedTimeout, cfg.IdleTimeout)
+	}
 	if cfg.MoveTimeout == 0 {
 		cfg.MoveTimeout = 2 * time.Minute
 	}
@@ -77,6 +101,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("web: maximum sessions %d: want at least 1", cfg.MaxSessions)
 	case cfg.IdleTimeout < time.Second:
 		return nil, fmt.Errorf("web: idle timeout %v: want at least 1s", cfg.IdleTimeout)
+	case cfg.MaxPerClient < 1 || cfg.MaxPerClient > cfg.MaxSessions:
+		return nil, fmt.Errorf("web: maximum games per client %d: want 1..%d (the maximum sessions)", cfg.MaxPerClient, cfg.MaxSessions)
+	case cfg.UnplayedTimeout < time.Second || cfg.UnplayedTimeout > cfg.IdleTimeout:
+		return nil, fmt.Errorf("web: timeout of unplayed games %v: want 1s up to the idle timeout %v", cfg.UnplayedTimeout, cfg.IdleTimeout)
 	case cfg.MoveTimeout < 0:
 		return nil, fmt.Errorf("web: move timeout %v: want a positive duration", cfg.MoveTimeout)
 	case cfg.MaxBody < 256:
@@ -96,7 +124,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	return &Server{
 		cfg:      cfg,
-		sessions: newStore(cfg.MaxSessions, cfg.IdleTimeout, cfg.Now),
+		sessions: newStore(cfg.MaxSessions, cfg.MaxPerClient, cfg.IdleTimeout, cfg.UnplayedTimeout, cfg.Now),
 		msgs:     msgs,
 		pages:    pages,
 		tutorial: steps,
@@ -187,7 +215,7 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 
 // janitor drops idle games regularly until ctx ends.
 func (s *Server) janitor(ctx context.Context) {
-	every := min(s.cfg.IdleTimeout/4, time.Minute)
+	every := min(s.cfg.UnplayedTimeout/4, time.Minute)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

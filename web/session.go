@@ -30,38 +30,64 @@ type session struct {
 // generator of the games.
 func newSessionID() string { return rand.Text() }
 
-// store holds the sessions, at most max, each dropped after idle without
-// a request.
+// store holds the sessions: at most max in all and perClient per client
+// address, each dropped after idle without a request, or after fresh if
+// the human has not moved in it yet (so that games opened and left do
+// not hold the store for long).
 type store struct {
-	mu       sync.Mutex
-	sessions map[string]*entry
-	max      int
-	idle     time.Duration
-	now      func() time.Time
+	mu        sync.Mutex
+	sessions  map[string]*entry
+	max       int
+	perClient int
+	idle      time.Duration
+	fresh     time.Duration
+	now       func() time.Time
 }
 
 type entry struct {
-	s    *session
-	used time.Time
+	s      *session
+	used   time.Time
+	client string // the address the game was created from
+	played bool   // the human has moved in it
 }
 
-func newStore(max int, idle time.Duration, now func() time.Time) *store {
-	return &store{sessions: map[string]*entry{}, max: max, idle: idle, now: now}
+func newStore(max, perClient int, idle, fresh time.Duration, now func() time.Time) *store {
+	return &store{sessions: map[string]*entry{}, max: max, perClient: perClient, idle: idle, fresh: fresh, now: now}
 }
 
-// add stores s; false when the store is full even after dropping the
-// idle sessions.
-func (st *store) add(s *session) bool {
+// Results of store.add.
+const (
+	added      = iota
+	storeFull  // the store holds max games
+	clientFull // the client holds perClient games
+)
+
+// add stores s for client, unless the store or the client's share of it
+// is full even after dropping the expired sessions.
+func (st *store) add(s *session, client string) int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if len(st.sessions) >= st.max {
+	count := func() (all, mine int) {
+		for _, e := range st.sessions {
+			if e.client == client {
+				mine++
+			}
+		}
+		return len(st.sessions), mine
+	}
+	all, mine := count()
+	if all >= st.max || mine >= st.perClient {
 		st.expireLocked()
+		all, mine = count()
 	}
-	if len(st.sessions) >= st.max {
-		return false
+	switch {
+	case all >= st.max:
+		return storeFull
+	case mine >= st.perClient:
+		return clientFull
 	}
-	st.sessions[s.id] = &entry{s: s, used: st.now()}
-	return true
+	st.sessions[s.id] = &entry{s: s, used: st.now(), client: client}
+	return added
 }
 
 // get returns the session of id and marks it used.
@@ -74,6 +100,16 @@ func (st *store) get(id string) (*session, bool) {
 	}
 	e.used = st.now()
 	return e.s, true
+}
+
+// played records that the human moved in the game of id: it now expires
+// after the idle time instead of the shorter fresh one.
+func (st *store) played(id string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if e, ok := st.sessions[id]; ok {
+		e.played = true
+	}
 }
 
 // remove drops the session of id.
@@ -89,7 +125,7 @@ func (st *store) len() int {
 	return len(st.sessions)
 }
 
-// expire drops the sessions idle for longer than the idle timeout.
+// expire drops the sessions idle for longer than their timeout.
 func (st *store) expire() int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -98,9 +134,13 @@ func (st *store) expire() int {
 
 func (st *store) expireLocked() int {
 	n := 0
-	limit := st.now().Add(-st.idle)
+	now := st.now()
 	for id, e := range st.sessions {
-		if e.used.Before(limit) {
+		limit := st.idle
+		if !e.played {
+			limit = st.fresh
+		}
+		if now.Sub(e.used) > limit {
 			delete(st.sessions, id)
 			n++
 		}

@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:  "serve",
-		usage: "serve [--addr HOST:PORT] [--level L] [--model FILE] [--seed S] [--max-sessions N] [--idle D] [--move-timeout D]",
+		usage: "serve [--addr HOST:PORT] [--level L] [--model FILE] [--seed S] [--max-sessions N] [--max-per-client N] [--idle D] [--idle-unplayed D] [--trusted-proxies LIST] [--move-timeout D]",
 		short: "serve a web page to play against the trained agent in a browser",
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
@@ -26,7 +26,12 @@ nothing from the internet: the page is built into the binary.
 
 The JSON API behind the page is described in the documentation of package
 web (go doc github.com/konanezero/konane/web). Games are held in memory, at
-most --max-sessions at a time, each dropped after --idle without a request.
+most --max-sessions at a time and --max-per-client from one client address
+(an IPv6 client by its /64), each dropped after --idle without a request,
+or after the shorter --idle-unplayed if the human has not moved in it yet.
+Behind a reverse proxy, name it with --trusted-proxies so that the clients
+are told apart by the X-Forwarded-For it writes; that header is ignored
+on requests from anywhere else.
 
 The server listens on 127.0.0.1 by default, reachable from this machine
 only; give --addr :8080 to serve the network. Interrupt it (Ctrl-C) to stop:
@@ -48,8 +53,34 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxSessions := fs.Int("max-sessions", 200, "games held at once")
 	idle := fs.Duration("idle", time.Hour, "a game without requests for this long is dropped")
 	moveTimeout := fs.Duration("move-timeout", 2*time.Minute, "the longest the computer may think about one move")
+	perClient := fs.Int("max-per-client", web.DefaultMaxPerClient, "games one client address holds at once (IPv6: per /64; at most --max-sessions)")
+	unplayed := fs.Duration("idle-unplayed", web.DefaultUnplayedTimeout, "a game in which the human has not moved is dropped after this long without requests (at most --idle)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	// Defaults adapt to smaller --max-sessions and --idle; explicit values
+	// that exceed them conflict.
+	set := explicit(fs)
+	switch {
+	case !set["max-per-client"]:
+		*perClient = min(*perClient, max(*maxSessions, 1))
+	case *perClient < 1:
+		return usageError("serve", "--max-per-client %d: want at least 1", *perClient)
+	case *perClient > *maxSessions:
+		return usageError("serve", "--max-per-client %d is more than --max-sessions %d", *perClient, *maxSessions)
+	}
+	switch {
+	case !set["idle-unplayed"]:
+		*unplayed = min(*unplayed, *idle)
+	case *unplayed < time.Second:
+		return usageError("serve", "--idle-unplayed %v: want at least 1s", *unplayed)
+	case *unplayed > *idle:
+		return usageError("serve", "--idle-unplayed %v is longer than --idle %v", *unplayed, *idle)
+	}
+	trusted, err := web.ParseProxies(*proxies)
+	if err != nil {
+		return usageError("serve", "--trusted-proxies: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return usageError("serve", "unexpected argument %q", fs.Arg(0))
@@ -71,7 +102,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, Seed: *seed,
-		MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout})
+		MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout,
+		MaxPerClient: *perClient, UnplayedTimeout: *unplayed, TrustedProxies: trusted})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
