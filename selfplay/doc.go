@@ -29,6 +29,15 @@
 //     does not grow with its generations.
 //   - rundir.go: the run directory (RunDir): its layout, and every read
 //     and write of a run, so that another storage can stand under it.
+//   - worker.go: a self-play worker of a run shared through a
+//     runstore.Store (Work, `konane selfplay`): plays with the newest model
+//     (sha256-checked, switched between games), spools each game and
+//     uploads it create-only under its content hash, pauses when the
+//     newest generation has its games.
+//   - trainer.go: the trainer fed by workers (TrainFromWorkers, `konane
+//     train --selfplay=false`): ingests each worker game once (its key in
+//     state.json), holds the run's lease (runstore.Lease), publishes
+//     models/latest.json.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
 //     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).
