@@ -163,8 +163,9 @@ func init() {
 }
 
 // im2rowOp gathers the 3x3 neighbourhood of every square: x (rows, C)
-// becomes (rows, C·9) with column c·9+k holding channel c of neighbour k
-// (zero off the board), the layout of a (F, C, 3, 3) weight as (F, C·9).
+// becomes (rows, 9·C) with column k·C+c holding channel c of neighbour k
+// (zero off the board): whole rows are copied, and kernelOp lays the
+// (F, C, 3, 3) weight out to match.
 type im2rowOp struct {
 	opBase
 	n, c int
@@ -196,15 +197,10 @@ func gatherRows[T float](x, out []T, n, c int) {
 		dst := out[r*c*9 : (r+1)*c*9]
 		for k, s := range nbr {
 			if s < 0 {
-				for ch := range c {
-					dst[ch*9+k] = 0
-				}
+				clear(dst[k*c : (k+1)*c])
 				continue
 			}
-			src := x[(base+int(s))*c : (base+int(s)+1)*c]
-			for ch, v := range src {
-				dst[ch*9+k] = v
-			}
+			copy(dst[k*c:(k+1)*c], x[(base+int(s))*c:(base+int(s)+1)*c])
 		}
 	}
 }
@@ -247,7 +243,7 @@ func scatterRows[T float](g, out []T, n, c int) {
 			}
 			dst := out[(base+int(s))*c : (base+int(s)+1)*c]
 			for ch := range dst {
-				dst[ch] += src[ch*9+k]
+				dst[ch] += src[k*c+ch]
 			}
 		}
 	}
@@ -257,7 +253,7 @@ func scatterRows[T float](g, out []T, n, c int) {
 // F numbers of any shape; h, if any, a residual input of y's shape. The
 // output has the given shape, of rows·F elements. noGradX marks an x that
 // needs no gradient (the input planes). A convolution's weight, (F, K…),
-// is transposed first (transposeOp): products of the form A·B, unlike
+// is laid out first (kernelOp): products of the form A·B, unlike
 // A·Bᵀ, give every row the same operations in OpenBLAS whatever its
 // position in a block of rows (see rowBLAS).
 type linearOp struct {
@@ -281,7 +277,8 @@ func linear(x, w *G.Node, s linearSpec) *G.Node {
 	rows, k := x.Shape()[0], x.Shape()[1]
 	if s.trans {
 		ws := w.Shape()
-		w = apply(&transposeOp{newBase("transpose", tensor.Shape{ws.TotalSize() / ws[0], ws[0]}, w), ws[0]}, w)
+		taps := ws.TotalSize() / (ws[0] * ws[1])
+		w = apply(&kernelOp{newBase("kernel", tensor.Shape{ws.TotalSize() / ws[0], ws[0]}, w), ws[0], ws[1], taps, false}, w)
 	}
 	f := w.Shape()[1]
 	shape := s.shape
@@ -486,38 +483,45 @@ func linearGradW[T float](l *linearOp, gz, x, gw []T) {
 	gemm(blas.Trans, blas.NoTrans, l.k, l.f, l.rows, 1, x, l.k, gz, l.f, 0, gw, l.f)
 }
 
-// transposeOp is the transpose of w seen as a (rows, cols) matrix, with
-// the given output shape (its gradient is the transpose back).
-type transposeOp struct {
+// kernelOp lays out a convolution's weight (F, C, taps) as the matrix
+// (taps·C, F) of im2row's columns: row t·C+c, column f. With inverse it
+// does the opposite (its gradient).
+type kernelOp struct {
 	opBase
-	rows int
+	f, c, taps int
+	inverse    bool
 }
 
-func (o *transposeOp) Do(vs ...G.Value) (G.Value, error) {
+func (o *kernelOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		transpose(f32(vs[0]), out.Float32s(), o.rows)
+		permuteKernel(f32(vs[0]), out.Float32s(), o.f, o.c, o.taps, o.inverse)
 	case tensor.Float64:
-		transpose(f64(vs[0]), out.Float64s(), o.rows)
+		permuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
 	}
 	return out, nil
 }
 
-func transpose[T float](w, out []T, rows int) {
-	cols := len(w) / rows
-	for r := 0; r < rows; r++ {
-		for c, v := range w[r*cols : (r+1)*cols] {
-			out[c*rows+r] = v
+func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
+	for fi := 0; fi < f; fi++ {
+		for ci := 0; ci < c; ci++ {
+			for t := 0; t < taps; t++ {
+				w, m := (fi*c+ci)*taps+t, (t*c+ci)*f+fi
+				if inverse {
+					out[w] = in[m]
+				} else {
+					out[m] = in[w]
+				}
+			}
 		}
 	}
 }
 
-func (o *transposeOp) DiffWRT(int) []bool { return []bool{true} }
+func (o *kernelOp) DiffWRT(int) []bool { return []bool{true} }
 
-func (o *transposeOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-	cols := ins[0].Shape().TotalSize() / o.rows
-	return G.Nodes{apply(&transposeOp{newBase("transpose", ins[0].Shape().Clone(), grad), cols}, grad)}, nil
+func (o *kernelOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	return G.Nodes{apply(&kernelOp{newBase("kernelgrad", ins[0].Shape().Clone(), grad), o.f, o.c, o.taps, !o.inverse}, grad)}, nil
 }
 
 // colSumOp sums the rows of g (rows, F) into F numbers (a bias gradient).
