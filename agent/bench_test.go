@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/rules"
 )
 
 // BenchmarkAgentMove measures how long the agent thinks about one move at
@@ -45,6 +47,65 @@ func BenchmarkAgentMove(b *testing.B) {
 				el := time.Since(start)
 				b.ReportMetric(float64(el.Milliseconds())/float64(b.N), "ms/move")
 				b.ReportMetric(float64(sims)/el.Seconds(), "sims/s")
+			})
+		}
+	}
+}
+
+// BenchmarkAgentGame measures the thinking time per move over whole games
+// of the shipped 8x8 agent against itself at each level, with and without
+// the solver (the endgame is where the solver works, and where the
+// opening benchmark above cannot see it). It reports the mean and the
+// slowest ms/move: the level's cost as a person meets it.
+// Each sub-benchmark has its own engine, so that the evaluator's cache
+// does not carry positions from one to the next, and warms it up on the
+// start position before timing.
+func BenchmarkAgentGame(b *testing.B) {
+	for _, l := range Levels() {
+		for _, solver := range []bool{true, false} {
+			s := l.Strength()
+			s.NoSolver = !solver
+			name := l.Name
+			if !solver {
+				name += "-nosolver"
+			}
+			b.Run(name, func(b *testing.B) {
+				e, err := OpenEngine("", 8)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				go e.Run(ctx)
+				if _, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(8)}); err != nil {
+					b.Fatal(err)
+				}
+				var total time.Duration
+				var slowest time.Duration
+				moves := 0
+				for i := 0; b.Loop(); i++ {
+					a, _ := e.NewAgent(uint64(2 * i))
+					o, _ := e.NewAgent(uint64(2*i + 1))
+					p := rules.NewPosition(8)
+					for side := 0; p.HasMoves(); side ^= 1 {
+						who := a
+						if side == 1 {
+							who = o
+						}
+						start := time.Now()
+						an, err := who.Move(ctx, p, s)
+						if err != nil {
+							b.Fatal(err)
+						}
+						el := time.Since(start)
+						total += el
+						slowest = max(slowest, el)
+						moves++
+						p = p.Play(an.Move)
+					}
+				}
+				b.ReportMetric(float64(total.Milliseconds())/float64(moves), "ms/move")
+				b.ReportMetric(float64(slowest.Milliseconds()), "max-ms/move")
 			})
 		}
 	}
