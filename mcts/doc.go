@@ -14,6 +14,20 @@
 //     Q)) as the training target, deterministic selection below the root.
 //     It is built to learn from few simulations.
 //
+// # MCTS-Solver
+//
+// With Config.Solver (the default) the search carries exact values:
+// positions without moves are lost, a node with a move into a lost
+// position is won, leaves of at most Config.SolveStones stones that the
+// exact solver (package solver) settles within Config.SolveNodes nodes are
+// won or lost, and proofs back up exactly (a parent is won when some child
+// is lost, lost when every child is won). Selection never spends a visit
+// on a move proven to lose while another is not, a Run stops as soon as
+// its root is proven (a proven win is played at once), and Result.Proven
+// says so, with Result.Value then exactly 1 or -1. See solve.go. It works
+// in both modes, with leaf batching and with tree reuse, and keeps the
+// search deterministic.
+//
 // KataGo's playout cap randomization (PlayoutCap) mixes cheap and full
 // searches in self-play. Which mode learns faster per CPU-hour is
 // measured by the trainer; DefaultConfig is PUCT until then.
