@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -155,7 +156,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err != nil {
 		return err
 	}
-	if err := d.checkOrWriteConfig(cfg); err != nil {
+	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
 	trainer, err := openTrainer(d, cfg, st)
@@ -500,8 +501,11 @@ func (g *generation) export() error {
 		return err
 	}
 	parent := ""
-	if g.gen > 1 {
+	switch {
+	case g.gen > 1:
 		parent = ModelName(g.gen - 1)
+	case g.cfg.Init != "":
+		parent = filepath.Base(g.cfg.Init)
 	}
 	out, err := g.trainer.Model(net.Metadata{Generation: g.gen, Parent: parent, Seed: g.cfg.Seed})
 	if err != nil {

@@ -139,26 +139,35 @@ func (d *RunDir) ReadConfig() (Config, error) {
 }
 
 // checkOrWriteConfig writes cfg as the run's configuration, after checking
-// that a run already there has the same identity (see Config). A saved
-// configuration must be exactly one (see parseConfig); a directory that
-// holds the files of a run but no config.json is refused (a new, empty
-// directory starts a run).
-func (d *RunDir) checkOrWriteConfig(cfg Config) error {
+// that a run already there has the same identity (see Config), and
+// returns it. A saved configuration must be exactly one (see
+// parseConfig); a directory that holds the files of a run but no
+// config.json is refused (a new, empty directory starts a run). A run
+// keeps the model it started from (Config.Init): a resumed run that names
+// none gets the saved one, so that a run stopped before its first
+// generation was complete still starts from it.
+func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 	path := d.path(configFile)
 	saved, err := d.ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
 		if what := d.runFile(); what != "" {
-			return &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
+			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
-		return writeJSON(path, cfg)
+		return cfg, writeJSON(path, cfg)
 	}
 	if err != nil {
-		return err
+		return cfg, err
 	}
 	if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
-		return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
+		return cfg, fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
 	}
-	return writeJSON(path, cfg)
+	switch {
+	case cfg.Init == "":
+		cfg.Init = saved.Init
+	case saved.Init != "" && cfg.Init != saved.Init:
+		return cfg, fmt.Errorf("selfplay: %s holds a run started from %s, not %s", d.root, saved.Init, cfg.Init)
+	}
+	return cfg, writeJSON(path, cfg)
 }
 
 // runFile names a file of the run in the directory ("" if there is none):

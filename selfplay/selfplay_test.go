@@ -400,6 +400,25 @@ func TestInitModel(t *testing.T) {
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the run does not start from the init model's weights")
 	}
+	// A run keeps its init model when resumed without one (a run stopped
+	// before its first generation must still start from it), and refuses
+	// another.
+	d, err := OpenRunDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.checkOrWriteConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	resumed := cfg
+	resumed.Init = ""
+	if got, err := d.checkOrWriteConfig(resumed); err != nil || got.Init != path {
+		t.Errorf("resumed without init: init %q, %v; want %q", got.Init, err, path)
+	}
+	resumed.Init = path + ".other"
+	if _, err := d.checkOrWriteConfig(resumed); err == nil || !strings.Contains(err.Error(), "started from") {
+		t.Errorf("resumed with another init: %v", err)
+	}
 	other := cfg.Net
 	other.Filters++
 	if _, err := InitModel(path, other); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
