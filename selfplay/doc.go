@@ -7,7 +7,14 @@
 //   - game.go: one self-play game (PlayGame). Playout-cap randomization
 //     (KataGo) gives a full search with root noise to a fraction of the
 //     moves, whose search policy becomes a training sample, and a cheap
-//     search to the others; value targets are the game's result.
+//     search to the others. The search is MCTS-Solver with the exact
+//     endgame solver (mcts.Config.Solver); a position whose search proved
+//     its value trains on that exact value (GameConfig.ExactValues), the
+//     others on the game's result, optionally mixed with the root search's
+//     value (GameConfig.ValueMix). (Once a root is proven the search only
+//     plays proven winning moves, so in self-play the exact value and the
+//     result agree; the exact target guards against any move choice that
+//     would not keep a proven win.)
 //   - workers.go: many games at once (PlayGames), all feeding one batched
 //     evaluator, under errgroup and a context.
 //   - replay.go: the replay buffer (Replay), a window over the most recent
