@@ -1,0 +1,103 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/konanezero/konane/internal/browsertest"
+)
+
+// TestBrowserLiveRun opens the dashboard in Chromium beside a training run
+// that is being written and checks that the page follows it by itself:
+// the generation, the charts, and the ladder when it appears. On a phone's
+// screen nothing may stick out sideways. With KONANE_SCREENSHOTS=DIR it
+// keeps screenshots of both layouts in DIR.
+func TestBrowserLiveRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a tiny run")
+	}
+	ctx := browsertest.New(t, 1200, 900)
+	dir := t.TempDir()
+	train(t, dir, 1)
+	srv := httptest.NewServer(New(os.DirFS(dir), Options{Name: "live test", Refresh: 200 * time.Millisecond}))
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	waitText := func(sel, want string) {
+		t.Helper()
+		var got string
+		for ctx.Err() == nil {
+			var err error
+			if got, err = chromedp.Run(ctx, chromedp.Text(sel)); err != nil {
+				t.Fatal(err)
+			}
+			if got == want {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("%s shows %q, want %q", sel, got, want)
+	}
+	count := func(sel string) int {
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf("document.querySelectorAll(%q).length", sel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitText("#generation", "1")
+
+	// The trainer writes generation 2 while the page is open; then a
+	// ladder appears.
+	done := make(chan struct{})
+	go func() { defer close(done); train(t, dir, 2) }()
+	waitText("#generation", "2")
+	<-done
+	writeRatings(t, dir, 2)
+	waitText("#elo", "+80 [−10, +170]")
+	if n, want := count("#metrics-charts figure svg"), 8; n != want {
+		t.Errorf("%d metrics charts on the page, want %d", n, want)
+	}
+	if n := count("#ladder-charts figure svg"); n != 4 {
+		t.Errorf("%d ladder charts on the page, want 4", n)
+	}
+	shots := os.Getenv("KONANE_SCREENSHOTS")
+	shoot := func(name string) {
+		if shots == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shoot("dashboard-desktop.png")
+
+	// A phone: nothing wider than the screen.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if overflow {
+		t.Error("on a 390 px wide screen the page is wider than the screen")
+	}
+	shoot("dashboard-phone.png")
+}

@@ -1,0 +1,333 @@
+package dashboard
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/konanezero/konane/chart"
+	"github.com/konanezero/konane/ladder"
+	"github.com/konanezero/konane/selfplay"
+)
+
+//go:embed static
+var static embed.FS
+
+// Options configure a dashboard.
+type Options struct {
+	Name    string        // what the page calls the run (its directory)
+	Refresh time.Duration // how often the page asks for news (0: 5 s)
+}
+
+// Server serves the dashboard of one run.
+type Server struct {
+	run  fs.FS
+	opts Options
+	mux  *http.ServeMux
+
+	mu     sync.Mutex // guards the cached charts
+	cached string     // Version of the cached charts
+	charts []byte     // /api/charts body
+}
+
+// New returns the dashboard of the run in fsys. It reads nothing until
+// asked.
+func New(fsys fs.FS, opts Options) *Server {
+	if opts.Refresh <= 0 {
+		opts.Refresh = 5 * time.Second
+	}
+	s := &Server{run: fsys, opts: opts, mux: http.NewServeMux()}
+	s.mux.HandleFunc("/{$}", s.page)
+	s.mux.HandleFunc("/app.js", s.asset("static/app.js", "text/javascript; charset=utf-8"))
+	s.mux.HandleFunc("/style.css", s.asset("static/style.css", "text/css; charset=utf-8"))
+	s.mux.HandleFunc("/api/status", s.status)
+	s.mux.HandleFunc("/api/charts", s.chartsHandler)
+	return s
+}
+
+// ServeHTTP implements http.Handler: GET and HEAD only.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "dashboard: the dashboard only reads (GET)", http.StatusMethodNotAllowed)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	b, err := static.ReadFile("static/index.html")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	b = bytes.ReplaceAll(b, []byte("{{REFRESH_MS}}"), []byte(strconv.FormatInt(s.opts.Refresh.Milliseconds(), 10)))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b)
+}
+
+func (s *Server) asset(name, ctype string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := static.ReadFile(name)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(b)
+	}
+}
+
+// Status is the body of /api/status.
+type Status struct {
+	Name    string `json:"name"`
+	Version string `json:"version"` // changes when the charts change
+	// Config is the run's config.json as written by konane train (null
+	// before the run starts).
+	Config json.RawMessage `json:"config"`
+	Size   int             `json:"size"`
+	// Generation is the last completed generation, and GamesPerGen,
+	// GamesDone the self-play progress of the one being played.
+	Generation  int     `json:"generation"`
+	GamesPerGen int     `json:"games_per_gen"`
+	GamesDone   int     `json:"games_done"`
+	Hours       float64 `json:"hours"`          // training time so far
+	Games       int     `json:"selfplay_games"` // self-play games so far
+	// Updated is when the last generation finished (RFC 3339), "" if none.
+	Updated string `json:"updated"`
+	// Last holds the last generation's metrics by metrics.csv's column
+	// names (a value that is not a number is left out).
+	Last   map[string]float64 `json:"last,omitempty"`
+	Ladder *LadderStatus      `json:"ladder,omitempty"`
+	Errors []string           `json:"errors,omitempty"` // files that could not be read
+}
+
+// LadderStatus summarizes DIR/ladder/ratings.csv.
+type LadderStatus struct {
+	Rated   int     `json:"rated"` // generations on the ladder
+	Latest  string  `json:"latest"`
+	Elo     float64 `json:"elo"`
+	Low     float64 `json:"ci_low"`
+	High    float64 `json:"ci_high"`
+	Best    string  `json:"best"`
+	BestElo float64 `json:"best_elo"`
+}
+
+// runFiles is what the dashboard read of the run at one moment.
+type runFiles struct {
+	config  []byte
+	size    int
+	metrics []selfplay.Metrics
+	ratings []ladder.Row
+	version string
+	errs    []string
+}
+
+func (s *Server) read() runFiles {
+	var rf runFiles
+	var ver []string
+	stamp := func(name string) {
+		if fi, err := fs.Stat(s.run, name); err == nil {
+			ver = append(ver, fmt.Sprintf("%s:%d:%d", name, fi.ModTime().UnixNano(), fi.Size()))
+		}
+	}
+	stamp("metrics.csv")
+	stamp(path.Join(ladder.Dir, ladder.RatingsFile))
+	rf.version = strings.Join(ver, ";")
+	readOpt := func(name string) []byte {
+		b, err := fs.ReadFile(s.run, name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", name, err))
+		}
+		return b
+	}
+	if b := readOpt("config.json"); b != nil {
+		var c struct {
+			Size int `json:"size"`
+		}
+		if err := json.Unmarshal(b, &c); err != nil || !json.Valid(b) {
+			rf.errs = append(rf.errs, fmt.Sprintf("config.json: %v", err))
+		} else {
+			rf.config, rf.size = b, c.Size
+		}
+	}
+	if b := readOpt("metrics.csv"); b != nil {
+		m, err := selfplay.ParseMetrics(b)
+		if err != nil {
+			rf.errs = append(rf.errs, fmt.Sprintf("metrics.csv: %v", err))
+		}
+		rf.metrics = m
+	}
+	if b := readOpt(path.Join(ladder.Dir, ladder.RatingsFile)); b != nil {
+		r, err := ladder.ParseRatings(b)
+		if err != nil {
+			rf.errs = append(rf.errs, fmt.Sprintf("ladder/ratings.csv: %v", err))
+		}
+		rf.ratings = r
+	}
+	return rf
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	rf := s.read()
+	st := Status{Name: s.opts.Name, Version: rf.version, Config: rf.config, Size: rf.size, Errors: rf.errs}
+	if rf.config != nil {
+		var c struct {
+			GamesPerGen int `json:"games_per_gen"`
+		}
+		json.Unmarshal(rf.config, &c)
+		st.GamesPerGen = c.GamesPerGen
+	}
+	if n := len(rf.metrics); n > 0 {
+		last := rf.metrics[n-1]
+		st.Last, st.Generation, st.Hours = lastMetrics(last), last.Generation, last.WallSecs/3600
+		for _, m := range rf.metrics {
+			st.Games += m.Games
+		}
+		if fi, err := fs.Stat(s.run, "metrics.csv"); err == nil {
+			st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
+		}
+	}
+	// The generation being played keeps each finished game's record.
+	if entries, err := fs.ReadDir(s.run, path.Join("games", fmt.Sprintf("gen-%06d", st.Generation+1))); err == nil {
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txt") && !strings.HasPrefix(e.Name(), ".") {
+				st.GamesDone++
+			}
+		}
+	}
+	st.Ladder = ladderStatus(rf.ratings)
+	writeJSON(w, st)
+}
+
+func lastMetrics(m selfplay.Metrics) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range map[string]float64{
+		"policy_loss": m.PolicyLoss, "value_loss": m.ValueLoss, "policy_entropy": m.PolicyEntropy,
+		"game_length": m.GameLength, "black_win_rate": m.BlackWinRate, "evals_per_sec": m.EvalsPerSec,
+		"games_per_hour": m.GamesPerHour, "cache_hit_rate": m.CacheHitRate, "selfplay_secs": m.SelfplaySecs,
+		"train_secs": m.TrainSecs, "wall_secs": m.WallSecs,
+	} {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func ladderStatus(rows []ladder.Row) *LadderStatus {
+	var ls *LadderStatus
+	for _, r := range rows {
+		if r.Anchor {
+			continue
+		}
+		if ls == nil {
+			ls = &LadderStatus{BestElo: math.Inf(-1)}
+		}
+		if math.IsNaN(r.Elo) || math.IsNaN(r.Low) || math.IsNaN(r.High) {
+			continue
+		}
+		ls.Rated++
+		ls.Latest, ls.Elo, ls.Low, ls.High = r.Player, r.Elo, r.Low, r.High
+		if r.Elo > ls.BestElo {
+			ls.Best, ls.BestElo = r.Player, r.Elo
+		}
+	}
+	if ls != nil && ls.Rated == 0 {
+		return nil
+	}
+	return ls
+}
+
+// Chart is one entry of /api/charts.
+type Chart struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	SVG   string `json:"svg"`
+}
+
+// Size of a chart on the page (scaled to the width of the screen).
+const (
+	chartWidth  = 4.8 * vg.Inch
+	chartHeight = 3 * vg.Inch
+)
+
+func (s *Server) chartsHandler(w http.ResponseWriter, r *http.Request) {
+	rf := s.read()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.charts == nil || s.cached != rf.version {
+		body, err := renderCharts(rf)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		s.charts, s.cached = body, rf.version
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(s.charts)
+}
+
+func renderCharts(rf runFiles) ([]byte, error) {
+	var panels []chart.Panel
+	var ids []string
+	if len(rf.metrics) > 0 {
+		for i, p := range selfplay.MetricsPanels(rf.metrics) {
+			panels, ids = append(panels, p), append(ids, fmt.Sprintf("metrics-%d", i))
+		}
+	}
+	anchor := ""
+	for _, r := range rf.ratings {
+		if r.Anchor && r.SE == 0 && r.Elo == 0 {
+			anchor = r.Player
+		}
+	}
+	if len(rf.ratings) > 0 {
+		for i, p := range ladder.Panels(rf.ratings, anchor) {
+			panels, ids = append(panels, p), append(ids, fmt.Sprintf("ladder-%d", i))
+		}
+	}
+	out := make([]Chart, 0, len(panels))
+	for i, p := range panels {
+		var buf bytes.Buffer
+		if err := chart.WriteSVG(&buf, p, chartWidth, chartHeight); err != nil {
+			return nil, fmt.Errorf("dashboard: %w", err)
+		}
+		svg := buf.String()
+		if k := strings.Index(svg, "<svg"); k > 0 {
+			svg = svg[k:] // no XML prologue inside HTML
+		}
+		out = append(out, Chart{ID: ids[i], Title: p.Title, SVG: svg})
+	}
+	return json.Marshal(out)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b)
+}
