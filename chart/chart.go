@@ -217,6 +217,11 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 		pl.X.Tick.Marker = intTicks{integer: p.IntegerX, second: p.Second}
 	}
 	pl.Y.Tick.Marker = intTicks{}
+	if d := pl.Y.Max - pl.Y.Min; finite(d) && d < 1e-9*math.Max(1, math.Abs(pl.Y.Max)) {
+		// A flat series: show it in the middle of a readable range.
+		pad := math.Max(1e-3, math.Abs(pl.Y.Max)/10)
+		pl.Y.Min, pl.Y.Max = pl.Y.Min-pad, pl.Y.Max+pad
+	}
 	if p.fixedY {
 		pl.Y.Min, pl.Y.Max = p.YMin, p.YMax
 	}
@@ -246,9 +251,9 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 	if t.integer {
 		step = math.Max(1, math.Round(step))
 	}
-	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	decimals := min(6, max(0, int(-math.Floor(math.Log10(step)+1e-9))))
 	var out []plot.Tick
-	if !(step > 0) || (hi-lo)/step > 100 {
+	if !(step > 0) || (hi-lo)/step > 100 || math.Abs(lo/step) > 1e12 || math.Abs(hi/step) > 1e12 {
 		return ticks
 	}
 	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+1e-9*step; k++ {

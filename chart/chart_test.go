@@ -92,3 +92,19 @@ func TestWriteSVG(t *testing.T) {
 		t.Error("the SVG links an external resource")
 	}
 }
+
+func TestFlatSeriesRange(t *testing.T) {
+	p := Panel{Title: "flat", Series: []Series{{X: []float64{1, 2}, Y: []float64{6, 6}}}}
+	pl, _, err := p.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Y.Max-pl.Y.Min < 1 {
+		t.Errorf("a flat series at 6 gets the range [%g, %g]", pl.Y.Min, pl.Y.Max)
+	}
+	for _, tk := range pl.Y.Tick.Marker.Ticks(pl.Y.Min, pl.Y.Max) {
+		if len(tk.Label) > 4 {
+			t.Errorf("tick label %q", tk.Label)
+		}
+	}
+}
