@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
@@ -78,6 +76,9 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 		return nil, err
 	}
 	err = u.run(ctx)
+	if cerr := u.closeEngines(); err == nil {
+		err = cerr
+	}
 	if werr := u.writeOutputs(); err == nil {
 		err = werr
 	}
@@ -99,6 +100,7 @@ type updater struct {
 	solver    map[string]*arena.CheckResult
 	sum       Summary
 	written   time.Time // when the outputs were last written
+	engines   map[string]*engine
 }
 
 // outputEvery is the least time between two writes of the outputs during
@@ -226,35 +228,15 @@ func (u *updater) missing(p pairing) int {
 // rungs, and checks it against the solver.
 func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[string]arena.Entrant) error {
 	start := time.Now()
-	models := map[string]*player.Factory{}
-	need := []int{g}
+	need := map[string]bool{GenerationName(g): true}
 	for _, p := range u.pairings(g, rungs) {
-		if h, ok := generationOf(p.B); ok && u.missing(p) > 0 {
-			need = append(need, h)
+		if isGenerationName(p.B) && u.missing(p) > 0 {
+			need[p.B] = true
 		}
 	}
-	for _, h := range need {
-		name := GenerationName(h)
-		m, err := selfplay.NewRunDir(u.dir).LoadModel(h) // arena.Run checks its size
-		if err != nil {
-			return fmt.Errorf("ladder: %w", err)
-		}
-		e, err := agent.NewEngine(m)
-		if err != nil {
-			return fmt.Errorf("ladder: %w", err)
-		}
-		f, err := e.Players(name, agent.Strength{Sims: u.cfg.Sims})
-		if err != nil {
-			return fmt.Errorf("ladder: %w", err)
-		}
-		models[name] = f
-	}
-	// The models' evaluators run while the generation plays; each
-	// pairing sees them as plain entrants, so arena does not run them again.
-	runCtx, stop := context.WithCancel(ctx)
-	evals, _ := errgroup.WithContext(runCtx)
-	for _, f := range models {
-		evals.Go(func() error { return f.Run(runCtx) })
+	models, err := u.openEngines(ctx, need)
+	if err != nil {
+		return err
 	}
 	entrant := func(name string) arena.Entrant {
 		if f, ok := models[name]; ok {
@@ -263,7 +245,7 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 		return anchors[name]
 	}
 	played := 0
-	err := func() error {
+	err = func() error {
 		for _, p := range u.pairings(g, rungs) {
 			if u.missing(p) == 0 {
 				continue // its models may not be loaded
@@ -279,10 +261,6 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 		}
 		return nil
 	}()
-	stop()
-	if werr := evals.Wait(); err == nil && werr != nil && !errors.Is(werr, context.Canceled) {
-		err = fmt.Errorf("ladder: %w", werr)
-	}
 	if err != nil {
 		return err
 	}
@@ -292,6 +270,78 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 	}
 	u.logf("%s, %s", msg, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// engine is a generation's model, its evaluator running until stop.
+type engine struct {
+	players *player.Factory
+	stop    context.CancelFunc
+	done    chan error
+}
+
+// openEngines returns the players of the generations named in need, with
+// their evaluators running. Engines of the previous generation that are
+// needed again (its rungs) are kept; the others are stopped.
+func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[string]*player.Factory, error) {
+	if u.engines == nil {
+		u.engines = map[string]*engine{}
+	}
+	for name, e := range u.engines {
+		if !need[name] {
+			if err := e.close(); err != nil {
+				return nil, err
+			}
+			delete(u.engines, name)
+		}
+	}
+	out := map[string]*player.Factory{}
+	for name := range need {
+		if e := u.engines[name]; e != nil {
+			out[name] = e.players
+			continue
+		}
+		g, _ := generationOf(name)
+		m, err := selfplay.NewRunDir(u.dir).LoadModel(g) // arena.Run checks its size
+		if err != nil {
+			return nil, fmt.Errorf("ladder: %w", err)
+		}
+		ag, err := agent.NewEngine(m)
+		if err != nil {
+			return nil, fmt.Errorf("ladder: %w", err)
+		}
+		f, err := ag.Players(name, agent.Strength{Sims: u.cfg.Sims})
+		if err != nil {
+			return nil, fmt.Errorf("ladder: %w", err)
+		}
+		runCtx, stop := context.WithCancel(ctx)
+		e := &engine{players: f, stop: stop, done: make(chan error, 1)}
+		go func() { e.done <- f.Run(runCtx) }()
+		u.engines[name], out[name] = e, f
+	}
+	return out, nil
+}
+
+// close stops the engine's evaluator and returns its error, if any.
+func (e *engine) close() error {
+	e.stop()
+	err := <-e.done
+	e.done = nil
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("ladder: %s: %w", e.players.Name(), err)
+	}
+	return nil
+}
+
+// closeEngines stops every engine.
+func (u *updater) closeEngines() error {
+	var first error
+	for name, e := range u.engines {
+		if err := e.close(); err != nil && first == nil {
+			first = err
+		}
+		delete(u.engines, name)
+	}
+	return first
 }
 
 func opponents(ps []pairing) []string {
