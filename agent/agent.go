@@ -26,6 +26,15 @@ type Analysis struct {
 	Value float32      // the root's mean value for Side, in [-1, 1]
 	PV    []rules.Move // the principal line, starting with Move
 	Sims  int          // simulations run
+	// Proven reports that the search proved Value exactly (1 or -1).
+	Proven bool
+	// Moves are the root's legal moves with, parallel to it, the visits
+	// of each, its mean value for Side (0 when not visited) and the
+	// network's prior.
+	Moves  []rules.Move
+	Visits []int
+	Q      []float32
+	Prior  []float32
 }
 
 // WinProb is the probability that Side wins, (Value+1)/2.
@@ -66,5 +75,6 @@ func (a *Agent) analyze(ctx context.Context, n *player.Neural, p rules.Position,
 	if err != nil {
 		return Analysis{}, err
 	}
-	return Analysis{Side: p.Turn, Move: res.Best, Value: res.Value, PV: res.PV, Sims: res.Sims}, nil
+	return Analysis{Side: p.Turn, Move: res.Best, Value: res.Value, PV: res.PV, Sims: res.Sims,
+		Proven: res.Proven, Moves: res.Moves, Visits: res.Visits, Q: res.Q, Prior: res.Prior}, nil
 }

@@ -58,6 +58,10 @@ func (e *Engine) Model() *net.Model { return e.model }
 // Run runs the evaluator until ctx ends (see net.Evaluator.Run).
 func (e *Engine) Run(ctx context.Context) error { return e.eval.Run(ctx) }
 
+// Stats returns what the engine's evaluator has done so far (positions,
+// network runs and so the mean batch).
+func (e *Engine) Stats() net.EvalStats { return e.eval.Stats() }
+
 // Evaluate implements mcts.Evaluator with the model's evaluator, so that
 // an Engine is a player.Network.
 func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Prediction, error) {

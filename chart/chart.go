@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -34,6 +35,9 @@ type Series struct {
 	Low, High []float64
 	// Points marks each point (for sparse series such as ratings).
 	Points bool
+	// Marks draws the points alone, larger, without a line (for events
+	// on another series, such as the mistakes of a game).
+	Marks bool
 }
 
 // Level is a horizontal reference line, such as an anchor's rating.
@@ -168,6 +172,18 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 			pl.Add(raw)
 			main = points(s.X, EMA(s.Y, EMASpan))
 		}
+		if s.Marks {
+			sc, err := plotter.NewScatter(main)
+			if err != nil {
+				return nil, nil, err
+			}
+			sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(3.5)
+			pl.Add(sc)
+			if s.Name != "" {
+				leg.Add(s.Name, sc)
+			}
+			continue
+		}
 		line, err := plotter.NewLine(main)
 		if err != nil {
 			return nil, nil, err
@@ -259,8 +275,8 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+1e-9*step; k++ {
 		v := k * step
 		label := strconv.FormatFloat(v, 'f', decimals, 64)
-		if label == "-0" {
-			label = "0"
+		if v == 0 || strings.Trim(label, "-0.") == "" {
+			label = strings.TrimPrefix(label, "-") // "-0", "-0.0"
 		}
 		if t.second != nil {
 			if s := t.second(v); s != "" {

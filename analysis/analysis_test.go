@@ -1,0 +1,203 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/chart"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// randomGame is a seeded random game of size×size, as a record.
+func randomGame(size int, seed uint64) *rules.Record {
+	_, ms := rules.Playout(rand.New(rand.NewPCG(seed, 0)), rules.NewPosition(size), -1)
+	rec := rules.NewRecord(size)
+	for _, m := range ms {
+		rec.AddMove(m, "")
+	}
+	return rec
+}
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		loss float64
+		want Class
+	}{{0, Good}, {0.049, Good}, {0.05, Inaccuracy}, {0.0999, Inaccuracy}, {0.1, Mistake}, {0.19, Mistake}, {0.2, Blunder}, {1, Blunder}} {
+		if got := Classify(c.loss); got != c.want {
+			t.Errorf("Classify(%v) = %v, want %v", c.loss, got, c.want)
+		}
+	}
+}
+
+// TestThrownWinsAreMistakes analyses random 6x6 games (random moves throw
+// wins away often) with the shipped model and checks that every move the
+// solver, run here independently, shows to throw away a forced win is
+// labelled at least a mistake, and that the rows are consistent.
+func TestThrownWinsAreMistakes(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := solver.New(solver.WithTableEntries(1 << 18))
+	ctx := context.Background()
+	thrown := 0
+	for seed := uint64(1); seed <= 2; seed++ {
+		rec := randomGame(6, seed)
+		rep, err := Game(ctx, e, rec, Config{Limits: player.Limits{Sims: 16}, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Rows) != len(rec.Moves) || len(rep.Positions) != len(rec.Moves)+1 {
+			t.Fatalf("seed %d: %d rows and %d positions for %d moves", seed, len(rep.Rows), len(rep.Positions), len(rec.Moves))
+		}
+		ps, _ := rec.Replay()
+		for i, r := range rep.Rows {
+			if r.Move != rec.Moves[i] || r.Player != ps[i].Turn || r.Ply != i+1 {
+				t.Fatalf("seed %d row %d: %+v does not match the game", seed, i, r)
+			}
+			if r.Before < 0 || r.Before > 1 || r.After < 0 || r.After > 1 || r.Loss < 0 {
+				t.Errorf("seed %d ply %d: probabilities out of range: %+v", seed, r.Ply, r)
+			}
+			if !solver.Solvable(ps[i], solver.DefaultMaxStones) {
+				continue
+			}
+			before, err := s.Solve(ctx, ps[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := s.Solve(ctx, ps[i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if before && after {
+				thrown++
+				if r.Class < Mistake || r.Verdict != ThrowsWin {
+					t.Errorf("seed %d ply %d: %s throws away a forced win but is labelled %q, %q", seed, r.Ply, r.Move, r.Class, r.Verdict)
+				}
+			} else if r.Verdict == ThrowsWin {
+				t.Errorf("seed %d ply %d: %s labelled %q, but the solver says it does not", seed, r.Ply, r.Move, r.Verdict)
+			}
+		}
+		// The last position is lost for the side to move.
+		if last := rep.Positions[len(rep.Positions)-1]; last.WinProb != 0 || last.Exact != Lost {
+			t.Errorf("seed %d: the final position: %+v, want lost", seed, last)
+		}
+	}
+	if thrown == 0 {
+		t.Fatal("no move threw away a win: the test checked nothing")
+	}
+	t.Logf("%d moves throwing away a forced win, all labelled", thrown)
+}
+
+// TestOutputs checks that the annotated record reads back with the
+// analysis as comments, and that the JSON, table and chart are written.
+func TestOutputs(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := randomGame(6, 7)
+	rec.SetTag("Event", "test")
+	rec.Comments = make([]string, len(rec.Moves))
+	rec.Comments[0] = "opening"
+	var calls, last int
+	rep, err := Game(context.Background(), e, rec, Config{Limits: player.Limits{Sims: 8}, Parallel: 3,
+		Progress: func(done, total int) { calls++; last = done; _ = total }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * (len(rec.Moves) + 1); calls != want || last != want {
+		t.Errorf("progress called %d times up to %d, want %d", calls, last, want)
+	}
+	ann := rep.Annotate(rec, "test")
+	for _, name := range []string{"game.txt", "game.json"} {
+		data, err := ann.MarshalFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := rules.ParseRecord(data)
+		if err != nil {
+			t.Fatalf("%s: the annotated record does not read back: %v\n%s", name, err, data)
+		}
+		if len(back.Moves) != len(rec.Moves) || back.Tag("Annotator") != "test" || back.Tag("Event") != "test" {
+			t.Fatalf("%s: read back %d moves, tags %v", name, len(back.Moves), back.Tags)
+		}
+		for i, r := range rep.Rows {
+			if !strings.Contains(back.Comments[i], r.Comment()) {
+				t.Errorf("%s: move %d comment %q, want it to hold %q", name, i+1, back.Comments[i], r.Comment())
+			}
+		}
+		if !strings.HasPrefix(back.Comments[0], "opening | ") {
+			t.Errorf("%s: the first comment lost the comment there was: %q", name, back.Comments[0])
+		}
+	}
+	j, err := json.Marshal(rep.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back JSONReport
+	if err := json.Unmarshal(j, &back); err != nil || len(back.Rows) != len(rec.Moves) || back.Rows[0].Move != rec.Moves[0].String() {
+		t.Errorf("JSON %s does not read back (%v)", j, err)
+	}
+	var table bytes.Buffer
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(table.String(), "\n"); lines != len(rec.Moves)+3 {
+		t.Errorf("table of %d lines, want %d:\n%s", lines, len(rec.Moves)+3, table.String())
+	}
+	var png bytes.Buffer
+	if err := chart.WritePNG(&png, []chart.Panel{rep.Panel()}, 1); err != nil || png.Len() == 0 {
+		t.Errorf("chart: %v (%d bytes)", err, png.Len())
+	}
+}
+
+// TestEvaluateDeterministic: the same seed gives the same analysis,
+// however many positions run at once.
+func TestEvaluateDeterministic(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := rules.Playout(rand.New(rand.NewPCG(3, 0)), rules.NewPosition(6), 6)
+	var runs [][]Position
+	for _, par := range []int{1, 8} {
+		out, err := Evaluate(context.Background(), e, ps, nil, Config{Limits: player.Limits{Sims: 16}, Parallel: par, MaxStones: -1, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, out)
+	}
+	for i := range ps {
+		a, b := runs[0][i], runs[1][i]
+		if a.WinProb != b.WinProb || a.Best != b.Best || rules.MovesText(a.PV) != rules.MovesText(b.PV) {
+			t.Errorf("position %d: %v %v %v alone, %v %v %v in parallel", i, a.WinProb, a.Best, a.PV, b.WinProb, b.Best, b.PV)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := Game(ctx, e, randomGame(8, 1), Config{}); err == nil || !strings.Contains(err.Error(), "not 8x8") {
+		t.Errorf("8x8 game with a 6x6 model: %v", err)
+	}
+	if _, err := Game(ctx, e, randomGame(6, 1), Config{Parallel: -1}); err == nil {
+		t.Error("Parallel -1 accepted")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Game(ctx, e, randomGame(6, 1), Config{}); err == nil {
+		t.Error("a cancelled analysis gave no error")
+	}
+}

@@ -1,0 +1,190 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+)
+
+// Class grades a move by the win probability it loses.
+type Class int8
+
+// Classes of moves, from good to bad. The thresholds are on Loss, the
+// mover's win probability before the move minus after it:
+//
+//	inaccuracy  0.05 ≤ loss < 0.10
+//	mistake     0.10 ≤ loss < 0.20
+//	blunder     0.20 ≤ loss
+//
+// A move that the solver shows to throw away a forced win loses 1 (the
+// probabilities of solved positions are exact) and so is a blunder.
+const (
+	Good Class = iota
+	Inaccuracy
+	Mistake
+	Blunder
+)
+
+// Thresholds of the classes (see Class).
+const (
+	InaccuracyLoss = 0.05
+	MistakeLoss    = 0.10
+	BlunderLoss    = 0.20
+)
+
+// Classify returns the class of a move that loses loss.
+func Classify(loss float64) Class {
+	switch {
+	case loss >= BlunderLoss:
+		return Blunder
+	case loss >= MistakeLoss:
+		return Mistake
+	case loss >= InaccuracyLoss:
+		return Inaccuracy
+	}
+	return Good
+}
+
+func (c Class) String() string {
+	switch c {
+	case Inaccuracy:
+		return "inaccuracy"
+	case Mistake:
+		return "mistake"
+	case Blunder:
+		return "blunder"
+	}
+	return ""
+}
+
+func (c Class) plural() string {
+	if c == Inaccuracy {
+		return "inaccuracies"
+	}
+	return c.String() + "s"
+}
+
+// Verdict is the solver's word on a move, when it settled the position
+// the move was played in.
+type Verdict int8
+
+// Verdicts on a move.
+const (
+	NoVerdict   Verdict = iota // the position was too large to solve
+	KeepsWin                   // a winning move, among others
+	OnlyWin                    // the only winning move
+	ThrowsWin                  // throws away a forced win
+	AlreadyLost                // every move loses
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case KeepsWin:
+		return "keeps the win"
+	case OnlyWin:
+		return "only winning move"
+	case ThrowsWin:
+		return "throws away a forced win"
+	case AlreadyLost:
+		return "lost whatever is played"
+	}
+	return ""
+}
+
+// Row is the analysis of one move of a game.
+type Row struct {
+	Ply    int         // 1-based number of the move
+	Player rules.Color // who played it
+	Move   rules.Move
+	// Before and After are the mover's probability of winning before
+	// and after the move; Loss is Before-After, at least 0.
+	Before, After, Loss float64
+	Class               Class
+	Best                rules.Move   // the agent's choice in the position
+	PV                  []rules.Move // the line the agent expected, from Best
+	Verdict             Verdict
+}
+
+// Report is the analysis of a whole game.
+type Report struct {
+	Size      int
+	Positions []Position // the start, then the position after each move
+	Rows      []Row      // one per move
+}
+
+// Game analyses every position of the game rec (see Evaluate) and grades
+// each move. The engine must be running and play rec's board size.
+func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (*Report, error) {
+	ps, err := rec.Replay()
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	pos, err := Evaluate(ctx, e, ps, nil, cfg)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Size: rec.Size, Positions: pos}
+	for i, m := range rec.Moves {
+		before, after := pos[i], pos[i+1]
+		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,
+			After: 1 - after.WinProb, Best: before.Best, PV: before.PV}
+		r.Loss = max(0, r.Before-r.After)
+		r.Class = Classify(r.Loss)
+		r.Verdict = verdict(before, after)
+		rep.Rows = append(rep.Rows, r)
+	}
+	return rep, nil
+}
+
+// verdict is the solver's word on the move from before to after.
+func verdict(before, after Position) Verdict {
+	switch {
+	case before.Exact == Lost:
+		return AlreadyLost
+	case before.Exact != Won || after.Exact == Unsolved:
+		return NoVerdict
+	case after.Exact == Won: // the opponent wins now
+		return ThrowsWin
+	case len(before.Winning) == 1:
+		return OnlyWin
+	}
+	return KeepsWin
+}
+
+// Comment is the text of a row as a record comment: the mover's win
+// probability before and after, the class, the solver's verdict and the
+// agent's line when it differs from the move played.
+func (r Row) Comment() string {
+	s := fmt.Sprintf("%s %.0f%% -> %.0f%%", r.Player, 100*r.Before, 100*r.After)
+	if r.Class != Good {
+		s += " " + r.Class.String()
+	}
+	if r.Verdict == ThrowsWin || r.Verdict == OnlyWin {
+		s += ", " + r.Verdict.String()
+	}
+	if r.Best != rules.NoMove && r.Best != r.Move {
+		s += "; best " + rules.MovesText(r.PV)
+	}
+	return s
+}
+
+// Annotate returns a copy of rec with each row's Comment added to its
+// move's comment (after the comment there was, if any), and an Annotator
+// tag.
+func (rep *Report) Annotate(rec *rules.Record, annotator string) *rules.Record {
+	out := &rules.Record{Size: rec.Size, Tags: append([]rules.Tag(nil), rec.Tags...)}
+	for i, m := range rec.Moves {
+		c := ""
+		if i < len(rep.Rows) {
+			c = rep.Rows[i].Comment()
+		}
+		if i < len(rec.Comments) && rec.Comments[i] != "" {
+			c = rec.Comments[i] + " | " + c
+		}
+		out.AddMove(m, c)
+	}
+	out.SetTag("Annotator", annotator)
+	return out
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/rules"
+)
+
+func analyzeCmd(args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), append([]string{"analyze"}, args...), strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// writeGame writes a seeded random 6x6 game to dir and returns its path.
+func writeGame(t *testing.T, dir string) (string, *rules.Record) {
+	t.Helper()
+	_, ms := rules.Playout(rand.New(rand.NewPCG(11, 0)), rules.NewPosition(6), -1)
+	rec := rules.NewRecord(6)
+	for _, m := range ms {
+		rec.AddMove(m, "")
+	}
+	data, err := rec.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "game.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, rec
+}
+
+func TestAnalyzeCommand(t *testing.T) {
+	dir := t.TempDir()
+	game, rec := writeGame(t, dir)
+	out := filepath.Join(dir, "annotated.json")
+	png := filepath.Join(dir, "graph.png")
+	stdout, stderr, err := analyzeCmd("--sims", "8", "--json", "--out", out, "--plot", png, game)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var rep analysis.JSONReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Rows) != len(rec.Moves) || rep.Size != 6 {
+		t.Fatalf("--json printed %q (%v)", stdout, err)
+	}
+	back, err := rules.ReadRecordFile(out)
+	if err != nil {
+		t.Fatalf("--out does not read back: %v", err)
+	}
+	if len(back.Moves) != len(rec.Moves) || !strings.Contains(back.Comments[0], "black ") {
+		t.Errorf("--out: %d moves, first comment %q", len(back.Moves), back.Comments[0])
+	}
+	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("--plot: %v", err)
+	}
+	if !strings.Contains(stderr, "positions in") {
+		t.Errorf("stderr %q: want the summary line", stderr)
+	}
+	stdout, _, err = analyzeCmd("--sims", "8", "--quiet", game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stdout, "ply  player  move") || !strings.Contains(stdout, "\nwhite: ") {
+		t.Errorf("table:\n%s", stdout)
+	}
+}
+
+func TestAnalyzeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	game, _ := writeGame(t, dir)
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("[Size \"6\"]\n\n1. b1\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "name a game record"},
+		{[]string{game, game}, "unexpected argument"},
+		{[]string{"--sims", "-1", game}, "--sims -1"},
+		{[]string{"--time", "-1s", game}, "--time -1s"},
+		{[]string{filepath.Join(dir, "missing.txt")}, "missing.txt"},
+		{[]string{bad}, "bad.txt"},
+		{[]string{"--sims", "8", "--out", filepath.Join(dir, "no", "such", "dir.txt"), game}, "--out"},
+	} {
+		_, _, err := analyzeCmd(c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("analyze %q: %v, want an error naming %q", c.args, err, c.want)
+		}
+	}
+}
