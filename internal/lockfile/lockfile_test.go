@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 func TestAcquireExcludesSecondHolder(t *testing.T) {
@@ -40,11 +42,16 @@ func TestAcquireExcludesSecondHolder(t *testing.T) {
 func TestLockDiesWithHolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lock")
 	if os.Getenv("LOCKFILE_HOLD") != "" {
-		if _, err := Acquire(os.Getenv("LOCKFILE_HOLD")); err != nil {
+		l, err := Acquire(os.Getenv("LOCKFILE_HOLD"))
+		if err != nil {
 			os.Exit(2)
 		}
 		os.Stdout.Write([]byte("held\n"))
-		select {} // hold until killed
+		// Hold until killed. A sleep, not select{}: with no timer pending the
+		// runtime would call select{} a deadlock and exit, and an unused lock
+		// could be collected and its file closed, releasing the lock early.
+		time.Sleep(time.Hour)
+		runtime.KeepAlive(l)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockDiesWithHolder$")
 	cmd.Env = append(os.Environ(), "LOCKFILE_HOLD="+path)
