@@ -22,6 +22,20 @@
 // played"). Since solved positions have exact probabilities, a move that
 // throws a forced win away loses 1 and is a blunder.
 //
+// # The JSON engine
+//
+// Server (konane analysis) answers JSON queries, one a line, in the
+// manner of KataGo's analysis engine: {"id","size","moves",
+// "analyzeTurns","maxVisits","maxTime","includePolicy"} in, one
+// {"id","turnNumber","moveInfos":[{"move","visits","winrate","prior",
+// "order","pv"}],"rootInfo":{"winrate","visits","currentPlayer"},
+// "solved"} per analysed turn out (winrates of the side to move, the
+// engine's choice first; only its pv goes past the move). Errors are
+// {"id","error"} lines on the same stream; {"id","action":"terminate",
+// "terminateId"} cancels a query, which then ends with {"id",
+// "terminated":true}. Queries run concurrently (ServerConfig.Concurrent)
+// through the engines' batched evaluators.
+//
 // # Budget and determinism
 //
 // Each position is searched within Config.Limits (DefaultSims = 200

@@ -1,0 +1,426 @@
+package analysis
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+// Bounds of the JSON engine.
+const (
+	MaxLine     = 1 << 16 // bytes of one query line
+	MaxInFlight = 256     // queries accepted and not yet answered
+	// DefaultConcurrent is the number of queries searched at once when
+	// ServerConfig sets none; the others wait their turn.
+	DefaultConcurrent = 8
+)
+
+// Query is one line of input of the JSON engine (see the package
+// documentation); field names follow KataGo's analysis engine.
+type Query struct {
+	ID            string   `json:"id"`
+	Action        string   `json:"action,omitempty"` // "" (analyse) or "terminate"
+	TerminateID   string   `json:"terminateId,omitempty"`
+	Size          int      `json:"size,omitempty"`
+	Moves         []string `json:"moves,omitempty"`
+	AnalyzeTurns  []int    `json:"analyzeTurns,omitempty"`
+	MaxVisits     int      `json:"maxVisits,omitempty"`
+	MaxTime       float64  `json:"maxTime,omitempty"` // seconds per turn
+	IncludePolicy bool     `json:"includePolicy,omitempty"`
+}
+
+// MoveInfo is one candidate move of a response.
+type MoveInfo struct {
+	Move    string   `json:"move"`
+	Visits  int      `json:"visits"`
+	Winrate float64  `json:"winrate"` // of the side to move, after this move
+	Prior   float64  `json:"prior"`
+	Order   int      `json:"order"` // 0 = the engine's choice
+	PV      []string `json:"pv"`
+}
+
+// RootInfo describes the analysed position.
+type RootInfo struct {
+	Winrate       float64 `json:"winrate"` // of the side to move
+	Visits        int     `json:"visits"`
+	CurrentPlayer string  `json:"currentPlayer"` // "B" or "W"
+}
+
+// Response is one line of output: the analysis of one turn, the
+// acknowledgement of a terminate action, the end of a terminated query,
+// or an error.
+type Response struct {
+	ID             string             `json:"id"`
+	TurnNumber     *int               `json:"turnNumber,omitempty"`
+	MoveInfos      []MoveInfo         `json:"moveInfos,omitempty"`
+	RootInfo       *RootInfo          `json:"rootInfo,omitempty"`
+	Solved         *string            `json:"solved,omitempty"` // "win", "loss"; null when unsolved
+	Policy         map[string]float64 `json:"policy,omitempty"`
+	Action         string             `json:"action,omitempty"`
+	TerminateID    string             `json:"terminateId,omitempty"`
+	Terminated     bool               `json:"terminated,omitempty"`
+	Error          string             `json:"error,omitempty"`
+	IsDuringSearch *bool              `json:"isDuringSearch,omitempty"`
+}
+
+// ServerConfig configures a JSON engine.
+type ServerConfig struct {
+	Engines *agent.Engines // running
+	// Concurrent is the number of queries searched at once (0:
+	// DefaultConcurrent); their positions share each engine's batched
+	// evaluator.
+	Concurrent int
+	// DefaultVisits is the budget of a query without maxVisits or
+	// maxTime (0: DefaultSims).
+	DefaultVisits int
+	Seed          uint64
+}
+
+// Server is the JSON analysis engine: Serve reads queries, one JSON
+// object a line, and writes responses, one a line.
+type Server struct {
+	cfg ServerConfig
+	sem chan struct{}
+
+	outMu sync.Mutex
+	out   io.Writer
+
+	mu       sync.Mutex
+	inFlight map[string]context.CancelFunc
+}
+
+// NewServer returns a server; it starts nothing until Serve.
+func NewServer(cfg ServerConfig) (*Server, error) {
+	if cfg.Engines == nil {
+		return nil, errors.New("analysis: server without engines")
+	}
+	if cfg.Concurrent < 0 || cfg.DefaultVisits < 0 || cfg.DefaultVisits > player.MaxSims {
+		return nil, fmt.Errorf("analysis: server: bad concurrency %d or visits %d", cfg.Concurrent, cfg.DefaultVisits)
+	}
+	if cfg.Concurrent == 0 {
+		cfg.Concurrent = DefaultConcurrent
+	}
+	if cfg.DefaultVisits == 0 {
+		cfg.DefaultVisits = DefaultSims
+	}
+	return &Server{cfg: cfg, sem: make(chan struct{}, cfg.Concurrent), inFlight: map[string]context.CancelFunc{}}, nil
+}
+
+// Serve answers the queries of r on w until r ends (then it waits for the
+// queries in flight) or ctx ends (then it cancels them). Bad input is
+// answered with an error line and never ends it.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.out = w
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	br := bufio.NewReaderSize(r, 4096)
+	for {
+		line, tooLong, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			s.handle(ctx, &wg, line, tooLong)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			cancel()
+			wg.Wait()
+			return fmt.Errorf("analysis: reading queries: %w", err)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// readLine reads one line of at most MaxLine bytes; a longer one is read
+// to its end and reported tooLong.
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > MaxLine {
+				tooLong, line = true, line[:64]
+			}
+		}
+		if err != nil || !isPrefix {
+			return line, tooLong, err
+		}
+	}
+}
+
+// handle answers one line: a terminate action at once, a query in its
+// own goroutine.
+func (s *Server) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, tooLong bool) {
+	if tooLong {
+		s.write(Response{ID: looseID(line), Error: fmt.Sprintf("query longer than %d bytes", MaxLine)})
+		return
+	}
+	var q Query
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		s.write(Response{ID: looseID(line), Error: "bad query: " + jsonError(err)})
+		return
+	}
+	if dec.More() {
+		s.write(Response{ID: q.ID, Error: "bad query: more than one JSON value on the line"})
+		return
+	}
+	if q.ID == "" {
+		s.write(Response{Error: `bad query: no "id"`})
+		return
+	}
+	switch q.Action {
+	case "terminate":
+		s.terminate(q)
+		return
+	case "":
+	default:
+		s.write(Response{ID: q.ID, Error: fmt.Sprintf("unknown action %q (want \"terminate\" or none)", q.Action)})
+		return
+	}
+	job, err := s.prepare(q)
+	if err != nil {
+		s.write(Response{ID: q.ID, Error: err.Error()})
+		return
+	}
+	qctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	switch {
+	case s.inFlight[q.ID] != nil:
+		err = fmt.Errorf("query %q is already in flight", q.ID)
+	case len(s.inFlight) >= MaxInFlight:
+		err = fmt.Errorf("too many queries in flight (%d)", MaxInFlight)
+	default:
+		s.inFlight[q.ID] = cancel
+	}
+	s.mu.Unlock()
+	if err != nil {
+		cancel()
+		s.write(Response{ID: q.ID, Error: err.Error()})
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inFlight, q.ID)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.run(ctx, qctx, q.ID, job)
+	}()
+}
+
+// terminate cancels the query q.TerminateID, if in flight, and
+// acknowledges.
+func (s *Server) terminate(q Query) {
+	if q.TerminateID == "" {
+		s.write(Response{ID: q.ID, Error: `terminate: no "terminateId"`})
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inFlight[q.TerminateID]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.write(Response{ID: q.ID, Action: "terminate", TerminateID: q.TerminateID})
+}
+
+// job is a checked query.
+type job struct {
+	engine *agent.Engine
+	ps     []rules.Position // the positions to analyse
+	turns  []int
+	limits player.Limits
+	policy bool
+}
+
+// prepare checks a query and replays its moves.
+func (s *Server) prepare(q Query) (job, error) {
+	size := q.Size
+	if size == 0 {
+		size = 8
+	}
+	if size < rules.MinSize || size > rules.MaxSize {
+		return job{}, fmt.Errorf("size %d: want %d..%d", size, rules.MinSize, rules.MaxSize)
+	}
+	e, err := s.cfg.Engines.Get(size)
+	if err != nil {
+		return job{}, fmt.Errorf("size %d: no model for %dx%d (there is one for %s)", size, size, size, s.cfg.Engines.SizeList())
+	}
+	switch {
+	case q.MaxVisits < 0 || q.MaxVisits > player.MaxSims:
+		return job{}, fmt.Errorf("maxVisits %d: want 1..%d", q.MaxVisits, player.MaxSims)
+	case q.MaxTime < 0 || math.IsNaN(q.MaxTime) || q.MaxTime > player.MaxTime.Seconds():
+		return job{}, fmt.Errorf("maxTime %v: want up to %v seconds", q.MaxTime, player.MaxTime.Seconds())
+	}
+	l := player.Limits{Sims: q.MaxVisits, Time: time.Duration(q.MaxTime * float64(time.Second))}
+	if l.Sims == 0 && l.Time == 0 {
+		l.Sims = s.cfg.DefaultVisits
+	}
+	if len(q.Moves) > rules.MaxSize*rules.MaxSize {
+		return job{}, fmt.Errorf("%d moves: a %dx%d game has fewer", len(q.Moves), size, size)
+	}
+	all := []rules.Position{rules.NewPosition(size)}
+	for i, text := range q.Moves {
+		p := all[i]
+		m, err := rules.ParseMove(p, text)
+		if err != nil {
+			return job{}, fmt.Errorf("move %d %q: %w", i+1, text, err)
+		}
+		all = append(all, p.Play(m))
+	}
+	turns := q.AnalyzeTurns
+	if turns == nil {
+		turns = []int{len(q.Moves)}
+	}
+	if len(turns) > len(all) {
+		return job{}, fmt.Errorf("analyzeTurns: %d turns, the game has %d", len(turns), len(all))
+	}
+	j := job{engine: e, turns: slices.Clone(turns), limits: l, policy: q.IncludePolicy}
+	for _, t := range turns {
+		if t < 0 || t > len(q.Moves) {
+			return job{}, fmt.Errorf("analyzeTurns: turn %d: want 0..%d (the number of moves)", t, len(q.Moves))
+		}
+		j.ps = append(j.ps, all[t])
+	}
+	return j, nil
+}
+
+// run analyses the job's turns and writes a response per turn, or the
+// end of a terminated query.
+func (s *Server) run(ctx, qctx context.Context, id string, j job) {
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-qctx.Done():
+		s.cancelled(ctx, id)
+		return
+	}
+	pos, err := Evaluate(qctx, j.engine, j.ps, j.turns, Config{Limits: j.limits, Parallel: len(j.ps), Seed: s.cfg.Seed})
+	if err != nil {
+		if qctx.Err() != nil {
+			s.cancelled(ctx, id)
+			return
+		}
+		s.write(Response{ID: id, Error: err.Error()})
+		return
+	}
+	for _, p := range pos {
+		s.write(response(id, p, j.policy))
+	}
+}
+
+// cancelled writes the end of a query cancelled by terminate (nothing
+// when the whole engine is stopping).
+func (s *Server) cancelled(ctx context.Context, id string) {
+	if ctx.Err() == nil {
+		s.write(Response{ID: id, Terminated: true})
+	}
+}
+
+// response is the response of one analysed position.
+func response(id string, p Position, policy bool) Response {
+	turn := p.Ply
+	during := false
+	r := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during,
+		RootInfo: &RootInfo{Winrate: round(p.WinProb), Visits: p.Sims, CurrentPlayer: "B"}}
+	if p.Side == rules.White {
+		r.RootInfo.CurrentPlayer = "W"
+	}
+	if p.Exact != Unsolved {
+		v := p.Exact.String()
+		r.Solved = &v
+	}
+	a := p.Search
+	idx := make([]int, 0, len(a.Moves))
+	for i := range a.Moves {
+		if a.Visits[i] > 0 || a.Moves[i] == a.Move {
+			idx = append(idx, i)
+		}
+	}
+	// The engine's choice first, then by visits.
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if (a.Moves[x] == a.Move) != (a.Moves[y] == a.Move) {
+			if a.Moves[x] == a.Move {
+				return -1
+			}
+			return 1
+		}
+		return a.Visits[y] - a.Visits[x]
+	})
+	for order, i := range idx {
+		mi := MoveInfo{Move: a.Moves[i].String(), Visits: a.Visits[i], Winrate: round((float64(a.Q[i]) + 1) / 2),
+			Prior: round(float64(a.Prior[i])), Order: order, PV: []string{a.Moves[i].String()}}
+		if a.Moves[i] == a.Move {
+			mi.PV = rules.MoveStrings(a.PV)
+		}
+		r.MoveInfos = append(r.MoveInfos, mi)
+	}
+	if policy {
+		r.Policy = map[string]float64{}
+		for i, m := range a.Moves {
+			r.Policy[m.String()] = round(float64(a.Prior[i]))
+		}
+	}
+	return r
+}
+
+// write writes one response line.
+func (s *Server) write(r Response) {
+	data, err := json.Marshal(r)
+	if err != nil {
+		data, _ = json.Marshal(Response{ID: r.ID, Error: "internal: " + err.Error()})
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.out.Write(append(data, '\n'))
+}
+
+// looseID is the "id" of a line that is not a valid query, when it has
+// one, so that the error can name it.
+func looseID(line []byte) string {
+	var v struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &v) != nil {
+		return ""
+	}
+	if id, ok := v.ID.(string); ok {
+		return id
+	}
+	return ""
+}
+
+// jsonError phrases a decoding error, with its byte offset.
+func jsonError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q: want a %v, not a JSON %s", te.Field, te.Type, te.Value)
+	}
+	return err.Error()
+}

@@ -1,0 +1,114 @@
+package analysis
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent/agenttest"
+)
+
+// serve runs a server on input and returns its response lines by id.
+func serve(t *testing.T, s *Server, input string) map[string][]Response {
+	t.Helper()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), strings.NewReader(input), pw); pw.Close() }()
+	out := map[string][]Response{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		var r Response
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("response %q is not JSON: %v", sc.Text(), err)
+		}
+		out[r.ID] = append(out[r.ID], r)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestServerErrors(t *testing.T) {
+	s, err := NewServer(ServerConfig{Engines: agenttest.RunEngines(t), DefaultVisits: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := strings.Join([]string{
+		`{"id":"a","size":6,"moves":["c3"`,
+		`{"id":"b","size":6,"moves":["b1"]}`,
+		`{"id":"c","size":6,"colour":"B"}`,
+		`{"id":"d","size":6,"analyzeTurns":[3]}`,
+		`{"id":"e","size":7}`,
+		`{"id":"f","action":"explode"}`,
+		`{"size":6}`,
+		`{"id":"ok","size":6,"moves":["a1"],"maxVisits":8,"includePolicy":true}`,
+	}, "\n")
+	out := serve(t, s, input)
+	for id, want := range map[string]string{"b": `move 1 "b1"`, "c": `unknown field "colour"`,
+		"d": "turn 3", "e": "no model for 7x7", "f": `unknown action "explode"`} {
+		if len(out[id]) != 1 || !strings.Contains(out[id][0].Error, want) {
+			t.Errorf("query %q: %+v, want one error naming %q", id, out[id], want)
+		}
+	}
+	// The truncated line and the line without an id have no id to echo.
+	if len(out[""]) != 2 || !strings.Contains(out[""][0].Error, "bad query: unexpected EOF") || !strings.Contains(out[""][1].Error, `no "id"`) {
+		t.Errorf("bad JSON and no id: %+v", out[""])
+	}
+	ok := out["ok"]
+	if len(ok) != 1 || ok[0].Error != "" || *ok[0].TurnNumber != 1 || ok[0].RootInfo.CurrentPlayer != "W" || len(ok[0].MoveInfos) == 0 || len(ok[0].Policy) == 0 {
+		t.Fatalf("good query: %+v", ok)
+	}
+}
+
+// TestServerConcurrent sends 8 queries at once and checks each answer is
+// the answer of the query alone; it logs the evaluator's mean batch.
+func TestServerConcurrent(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	e, _ := es.Get(8)
+	s, err := NewServer(ServerConfig{Engines: es})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []string{`"d4"`, `"e4"`, `"f4-d4"`}
+	var lines []string
+	for i := range 8 {
+		lines = append(lines, fmt.Sprintf(`{"id":"q%d","moves":[%s],"maxVisits":64,"analyzeTurns":[%d]}`, i, strings.Join(moves[:i%3], ","), i%3))
+	}
+	before := e.Stats()
+	out := serve(t, s, strings.Join(lines, "\n"))
+	st := e.Stats().Sub(before)
+	t.Logf("8 concurrent queries: %d network runs, %.2f positions per run", st.Batches, st.AvgBatch())
+	for i := range 8 {
+		alone := serve(t, s, lines[i])[fmt.Sprintf("q%d", i)]
+		got := out[fmt.Sprintf("q%d", i)]
+		if len(got) != 1 || len(alone) != 1 || got[0].Error != "" {
+			t.Fatalf("q%d: %+v", i, got)
+		}
+		a, b := got[0], alone[0]
+		if a.RootInfo.Winrate != b.RootInfo.Winrate || a.MoveInfos[0].Move != b.MoveInfos[0].Move {
+			t.Errorf("q%d: %+v concurrently, %+v alone", i, a.RootInfo, b.RootInfo)
+		}
+	}
+	if st.AvgBatch() <= 1 {
+		t.Errorf("mean batch %.2f with 8 queries in flight, want more than 1", st.AvgBatch())
+	}
+}
+
+func TestServerTerminate(t *testing.T) {
+	s, err := NewServer(ServerConfig{Engines: agenttest.RunEngines(t), Concurrent: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := serve(t, s, `{"id":"long","maxVisits":1000000}`+"\n"+`{"id":"t","action":"terminate","terminateId":"long"}`+"\n")
+	if len(out["t"]) != 1 || out["t"][0].Action != "terminate" || out["t"][0].TerminateID != "long" {
+		t.Errorf("terminate acknowledgement: %+v", out["t"])
+	}
+	if len(out["long"]) != 1 || !out["long"][0].Terminated {
+		t.Errorf("terminated query: %+v", out["long"])
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
+)
+
+func init() {
+	register(&command{
+		name:  "analysis",
+		usage: "analysis [--model FILE] [--visits N] [--concurrent N]",
+		short: "run a JSON analysis engine on stdin/stdout (KataGo's field names)",
+		long: `Analysis reads one JSON query a line on standard input and writes one
+JSON response a line per analysed turn, in the manner of KataGo's
+analysis engine:
+
+    {"id":"q1","size":8,"moves":["d4","e4","d6-d4"],"maxVisits":200}
+    {"id":"q1","turnNumber":3,"moveInfos":[{"move":"...","visits":..,
+     "winrate":..,"prior":..,"order":0,"pv":["..."]},...],
+     "rootInfo":{"winrate":..,"visits":..,"currentPlayer":"W"},
+     "solved":"win","isDuringSearch":false}
+
+Query fields: id (required), size (default 8), moves, analyzeTurns
+(default: the last), maxVisits (default --visits), maxTime (seconds per
+turn), includePolicy (adds "policy": {move: prior}). Winrates are the side
+to move's; moveInfos come best first (the engine's choice, then by
+visits); only the best move's pv goes beyond the move itself. "solved" is
+"win" or "loss" when the solver or the search proved the position, else
+absent. Unknown fields, bad JSON and illegal moves get {"id":..,"error":..}
+and the engine goes on. {"id":"t1","action":"terminate","terminateId":"q1"}
+cancels q1 (acknowledged as such; q1 then ends with {"id":"q1",
+"terminated":true}). Queries run concurrently (--concurrent at once) and
+share the model's batched evaluator. The end of the input ends the engine
+once the queries in flight are answered.`,
+		run: runAnalysis,
+	})
+}
+
+// runAnalysis is "konane analysis": the JSON analysis engine.
+func runAnalysis(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("analysis", stderr)
+	model := fs.String("model", "", "model file to analyse with instead of the shipped ones")
+	visits := fs.Int("visits", analysis.DefaultSims, "simulations per turn of a query without maxVisits or maxTime")
+	concurrent := fs.Int("concurrent", analysis.DefaultConcurrent, "queries searched at once")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("analysis", "unexpected argument %q", fs.Arg(0))
+	}
+	if *visits < 1 || *concurrent < 1 {
+		return usageError("analysis", "--visits and --concurrent: want at least 1")
+	}
+	es, err := agent.OpenEngines(*model)
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	s, err := analysis.NewServer(analysis.ServerConfig{Engines: es, Concurrent: *concurrent, DefaultVisits: *visits, Seed: 1})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runErr := make(chan error, 1)
+	go func() { runErr <- es.Run(ctx) }()
+	defer func() { cancel(); <-runErr }()
+	return s.Serve(ctx, stdin, stdout)
+}
