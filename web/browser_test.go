@@ -18,62 +18,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/konanezero/konane/internal/browsertest"
 	"github.com/konanezero/konane/rules"
 )
-
-// chromiumPath is where Debian's chromium package puts the browser.
-const chromiumPath = "/usr/bin/chromium"
-
-// newBrowser starts a headless Chromium for the test, or skips the test
-// when there is none.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("KONANE_REQUIRE_BROWSER") != "" {
-			t.Fatalf("KONANE_REQUIRE_BROWSER is set but there is no browser at %s: %v", chromiumPath, err)
-		}
-		t.Skipf("no browser at %s (apt-get install chromium to run the browser test): %v", chromiumPath, err)
-	}
-	dir, err := os.MkdirTemp("", "konane-chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1200, 900),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancelCtx()
-		cancelAlloc()
-		// The browser's helpers may write in the folder for a moment
-		// after it stops.
-		for range 50 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	// The first Run starts the browser; it must not carry a deadline.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", chromiumPath, err)
-	}
-	return ctx
-}
 
 // page is a tab of the browser, in a browser context of its own (its own
 // cookies and storage), on the test server's page.
@@ -332,7 +279,7 @@ func (p *page) tabTo(sel string, back bool) {
 // TestBrowser plays the page in a real headless Chromium, as people do.
 func TestBrowser(t *testing.T) {
 	start := time.Now()
-	browser := newBrowser(t)
+	browser := browsertest.New(t, 1200, 900)
 	ts := newTestServer(t, Config{})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
