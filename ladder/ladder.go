@@ -484,8 +484,10 @@ func runSize(dir string) (int, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
 	}
-	if err != nil || c.Size < 4 || c.Size > 8 {
-		return 0, fmt.Errorf("ladder: %s/config.json gives no board size", dir)
+	if err != nil {
+		// ReadConfig names the file and what is wrong with it; a config it
+		// accepts has passed Validate, board size included.
+		return 0, fmt.Errorf("ladder: %w", err)
 	}
 	return c.Size, nil
 }
