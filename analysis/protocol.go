@@ -286,6 +286,11 @@ func (s *Server) prepare(q Query) (job, error) {
 		p := all[i]
 		m, err := rules.ParseMove(p, text)
 		if err != nil {
+			// The move's text is already in the message: say what is
+			// wrong with it once, from the typed error.
+			if me, ok := errors.AsType[*rules.MoveError](err); ok {
+				err = me.Err
+			}
 			return job{}, fmt.Errorf("move %d %q: %w", i+1, text, err)
 		}
 		all = append(all, p.Play(m))

@@ -55,6 +55,10 @@ func TestServerErrors(t *testing.T) {
 			t.Errorf("query %q: %+v, want one error naming %q", id, out[id], want)
 		}
 	}
+	// The move's text appears once: the rules' own prefix is not repeated.
+	if b := out["b"]; len(b) == 1 && (strings.Count(b[0].Error, `"b1"`) != 1 || strings.Contains(b[0].Error, "rules:")) {
+		t.Errorf("query \"b\": %q, want the move named once and no package prefix", b[0].Error)
+	}
 	// The truncated line and the line without an id have no id to echo.
 	if len(out[""]) != 2 || !strings.Contains(out[""][0].Error, "bad query: unexpected EOF") || !strings.Contains(out[""][1].Error, `no "id"`) {
 		t.Errorf("bad JSON and no id: %+v", out[""])
