@@ -29,7 +29,7 @@ func sealed(data []byte, edit func(meta map[string]string, ts map[string]stTenso
 		list = append(list, ts[name])
 	}
 	var b bytes.Buffer
-	if err := writeSafetensors(&b, st.meta, list); err != nil {
+	if err := encodeSafetensors(&b, st.meta, list); err != nil {
 		return nil, false
 	}
 	return b.Bytes(), true
@@ -53,6 +53,36 @@ func setValue(name string, i int, v float32) func(map[string]string, map[string]
 		t := ts[name]
 		t.data = d
 		ts[name] = t
+	}
+}
+
+// TestSaveRefusesNonFinite: a model whose weights hold NaN (a diverged
+// training run) is not written; the file saved before stays as it was.
+func TestSaveRefusesNonFinite(t *testing.T) {
+	m := mustModel(t, tinyConfig(5), 1)
+	path := filepath.Join(t.TempDir(), "model.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := m.cfg.params()[0].name
+	m.weights[name][2] = float32(math.NaN())
+	err = m.Save(path)
+	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "tensor "+name+" holds NaN at index 2") {
+		t.Errorf("Save with a NaN weight: err = %v", err)
+	}
+	if _, err := m.MarshalBinary(); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("MarshalBinary with a NaN weight: err = %v", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the file saved before changed (err %v)", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("directory holds %d files after the refused save, want 1", len(entries))
 	}
 }
 

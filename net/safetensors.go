@@ -58,8 +58,22 @@ type stEntry struct {
 const checksumKey = "checksum"
 
 // writeSafetensors writes the tensors, in the given order, and the
-// metadata (plus the checksum) to w.
+// metadata (plus the checksum) to w. It refuses, wrapping ErrNotFinite,
+// tensors holding NaN or ±Inf, which no reader accepts: a diverged
+// training run fails when it saves instead of replacing a good file with
+// one that cannot be loaded.
 func writeSafetensors(w io.Writer, meta map[string]string, tensors []stTensor) error {
+	for _, t := range tensors {
+		if err := checkFinite(t); err != nil {
+			return err
+		}
+	}
+	return encodeSafetensors(w, meta, tensors)
+}
+
+// encodeSafetensors is writeSafetensors without the check of the values
+// (the fuzz tests build files the readers must refuse with it).
+func encodeSafetensors(w io.Writer, meta map[string]string, tensors []stTensor) error {
 	header := map[string]any{}
 	var data []byte
 	for _, t := range tensors {
