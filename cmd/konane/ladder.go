@@ -179,29 +179,22 @@ func writeLadderRow(w io.Writer, r ladder.Row) {
 
 // ladderAlongside runs the ladder of a training run in the background
 // after every n-th generation (konane train --ladder-every): one game at
-// a time, one update at a time; a generation that ends while an update
-// runs is rated by the next one. wait waits for the running update (ctx
-// ending stops it; its games are kept).
+// a time, one update at a time; generations that end while an update
+// runs are rated by another update right after it (before, they waited
+// for the next n-th generation, and the last ones of a run were never
+// rated). wait waits for the updates (ctx ending stops them; their games
+// are kept).
 func ladderAlongside(ctx context.Context, run string, n int, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
 	cfg := ladder.DefaultConfig()
 	cfg.Parallel = 1
 	ctx, cancel := context.WithCancel(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	running := false
-	onGeneration = func(gen int) {
-		if gen%n != 0 {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if running {
-			return
-		}
-		running = true
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	running := false // a goroutine is rating
+	pending := false // a generation arrived while it was
+	rate := func() {
+		defer wg.Done()
+		for {
 			cfg := cfg
 			cfg.Every = n
 			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
@@ -216,9 +209,28 @@ func ladderAlongside(ctx context.Context, run string, n int, logf func(string, .
 				logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
 			}
 			mu.Lock()
-			running = false
+			if !pending || ctx.Err() != nil {
+				running = false
+				mu.Unlock()
+				return
+			}
+			pending = false
 			mu.Unlock()
-		}()
+		}
+	}
+	onGeneration = func(gen int) {
+		if gen%n != 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			pending = true
+			return
+		}
+		running = true
+		wg.Add(1)
+		go rate()
 	}
 	wait = func() {
 		mu.Lock()
