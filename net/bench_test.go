@@ -170,6 +170,10 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	batch := randomSamples(8, opts.Batch, 1)
+	// Warm up: the first step allocates the graph's buffers.
+	if _, err := tr.Step(batch); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -46,10 +46,9 @@ func init() {
 	G.Use(blasImpl)
 }
 
-// Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C.
-// The calling goroutine and up to GOMAXPROCS-1 of the package's helper
-// goroutines (started at the first product of more than one block) take
-// blocks in turn; which goroutine computes a block does not change it.
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C,
+// spread over the cores (see parallel); which goroutine computes a block
+// does not change it.
 func (r rowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	r.sgemmBlocks(rowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -64,11 +63,65 @@ func (r rowBLAS) sgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha
 		r.block(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	j := jobPool.Get().(*sgemmJob)
-	*j = sgemmJob{r: r, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc,
-		size: size, blocks: (m + size - 1) / size}
+	j := sgemmPool.Get().(*sgemmJob)
+	*j = sgemmJob{r: r, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc, size: size}
+	parallel((m+size-1)/size, j)
+	*j = sgemmJob{}
+	sgemmPool.Put(j)
+}
+
+// sgemmJob is one product split into row blocks.
+type sgemmJob struct {
+	r             rowBLAS
+	tA, tB        blas.Transpose
+	m, n, k       int
+	alpha, beta   float32
+	a, b, c       []float32
+	lda, ldb, ldc int
+	size          int
+}
+
+func (j *sgemmJob) doBlock(blk, _ int) {
+	i0 := blk * j.size
+	rows := min(j.size, j.m-i0)
+	// Rows i0.. of op(A): rows of A, or columns of A when transposed.
+	aSub := j.a[i0*j.lda:]
+	if j.tA != blas.NoTrans {
+		aSub = j.a[i0:]
+	}
+	j.r.block(j.tA, j.tB, rows, j.n, j.k, j.alpha, aSub, j.lda, j.b, j.ldb, j.beta, j.c[i0*j.ldc:], j.ldc)
+}
+
+// blockWork is work split into numbered blocks that can be done in any
+// order and concurrently: doBlock(blk, worker) does block blk; worker,
+// below maxWorkers, is the same for no two concurrent calls, so that
+// work may keep scratch per worker.
+type blockWork interface {
+	doBlock(blk, worker int)
+}
+
+// maxWorkers bounds the worker numbers of parallel.
+var maxWorkers = runtime.NumCPU()
+
+// parallel does blocks 0..blocks-1 of w: the calling goroutine and up to
+// GOMAXPROCS-1 of the package's helper goroutines (started at the first
+// call with more than one block) take blocks in turn until none is left.
+// A helper busy with other work is not waited for. The result must not
+// depend on which goroutine does a block, so that it is the same on any
+// number of cores. parallel allocates nothing.
+func parallel(blocks int, w blockWork) {
+	if blocks <= 1 || runtime.GOMAXPROCS(0) == 1 {
+		for b := range blocks {
+			w.doBlock(b, 0)
+		}
+		return
+	}
+	j := jobPool.Get().(*job)
+	j.w, j.blocks = w, blocks
+	j.next.Store(0)
+	j.workers.Store(1)
 	helpersOnce.Do(startHelpers)
-	for range min(runtime.GOMAXPROCS(0), j.blocks) - 1 {
+	for range min(runtime.GOMAXPROCS(0), blocks, maxWorkers) - 1 {
 		j.wg.Add(1)
 		select {
 		case helperJobs <- j:
@@ -78,56 +131,46 @@ func (r rowBLAS) sgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha
 		j.wg.Done()
 		break
 	}
-	j.work()
+	j.work(0)
 	j.wg.Wait()
-	*j = sgemmJob{}
+	j.w = nil
 	jobPool.Put(j)
 }
 
-// sgemmJob is one product split into row blocks, taken in turn by the
+// job is one call of parallel: its blocks are taken in turn by the
 // goroutines working on it.
-type sgemmJob struct {
-	r             rowBLAS
-	tA, tB        blas.Transpose
-	m, n, k       int
-	alpha, beta   float32
-	a, b, c       []float32
-	lda, ldb, ldc int
-	size, blocks  int
-	next          atomic.Int64 // the next block to take
-	wg            sync.WaitGroup
+type job struct {
+	w       blockWork
+	blocks  int
+	next    atomic.Int64 // the next block to take
+	workers atomic.Int64 // worker numbers handed out
+	wg      sync.WaitGroup
 }
 
-func (j *sgemmJob) work() {
+func (j *job) work(worker int) {
 	for {
 		blk := int(j.next.Add(1)) - 1
 		if blk >= j.blocks {
 			return
 		}
-		i0 := blk * j.size
-		rows := min(j.size, j.m-i0)
-		// Rows i0.. of op(A): rows of A, or columns of A when transposed.
-		aSub := j.a[i0*j.lda:]
-		if j.tA != blas.NoTrans {
-			aSub = j.a[i0:]
-		}
-		j.r.block(j.tA, j.tB, rows, j.n, j.k, j.alpha, aSub, j.lda, j.b, j.ldb, j.beta, j.c[i0*j.ldc:], j.ldc)
+		j.w.doBlock(blk, worker)
 	}
 }
 
 var (
-	jobPool     = sync.Pool{New: func() any { return new(sgemmJob) }}
-	helperJobs  = make(chan *sgemmJob)
+	jobPool     = sync.Pool{New: func() any { return new(job) }}
+	sgemmPool   = sync.Pool{New: func() any { return new(sgemmJob) }}
+	helperJobs  = make(chan *job)
 	helpersOnce sync.Once
 )
 
-// startHelpers starts the helper goroutines of rowBLAS, one per CPU but
+// startHelpers starts the helper goroutines of parallel, one per CPU but
 // one; they live as long as the process and sleep when there is no work.
 func startHelpers() {
-	for range runtime.NumCPU() - 1 {
+	for range maxWorkers - 1 {
 		go func() {
 			for j := range helperJobs {
-				j.work()
+				j.work(int(j.workers.Add(1)) - 1)
 				j.wg.Done()
 			}
 		}()
@@ -139,6 +182,18 @@ var padPool = sync.Pool{New: func() any { return new([]float32) }}
 
 // block computes one block of at most rowBlock rows.
 func (r rowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if serialCols > 0 && n > serialCols {
+		// Columns by parts, so that gonum runs its serial kernel instead
+		// of starting goroutines of its own for this block.
+		for j0 := 0; j0 < n; j0 += serialCols {
+			bSub := b[j0:]
+			if tB != blas.NoTrans {
+				bSub = b[j0*ldb:]
+			}
+			r.BLAS.Sgemm(tA, tB, m, min(serialCols, n-j0), k, alpha, a, lda, bSub, ldb, beta, c[j0:], ldc)
+		}
+		return
+	}
 	if !r.padTail || m == rowBlock || tA != blas.NoTrans {
 		r.BLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return

@@ -21,3 +21,7 @@ func baseBLAS() (G.BLAS, bool) {
 	C.openblas_set_num_threads(1)
 	return netlib.Implementation{}, true
 }
+
+// serialCols: OpenBLAS runs one thread per call (see baseBLAS); products
+// are not split by columns.
+const serialCols = 0

@@ -165,33 +165,82 @@ func init() {
 // im2rowOp gathers the 3x3 neighbourhood of every square: x (rows, C)
 // becomes (rows, 9·C) with column k·C+c holding channel c of neighbour k
 // (zero off the board): whole rows are copied, and kernelOp lays the
-// (F, C, 3, 3) weight out to match.
+// (F, C, 3, 3) weight out to match. Groups of positions are gathered in
+// parallel.
 type im2rowOp struct {
 	opBase
 	n, c int
+	rowsJob
 }
 
 func im2row(x *G.Node, n int) *G.Node {
 	rows, c := x.Shape()[0], x.Shape()[1]
-	return apply(&im2rowOp{newBase("im2row", tensor.Shape{rows, c * 9}, x), n, c}, x)
+	return apply(&im2rowOp{opBase: newBase("im2row", tensor.Shape{rows, c * 9}, x), n: n, c: c}, x)
 }
 
 func (o *im2rowOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	switch vs[0].Dtype() {
-	case tensor.Float32:
-		x := f32(vs[0])
-		gatherRows(x, out.Float32s(), o.n, o.c)
-	case tensor.Float64:
-		x := f64(vs[0])
-		gatherRows(x, out.Float64s(), o.n, o.c)
-	}
+	o.run(o, vs[0], out, o.n*o.n)
 	return out, nil
 }
 
-func gatherRows[T float](x, out []T, n, c int) {
+func (o *im2rowOp) doBlock(blk, _ int) {
+	r0, r1 := o.rows(blk)
+	if o.x32 != nil {
+		gatherRows(o.x32, o.y32, o.n, o.c, r0, r1)
+	} else {
+		gatherRows(o.x64, o.y64, o.n, o.c, r0, r1)
+	}
+}
+
+// rowsJob is the state of an operation on (position·square, channel)
+// rows that parallel splits into groups of whole positions: the input x
+// and output y of the current run, in the run's float type.
+type rowsJob struct {
+	x32, y32 []float32
+	x64, y64 []float64
+	total    int // rows
+	per      int // rows per block, a multiple of the rows of a position
+}
+
+// blockRows is about the number of rows of one block of parallel work
+// of the operations on rows: enough to make handing it to another
+// goroutine worthwhile.
+const blockRows = 256
+
+// run does w's blocks on x and y, nn rows per position.
+func (j *rowsJob) run(w blockWork, x, y G.Value, nn int) {
+	j.x32, j.y32, j.x64, j.y64 = f32s(x), f32s(y), f64s(x), f64s(y)
+	j.total = y.Shape()[0]
+	j.per = max(1, blockRows/nn) * nn
+	parallel((j.total+j.per-1)/j.per, w)
+	j.x32, j.y32, j.x64, j.y64 = nil, nil, nil, nil
+}
+
+// rows returns the rows of block blk.
+func (j *rowsJob) rows(blk int) (r0, r1 int) {
+	return blk * j.per, min((blk+1)*j.per, j.total)
+}
+
+// f32s and f64s are the backing of a value of that type, else nil.
+func f32s(v G.Value) []float32 {
+	if d, ok := v.(*tensor.Dense); ok && d.Dtype() == tensor.Float32 {
+		return d.Float32s()
+	}
+	return nil
+}
+
+func f64s(v G.Value) []float64 {
+	if d, ok := v.(*tensor.Dense); ok && d.Dtype() == tensor.Float64 {
+		return d.Float64s()
+	}
+	return nil
+}
+
+// gatherRows writes rows r0..r1 of im2row's output.
+func gatherRows[T float](x, out []T, n, c, r0, r1 int) {
 	nn, nb := n*n, neighbours[n]
-	for r := 0; r < len(x)/c; r++ {
+	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		nbr := nb[(r%nn)*9 : (r%nn)*9+9]
 		dst := out[r*c*9 : (r+1)*c*9]
@@ -208,33 +257,40 @@ func gatherRows[T float](x, out []T, n, c int) {
 func (o *im2rowOp) DiffWRT(int) []bool { return []bool{true} }
 
 func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-	return G.Nodes{apply(&row2imOp{newBase("row2im", ins[0].Shape().Clone(), grad), o.n, o.c}, grad)}, nil
+	return G.Nodes{apply(&row2imOp{opBase: newBase("row2im", ins[0].Shape().Clone(), grad), n: o.n, c: o.c}, grad)}, nil
 }
 
 // row2imOp is the gradient of im2rowOp: it adds every gathered entry's
-// gradient back onto its square and channel.
+// gradient back onto its square and channel. A position's rows only
+// receive from the same position's, so groups of positions are done in
+// parallel.
 type row2imOp struct {
 	opBase
 	n, c int
+	rowsJob
 }
 
 func (o *row2imOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	switch vs[0].Dtype() {
-	case tensor.Float32:
-		g := f32(vs[0])
-		scatterRows(g, out.Float32s(), o.n, o.c)
-	case tensor.Float64:
-		g := f64(vs[0])
-		scatterRows(g, out.Float64s(), o.n, o.c)
-	}
+	o.run(o, vs[0], out, o.n*o.n)
 	return out, nil
 }
 
-func scatterRows[T float](g, out []T, n, c int) {
-	clear(out)
+func (o *row2imOp) doBlock(blk, _ int) {
+	r0, r1 := o.rows(blk)
+	if o.x32 != nil {
+		scatterRows(o.x32, o.y32, o.n, o.c, r0, r1)
+	} else {
+		scatterRows(o.x64, o.y64, o.n, o.c, r0, r1)
+	}
+}
+
+// scatterRows computes rows r0..r1 (whole positions) of row2im's output
+// from the same rows of the gradient g.
+func scatterRows[T float](g, out []T, n, c, r0, r1 int) {
+	clear(out[r0*c : r1*c])
 	nn, nb := n*n, neighbours[n]
-	for r := 0; r < len(out)/c; r++ {
+	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		src := g[r*c*9 : (r+1)*c*9]
 		for k, s := range nb[(r%nn)*9 : (r%nn)*9+9] {
@@ -242,8 +298,10 @@ func scatterRows[T float](g, out []T, n, c int) {
 				continue
 			}
 			dst := out[(base+int(s))*c : (base+int(s)+1)*c]
+			src := src[k*c : (k+1)*c]
+			src = src[:len(dst)]
 			for ch := range dst {
-				dst[ch] += src[k*c+ch]
+				dst[ch] += src[ch]
 			}
 		}
 	}
@@ -262,6 +320,8 @@ type linearOp struct {
 	block           int // rows per BLAS call in the forward product; 0: no BLAS
 	bias, res, relu bool
 	noGradX         bool
+	a32             linearArgs[float32] // operands of the current run
+	a64             linearArgs[float64]
 }
 
 type linearSpec struct {
@@ -307,15 +367,38 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 	if o.res {
 		h = vs[len(vs)-1]
 	}
+	blocks := 1
+	if o.block > 0 {
+		blocks = (o.rows + o.block - 1) / o.block
+	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		x := f32(vs[0])
-		linearForward(o, x, f32(vs[1]), f32(b), f32(h), out.Float32s())
+		o.a32 = linearArgs[float32]{x: f32(vs[0]), w: f32(vs[1]), b: f32(b), h: f32(h), y: out.Float32s()}
+		parallel(blocks, o)
+		o.a32 = linearArgs[float32]{}
 	case tensor.Float64:
-		x := f64(vs[0])
-		linearForward(o, x, f64(vs[1]), f64(b), f64(h), out.Float64s())
+		o.a64 = linearArgs[float64]{x: f64(vs[0]), w: f64(vs[1]), b: f64(b), h: f64(h), y: out.Float64s()}
+		parallel(blocks, o)
+		o.a64 = linearArgs[float64]{}
 	}
 	return out, nil
+}
+
+// linearArgs are the operands of one run of a linearOp.
+type linearArgs[T float] struct{ x, w, b, h, y []T }
+
+// doBlock computes one block of the product's rows with its bias,
+// residual and ReLU (all rows when there is no block size).
+func (o *linearOp) doBlock(blk, _ int) {
+	r0, r1 := 0, o.rows
+	if o.block > 0 {
+		r0, r1 = blk*o.block, min((blk+1)*o.block, o.rows)
+	}
+	if o.a32.y != nil {
+		linearForward(o, o.a32, r0, r1)
+	} else {
+		linearForward(o, o.a64, r0, r1)
+	}
 }
 
 // f32 and f64 are the backing of a tensor value (nil for nil), read
@@ -334,16 +417,23 @@ func f64(v G.Value) []float64 {
 	return v.(*tensor.Dense).Float64s()
 }
 
-func linearForward[T float](o *linearOp, x, w, b, h, y []T) {
+// linearForward computes rows r0..r1 of the output.
+func linearForward[T float](o *linearOp, a linearArgs[T], r0, r1 int) {
+	x, w, b, h := a.x[r0*o.k:r1*o.k], a.w, a.b, a.h
+	y := a.y[r0*o.f : r1*o.f]
+	if h != nil {
+		h = h[r0*o.f : r1*o.f]
+	}
+	rows := r1 - r0
 	var beta T
 	if b != nil || h != nil {
 		beta = 1
-		for r := 0; r < o.rows; r++ {
+		for r := 0; r < rows; r++ {
 			row := y[r*o.f : (r+1)*o.f]
 			switch {
 			case b != nil && h != nil:
-				for j := range row {
-					row[j] = b[j] + h[r*o.f+j]
+				for j, h := range h[r*o.f : (r+1)*o.f] {
+					row[j] = b[j] + h
 				}
 			case b != nil:
 				copy(row, b)
@@ -357,7 +447,7 @@ func linearForward[T float](o *linearOp, x, w, b, h, y []T) {
 		// global pooling): small, and in OpenBLAS a row's result depends
 		// on its place in the block, so it is a plain loop, the same for
 		// every row.
-		for r := 0; r < o.rows; r++ {
+		for r := 0; r < rows; r++ {
 			yr, xr := y[r*o.f:(r+1)*o.f], x[r*o.k:(r+1)*o.k]
 			if beta == 0 {
 				clear(yr)
@@ -369,13 +459,38 @@ func linearForward[T float](o *linearOp, x, w, b, h, y []T) {
 			}
 		}
 	} else {
-		gemmBlocks(o.block, blas.NoTrans, blas.NoTrans, o.rows, o.f, o.k, 1, x, o.k, w, o.f, beta, y, o.f)
+		// One block of one position's rows (see rowBLAS).
+		switch x := any(x).(type) {
+		case []float32:
+			r := blasImpl
+			if o.block != rowBlock {
+				r.padTail = false
+			}
+			r.block(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float32), o.f, float32(beta), any(y).([]float32), o.f)
+		case []float64:
+			blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
+		}
 	}
 	if o.relu {
+		relu(y)
+	}
+}
+
+// relu sets the negative entries of y to zero. In float32 it works on
+// the bits, without a branch per entry (half of them are negative, at
+// random: a branch mispredicts every other time); a negative zero
+// becomes a positive one.
+func relu[T float](y []T) {
+	if y, ok := any(y).([]float32); ok {
 		for i, v := range y {
-			if v < 0 {
-				y[i] = 0
-			}
+			b := math.Float32bits(v)
+			y[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+		}
+		return
+	}
+	for i, v := range y {
+		if v < 0 {
+			y[i] = 0
 		}
 	}
 }
@@ -392,14 +507,14 @@ func (o *linearOp) DiffWRT(n int) []bool {
 func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	gz := grad
 	if o.relu {
-		gz = apply(&reluGradOp{newBase("relugrad", out.Shape().Clone(), out, grad)}, out, grad)
+		gz = apply(&reluGradOp{opBase: newBase("relugrad", out.Shape().Clone(), out, grad)}, out, grad)
 	}
 	x, w := ins[0], ins[1]
 	gs := make(G.Nodes, len(ins))
 	if !o.noGradX {
-		gs[0] = apply(&linearGradXOp{newBase("lineargradx", x.Shape().Clone(), gz, w), o}, gz, w)
+		gs[0] = apply(&linearGradXOp{opBase: newBase("lineargradx", x.Shape().Clone(), gz, w), l: o}, gz, w)
 	}
-	gs[1] = apply(&linearGradWOp{newBase("lineargradw", w.Shape().Clone(), gz, x), o}, gz, x)
+	gs[1] = apply(&linearGradWOp{opBase: newBase("lineargradw", w.Shape().Clone(), gz, x), l: o}, gz, x)
 	i := 2
 	if o.bias {
 		gs[i] = apply(&colSumOp{newBase("colsum", ins[i].Shape().Clone(), gz), o.f}, gz)
@@ -411,23 +526,51 @@ func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	return gs, nil
 }
 
-// reluGradOp is g where y > 0, else 0.
-type reluGradOp struct{ opBase }
+// reluGradOp is g where y > 0, else 0, in parallel chunks.
+type reluGradOp struct {
+	opBase
+	y32, g32, o32 []float32
+	y64, g64, o64 []float64
+}
+
+// elemBlock is the number of entries of one block of parallel work of an
+// elementwise operation.
+const elemBlock = 1 << 14
 
 func (o *reluGradOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	switch vs[0].Dtype() {
-	case tensor.Float32:
-		y := f32(vs[0])
-		reluGrad(y, f32(vs[1]), out.Float32s())
-	case tensor.Float64:
-		y := f64(vs[0])
-		reluGrad(y, f64(vs[1]), out.Float64s())
-	}
+	o.y32, o.g32, o.o32 = f32s(vs[0]), f32s(vs[1]), f32s(out)
+	o.y64, o.g64, o.o64 = f64s(vs[0]), f64s(vs[1]), f64s(out)
+	parallel((out.Size()+elemBlock-1)/elemBlock, o)
+	o.y32, o.g32, o.o32, o.y64, o.g64, o.o64 = nil, nil, nil, nil, nil, nil
 	return out, nil
 }
 
+func (o *reluGradOp) doBlock(blk, _ int) {
+	i0 := blk * elemBlock
+	if o.o32 != nil {
+		i1 := min(i0+elemBlock, len(o.o32))
+		reluGrad(o.y32[i0:i1], o.g32[i0:i1], o.o32[i0:i1])
+	} else {
+		i1 := min(i0+elemBlock, len(o.o64))
+		reluGrad(o.y64[i0:i1], o.g64[i0:i1], o.o64[i0:i1])
+	}
+}
+
+// reluGrad is g where y > 0, else 0. y is a ReLU's output, +0 or
+// positive (see relu): in float32 the test is on the bits, without a
+// branch per entry.
 func reluGrad[T float](y, g, out []T) {
+	if y, ok := any(y).([]float32); ok {
+		g, out := any(g).([]float32), any(out).([]float32)
+		g, out = g[:len(y)], out[:len(y)]
+		for i, v := range y {
+			b := math.Float32bits(v)
+			mask := uint32(int32(b|-b) >> 31) // all ones unless b == 0
+			out[i] = math.Float32frombits(math.Float32bits(g[i]) & mask)
+		}
+		return
+	}
 	for i, v := range y {
 		if v > 0 {
 			out[i] = g[i]
@@ -437,50 +580,89 @@ func reluGrad[T float](y, g, out []T) {
 	}
 }
 
-// linearGradXOp is the gradient of linearOp's x: gz·W'ᵀ.
+// linearGradXOp is the gradient of linearOp's x: gz·Wᵀ, computed as
+// gz·W' with W' = Wᵀ laid out first, (F, K): gonum's kernel then runs
+// along rows of K entries rather than dot products of F.
 type linearGradXOp struct {
 	opBase
-	l *linearOp
+	l    *linearOp
+	wt32 []float32
+	wt64 []float64
 }
 
 func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		gz := f32(vs[0])
-		linearGradX(o.l, gz, f32(vs[1]), out.Float32s())
+		o.wt32 = resize(o.wt32, o.l.k*o.l.f)
+		linearGradX(o.l, f32(vs[0]), f32(vs[1]), o.wt32, out.Float32s())
 	case tensor.Float64:
-		gz := f64(vs[0])
-		linearGradX(o.l, gz, f64(vs[1]), out.Float64s())
+		o.wt64 = resize(o.wt64, o.l.k*o.l.f)
+		linearGradX(o.l, f64(vs[0]), f64(vs[1]), o.wt64, out.Float64s())
 	}
 	return out, nil
 }
 
-func linearGradX[T float](l *linearOp, gz, w, gx []T) {
-	gemm(blas.NoTrans, blas.Trans, l.rows, l.k, l.f, 1, gz, l.f, w, l.f, 0, gx, l.k)
+func linearGradX[T float](l *linearOp, gz, w, wt, gx []T) {
+	transpose(w, wt, l.k, l.f)
+	gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
 }
 
-// linearGradWOp is the gradient of linearOp's W: xᵀ·gz.
+// transpose writes the transpose of a (rows, cols) into t (cols, rows).
+func transpose[T float](a, t []T, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		for j, v := range a[i*cols : (i+1)*cols] {
+			t[j*rows+i] = v
+		}
+	}
+}
+
+// linearGradWOp is the gradient of linearOp's W, xᵀ·gz, computed as its
+// transpose gzᵀ·x, (F, K), by parts of K columns in parallel, then laid
+// out as (K, F). gonum's kernel then runs along rows of K entries rather
+// than F, and the parts balance on two cores. The parts depend only on
+// K, not on the number of cores.
 type linearGradWOp struct {
 	opBase
-	l *linearOp
+	l              *linearOp
+	parts          int
+	gz32, x32, t32 []float32
+	gz64, x64, t64 []float64
 }
 
 func (o *linearGradWOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
+	l := o.l
+	o.parts = 2 * ((l.k + 127) / 128)
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		gz := f32(vs[0])
-		linearGradW(o.l, gz, f32(vs[1]), out.Float32s())
+		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), resize(o.t32, l.k*l.f)
+		parallel(o.parts, o)
+		transpose(o.t32, out.Float32s(), l.f, l.k)
+		o.gz32, o.x32 = nil, nil
 	case tensor.Float64:
-		gz := f64(vs[0])
-		linearGradW(o.l, gz, f64(vs[1]), out.Float64s())
+		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), resize(o.t64, l.k*l.f)
+		parallel(o.parts, o)
+		transpose(o.t64, out.Float64s(), l.f, l.k)
+		o.gz64, o.x64 = nil, nil
 	}
 	return out, nil
 }
 
-func linearGradW[T float](l *linearOp, gz, x, gw []T) {
-	gemm(blas.Trans, blas.NoTrans, l.k, l.f, l.rows, 1, x, l.k, gz, l.f, 0, gw, l.f)
+// doBlock computes columns c0..c1 of gzᵀ·x.
+func (o *linearGradWOp) doBlock(part, _ int) {
+	l := o.l
+	width := (l.k + o.parts - 1) / o.parts
+	c0 := part * width
+	c1 := min(c0+width, l.k)
+	if c0 >= c1 {
+		return
+	}
+	if o.gz32 != nil {
+		blasImpl.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
+	} else {
+		blasImpl.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
+	}
 }
 
 // kernelOp lays out a convolution's weight (F, C, taps) as the matrix
@@ -748,9 +930,13 @@ func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 		for j, v := range zr {
 			m = max(m, float64(v)+float64(mr[j]))
 		}
+		// A masked action's exponential is exactly 0 (see maskedLogit):
+		// it is not computed.
 		var sum, tsum, tz float64
 		for j, v := range zr {
-			sum += math.Exp(float64(v) + float64(mr[j]) - m)
+			if mr[j] == 0 {
+				sum += math.Exp(float64(v) - m)
+			}
 			if tr[j] != 0 {
 				tsum += float64(tr[j])
 				tz += float64(tr[j]) * (float64(v) + float64(mr[j]) - m)
@@ -761,7 +947,10 @@ func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 		if grad != nil {
 			gr := grad[r*cols : (r+1)*cols]
 			for j, v := range zr {
-				p := math.Exp(float64(v)+float64(mr[j])-m) / sum
+				var p float64
+				if mr[j] == 0 {
+					p = math.Exp(float64(v)-m) / sum
+				}
 				gr[j] = T((p*tsum - float64(tr[j])) * scale / float64(rows))
 			}
 		}
