@@ -104,7 +104,11 @@ type Row struct {
 	Class               Class
 	Best                rules.Move   // the agent's choice in the position
 	PV                  []rules.Move // the line the agent expected, from Best
-	Verdict             Verdict
+	// Line is the line the agent expects after the move played: the
+	// move, then the expected line of the position it leads to (just
+	// the move when the game ends with it).
+	Line    []rules.Move
+	Verdict Verdict
 }
 
 // Report is the analysis of a whole game.
@@ -130,6 +134,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,
 			After: 1 - after.WinProb, Best: before.Best, PV: before.PV}
+		r.Line = append([]rules.Move{m}, after.PV...)
 		r.Loss = max(0, r.Before-r.After)
 		r.Class = Classify(r.Loss)
 		r.Verdict = verdict(before, after)

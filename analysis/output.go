@@ -23,6 +23,7 @@ type JSONRow struct {
 	Class   string   `json:"class,omitempty"` // "inaccuracy", "mistake", "blunder"
 	Best    string   `json:"best,omitempty"`
 	PV      []string `json:"pv,omitempty"`
+	Line    []string `json:"line"`              // the move played and the line expected after it
 	Verdict string   `json:"verdict,omitempty"` // the solver's, see Verdict
 }
 
@@ -42,7 +43,8 @@ func (rep *Report) JSON() JSONReport {
 	for _, r := range rep.Rows {
 		j := JSONRow{Ply: r.Ply, Player: r.Player.String(), Move: r.Move.String(),
 			Before: round(r.Before), After: round(r.After), Loss: round(r.Loss),
-			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: rules.MoveStrings(r.PV)}
+			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: rules.MoveStrings(r.PV),
+			Line: rules.MoveStrings(r.Line)}
 		if r.Best != rules.NoMove {
 			j.Best = r.Best.String()
 		}

@@ -58,6 +58,7 @@ func (s *Server) api() http.Handler {
 		"/api/level":  {http.MethodPost, s.setLevel},
 		"/api/hint":   {http.MethodPost, s.hint},
 		"/api/learn":  {http.MethodGet, s.tutorialSteps},
+		"/api/review": {http.MethodPost, s.review},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/record" {
@@ -78,7 +79,11 @@ func (s *Server) api() http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+			limit := s.cfg.MaxBody
+			if r.URL.Path == "/api/review" {
+				limit = s.cfg.MaxRecord // a record is longer than a move
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		v, err := rt.fn(r)
 		if err != nil {
@@ -215,6 +220,8 @@ type stateJSON struct {
 	Legal   []string  `json:"legal"`
 	Over    bool      `json:"over"`
 	Winner  string    `json:"winner,omitempty"`
+	CanUndo bool      `json:"canUndo"`         // the human has a move to take back
+	Start   int       `json:"start,omitempty"` // moves the game started from (played on from a position)
 	Message msg       `json:"message"`
 	Eval    *evalJSON `json:"eval,omitempty"`
 }
@@ -241,6 +248,7 @@ func (ss *session) view() stateJSON {
 		ID: ss.id, Size: g.Size(), Human: ss.human.String(), Level: ss.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
 		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
+		CanUndo: ss.canUndo(), Start: ss.fixed,
 	}
 	st.Board = boardRows(p)
 	if g.Len() > 0 {
@@ -266,8 +274,8 @@ func (ss *session) view() stateJSON {
 	} else {
 		st.Message = newMsg("status.thinking")
 	}
-	if ss.eval != nil {
-		st.Eval = &evalJSON{AgentMove: ss.eval.Move.String(), HumanWinProb: ss.eval.WinProbFor(ss.human), PV: rules.MoveStrings(ss.eval.PV)}
+	if an := ss.eval(); an != nil {
+		st.Eval = &evalJSON{AgentMove: an.Move.String(), HumanWinProb: an.WinProbFor(ss.human), PV: rules.MoveStrings(an.PV)}
 	}
 	return st
 }
@@ -300,6 +308,10 @@ type newRequest struct {
 	Size  int    `json:"size"`
 	Color string `json:"color"`
 	Level string `json:"level"`
+	// Moves, when given, are the moves the game starts from ("play on
+	// from here" in a review): legal from the start, leaving a move to
+	// play. They cannot be undone.
+	Moves []string `json:"moves,omitempty"`
 }
 
 func (s *Server) newGame(r *http.Request) (any, error) {
@@ -333,7 +345,11 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &session{id: newSessionID(), human: human, level: level, agent: a, game: g}
+	if err := startFrom(g, req.Moves); err != nil {
+		return nil, err
+	}
+	ss := &session{id: newSessionID(), human: human, level: level, agent: a, game: g,
+		fixed: g.Len(), evals: make([]*agent.Analysis, g.Len())}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	switch s.sessions.add(ss, s.client(r)) {
@@ -342,13 +358,33 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	case clientFull:
 		return nil, &apiError{code: http.StatusTooManyRequests, msg: newMsg("error.clientFull", "max", fmt.Sprint(s.cfg.MaxPerClient))}
 	}
-	if human == rules.White {
+	if g.Position().Turn != human {
 		if err := s.agentMove(r.Context(), ss); err != nil {
 			s.sessions.remove(ss.id) // a game without its first move is of no use
 			return nil, err
 		}
 	}
 	return s.view(r, ss), nil
+}
+
+// startFrom plays the moves a new game starts from; the game must go on
+// after them.
+func startFrom(g *agent.Game, moves []string) error {
+	if len(moves) > g.Size()*g.Size() {
+		return badRequest("error.startLong", "n", fmt.Sprint(len(moves)))
+	}
+	for i, text := range moves {
+		if g.Over() {
+			return badRequest("error.startOver", "n", fmt.Sprint(i))
+		}
+		if _, err := g.PlayText(text); err != nil {
+			return &apiError{code: http.StatusBadRequest, msg: newMsg("error.startMove", "n", fmt.Sprint(i+1), "move", text), detail: err}
+		}
+	}
+	if g.Over() {
+		return badRequest("error.startOver", "n", fmt.Sprint(len(moves)))
+	}
+	return nil
 }
 
 // drawGame gives a new game the human's colour (drawn for "random") and
@@ -379,11 +415,7 @@ func (s *Server) agentMove(ctx context.Context, ss *session) error {
 	if err != nil {
 		return &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.agentFailed"), detail: err}
 	}
-	if err := ss.game.Play(an.Move); err != nil {
-		return err
-	}
-	ss.eval = &an
-	return nil
+	return ss.play(an.Move, &an)
 }
 
 // session finds the game named in the request and locks it; call the
@@ -437,12 +469,16 @@ func (s *Server) move(r *http.Request) (any, error) {
 	if p.Turn != ss.human {
 		return nil, badRequest("error.notYourTurn")
 	}
-	if _, err := ss.game.PlayText(req.Move); err != nil {
+	m, err := rules.ParseMove(p, req.Move)
+	if err == nil {
+		err = ss.play(m, nil)
+	}
+	if err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.move", "move", req.Move), detail: err}
 	}
 	if !ss.game.Over() {
 		if err := s.agentMove(r.Context(), ss); err != nil {
-			ss.game.Undo() // the human's move: the game stays as it was
+			ss.undoLast() // the human's move: the game stays as it was
 			return nil, err
 		}
 	}
@@ -461,10 +497,9 @@ func (s *Server) undo(r *http.Request) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	if ss.game.TakeBack(ss.human) == nil {
+	if !ss.takeBack() {
 		return nil, badRequest("error.noUndo")
 	}
-	ss.eval = nil
 	return s.view(r, ss), nil
 }
 

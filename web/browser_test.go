@@ -303,7 +303,30 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	p.newGame(p.click)
 	msgs := p.msgs()
-	humanMoves := p.playToEnd(p.click, func(move int) {
+	// The human's move is on the board at once, while the computer
+	// thinks: the clicked stone has landed and no stone is ringed.
+	drawnEarly := 0
+	pick := func(sel string) {
+		t.Helper()
+		target := sel == ".sq.target"
+		to := ""
+		if target {
+			to = p.eval(`document.querySelector(".sq.target").dataset.sq`)
+		}
+		p.click(sel)
+		if !target {
+			return
+		}
+		got := p.eval(fmt.Sprintf(`document.body.dataset.busy === "true" ? [document.querySelector('[data-sq=%q] .stone.' + state.human) !== null, document.querySelectorAll(".sq.movable, .sq.selected").length, document.getElementById("hint").disabled].join(" ") : "answered"`, to))
+		switch got {
+		case "answered":
+		case "true 0 true":
+			drawnEarly++
+		default:
+			t.Errorf("while the computer thinks about the reply to the jump to %s: the stone landed, rings, hint disabled: %s", to, got)
+		}
+	}
+	humanMoves := p.playToEnd(pick, func(move int) {
 		switch move {
 		case 2: // a hint marks a move on the board
 			v := p.version()
@@ -324,6 +347,13 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	})
 	status := p.text("status")
 	t.Logf("%d human moves; %s", humanMoves, status)
+	if drawnEarly == 0 {
+		t.Error("the human's jumps were never seen on the board before the computer's reply")
+	}
+	// Game over stands out, and Hint is off.
+	if got := p.eval(`document.getElementById("status").className + ", hint " + document.getElementById("hint").disabled + ", undo " + document.getElementById("undo").disabled`); got != "over won, hint true, undo false" && got != "over lost, hint true, undo false" {
+		t.Errorf("at the end: status class, hint and undo disabled: %s", got)
+	}
 
 	// The record link downloads the game the page shows.
 	href := p.eval(`document.getElementById("record").href`)
@@ -351,6 +381,94 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	if w, _ := rec.Winner(); (w == rules.Black) != (status == msgs["status.youWin"]) {
 		t.Errorf("record winner %v, page says %q", w, status)
+	}
+	browserReview(t, p, rec)
+}
+
+// browserReview opens the review of the game just played (rec), clicks
+// its worst move in the graph, checks the position and arrows shown, and
+// plays on from there.
+func browserReview(t *testing.T, p *page, rec *rules.Record) {
+	msgs := p.msgs()
+	v := p.version()
+	p.click("#reviewbtn")
+	p.settle(v)
+	if p.eval(`document.getElementById("revbody").hidden || document.getElementById("play").offsetParent !== null ? "no" : "yes"`) != "yes" {
+		t.Fatal("the review does not show in place of the game")
+	}
+	n := len(rec.Moves)
+	if got := p.count("#revmoves .revmove"); got != n {
+		t.Fatalf("the review lists %d moves of %d", got, n)
+	}
+	if got := p.count("#revgraph .pt"); got != n+1 {
+		t.Fatalf("the graph has %d points for %d positions", got, n+1)
+	}
+	// The same moves are marked in the graph and in the list.
+	for _, cls := range []string{"inaccuracy", "mistake", "blunder"} {
+		if g, l := p.count("#revgraph .pt."+cls), p.count("#revmoves .revmove."+cls); g != l {
+			t.Errorf("%d %ss in the graph, %d in the list", g, cls, l)
+		}
+	}
+	if want := strings.ReplaceAll(strings.ReplaceAll(msgs["review.done"], "{n}", fmt.Sprint(n)), "{sims}", "200"); p.text("revstatus") != want {
+		t.Errorf("review status %q, want %q", p.text("revstatus"), want)
+	}
+	// Click the worst move's point in the graph (a mistake or a blunder,
+	// when there is one).
+	var k int
+	fmt.Sscan(p.eval(`String(rv.data.moves.reduce((a, m) => m.loss > a.loss ? m : a).ply)`), &k)
+	worst := p.eval(`(() => { const m = rv.data.moves[` + fmt.Sprint(k-1) + `]; return m.class + " " + m.loss; })()`)
+	t.Logf("the worst move: %d. %s (%s)", k, rec.Moves[k-1], worst)
+	p.click(fmt.Sprintf(`#revgraph .pt[data-ply="%d"] .hit`, k))
+	if got := p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`); got != fmt.Sprint(k) {
+		t.Fatalf("clicking the point of move %d chose move %s", k, got)
+	}
+	ps, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := p.eval(`Array.from(document.querySelectorAll("#revboard .sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
+	if want := strings.Join(boardRows(ps[k-1]), ""); shown != want {
+		t.Errorf("move %d is shown on %s, want the position before it, %s", k, shown, want)
+	}
+	played := rec.Moves[k-1].String()
+	if !strings.Contains(p.text("revmove"), played) || p.count("#revarrows .arrow.played") != 1 {
+		t.Errorf("move %d, %s: text %q, %d arrows of the move played", k, played, p.text("revmove"), p.count("#revarrows .arrow.played"))
+	}
+	best := p.eval(`rv.data.moves[` + fmt.Sprint(k-1) + `].best`)
+	if (best != played) != (p.count("#revarrows .arrow.best") == 1) || !strings.Contains(p.text("revmove"), best) {
+		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
+	}
+	p.screenshot("review-desktop")
+
+	// Play on from the position before that move: the human is the side
+	// that was to move there.
+	v = p.version()
+	p.click("#playon")
+	p.settle(v)
+	var got struct {
+		Moves []string
+		Start int
+		Human string
+		Turn  string
+	}
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify({moves: state.moves, start: state.start || 0, human: state.human, turn: state.turn})`)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Fields(rules.MovesText(rec.Moves[:k-1])); strings.Join(got.Moves, " ") != strings.Join(want, " ") || got.Start != k-1 || got.Human != got.Turn || got.Human != ps[k-1].Turn.String() {
+		t.Fatalf("played on from move %d: %+v, want moves %v and %v to move", k, got, want, ps[k-1].Turn)
+	}
+	if p.eval(`document.getElementById("review").hidden && document.getElementById("play").offsetParent !== null ? "yes" : "no"`) != "yes" {
+		t.Error("playing on does not go back to the game")
+	}
+	// One move from there: the game goes on against the computer.
+	v = p.version()
+	p.click(".sq.movable")
+	if p.count(".sq.target") > 0 {
+		p.click(".sq.target")
+	}
+	p.settle(v)
+	if got := p.count("#moves li"); got*2 < k {
+		t.Errorf("after a move from move %d the list has %d pairs", k, got)
 	}
 }
 
@@ -491,6 +609,31 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 			p.screenshot("phone-6x6")
 		}
 	})
+	// A record uploaded (pasted) is reviewed; the review fits the phone.
+	resp, err := http.Get(p.eval(`document.getElementById("record").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	p.tap("#reviewrecord")
+	if p.eval(`document.getElementById("upload").open && document.getElementById("revbody").hidden ? "yes" : "no"`) != "yes" {
+		t.Error("Review a record does not open the upload form")
+	}
+	quoted, _ := json.Marshal(string(text))
+	p.eval(`document.getElementById("revtext").value = ` + string(quoted) + `; ""`)
+	v := p.version()
+	p.tap("#revsend")
+	p.settle(v)
+	if n := p.count("#revmoves .revmove"); n == 0 || p.count("#revboard .sq") != 36 || p.eval(`rv.data.human || "none"`) != "none" {
+		t.Errorf("the uploaded record's review: %d moves, %d squares", n, p.count("#revboard .sq"))
+	}
+	check("review")
+	p.step("scrolling to the review", chromedp.Evaluate[chromedp.Void](`document.getElementById("revtitle").scrollIntoView()`))
+	p.screenshot("review-phone")
+	p.step("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById("revgraphbox").scrollIntoView()`))
+	p.screenshot("review-phone-graph")
+	p.tap("#revclose")
 	// The tutorial fits the phone too.
 	p.step("scrolling up", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	p.tap("#learn")

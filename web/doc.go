@@ -8,6 +8,27 @@
 // click removes. It has a difficulty selector, new game, undo, hint, an
 // evaluation bar (your win probability by the agent's last search, with
 // the line it expects, also as text) and a download of the game record.
+// Your move is drawn as soon as you make it, while the computer thinks.
+// The level applies from the computer's next move, the board size and
+// colour from the next game; the page says so when they change. Game
+// over is a banner (✓ won, ✗ lost); Hint is off when it is not your
+// move, Undo when you have nothing to take back.
+//
+// Review (the button under the board, highlighted at game over; or
+// "Review a record…" to upload or paste a record played elsewhere, text
+// or JSON, the formats `konane analyze` reads) has the server analyse
+// every position of the game with package analysis, then shows your
+// chance of winning after each move (Black's, for a record) as an inline
+// SVG graph with the inaccuracies (●), mistakes (▲) and blunders (✖)
+// marked, each side's count of them, and the moves as a list. Choosing a
+// move (a point of the graph, an entry of the list, or Previous/Next)
+// shows the position before it with the move played (a solid arrow, a
+// ring for a removal) and the computer's choice (dashed) drawn over the
+// board, the mover's chance before and after, the class, the solver's
+// verdict where it settles the position ("throws away a forced win",
+// "only winning move"), the line the computer expected and the one it
+// expects after the move played. "Play on from here" starts a game from
+// that position against the computer, you playing the side to move.
 // It is played by mouse, by touch (on a phone the board fills the width,
 // every square is at least 44 px) and by keyboard (the arrow keys move
 // over the board, Enter or Space chooses a stone and then its landing
@@ -66,14 +87,19 @@
 // "args": {...}, "detail": "..."} (see Languages; detail is the
 // underlying error in English, for developers) with a 4xx status for a
 // bad request (400 malformed or illegal, 404 unknown game, 405 wrong
-// method, 413 body too large, 429 too many games from one client), and
-// 503 when the server holds its maximum of games or the agent could not
-// move in time. A request body is one JSON object ({} for all defaults);
-// null or any other value is refused.
+// method, 413 body too large, 429 too many games or analyses from one
+// client), and 503 when the server holds its maximum of games or
+// analyses, or the agent could not move (or analyse) in time. A request
+// body is one JSON object ({} for all defaults); null or any other value
+// is refused.
 //
 //	GET  /api/config                       sizes, levels, defaults
-//	POST /api/new    {size, color, level}  a new game → state (the agent has
-//	                                       made its first move if it plays Black)
+//	POST /api/new    {size, color, level, moves}
+//	                                       a new game → state (the agent has
+//	                                       made its first move if it is to move);
+//	                                       moves, if given, are played first
+//	                                       (legal, leaving a move to play; not
+//	                                       to be undone)
 //	GET  /api/state?id=ID                  → state
 //	POST /api/move   {id, move}            your move and the agent's reply → state
 //	POST /api/undo   {id}                  take back your last move and the reply → state
@@ -81,11 +107,30 @@
 //	POST /api/hint   {id}                  → {move, winProb, pv} for you
 //	GET  /api/record?id=ID                 the game record (text format), as a download
 //	GET  /api/learn                        the steps of "Learn the rules"
+//	POST /api/review {id} or {record}      the review of a game of the server
+//	                                       (as far as played) or of a record
+//	                                       (text or JSON) → review
 //
 // A state is {id, size, human, level, turn, phase, board (one string per
 // rank, the top rank first, x/o/. per file), moves, last, legal (your
-// legal moves when it is your turn), over, winner, message {code, args,
-// text}, eval {agentMove, humanWinProb, pv} after an agent move}.
+// legal moves when it is your turn), over, winner, canUndo, start (moves
+// the game started from), message {code, args, text}, eval {agentMove,
+// humanWinProb, pv} of the agent's last move on the board}.
+//
+// A review is {size, human ("" for a record), sims, over, winner, boards
+// (as in a state: the start, then after each move), black (Black's
+// probability of winning per position), exact (whether the solver or a
+// proof settled it), moves: [{ply, player, move, before, after, loss (the
+// mover's probability before and after the move, and the difference),
+// class ("", inaccuracy, mistake, blunder: analysis.Class), best, pv (the
+// agent's choice and its expected line), line (the move played and the
+// line expected after it), verdict ("", keepsWin, onlyWin, throwsWin,
+// alreadyLost: analysis.Verdict)}]}. Reviews are the expensive requests:
+// Config.ReviewSims simulations a position (default analysis.DefaultSims),
+// each within Config.ReviewTimeout (1m; then 503), at most
+// Config.MaxReviews at once on the server (2; then 503) and
+// Config.MaxReviewsPerClient per client (1; then 429), and a record may
+// have Config.MaxRecord bytes (64 KiB; then 413).
 //
 //	GET  /?lang=sv                         the page (in Swedish, remembered)
 //

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/player"
 )
 
 //go:embed static
@@ -38,6 +40,16 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	MoveTimeout    time.Duration // the longest an agent move or hint may take; 0 = 2m
 	MaxBody        int64         // the largest request body in bytes; 0 = 4096
+	// Reviews (POST /api/review): ReviewSims simulations a position (0 =
+	// analysis.DefaultSims), each review within ReviewTimeout (0 = 1m),
+	// at most MaxReviews at once (0 = 2) and MaxReviewsPerClient per
+	// client (0 = 1); an uploaded record may have up to MaxRecord bytes
+	// (0 = 64 KiB), the request's limit instead of MaxBody.
+	ReviewSims          int
+	ReviewTimeout       time.Duration
+	MaxReviews          int
+	MaxReviewsPerClient int
+	MaxRecord           int64
 	// Now is the clock of the idle expiry (tests set it); nil = time.Now.
 	Now func() time.Time
 }
@@ -56,6 +68,7 @@ type Server struct {
 	msgs     catalog           // the texts of the page and the API
 	pages    map[string][]byte // the page in each language
 	tutorial []tutorialStep    // the steps of "Learn the rules"
+	reviews  *reviews          // the analyses running
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -96,6 +109,21 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.ReviewSims == 0 {
+		cfg.ReviewSims = analysis.DefaultSims
+	}
+	if cfg.ReviewTimeout == 0 {
+		cfg.ReviewTimeout = time.Minute
+	}
+	if cfg.MaxReviews == 0 {
+		cfg.MaxReviews = 2
+	}
+	if cfg.MaxReviewsPerClient == 0 {
+		cfg.MaxReviewsPerClient = min(1, cfg.MaxReviews)
+	}
+	if cfg.MaxRecord == 0 {
+		cfg.MaxRecord = max(64<<10, cfg.MaxBody)
+	}
 	switch {
 	case cfg.MaxSessions < 1:
 		return nil, fmt.Errorf("web: maximum sessions %d: want at least 1", cfg.MaxSessions)
@@ -109,6 +137,14 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("web: move timeout %v: want a positive duration", cfg.MoveTimeout)
 	case cfg.MaxBody < 256:
 		return nil, fmt.Errorf("web: maximum body %d bytes: want at least 256", cfg.MaxBody)
+	case cfg.ReviewSims < 1 || cfg.ReviewSims > player.MaxSims:
+		return nil, fmt.Errorf("web: %d simulations per reviewed position: want 1..%d", cfg.ReviewSims, player.MaxSims)
+	case cfg.ReviewTimeout < time.Second:
+		return nil, fmt.Errorf("web: review timeout %v: want at least 1s", cfg.ReviewTimeout)
+	case cfg.MaxReviews < 1 || cfg.MaxReviewsPerClient < 1 || cfg.MaxReviewsPerClient > cfg.MaxReviews:
+		return nil, fmt.Errorf("web: %d reviews at once, %d per client: want at least 1, and no more per client than in all", cfg.MaxReviews, cfg.MaxReviewsPerClient)
+	case cfg.MaxRecord < cfg.MaxBody:
+		return nil, fmt.Errorf("web: maximum record %d bytes: want at least the maximum body, %d", cfg.MaxRecord, cfg.MaxBody)
 	}
 	msgs, err := loadCatalog()
 	if err != nil {
@@ -128,6 +164,7 @@ func New(cfg Config) (*Server, error) {
 		msgs:     msgs,
 		pages:    pages,
 		tutorial: steps,
+		reviews:  &reviews{max: cfg.MaxReviews, perClient: cfg.MaxReviewsPerClient, running: map[string]int{}},
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
 	}, nil
 }
@@ -180,7 +217,7 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      s.cfg.MoveTimeout + 15*time.Second,
+		WriteTimeout:      s.longest() + 15*time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
 		BaseContext:       func(stdnet.Listener) context.Context { return context.WithoutCancel(ctx) },
@@ -196,7 +233,7 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 	select {
 	case err = <-served:
 	case <-ctx.Done():
-		shutCtx, cancel := context.WithTimeout(context.Background(), s.cfg.MoveTimeout+5*time.Second)
+		shutCtx, cancel := context.WithTimeout(context.Background(), s.longest()+5*time.Second)
 		err = hs.Shutdown(shutCtx)
 		cancel()
 		if e := <-served; !errors.Is(e, http.ErrServerClosed) && err == nil {
@@ -212,6 +249,9 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 	}
 	return nil
 }
+
+// longest is the longest a request may take: an agent's move or a review.
+func (s *Server) longest() time.Duration { return max(s.cfg.MoveTimeout, s.cfg.ReviewTimeout) }
 
 // janitor drops idle games regularly until ctx ends.
 func (s *Server) janitor(ctx context.Context) {

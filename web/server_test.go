@@ -227,8 +227,14 @@ func TestAPIUndoLevelHint(t *testing.T) {
 	}
 	st = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: st.ID}))
 	checkState(t, st)
-	if len(st.Moves) != 2 || st.Eval != nil || st.Turn != "black" {
-		t.Errorf("after undo: %d moves, eval %v, %s to move", len(st.Moves), st.Eval, st.Turn)
+	// The evaluation is again that of the computer's move still on the
+	// board.
+	if len(st.Moves) != 2 || st.Eval == nil || st.Eval.AgentMove != st.Last || st.Turn != "black" || !st.CanUndo {
+		t.Errorf("after undo: %d moves, eval %v, %s to move, can undo %v", len(st.Moves), st.Eval, st.Turn, st.CanUndo)
+	}
+	st = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: st.ID}))
+	if len(st.Moves) != 0 || st.Eval != nil || st.CanUndo {
+		t.Errorf("after undoing everything: %d moves, eval %v, can undo %v", len(st.Moves), st.Eval, st.CanUndo)
 	}
 	st = ts.mustState(t, "/api/level", jsonBody(levelRequest{ID: st.ID, Level: "medium"}))
 	if st.Level != "medium" {

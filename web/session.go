@@ -20,9 +20,59 @@ type session struct {
 	level agent.Level
 	agent *agent.Agent
 	game  *agent.Game
-	// eval is the analysis behind the agent's last move (nil before its
-	// first, and after an undo).
-	eval *agent.Analysis
+	// fixed is the number of moves the game started from (a game played
+	// on from a position): they are not the human's to take back.
+	fixed int
+	// evals[i] is the analysis behind move i when the agent played it
+	// (nil for the human's moves and the fixed ones).
+	evals []*agent.Analysis
+}
+
+// eval is the analysis behind the agent's last move still on the board,
+// or nil if it has not moved.
+func (ss *session) eval() *agent.Analysis {
+	for i := len(ss.evals) - 1; i >= 0; i-- {
+		if ss.evals[i] != nil {
+			return ss.evals[i]
+		}
+	}
+	return nil
+}
+
+// play plays m with the analysis behind it (nil for the human's move).
+func (ss *session) play(m rules.Move, an *agent.Analysis) error {
+	if err := ss.game.Play(m); err != nil {
+		return err
+	}
+	ss.evals = append(ss.evals, an)
+	return nil
+}
+
+// undoLast takes back the last move.
+func (ss *session) undoLast() {
+	if _, ok := ss.game.Undo(); ok {
+		ss.evals = ss.evals[:len(ss.evals)-1]
+	}
+}
+
+// canUndo reports whether the human has a move to take back: one of
+// theirs after the fixed moves.
+func (ss *session) canUndo() bool {
+	last := ss.game.Len() - 1
+	if last >= 0 && rules.Color(last%2) != ss.human { // Black makes the even-numbered moves
+		last--
+	}
+	return last >= ss.fixed
+}
+
+// takeBack takes back the human's last move and the reply, if canUndo.
+func (ss *session) takeBack() bool {
+	if !ss.canUndo() {
+		return false
+	}
+	ss.game.TakeBack(ss.human)
+	ss.evals = ss.evals[:ss.game.Len()]
+	return true
 }
 
 // newSessionID returns an unguessable id: a game is reachable by whoever

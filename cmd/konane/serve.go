@@ -8,21 +8,26 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/web"
 )
 
 func init() {
 	register(&command{
 		name:  "serve",
-		usage: "serve [--addr HOST:PORT] [--level L] [--model FILE] [--seed S] [--max-sessions N] [--max-per-client N] [--idle D] [--idle-unplayed D] [--trusted-proxies LIST] [--move-timeout D]",
+		usage: "serve [--addr HOST:PORT] [--level L] [--model FILE] [--seed S] [--max-sessions N] [--max-per-client N] [--idle D] [--idle-unplayed D] [--trusted-proxies LIST] [--move-timeout D] [--review-sims N] [--review-timeout D] [--max-reviews N]",
 		short: "serve a web page to play against the trained agent in a browser",
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
 jump; the stones you may remove in the opening are marked. The page offers
 the board size (those with a model: 6x6 and 8x8, or the size of --model),
 your colour, the level, new game, undo, a hint, an evaluation bar with the
-computer's expected line, and a download of the game record. It needs
-nothing from the internet: the page is built into the binary.
+computer's expected line, a download of the game record, and a review of
+the game (or of a record uploaded): the chance of winning after each move
+as a graph, the mistakes marked, the computer's choice and expected line
+for each move, and play on from any position. It needs nothing from the
+internet: the page is built into the binary.
 
 The JSON API behind the page is described in the documentation of package
 web (go doc github.com/konanezero/konane/web). Games are held in memory, at
@@ -31,7 +36,9 @@ most --max-sessions at a time and --max-per-client from one client address
 or after the shorter --idle-unplayed if the human has not moved in it yet.
 Behind a reverse proxy, name it with --trusted-proxies so that the clients
 are told apart by the X-Forwarded-For it writes; that header is ignored
-on requests from anywhere else.
+on requests from anywhere else. A review searches every position of a
+game with --review-sims simulations (within --review-timeout), at most
+--max-reviews at once and one per client.
 
 The server listens on 127.0.0.1 by default, reachable from this machine
 only; give --addr :8080 to serve the network. Interrupt it (Ctrl-C) to stop:
@@ -56,6 +63,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	perClient := fs.Int("max-per-client", web.DefaultMaxPerClient, "games one client address holds at once (IPv6: per /64; at most --max-sessions)")
 	unplayed := fs.Duration("idle-unplayed", web.DefaultUnplayedTimeout, "a game in which the human has not moved is dropped after this long without requests (at most --idle)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client")
+	reviewSims := fs.Int("review-sims", analysis.DefaultSims, "search simulations per position of a game reviewed")
+	reviewTimeout := fs.Duration("review-timeout", time.Minute, "the longest the review of one game may take")
+	maxReviews := fs.Int("max-reviews", 2, "reviews running at once (one per client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -91,6 +101,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *idle < time.Second {
 		return usageError("serve", "--idle %v: want at least 1s", *idle)
 	}
+	if *reviewSims < 1 || *reviewSims > player.MaxSims {
+		return usageError("serve", "--review-sims %d: want 1..%d", *reviewSims, player.MaxSims)
+	}
+	if *reviewTimeout < time.Second {
+		return usageError("serve", "--review-timeout %v: want at least 1s", *reviewTimeout)
+	}
+	if *maxReviews < 1 {
+		return usageError("serve", "--max-reviews %d: want at least 1", *maxReviews)
+	}
 	if *moveTimeout <= 0 {
 		return usageError("serve", "--move-timeout %v: want a positive duration", *moveTimeout)
 	}
@@ -103,7 +122,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, Seed: *seed,
 		MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout,
-		MaxPerClient: *perClient, UnplayedTimeout: *unplayed, TrustedProxies: trusted})
+		MaxPerClient: *perClient, UnplayedTimeout: *unplayed, TrustedProxies: trusted,
+		ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, MaxReviews: *maxReviews})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

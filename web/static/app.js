@@ -78,23 +78,34 @@ async function act(request, waiting) {
 function announce(text) { $("announce").textContent = text; }
 
 function show(s) {
-  const before = state && state.id === s.id ? state.moves.length : -1;
+  const old = state && state.id === s.id ? state : null;
+  const before = old ? old.moves.length : -1;
   state = s;
   selected = null;
   hint = null;
   sessionStorage.setItem("konane-game", s.id);
   $("hinttext").textContent = "";
+  if (!old) $("note").textContent = "";
   document.body.dataset.over = String(s.over);
   $("status").textContent = msg(s.message);
-  $("status").className = s.over ? "over" : "";
+  // Game over stands out (a banner, won or lost), and what no longer
+  // applies is disabled: Hint when it is not your move, Undo when you
+  // have nothing to take back.
+  $("status").className = s.over ? (s.winner === s.human ? "over won" : "over lost") : "";
+  $("hint").disabled = !myTurn();
+  $("undo").disabled = !s.canUndo;
+  $("reviewbtn").disabled = s.moves.length === 0;
+  $("reviewbtn").classList.toggle("primary", s.over);
   $("record").href = "api/record?id=" + encodeURIComponent(s.id);
   $("level").value = s.level;
   drawEval();
   drawMoves();
   drawBoard();
-  // Announce the moves since the last state: both sides', then the status.
+  // Announce the moves since the last state (or those taken back): both
+  // sides', then the status.
   const said = [];
   if (before < 0) said.push(t(s.human === "black" ? "announce.newBlack" : "announce.newWhite", {size: s.size}));
+  if (old && s.moves.length < before) said.push(t("announce.undone", {moves: old.moves.slice(s.moves.length).join(" ")}));
   for (let i = Math.max(before, 0); i < s.moves.length; i++) {
     const humans = (i % 2 === 0) === (s.human === "black");
     said.push(t(humans ? "announce.you" : "announce.computer", {move: s.moves[i]}));
@@ -265,8 +276,46 @@ function clickSquare(sq) {
   if (selected) announce(t("announce.selected", {square: selected}));
 }
 
+// applyMove returns the board rows after move, a removal ("d4") or a
+// jump ("f4-d4", over every other square on the way).
+function applyMove(rows, size, move) {
+  const b = rows.map((r) => r.split(""));
+  const at = (sq) => [size - Number(sq.slice(1)), sq.charCodeAt(0) - 97]; // [row from the top, column]
+  const [from, to] = squares(move);
+  const [r0, c0] = at(from);
+  const stone = b[r0][c0];
+  b[r0][c0] = ".";
+  if (to) {
+    const [r1, c1] = at(to);
+    const dr = Math.sign(r1 - r0), dc = Math.sign(c1 - c0);
+    for (let k = 1; r0 + (k - 1) * dr !== r1 || c0 + (k - 1) * dc !== c1; k += 2) b[r0 + k * dr][c0 + k * dc] = ".";
+    b[r1][c1] = stone;
+  }
+  return b.map((r) => r.join(""));
+}
+
+// play sends the human's move; it is drawn at once, while the computer
+// thinks, and taken off again if the server refuses it.
 function play(move) {
-  act(() => api("api/move", {id: state.id, move: move}), t("status.youPlay", {move: move}));
+  const before = state;
+  act(async () => {
+    state = Object.assign({}, before, {
+      board: applyMove(before.board, before.size, move), last: move, legal: [],
+      turn: before.human === "black" ? "white" : "black",
+    });
+    selected = null;
+    hint = null;
+    $("hint").disabled = true;
+    drawBoard();
+    try {
+      return await api("api/move", {id: before.id, move: move});
+    } catch (e) {
+      state = before;
+      drawBoard();
+      $("hint").disabled = !myTurn();
+      throw e;
+    }
+  }, t("status.youPlay", {move: move}));
 }
 
 function drawEval() {
@@ -300,6 +349,282 @@ function drawMoves() {
 function newGame(settings) {
   const s = settings || {size: Number($("size").value), color: $("color").value, level: $("level").value};
   act(() => api("api/new", s), t("status.starting"));
+}
+
+// note says what a change of the controls does, on the page and to
+// screen readers: the level applies at once, board and colour from the
+// next game.
+function note(text) {
+  $("note").textContent = text;
+  announce(text);
+}
+
+// The review: the server analyses a game (this one, or a record
+// uploaded), and the page draws the chance of winning after each move as
+// a graph, lists the moves with their class, and shows the position
+// before a chosen move with the move played and the computer's choice as
+// arrows. Class and verdict names are literal keys, as the levels'.
+const classKeys = {inaccuracy: "review.class.inaccuracy", mistake: "review.class.mistake", blunder: "review.class.blunder"};
+const classMarks = {inaccuracy: "●", mistake: "▲", blunder: "✖"};
+const verdictKeys = {
+  throwsWin: "review.verdict.throwsWin", onlyWin: "review.verdict.onlyWin",
+  keepsWin: "review.verdict.keepsWin", alreadyLost: "review.verdict.alreadyLost",
+};
+const rv = {data: null, i: 0};
+const svgNS = $("revgraph").namespaceURI; // SVG's, from an SVG element of the page
+
+function svgEl(name, attrs, parent) {
+  const e = document.createElementNS(svgNS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (parent) parent.append(e);
+  return e;
+}
+
+function pct(x) { return Math.round(100 * x); }
+
+// openReview shows the review panel: of the game in progress, or (upload)
+// with the form to upload a record.
+function openReview(upload) {
+  document.body.classList.add("reviewing");
+  $("review").hidden = false;
+  $("upload").open = upload;
+  $("revtitle").focus();
+  if (!upload) {
+    startReview({id: state.id});
+  } else if (!rv.data) {
+    $("revstatus").textContent = "";
+  }
+}
+
+function closeReview() {
+  document.body.classList.remove("reviewing");
+  $("review").hidden = true;
+  $("revboard").replaceChildren(); // the game's board is the only one
+  $("reviewbtn").focus();
+}
+
+function startReview(body) {
+  act(async () => {
+    $("revstatus").textContent = t("review.wait");
+    $("revbody").hidden = true;
+    $("revboard").replaceChildren();
+    let d;
+    try {
+      d = await api("api/review", body);
+    } catch (e) {
+      $("revstatus").textContent = "";
+      throw e;
+    }
+    rv.data = d;
+    $("revstatus").textContent = t("review.done", {n: d.moves.length, sims: d.sims});
+    $("revbody").hidden = false;
+    drawSummary();
+    drawReviewMoves();
+    // First the player's first mistake or blunder, else the first move.
+    const bad = d.moves.find((m) => (m.class === "mistake" || m.class === "blunder") && (!d.human || m.player === d.human));
+    selectMove(bad ? bad.ply : 1, false);
+  });
+}
+
+// perspective is the side whose chance the graph shows: the human's in a
+// game of the page, else Black's.
+function perspective() { return rv.data.human || "black"; }
+
+function chance(k) {
+  const b = rv.data.black[k];
+  return perspective() === "black" ? b : 1 - b;
+}
+
+function drawSummary() {
+  const d = rv.data;
+  const counts = {black: {i: 0, m: 0, b: 0}, white: {i: 0, m: 0, b: 0}};
+  for (const m of d.moves) {
+    if (m.class) counts[m.player][m.class[0]]++;
+  }
+  const box = $("revsummary");
+  box.replaceChildren();
+  for (const side of ["black", "white"]) {
+    let key = side === "black" ? "review.countsBlack" : "review.countsWhite";
+    if (d.human) key = side === d.human ? "review.countsYou" : "review.countsComputer";
+    const p = document.createElement("p");
+    p.textContent = t(key, counts[side]);
+    box.append(p);
+  }
+  $("revgraphcap").textContent = t(d.human ? "review.graphYou" : "review.graphBlack");
+}
+
+function drawReviewMoves() {
+  const list = $("revmoves");
+  list.replaceChildren();
+  for (const m of rv.data.moves) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "revmove" + (m.class ? " " + m.class : "");
+    b.dataset.ply = String(m.ply);
+    const name = t(m.player === "black" ? "review.itemBlack" : "review.itemWhite", {n: m.ply, move: m.move});
+    const stone = document.createElement("span");
+    stone.className = "mini " + m.player;
+    stone.setAttribute("aria-hidden", "true");
+    const label = document.createElement("span");
+    label.append(stone, document.createTextNode(m.ply + ". " + m.move));
+    b.append(label);
+    if (m.class) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = classMarks[m.class] + " " + t(classKeys[m.class]) + " −" + pct(m.loss) + "%";
+      b.append(tag);
+      b.setAttribute("aria-label", name + ", " + t(classKeys[m.class]) + " −" + pct(m.loss) + "%");
+    } else {
+      b.setAttribute("aria-label", name);
+    }
+    b.addEventListener("click", () => selectMove(m.ply, true));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+// drawGraph draws the chance of winning after each move (0: the start)
+// as inline SVG, the bad moves marked by shape (● inaccuracy, ▲ mistake,
+// ✖ blunder) and the chosen move by a vertical line; a click on a point
+// chooses the move that led to it.
+function drawGraph() {
+  const d = rv.data, n = d.moves.length;
+  const g = $("revgraph");
+  // One user unit a pixel, so that the labels keep their size on a phone.
+  const W = Math.max(300, Math.round(g.getBoundingClientRect().width) || 640), H = 220, L = 42, R = 14, T = 12, B = 30;
+  const x = (k) => L + (k * (W - L - R)) / Math.max(n, 1);
+  const y = (p) => T + (1 - p) * (H - T - B);
+  g.replaceChildren();
+  g.setAttribute("viewBox", "0 0 " + W + " " + H);
+  svgEl("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}, g);
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svgEl("line", {x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "even" : "grid"}, g);
+    svgEl("text", {x: L - 6, y: y(p) + 4, class: "ylab"}, g).textContent = pct(p) + "%";
+  }
+  const step = Math.max(1, Math.ceil(n / 12));
+  for (let k = 0; k <= n; k += step) {
+    svgEl("text", {x: x(k), y: H - B + 16, class: "xlab"}, g).textContent = String(k);
+  }
+  svgEl("text", {x: W - R, y: H - 2, class: "xlab axis"}, g).textContent = t("review.axisMove");
+  const pts = [];
+  for (let k = 0; k <= n; k++) pts.push(x(k).toFixed(1) + "," + y(chance(k)).toFixed(1));
+  svgEl("polygon", {points: x(0) + "," + y(0) + " " + pts.join(" ") + " " + x(n) + "," + y(0), class: "area"}, g);
+  svgEl("polyline", {points: pts.join(" "), class: "curve"}, g);
+  svgEl("line", {x1: x(rv.i), x2: x(rv.i), y1: T, y2: H - B, class: "sel"}, g);
+  for (let k = 0; k <= n; k++) {
+    const cx = x(k), cy = y(chance(k));
+    const m = k > 0 ? d.moves[k - 1] : null;
+    const pt = svgEl("g", {class: "pt" + (m && m.class ? " " + m.class : ""), "data-ply": k}, g);
+    svgEl("title", {}, pt).textContent = t("review.point", {n: k, p: pct(chance(k))});
+    svgEl("circle", {cx: cx, cy: cy, r: 11, class: "hit"}, pt);
+    if (m && m.class === "blunder") {
+      svgEl("path", {d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}`, class: "mark"}, pt);
+    } else if (m && m.class === "mistake") {
+      svgEl("path", {d: `M${cx},${cy - 7}L${cx + 7},${cy + 5}L${cx - 7},${cy + 5}Z`, class: "mark"}, pt);
+    } else if (m && m.class === "inaccuracy") {
+      svgEl("circle", {cx: cx, cy: cy, r: 5, class: "mark"}, pt);
+    } else {
+      svgEl("circle", {cx: cx, cy: cy, r: 2.5, class: "dot"}, pt);
+    }
+    pt.addEventListener("click", () => selectMove(Math.max(k, 1), true));
+  }
+}
+
+// selectMove shows the position before move k with the move played and
+// the computer's choice as arrows, and what the analysis says of it.
+function selectMove(k, focus) {
+  const d = rv.data, m = d.moves[k - 1];
+  rv.i = k;
+  renderBoard($("revboard"), {
+    size: d.size, rows: d.boards[k - 1],
+    movable: new Set(), movableKey: "sq.canJump", selected: null, targets: new Set(),
+    marked: new Set(), last: new Set(), hint: new Set(), onClick: () => {},
+  });
+  const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
+  if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
+  drawArrows($("revarrows"), d.size, arrows);
+  const lines = [t(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
+  let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
+  if (m.class) change += " " + t("review.loss", {loss: pct(m.loss), class: t(classKeys[m.class])});
+  else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
+  lines.push(change);
+  if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
+  if (m.best === m.move) {
+    lines.push(t("review.agrees", {pv: m.pv.join(" ")}));
+  } else {
+    if (m.best) lines.push(t("review.best", {move: m.best, pv: m.pv.join(" ")}));
+    if (m.line.length > 1) lines.push(t("review.after", {line: m.line.join(" ")}));
+  }
+  const box = $("revmove");
+  box.replaceChildren();
+  lines.forEach((text, i) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (i === 1 && m.class) p.className = "cls " + m.class;
+    box.append(p);
+  });
+  for (const b of document.querySelectorAll("#revmoves .revmove")) {
+    if (Number(b.dataset.ply) === k) {
+      b.setAttribute("aria-current", "true");
+      if (focus) b.scrollIntoView({block: "nearest"});
+    } else {
+      b.removeAttribute("aria-current");
+    }
+  }
+  drawGraph();
+  $("revprev").disabled = k <= 1;
+  $("revnext").disabled = k >= d.moves.length;
+  // Playing on needs a model of the board's size (a record's may have none).
+  $("playon").disabled = !config.sizes.includes(d.size);
+}
+
+// drawArrows draws moves over a board of size n: an arrow for a jump, a
+// ring for a removal. The SVG's user units are squares.
+function drawArrows(svg, n, arrows) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", "0 0 " + n + " " + n);
+  const defs = svgEl("defs", {}, svg);
+  for (const cls of ["played", "agreed", "best"]) {
+    const mk = svgEl("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse"}, defs);
+    svgEl("path", {d: "M0,0L10,5L0,10Z", class: "head " + cls}, mk);
+  }
+  const center = (sq) => [sq.charCodeAt(0) - 97 + 0.5, n - Number(sq.slice(1)) + 0.5];
+  for (const a of arrows) {
+    const [from, to] = squares(a.move);
+    const [x0, y0] = center(from);
+    const g = svgEl("g", {class: "arrow " + a.cls}, svg);
+    if (!to) {
+      svgEl("circle", {cx: x0, cy: y0, r: 0.42}, g);
+      continue;
+    }
+    const [x1, y1] = center(to);
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    const ex = x1 - ((x1 - x0) / len) * 0.1, ey = y1 - ((y1 - y0) / len) * 0.1; // the tip just short of the centre
+    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : "played";
+    svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
+  }
+}
+
+// playOn starts a game from the position before the chosen move, the
+// human playing the side that was to move there.
+function playOn() {
+  const d = rv.data, k = rv.i;
+  const moves = d.moves.slice(0, k - 1).map((m) => m.move);
+  const color = d.moves[k - 1].player;
+  $("size").value = String(d.size);
+  $("color").value = color;
+  closeReview();
+  newGame({size: d.size, color: color, level: $("level").value, moves: moves});
+}
+
+function sendRecord() {
+  const text = $("revtext").value;
+  if (text.trim() === "") {
+    $("error").textContent = t("review.noRecord");
+    return;
+  }
+  startReview({record: text});
 }
 
 // "Learn the rules": the steps come from api/learn, each a position with
@@ -468,7 +793,32 @@ function init() {
   $("tutplay").addEventListener("click", playFromTutorial);
   $("new").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", () => {
-    if (state) act(() => api("api/undo", {id: state.id}));
+    if (state && state.canUndo) act(() => api("api/undo", {id: state.id}));
+  });
+  $("reviewbtn").addEventListener("click", () => {
+    if (state && state.moves.length > 0 && !busy()) openReview(false);
+  });
+  $("reviewrecord").addEventListener("click", () => openReview(true));
+  $("revclose").addEventListener("click", closeReview);
+  $("revprev").addEventListener("click", () => selectMove(rv.i - 1, true));
+  $("revnext").addEventListener("click", () => selectMove(rv.i + 1, true));
+  $("playon").addEventListener("click", playOn);
+  $("revsend").addEventListener("click", sendRecord);
+  $("revfile").addEventListener("change", async () => {
+    const f = $("revfile").files[0];
+    if (!f) return;
+    try {
+      $("revtext").value = await f.text();
+      sendRecord();
+    } catch (e) {
+      $("error").textContent = t("review.fileError");
+    }
+  });
+  $("size").addEventListener("change", () => {
+    if (state && Number($("size").value) !== state.size) note(t("status.sizeNext"));
+  });
+  $("color").addEventListener("change", () => {
+    if (state && $("color").value !== state.human) note(t("status.colorNext"));
   });
   $("hint").addEventListener("click", () => {
     if (!myTurn()) return;
@@ -482,7 +832,13 @@ function init() {
     }, t("status.hintWait"));
   });
   $("level").addEventListener("change", () => {
-    if (state) act(() => api("api/level", {id: state.id, level: $("level").value}));
+    if (!state) return;
+    const name = $("level").selectedOptions[0].textContent;
+    act(async () => {
+      const s = await api("api/level", {id: state.id, level: $("level").value});
+      show(s);
+      note(t("status.levelChanged", {level: name}));
+    });
   });
   document.body.dataset.busy = "false";
   act(async () => {
