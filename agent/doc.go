@@ -9,17 +9,20 @@
 //
 // # Levels
 //
-// One table of named levels, easy, medium, hard and max, gives 16, 64,
-// 256 and 1024 search simulations per move; all but easy search with
+// One table of named levels, easy, medium, hard and max, gives 16, 512,
+// 2048 and 8192 search simulations per move; all but easy search with
 // MCTS-Solver and the exact endgame solver (mcts.Config.Solver), so that
 // they never miss a forced win they can see and play endgames of up to 30
 // stones perfectly once solved; easy plays plain MCTS. NewStrength combines
-// a level with the --sims and --time flags. On 8x8 the solver costs little
-// (about 2% of the CPU of a move; BenchmarkAgentGame): medium thinks about
-// 0.1 s and hard about 0.4 s per move on average over whole games on this
-// project's 2-core machine, even when it is heavily shared. A proven win
-// (Analysis.Value 1) is played at once. The win probability shown to people is
-// (Value+1)/2 of the search root, Value being the root's mean value for
+// a level with the --sims and --time flags. medium and hard are as many
+// simulations as their time allows on 8x8 on this project's 2-core
+// machine, with a margin (BenchmarkAgentGame, whole games, the machine
+// heavily shared): medium answers within 0.3 s (mean 0.07 s, 90th
+// percentile 0.19 s) and hard within 1 s (mean 0.40 s, 90th percentile
+// 0.81 s). One game's search runs on one core: larger leaf batches, which
+// let the evaluator use the second, were not faster on the shared machine.
+// A proven win (Analysis.Value 1) is played at once. The win probability
+// shown to people is (Value+1)/2 of the search root, Value being the root's mean value for
 // the side to move in [-1, 1]; the principal line is the search's most
 // visited path.
 //

@@ -13,9 +13,9 @@ func ExampleLevels() {
 	}
 	// Output:
 	// easy 16
-	// medium 64
-	// hard 256
-	// max 1024
+	// medium 512
+	// hard 2048
+	// max 8192
 }
 
 func ExampleNewStrength() {
@@ -24,7 +24,7 @@ func ExampleNewStrength() {
 	s, _ = agent.NewStrength("hard", 0, 1500_000_000) // --time 1.5s
 	fmt.Println(s)
 	// Output:
-	// 256 simulations per move
+	// 2048 simulations per move
 	// 1.5s per move
 }
 

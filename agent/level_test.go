@@ -12,7 +12,7 @@ func TestParseLevel(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		sims int
-	}{{"easy", 16}, {"medium", 64}, {"HARD", 256}, {" max ", 1024}} {
+	}{{"easy", 16}, {"medium", 512}, {"HARD", 2048}, {" max ", 8192}} {
 		l, err := ParseLevel(tc.name)
 		if err != nil || l.Sims != tc.sims {
 			t.Errorf("ParseLevel(%q) = %+v, %v; want %d simulations", tc.name, l, err, tc.sims)
@@ -40,7 +40,7 @@ func TestNewStrength(t *testing.T) {
 		want  Strength
 		text  string
 	}{
-		{"", 0, 0, Strength{Sims: 64}, "64 simulations per move"},
+		{"", 0, 0, Strength{Sims: 512}, "512 simulations per move"},
 		{"easy", 0, 0, Strength{Sims: 16, NoSolver: true}, "16 simulations per move, without the solver"},
 		{"easy", 40, 0, Strength{Sims: 40, NoSolver: true}, "40 simulations per move, without the solver"},
 		{"max", 100, 0, Strength{Sims: 100}, "100 simulations per move"},
@@ -85,10 +85,10 @@ func TestSpecStrength(t *testing.T) {
 	}{
 		{"model:m,sims=200", Strength{Sims: 200}},
 		{"model:m,sims=200,solver=off", Strength{Sims: 200, NoSolver: true}},
-		{"model:m,level=medium", Strength{Sims: 64}},
+		{"model:m,level=medium", Strength{Sims: 512}},
 		{"model:m,level=easy", Strength{Sims: 16, NoSolver: true}},
 		{"model:m,level=easy,solver=on", Strength{Sims: 16}},
-		{"model:m,level=hard,solver=off", Strength{Sims: 256, NoSolver: true}},
+		{"model:m,level=hard,solver=off", Strength{Sims: 2048, NoSolver: true}},
 		{"model:m,level=hard,time=1s", Strength{Time: time.Second}},
 		{"model:m,time=1s", Strength{Time: time.Second}},
 	} {

@@ -59,7 +59,7 @@ func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (agent.Strength, err
 	return s, nil
 }
 
-// levelHelp lists the levels: "easy (16 simulations), medium (64), ...".
+// levelHelp lists the levels: "easy (16 simulations), medium (512), ...".
 func levelHelp() string {
 	var parts []string
 	for i, l := range agent.Levels() {

@@ -104,10 +104,10 @@ func TestStrengthFlags(t *testing.T) {
 		sims int
 		time time.Duration
 	}{
-		{nil, 64, 0},
+		{nil, 512, 0},
 		{[]string{"--sims", "100"}, 100, 0},
 		{[]string{"--time", "2s"}, 0, 2 * time.Second},
-		{[]string{"--level", "hard", "--time", "2s"}, 256, 2 * time.Second},
+		{[]string{"--level", "hard", "--time", "2s"}, 2048, 2 * time.Second},
 		{[]string{"--sims", "50", "--time", "1s"}, 50, time.Second},
 	} {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
