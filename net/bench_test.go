@@ -3,11 +3,14 @@ package net
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/rules"
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -191,5 +194,61 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Encode(ps[i%len(ps)], dst)
+	}
+}
+
+// BenchmarkEvaluateCores measures how the evaluator shares the 2 cores at
+// the default self-play batch: GOMAXPROCS 1 or 2 (the row blocks of every
+// product and the other operations spread over the package's helper
+// goroutines, see parallel), OpenBLAS's own threads per call 1 or 2 (the
+// default is 1), and with the other core idle or busy with a CPU-bound
+// goroutine standing for the tree search (random playouts).
+func BenchmarkEvaluateCores(b *testing.B) {
+	cfg := DefaultConfig(8)
+	m := mustModel(b, cfg, 1)
+	ps := randomPositions(8, 32, 1)
+	for _, procs := range []int{1, 2} {
+		for _, threads := range []int{1, 2} {
+			for _, busy := range []bool{false, true} {
+				if threads > 1 && !setBLASThreads(1) {
+					continue // gonum has no threads of its own
+				}
+				b.Run(fmt.Sprintf("procs=%d/blasthreads=%d/search=%v", procs, threads, busy), func(b *testing.B) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+					setBLASThreads(threads)
+					defer setBLASThreads(1)
+					e, err := NewEvaluator(m, EvalOptions{Batch: 32})
+					if err != nil {
+						b.Fatal(err)
+					}
+					ctx, cancel := context.WithCancel(context.Background())
+					done := make(chan error, 1)
+					go func() { done <- e.Run(ctx) }()
+					var stop atomic.Bool
+					var wg sync.WaitGroup
+					if busy {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							rng := rand.New(rand.NewPCG(1, 2))
+							for !stop.Load() {
+								rules.Playout(rng, rules.NewPosition(8), -1)
+							}
+						}()
+					}
+					defer func() { stop.Store(true); wg.Wait(); cancel(); <-done }()
+					if _, err := e.Evaluate(ctx, ps); err != nil {
+						b.Fatal(err)
+					}
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if _, err := e.Evaluate(ctx, ps); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.N*len(ps))/b.Elapsed().Seconds(), "positions/s")
+				})
+			}
+		}
 	}
 }

@@ -19,3 +19,6 @@ func baseBLAS() (G.BLAS, bool) { return gonum.Implementation{}, false }
 // when it has at most rowBlock rows (3 of its 64×64 blocks; from 4 it
 // starts goroutines, which rowBLAS has already done).
 const serialCols = 3 * 64
+
+// setBLASThreads: gonum has no threads of its own.
+func setBLASThreads(int) bool { return false }

@@ -25,3 +25,10 @@ func baseBLAS() (G.BLAS, bool) {
 // serialCols: OpenBLAS runs one thread per call (see baseBLAS); products
 // are not split by columns.
 const serialCols = 0
+
+// setBLASThreads sets OpenBLAS's threads per call (measurements only:
+// BenchmarkEvaluateCores) and reports that it could.
+func setBLASThreads(n int) bool {
+	C.openblas_set_num_threads(C.int(n))
+	return true
+}

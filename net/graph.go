@@ -98,6 +98,12 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	gr.x = input(g, dtype, "x", batch*nn, NumPlanes)
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
 		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
+		if !train {
+			// The same product, with each position's im2row gathered
+			// into the cache just before its block is multiplied.
+			s.gather = n
+			return linear(x, p[name+".w"], s)
+		}
 		return linear(im2row(x, n), p[name+".w"], s)
 	}
 	h := conv3(gr.x, "stem", linearSpec{relu: true, noGradX: true})

@@ -320,8 +320,11 @@ type linearOp struct {
 	block           int // rows per BLAS call in the forward product; 0: no BLAS
 	bias, res, relu bool
 	noGradX         bool
+	gather          int                 // board size N if x is gathered block by block (see linearSpec)
 	a32             linearArgs[float32] // operands of the current run
 	a64             linearArgs[float64]
+	scratch32       [][]float32 // per worker, the gathered x of a block
+	scratch64       [][]float64
 }
 
 type linearSpec struct {
@@ -329,12 +332,19 @@ type linearSpec struct {
 	// perPosition: x has a row per (position, square), and the forward
 	// product is computed by blocks of one position's rows (see rowBLAS).
 	perPosition int
-	bias, res   *G.Node
-	shape       tensor.Shape // of the output; (rows, F) if nil
+	// gather: x is (rows, C) and the product's x is its im2row on an N×N
+	// board, gathered block by block into scratch of the worker computing
+	// the block rather than in full (inference only: no gradient).
+	gather    int
+	bias, res *G.Node
+	shape     tensor.Shape // of the output; (rows, F) if nil
 }
 
 func linear(x, w *G.Node, s linearSpec) *G.Node {
 	rows, k := x.Shape()[0], x.Shape()[1]
+	if s.gather > 0 {
+		k *= 9
+	}
 	if s.trans {
 		ws := w.Shape()
 		taps := ws.TotalSize() / (ws[0] * ws[1])
@@ -354,7 +364,7 @@ func linear(x, w *G.Node, s linearSpec) *G.Node {
 	}
 	block := s.perPosition
 	op := &linearOp{opBase: newBase("linear", shape, ins...), rows: rows, k: k, f: f, block: block,
-		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX}
+		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX, gather: s.gather}
 	return apply(op, ins...)
 }
 
@@ -370,6 +380,24 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 	blocks := 1
 	if o.block > 0 {
 		blocks = (o.rows + o.block - 1) / o.block
+	}
+	if o.gather > 0 && o.scratch32 == nil && o.scratch64 == nil {
+		per := o.block * o.k
+		if o.block == 0 {
+			per = o.rows * o.k
+		}
+		switch vs[0].Dtype() {
+		case tensor.Float32:
+			o.scratch32 = make([][]float32, maxWorkers)
+			for i := range o.scratch32 {
+				o.scratch32[i] = make([]float32, per)
+			}
+		case tensor.Float64:
+			o.scratch64 = make([][]float64, maxWorkers)
+			for i := range o.scratch64 {
+				o.scratch64[i] = make([]float64, per)
+			}
+		}
 	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
@@ -389,15 +417,15 @@ type linearArgs[T float] struct{ x, w, b, h, y []T }
 
 // doBlock computes one block of the product's rows with its bias,
 // residual and ReLU (all rows when there is no block size).
-func (o *linearOp) doBlock(blk, _ int) {
+func (o *linearOp) doBlock(blk, worker int) {
 	r0, r1 := 0, o.rows
 	if o.block > 0 {
 		r0, r1 = blk*o.block, min((blk+1)*o.block, o.rows)
 	}
 	if o.a32.y != nil {
-		linearForward(o, o.a32, r0, r1)
+		linearForward(o, o.a32, o.scratch32, r0, r1, worker)
 	} else {
-		linearForward(o, o.a64, r0, r1)
+		linearForward(o, o.a64, o.scratch64, r0, r1, worker)
 	}
 }
 
@@ -417,9 +445,20 @@ func f64(v G.Value) []float64 {
 	return v.(*tensor.Dense).Float64s()
 }
 
-// linearForward computes rows r0..r1 of the output.
-func linearForward[T float](o *linearOp, a linearArgs[T], r0, r1 int) {
-	x, w, b, h := a.x[r0*o.k:r1*o.k], a.w, a.b, a.h
+// linearForward computes rows r0..r1 of the output; worker's scratch
+// holds the block's gathered x if o.gather.
+func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
+	var x []T
+	if o.gather > 0 {
+		x = scratch[worker][:(r1-r0)*o.k]
+		c := o.k / 9
+		// The rows of x, from r0 on, are the block's: base 0 is then
+		// the block's first row, a whole position's.
+		gatherRows(a.x[r0*c:r1*c], x, o.gather, c, 0, r1-r0)
+	} else {
+		x = a.x[r0*o.k : r1*o.k]
+	}
+	w, b, h := a.w, a.b, a.h
 	y := a.y[r0*o.f : r1*o.f]
 	if h != nil {
 		h = h[r0*o.f : r1*o.f]
@@ -505,6 +544,9 @@ func (o *linearOp) DiffWRT(n int) []bool {
 }
 
 func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	if o.gather > 0 {
+		return nil, fmt.Errorf("net: %s with a gathered x has no gradient (inference only)", o.name)
+	}
 	gz := grad
 	if o.relu {
 		gz = apply(&reluGradOp{opBase: newBase("relugrad", out.Shape().Clone(), out, grad)}, out, grad)
