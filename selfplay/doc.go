@@ -34,17 +34,22 @@
 //     serve the whole run; each generation's self-play model is copied
 //     into the evaluator (net.Evaluator.SetWeights), so a run's memory
 //     does not grow with its generations.
-//   - rundir.go: the run directory (RunDir): its layout, and every read
-//     and write of a run, so that another storage can stand under it.
+//   - rundir.go: the run directory (RunDir): its layout (a local run's
+//     and a run fed by workers': worker shard keys, spool names, the
+//     model pointer, AcceptWindow), and every read and write of a run,
+//     on a local directory (OpenRunDir) or on a runstore.Store
+//     (OpenStoreRunDir).
 //   - worker.go: a self-play worker of a run shared through a
 //     runstore.Store (Work, `konane selfplay`): plays with the newest model
 //     (sha256-checked, switched between games), spools each game and
 //     uploads it create-only under its content hash, pauses when the
-//     newest generation has its games.
+//     newest generation has its games (counting its own games in play
+//     and not yet uploaded).
 //   - trainer.go: the trainer fed by workers (TrainFromWorkers, `konane
-//     train --selfplay=false`): ingests each worker game once (its key in
-//     state.json), holds the run's lease (runstore.Lease), publishes
-//     models/latest.json.
+//     train --selfplay=false`): the steps of a local generation on a
+//     RunDir over the store, but the games are the workers': ingests each
+//     worker game once (its key in state.json), holds the run's lease
+//     (runstore.Lease), publishes models/latest.json.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
 //     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).

@@ -55,10 +55,17 @@ func (m Metrics) String() string {
 	if m.GateScore > 0 || m.GateAccepted {
 		gate = fmt.Sprintf(", gate %.0f%% (accepted %v)", 100*m.GateScore, m.GateAccepted)
 	}
+	speed := "speed not measured (its games were played before a restart)"
+	switch {
+	case m.EvalsPerSec > 0:
+		speed = fmt.Sprintf("%.0f evals/s, %.0f games/h", m.EvalsPerSec, m.GamesPerHour)
+	case m.GamesPerHour > 0: // a trainer fed by workers: games trained on per hour
+		speed = fmt.Sprintf("%.0f games/h", m.GamesPerHour)
+	}
 	return fmt.Sprintf("gen %d: %d games (%.1f plies, black wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %.0f evals/s, %.0f games/h, cache hits %.0f%%, wall %.0fs%s",
+		"loss policy %.3f value %.3f, entropy %.2f, %s, cache hits %.0f%%, wall %.0fs%s",
 		m.Generation, m.Games, m.GameLength, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, m.EvalsPerSec, m.GamesPerHour, 100*m.CacheHitRate, m.WallSecs, gate)
+		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, 100*m.CacheHitRate, m.WallSecs, gate)
 }
 
 // writeMetrics rewrites DIR/metrics.csv with all generations so far.
@@ -158,6 +165,16 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 	panel := func(title, ylabel string, s ...chart.Series) chart.Panel {
 		return chart.Panel{Title: title, XLabel: "generation / training time", YLabel: ylabel, Series: s, IntegerX: true, Second: hours}
 	}
+	// A speed of 0 was not measured (a generation whose games were all
+	// played before a restart): a gap in the line.
+	measured := func(f func(Metrics) float64) func(Metrics) float64 {
+		return func(m Metrics) float64 {
+			if v := f(m); v > 0 {
+				return v
+			}
+			return math.NaN()
+		}
+	}
 	pct := func(f func(Metrics) float64) func(Metrics) float64 {
 		return func(m Metrics) float64 { return 100 * f(m) }
 	}
@@ -169,8 +186,8 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 		panel("entropy of the search policy", "entropy (nats)", series("targets", func(m Metrics) float64 { return m.PolicyEntropy })),
 		panel("self-play game length", "plies per game", series("length", func(m Metrics) float64 { return m.GameLength })),
 		black.WithYRange(0, 100),
-		panel("self-play speed", "games per hour", series("games/h", func(m Metrics) float64 { return m.GamesPerHour })),
-		panel("network evaluations", "positions per second", series("evals/s", func(m Metrics) float64 { return m.EvalsPerSec })),
+		panel("self-play speed", "games per hour", series("games/h", measured(func(m Metrics) float64 { return m.GamesPerHour }))),
+		panel("network evaluations", "positions per second", series("evals/s", measured(func(m Metrics) float64 { return m.EvalsPerSec }))),
 		panel("evaluator cache", "hits (% of lookups)", series("hits", pct(func(m Metrics) float64 { return m.CacheHitRate }))).WithYRange(0, 100),
 		panel("time per generation", "seconds",
 			series("self-play", func(m Metrics) float64 { return m.SelfplaySecs }), series("training", func(m Metrics) float64 { return m.TrainSecs })),

@@ -101,6 +101,9 @@ type state struct {
 	Model      string  `json:"model"`      // model exported after that generation
 	Best       string  `json:"best"`       // model that plays self-play when gating ("" = Model)
 	WallSecs   float64 `json:"wall_secs"`  // wall time spent so far
+	// Ingested lists, in a run fed by workers, the worker shards (keys)
+	// trained on so far within the accepted window (see AcceptWindow).
+	Ingested []string `json:"ingested,omitempty"`
 }
 
 // maxGenerations bounds the generation count read from state.json.
@@ -116,8 +119,8 @@ func (st state) validate() error {
 	case !(st.WallSecs >= 0) || math.IsInf(st.WallSecs, 1):
 		return fmt.Errorf("wall_secs %v: want a finite number ≥ 0", st.WallSecs)
 	case st.Generation == 0:
-		if st.Checkpoint != "" || st.Model != "" || st.Best != "" {
-			return errors.New("generation 0 names a checkpoint or a model")
+		if st.Checkpoint != "" || st.Model != "" || st.Best != "" || len(st.Ingested) > 0 {
+			return errors.New("generation 0 names a checkpoint, a model or games")
 		}
 		return nil
 	case st.Checkpoint != checkpointName(st.Generation):
@@ -128,6 +131,11 @@ func (st state) validate() error {
 	if st.Best != "" {
 		if g := generationOf(st.Best); g < 1 || g > st.Generation || st.Best != ModelName(g) {
 			return fmt.Errorf("best model %q: want one of %s..%s", st.Best, ModelName(1), ModelName(st.Generation))
+		}
+	}
+	for _, k := range st.Ingested {
+		if g, _, ok := parseWorkerShardKey(k); !ok || g >= st.Generation {
+			return fmt.Errorf("ingested game %q: want a worker shard of a generation before %d", k, st.Generation)
 		}
 	}
 	return nil
@@ -237,12 +245,11 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ...any)) (state, error) {
 	m := all[len(all)-1]
 	gen := m.Generation
-	plotErr, err := d.writeMetrics(all)
-	if err != nil {
+	if err := d.writeMetrics(all); err != nil {
 		return st, err
 	}
-	if plotErr != nil {
-		logf("warning: plotting metrics: %v", plotErr)
+	if err := d.writePlot(all); err != nil {
+		logf("warning: plotting metrics: %v", err)
 	}
 	st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
 	if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
@@ -305,6 +312,7 @@ func (g *generation) run(ctx context.Context) (Metrics, error) {
 	if err != nil {
 		return m, err
 	}
+	played := len(gs.todo())
 	stats, err := g.play(ctx, gs, model)
 	if err != nil {
 		return m, err
@@ -313,7 +321,7 @@ func (g *generation) run(ctx context.Context) (Metrics, error) {
 	if err != nil {
 		return m, err
 	}
-	m.selfplay(gs, samples, stats, time.Since(t0))
+	m.selfplay(gs, samples, stats, played, time.Since(t0))
 
 	g.replay.Add(samples)
 	m.Window = g.replay.Window()
@@ -439,8 +447,11 @@ func (g *generation) merge(gs *games, merged []net.Sample) ([]net.Sample, error)
 	return samples, nil
 }
 
-// selfplay fills in the metrics of the generation's games.
-func (m *Metrics) selfplay(gs *games, samples []net.Sample, stats net.EvalStats, took time.Duration) {
+// selfplay fills in the metrics of the generation's games, of which
+// this process played `played` (the others were saved before a restart)
+// in `took` with the evaluator's stats: its speeds count only those (0:
+// none played here, speed unknown).
+func (m *Metrics) selfplay(gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
 	m.SelfplaySecs = took.Seconds()
 	m.Games, m.Samples = len(gs.summaries), len(samples)
 	plies, blackWins := 0, 0
@@ -453,9 +464,9 @@ func (m *Metrics) selfplay(gs *games, samples []net.Sample, stats net.EvalStats,
 	m.GameLength = float64(plies) / float64(m.Games)
 	m.BlackWinRate = float64(blackWins) / float64(m.Games)
 	m.PolicyEntropy = meanEntropy(samples)
-	if m.SelfplaySecs > 0 {
+	if played > 0 && m.SelfplaySecs > 0 {
 		m.EvalsPerSec = float64(stats.Positions) / m.SelfplaySecs
-		m.GamesPerHour = float64(m.Games) / m.SelfplaySecs * 3600
+		m.GamesPerHour = float64(played) / m.SelfplaySecs * 3600
 	}
 	if stats.CacheLookups > 0 {
 		m.CacheHitRate = float64(stats.CacheHits) / float64(stats.CacheLookups)

@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,12 +17,15 @@ import (
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runstore"
 )
 
 // RunDir is a training run's directory: the one place that knows its
 // layout (the name of every file) and through which every read and write
-// of a run goes, so that another storage could stand in for the file
-// system under it. The layout:
+// of a run goes, whether the run is a local directory (OpenRunDir, the
+// trainer that plays its own games) or a runstore.Store, a directory or
+// a bucket shared with self-play workers (OpenStoreRunDir, the trainer
+// fed by workers). The layout:
 //
 //	lock                                 held by the trainer while it runs (OpenRunDir); holds its PID
 //	config.json                          the run's configuration
@@ -34,11 +38,23 @@ import (
 //	models/latest                        the name of the newest model
 //	checkpoints/gen-NNNNNN.ckpt          trainer state (weights, momentum, step) of the last two generations
 //
-// Files are written atomically (internal/atomicfile); the temporary
-// files of a writer that was killed are removed by OpenRunDir.
+// and, in a run fed by workers (see worker.go and trainer.go):
+//
+//	models/latest.json                   the newest model, its sha256, the games wanted per generation
+//	replay/gen-NNNNNN/<sha256>.shard     one game played by model NNNNNN, uploaded create-only by a worker
+//	replay/gen-NNNNNN.keys               the worker shards that generation NNNNNN trained on
+//	lease/                               the trainer's lease (runstore.Lease)
+//
+// (a worker's spool holds gen-NNNNNN-<sha256>.shard files). Files are
+// written atomically (internal/atomicfile locally, runstore.Store's
+// writes otherwise); the temporary files of a writer that was killed are
+// removed by OpenRunDir, and skipped by the listings of a Store.
 type RunDir struct {
-	root string
-	lock *lockfile.Lock // the trainer's, from OpenRunDir until Close
+	root  string
+	lock  *lockfile.Lock  // the trainer's, from OpenRunDir until Close
+	store *runstore.Store // the run's store, nil for a local directory
+	stage string          // a store's local folder for files passing to and from it
+	ctx   context.Context // of a store's operations
 }
 
 // Files and folders of a run directory.
@@ -58,6 +74,17 @@ const (
 // NewRunDir returns the run directory root without touching it (to ask
 // HasRun, or to read its models).
 func NewRunDir(root string) *RunDir { return &RunDir{root: root} }
+
+// OpenStoreRunDir returns the run in store, for a trainer fed by workers
+// (TrainFromWorkers), which holds the store's lease; Close removes its
+// local staging folder. ctx bounds every operation on the store.
+func OpenStoreRunDir(ctx context.Context, store *runstore.Store) (*RunDir, error) {
+	stage, err := os.MkdirTemp("", "konane-run-*")
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	return &RunDir{root: store.Location(), store: store, stage: stage, ctx: ctx}, nil
+}
 
 // OpenRunDir makes the folders of a run directory, if missing, takes the
 // trainer's exclusive lock on it, and removes the temporary files that a
@@ -92,8 +119,14 @@ func OpenRunDir(root string) (*RunDir, error) {
 	return d, nil
 }
 
-// Close releases the trainer's lock taken by OpenRunDir.
-func (d *RunDir) Close() error { return d.lock.Release() }
+// Close releases the trainer's lock taken by OpenRunDir, or removes the
+// staging folder of OpenStoreRunDir.
+func (d *RunDir) Close() error {
+	if d.store != nil {
+		return os.RemoveAll(d.stage)
+	}
+	return d.lock.Release()
+}
 
 // LockedError reports a run directory already held by another trainer.
 type LockedError struct {
@@ -116,9 +149,83 @@ func (d *RunDir) path(elem ...string) string {
 	return filepath.Join(append([]string{d.root}, elem...)...)
 }
 
+// name is how errors name a file of the run: its path, or its key in the
+// store.
+func (d *RunDir) name(key string) string {
+	if d.store != nil {
+		return d.root + " " + key
+	}
+	return d.path(key)
+}
+
+// The primitives through which the methods below read and write the files
+// of a run, by key (a slash-separated name under the run): on a local
+// directory the files themselves, on a store its objects.
+
+// readFile returns a file's content; the error wraps fs.ErrNotExist when
+// it is missing.
+func (d *RunDir) readFile(key string) ([]byte, error) {
+	if d.store != nil {
+		b, err := d.store.Read(d.ctx, key)
+		if errors.Is(err, runstore.ErrNotExist) {
+			err = fmt.Errorf("%w (%w)", err, fs.ErrNotExist)
+		}
+		return b, err
+	}
+	b, err := os.ReadFile(d.path(key))
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	return b, nil
+}
+
+// writeFile replaces a file, atomically.
+func (d *RunDir) writeFile(key string, data []byte) error {
+	if d.store != nil {
+		return d.store.Put(d.ctx, key, data)
+	}
+	return atomicfile.WriteFile(d.path(key), data, 0o644)
+}
+
+// writeWith replaces a file with the one that write makes at path (which
+// writes atomically): in place locally, staged for a store.
+func (d *RunDir) writeWith(key string, write func(path string) error) error {
+	if d.store == nil {
+		return write(d.path(key))
+	}
+	path := filepath.Join(d.stage, filepath.Base(key))
+	defer os.Remove(path)
+	if err := write(path); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return d.store.Put(d.ctx, key, data)
+}
+
+// readWith lets read read a file at path: in place locally, staged from a
+// store.
+func (d *RunDir) readWith(key string, read func(path string) error) error {
+	if d.store == nil {
+		return read(d.path(key))
+	}
+	data, err := d.store.Read(d.ctx, key)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(d.stage, filepath.Base(key))
+	defer os.Remove(path)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return read(path)
+}
+
 // HasRun reports whether the directory holds a run (its configuration).
 func (d *RunDir) HasRun() bool {
-	_, err := os.Stat(d.path(configFile))
+	_, err := d.readFile(configFile)
 	return err == nil
 }
 
@@ -126,10 +233,10 @@ func (d *RunDir) HasRun() bool {
 // fs.ErrNotExist when the directory holds no run, and is a *FileError
 // when the file is not a valid configuration (see parseConfig).
 func (d *RunDir) ReadConfig() (Config, error) {
-	path := d.path(configFile)
-	b, err := os.ReadFile(path)
+	path := d.name(configFile)
+	b, err := d.readFile(configFile)
 	if err != nil {
-		return Config{}, fmt.Errorf("selfplay: %w", err)
+		return Config{}, err
 	}
 	c, err := parseConfig(b)
 	if err != nil {
@@ -147,13 +254,17 @@ func (d *RunDir) ReadConfig() (Config, error) {
 // none gets the saved one, so that a run stopped before its first
 // generation was complete still starts from it.
 func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
-	path := d.path(configFile)
+	path := d.name(configFile)
 	saved, err := d.ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
-		if what := d.runFile(); what != "" {
+		what, err := d.runFile()
+		if err != nil {
+			return cfg, err
+		}
+		if what != "" {
 			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
-		return cfg, writeJSON(path, cfg)
+		return cfg, d.writeJSON(configFile, cfg)
 	}
 	if err != nil {
 		return cfg, err
@@ -167,24 +278,36 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 	case saved.Init != "" && cfg.Init != saved.Init:
 		return cfg, fmt.Errorf("selfplay: %s holds a run started from %s, not %s", d.root, saved.Init, cfg.Init)
 	}
-	return cfg, writeJSON(path, cfg)
+	return cfg, d.writeJSON(configFile, cfg)
 }
 
 // runFile names a file of the run in the directory ("" if there is none):
 // its state, metrics, or anything under models, checkpoints, replay or
-// games.
-func (d *RunDir) runFile() string {
+// games (the lease of a store is not the run's).
+func (d *RunDir) runFile() (string, error) {
+	if d.store != nil {
+		for _, prefix := range []string{stateFile, metricsFile, modelsDir + "/", ckptDir + "/", replayDir + "/", gamesDir + "/"} {
+			objs, err := d.store.List(d.ctx, prefix)
+			if err != nil {
+				return "", err
+			}
+			if len(objs) > 0 {
+				return objs[0].Key, nil
+			}
+		}
+		return "", nil
+	}
 	for _, name := range []string{stateFile, metricsFile} {
 		if _, err := os.Stat(d.path(name)); err == nil {
-			return name
+			return name, nil
 		}
 	}
 	for _, sub := range []string{modelsDir, ckptDir, replayDir, gamesDir} {
 		if es, _ := os.ReadDir(d.path(sub)); len(es) > 0 {
-			return sub + "/" + es[0].Name()
+			return sub + "/" + es[0].Name(), nil
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // parseConfig reads a saved configuration: one JSON object with no field
@@ -202,13 +325,13 @@ func parseConfig(b []byte) (Config, error) {
 
 // readState returns the run's commit point; the zero state for a new run.
 func (d *RunDir) readState() (state, error) {
-	path := d.path(stateFile)
-	b, err := os.ReadFile(path)
+	path := d.name(stateFile)
+	b, err := d.readFile(stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return state{}, nil
 	}
 	if err != nil {
-		return state{}, fmt.Errorf("selfplay: %w", err)
+		return state{}, err
 	}
 	st, err := parseState(b)
 	if err != nil {
@@ -254,42 +377,68 @@ type FileError struct {
 	Err  error
 }
 
-func (e *FileError) Error() string { return "selfplay: " + e.Path + ": " + e.Err.Error() }
+func (e *FileError) Error() string {
+	return "selfplay: " + e.Path + ": " + strings.TrimPrefix(e.Err.Error(), "selfplay: ")
+}
 func (e *FileError) Unwrap() error { return e.Err }
 
 // writeState commits a generation.
-func (d *RunDir) writeState(st state) error { return writeJSON(d.path(stateFile), st) }
+func (d *RunDir) writeState(st state) error { return d.writeJSON(stateFile, st) }
 
-func writeJSON(path string, v any) error {
+func (d *RunDir) writeJSON(key string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
+	return d.writeFile(key, append(b, '\n'))
 }
 
 // Metrics returns the metrics of the generations so far (none for a new
 // run).
-func (d *RunDir) Metrics() ([]Metrics, error) { return ReadMetrics(d.path(metricsFile)) }
-
-// writeMetrics rewrites the metrics with all generations so far, and
-// their plot; a plot that fails is returned as plotErr, not err (the
-// metrics themselves are saved).
-func (d *RunDir) writeMetrics(all []Metrics) (plotErr, err error) {
-	if err := writeMetrics(d.path(metricsFile), all); err != nil {
+func (d *RunDir) Metrics() ([]Metrics, error) {
+	if d.store == nil {
+		return ReadMetrics(d.path(metricsFile))
+	}
+	b, err := d.readFile(metricsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
 		return nil, err
 	}
-	return plotMetrics(d.path(plotFile), all), nil
+	m, err := ParseMetrics(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, d.name(metricsFile))
+	}
+	return m, nil
+}
+
+// writeMetrics rewrites the metrics with all generations so far.
+func (d *RunDir) writeMetrics(all []Metrics) error {
+	return d.writeWith(metricsFile, func(path string) error { return writeMetrics(path, all) })
+}
+
+// writePlot redraws the plot of the metrics.
+func (d *RunDir) writePlot(all []Metrics) error {
+	return d.writeWith(plotFile, func(path string) error { return plotMetrics(path, all) })
 }
 
 // readShard reads the samples of generation gen.
 func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
-	return ReadShard(d.path(replayDir, shardName(gen)), size)
+	key := replayDir + "/" + shardName(gen)
+	if d.store != nil {
+		b, err := d.readFile(key)
+		if err != nil {
+			return nil, err
+		}
+		return DecodeShard(d.name(key), b, size)
+	}
+	return ReadShard(d.path(key), size)
 }
 
 // writeShard writes the samples of generation gen.
 func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
-	return WriteShard(d.path(replayDir, shardName(gen)), size, samples)
+	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return WriteShard(path, size, samples) })
 }
 
 // genDir is the folder of generation gen under replay/ and games/.
@@ -357,6 +506,131 @@ func (d *RunDir) saveModel(gen int, m *net.Model) error {
 	return atomicfile.WriteFile(d.path(modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644)
 }
 
+// publishModel exports the model of generation gen to a store,
+// create-only, and returns its sha256; it does not make it the latest
+// (point does). A model of that generation left by a trainer that crashed
+// before its commit (or lost its lease) is replaced, since nothing points
+// to it. check runs just before the write (the lease's).
+func (d *RunDir) publishModel(gen int, m *net.Model, check func() error) (sum string, err error) {
+	path := filepath.Join(d.stage, "model")
+	if err := m.Save(path); err != nil {
+		return "", err
+	}
+	defer os.Remove(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("selfplay: %w", err)
+	}
+	if err := check(); err != nil {
+		return "", err
+	}
+	key := modelsDir + "/" + ModelName(gen)
+	err = d.store.Create(d.ctx, key, data)
+	if errors.Is(err, runstore.ErrExist) {
+		if old, rerr := d.store.Read(d.ctx, key); rerr == nil && bytes.Equal(old, data) {
+			return runstore.SHA256(data), nil
+		}
+		err = d.store.Put(d.ctx, key, data)
+	}
+	return runstore.SHA256(data), err
+}
+
+// point makes the model of generation gen the latest in a store:
+// models/latest, then models/latest.json for the workers, which also
+// says how many games the trainer wants per generation.
+func (d *RunDir) point(gen, gamesPerGen int) error {
+	key := modelsDir + "/" + ModelName(gen)
+	data, err := d.store.Read(d.ctx, key)
+	if err != nil {
+		return err
+	}
+	if err := d.store.Put(d.ctx, modelsDir+"/"+latestFile, []byte(ModelName(gen)+"\n")); err != nil {
+		return err
+	}
+	return d.store.WriteLatest(d.ctx, runstore.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data),
+		GamesPerGen: gamesPerGen, Window: AcceptWindow})
+}
+
+// AcceptWindow is how many model generations back a trainer fed by
+// workers accepts games from: games of the newest model and of the one
+// before it, which workers were still finishing when the newest appeared.
+const AcceptWindow = 2
+
+// workerShardKey is the key of a game of model gen uploaded by a worker.
+func workerShardKey(gen int, sum string) string {
+	return fmt.Sprintf("%s/%s/%s.shard", replayDir, genDir(gen), sum)
+}
+
+// parseWorkerShardKey returns the generation and hash of a worker shard key.
+func parseWorkerShardKey(key string) (gen int, sum string, ok bool) {
+	var rest string
+	if n, err := fmt.Sscanf(key, replayDir+"/gen-%06d/%s", &gen, &rest); n != 2 || err != nil {
+		return 0, "", false
+	}
+	sum, ok = strings.CutSuffix(rest, ".shard")
+	if !ok || len(sum) != 64 || key != workerShardKey(gen, sum) {
+		return 0, "", false
+	}
+	return gen, sum, true
+}
+
+// spoolName names a game in a worker's spool: gen-NNNNNN-<sha256>.shard.
+func spoolName(gen int, sum string) string { return fmt.Sprintf("gen-%06d-%s.shard", gen, sum) }
+
+// parseSpoolName returns the store key of a game in a worker's spool.
+func parseSpoolName(name string) (key string, ok bool) {
+	var gen int
+	var rest string
+	if n, err := fmt.Sscanf(name, "gen-%06d-%s", &gen, &rest); n != 2 || err != nil {
+		return "", false
+	}
+	sum, ok := strings.CutSuffix(rest, ".shard")
+	if !ok || len(sum) != 64 || spoolName(gen, sum) != name {
+		return "", false
+	}
+	return workerShardKey(gen, sum), true
+}
+
+// workerShards lists the keys of the games that workers uploaded for
+// model gen, in key order.
+func (d *RunDir) workerShards(gen int) ([]string, error) {
+	objs, err := d.store.List(d.ctx, replayDir+"/"+genDir(gen)+"/")
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, o := range objs {
+		if _, _, ok := parseWorkerShardKey(o.Key); ok {
+			keys = append(keys, o.Key)
+		}
+	}
+	return keys, nil
+}
+
+// readWorkerShard reads an uploaded game, checking that its content is
+// what its name hashes.
+func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
+	b, err := d.readFile(key)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := DecodeShard(key, b, size)
+	if err != nil {
+		return nil, err
+	}
+	if _, sum, _ := parseWorkerShardKey(key); runstore.SHA256(b) != sum {
+		return nil, fmt.Errorf("selfplay: %s: content hash %s does not match its name", key, runstore.SHA256(b))
+	}
+	return samples, nil
+}
+
+// writeKeys records the worker shards that generation gen trained on.
+func (d *RunDir) writeKeys(gen int, keys []string) error {
+	return d.writeFile(replayDir+"/"+keysName(gen), []byte(strings.Join(keys, "\n")+"\n"))
+}
+
+func keysName(g int) string { return fmt.Sprintf("gen-%06d.keys", g) }
+
 // Generations lists the generations that have an exported model, in
 // order.
 func (d *RunDir) Generations() ([]int, error) {
@@ -397,12 +671,12 @@ func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel
 
 // saveCheckpoint saves the trainer after generation gen.
 func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) error {
-	return t.SaveCheckpoint(d.path(ckptDir, checkpointName(gen)))
+	return d.writeWith(ckptDir+"/"+checkpointName(gen), t.SaveCheckpoint)
 }
 
 // loadCheckpoint restores the trainer from the checkpoint of that name.
 func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
-	if err := t.LoadCheckpoint(d.path(ckptDir, name)); err != nil {
+	if err := d.readWith(ckptDir+"/"+name, t.LoadCheckpoint); err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
 	}
 	return nil
@@ -410,6 +684,12 @@ func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
 
 // removeOldCheckpoints keeps the checkpoints of generations gen and gen-1.
 func (d *RunDir) removeOldCheckpoints(gen int) {
+	if d.store != nil {
+		if gen > 2 {
+			d.store.Delete(d.ctx, ckptDir+"/"+checkpointName(gen-2))
+		}
+		return
+	}
 	names, _ := filepath.Glob(d.path(ckptDir, "gen-*.ckpt"))
 	sort.Strings(names)
 	keep := map[string]bool{checkpointName(gen): true, checkpointName(gen - 1): true}

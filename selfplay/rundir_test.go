@@ -62,7 +62,7 @@ func TestRunRefusesBadFiles(t *testing.T) {
 				t.Fatalf("Run: %v, want a *FileError", err)
 			}
 			msg := err.Error()
-			if fe.Path != filepath.Join(dir, c.inFile) || !strings.Contains(msg, filepath.Join(dir, c.inFile)) || !strings.Contains(msg, c.says) || strings.Contains(msg, "\n") {
+			if fe.Path != filepath.Join(dir, c.inFile) || !strings.Contains(msg, filepath.Join(dir, c.inFile)) || !strings.Contains(msg, c.says) || strings.Contains(msg, "\n") || strings.Count(msg, "selfplay:") != 1 {
 				t.Errorf("error %q: want one line naming %s and saying %q", msg, c.inFile, c.says)
 			}
 			if after := snapshot(t, dir); !reflect.DeepEqual(after, before) {
@@ -109,6 +109,8 @@ func FuzzParseState(f *testing.F) {
 	f.Add([]byte(`{"generation": 1, "checkpoint": "../x", "model": "gen-000001.safetensors"}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"generation": 1e400}`))
+	f.Add([]byte(`{"generation": 2, "checkpoint": "gen-000002.ckpt", "model": "gen-000002.safetensors", "ingested": ["replay/gen-000001/` + strings.Repeat("ab", 32) + `.shard"]}`))
+	f.Add([]byte(`{"generation": 1, "checkpoint": "gen-000001.ckpt", "model": "gen-000001.safetensors", "ingested": ["../x"]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := parseState(data)
 		if err != nil {
@@ -122,7 +124,7 @@ func FuzzParseState(f *testing.F) {
 			t.Fatal(err)
 		}
 		again, err := parseState(b)
-		if err != nil || again != st {
+		if err != nil || !reflect.DeepEqual(again, st) {
 			t.Fatalf("state %+v written back reads %+v, %v", st, again, err)
 		}
 	})

@@ -201,12 +201,19 @@ func TestRunResumesExactly(t *testing.T) {
 	}
 	games = 0
 	var replayed int
-	count := Hooks{Game: func() { replayed++ }}
+	var resumed Metrics
+	count := Hooks{Game: func() { replayed++ }, Generation: func(m Metrics) { resumed = m }}
 	if err := Run(ctx, split, cfg, count, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if replayed != cfg.GamesPerGen {
 		t.Fatalf("progress counted %d games, want %d (saved ones included)", replayed, cfg.GamesPerGen)
+	}
+	// Its speed counts the games played after the restart only.
+	if played := resumed.GamesPerHour * resumed.SelfplaySecs / 3600; resumed.Games != cfg.GamesPerGen ||
+		math.Abs(played-float64(cfg.GamesPerGen-len(parts))) > 1e-6 || resumed.EvalsPerSec <= 0 {
+		t.Errorf("resumed generation: %d games, %.0f games/h over %.3fs (%.2f games), %.0f evals/s; want %d games played here",
+			resumed.Games, resumed.GamesPerHour, resumed.SelfplaySecs, played, resumed.EvalsPerSec, cfg.GamesPerGen-len(parts))
 	}
 	for _, f := range []string{"replay/gen-000003.shard", "games/gen-000003/game-00005.txt"} {
 		a, err1 := os.ReadFile(filepath.Join(whole, f))

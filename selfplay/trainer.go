@@ -1,15 +1,10 @@
 package selfplay
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/konanezero/konane/net"
@@ -59,13 +54,13 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 		}
 	}()
 
-	t := &remoteTrainer{store: store, cfg: cfg, lease: lease, hooks: hooks, logf: logf}
-	t.stage, err = os.MkdirTemp("", "konane-trainer-*")
+	d, err := OpenStoreRunDir(ctx, store)
 	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
+		return err
 	}
-	defer os.RemoveAll(t.stage)
-	if err := t.open(ctx); err != nil {
+	defer d.Close()
+	t := &remoteTrainer{dir: d, lease: lease, hooks: hooks, logf: logf}
+	if err := t.open(cfg); err != nil {
 		return err
 	}
 	if hooks.Start != nil {
@@ -74,99 +69,53 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 	return t.loop(ctx)
 }
 
-// workerState is the commit point of a run fed by workers: a local run's,
-// and the worker shards (keys) trained on so far within the accepted
-// window (see AcceptWindow).
-type workerState struct {
-	state
-	Ingested []string `json:"ingested,omitempty"`
-}
-
 type remoteTrainer struct {
-	store   *runstore.Store
-	cfg     Config
-	lease   *runstore.Lease
-	hooks   Hooks
-	logf    func(string, ...any)
-	stage   string // local folder for files passing to and from the store
-	st      workerState
-	wall    float64 // wall seconds of the run before this session
-	trainer *net.Trainer
-	replay  *Replay
-	all     []Metrics
+	dir        *RunDir // on the run's store
+	cfg        Config
+	lease      *runstore.Lease
+	hooks      Hooks
+	logf       func(string, ...any)
+	st         state
+	wallBefore float64 // wall seconds of the run before this session
+	trainer    *net.Trainer
+	replay     *Replay
+	all        []Metrics
 }
 
-func (t *remoteTrainer) open(ctx context.Context) error {
-	s, cfg := t.store, t.cfg
-	b, err := s.Read(ctx, configFile)
-	switch {
-	case errors.Is(err, runstore.ErrNotExist):
-	case err != nil:
-		return err
-	default:
-		var saved Config
-		if err := json.Unmarshal(b, &saved); err != nil {
-			return fmt.Errorf("selfplay: %s/%s is not a run config: %w", s.Location(), configFile, err)
-		}
-		if diff := configDiff(saved.identity(), cfg.identity()); diff != "" {
-			return fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run", s.Location(), diff)
-		}
-	}
-	if err := t.putJSON(ctx, configFile, cfg); err != nil {
-		return err
-	}
-	if b, err := s.Read(ctx, stateFile); err == nil {
-		if err := json.Unmarshal(b, &t.st); err != nil {
-			return fmt.Errorf("selfplay: %s/%s is corrupt: %w", s.Location(), stateFile, err)
-		}
-	} else if !errors.Is(err, runstore.ErrNotExist) {
-		return err
-	}
-	model, err := net.New(cfg.Net, cfg.Seed)
-	if cfg.Init != "" && t.st.Generation == 0 {
-		model, err = InitModel(cfg.Init, cfg.Net)
-	}
+// open checks or writes the run's configuration and loads its state, as
+// Run does for a local run.
+func (t *remoteTrainer) open(cfg Config) error {
+	d := t.dir
+	st, err := d.readState() // before the config is rewritten
 	if err != nil {
 		return err
 	}
-	if t.trainer, err = net.NewTrainer(model, cfg.Train); err != nil {
+	if err := t.lease.Check(d.ctx); err != nil {
 		return err
 	}
-	if t.st.Generation > 0 {
-		err := t.get(ctx, ckptDir+"/"+t.st.Checkpoint, func(path string) error { return t.trainer.LoadCheckpoint(path) })
-		if err != nil {
-			return fmt.Errorf("selfplay: resuming %s: %w", s.Location(), err)
-		}
+	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
+		return err
+	}
+	t.cfg, t.st, t.wallBefore = cfg, st, st.WallSecs
+	if t.trainer, err = openTrainer(d, cfg, st); err != nil {
+		return err
 	}
 	t.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	err = loadReplay(func(g int) ([]net.Sample, error) {
-		key := replayDir + "/" + shardName(g)
-		b, err := s.Read(ctx, key)
-		if err != nil {
-			return nil, err
-		}
-		return DecodeShard(key, b, cfg.Size)
-	}, t.replay, t.st.Generation)
-	if err != nil {
+	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, t.replay, st.Generation); err != nil {
 		return err
 	}
-	if b, err := s.Read(ctx, metricsFile); err == nil {
-		if t.all, err = ParseMetrics(b); err != nil {
-			return err
-		}
-	} else if !errors.Is(err, runstore.ErrNotExist) {
+	if t.all, err = d.Metrics(); err != nil {
 		return err
 	}
-	t.all = t.all[:min(len(t.all), t.st.Generation)]
-	t.wall = t.st.WallSecs
-	if t.st.Generation > 0 {
+	t.all = t.all[:min(len(t.all), st.Generation)]
+	if st.Generation > 0 {
 		t.logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
-			t.st.Generation+1, t.replay.Len(), t.st.Model, len(t.st.Ingested))
-	} else if err := t.publish(ctx, 0); err != nil { // the untrained model, for the workers' first games
+			st.Generation+1, t.replay.Len(), st.Model, len(st.Ingested))
+	} else if err := t.publish(0); err != nil { // the untrained model, for the workers' first games
 		return err
 	}
 	// A crash between the commit and the pointer left the pointer behind.
-	return t.point(ctx, t.st.Generation)
+	return t.point(st.Generation)
 }
 
 func (t *remoteTrainer) loop(ctx context.Context) error {
@@ -202,11 +151,14 @@ func (t *remoteTrainer) loop(ctx context.Context) error {
 	}
 }
 
+// ingestPoll is how often a trainer waiting for games lists them.
+const ingestPoll = 250 * time.Millisecond
+
 var errTimeUp = errors.New("selfplay: time limit reached")
 
 // generation ingests a generation's games, trains, publishes and commits.
 func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time, limit time.Duration) (Metrics, error) {
-	cfg, s := t.cfg, t.store
+	cfg := t.cfg
 	m := Metrics{Generation: gen, Best: gen - 1}
 	t0 := time.Now()
 	samples, keys, blackWins, err := t.ingest(ctx, gen, start, limit)
@@ -226,33 +178,26 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 	// Workers play while the trainer trains: games per hour of the whole
 	// generation, waiting and training.
 	m.GamesPerHour = float64(len(keys)) / time.Since(t0).Seconds() * 3600
-	m.WallSecs = t.wall + time.Since(start).Seconds()
+	m.WallSecs = t.wallBefore + time.Since(start).Seconds()
 
 	// Everything but state.json and the pointer can be written again by a
 	// later trainer if this one dies before the commit.
-	ckpt := ckptDir + "/" + checkpointName(gen)
-	if err := t.put(ctx, ckpt, func(path string) error { return t.trainer.SaveCheckpoint(path) }); err != nil {
+	d := t.dir
+	if err := d.saveCheckpoint(gen, t.trainer); err != nil {
 		return m, err
 	}
-	var shard bytes.Buffer
-	if err := EncodeShard(&shard, cfg.Size, samples); err != nil {
+	if err := d.writeShard(gen, cfg.Size, samples); err != nil {
 		return m, err
 	}
-	if err := s.Put(ctx, replayDir+"/"+shardName(gen), shard.Bytes()); err != nil {
+	if err := d.writeKeys(gen, keys); err != nil {
 		return m, err
 	}
-	if err := s.Put(ctx, replayDir+"/"+keysName(gen), []byte(strings.Join(keys, "\n")+"\n")); err != nil {
-		return m, err
-	}
-	if err := t.publish(ctx, gen); err != nil {
+	if err := t.publish(gen); err != nil {
 		return m, err
 	}
 	t.all = append(t.all, m)
-	if err := t.put(ctx, metricsFile, func(path string) error { return writeMetrics(path, t.all) }); err != nil {
+	if err := d.writeMetrics(t.all); err != nil {
 		return m, err
-	}
-	if err := t.put(ctx, plotFile, func(path string) error { return plotMetrics(path, t.all) }); err != nil {
-		t.logf("warning: plotting metrics: %v", err)
 	}
 
 	// The commit point: the generation and the keys it trained on.
@@ -261,29 +206,29 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 		g, _, _ := parseWorkerShardKey(k)
 		return g <= gen-AcceptWindow // never listed again
 	})
-	st := workerState{state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), WallSecs: m.WallSecs}, ingested}
+	st := state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
 	if err := t.lease.Check(ctx); err != nil {
 		return m, err
 	}
-	if err := t.putJSON(ctx, stateFile, st); err != nil {
+	if err := d.writeState(st); err != nil {
 		return m, err
 	}
 	t.st = st
-	if err := t.point(ctx, gen); err != nil {
+	if err := t.point(gen); err != nil {
 		return m, err
 	}
-	if gen > 2 {
-		s.Delete(ctx, ckptDir+"/"+checkpointName(gen-2))
+	// The workers wait for the pointer; the plot can wait for them.
+	if err := d.writePlot(t.all); err != nil {
+		t.logf("warning: plotting metrics: %v", err)
 	}
+	d.removeOldCheckpoints(gen)
 	return m, nil
 }
-
-func keysName(g int) string { return fmt.Sprintf("gen-%06d.keys", g) }
 
 // ingest reads new worker shards of the accepted models, in the order
 // (generation, key), until it has cfg.GamesPerGen games.
 func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, limit time.Duration) (samples []net.Sample, keys []string, blackWins int, err error) {
-	cfg, s := t.cfg, t.store
+	cfg, d := t.cfg, t.dir
 	done := make(map[string]bool, len(t.st.Ingested))
 	for _, k := range t.st.Ingested {
 		done[k] = true
@@ -294,35 +239,29 @@ func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, li
 	for len(keys) < cfg.GamesPerGen {
 		found := false
 		for g := max(gen-AcceptWindow, 0); g < gen && len(keys) < cfg.GamesPerGen; g++ {
-			objs, err := s.List(ctx, fmt.Sprintf("%s/gen-%06d/", replayDir, g))
+			listed, err := d.workerShards(g)
 			if err != nil {
 				return nil, nil, 0, err
 			}
-			for _, o := range objs {
+			for _, k := range listed {
 				if len(keys) >= cfg.GamesPerGen {
 					break
 				}
-				if _, _, ok := parseWorkerShardKey(o.Key); !ok || done[o.Key] {
+				if done[k] {
 					continue
 				}
-				b, err := s.Read(ctx, o.Key)
+				done[k] = true
+				game, err := d.readWorkerShard(k, cfg.Size)
 				if err != nil {
-					return nil, nil, 0, err
-				}
-				game, err := DecodeShard(o.Key, b, cfg.Size)
-				if err != nil {
+					var op *runstore.OpError
+					if errors.As(err, &op) {
+						return nil, nil, 0, err // the store failed, not the game
+					}
 					t.logf("warning: skipping %v", err)
-					done[o.Key] = true
 					continue
 				}
-				if sum := runstore.SHA256(b); !strings.Contains(o.Key, sum) {
-					t.logf("warning: skipping %s: content hash %s does not match its name", o.Key, sum)
-					done[o.Key] = true
-					continue
-				}
-				done[o.Key] = true
 				found = true
-				keys = append(keys, o.Key)
+				keys = append(keys, k)
 				samples = append(samples, game...)
 				if len(game) > 0 && (game[0].Value > 0) == (game[0].Position.Turn == rules.Black) {
 					blackWins++
@@ -338,97 +277,36 @@ func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, li
 		if limit > 0 && time.Since(start) >= limit {
 			return nil, nil, 0, errTimeUp
 		}
-		if err := runstore.Sleep(ctx, time.Second); err != nil {
+		if err := runstore.Sleep(ctx, ingestPoll); err != nil {
 			return nil, nil, 0, err
 		}
 	}
 	return samples, keys, blackWins, nil
 }
 
-// publish exports the trainer's model as generation gen, create-only. A
-// model of that generation left by a trainer that crashed before its
-// commit (or lost its lease) is replaced, since nothing points to it.
-func (t *remoteTrainer) publish(ctx context.Context, gen int) error {
+// publish exports the trainer's model as generation gen (see
+// RunDir.publishModel), unless the trainer lost its lease.
+func (t *remoteTrainer) publish(gen int) error {
 	parent := ""
-	if gen > 1 {
+	switch {
+	case gen > 1:
 		parent = ModelName(gen - 1)
+	case gen == 1 && t.cfg.Init != "":
+		parent = filepath.Base(t.cfg.Init)
 	}
 	out, err := t.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: t.cfg.Seed})
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(t.stage, "model")
-	if err := out.Save(path); err != nil {
-		return err
-	}
-	defer os.Remove(path)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	if err := t.lease.Check(ctx); err != nil {
-		return err
-	}
-	key := modelsDir + "/" + ModelName(gen)
-	err = t.store.Create(ctx, key, data)
-	if errors.Is(err, runstore.ErrExist) {
-		if old, rerr := t.store.Read(ctx, key); rerr == nil && bytes.Equal(old, data) {
-			return nil
-		}
-		err = t.store.Put(ctx, key, data)
-	}
+	_, err = t.dir.publishModel(gen, out, func() error { return t.lease.Check(t.dir.ctx) })
 	return err
 }
 
-// point writes models/latest and models/latest.json for generation gen.
-func (t *remoteTrainer) point(ctx context.Context, gen int) error {
-	key := modelsDir + "/" + ModelName(gen)
-	data, err := t.store.Read(ctx, key)
-	if err != nil {
+// point makes generation gen the workers' model, unless the trainer lost
+// its lease.
+func (t *remoteTrainer) point(gen int) error {
+	if err := t.lease.Check(t.dir.ctx); err != nil {
 		return err
 	}
-	if err := t.lease.Check(ctx); err != nil {
-		return err
-	}
-	if err := t.store.Put(ctx, modelsDir+"/"+latestFile, []byte(ModelName(gen)+"\n")); err != nil {
-		return err
-	}
-	return t.store.WriteLatest(ctx, runstore.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data),
-		GamesPerGen: t.cfg.GamesPerGen, Window: AcceptWindow})
-}
-
-func (t *remoteTrainer) putJSON(ctx context.Context, key string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return t.store.Put(ctx, key, append(b, '\n'))
-}
-
-// put stores under key the file that write makes in the stage folder.
-func (t *remoteTrainer) put(ctx context.Context, key string, write func(path string) error) error {
-	path := filepath.Join(t.stage, filepath.Base(key))
-	defer os.Remove(path)
-	if err := write(path); err != nil {
-		return err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	return t.store.Put(ctx, key, data)
-}
-
-// get fetches key into the stage folder for read.
-func (t *remoteTrainer) get(ctx context.Context, key string, read func(path string) error) error {
-	data, err := t.store.Read(ctx, key)
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(t.stage, filepath.Base(key))
-	defer os.Remove(path)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	return read(path)
+	return t.dir.point(gen, t.cfg.GamesPerGen)
 }

@@ -3,12 +3,10 @@ package selfplay
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,58 +16,12 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// A run shared by one trainer and self-play workers (konane selfplay) in a
-// runstore.Store, besides the files of a local run:
-//
-//	models/latest.json                  the newest model, its sha256, the games wanted per generation
-//	replay/gen-NNNNNN/<sha256>.shard    one game played by model NNNNNN, uploaded create-only by a worker
-//	replay/gen-NNNNNN.keys              the worker shards that generation NNNNNN trained on
-//	lease/                              the trainer's lease (runstore.Lease)
-//
-// A worker plays with the newest model, switching between games only,
-// and writes every finished game to its spool before uploading it under
-// its content hash, so that a worker killed at any moment loses no game
-// that was finished and doubles none. The trainer ingests the shards of
-// the last AcceptWindow model generations, each exactly once (its keys go
-// into state.json, the commit point).
-
-// AcceptWindow is how many model generations back the trainer accepts
-// worker games from: games of the newest model and of the one before it,
-// which workers were still finishing when the newest appeared.
-const AcceptWindow = 2
-
-func workerShardKey(gen int, sum string) string {
-	return fmt.Sprintf("replay/gen-%06d/%s.shard", gen, sum)
-}
-
-// parseWorkerShardKey returns the generation and hash of a worker shard key.
-func parseWorkerShardKey(key string) (gen int, sum string, ok bool) {
-	var rest string
-	if n, err := fmt.Sscanf(key, "replay/gen-%06d/%s", &gen, &rest); n != 2 || err != nil {
-		return 0, "", false
-	}
-	sum, ok = strings.CutSuffix(rest, ".shard")
-	if !ok || len(sum) != 64 || key != workerShardKey(gen, sum) {
-		return 0, "", false
-	}
-	return gen, sum, true
-}
-
-// spoolName names a game in a worker's spool: gen-NNNNNN-<sha256>.shard.
-func spoolName(gen int, sum string) string { return fmt.Sprintf("gen-%06d-%s.shard", gen, sum) }
-
-func parseSpoolName(name string) (key string, ok bool) {
-	var gen int
-	var rest string
-	if n, err := fmt.Sscanf(name, "gen-%06d-%s", &gen, &rest); n != 2 || err != nil {
-		return "", false
-	}
-	sum, ok := strings.CutSuffix(rest, ".shard")
-	if !ok || len(sum) != 64 || spoolName(gen, sum) != name {
-		return "", false
-	}
-	return workerShardKey(gen, sum), true
-}
+// A worker plays with the newest model of a run fed by workers (see
+// RunDir for the layout), switching between games only, and writes every
+// finished game to its spool before uploading it under its content hash,
+// so that a worker killed at any moment loses no game that was finished
+// and doubles none. The trainer (trainer.go) ingests the shards of the
+// last AcceptWindow model generations, each exactly once.
 
 // WorkerConfig is the settings of a self-play worker. The games' settings
 // (board, search, playout cap) come from the run's config.json.
@@ -126,7 +78,7 @@ func Work(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 
 	// The uploader runs until every spooled game is uploaded after play
 	// stopped, or ctx is done.
-	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call}
+	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call, bp: newBackpressure()}
 	pending, err := spool.Pending()
 	if err != nil {
 		return err
@@ -169,6 +121,7 @@ type uploader struct {
 	queue chan string
 	hooks WorkerHooks
 	call  func(func())
+	bp    *backpressure // told of every upload
 }
 
 // run uploads the spool entries named on the queue, in order, each until it
@@ -212,6 +165,7 @@ func (u *uploader) upload(ctx context.Context, name, key string) error {
 	if err := u.spool.Remove(name); err != nil {
 		return err
 	}
+	u.bp.uploaded(name)
 	if u.hooks.Uploaded != nil {
 		u.call(func() { u.hooks.Uploaded(key) })
 	}
@@ -310,39 +264,42 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		return nil
 	}
 	if err := load(latest); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
 		return err
 	}
 
-	// The poller follows the newest model and the backpressure.
-	var paused atomic.Bool
-	var wanted atomic.Int64 // games per generation the trainer wants (0: no limit)
-	wanted.Store(int64(latest.GamesPerGen))
-	resume := make(chan struct{})
-	var resumeMu sync.Mutex
+	// The poller follows the newest model and the listing of its games;
+	// bp admits a game only while the newest generation lacks games.
+	bp := up.bp
+	bp.setWanted(latest.GamesPerGen)
 	g, gctx := errgroup.WithContext(ctx)
 	stopPoll := make(chan struct{})
 	g.Go(func() error {
 		lastModelPoll := time.Now()
 		for {
-			wait := 2 * time.Second
-			if paused.Load() {
-				wait = time.Second
+			// While paused, the next model is what the worker waits for:
+			// look for it often.
+			wait := min(2*time.Second, wc.Poll)
+			if bp.isPaused() {
+				wait = min(pausedPoll, wc.Poll)
 			}
 			select {
 			case <-gctx.Done():
 				return nil
 			case <-stopPoll:
 				return nil
-			case <-time.After(min(wait, wc.Poll)):
+			case <-time.After(wait):
 			}
-			if paused.Load() || time.Since(lastModelPoll) >= wc.Poll {
+			if bp.isPaused() || time.Since(lastModelPoll) >= wc.Poll {
 				lastModelPoll = time.Now()
 				l, err := store.ReadLatest(gctx)
 				if err != nil {
 					logf("warning: reading the newest model: %v", err)
 					continue
 				}
-				wanted.Store(int64(l.GamesPerGen))
+				bp.setWanted(l.GamesPerGen)
 				if l.Generation > ms.gen() {
 					if err := load(l); err != nil {
 						logf("warning: model generation %d: %v (keeping generation %d)", l.Generation, err, ms.gen())
@@ -356,18 +313,9 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				logf("warning: %v", err)
 				continue
 			}
-			have, want := len(objs), int(wanted.Load())
-			full := want > 0 && have >= want
-			if full && !paused.Load() && hooks.Paused != nil {
+			if have, want, paused := bp.listed(gen, len(objs)); paused && hooks.Paused != nil {
 				call(func() { hooks.Paused(gen, have, want) })
 			}
-			resumeMu.Lock()
-			if paused.Load() && !full {
-				close(resume)
-				resume = make(chan struct{})
-			}
-			paused.Store(full)
-			resumeMu.Unlock()
 		}
 	})
 
@@ -395,21 +343,15 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				if wc.Games > 0 && started.Add(1) > int64(wc.Games) {
 					return
 				}
-				for paused.Load() {
-					resumeMu.Lock()
-					ch := resume
-					resumeMu.Unlock()
-					select {
-					case <-ch:
-					case <-gctx.Done():
-						return
-					case <-time.After(time.Second):
-					}
+				if !bp.admit(gctx, ms.gen) {
+					return
 				}
 				s := ms.acquire()
+				bp.start(s.gen)
 				game, err := PlayGame(gctx, s.eval, cfg.Game, seed)
 				ms.release(s)
 				if err != nil {
+					bp.done(s.gen)
 					if gctx.Err() == nil {
 						errOnce.Do(func() { firstErr = err })
 					}
@@ -417,14 +359,17 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				}
 				var buf bytes.Buffer
 				if err := EncodeShard(&buf, cfg.Size, game.Samples); err != nil {
+					bp.done(s.gen)
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
 				name := spoolName(s.gen, runstore.SHA256(buf.Bytes()))
 				if err := spool.Add(name, buf.Bytes()); err != nil {
+					bp.done(s.gen)
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
+				bp.spool(name) // before the uploader can see it
 				up.queue <- name
 				if hooks.Game != nil {
 					call(func() { hooks.Game(s.gen, name) })
@@ -439,6 +384,127 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		return firstErr
 	}
 	return nil
+}
+
+// pausedPoll is how often a paused worker looks for the next model.
+const pausedPoll = 500 * time.Millisecond
+
+// backpressure admits a worker's games while the newest generation lacks
+// games: the trainer wants `wanted` per generation, the store lists
+// `have` of the worker's generation, and the worker has `mine` of that
+// generation in play or not yet uploaded, which the listing does not
+// show. Without counting its own games a worker would start a game in
+// every free slot just before the generation fills up, and play up to
+// twice the games wanted.
+type backpressure struct {
+	mu      sync.Mutex
+	wanted  int // 0: no limit
+	gen     int // the generation `have` was listed for
+	have    int
+	mine    map[int]int    // generation → own games in play or waiting for upload
+	spooled map[string]int // spool name → own games of that name waiting for upload
+	paused  bool
+	told    bool          // the pause was reported
+	resume  chan struct{} // closed when a pause ends
+}
+
+func newBackpressure() *backpressure {
+	return &backpressure{mine: map[int]int{}, spooled: map[string]int{}, resume: make(chan struct{})}
+}
+
+func (b *backpressure) setWanted(n int) {
+	b.mu.Lock()
+	b.wanted = n
+	b.mu.Unlock()
+}
+
+func (b *backpressure) isPaused() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.paused
+}
+
+// full reports whether generation gen has its games; b.mu is held.
+func (b *backpressure) full(gen int) bool {
+	have := 0
+	if gen == b.gen {
+		have = b.have
+	}
+	return b.wanted > 0 && have+b.mine[gen] >= b.wanted
+}
+
+// listed records that the store holds have games of generation gen, and
+// returns the games counted and wanted, and whether a pause is new.
+func (b *backpressure) listed(gen, have int) (count, wanted int, newPause bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.gen, b.have = gen, have
+	was := b.paused
+	b.paused = b.full(gen)
+	if was && !b.paused {
+		close(b.resume)
+		b.resume = make(chan struct{})
+	}
+	newPause = b.paused && !b.told
+	b.told = b.paused
+	return have + b.mine[gen], b.wanted, newPause
+}
+
+// admit waits until a game of the current generation (cur) may start, or
+// ctx is done (false).
+func (b *backpressure) admit(ctx context.Context, cur func() int) bool {
+	for {
+		b.mu.Lock()
+		if !b.full(cur()) {
+			b.mu.Unlock()
+			return true
+		}
+		b.paused = true
+		ch := b.resume
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		case <-time.After(pausedPoll):
+		}
+	}
+}
+
+// start counts a game of generation gen that starts.
+func (b *backpressure) start(gen int) {
+	b.mu.Lock()
+	b.mine[gen]++
+	b.mu.Unlock()
+}
+
+// done uncounts a game that will not be uploaded.
+func (b *backpressure) done(gen int) {
+	b.mu.Lock()
+	b.mine[gen]--
+	b.mu.Unlock()
+}
+
+// spool records that a game reached the spool as name.
+func (b *backpressure) spool(name string) {
+	b.mu.Lock()
+	b.spooled[name]++
+	b.mu.Unlock()
+}
+
+// uploaded uncounts a game that the store now holds (if it was played
+// here, not left in the spool by an earlier run).
+func (b *backpressure) uploaded(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.spooled[name]
+	if n == 0 {
+		return
+	}
+	delete(b.spooled, name)
+	key, _ := parseSpoolName(name)
+	gen, _, _ := parseWorkerShardKey(key)
+	b.mine[gen] -= n // identical games share a name and one upload
 }
 
 // loadSlot downloads a model, checks its sha256 and makes its evaluator.
@@ -475,11 +541,14 @@ func waitForRun(ctx context.Context, store *runstore.Store, poll time.Duration, 
 	var cfg Config
 	for told := false; ; told = true {
 		b, err := store.Read(ctx, configFile)
+		if ctx.Err() != nil {
+			return cfg, nil // stopped (or --time over) while waiting
+		}
 		if err == nil {
-			if err := json.Unmarshal(b, &cfg); err != nil {
-				return cfg, fmt.Errorf("selfplay: %s/%s is not a run config: %w", store.Location(), configFile, err)
+			if cfg, err = parseConfig(b); err != nil {
+				return cfg, &FileError{Path: store.Location() + " " + configFile, Err: err}
 			}
-			return cfg, cfg.Game.Validate()
+			return cfg, nil
 		}
 		if !errors.Is(err, runstore.ErrNotExist) {
 			return cfg, err
@@ -497,6 +566,9 @@ func waitForRun(ctx context.Context, store *runstore.Store, poll time.Duration, 
 func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (runstore.Latest, error) {
 	for told := false; ; told = true {
 		l, err := store.ReadLatest(ctx)
+		if ctx.Err() != nil {
+			return l, nil // stopped (or --time over) while waiting
+		}
 		if err == nil {
 			return l, nil
 		}

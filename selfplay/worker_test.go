@@ -137,3 +137,62 @@ func FuzzParseSpoolName(f *testing.F) {
 		}
 	})
 }
+
+// TestBackpressureCountsOwnGames checks the worker's admission of games:
+// the games listed in the store for its model and its own games in play
+// or waiting for upload count against the games the trainer wants.
+func TestBackpressureCountsOwnGames(t *testing.T) {
+	b := newBackpressure()
+	b.setWanted(4)
+	gen := 3
+	cur := func() int { return gen }
+	admits := func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		return b.admit(ctx, cur)
+	}
+	if _, _, paused := b.listed(3, 2); paused {
+		t.Fatal("paused with 2 of 4 games")
+	}
+	for i := range 2 {
+		if !admits() {
+			t.Fatalf("game %d refused with %d of 4", i+1, 2+i)
+		}
+		b.start(3)
+	}
+	if admits() {
+		t.Fatal("admitted a game with 2 listed and 2 in play of 4")
+	}
+	if have, want, paused := b.listed(3, 2); !paused || have != 4 || want != 4 {
+		t.Fatalf("listed: %d of %d, new pause %v; want 4 of 4, a new pause", have, want, paused)
+	}
+	if _, _, paused := b.listed(3, 2); paused {
+		t.Fatal("the same pause reported twice")
+	}
+	b.done(3) // a game that failed
+	if !admits() {
+		t.Fatal("refused with 2 listed and 1 in play of 4")
+	}
+	b.start(3)
+	// A game reaches the spool, then the store; the next listing shows it.
+	name := spoolName(3, strings.Repeat("ab", 32))
+	b.spool(name)
+	b.uploaded(name)
+	b.uploaded(spoolName(3, strings.Repeat("cd", 32))) // left by an earlier run: not counted
+	if have, _, _ := b.listed(3, 3); have != 4 || admits() {
+		t.Fatalf("after an upload: %d counted, want 4 and no admission", have)
+	}
+	// The next model's generation has none yet.
+	gen = 4
+	if !admits() {
+		t.Fatal("a game of the next model refused")
+	}
+	if _, _, paused := b.listed(4, 0); paused || b.isPaused() {
+		t.Fatal("paused on an empty generation")
+	}
+	b.setWanted(0) // no limit
+	gen = 3
+	if !admits() {
+		t.Fatal("refused without a limit")
+	}
+}
