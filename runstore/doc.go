@@ -4,7 +4,9 @@
 // R2, SeaweedFS, GCS through its S3 interface).
 //
 // Like gocloud.dev/blob, on which it is built, it is one portable type
-// (Store) opened from a location (Open: a path, file://…, s3://…), with
+// (Store) opened from a location (Open: a path, file://…, s3://…; gs://
+// and azblob:// in a build with -tags gcs or -tags azure, see linked in
+// store.go for why not by default), with
 // one conformance suite (runstore_test.go) that every backend passes: it
 // runs against file:// always and against a real S3 server in CI
 // (.ci/run starts SeaweedFS and sets KONANE_TEST_S3).

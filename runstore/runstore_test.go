@@ -412,3 +412,23 @@ func FuzzParseLatest(f *testing.F) {
 		}
 	})
 }
+
+// TestOpenUnknownScheme checks that a location whose storage is not in
+// the build is refused with one line saying what is and how to get it.
+func TestOpenUnknownScheme(t *testing.T) {
+	for _, c := range []struct{ loc, says string }{
+		{"ftp://host/run", `unknown storage scheme "ftp"`},
+		{"S3X://bucket/run", `unknown storage scheme "s3x"`},
+		{"gs://bucket/run", "-tags gcs"},
+		{"azblob://container/run", "-tags azure"},
+	} {
+		scheme, _, _ := strings.Cut(c.loc, "://")
+		if linked[scheme] {
+			continue // built with its driver
+		}
+		_, err := Open(context.Background(), c.loc)
+		if err == nil || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), c.loc) || strings.Count(err.Error(), "runstore:") != 1 {
+			t.Errorf("Open(%s): %v; want one error naming it and saying %q", c.loc, err, c.says)
+		}
+	}
+}

@@ -1,0 +1,7 @@
+//go:build gcs
+
+package runstore
+
+import _ "gocloud.dev/blob/gcsblob" // gs://
+
+func init() { linked["gs"] = true }
