@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,11 +50,19 @@ func faultRuns(t *testing.T) map[string]string {
 
 // TestScaleOutFaults is the multi-process test of distributed training:
 // a trainer (--selfplay=false) and three konane selfplay workers on one
-// run; workers are killed with SIGKILL five times at random moments and
-// restarted, the trainer once. At the end no game that reached a spool is
-// lost, none is trained on twice, and every generation trained on exactly
-// its games. It takes a minute or two, so it runs when
-// KONANE_FAULT_TEST=1 (as .ci/run does).
+// run; workers are killed with SIGKILL five times and restarted, the
+// trainer once. At the end no game that reached a spool is lost, none is
+// trained on twice, and every generation trained on exactly its games.
+//
+// The faults are driven by events, not by the clock, so that the test
+// exercises the same things on a fast or a loaded machine: worker kill j
+// comes once the run has published generation faultGens[j] and the
+// workers have uploaded a random 1..4 more games since the previous
+// fault, after a random delay of up to 300 ms (in a game, an upload, a
+// model switch or a pause); the trainer is killed once it has published
+// generation 3 and then seen 0..7 more uploads (ingesting or training
+// generation 4). It takes about a minute, so it runs only when
+// KONANE_FAULT_TEST=1 (.ci/run runs it on file:// and on S3).
 func TestScaleOutFaults(t *testing.T) {
 	if os.Getenv("KONANE_FAULT_TEST") == "" {
 		t.Skip("starts and kills konane processes for a minute: set KONANE_FAULT_TEST=1 (.ci/run does)")
@@ -63,20 +72,39 @@ func TestScaleOutFaults(t *testing.T) {
 	}
 }
 
+// faultGens are the generations after whose publication the five worker
+// kills come (0: while the workers play the untrained model), and
+// trainerFaultGen the trainer's.
+// The run goes on for gens-5 generations after the last fault, so that
+// the trainer cannot finish before them even on a fast machine.
+var faultGens, trainerFaultGen = [5]int{0, 1, 2, 3, 4}, 3
+
 type proc struct {
 	cmd *exec.Cmd
 	log string
 	end chan error
 }
 
+// countLines counts the lines holding marker in the files matching glob.
+func countLines(glob, marker string) int {
+	n := 0
+	files, _ := filepath.Glob(glob)
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		n += strings.Count(string(b), marker)
+	}
+	return n
+}
+
 func faultTest(t *testing.T, run string) {
+	began := time.Now()
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("KONANE_FAULT_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
-	t.Logf("run %s, seed %d (KONANE_FAULT_SEED=%d replays the kill schedule)", run, seed, seed)
+	t.Logf("run %s, seed %d (KONANE_FAULT_SEED=%d replays the fault schedule)", run, seed, seed)
 	rng := mrand.New(mrand.NewPCG(seed, 12))
-	const gens, gamesPerGen = 6, 12
+	const gens, gamesPerGen = 10, 8
 	logs := t.TempDir()
 	n := 0
 	start := func(args ...string) *proc {
@@ -95,8 +123,25 @@ func faultTest(t *testing.T, run string) {
 		go func() { p.end <- p.cmd.Wait(); f.Close() }()
 		return p
 	}
-	trainArgs := []string{"train", "--run", run, "--selfplay=false", "--size", "5", "--filters", "8", "--blocks", "1",
-		"--games-per-gen", strconv.Itoa(gamesPerGen), "--sims", "8", "--fast-sims", "4", "--batch", "16", "--generations", strconv.Itoa(gens)}
+	// On failure, the end of every process's output.
+	defer func() {
+		if !t.Failed() {
+			return
+		}
+		files, _ := filepath.Glob(filepath.Join(logs, "*.log"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			lines = slices.DeleteFunc(lines, func(l string) bool { return strings.Contains(l, " spooled ") || strings.Contains(l, " uploaded ") })
+			t.Logf("%s (without spooled/uploaded lines), last lines:\n%s", filepath.Base(f), strings.Join(lines[max(0, len(lines)-15):], "\n"))
+		}
+	}()
+	// Games of size 6 with every move sampled in the opening (--full-prob
+	// 1, no solver) are seldom identical: identical games share a key, and
+	// count once.
+	trainArgs := []string{"train", "--run", run, "--selfplay=false", "--size", "6", "--filters", "8", "--blocks", "1",
+		"--games-per-gen", strconv.Itoa(gamesPerGen), "--sims", "8", "--fast-sims", "4", "--full-prob", "1", "--solver", "off",
+		"--batch", "16", "--reuse", "4", "--generations", strconv.Itoa(gens)}
 	spools := make([]string, 3)
 	workerArgs := func(i, incarnation int, extra ...string) []string {
 		return append([]string{"selfplay", "--run", run, "--spool", spools[i], "--workers", "2", "--poll", "200ms", "-v",
@@ -115,6 +160,7 @@ func faultTest(t *testing.T, run string) {
 		}
 		return st.Generation
 	}
+	uploads := func() int { return countLines(filepath.Join(logs, "*-selfplay.log"), " uploaded ") }
 
 	trainer := start(trainArgs...)
 	workers := make([]*proc, 3)
@@ -128,37 +174,7 @@ func faultTest(t *testing.T, run string) {
 			p.cmd.Process.Kill()
 		}
 	}()
-
-	// A second trainer is refused while the first lives.
-	for generation() < 1 {
-		time.Sleep(100 * time.Millisecond)
-	}
-	second := start(trainArgs...)
-	if err := <-second.end; err == nil {
-		t.Fatal("a second trainer on the run started")
-	}
-	if b, _ := os.ReadFile(second.log); !strings.Contains(string(b), "in use by another trainer") {
-		t.Fatalf("second trainer's output:\n%s\nwant a refusal naming the other trainer", b)
-	}
-
-	workerKills, trainerKilled := 0, false
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		if time.Now().After(deadline) {
-			t.Fatalf("the run did not reach %d generations in 5 minutes (at %d)", gens, generation())
-		}
-		select {
-		case err := <-trainer.end:
-			if err != nil {
-				b, _ := os.ReadFile(trainer.log)
-				t.Fatalf("trainer: %v\n%s", err, b)
-			}
-			if trainerKilled && workerKills == 5 {
-				goto done
-			}
-			t.Fatalf("the trainer finished before the faults were injected (%d worker kills)", workerKills)
-		case <-time.After(time.Duration(300+rng.IntN(900)) * time.Millisecond):
-		}
+	checkWorkers := func() {
 		for i, w := range workers {
 			select {
 			case err := <-w.end:
@@ -167,21 +183,69 @@ func faultTest(t *testing.T, run string) {
 			default:
 			}
 		}
-		switch g := generation(); {
-		case workerKills < 5 && (g >= 1 || rng.IntN(3) == 0):
+	}
+
+	workerKills, trainerKilled := 0, false
+	var second *proc        // a second trainer, started once the first published a model
+	mark := 0               // uploads at the last fault
+	need := 1 + rng.IntN(4) // uploads before the next worker fault
+	trainerNeed := rng.IntN(8)
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not reach %d generations in 4 minutes (at %d; %d worker kills, trainer killed %v)", gens, generation(), workerKills, trainerKilled)
+		}
+		select {
+		case err := <-trainer.end:
+			if err != nil {
+				b, _ := os.ReadFile(trainer.log)
+				t.Fatalf("trainer: %v\n%s", err, b)
+			}
+			if !trainerKilled || workerKills < 5 || second == nil || second.end != nil {
+				t.Fatalf("the trainer finished before the faults were injected (%d worker kills, trainer killed %v, second trainer refused %v)",
+					workerKills, trainerKilled, second != nil && second.end == nil)
+			}
+			goto done
+		case <-time.After(50 * time.Millisecond):
+		}
+		checkWorkers()
+		g, up := generation(), uploads()
+		// A second trainer is refused while the first lives.
+		if second == nil && g >= 1 {
+			second = start(trainArgs...)
+		}
+		if second != nil && second.end != nil {
+			select {
+			case err := <-second.end:
+				if err == nil {
+					t.Fatal("a second trainer on the run started")
+				}
+				if b, _ := os.ReadFile(second.log); !strings.Contains(string(b), "in use by another trainer") {
+					t.Fatalf("second trainer's output:\n%s\nwant a refusal naming the other trainer", b)
+				}
+				second.end = nil
+			default:
+			}
+		}
+		switch {
+		case workerKills < 5 && g >= faultGens[workerKills] && up-mark >= need:
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
 			i := rng.IntN(3)
 			workers[i].cmd.Process.Signal(syscall.SIGKILL)
 			<-workers[i].end
 			workerKills++
 			incarnations[i]++
-			t.Logf("killed worker %d (kill %d) at generation %d", i, workerKills, g)
+			t.Logf("%5.1fs: killed worker %d (kill %d) at generation %d, %d uploads after the last fault", time.Since(began).Seconds(), i, workerKills, g, up-mark)
 			workers[i] = start(workerArgs(i, incarnations[i])...)
-		case !trainerKilled && g >= 2 && rng.IntN(2) == 0:
+			mark, need = uploads(), 1+rng.IntN(4)
+		case !trainerKilled && g >= trainerFaultGen && up-mark >= trainerNeed:
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
 			trainer.cmd.Process.Signal(syscall.SIGKILL)
 			<-trainer.end
 			trainerKilled = true
-			t.Logf("killed the trainer at generation %d", g)
+			t.Logf("%5.1fs: killed the trainer at generation %d, %d uploads after the last fault", time.Since(began).Seconds(), g, up-mark)
 			trainer = start(trainArgs...)
+			mark = uploads()
 		}
 	}
 done:
@@ -287,6 +351,6 @@ done:
 			tail++ // waiting for generation gens+1
 		}
 	}
-	t.Logf("%d games spooled (with repeats of identical games), %d distinct in the store, %d trained on exactly once, %d outside the window, %d for the next generation; %d worker kills, trainer killed %v",
-		spooled, len(stored), len(ingested), stale, tail, workerKills, trainerKilled)
+	t.Logf("%d games spooled (with repeats of identical games), %d distinct in the store, %d trained on exactly once, %d outside the window, %d for the next generation; %d worker kills, trainer killed %v; %.0fs",
+		spooled, len(stored), len(ingested), stale, tail, workerKills, trainerKilled, time.Since(began).Seconds())
 }

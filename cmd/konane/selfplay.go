@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -43,6 +44,9 @@ worker that is stopped or killed uploads what its spool holds when it
 starts again, so no finished game is lost and none is doubled. Ctrl-C or
 SIGTERM abandon the games in flight and upload the spool for up to --drain;
 what is left stays in the spool for the next start with the same --spool.
+Without --spool, a worker takes the first of the run's spools under the
+user cache directory (DIR, DIR-2, DIR-3, ...) that no other worker on
+the machine holds.
 
 Example: konane selfplay --run s3://konane/runs/8x8?endpoint=http://minio:9000&use_path_style=true&region=us-east-1 --workers 32`,
 		run: runSelfplay,
@@ -53,7 +57,7 @@ Example: konane selfplay --run s3://konane/runs/8x8?endpoint=http://minio:9000&u
 func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("selfplay", stderr)
 	run := fs.String("run", "", "the run: a directory, file:///path or a bucket URL")
-	spool := fs.String("spool", "", "local spool directory (default: a folder per run under the user cache directory)")
+	spool := fs.String("spool", "", "local spool directory (default: a folder per run under the user cache directory, the first one no other worker holds)")
 	workers := fs.Int("workers", 32, "games in flight at once, feeding the batched evaluator")
 	dur := fs.Duration("time", 0, "stop playing after this much wall time (0: no limit)")
 	games := fs.Int("games", 0, "stop playing after this many games (0: no limit)")
@@ -86,15 +90,15 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	defer store.Close()
 	dir := *spool
-	if dir == "" {
-		if dir, err = defaultSpool(*run); err != nil {
-			return usageError("selfplay", "--spool: %v", err)
+	var sp *runstore.Spool
+	if dir != "" {
+		if sp, err = runstore.OpenSpool(dir); err != nil {
+			return fmt.Errorf("selfplay: %w", err)
 		}
+	} else if sp, err = openDefaultSpool(*run); err != nil {
+		return usageError("selfplay", "--spool: %v", err)
 	}
-	sp, err := runstore.OpenSpool(dir)
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
+	dir = sp.Dir()
 	defer sp.Close()
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
@@ -142,6 +146,33 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	return nil
 }
+
+// openDefaultSpool opens the first spool of the run location that no
+// other worker holds: workers on one machine (or sharing a home
+// directory) each get one, and a restarted worker finds the games that
+// a killed one left in its spool.
+func openDefaultSpool(run string) (*runstore.Spool, error) {
+	base, err := defaultSpool(run)
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; ; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		sp, err := runstore.OpenSpool(dir)
+		var busy *runstore.SpoolLockedError
+		if errors.As(err, &busy) && i < maxDefaultSpools {
+			continue
+		}
+		return sp, err
+	}
+}
+
+// maxDefaultSpools bounds the workers of one run on one machine that use
+// the default spool.
+const maxDefaultSpools = 256
 
 // defaultSpool is a spool folder of its own for each run location.
 func defaultSpool(run string) (string, error) {
