@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +116,14 @@ func TestOutputs(t *testing.T) {
 	}
 	if want := 2 * (len(rec.Moves) + 1); calls != want || last != want {
 		t.Errorf("progress called %d times up to %d, want %d", calls, last, want)
+	}
+	// Every row has its lines: the agent's from its choice, and the one
+	// it expects after the move played, from that move.
+	for i, r := range rep.Rows {
+		next := rep.Positions[i+1].PV
+		if len(r.PV) == 0 || r.PV[0] != r.Best || len(r.Line) != 1+len(next) || r.Line[0] != r.Move || !slices.Equal(r.Line[1:], next) {
+			t.Errorf("move %d %v: best %v, pv %v, line %v (the next position's pv %v)", r.Ply, r.Move, r.Best, r.PV, r.Line, next)
+		}
 	}
 	ann := rep.Annotate(rec, "test")
 	for _, name := range []string{"game.txt", "game.json"} {

@@ -15,8 +15,10 @@
 //
 // For each move: the mover's probability before (of the position it was
 // played in) and after (one minus the opponent's in the next position),
-// the loss (before minus after, at least 0), its class by the loss
-// (inaccuracy from 5%, mistake from 10%, blunder from 20%: see Class) and
+// the loss (before minus after, at least 0), the line the agent expects
+// after it (Row.Line: the move, then the next position's line), its class
+// by the loss (inaccuracy from 5%, mistake from 10%, blunder from 20%: see
+// Class) and
 // the solver's verdict when it settled both positions ("throws away a
 // forced win", "only winning move", "keeps the win", "lost whatever is
 // played"). Since solved positions have exact probabilities, a move that
@@ -43,9 +45,8 @@
 // search seeded with Seed^index, so the result does not depend on the
 // order or the parallelism (the evaluator's answers do not depend on the
 // batching). The solver runs alongside, from the last position back, so
-// that its table carries over. A 46-ply 8x8 game takes about 18 s at the
-// defaults on this project's 2-core machine (a 60-ply one well under two
-// minutes).
+// that its table carries over. A 61-ply 8x8 game takes about 12 s at the
+// defaults on this project's 2-core machine (shared with other work).
 //
 // # Usage
 //

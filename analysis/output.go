@@ -58,14 +58,16 @@ func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 // WriteTable writes the report as a table for people, one row per move.
 func (rep *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ply\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tsolver")
+	fmt.Fprintln(tw, "ply\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
 	for _, r := range rep.Rows {
-		line := rules.MovesText(r.PV)
+		// The agent's line; and the one it expects after the move
+		// played, when that was not its choice.
+		best, played := rules.MovesText(r.PV), rules.MovesText(r.Line)
 		if r.Best == r.Move {
-			line = "= " + line
+			best, played = "= "+best, "="
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\n", r.Ply, r.Player, r.Move,
-			100*r.Before, 100*r.After, 100*r.Loss, r.Class, line, r.Verdict)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", r.Ply, r.Player, r.Move,
+			100*r.Before, 100*r.After, 100*r.Loss, r.Class, best, played, r.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

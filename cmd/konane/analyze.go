@@ -26,7 +26,7 @@ func init() {
 		long: fmt.Sprintf(`Analyze reviews a game record (text or JSON): the agent searches every
 position of the game, and a table gives one row per move:
 
-    ply  player  move  before  after  loss  class  best line  solver
+    ply  player  move  before  after  loss  class  best line  line played  solver
 
 before and after are the mover's probability of winning before and after
 the move, loss the difference (at least 0), and class grades the loss:
@@ -36,7 +36,9 @@ the move, loss the difference (at least 0), and class grades the loss:
     blunder     %.0f%% or more
 
 "best line" is the agent's choice in the position and the line it
-expects ("= ..." when the move played was its choice). Positions small
+expects ("= ..." when the move played was its choice); "line played" is
+the move played and the line the agent expects after it ("=" when it was
+its choice). Positions small
 enough for the exact solver (4x4 and 5x5, larger boards from %d stones
 down) get exact probabilities (0 or 1), so that a move which throws a
 forced win away loses 100%% and is a blunder; the solver column then says
@@ -47,7 +49,7 @@ inaccuracies, mistakes and blunders.
 The default budget is %d simulations per position (--sims, or --time per
 position, or both: whichever ends first); %d positions are searched at
 once through the model's batched evaluator, with the solver alongside. A
-60-move 8x8 game takes well under two minutes on two cores.
+61-move 8x8 game takes about 12 seconds on two cores.
 
 --out FILE writes the record with the analysis as each move's comment
 (JSON when FILE ends in .json), an Annotator tag added; it reads back
@@ -55,7 +57,7 @@ like any record. --plot FILE writes a PNG of Black's win probability per
 ply with the mistakes and blunders marked. --json prints the analysis as
 JSON instead of the table: {"size":8,"sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
-"loss":..,"class":"mistake","best":"e5","pv":["e5",...],
+"loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
 "verdict":"throws away a forced win"},...]} (class, best, pv and verdict
 left out when empty).
 
