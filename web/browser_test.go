@@ -382,6 +382,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	if w, _ := rec.Winner(); (w == rules.Black) != (status == msgs["status.youWin"]) {
 		t.Errorf("record winner %v, page says %q", w, status)
 	}
+	p.screenshot("game-over")
 	browserReview(t, p, rec)
 }
 
@@ -439,6 +440,8 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
 	}
 	p.screenshot("review-desktop")
+	p.step("scrolling to the move", chromedp.Evaluate[chromedp.Void](`document.getElementById("revmove").scrollIntoView()`))
+	p.screenshot("review-desktop-move")
 
 	// Play on from the position before that move: the human is the side
 	// that was to move there.

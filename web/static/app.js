@@ -550,11 +550,14 @@ function selectMove(k, focus) {
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
   lines.push(change);
   if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
+  // Lines of moves wrap between moves, never inside one (a non-breaking
+  // hyphen).
+  const moves = (ms) => ms.map((x) => x.replace("-", "\u2011")).join(" ");
   if (m.best === m.move) {
-    lines.push(t("review.agrees", {pv: m.pv.join(" ")}));
+    lines.push(t("review.agrees", {pv: moves(m.pv)}));
   } else {
-    if (m.best) lines.push(t("review.best", {move: m.best, pv: m.pv.join(" ")}));
-    if (m.line.length > 1) lines.push(t("review.after", {line: m.line.join(" ")}));
+    if (m.best) lines.push(t("review.best", {move: m.best, pv: moves(m.pv)}));
+    if (m.line.length > 1) lines.push(t("review.after", {line: moves(m.line)}));
   }
   const box = $("revmove");
   box.replaceChildren();
