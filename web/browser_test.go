@@ -473,6 +473,23 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	if got := p.count("#moves li"); got*2 < k {
 		t.Errorf("after a move from move %d the list has %d pairs", k, got)
 	}
+
+	// A record file chosen in "Review a record…" is reviewed at once.
+	data, err := rec.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "game.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.click("#reviewrecord")
+	v = p.version()
+	p.step("choosing the record file", chromedp.SetUploadFiles(chromedp.CSS("#revfile"), []string{file}))
+	p.settle(v)
+	if got := p.count("#revmoves .revmove"); got != n || p.eval(`rv.data.human || "none"`) != "none" {
+		t.Errorf("the record file's review lists %d moves of %d", got, n)
+	}
 }
 
 // browserLanguages plays a game in each other language: German and
@@ -666,6 +683,11 @@ func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	p.settle(v) // the level of the game in progress changes too
 	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 easy" {
 		t.Fatalf("settings by keyboard: %s", got)
+	}
+	// The level applies at once, the board size from the next game: both
+	// are said.
+	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.eval(`document.getElementById("level").selectedOptions[0].textContent`)); p.text("note") != want || p.text("announce") != want {
+		t.Errorf("after a level change the page says %q and announces %q, want %q", p.text("note"), p.text("announce"), want)
 	}
 	p.tabTo("#new", true)
 	v = p.version()
