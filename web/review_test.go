@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -261,5 +263,23 @@ func TestFavicon(t *testing.T) {
 	// An ICO file: reserved 0, type 1 (icon), one image.
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "image/") || !strings.HasPrefix(string(data), "\x00\x00\x01\x00\x01\x00") {
 		t.Errorf("/favicon.ico: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(data))
+	}
+}
+
+// TestReviewTimeout: a review that does not finish within ReviewTimeout
+// is answered 503 with its message, and frees its place.
+func TestReviewTimeout(t *testing.T) {
+	ts := newTestServer(t, Config{ReviewSims: player.MaxSims, ReviewTimeout: time.Second})
+	start := time.Now()
+	var e errJSON
+	code := post(t, ts, "/api/review", jsonBody(reviewRequest{Record: "[Size \"8\"]\n\n1. d4 e4 *\n"}), &e)
+	if code != 503 || e.Code != "error.reviewFailed" || !strings.Contains(e.Error, "did not finish in time") || !strings.Contains(e.Detail, "deadline") {
+		t.Errorf("a review beyond its time: %d %+v", code, e)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the review of 1s took %v to answer", d)
+	}
+	if ts.reviews.total != 0 {
+		t.Errorf("%d places held after the timeout", ts.reviews.total)
 	}
 }

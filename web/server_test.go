@@ -499,6 +499,10 @@ func TestNewConfigErrors(t *testing.T) {
 		{Config{Engines: es, MaxSessions: -1}, "maximum sessions"},
 		{Config{Engines: es, IdleTimeout: time.Millisecond}, "idle timeout"},
 		{Config{Engines: es, MaxBody: 10}, "maximum body"},
+		{Config{Engines: es, ReviewSims: -1}, "simulations per reviewed position"},
+		{Config{Engines: es, ReviewTimeout: time.Millisecond}, "review timeout"},
+		{Config{Engines: es, MaxReviews: 1, MaxReviewsPerClient: 2}, "reviews at once"},
+		{Config{Engines: es, MaxBody: 8192, MaxRecord: 4096}, "maximum record"},
 	} {
 		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v): %v; want %q", tc.cfg, err, tc.want)
