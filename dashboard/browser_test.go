@@ -66,12 +66,20 @@ func TestBrowserLiveRun(t *testing.T) {
 	<-done
 	writeRatings(t, dir, 2)
 	waitText("#elo", "+80 [−10, +170]")
-	if n, want := count("#metrics-charts figure svg"), 8; n != want {
-		t.Errorf("%d metrics charts on the page, want %d", n, want)
+	// The charts are drawn after the figures they come with (under load,
+	// a moment later): wait for them.
+	waitCount := func(sel, what string, want int) {
+		t.Helper()
+		n := count(sel)
+		for ; n != want && ctx.Err() == nil; n = count(sel) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if n != want {
+			t.Errorf("%d %s charts on the page, want %d", n, what, want)
+		}
 	}
-	if n := count("#ladder-charts figure svg"); n != 4 {
-		t.Errorf("%d ladder charts on the page, want 4", n)
-	}
+	waitCount("#metrics-charts figure svg", "metrics", 8)
+	waitCount("#ladder-charts figure svg", "ladder", 4)
 	shots := os.Getenv("KONANE_SCREENSHOTS")
 	shoot := func(name string) {
 		if shots == "" {
