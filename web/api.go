@@ -24,6 +24,17 @@ type apiError struct {
 	detail error
 }
 
+// failure is the message of a search that failed: timedOut when it ran
+// out of its time budget, broken for anything else (an evaluator fault),
+// so that a player is not told to retry in time when time was not the
+// cause. The detail goes to the server's log either way.
+func failure(err error, timedOut, broken string) msg {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return newMsg(timedOut)
+	}
+	return newMsg(broken)
+}
+
 func (e *apiError) Error() string {
 	s := e.msg.Code
 	if e.detail != nil {
@@ -413,7 +424,7 @@ func (s *Server) agentMove(ctx context.Context, ss *session) error {
 	defer cancel()
 	an, err := ss.agent.Move(ctx, ss.game.Position(), ss.level.Strength())
 	if err != nil {
-		return &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.agentFailed"), detail: err}
+		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 	}
 	return ss.play(an.Move, &an)
 }
@@ -547,7 +558,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	defer cancel()
 	an, err := ss.agent.Advise(ctx, p, ss.level.Strength())
 	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.hintFailed"), detail: err}
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
 	return hintJSON{Move: an.Move.String(), WinProb: an.WinProb(), PV: rules.MoveStrings(an.PV)}, nil
 }

@@ -146,7 +146,7 @@ func (s *Server) review(r *http.Request) (any, error) {
 	defer cancel()
 	rep, err := analysis.Game(ctx, engine, rec, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
 	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.reviewFailed"), detail: err}
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
 	}
 	ps, err := rec.Replay() // cannot fail: analysis.Game replayed it
 	if err != nil {

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	stdnet "net"
@@ -527,5 +528,23 @@ func TestAgentFailure(t *testing.T) {
 	}
 	if n := ts.Sessions(); n != 1 {
 		t.Errorf("%d sessions held, want 1 (the failed game is not kept)", n)
+	}
+}
+
+// TestFailureMessage: only a search that ran out of time is told to the
+// player as "not in time"; any other fault gets the message that says so.
+func TestFailureMessage(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{context.DeadlineExceeded, "error.agentFailed"},
+		{fmt.Errorf("mcts: evaluating: %w", context.DeadlineExceeded), "error.agentFailed"},
+		{errors.New("net: value NaN outside [-1, 1]"), "error.agentBroken"},
+		{context.Canceled, "error.agentBroken"},
+	} {
+		if got := failure(tc.err, "error.agentFailed", "error.agentBroken"); got.Code != tc.want {
+			t.Errorf("failure(%v) = %s, want %s", tc.err, got.Code, tc.want)
+		}
 	}
 }
