@@ -58,14 +58,18 @@ func (m Metrics) String() string {
 	speed := "speed not measured (its games were played before a restart)"
 	switch {
 	case m.EvalsPerSec > 0:
-		speed = fmt.Sprintf("%.0f evals/s, %.0f games/h", m.EvalsPerSec, m.GamesPerHour)
+		speed = fmt.Sprintf("%.0f evals/s, %.0f games/h, cache hits %.0f%%", m.EvalsPerSec, m.GamesPerHour, 100*m.CacheHitRate)
 	case m.GamesPerHour > 0: // a trainer fed by workers: games trained on per hour
 		speed = fmt.Sprintf("%.0f games/h", m.GamesPerHour)
 	}
-	return fmt.Sprintf("gen %d: %d games (%.1f plies, black wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %s, cache hits %.0f%%, wall %.0fs%s",
-		m.Generation, m.Games, m.GameLength, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, 100*m.CacheHitRate, m.WallSecs, gate)
+	plies := "" // not known of workers' games
+	if m.GameLength > 0 {
+		plies = fmt.Sprintf("%.1f plies, ", m.GameLength)
+	}
+	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
+		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s",
+		m.Generation, m.Games, plies, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
+		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, gate)
 }
 
 // writeMetrics rewrites DIR/metrics.csv with all generations so far.
@@ -166,7 +170,9 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 		return chart.Panel{Title: title, XLabel: "generation / training time", YLabel: ylabel, Series: s, IntegerX: true, Second: hours}
 	}
 	// A speed of 0 was not measured (a generation whose games were all
-	// played before a restart): a gap in the line.
+	// played before a restart), nor is a length of 0 (a trainer fed by
+	// workers knows its games' samples, not their plies): a gap in the
+	// line.
 	measured := func(f func(Metrics) float64) func(Metrics) float64 {
 		return func(m Metrics) float64 {
 			if v := f(m); v > 0 {
@@ -184,11 +190,16 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 		panel("training losses", "loss (nats)",
 			series("policy", func(m Metrics) float64 { return m.PolicyLoss }), series("value", func(m Metrics) float64 { return m.ValueLoss })),
 		panel("entropy of the search policy", "entropy (nats)", series("targets", func(m Metrics) float64 { return m.PolicyEntropy })),
-		panel("self-play game length", "plies per game", series("length", func(m Metrics) float64 { return m.GameLength })),
+		panel("self-play game length", "plies per game", series("length", measured(func(m Metrics) float64 { return m.GameLength }))),
 		black.WithYRange(0, 100),
 		panel("self-play speed", "games per hour", series("games/h", measured(func(m Metrics) float64 { return m.GamesPerHour }))),
 		panel("network evaluations", "positions per second", series("evals/s", measured(func(m Metrics) float64 { return m.EvalsPerSec }))),
-		panel("evaluator cache", "hits (% of lookups)", series("hits", pct(func(m Metrics) float64 { return m.CacheHitRate }))).WithYRange(0, 100),
+		panel("evaluator cache", "hits (% of lookups)", series("hits", pct(func(m Metrics) float64 {
+			if m.EvalsPerSec == 0 { // no self-play in the trainer's process
+				return math.NaN()
+			}
+			return m.CacheHitRate
+		}))).WithYRange(0, 100),
 		panel("time per generation", "seconds",
 			series("self-play", func(m Metrics) float64 { return m.SelfplaySecs }), series("training", func(m Metrics) float64 { return m.TrainSecs })),
 	}

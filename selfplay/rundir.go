@@ -558,8 +558,11 @@ const AcceptWindow = 2
 
 // workerShardKey is the key of a game of model gen uploaded by a worker.
 func workerShardKey(gen int, sum string) string {
-	return fmt.Sprintf("%s/%s/%s.shard", replayDir, genDir(gen), sum)
+	return workerShardPrefix(gen) + sum + ".shard"
 }
+
+// workerShardPrefix is the common prefix of the keys of model gen's games.
+func workerShardPrefix(gen int) string { return replayDir + "/" + genDir(gen) + "/" }
 
 // parseWorkerShardKey returns the generation and hash of a worker shard key.
 func parseWorkerShardKey(key string) (gen int, sum string, ok bool) {
@@ -594,7 +597,7 @@ func parseSpoolName(name string) (key string, ok bool) {
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.
 func (d *RunDir) workerShards(gen int) ([]string, error) {
-	objs, err := d.store.List(d.ctx, replayDir+"/"+genDir(gen)+"/")
+	objs, err := d.store.List(d.ctx, workerShardPrefix(gen))
 	if err != nil {
 		return nil, err
 	}

@@ -227,11 +227,15 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		ctx, cancel = context.WithTimeout(ctx, wc.Duration)
 		defer cancel()
 	}
-	cfg, err := waitForRun(ctx, store, wc.Poll, logf)
+	// A worker started before the trainer waits for it as a paused one
+	// waits for the next model: the --poll interval would delay the
+	// first generation by as much.
+	wait := min(wc.Poll, pausedPoll)
+	cfg, err := waitForRun(ctx, store, wait, logf)
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
-	latest, err := waitForLatest(ctx, store, wc.Poll, logf)
+	latest, err := waitForLatest(ctx, store, wait, logf)
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
@@ -274,6 +278,13 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 	// bp admits a game only while the newest generation lacks games.
 	bp := up.bp
 	bp.setWanted(latest.GamesPerGen)
+	// A (re)started worker counts the games already there before it
+	// starts any.
+	if objs, err := store.List(ctx, workerShardPrefix(latest.Generation)); err == nil {
+		if have, want, paused := bp.listed(latest.Generation, len(objs)); paused && hooks.Paused != nil {
+			call(func() { hooks.Paused(latest.Generation, have, want) })
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	stopPoll := make(chan struct{})
 	g.Go(func() error {
@@ -308,7 +319,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				}
 			}
 			gen := ms.gen()
-			objs, err := store.List(gctx, fmt.Sprintf("replay/gen-%06d/", gen))
+			objs, err := store.List(gctx, workerShardPrefix(gen))
 			if err != nil {
 				logf("warning: %v", err)
 				continue

@@ -132,7 +132,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			}
 		},
 		Paused: func(gen, have, want int) {
-			logf("generation %d has %d of the %d games the trainer wants: waiting for its next model", gen, have, want)
+			logf("generation %d has %d of the %d games the trainer wants (with those in play here): waiting for its next model", gen, have, want)
 		},
 		Retry: func(key string, err error) { logf("warning: upload of %s failed, retrying: %v", key, err) },
 	}
