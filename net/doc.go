@@ -77,21 +77,82 @@
 // every operation owns its output and reuses it, and an inference graph
 // runs as a plan of those operations (no tape machine): a network run
 // allocates nothing (TestRunAllocatesNothing), and Evaluate allocates its
-// results only (2 allocations per call). The BLAS is gonum's pure Go, or
-// OpenBLAS with -tags openblas (Backend; scripts/build.sh picks it when
-// installed). BenchmarkSgemm measures the limit, BenchmarkEvaluate the
-// positions/s, GFLOP/s and % of that limit (see the README for the
-// figures).
+// results only (2 allocations per call). In an inference graph each
+// position's neighbourhoods are gathered into the scratch of the worker
+// about to multiply them (no full im2row matrix through memory). The
+// BLAS is gonum's pure Go, or OpenBLAS with -tags openblas (Backend;
+// scripts/build.sh picks it when installed).
 //
-// Where the time went before (CPU profile of Evaluate at batch 64 with
-// OpenBLAS, Gorgonia's Conv2d on NCHW): im2col 40%, copies and
-// transposes between the NCHW and matrix layouts 20%, BroadcastAdd's
-// Repeat 10%, the BLAS itself 10%, the rest allocation (40 MB and 2,650
-// allocations per call) and dispatch. After: the BLAS 45%, im2row 30%,
-// the fused bias/ReLU and the small value-head products 7%; encoding,
-// move generation, the cache and the channel hand-offs each under 2%.
-// Training (tape machine, symbolic gradients of the same operations):
-// the BLAS 35%, im2row and its scatter 30%.
+// Both cores: every product, gather, scatter and elementwise pass is cut
+// into blocks (one or a few positions' rows) that the calling goroutine
+// and the package's helper goroutines take in turn (parallel, blas.go);
+// a block's result does not depend on who computes it or on GOMAXPROCS.
+// OpenBLAS runs one thread per call. Measured (BenchmarkEvaluateCores,
+// batch 32, OpenBLAS, one run at load average 15; positions/s):
+//
+//	GOMAXPROCS  OpenBLAS threads  other core idle  a search on the other core
+//	1           1                 2,998            1,507
+//	1           2                 1,578              742
+//	2           1                 6,776            2,584
+//	2           2                 2,303              281
+//
+// OpenBLAS's own threads spin and fight the helpers: one thread per call.
+// The choices for self-play (evaluators, games in flight, batch) are in
+// package selfplay's documentation.
+//
+// Training runs the same operations under Gorgonia's tape machine with
+// their symbolic gradients: the input gradient of a convolution is
+// gz·Wᵀ with Wᵀ laid out first and then scattered back (row2im), the
+// weight gradient gzᵀ·x by parts of columns and then transposed, so that
+// gonum's kernel runs along rows of 9·C entries (its fast case) and the
+// parts balance on two cores; ReLU and its gradient work on the bits of
+// float32 (no branch to mispredict); the softmax skips masked actions.
+// TestGradientCheck checks the gradients numerically in float64,
+// TestGradientFloat32MatchesFloat64 the float32 paths against them.
+//
+// Where the time goes (CPU profiles, OpenBLAS). Evaluate at batch 32: the
+// BLAS 60%, the gather 18%, bias/residual/ReLU 10%, the pooling and its
+// spread 6%; encoding, move generation, softmax, the cache and the
+// channel hand-offs each under 2%. A training step: the BLAS 58%, gather
+// and scatter 19%, ReLU and its gradient 5%, the loss 3%, Gorgonia's tape
+// machine (dispatch, gradient sums) under 5%, encoding and the optimizer
+// update under 2%; 730 allocations (17 kB) per step, Gorgonia's. Before this package had its
+// own operations (Gorgonia's Conv2d on NCHW, Evaluate at batch 64):
+// im2col 40%, layout copies and transposes 20%, BroadcastAdd's Repeat
+// 10%, the BLAS 10%, the rest allocation (40 MB and 2,650 allocations per
+// call) and dispatch.
+//
+// BenchmarkSgemm measures the limit: this build's BLAS on the product of
+// a convolution of the default 8x8 net at batch 32 (2048x32x288) with 1
+// and 2 threads, and in the row blocks the network runs; BenchmarkEvaluate
+// reports positions/s, GFLOP/s and the % of the best of the first two,
+// measured in the same process; BenchmarkTrainStep samples/s (batch 64).
+// Medians of 5, default 8x8 net (5.17 MFLOP/position), on this project's
+// 2-core machine shared with other jobs:
+//
+//	backend   batch  positions/s  GFLOP/s  % of peak
+//	OpenBLAS      1        2,291     11.8       16
+//	OpenBLAS     16        5,357     27.7       36
+//	OpenBLAS     32        4,113     21.3       37
+//	OpenBLAS     64        5,741     29.7       37
+//	gonum        16        1,025      5.3       70
+//	gonum        32        1,621      8.4      117
+//	gonum        64        1,328      6.9      101
+//
+//	backend   BenchmarkSgemm GFLOP/s: 1 thread, 2 threads, row blocks
+//	OpenBLAS  30.7, 44.4, 37.3   (88-97 on 1 thread on a quiet machine)
+//	gonum      4.1,  3.5,  4.9
+//
+//	backend   BenchmarkTrainStep samples/s (batch 64)
+//	OpenBLAS  983
+//	gonum     134
+//
+// (Evaluate and Sgemm at load average 13-15; batch 1 and TrainStep in an
+// earlier run at load average 20-38.) The peak is what this loaded
+// machine gave the BLAS in the same seconds, far below a quiet machine's:
+// the percentages compare like with like, the absolute figures do not
+// transfer. gonum's one large product is slower than its row blocks, so
+// its "peak" is no limit (over 100%). The README has old against new.
 //
 // # Determinism
 //
@@ -101,6 +162,10 @@
 // computes a row differently depending on its place in a block), and the
 // small products with a row per position (value head, global pooling) by
 // a plain loop; other products go by blocks of 64 rows (see rowBLAS).
+// The work done in parallel is split by the shape alone, never by
+// GOMAXPROCS, and a block's result does not depend on the goroutine that
+// computes it; the gathered inference product multiplies the same numbers
+// in the same blocks as the training graph's (TestTrainingMatchesInference).
 // TestReferenceForward checks the evaluator against a direct float64
 // implementation of the network. New, training and augmentation are
 // seeded. A training run is reproduced bit for bit with the same backend

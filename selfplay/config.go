@@ -8,7 +8,8 @@ import (
 )
 
 // DefaultConfig returns the settings of `konane train` for a board size,
-// chosen for a 2-core machine (see the README for the measurements).
+// chosen for a 2-core machine (see the README, and the package documentation for the
+// games in flight, the batch and the evaluators on two cores).
 func DefaultConfig(size int) Config {
 	// ReuseRatio 12 rather than 4: training is cheap beside self-play here,
 	// and in two 30-minute 6x6 runs (seed 1) the model trained with 12 kept
