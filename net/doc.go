@@ -144,11 +144,12 @@
 //	gonum      4.1,  3.5,  4.9
 //
 //	backend   BenchmarkTrainStep samples/s (batch 64)
-//	OpenBLAS  983
-//	gonum     134
+//	OpenBLAS  1,433
+//	gonum       342
 //
-// (Evaluate and Sgemm at load average 13-15; batch 1 and TrainStep in an
-// earlier run at load average 20-38.) The peak is what this loaded
+// (Evaluate and Sgemm at load average 13-15, batch 1 in an earlier run
+// at 20-38, TrainStep in a later one at 11-23, where Evaluate at batch 32
+// gave 4,399 positions/s, 35% of peak, again.) The peak is what this loaded
 // machine gave the BLAS in the same seconds, far below a quiet machine's:
 // the percentages compare like with like, the absolute figures do not
 // transfer. gonum's one large product is slower than its row blocks, so
