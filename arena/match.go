@@ -85,9 +85,31 @@ type Pair struct {
 	A, B         int // entrant indices, A < B; in a gauntlet A is 0
 	WinsA, WinsB int
 	// Decision and LLR are the SPRT state of B against A, when the match
-	// ran with an SPRT.
+	// ran with an SPRT. Once the test decides they stay as they were at
+	// that game: games already under way when it decided still count in
+	// WinsA and WinsB, but cannot undo the verdict.
 	Decision Decision
 	LLR      float64
+	// DecidedAfter is the number of games the pair had played when the
+	// SPRT decided (0 while it has not).
+	DecidedAfter int
+}
+
+// record counts one finished game of the pair and, with an SPRT that has
+// not decided yet, updates the test.
+func (p *Pair) record(bWon bool, sprt *SPRT) {
+	if bWon {
+		p.WinsB++
+	} else {
+		p.WinsA++
+	}
+	if sprt == nil || p.Decision != Continue {
+		return
+	}
+	p.LLR = sprt.LLR(p.WinsB, p.WinsA)
+	if p.Decision = sprt.Test(p.WinsB, p.WinsA); p.Decision != Continue {
+		p.DecidedAfter = p.Games()
+	}
 }
 
 // Games is the number of games the pair played.
@@ -260,15 +282,7 @@ func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (
 			mu.Lock()
 			defer mu.Unlock()
 			games[i] = game
-			if (game.Winner == rules.Black) == (black == pair.A) {
-				pair.WinsA++
-			} else {
-				pair.WinsB++
-			}
-			if cfg.SPRT != nil {
-				pair.LLR = cfg.SPRT.LLR(pair.WinsB, pair.WinsA)
-				pair.Decision = cfg.SPRT.Test(pair.WinsB, pair.WinsA)
-			}
+			pair.record((game.Winner == rules.Black) != (black == pair.A), cfg.SPRT)
 			progress()
 			if cfg.OnGame != nil {
 				return cfg.OnGame(*game)

@@ -83,7 +83,11 @@ func (r *Report) WriteTables(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\tvs\t%s\t%d-%d\t%s", res.Names[p.A], res.Names[p.B], p.WinsA, p.WinsB, percent(p.WinsA, p.Games()))
 		if res.Config.SPRT != nil {
 			lo, hi := res.Config.SPRT.Bounds()
-			fmt.Fprintf(tw, "\tsprt of %s: %s (llr %.2f in [%.2f, %.2f])", res.Names[p.B], p.Decision, p.LLR, lo, hi)
+			fmt.Fprintf(tw, "\tsprt of %s: %s", res.Names[p.B], p.Decision)
+			if p.DecidedAfter > 0 && p.DecidedAfter < p.Games() {
+				fmt.Fprintf(tw, " after %d games", p.DecidedAfter)
+			}
+			fmt.Fprintf(tw, " (llr %.2f in [%.2f, %.2f])", p.LLR, lo, hi)
 		}
 		fmt.Fprintln(tw)
 	}
@@ -122,17 +126,19 @@ func (r *Report) byStrength() []int {
 }
 
 // WritePairsCSV writes one row per pair: player_a, player_b, games,
-// wins_a, wins_b, and the SPRT decision and LLR (empty without an SPRT).
+// wins_a, wins_b, and the SPRT decision, its LLR and the games after
+// which it decided (empty without an SPRT; decided_after 0 while
+// undecided).
 func (r *Report) WritePairsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"player_a", "player_b", "games", "wins_a", "wins_b", "sprt", "llr"})
+	cw.Write([]string{"player_a", "player_b", "games", "wins_a", "wins_b", "sprt", "llr", "decided_after"})
 	for _, p := range r.Results.Pairs {
-		dec, llr := "", ""
+		dec, llr, after := "", "", ""
 		if r.Results.Config.SPRT != nil {
-			dec, llr = p.Decision.String(), strconv.FormatFloat(p.LLR, 'f', 4, 64)
+			dec, llr, after = p.Decision.String(), strconv.FormatFloat(p.LLR, 'f', 4, 64), strconv.Itoa(p.DecidedAfter)
 		}
 		cw.Write([]string{r.Results.Names[p.A], r.Results.Names[p.B], strconv.Itoa(p.Games()),
-			strconv.Itoa(p.WinsA), strconv.Itoa(p.WinsB), dec, llr})
+			strconv.Itoa(p.WinsA), strconv.Itoa(p.WinsB), dec, llr, after})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -184,6 +190,8 @@ type pairJSON struct {
 	WinsB    int      `json:"wins_b"`
 	Decision string   `json:"sprt,omitempty"`
 	LLR      *float64 `json:"llr,omitempty"`
+	// DecidedAfter: games played when the SPRT decided.
+	DecidedAfter int `json:"decided_after,omitempty"`
 }
 
 type ratingJSON struct {
@@ -213,7 +221,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		pj := pairJSON{A: res.Names[p.A], B: res.Names[p.B], WinsA: p.WinsA, WinsB: p.WinsB}
 		if c.SPRT != nil {
 			llr := p.LLR
-			pj.Decision, pj.LLR = p.Decision.String(), &llr
+			pj.Decision, pj.LLR, pj.DecidedAfter = p.Decision.String(), &llr, p.DecidedAfter
 		}
 		j.Pairs = append(j.Pairs, pj)
 	}

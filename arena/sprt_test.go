@@ -97,3 +97,38 @@ func TestParseSPRT(t *testing.T) {
 		}
 	}
 }
+
+// TestPairVerdictSticks: games that finish after the SPRT decided (they
+// were under way with --parallel) count in the score but cannot undo the
+// verdict. Before, B's losses after an accepted H1 pulled the LLR back
+// inside the bounds and the report printed "continue".
+func TestPairVerdictSticks(t *testing.T) {
+	s := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
+	var p Pair
+	for p.Decision == Continue {
+		if p.Games() > 1000 {
+			t.Fatal("no decision after 1000 games that B wins")
+		}
+		p.record(true, &s)
+	}
+	if p.Decision != AcceptH1 {
+		t.Fatalf("B won every game: decision %v", p.Decision)
+	}
+	decided, llr := p.Games(), p.LLR
+	if p.DecidedAfter != decided {
+		t.Fatalf("decided after %d games (want %d), llr %.2f", p.DecidedAfter, decided, llr)
+	}
+	lo, hi := s.Bounds()
+	if llr < hi {
+		t.Fatalf("accepted H1 with llr %.2f below the bound %.2f", llr, hi)
+	}
+	for range 4 {
+		p.record(false, &s)
+	}
+	if s.LLR(p.WinsB, p.WinsA) >= hi {
+		t.Fatalf("test setup: four losses leave the llr at %.2f, not inside [%.2f, %.2f]", s.LLR(p.WinsB, p.WinsA), lo, hi)
+	}
+	if p.Decision != AcceptH1 || p.LLR != llr || p.DecidedAfter != decided || p.WinsA != 4 || p.WinsB != decided {
+		t.Errorf("after four more games: %+v; want H1 kept with llr %.2f after %d games and the losses counted", p, llr, decided)
+	}
+}
