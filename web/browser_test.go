@@ -356,17 +356,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 
 	// The record link downloads the game the page shows.
-	href := p.eval(`document.getElementById("record").href`)
-	resp, err := http.Get(href)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	rec, err := rules.ParseRecord(text)
-	if err != nil {
-		t.Fatalf("record from %s: %v", href, err)
-	}
+	_, rec := downloadRecord(t, p.eval(`document.getElementById("record").href`))
 	final, err := rec.Final()
 	if err != nil {
 		t.Fatal(err)

@@ -112,16 +112,7 @@ func TestAPIReview(t *testing.T) {
 
 	// The record as downloaded, and as JSON, give the same review (the
 	// searches are seeded).
-	resp, err := http.Get(ts.url + "/api/record?id=" + st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	rec, err := rules.ParseRecord(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text, rec := downloadRecord(t, ts.url+"/api/record?id="+st.ID)
 	asJSON, _ := json.Marshal(rec)
 	for _, record := range []string{string(text), string(asJSON)} {
 		var up reviewJSON

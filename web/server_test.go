@@ -548,3 +548,23 @@ func TestFailureMessage(t *testing.T) {
 		}
 	}
 }
+
+// downloadRecord fetches a game record from url (the page's download
+// link, /api/record) and parses it; it returns the text and the record.
+func downloadRecord(t *testing.T, url string) ([]byte, *rules.Record) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	text, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("record from %s: %v", url, err)
+	}
+	rec, err := rules.ParseRecord(text)
+	if err != nil {
+		t.Fatalf("record from %s: %v", url, err)
+	}
+	return text, rec
+}
