@@ -206,30 +206,49 @@ type Object struct {
 // List returns the objects whose keys start with prefix, sorted by key.
 // Temporary files that a writer killed on file:// left behind (*.tmp) and
 // hidden names (a path element starting with ".") are skipped.
+//
+// On file:// a listing reads the directory, then each entry: a writer's
+// temporary file renamed in between makes the listing fail with NotFound.
+// That is a race, not an answer, so List starts over (up to
+// listRestarts times, at once) before it gives up.
 func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 	var out []Object
 	err := s.retry(ctx, func() error {
-		out = out[:0]
-		it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
-		for {
-			o, err := it.Next(ctx)
-			if err == io.EOF {
-				return nil
+		var err error
+		for range listRestarts {
+			if out, err = s.list(ctx, prefix, out[:0]); gcerrors.Code(err) != gcerrors.NotFound {
+				break
 			}
-			if err != nil {
-				return err
-			}
-			if o.IsDir || Temporary(o.Key) {
-				continue
-			}
-			out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})
 		}
+		return err
 	})
 	if err != nil {
 		return nil, &OpError{"list", s.loc, prefix, err}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
+}
+
+// listRestarts bounds how often List starts over after an object
+// vanished while it listed.
+const listRestarts = 20
+
+// list is one listing of prefix, appended to out.
+func (s *Store) list(ctx context.Context, prefix string, out []Object) ([]Object, error) {
+	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
+	for {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if o.IsDir || Temporary(o.Key) {
+			continue
+		}
+		out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})
+	}
 }
 
 // Temporary reports whether key names a temporary or hidden file rather
