@@ -31,6 +31,12 @@ type GameConfig struct {
 	// target of the other positions: (1−ValueMix)·result + ValueMix·value
 	// (0: the game's result alone, as AlphaZero).
 	ValueMix float64
+	// RescoreStones gives every sample whose position has at most this
+	// many stones its exact targets from the solver once the game is
+	// over (see rescore.go; 0: none). The solver runs without a node
+	// budget, so this is for positions it settles quickly: all of 6x6,
+	// or late endgames of 8x8.
+	RescoreStones int `json:",omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -46,6 +52,9 @@ func (c GameConfig) Validate() error {
 	}
 	if !(c.ValueMix >= 0 && c.ValueMix <= 1) {
 		return fmt.Errorf("selfplay: value mix %v: want a number in [0, 1]", c.ValueMix)
+	}
+	if c.RescoreStones < 0 {
+		return fmt.Errorf("selfplay: rescore stones %d: want 0 (off) or more", c.RescoreStones)
 	}
 	return c.MCTS.Validate()
 }
@@ -79,7 +88,15 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 				samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
 			}
 			rec.SetTag("Result", rules.ResultFor(winner))
-			return Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}, nil
+			g := Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}
+			n, err := rescore(ctx, &g, cfg.RescoreStones)
+			if err != nil {
+				return Game{}, err
+			}
+			if cfg.RescoreStones > 0 {
+				rec.SetTag("Rescored", fmt.Sprintf("%d of %d samples", n, len(samples)))
+			}
+			return g, nil
 		}
 		opts, full := cfg.Cap.Choose(rng)
 		res, err := search.Run(ctx, pos, opts)

@@ -360,7 +360,8 @@ func TestPlayGameExactValues(t *testing.T) {
 	cfg := DefaultConfig(5).Game
 	cfg.MCTS.SolveStones, cfg.MCTS.SolveNodes = 64, 1<<20
 	cfg.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 1}
-	cfg.ValueMix = 0.5 // proven roots ignore it
+	cfg.ValueMix = 0.5    // proven roots ignore it
+	cfg.RescoreStones = 0 // the search's own proofs, not rescoring's
 	g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, 3)
 	if err != nil {
 		t.Fatal(err)

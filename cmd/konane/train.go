@@ -55,6 +55,10 @@ Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
 its value gets that value as its target (--exact-values), and --value-mix
 blends the search's value into the game's result for the others.
+--rescore-stones then solves, once a game is over, every position with at
+most that many stones without a node budget: its value target becomes
+exact and, if the side to move wins, its policy target keeps only the
+winning moves (all of 6x6 is solved this way by default).
 
 With --selfplay=false the trainer plays no games: workers do ("konane
 selfplay --run URL", on this or other machines), and it trains on the games
@@ -91,6 +95,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	solveNodes := fs.Int("solve-nodes", mcts.DefaultSolveNodes, "node budget of the endgame solver on a search leaf (0: no endgame solver)")
 	solveStones := fs.Int("solve-stones", mcts.DefaultSolveStones, "the endgame solver tries leaves with at most this many stones")
 	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
+	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default, every position up to 6x6 and none above; 0: none)")
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
@@ -194,6 +199,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	cfg.Game.MCTS.SolveNodes, cfg.Game.MCTS.SolveStones = *solveNodes, *solveStones
 	cfg.Game.ValueMix, cfg.Game.ExactValues = *valueMix, *exactValues
+	if *rescoreStones >= 0 {
+		cfg.Game.RescoreStones = *rescoreStones
+	}
 	switch *search {
 	case "":
 	case "gumbel":
