@@ -37,6 +37,13 @@ type GameConfig struct {
 	// budget, so this is for positions it settles quickly: all of 6x6,
 	// or late endgames of 8x8.
 	RescoreStones int `json:",omitempty"`
+	// RandomPlies opens each game with a uniformly random number, 0 to
+	// RandomPlies, of uniformly random moves (removals included), which
+	// give no samples: the network then also learns positions its own
+	// play would not reach, as its opponents' mistakes make them (0: none).
+	// Their values stay right: a position's target is its exact value or
+	// the result of the search-played rest of the game.
+	RandomPlies int `json:",omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -52,6 +59,9 @@ func (c GameConfig) Validate() error {
 	}
 	if !(c.ValueMix >= 0 && c.ValueMix <= 1) {
 		return fmt.Errorf("selfplay: value mix %v: want a number in [0, 1]", c.ValueMix)
+	}
+	if c.RandomPlies < 0 {
+		return fmt.Errorf("selfplay: random plies %d: want 0 (none) or more", c.RandomPlies)
 	}
 	if c.RescoreStones < 0 {
 		return fmt.Errorf("selfplay: rescore stones %d: want 0 (off) or more", c.RescoreStones)
@@ -81,7 +91,21 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	var samples []net.Sample
 	var searched []searchValue // of each sample
 	var buf [rules.MaxMoves]rules.Move
-	for ply := 0; ; ply++ {
+	first := 0 // the first ply searched
+	if c := cfg.RandomPlies; c > 0 {
+		for range rng.IntN(c + 1) {
+			moves := pos.LegalMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			rec.Moves = append(rec.Moves, m)
+			rec.Comments = append(rec.Comments, "random opening")
+			pos = pos.Play(m)
+			first++
+		}
+	}
+	for ply := first; ; ply++ {
 		if len(pos.LegalMoves(buf[:0])) == 0 {
 			winner := pos.Turn.Other()
 			for i := range samples {

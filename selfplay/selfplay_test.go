@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -431,5 +432,42 @@ func TestInitModel(t *testing.T) {
 	other.Filters++
 	if _, err := InitModel(path, other); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
 		t.Errorf("init with another architecture: %v", err)
+	}
+}
+
+// TestPlayGameRandomPlies: a game opens with 0 to RandomPlies random moves,
+// marked in the record, of which no sample is taken; the same seed gives
+// the same game.
+func TestPlayGameRandomPlies(t *testing.T) {
+	cfg := DefaultConfig(5).Game
+	cfg.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 1} // a sample at every searched ply
+	cfg.RandomPlies = 6
+	lengths := map[int]bool{}
+	for seed := uint64(1); seed <= 12; seed++ {
+		g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(g.Record.Moves) != fmt.Sprint(again.Record.Moves) {
+			t.Fatalf("seed %d: two games differ:\n%v\n%v", seed, g.Record.Moves, again.Record.Moves)
+		}
+		random := 0
+		for random < len(g.Record.Comments) && g.Record.Comments[random] == "random opening" {
+			random++
+		}
+		if random > cfg.RandomPlies {
+			t.Fatalf("seed %d: %d random moves, want at most %d", seed, random, cfg.RandomPlies)
+		}
+		if want := g.Plies - random; len(g.Samples) != want {
+			t.Fatalf("seed %d: %d samples after %d random of %d plies, want %d", seed, len(g.Samples), random, g.Plies, want)
+		}
+		lengths[random] = true
+	}
+	if len(lengths) < 3 {
+		t.Fatalf("random openings of only %d distinct lengths in 12 games", len(lengths))
 	}
 }
