@@ -2,14 +2,15 @@
 # Trains the shipped models exactly as they were made (same code, same
 # seed, same settings), then copies them into models/ for go:embed.
 #
-#   scripts/train-default.sh 8    # the 8x8 model: two runs, 65 + 116 generations
+#   scripts/train-default.sh 8    # the 8x8 model: two runs, 65 + 266 generations
 #   scripts/train-default.sh 6    # the 6x6 model: 70 generations (30 minutes on 2 cores)
 #
 # The 8x8 model comes from two runs: the first (seed 1, 65 generations,
 # 80 minutes on 2 cores) trained from random weights before the search
 # had MCTS-Solver; the second (seed 2) starts from its last model
 # (--init) and trains with the solver-aware search and exact value
-# targets for 116 generations (101 minutes on 2 cores shared).
+# targets for 266 generations (182 minutes on 2 cores shared with other
+# jobs, 17,024 games).
 #
 # Runs are fixed by their generation count, not by wall time, so that they
 # reproduce exactly on any machine (every random choice follows the seed).
@@ -33,12 +34,13 @@ case "$size" in
 	# The first run was started before the default reuse ratio became 12
 	# (see selfplay/config.go), so it keeps the 4 it was trained with.
 	"$konane" train --run runs/default-8x8 --size 8 --seed 1 --generations 65 --reuse 4
-	"$konane" train --run runs/default-8x8-solver --size 8 --seed 2 --generations 116 \
+	"$konane" train --run runs/default-8x8-solver --size 8 --seed 2 --generations 266 \
 		--init "$(last runs/default-8x8)"
 	model="$(last runs/default-8x8-solver)"
 	;;
 6)
-	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70
+	# Trained before rescoring (selfplay/rescore.go) was on by default.
+	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0
 	model="$(last runs/default-6x6)"
 	;;
 *) echo "usage: $0 8|6" >&2; exit 2 ;;

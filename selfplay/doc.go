@@ -14,7 +14,12 @@
 //     value (GameConfig.ValueMix). (Once a root is proven the search only
 //     plays proven winning moves, so in self-play the exact value and the
 //     result agree; the exact target guards against any move choice that
-//     would not keep a proven win.)
+//     would not keep a proven win.) GameConfig.RandomPlies opens games
+//     with a few random moves that give no samples, so that the network
+//     also meets positions its own play would not reach.
+//   - rescore.go: once a game is over, every sample the solver settles
+//     (GameConfig.RescoreStones) gets exact targets: its value, and on a
+//     won position a policy on winning moves only.
 //   - workers.go: many games at once (PlayGames), all feeding one batched
 //     evaluator, under errgroup and a context.
 //   - replay.go: the replay buffer (Replay), a window over the most recent
