@@ -39,8 +39,8 @@ case "$size" in
 	model="$(last runs/default-8x8-solver)"
 	;;
 6)
-	# Trained before rescoring (selfplay/rescore.go) was on by default.
-	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0
+	# Trained before rescoring and random openings were on by default.
+	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0
 	model="$(last runs/default-6x6)"
 	;;
 *) echo "usage: $0 8|6" >&2; exit 2 ;;

@@ -633,10 +633,25 @@ func configDiff(saved, given Config) string {
 		return out
 	}
 	a, b := flat(saved), flat(given)
+	// A setting missing on one side (a field added since the run began, or
+	// left out when zero) is its zero value.
+	zero := map[string]bool{"": true, "0": true, "false": true, `""`: true, "null": true, "[]": true, "{}": true}
+	show := func(v string) string {
+		if v == "" {
+			return "(not set)"
+		}
+		return v
+	}
 	var diffs []string
-	for k, v := range a {
-		if b[k] != v {
-			diffs = append(diffs, fmt.Sprintf("%s: saved %s, given %s", k, v, b[k]))
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			b[k] = ""
+		}
+	}
+	for k, w := range b {
+		v := a[k]
+		if v != w && !(zero[v] && zero[w]) {
+			diffs = append(diffs, fmt.Sprintf("%s: saved %s, given %s", k, show(v), show(w)))
 		}
 	}
 	sort.Strings(diffs)

@@ -160,3 +160,20 @@ func FuzzParseConfig(f *testing.F) {
 		configDiff(c.identity(), tinyConfig().identity())
 	})
 }
+
+// TestConfigDiffAddedSetting: a setting left out of the saved configuration
+// (zero, or added since the run began) differs from a nonzero one given on
+// resume, either way round; zero and missing are the same.
+func TestConfigDiffAddedSetting(t *testing.T) {
+	saved, given := tinyConfig(), tinyConfig()
+	saved.Game.RandomPlies, given.Game.RandomPlies = 0, 5
+	if d := configDiff(saved.identity(), given.identity()); !strings.Contains(d, "game.RandomPlies: saved (not set), given 5") {
+		t.Errorf("saved without, given 5: diff %q", d)
+	}
+	if d := configDiff(given.identity(), saved.identity()); !strings.Contains(d, "game.RandomPlies: saved 5, given (not set)") {
+		t.Errorf("saved 5, given without: diff %q", d)
+	}
+	if d := configDiff(saved.identity(), saved.identity()); d != "" {
+		t.Errorf("same configuration: diff %q", d)
+	}
+}

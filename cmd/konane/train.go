@@ -96,7 +96,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	solveStones := fs.Int("solve-stones", mcts.DefaultSolveStones, "the endgame solver tries leaves with at most this many stones")
 	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
 	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default, every position up to 6x6 and none above; 0: none)")
-	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default; 0: none)")
+	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default, 10 on 6x6 and none on the others; 0: none)")
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
