@@ -3,7 +3,7 @@
 # seed, same settings), then copies them into models/ for go:embed.
 #
 #   scripts/train-default.sh 8    # the 8x8 model: two runs, 65 + 266 generations
-#   scripts/train-default.sh 6    # the 6x6 model: 70 generations (30 minutes on 2 cores)
+#   scripts/train-default.sh 6    # the 6x6 model: three runs, 70 + 517 + 310 generations
 #
 # The 8x8 model comes from two runs: the first (seed 1, 65 generations,
 # 80 minutes on 2 cores) trained from random weights before the search
@@ -39,9 +39,16 @@ case "$size" in
 	model="$(last runs/default-8x8-solver)"
 	;;
 6)
-	# Trained before rescoring and random openings were on by default.
+	# The first run (30 minutes) was trained before rescoring and random
+	# openings were on by default; the second goes on from its last model
+	# with both (83 minutes on 2 cores shared), the third from the
+	# second's generation 517 at a fifth of the learning rate (27 minutes).
 	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0
-	model="$(last runs/default-6x6)"
+	"$konane" train --run runs/default-6x6-b --size 6 --seed 7 --generations 517 \
+		--rescore-stones 26 --random-plies 10 --init "$(last runs/default-6x6)"
+	"$konane" train --run runs/default-6x6-c --size 6 --seed 9 --generations 310 \
+		--rescore-stones 26 --random-plies 10 --lr 0.002 --init "$(last runs/default-6x6-b)"
+	model="$(last runs/default-6x6-c)"
 	;;
 *) echo "usage: $0 8|6" >&2; exit 2 ;;
 esac
