@@ -37,9 +37,8 @@ func DefaultConfig(size int) Config {
 			Cap:         mcts.PlayoutCap{FullSims: 64, FastSims: 16, FullFraction: 0.25},
 			Temperature: mcts.TemperatureSchedule{Initial: 1, Final: 0, Hold: size},
 			ExactValues: true,
-			// The solver settles every 6x6 position in milliseconds once
-			// its table is warm (rescore.go); 8x8 relies on the search's
-			// own endgame solver.
+			// See defaultRescoreStones; 8x8 relies on the search's own
+			// endgame solver.
 			RescoreStones: defaultRescoreStones(size),
 			// Random openings: two 6x6 runs from the shipped model, side by
 			// side on the same cores (seed 7, rescoring on in both), kept
@@ -64,7 +63,8 @@ func DefaultConfig(size int) Config {
 // defaultRescoreStones is GameConfig.RescoreStones for a board size: every
 // position of 4x4 and 5x5; on 6x6 those of at most 26 stones (from about
 // the tenth ply on), which cost the solver about 0.05 CPU-seconds a game
-// where all of them cost about 1.8 (rescore.go); none on 7x7 and 8x8,
+// (from its node counts by ply) where all of them took 1.8 (timed; see
+// rescore.go); none on 7x7 and 8x8,
 // whose positions the solver cannot settle before the endgame without a
 // budget.
 func defaultRescoreStones(size int) int {

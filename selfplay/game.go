@@ -34,8 +34,8 @@ type GameConfig struct {
 	// RescoreStones gives every sample whose position has at most this
 	// many stones its exact targets from the solver once the game is
 	// over (see rescore.go; 0: none). The solver runs without a node
-	// budget, so this is for positions it settles quickly: all of 6x6,
-	// or late endgames of 8x8.
+	// budget, so this is for positions it settles quickly: 4x4 and 5x5
+	// whole, 6x6 from the middle game on, or late endgames of 8x8.
 	RescoreStones int `json:",omitempty"`
 	// RandomPlies opens each game with a uniformly random number, 0 to
 	// RandomPlies, of uniformly random moves (removals included), which

@@ -3,7 +3,6 @@ package selfplay
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"runtime"
 
 	"github.com/konanezero/konane/net"
@@ -59,7 +58,7 @@ func rescore(ctx context.Context, g *Game, maxStones int) (int, error) {
 	// the table when the earlier ones need them.
 	for i := len(g.Samples) - 1; i >= 0; i-- {
 		sm := &g.Samples[i]
-		if bits.OnesCount64(sm.Position.Black|sm.Position.White) > maxStones {
+		if b, w := sm.Position.StoneCount(); b+w > maxStones {
 			continue
 		}
 		results, err := s.Analyze(ctx, sm.Position)

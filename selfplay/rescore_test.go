@@ -3,7 +3,6 @@ package selfplay
 import (
 	"context"
 	"math"
-	"math/bits"
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
@@ -39,7 +38,7 @@ func TestRescoreKnownAnswers(t *testing.T) {
 				seed, len(g.Samples), len(g.Record.Moves), len(plain.Samples), len(plain.Record.Moves))
 		}
 		for i, s := range g.Samples {
-			if bits.OnesCount64(s.Position.Black|s.Position.White) > maxStones {
+			if b, w := s.Position.StoneCount(); b+w > maxStones {
 				if s.Value != plain.Samples[i].Value || len(s.Policy) != len(plain.Samples[i].Policy) {
 					t.Fatalf("seed %d sample %d (too many stones) changed by rescoring", seed, i)
 				}

@@ -58,7 +58,8 @@ blends the search's value into the game's result for the others.
 --rescore-stones then solves, once a game is over, every position with at
 most that many stones without a node budget: its value target becomes
 exact and, if the side to move wins, its policy target keeps only the
-winning moves (all of 6x6 is solved this way by default).
+winning moves (by default every position of 4x4 and 5x5, and 6x6
+positions of at most 26 stones).
 
 With --selfplay=false the trainer plays no games: workers do ("konane
 selfplay --run URL", on this or other machines), and it trains on the games
@@ -95,7 +96,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	solveNodes := fs.Int("solve-nodes", mcts.DefaultSolveNodes, "node budget of the endgame solver on a search leaf (0: no endgame solver)")
 	solveStones := fs.Int("solve-stones", mcts.DefaultSolveStones, "the endgame solver tries leaves with at most this many stones")
 	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
-	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default, every position up to 6x6 and none above; 0: none)")
+	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default: all on 4x4 and 5x5, 26 on 6x6, none above; 0: none)")
 	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default, 10 on 6x6 and none on the others; 0: none)")
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
