@@ -123,3 +123,56 @@ func TestStrengthFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainResumesSavedSettings: "konane train --run DIR" on an existing
+// run continues it with the settings in its config.json, without the
+// flags it was started with; a flag that would change the run is refused,
+// naming the setting, and the run is left as it was.
+func TestTrainResumesSavedSettings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	train := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"train", "--run", dir}, args...), nil, &out, &out)
+		return out.String(), err
+	}
+	if out, err := train("--size", "4", "--generations", "1", "--games-per-gen", "2", "--sims", "8", "--fast-sims", "4",
+		"--filters", "4", "--blocks", "1", "--batch", "8", "--lr", "0.05", "--random-plies", "3", "--rescore-stones", "9", "--seed", "5"); err != nil {
+		t.Fatalf("new run: %v\n%s", err, out)
+	}
+	before, err := selfplay.NewRunDir(dir).ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := train("--generations", "2")
+	if err != nil {
+		t.Fatalf("resume without the run's flags: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "gen 2:") {
+		t.Errorf("resumed run did not play generation 2:\n%s", out)
+	}
+	after, err := selfplay.NewRunDir(dir).ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size != 4 || after.Seed != 5 || after.Train.LR != 0.05 || after.Game.RandomPlies != 3 ||
+		after.Game.RescoreStones != 9 || after.Net != before.Net || after.Game.Cap != before.Game.Cap {
+		t.Errorf("resumed with other settings:\nbefore %+v\nafter  %+v", before, after)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lr", "0.1"}, "train.LR: saved 0.05, given 0.1"},
+		{[]string{"--size", "6"}, "--size 6: " + dir + " holds a 4x4 run"},
+		{[]string{"--random-plies", "0"}, "game.RandomPlies: saved 3, given (not set)"},
+		{[]string{"--seed", "1"}, "seed: saved 5, given 1"},
+	} {
+		out, err := train(append(tc.args, "--generations", "3")...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q\n%s", tc.args, err, tc.want, out)
+		}
+	}
+	if c, err := selfplay.NewRunDir(dir).ReadConfig(); err != nil || c.Train.LR != 0.05 || c.Seed != 5 {
+		t.Errorf("a refused resume changed the saved configuration: %+v, %v", c, err)
+	}
+}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -28,7 +30,11 @@ DIR/models/gen-NNNNNN.safetensors with DIR/models/latest naming the newest.
 The full configuration is printed at the start and written to
 DIR/config.json. Starting again with the same DIR (or --resume) continues
 exactly where the last completed generation left off: weights, optimizer,
-replay buffer, random streams, generation counter. Ctrl-C or SIGTERM finish
+replay buffer, random streams, generation counter; with the settings saved
+in config.json, so "konane train --run DIR" is all it takes. Flags given
+then may change how long and how wide this session runs (--time,
+--generations, --workers); one that would change the run itself (say
+--size or --lr) is refused, naming the setting. Ctrl-C or SIGTERM finish
 the write in progress and exit 0; even kill -9 loses at most the unsaved
 games of the running generation. One trainer at a time holds DIR (a lock
 on DIR/lock, which dies with its process): a second one fails at once,
@@ -140,13 +146,30 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usageError("train", "--init: %s already holds a run; --init starts a new one (run again without --init to continue it)", *run)
 		}
 	}
+	// A run that exists continues with its own settings: only the flags
+	// given now apply, and one that changes what defines the run is
+	// refused (naming the setting) when the run is opened.
+	saved, resuming, err := savedRunConfig(ctx, *run, local)
+	if err != nil {
+		return err
+	}
+	set := explicit(fs)
+	given := func(name string) bool { return !resuming || set[name] }
 	cfg := selfplay.DefaultConfig(*size)
+	if resuming && *initModel == "" {
+		if set["size"] && *size != saved.Size {
+			return usageError("train", "--size %d: %s holds a %dx%d run", *size, *run, saved.Size, saved.Size)
+		}
+		cfg = saved
+	}
 	cfg.Init = *initModel
-	cfg.Seed = *seed
+	if given("seed") {
+		cfg.Seed = *seed
+	}
 	cfg.Generations, cfg.Duration = *gens, *dur
 	setInt(&cfg.GamesPerGen, *games)
 	setInt(&cfg.Parallel, *workers)
-	if err := adaptSims(&cfg.Game.Cap, explicit(fs), *sims, *fastSims); err != nil {
+	if err := adaptSims(&cfg.Game.Cap, set, *sims, *fastSims); err != nil {
 		return err
 	}
 	if *initModel != "" {
@@ -171,7 +194,6 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *reuse != 0 {
 		cfg.ReuseRatio = *reuse
 	}
-	set := explicit(fs)
 	for _, name := range []string{"gate-sims", "gate-sprt"} {
 		if set[name] && *gateGames <= 0 {
 			return usageError("train", "--%s applies to the gate: give --gate-games too", name)
@@ -184,23 +206,38 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}
 	}
-	if *gateGames > 0 {
-		sprt, err := arena.ParseSPRT(*gateSPRT)
-		if err != nil {
-			return usageError("train", "--gate-sprt: %v", err)
+	if given("gate-games") {
+		cfg.Gate = selfplay.GateConfig{}
+		if *gateGames > 0 {
+			sprt, err := arena.ParseSPRT(*gateSPRT)
+			if err != nil {
+				return usageError("train", "--gate-sprt: %v", err)
+			}
+			cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
 		}
-		cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
 	}
-	switch *solverFlag {
-	case "on":
-		cfg.Game.MCTS.Solver = true
-	case "off":
-		cfg.Game.MCTS.Solver = false
-	default:
-		return usageError("train", "--solver %q: want on or off", *solverFlag)
+	if given("solver") {
+		switch *solverFlag {
+		case "on":
+			cfg.Game.MCTS.Solver = true
+		case "off":
+			cfg.Game.MCTS.Solver = false
+		default:
+			return usageError("train", "--solver %q: want on or off", *solverFlag)
+		}
 	}
-	cfg.Game.MCTS.SolveNodes, cfg.Game.MCTS.SolveStones = *solveNodes, *solveStones
-	cfg.Game.ValueMix, cfg.Game.ExactValues = *valueMix, *exactValues
+	if given("solve-nodes") {
+		cfg.Game.MCTS.SolveNodes = *solveNodes
+	}
+	if given("solve-stones") {
+		cfg.Game.MCTS.SolveStones = *solveStones
+	}
+	if given("value-mix") {
+		cfg.Game.ValueMix = *valueMix
+	}
+	if given("exact-values") {
+		cfg.Game.ExactValues = *exactValues
+	}
 	if *randomPlies >= 0 {
 		cfg.Game.RandomPlies = *randomPlies
 	}
@@ -256,6 +293,33 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
 	}
 	return selfplay.Run(ctx, *run, cfg, hooks, logf)
+}
+
+// savedRunConfig reads the configuration of the run at run (a directory
+// or a bucket URL); resuming is false when there is no run there yet.
+func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.Config, resuming bool, err error) {
+	var d *selfplay.RunDir
+	if local {
+		d = selfplay.NewRunDir(strings.TrimPrefix(run, "file://"))
+	} else {
+		store, err := runstore.Open(ctx, run)
+		if err != nil {
+			return cfg, false, usageError("train", "--run: %v", err)
+		}
+		defer store.Close()
+		if d, err = selfplay.OpenStoreRunDir(ctx, store); err != nil {
+			return cfg, false, err
+		}
+		defer d.Close()
+	}
+	cfg, err = d.ReadConfig()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return cfg, false, nil
+	case err != nil:
+		return cfg, false, fmt.Errorf("train: %w", err)
+	}
+	return cfg, true, nil
 }
 
 // adaptSims sets the full and fast simulations of self-play from --sims
