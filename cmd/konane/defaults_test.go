@@ -176,3 +176,29 @@ func TestTrainResumesSavedSettings(t *testing.T) {
 		t.Errorf("a refused resume changed the saved configuration: %+v, %v", c, err)
 	}
 }
+
+// TestTrainTemperature: --temperature sets the temperature after the
+// opening plies (the run's saved configuration says so); a value out of
+// range is refused, naming the flag.
+func TestTrainTemperature(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "run")
+	var out bytes.Buffer
+	if err := run(ctx, []string{"train", "--run", dir, "--size", "4", "--filters", "4", "--blocks", "1", "--temperature", "0.5"}, nil, &out, &out); err != nil {
+		t.Fatalf("train --temperature 0.5: %v\n%s", err, out.String())
+	}
+	c, err := selfplay.NewRunDir(dir).ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Game.Temperature.Final != 0.5 || c.Game.Temperature.Initial != 1 {
+		t.Errorf("temperature schedule %+v, want Final 0.5 after Initial 1", c.Game.Temperature)
+	}
+	for _, bad := range []string{"-1", "NaN", "11"} {
+		err := run(context.Background(), []string{"train", "--run", t.TempDir(), "--temperature", bad}, nil, &out, &out)
+		if err == nil || !strings.Contains(err.Error(), "--temperature") {
+			t.Errorf("--temperature %s: err = %v, want one naming --temperature", bad, err)
+		}
+	}
+}

@@ -104,6 +104,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
 	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default: all on 4x4 and 5x5, 26 on 6x6, none above; 0: none)")
 	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default, 10 on 6x6 and none on the others; 0: none)")
+	temperature := fs.Float64("temperature", 0, "temperature of the move choice of a full search after the first size plies (which use 1): 0 plays the most visited move, 1 samples by visits")
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
@@ -234,6 +235,12 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if given("value-mix") {
 		cfg.Game.ValueMix = *valueMix
+	}
+	if given("temperature") {
+		if !(*temperature >= 0 && *temperature <= 10) {
+			return usageError("train", "--temperature %v: want 0..10", *temperature)
+		}
+		cfg.Game.Temperature.Final = *temperature
 	}
 	if given("exact-values") {
 		cfg.Game.ExactValues = *exactValues
