@@ -5,6 +5,7 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
@@ -935,10 +936,12 @@ func (o *tanhGradOp) Do(vs ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// policyLossOp is the mean over the batch of the cross-entropy of the
-// target distribution t against the softmax of logits+mask (the mask holds
-// 0 for legal actions and maskedLogit for the others), computed in
-// float64 per row with the row's own maximum subtracted.
+// policyLossOp is the mean over the rows of the batch that have a target
+// (value-only samples have none: their row of t is all zeros) of the
+// cross-entropy of the target distribution t against the softmax of
+// logits+mask (the mask holds 0 for legal actions and maskedLogit for the
+// others), computed in float64 per row with the row's own maximum
+// subtracted.
 type policyLossOp struct {
 	opBase
 	last float64 // the loss of the last run
@@ -961,10 +964,22 @@ func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
 	return nil, fmt.Errorf("net: policy loss of %v", vs[0].Dtype())
 }
 
-// xent returns the mean cross-entropy; with grad non-nil it writes there
-// the gradient of the mean times scale instead: softmax·Σt − t per row.
+// xent returns the mean cross-entropy over the rows whose target is not
+// all zeros (0 if there are none); with grad non-nil it writes there the
+// gradient of that mean times scale instead: softmax·Σt − t per row, zero
+// on the rows without a target.
 func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 	rows := len(z) / cols
+	targets := 0
+	for r := 0; r < rows; r++ {
+		if slices.ContainsFunc(t[r*cols:(r+1)*cols], func(v T) bool { return v != 0 }) {
+			targets++
+		}
+	}
+	if targets == 0 {
+		clear(grad)
+		return 0
+	}
 	var loss float64
 	for r := 0; r < rows; r++ {
 		zr, mr, tr := z[r*cols:(r+1)*cols], mask[r*cols:(r+1)*cols], t[r*cols:(r+1)*cols]
@@ -993,11 +1008,11 @@ func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 				if mr[j] == 0 {
 					p = math.Exp(float64(v)-m) / sum
 				}
-				gr[j] = T((p*tsum - float64(tr[j])) * scale / float64(rows))
+				gr[j] = T((p*tsum - float64(tr[j])) * scale / float64(targets))
 			}
 		}
 	}
-	return loss / float64(rows)
+	return loss / float64(targets)
 }
 
 func (o *policyLossOp) DiffWRT(int) []bool { return []bool{true, false, false} }

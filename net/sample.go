@@ -17,7 +17,9 @@ type ActionProb struct {
 // Sample is one training example: a position, the target policy (sparse
 // over the action space, a distribution over legal moves, usually MCTS
 // visit counts normalised), and the target value from the side to move's
-// view (the game's outcome, -1 or +1, or a blend).
+// view (the game's outcome, -1 or +1, or a blend). A sample with no policy
+// entries is a value-only sample: it trains the value head alone (the
+// policy loss is the mean over the samples that have a policy).
 type Sample struct {
 	Position rules.Position
 	Policy   []ActionProb
@@ -39,8 +41,9 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 
 // check reports why s cannot train a size×size network: a bad position, a
 // terminal one, a policy entry that is not a legal move or not a
-// probability, a policy that sums to 0, or a value outside [-1, 1]. legal
-// receives the legal moves.
+// probability, a policy whose entries sum to 0 (no entries at all is a
+// value-only sample), or a value outside [-1, 1]. legal receives the legal
+// moves.
 func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 	p := s.Position
 	if err := p.Validate(); err != nil {
@@ -64,8 +67,8 @@ func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 		}
 		sum += float64(ap.Prob)
 	}
-	if !(sum > 0) {
-		return nil, fmt.Errorf("policy is empty or sums to 0")
+	if len(s.Policy) > 0 && !(sum > 0) {
+		return nil, fmt.Errorf("policy sums to 0")
 	}
 	if !(s.Value >= -1 && s.Value <= 1) {
 		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 func TestGradientCheck(t *testing.T) {
 	cfg := Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
 	batch := randomSamples(4, 3, 5)
+	batch[1].Policy = nil // a value-only sample
 	kinks := 0
 	for seed := uint64(0); seed < 50; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
@@ -125,6 +127,36 @@ func TestGradientCheck(t *testing.T) {
 		gr.close()
 	}
 	t.Logf("%d entries skipped at a kink", kinks)
+}
+
+// TestPolicyLossValueOnlyRows: rows without a policy target (value-only
+// samples) neither count in the policy loss's mean nor get a gradient; a
+// batch of only such rows has loss 0.
+func TestPolicyLossValueOnlyRows(t *testing.T) {
+	const cols = 3
+	z := []float64{0.5, -1, 2, 0.3, 0.1, -0.7}
+	mask := []float64{0, 0, maskedLogit, 0, 0, 0}
+	one := []float64{0.25, 0.75, 0}
+	alone := xent(z[:cols], mask[:cols], one, cols, nil, 0)
+	t2 := append(append([]float64(nil), one...), 0, 0, 0)
+	if got := xent(z, mask, t2, cols, nil, 0); math.Abs(got-alone) > 1e-12 {
+		t.Errorf("loss with a value-only row %v, want the other row's %v", got, alone)
+	}
+	grad := make([]float64, len(z))
+	for i := range grad {
+		grad[i] = 9 // stale
+	}
+	xent(z, mask, t2, cols, grad, 1)
+	g1 := make([]float64, cols)
+	xent(z[:cols], mask[:cols], one, cols, g1, 1)
+	for j := 0; j < cols; j++ {
+		if math.Abs(grad[j]-g1[j]) > 1e-12 || grad[cols+j] != 0 {
+			t.Fatalf("gradient %v, want %v then zeros", grad, g1)
+		}
+	}
+	if got := xent(z, mask, make([]float64, len(z)), cols, grad, 1); got != 0 || slices.ContainsFunc(grad, func(v float64) bool { return v != 0 }) {
+		t.Errorf("only value-only rows: loss %v, gradient %v; want 0 and zeros", got, grad)
+	}
 }
 
 // TestOverfit trains repeatedly on one fixed batch with one-hot policy
@@ -290,8 +322,10 @@ func TestStepRejectsBadBatches(t *testing.T) {
 	badValue[0].Value = 2
 	otherSize := append([]Sample(nil), good...)
 	otherSize[0] = randomSamples(5, 1, 1)[0]
-	empty := append([]Sample(nil), good...)
-	empty[0].Policy = nil
+	zero := append([]Sample(nil), good...)
+	zero[0].Policy = []ActionProb{{Action: good[0].Policy[0].Action, Prob: 0}}
+	terminal := append([]Sample(nil), good...)
+	terminal[1] = Sample{Position: rules.Position{Size: 4, Black: 1}, Value: 1} // value-only, but no move
 	for _, tc := range []struct {
 		name  string
 		batch []Sample
@@ -301,7 +335,8 @@ func TestStepRejectsBadBatches(t *testing.T) {
 		{"illegal", illegal, "sample 1: policy action"},
 		{"value", badValue, "value 2 outside"},
 		{"size", otherSize, "size 5 for a 4x4"},
-		{"empty policy", empty, "policy is empty"},
+		{"zero policy", zero, "sample 0: policy sums to 0"},
+		{"terminal value-only", terminal, "sample 1: position has no legal move"},
 	} {
 		_, err := tr.Step(tc.batch)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -310,6 +345,11 @@ func TestStepRejectsBadBatches(t *testing.T) {
 	}
 	if tr.Steps() != 0 {
 		t.Errorf("failed steps counted: %d", tr.Steps())
+	}
+	valueOnly := append([]Sample(nil), good...)
+	valueOnly[0].Policy = nil
+	if l, err := tr.Step(valueOnly); err != nil || tr.Steps() != 1 || l.Policy <= 0 {
+		t.Errorf("a batch with a value-only sample: %+v, %v, %d steps; want a step with the other sample's policy loss", l, err, tr.Steps())
 	}
 }
 

@@ -102,7 +102,8 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 // samples, then a CRC-32 (IEEE) of everything before it. A sample is the
 // black and white bitboards (8 bytes each), the side to move (1), the
 // value target (float32) and the number k of policy entries (uint16), then
-// k entries of an action index (uint16) and its probability (float32).
+// k entries of an action index (uint16) and its probability (float32);
+// k = 0 is a value-only sample (net.Sample).
 const (
 	shardMagic   = "KZRS"
 	shardVersion = 1
@@ -253,11 +254,16 @@ func decodeShard(data []byte, size int) ([]net.Sample, error) {
 			return nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
 		}
 		legal := s.Position.LegalMoves(moves[:0])
-		if k == 0 || k > len(legal) {
+		if len(legal) == 0 {
+			return nil, fmt.Errorf("sample %d: the position has no legal move", i)
+		}
+		if k > len(legal) {
 			return nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
 		}
 		var seen [rules.MaxMoves]bool
-		s.Policy = make([]net.ActionProb, k)
+		if k > 0 {
+			s.Policy = make([]net.ActionProb, k)
+		}
 		sum := 0.0
 		for j := range s.Policy {
 			a := int(binary.LittleEndian.Uint16(body[policyEntry*j:]))
@@ -278,7 +284,7 @@ func decodeShard(data []byte, size int) ([]net.Sample, error) {
 			sum += float64(p)
 			s.Policy[j] = net.ActionProb{Action: int32(a), Prob: p}
 		}
-		if math.Abs(sum-1) > 1e-3 {
+		if k > 0 && math.Abs(sum-1) > 1e-3 {
 			return nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
 		}
 		body = body[policyEntry*k:]

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
@@ -31,6 +32,9 @@ func testShard(t testing.TB) ([]byte, []net.Sample) {
 		if len(moves) > 1 {
 			s := net.Sample{Position: p, Value: float32(1 - 2*rng.IntN(2))}
 			for _, m := range moves {
+				if len(samples)%3 == 2 {
+					break // a value-only sample
+				}
 				s.Policy = append(s.Policy, net.ActionProb{Action: int32(rules.ActionIndex(m, 6)), Prob: 1 / float32(len(moves))})
 			}
 			samples = append(samples, s)
@@ -103,7 +107,11 @@ func TestShardRefusesBadSamples(t *testing.T) {
 		{"side to move", func(b []byte) { b[s0+16] = 7 }, "side to move 7", 6, true},
 		{"NaN value", f32(s0+17, float32(math.NaN())), "value target NaN outside [-1, 1]", 6, true},
 		{"value 2", f32(s0+17, 2), "value target 2 outside", 6, true},
-		{"no policy", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0) }, "sample 0: 0 policy entries", 6, true},
+		{"terminal position", func(b []byte) {
+			binary.LittleEndian.PutUint64(b[s0:], 1)
+			binary.LittleEndian.PutUint64(b[s0+8:], 0)
+		}, "sample 0: the position has no legal move", 6, true},
+		{"more policy entries than moves", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], uint16(k0+1)) }, fmt.Sprintf("sample 0: %d policy entries for %d legal moves", k0+1, k0), 6, true},
 		{"policy longer than the file", func(b []byte) { binary.LittleEndian.PutUint16(b[s0+21:], 0xFFFF) }, "ends inside its policy of 65535 entries", 6, true},
 		{"action outside the space", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 0xFFFF) }, "policy on action 65535, not a legal move", 6, true},
 		{"illegal action", func(b []byte) { binary.LittleEndian.PutUint16(b[p0:], 5) }, "policy on action 5, not a legal move", 6, true},

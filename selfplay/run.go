@@ -658,18 +658,23 @@ func configDiff(saved, given Config) string {
 	return strings.Join(diffs, "; ")
 }
 
-// meanEntropy is the mean entropy, in nats, of the policy targets.
+// meanEntropy is the mean entropy, in nats, of the policy targets (of
+// the samples that have one).
 func meanEntropy(samples []net.Sample) float64 {
-	if len(samples) == 0 {
-		return 0
-	}
 	var h float64
+	n := 0
 	for _, s := range samples {
+		if len(s.Policy) > 0 {
+			n++
+		}
 		for _, ap := range s.Policy {
 			if ap.Prob > 0 {
 				h -= float64(ap.Prob) * math.Log(float64(ap.Prob))
 			}
 		}
 	}
-	return h / float64(len(samples))
+	if n == 0 {
+		return 0
+	}
+	return h / float64(n)
 }
