@@ -37,6 +37,13 @@ type GameConfig struct {
 	// budget, so this is for positions it settles quickly: 4x4 and 5x5
 	// whole, 6x6 from the middle game on, or late endgames of 8x8.
 	RescoreStones int `json:",omitempty"`
+	// RescoreChildren adds, for every sample that rescoring solved, up to
+	// this many of its children (the positions after its legal moves,
+	// drawn at random but fixed by the position) as value-only samples
+	// with their exact values, which the solver found on the way (0:
+	// none). The value head then also learns the positions one mistake
+	// away from its own play, which its search must judge.
+	RescoreChildren int `json:",omitempty"`
 	// RandomPlies opens each game with a uniformly random number, 0 to
 	// RandomPlies, of uniformly random moves (removals included), which
 	// give no samples: the network then also learns positions its own
@@ -66,13 +73,19 @@ func (c GameConfig) Validate() error {
 	if c.RescoreStones < 0 {
 		return fmt.Errorf("selfplay: rescore stones %d: want 0 (off) or more", c.RescoreStones)
 	}
+	if c.RescoreChildren < 0 || c.RescoreChildren > rules.MaxMoves {
+		return fmt.Errorf("selfplay: rescore children %d: want 0 (none) to %d", c.RescoreChildren, rules.MaxMoves)
+	}
+	if c.RescoreChildren > 0 && c.RescoreStones == 0 {
+		return fmt.Errorf("selfplay: rescore children %d without rescoring (rescore stones 0)", c.RescoreChildren)
+	}
 	return c.MCTS.Validate()
 }
 
 // Game is one finished self-play game.
 type Game struct {
 	Record  *rules.Record
-	Samples []net.Sample // full-search positions with their targets
+	Samples []net.Sample // full-search positions with their targets, then value-only children (GameConfig.RescoreChildren)
 	Winner  rules.Color
 	Plies   int
 }
@@ -113,12 +126,16 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 			}
 			rec.SetTag("Result", rules.ResultFor(winner))
 			g := Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}
-			n, err := rescore(ctx, &g, cfg.RescoreStones)
+			n, kids, err := rescore(ctx, &g, cfg.RescoreStones, cfg.RescoreChildren)
 			if err != nil {
 				return Game{}, err
 			}
 			if cfg.RescoreStones > 0 {
-				rec.SetTag("Rescored", fmt.Sprintf("%d of %d samples", n, len(samples)))
+				tag := fmt.Sprintf("%d of %d samples", n, len(samples))
+				if cfg.RescoreChildren > 0 {
+					tag += fmt.Sprintf(", %d value-only children", kids)
+				}
+				rec.SetTag("Rescored", tag)
 			}
 			return g, nil
 		}

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 
 	"github.com/konanezero/konane/net"
@@ -41,19 +42,21 @@ func init() {
 }
 
 // rescore gives the samples of g whose positions have at most maxStones
-// stones their exact targets, and returns how many it rescored.
-func rescore(ctx context.Context, g *Game, maxStones int) (int, error) {
+// stones their exact targets, adds up to children value-only samples for
+// each of them (GameConfig.RescoreChildren), and returns how many samples
+// it rescored and how many it added.
+func rescore(ctx context.Context, g *Game, maxStones, children int) (rescored, added int, err error) {
 	if maxStones <= 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	var s *solver.Solver
 	select {
 	case s = <-rescoreSolvers:
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return 0, 0, ctx.Err()
 	}
 	defer func() { rescoreSolvers <- s }()
-	n := 0
+	var kids []net.Sample
 	// From the end of the game back: the later positions' results are in
 	// the table when the earlier ones need them.
 	for i := len(g.Samples) - 1; i >= 0; i-- {
@@ -63,12 +66,44 @@ func rescore(ctx context.Context, g *Game, maxStones int) (int, error) {
 		}
 		results, err := s.Analyze(ctx, sm.Position)
 		if err != nil {
-			return n, fmt.Errorf("selfplay: rescoring ply %d: %w", i, err)
+			return rescored, 0, fmt.Errorf("selfplay: rescoring ply %d: %w", i, err)
 		}
 		exactTargets(sm, solver.WinningMoves(results))
-		n++
+		rescored++
+		kids = append(kids, childSamples(sm.Position, results, children)...)
 	}
-	return n, nil
+	g.Samples = append(g.Samples, kids...)
+	return rescored, len(kids), nil
+}
+
+// childSamples returns up to n value-only samples of the children of p,
+// whose exact results are results (Analyze's): a move that wins for the
+// player making it leaves the opponent, to move, lost. The children are
+// drawn at random with a generator seeded by p, so the same position
+// always gives the same ones; a child without a legal move (the game is
+// over there) is not a sample.
+func childSamples(p rules.Position, results []solver.MoveResult, n int) []net.Sample {
+	if n <= 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(p.Hash(), uint64(p.Turn)))
+	var out []net.Sample
+	var buf [rules.MaxMoves]rules.Move
+	for _, i := range rng.Perm(len(results)) {
+		if len(out) == n {
+			break
+		}
+		c := p.Play(results[i].Move)
+		if len(c.LegalMoves(buf[:0])) == 0 {
+			continue
+		}
+		v := float32(1)
+		if results[i].Wins {
+			v = -1
+		}
+		out = append(out, net.Sample{Position: c, Value: v})
+	}
+	return out
 }
 
 // exactTargets sets the targets of a sample whose winning moves are wins

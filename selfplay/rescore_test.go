@@ -2,7 +2,10 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
@@ -112,5 +115,76 @@ func TestExactTargetsPolicy(t *testing.T) {
 	exactTargets(&s, nil)
 	if s.Value != -1 || len(s.Policy) != 1 || s.Policy[0].Action != a1 {
 		t.Fatalf("lost: got value %v policy %v, want -1 and the search's policy", s.Value, s.Policy)
+	}
+}
+
+// TestRescoreChildren: with GameConfig.RescoreChildren, each rescored
+// sample brings up to that many value-only samples of its children, each
+// with the solver's value for its side to move; the game and its own
+// samples are those without children, and the same seed gives the same
+// children.
+func TestRescoreChildren(t *testing.T) {
+	cfg := DefaultConfig(5).Game
+	cfg.MCTS.Solver = false
+	cfg.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 1}
+	cfg.RescoreStones = 14
+	ex := solver.New(solver.WithTableEntries(1 << 16))
+	added := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		cfg.RescoreChildren = 0
+		plain, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.RescoreChildren = 2
+		g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g.Samples, again.Samples) {
+			t.Fatalf("seed %d: the same game gave other children", seed)
+		}
+		n := len(plain.Samples)
+		if !reflect.DeepEqual(g.Samples[:n], plain.Samples) || !reflect.DeepEqual(g.Record.Moves, plain.Record.Moves) {
+			t.Fatalf("seed %d: children changed the game or its samples", seed)
+		}
+		parents := map[rules.Position]int{} // child -> how many rescored samples it is a child of
+		rescored := 0
+		for _, s := range plain.Samples {
+			if b, w := s.Position.StoneCount(); b+w > cfg.RescoreStones {
+				continue
+			}
+			rescored++
+			for _, m := range s.Position.LegalMoves(nil) {
+				parents[s.Position.Play(m)]++
+			}
+		}
+		kids := g.Samples[n:]
+		if len(kids) > 2*rescored || (rescored > 0 && len(kids) == 0) {
+			t.Fatalf("seed %d: %d children for %d rescored samples (up to 2 each)", seed, len(kids), rescored)
+		}
+		for i, k := range kids {
+			if len(k.Policy) != 0 || parents[k.Position] == 0 {
+				t.Fatalf("seed %d child %d: policy %v, a child of a rescored sample: %v", seed, i, k.Policy, parents[k.Position] > 0)
+			}
+			win, err := ex.Solve(context.Background(), k.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]float32{true: 1, false: -1}[win]; k.Value != want {
+				t.Fatalf("seed %d child %d: value %v, exact %v:\n%v", seed, i, k.Value, want, k.Position)
+			}
+		}
+		added += len(kids)
+		if tag := g.Record.Tag("Rescored"); !strings.Contains(tag, fmt.Sprintf("%d value-only children", len(kids))) {
+			t.Errorf("seed %d: Rescored tag %q does not count the %d children", seed, tag, len(kids))
+		}
+	}
+	if added == 0 {
+		t.Fatal("no child samples in four games")
 	}
 }
