@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -394,5 +396,44 @@ func TestRunAllocatesNothing(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("a network run allocates %v times", n)
+	}
+}
+
+// TestDeepen: a network deepened by two blocks predicts what it did
+// before (the new blocks are the identity) and has their weights to
+// learn; fewer blocks is refused.
+func TestDeepen(t *testing.T) {
+	m := perturbed(mustModel(t, tinyConfig(5), 1), 0.2, 4)
+	d, err := m.Deepen(3, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Config().Blocks != 3 || d.NumParams() <= m.NumParams() || d.Meta().Arch != d.Config().Arch() {
+		t.Fatalf("deepened: %v, %d params (was %d), arch %q", d.Config(), d.NumParams(), m.NumParams(), d.Meta().Arch)
+	}
+	ps := randomPositions(5, 40, 3)
+	want, err := startEvaluator(t, m, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := startEvaluator(t, d, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		if math.Abs(float64(got[i].Value-want[i].Value)) > 1e-5 {
+			t.Fatalf("position %d: value %v after deepening, %v before", i, got[i].Value, want[i].Value)
+		}
+		for j := range want[i].Policy {
+			if math.Abs(float64(got[i].Policy[j]-want[i].Policy[j])) > 1e-5 {
+				t.Fatalf("position %d move %d: prior %v after deepening, %v before", i, j, got[i].Policy[j], want[i].Policy[j])
+			}
+		}
+	}
+	if w := d.weights["block2.conv1.w"]; !slices.ContainsFunc(w, func(v float32) bool { return v != 0 }) {
+		t.Error("a new block's first convolution is all zeros: it could not learn")
+	}
+	if _, err := m.Deepen(0, 1); err == nil || !strings.Contains(err.Error(), "it has 1") {
+		t.Errorf("deepen to fewer blocks: %v", err)
 	}
 }

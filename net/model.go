@@ -104,6 +104,30 @@ func (m *Model) fixMeta() {
 	m.meta.Arch = m.cfg.Arch()
 }
 
+// Deepen returns a network with blocks residual blocks: m's own first,
+// with their weights, stem and heads, then new ones that start as the
+// identity (their residual branch ends in a convolution of zeros, as
+// every block of New), so that it predicts exactly what m predicts until
+// training moves them: a trained network grows deeper without starting
+// over. The new blocks' other weights are drawn from seed, as by New.
+func (m *Model) Deepen(blocks int, seed uint64) (*Model, error) {
+	if blocks < m.cfg.Blocks {
+		return nil, fmt.Errorf("net: deepen %s to %d blocks: it has %d", m.cfg.Arch(), blocks, m.cfg.Blocks)
+	}
+	cfg := m.cfg
+	cfg.Blocks = blocks
+	d, err := New(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	for name, w := range m.weights {
+		copy(d.weights[name], w) // the same shape: only the block count differs
+	}
+	meta := m.meta
+	meta.Seed = seed
+	return d.WithMeta(meta), nil
+}
+
 // NumParams returns the number of learnt values.
 func (m *Model) NumParams() int {
 	n := 0

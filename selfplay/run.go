@@ -42,7 +42,8 @@ type Config struct {
 	Generations int           `json:"generations"`
 	Duration    time.Duration `json:"duration"` // stop after this wall time (0: no limit)
 	// Init is a model file whose weights a new run starts from instead
-	// of random ones (its architecture must be Net); a run that has
+	// of random ones (its architecture must be Net, or Net with fewer
+	// residual blocks: see InitModel); a run that has
 	// generations already continues from its own checkpoint.
 	Init string `json:"init,omitempty"`
 }
@@ -549,11 +550,19 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 }
 
 // InitModel loads the model file path to start a run of architecture cfg
-// from its weights (Config.Init); the error says how they differ.
-func InitModel(path string, cfg net.Config) (*net.Model, error) {
+// from its weights (Config.Init); the error says how they differ. A model
+// with fewer residual blocks than cfg but otherwise the same grows to it
+// (net.Model.Deepen, the new blocks drawn from seed).
+func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 	m, err := net.LoadForSize(path, cfg.Size)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: init: %w", err)
+	}
+	if deeper := m.Config(); deeper.Blocks < cfg.Blocks {
+		deeper.Blocks = cfg.Blocks
+		if deeper == cfg {
+			return m.Deepen(cfg.Blocks, seed)
+		}
 	}
 	if m.Config() != cfg {
 		return nil, fmt.Errorf("selfplay: init: model %s is %s, the run's network %s", path, m.Config().Arch(), cfg.Arch())
@@ -569,7 +578,7 @@ func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 		return nil, err
 	}
 	if cfg.Init != "" && st.Generation == 0 {
-		if model, err = InitModel(cfg.Init, cfg.Net); err != nil {
+		if model, err = InitModel(cfg.Init, cfg.Net, cfg.Seed); err != nil {
 			return nil, err
 		}
 	}

@@ -428,9 +428,14 @@ func TestInitModel(t *testing.T) {
 	if _, err := d.checkOrWriteConfig(resumed); err == nil || !strings.Contains(err.Error(), "started from") {
 		t.Errorf("resumed with another init: %v", err)
 	}
+	deeper := cfg.Net
+	deeper.Blocks += 2
+	if m, err := InitModel(path, deeper, 1); err != nil || m.Config() != deeper {
+		t.Errorf("init of a deeper run: %v, %v; want %s", m, err, deeper.Arch())
+	}
 	other := cfg.Net
 	other.Filters++
-	if _, err := InitModel(path, other); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
+	if _, err := InitModel(path, other, 1); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
 		t.Errorf("init with another architecture: %v", err)
 	}
 }

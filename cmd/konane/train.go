@@ -55,7 +55,9 @@ times that, about 60% of the total at --ladder-every 10. Rate less often
 --init MODEL starts a new run from the weights (and architecture) of a
 model file instead of random weights: to go on training a shipped model
 with new settings, or to continue from the last model of a run whose
-directory was lost.
+directory was lost. With --blocks more than the model's, the network
+grows: the new residual blocks come after the model's and start as the
+identity, so the run starts from exactly the model's play.
 
 Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
@@ -89,7 +91,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	run := fs.String("run", "", "run directory or URL (created if missing; resumed if it holds a run)")
 	selfplayHere := fs.Bool("selfplay", true, "play the self-play games here (false: train on the games of konane selfplay workers)")
 	resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
-	initModel := fs.String("init", "", "start a new run from this model's weights (and architecture) instead of random ones")
+	initModel := fs.String("init", "", "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones")
 	size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
 	gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
@@ -182,8 +184,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fmt.Errorf("train: --init: %w", err)
 		}
 		cfg.Net = m.Config()
-		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks != cfg.Net.Blocks {
-			return usageError("train", "--init: the model is %s; --filters and --blocks cannot change it", cfg.Net.Arch())
+		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks < cfg.Net.Blocks {
+			return usageError("train", "--init: the model is %s; --filters cannot change it, --blocks can only add blocks", cfg.Net.Arch())
 		}
 	}
 	setInt(&cfg.Net.Filters, *filters)
