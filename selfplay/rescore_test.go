@@ -27,15 +27,9 @@ func TestRescoreKnownAnswers(t *testing.T) {
 	rescored, wins, untouched := 0, 0, 0
 	for seed := uint64(1); seed <= 6; seed++ {
 		cfg.RescoreStones = 0
-		plain, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain := uniformGame(t, cfg, seed)
 		cfg.RescoreStones = maxStones
-		g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := uniformGame(t, cfg, seed)
 		if len(g.Samples) != len(plain.Samples) || len(g.Record.Moves) != len(plain.Record.Moves) {
 			t.Fatalf("seed %d: rescoring changed the game: %d samples, %d moves; without it %d, %d",
 				seed, len(g.Samples), len(g.Record.Moves), len(plain.Samples), len(plain.Record.Moves))
@@ -132,19 +126,9 @@ func TestRescoreChildren(t *testing.T) {
 	added := 0
 	for seed := uint64(1); seed <= 4; seed++ {
 		cfg.RescoreChildren = 0
-		plain, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain := uniformGame(t, cfg, seed)
 		cfg.RescoreChildren = 2
-		g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, again := uniformGame(t, cfg, seed), uniformGame(t, cfg, seed)
 		if !reflect.DeepEqual(g.Samples, again.Samples) {
 			t.Fatalf("seed %d: the same game gave other children", seed)
 		}
@@ -187,4 +171,14 @@ func TestRescoreChildren(t *testing.T) {
 	if added == 0 {
 		t.Fatal("no child samples in four games")
 	}
+}
+
+// uniformGame plays the self-play game of seed with a uniform evaluator.
+func uniformGame(t *testing.T, cfg GameConfig, seed uint64) Game {
+	t.Helper()
+	g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -449,14 +449,7 @@ func TestPlayGameRandomPlies(t *testing.T) {
 	cfg.RandomPlies = 6
 	lengths := map[int]bool{}
 	for seed := uint64(1); seed <= 12; seed++ {
-		g, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := PlayGame(context.Background(), mcts.Uniform{}, cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, again := uniformGame(t, cfg, seed), uniformGame(t, cfg, seed)
 		if fmt.Sprint(g.Record.Moves) != fmt.Sprint(again.Record.Moves) {
 			t.Fatalf("seed %d: two games differ:\n%v\n%v", seed, g.Record.Moves, again.Record.Moves)
 		}
