@@ -28,6 +28,12 @@ import (
 // solver about 0.05 CPU-seconds a game, all of them about 1.8 (the
 // positions of plies 2 to 9 take up to millions of nodes each), hence the
 // default of 26 there.
+//
+// With GameConfig.RescoreChildren, each rescored position also brings some
+// of its children as value-only samples (net.Sample without a policy):
+// Analyze has already said which moves win, so their exact values cost
+// nothing more, and the value head learns the positions one mistake away
+// from the games' own, which the search must judge.
 
 // rescoreSolvers holds one solver per core for the whole process, so that
 // their tables (64 MiB each) stay warm from game to game. The answers are
@@ -88,13 +94,12 @@ func childSamples(p rules.Position, results []solver.MoveResult, n int) []net.Sa
 	}
 	rng := rand.New(rand.NewPCG(p.Hash(), uint64(p.Turn)))
 	var out []net.Sample
-	var buf [rules.MaxMoves]rules.Move
 	for _, i := range rng.Perm(len(results)) {
 		if len(out) == n {
 			break
 		}
 		c := p.Play(results[i].Move)
-		if len(c.LegalMoves(buf[:0])) == 0 {
+		if !c.HasMoves() {
 			continue
 		}
 		v := float32(1)

@@ -182,3 +182,17 @@ func uniformGame(t *testing.T, cfg GameConfig, seed uint64) Game {
 	}
 	return g
 }
+
+// TestMeanEntropyValueOnly: value-only samples (no policy) do not count in
+// the mean entropy of the policy targets.
+func TestMeanEntropyValueOnly(t *testing.T) {
+	p := rules.NewPosition(4)
+	half := net.Sample{Position: p, Policy: []net.ActionProb{{Action: 0, Prob: 0.5}, {Action: 1, Prob: 0.5}}}
+	valueOnly := net.Sample{Position: p, Value: 1}
+	if got := meanEntropy([]net.Sample{half, valueOnly, valueOnly}); math.Abs(got-math.Ln2) > 1e-9 {
+		t.Errorf("mean entropy %v, want ln 2 = %v (the value-only samples left out)", got, math.Ln2)
+	}
+	if got := meanEntropy([]net.Sample{valueOnly}); got != 0 {
+		t.Errorf("mean entropy of value-only samples %v, want 0", got)
+	}
+}
