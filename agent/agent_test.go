@@ -186,3 +186,37 @@ func TestNewFactory(t *testing.T) {
 		t.Errorf("greedy: %v", err)
 	}
 }
+
+// TestPolicyTemp: a model spec's players search with the agent's policy
+// temperature for the model's size unless ptemp= gives another.
+func TestPolicyTemp(t *testing.T) {
+	if agent.PolicyTemp(6) == 1 || agent.PolicyTemp(8) != 1 {
+		t.Fatalf("policy temperatures 6x6 %v, 8x8 %v: this test expects 6x6's to differ from 1", agent.PolicyTemp(6), agent.PolicyTemp(8))
+	}
+	path := agenttest.TinyModelFile(t, 6)
+	for _, tt := range []struct {
+		text string
+		want float64
+	}{
+		{"model:" + path + ",sims=4", agent.PolicyTemp(6)},
+		{"model:" + path + ",level=medium", agent.PolicyTemp(6)},
+		{"model:" + path + ",sims=4,ptemp=1", 1},
+		{"model:" + path + ",sims=4,ptemp=0.5", 0.5},
+	} {
+		spec, err := player.ParseSpec(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := agent.NewFactory(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(*player.Neural).Config().PolicyTemp; got != tt.want {
+			t.Errorf("%s: the player's policy temperature is %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

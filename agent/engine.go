@@ -72,7 +72,7 @@ func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Pred
 func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	newNeural := func(stream uint64) (*player.Neural, error) {
 		// The limits are those of each call (Agent.Move, Agent.Advise).
-		n, err := player.NewNeural(e, mcts.DefaultConfig(), Strength{Sims: levels[0].Sims}, seed^stream)
+		n, err := player.NewNeural(e, SearchConfig(e.Size()), Strength{Sims: levels[0].Sims}, seed^stream)
 		if err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
 		}
@@ -90,10 +90,11 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 }
 
 // Players returns a factory of players named name that search with the
-// engine within s per move, for matches (arena.Entrant): the factory's
-// Run runs the engine.
-func (e *Engine) Players(name string, s Strength) (*player.Factory, error) {
-	f, err := player.NewNeuralFactory(name, e, s)
+// engine and the search settings cfg (SearchConfig for the agent as play,
+// serve and gtp offer it) within s per move, for matches (arena.Entrant):
+// the factory's Run runs the engine.
+func (e *Engine) Players(name string, cfg mcts.Config, s Strength) (*player.Factory, error) {
+	f, err := player.NewNeuralFactory(name, e, cfg, s)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
@@ -115,7 +116,11 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
-	return e.Players(s.Name, strength)
+	cfg := SearchConfig(e.Size())
+	if s.PolicyTemp > 0 {
+		cfg.PolicyTemp = s.PolicyTemp
+	}
+	return e.Players(s.Name, cfg, strength)
 }
 
 // specStrength is the strength of a model spec: its level's (when it

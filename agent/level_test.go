@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 )
 
@@ -107,5 +108,29 @@ func TestSpecStrength(t *testing.T) {
 	}
 	if _, err := specStrength(s); err == nil || !strings.Contains(err.Error(), "expert") {
 		t.Errorf("level=expert: %v", err)
+	}
+}
+
+// TestAgentPolicyTemp: the agent of play, serve and gtp searches with the
+// policy temperature of its board size, for its moves and its advice.
+func TestAgentPolicyTemp(t *testing.T) {
+	for _, size := range []int{6, 8} {
+		m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := NewEngine(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.NewAgent(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []*player.Neural{a.play, a.advise} {
+			if got := n.Config().PolicyTemp; got != PolicyTemp(size) {
+				t.Errorf("%dx%d: the agent searches at policy temperature %v, want %v", size, size, got, PolicyTemp(size))
+			}
+		}
 	}
 }

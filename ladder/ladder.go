@@ -15,6 +15,7 @@ import (
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -309,7 +310,7 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}
-		f, err := ag.Players(name, agent.Strength{Sims: u.cfg.Sims})
+		f, err := ag.Players(name, mcts.DefaultConfig(), agent.Strength{Sims: u.cfg.Sims})
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}

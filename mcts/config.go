@@ -34,6 +34,14 @@ type Config struct {
 	// their parent. PUCT mode only (Gumbel completes Q with the mixed value).
 	FPUReduction float64
 
+	// PolicyTemp is the temperature of the priors: the search uses
+	// p^(1/PolicyTemp), renormalized, instead of the evaluator's p (Leela
+	// Chess Zero's policy softmax temperature). Above 1 it flattens the
+	// priors, so that a move the network all but rules out still gets
+	// visits; 0 (the default, so that configurations saved before it
+	// existed keep their meaning) and 1 use the priors as they are.
+	PolicyTemp float64
+
 	// DirichletAlpha is the total concentration of the root noise: each of
 	// the n legal moves gets alpha = DirichletAlpha/n (KataGo's scaling, so
 	// the noise has the same shape whatever the number of moves).
@@ -127,6 +135,8 @@ func (c Config) Validate() error {
 		return bad("CPuctBase", c.CPuctBase, "0 (constant c) or a positive number")
 	case !finite(c.FPUReduction) || c.FPUReduction < 0 || c.FPUReduction > 2:
 		return bad("FPUReduction", c.FPUReduction, "a number in [0, 2]")
+	case c.PolicyTemp != 0 && !(c.PolicyTemp >= 0.1 && c.PolicyTemp <= 10):
+		return bad("PolicyTemp", c.PolicyTemp, "0 (none) or a number in [0.1, 10]")
 	case !finite(c.DirichletAlpha) || c.DirichletAlpha <= 0:
 		return bad("DirichletAlpha", c.DirichletAlpha, "a positive number")
 	case !finite(c.NoiseFraction) || c.NoiseFraction < 0 || c.NoiseFraction > 1:

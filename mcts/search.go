@@ -42,7 +42,8 @@ type Result struct {
 	// Q is the mean value of each move for the side to move, in [-1, 1];
 	// it is 0 for a move with no visit.
 	Q []float32
-	// Prior is the evaluator's prior of each move (without noise).
+	// Prior is the evaluator's prior of each move (without noise, and
+	// without Config.PolicyTemp).
 	Prior []float32
 	// Policy is the training target, summing to 1: the visit distribution
 	// in PUCT mode, the improved policy softmax(log prior + σ(completed Q))
@@ -322,6 +323,30 @@ func (s *Search) evaluate(ctx context.Context) error {
 	return nil
 }
 
+// tempered returns the evaluator's prior p raised to 1/PolicyTemp (not yet
+// renormalized).
+func (s *Search) tempered(p float32) float64 {
+	if s.cfg.PolicyTemp == 0 || s.cfg.PolicyTemp == 1 {
+		return float64(p)
+	}
+	return math.Pow(float64(p), 1/s.cfg.PolicyTemp)
+}
+
+// untemper turns the tempered priors of one node's moves back into the
+// evaluator's: (p^(1/T))^T, renormalized, is p.
+func (s *Search) untemper(prior []float32) {
+	if s.cfg.PolicyTemp == 0 || s.cfg.PolicyTemp == 1 {
+		return
+	}
+	var sum float64
+	for _, p := range prior {
+		sum += math.Pow(float64(p), s.cfg.PolicyTemp)
+	}
+	for i, p := range prior {
+		prior[i] = float32(math.Pow(float64(p), s.cfg.PolicyTemp) / sum)
+	}
+}
+
 // expand gives node idx its edges from the prediction and returns the
 // predicted value.
 func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
@@ -335,19 +360,21 @@ func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
 		return 0, fmt.Errorf("mcts: evaluate: value %v outside [-1, 1]", v)
 	}
 	v = min(max(v, -1), 1)
-	var sum float64
 	for _, p := range pred.Policy {
 		if !(p >= 0) || math.IsInf(float64(p), 1) {
 			return 0, fmt.Errorf("mcts: evaluate: prior %v is not a probability", p)
 		}
-		sum += float64(p)
 	}
-	if sum <= 0 {
+	var sum float64
+	for _, p := range pred.Policy {
+		sum += s.tempered(p)
+	}
+	if !(sum > 0) || math.IsInf(sum, 1) {
 		return 0, fmt.Errorf("mcts: evaluate: the priors sum to %v", sum)
 	}
 	first := int32(len(s.t.edges))
 	for i, m := range moves {
-		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(float64(pred.Policy[i]) / sum)})
+		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(s.tempered(pred.Policy[i]) / sum)})
 	}
 	nd := &s.t.nodes[idx]
 	nd.first, nd.nEdges, nd.value, nd.state = first, uint16(len(moves)), v, stateExpanded
@@ -441,6 +468,7 @@ func (s *Search) result() Result {
 		visits, q := s.t.childStats(&edges[i])
 		r.Visits[i], r.Q[i] = int(visits), float32(q)
 	}
+	s.untemper(r.Prior)
 	var best int
 	if s.cfg.Gumbel {
 		s.improvedPolicy(0, r.Policy)

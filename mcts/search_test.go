@@ -442,6 +442,45 @@ func TestPriorsNormalized(t *testing.T) {
 	}
 }
 
+// TestPolicyTemp: a search at PolicyTemp T on priors p is the search at
+// temperature 1 on priors p^(1/T) (the same visits, values and move),
+// while its Result.Prior is still the evaluator's p.
+func TestPolicyTemp(t *testing.T) {
+	p := richPosition(t, 6, 8, 3)
+	var raw Result
+	for _, temp := range []float64{0.5, 2, 3} {
+		tempered := fakeEval(func(ps []Prediction) error {
+			for _, pr := range ps {
+				n := float64(len(pr.Policy))
+				for i := range pr.Policy {
+					pr.Policy[i] = float32(math.Pow((float64(i)+1)/(n*(n+1)/2), 1/temp))
+				}
+			}
+			return nil
+		})
+		for _, solver := range []bool{false, true} {
+			plain := DefaultConfig()
+			plain.Solver = solver
+			cfg := plain
+			cfg.PolicyTemp = temp
+			want := mustRun(t, mustSearch(t, tempered, plain, 1), p, RunOptions{Sims: 200})
+			got := mustRun(t, mustSearch(t, skewed{}, cfg, 1), p, RunOptions{Sims: 200})
+			if raw.Prior == nil {
+				raw = mustRun(t, mustSearch(t, skewed{}, DefaultConfig(), 1), p, RunOptions{Sims: 1})
+			}
+			for i := range got.Prior {
+				if math.Abs(float64(got.Prior[i]-raw.Prior[i])) > 1e-6 {
+					t.Fatalf("temperature %g: prior of %v is %v, want the evaluator's %v", temp, got.Moves[i], got.Prior[i], raw.Prior[i])
+				}
+			}
+			got.Prior, want.Prior = nil, nil
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("temperature %g, solver %v: the search differs from one on tempered priors:\n%+v\n%+v", temp, solver, got, want)
+			}
+		}
+	}
+}
+
 // TestNew: New refuses a nil evaluator and a bad config.
 func TestNew(t *testing.T) {
 	if _, err := New(nil, DefaultConfig(), 1); err == nil || !strings.Contains(err.Error(), "nil evaluator") {

@@ -135,6 +135,9 @@ func (n *Neural) searchFor(l Limits) (*mcts.Search, error) {
 // Name implements Player.
 func (n *Neural) Name() string { return n.name }
 
+// Config returns the player's search settings.
+func (n *Neural) Config() mcts.Config { return n.search.Config() }
+
 // Limits returns the limits of Move.
 func (n *Neural) Limits() Limits { return n.limits }
 
@@ -149,16 +152,21 @@ func (n *Neural) Move(ctx context.Context, p rules.Position) (rules.Move, error)
 }
 
 // NewNeuralFactory returns a factory of neural players named name that
-// search with net within limits per move. The factory's Run runs net.
-func NewNeuralFactory(name string, net Network, limits Limits) (*Factory, error) {
+// search with net and the search settings cfg within limits per move. The
+// factory's Run runs net.
+func NewNeuralFactory(name string, net Network, cfg mcts.Config, limits Limits) (*Factory, error) {
 	if err := limits.Validate(); err != nil {
 		return nil, fmt.Errorf("player: %s: %w", name, err)
 	}
-	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time}, net: net, limits: limits}, nil
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("player: %s: %w", name, err)
+	}
+	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time, PolicyTemp: cfg.PolicyTemp},
+		net: net, cfg: cfg, limits: limits}, nil
 }
 
 func (f *Factory) newNeural(seed uint64) (Player, error) {
-	p, err := NewNeural(f.net, mcts.DefaultConfig(), f.limits, seed)
+	p, err := NewNeural(f.net, f.cfg, f.limits, seed)
 	if err != nil {
 		return nil, err
 	}

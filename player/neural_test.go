@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 )
@@ -41,7 +42,7 @@ func TestNeuralPlaysLegalMoves(t *testing.T) {
 	}
 	for size := rules.MinSize; size <= rules.MaxSize; size++ {
 		for _, limits := range []Limits{{Sims: 12}, {Time: 3 * time.Millisecond}} {
-			f, err := NewNeuralFactory("net", newTinyNet(t, size), limits)
+			f, err := NewNeuralFactory("net", newTinyNet(t, size), mcts.DefaultConfig(), limits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func TestNeuralPlaysLegalMoves(t *testing.T) {
 }
 
 func TestNeuralErrors(t *testing.T) {
-	f, err := NewNeuralFactory("net", newTinyNet(t, 5), Limits{Sims: 4})
+	f, err := NewNeuralFactory("net", newTinyNet(t, 5), mcts.DefaultConfig(), Limits{Sims: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestNeuralErrors(t *testing.T) {
 	if _, err := p.Move(short, rules.Openings(5)[0].Position); err == nil {
 		t.Error("move with an expired context: no error")
 	}
-	if _, err := NewNeuralFactory("net", newTinyNet(t, 5), Limits{}); err == nil {
+	if _, err := NewNeuralFactory("net", newTinyNet(t, 5), mcts.DefaultConfig(), Limits{}); err == nil {
 		t.Error("a neural factory without limits: no error")
 	}
 	if _, err := NewFactory(mustSpec(t, "model:x.safetensors,sims=4")); err == nil || !strings.Contains(err.Error(), "needs its network") {

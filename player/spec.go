@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/konanezero/konane/mcts"
 )
 
 // Kinds of player a Spec can name.
@@ -30,7 +32,7 @@ var settings = map[string][]string{
 	KindAlphaBeta: {"depth", "time", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"level", "sims", "time", "solver", "name", "file"},
+	KindModel:     {"level", "sims", "time", "solver", "ptemp", "name", "file"},
 }
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
@@ -58,6 +60,9 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfec
 //	sims=N     mcts, model: simulations per move
 //	solver=on|off model: search with MCTS-Solver and the exact endgame
 //	           solver (on, the default but for level=easy) or plain MCTS
+//	ptemp=T    model: the temperature of the network's priors in the
+//	           search (mcts.Config.PolicyTemp; default the agent's for
+//	           the model's size, agent.PolicyTemp; 1 uses them as they are)
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
 //	           solve (default 24; 4x4 and 5x5 are always solved)
@@ -76,6 +81,9 @@ type Spec struct {
 	Level string
 	// Solver (model): "on", "off", or "" for the level's choice (else on).
 	Solver string
+	// PolicyTemp (model): the temperature of the priors in the search;
+	// 0 = the agent's for the model's size (agent.PolicyTemp).
+	PolicyTemp float64
 }
 
 // ParseSpec reads a player spec (see Spec). Its errors name the spec and
@@ -192,6 +200,12 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("want a whole number of stones 2..64")
 		}
 		s.MaxStones = n
+	case "ptemp":
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(x >= 0.1 && x <= 10) {
+			return errors.New("want a number in [0.1, 10]")
+		}
+		s.PolicyTemp = x
 	case "c":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(x > 0) || x > 100 {
@@ -233,8 +247,9 @@ func contains(list []string, s string) bool {
 // kinds Run returns at once.
 type Factory struct {
 	spec   Spec
-	net    Network // the neural players' network; nil for the other kinds
-	limits Limits  // the neural players' limits
+	net    Network     // the neural players' network; nil for the other kinds
+	cfg    mcts.Config // the neural players' search settings
+	limits Limits      // the neural players' limits
 }
 
 // NewFactory checks the spec and returns the factory of its players, for

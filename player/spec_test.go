@@ -22,6 +22,7 @@ func TestParseSpec(t *testing.T) {
 		{"perfect:maxstones=20", Spec{Kind: KindPerfect, Name: "perfect:maxstones=20", MaxStones: 20}},
 		{"model:models/x.safetensors,sims=200", Spec{Kind: KindModel, Name: "model:models/x.safetensors,sims=200", Model: "models/x.safetensors", Sims: 200}},
 		{"model:runs/a/gen3.safetensors, time=1s, name=gen3", Spec{Kind: KindModel, Name: "gen3", Model: "runs/a/gen3.safetensors", Time: time.Second}},
+		{"model:m.safetensors,level=medium,ptemp=1", Spec{Kind: KindModel, Name: "model:m.safetensors,level=medium,ptemp=1", Model: "m.safetensors", Level: "medium", PolicyTemp: 1}},
 	}
 	for _, tt := range tests {
 		got, err := ParseSpec(tt.text)
@@ -53,6 +54,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"model:x.safetensors", "model needs level=L, sims=N or time=D"},
 		{"model:x.safetensors,level=", "empty level"},
 		{"model:x.safetensors,sims=9,solver=maybe", `solver="maybe": want on or off`},
+		{"model:x.safetensors,sims=9,ptemp=0", `ptemp="0": want a number in [0.1, 10]`},
+		{"model:x.safetensors,sims=9,ptemp=NaN", `ptemp="NaN"`},
 		{"greedy:name=", "empty name"},
 		{"perfect:maxstones=1", `maxstones="1": want a whole number of stones 2..64`},
 	}

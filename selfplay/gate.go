@@ -6,6 +6,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 )
 
@@ -48,7 +49,7 @@ func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate,
 		if err != nil {
 			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}
-		f, err := eng.Players(e.name, agent.Strength{Sims: cfg.Sims})
+		f, err := eng.Players(e.name, mcts.DefaultConfig(), agent.Strength{Sims: cfg.Sims})
 		if err != nil {
 			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}
