@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -44,6 +45,12 @@ type GameConfig struct {
 	// none). The value head then also learns the positions one mistake
 	// away from its own play, which its search must judge.
 	RescoreChildren int `json:",omitempty"`
+	// RescoreChildPolicy gives each of those children whose side to move
+	// wins a policy target as well: the solver analyzes the child, and
+	// its winning moves, alike, are the target. The policy head then
+	// learns the winning replies to the mistakes its own play avoids,
+	// which are what a critical position asks for. With RescoreChildren.
+	RescoreChildPolicy bool `json:",omitempty"`
 	// RandomPlies opens each game with a uniformly random number, 0 to
 	// RandomPlies, of uniformly random moves (removals included), which
 	// give no samples: the network then also learns positions its own
@@ -79,13 +86,16 @@ func (c GameConfig) Validate() error {
 	if c.RescoreChildren > 0 && c.RescoreStones == 0 {
 		return fmt.Errorf("selfplay: rescore children %d without rescoring (rescore stones 0)", c.RescoreChildren)
 	}
+	if c.RescoreChildPolicy && c.RescoreChildren == 0 {
+		return errors.New("selfplay: children's policy targets without children (rescore children 0)")
+	}
 	return c.MCTS.Validate()
 }
 
 // Game is one finished self-play game.
 type Game struct {
 	Record  *rules.Record
-	Samples []net.Sample // full-search positions with their targets, then value-only children (GameConfig.RescoreChildren)
+	Samples []net.Sample // full-search positions with their targets, then children (GameConfig.RescoreChildren)
 	Winner  rules.Color
 	Plies   int
 }
@@ -126,14 +136,17 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 			}
 			rec.SetTag("Result", rules.ResultFor(winner))
 			g := Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}
-			n, kids, err := rescore(ctx, &g, cfg.RescoreStones, cfg.RescoreChildren)
+			n, kids, err := rescore(ctx, &g, cfg)
 			if err != nil {
 				return Game{}, err
 			}
 			if cfg.RescoreStones > 0 {
 				tag := fmt.Sprintf("%d of %d samples", n, len(samples))
-				if cfg.RescoreChildren > 0 {
-					tag += fmt.Sprintf(", %d value-only children", kids)
+				switch {
+				case cfg.RescoreChildPolicy:
+					tag += fmt.Sprintf(", %d children (%d with policies)", kids.added, kids.withPolicy)
+				case cfg.RescoreChildren > 0:
+					tag += fmt.Sprintf(", %d value-only children", kids.added)
 				}
 				rec.SetTag("Rescored", tag)
 			}

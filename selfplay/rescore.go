@@ -33,7 +33,10 @@ import (
 // of its children as value-only samples (net.Sample without a policy):
 // Analyze has already said which moves win, so their exact values cost
 // nothing more, and the value head learns the positions one mistake away
-// from the games' own, which the search must judge.
+// from the games' own, which the search must judge. With
+// GameConfig.RescoreChildPolicy, a child whose side to move wins is
+// analyzed too and gets its winning moves, alike, as its policy target:
+// the winning replies to the mistakes the network's own play avoids.
 
 // rescoreSolvers holds one solver per core for the whole process, so that
 // their tables (64 MiB each) stay warm from game to game. The answers are
@@ -47,39 +50,58 @@ func init() {
 	}
 }
 
-// rescore gives the samples of g whose positions have at most maxStones
-// stones their exact targets, adds up to children value-only samples for
-// each of them (GameConfig.RescoreChildren), and returns how many samples
-// it rescored and how many it added.
-func rescore(ctx context.Context, g *Game, maxStones, children int) (rescored, added int, err error) {
-	if maxStones <= 0 {
-		return 0, 0, nil
+// childCount is what rescoring added: children samples, and how many of
+// them have a policy target (GameConfig.RescoreChildPolicy).
+type childCount struct{ added, withPolicy int }
+
+// rescore gives the samples of g whose positions have at most
+// cfg.RescoreStones stones their exact targets, adds up to
+// cfg.RescoreChildren children samples for each of them, and returns how
+// many samples it rescored and what it added.
+func rescore(ctx context.Context, g *Game, cfg GameConfig) (rescored int, kids childCount, err error) {
+	if cfg.RescoreStones <= 0 {
+		return 0, kids, nil
 	}
 	var s *solver.Solver
 	select {
 	case s = <-rescoreSolvers:
 	case <-ctx.Done():
-		return 0, 0, ctx.Err()
+		return 0, kids, ctx.Err()
 	}
 	defer func() { rescoreSolvers <- s }()
-	var kids []net.Sample
+	var children []net.Sample
 	// From the end of the game back: the later positions' results are in
 	// the table when the earlier ones need them.
 	for i := len(g.Samples) - 1; i >= 0; i-- {
 		sm := &g.Samples[i]
-		if b, w := sm.Position.StoneCount(); b+w > maxStones {
+		if b, w := sm.Position.StoneCount(); b+w > cfg.RescoreStones {
 			continue
 		}
 		results, err := s.Analyze(ctx, sm.Position)
 		if err != nil {
-			return rescored, 0, fmt.Errorf("selfplay: rescoring ply %d: %w", i, err)
+			return rescored, kids, fmt.Errorf("selfplay: rescoring ply %d: %w", i, err)
 		}
 		exactTargets(sm, solver.WinningMoves(results))
 		rescored++
-		kids = append(kids, childSamples(sm.Position, results, children)...)
+		children = append(children, childSamples(sm.Position, results, cfg.RescoreChildren)...)
 	}
-	g.Samples = append(g.Samples, kids...)
-	return rescored, len(kids), nil
+	if cfg.RescoreChildPolicy {
+		for i := range children {
+			c := &children[i]
+			if c.Value < 0 {
+				continue // every move of a lost child loses: no policy to learn
+			}
+			results, err := s.Analyze(ctx, c.Position)
+			if err != nil {
+				return rescored, kids, fmt.Errorf("selfplay: rescoring a child: %w", err)
+			}
+			exactTargets(c, solver.WinningMoves(results))
+			kids.withPolicy++
+		}
+	}
+	g.Samples = append(g.Samples, children...)
+	kids.added = len(children)
+	return rescored, kids, nil
 }
 
 // childSamples returns up to n value-only samples of the children of p,

@@ -173,6 +173,71 @@ func TestRescoreChildren(t *testing.T) {
 	}
 }
 
+// TestRescoreChildPolicy: with RescoreChildPolicy, the children are the
+// same and a child whose side to move wins gets exactly its winning moves,
+// alike, as its policy target (checked against a solver of its own); a
+// lost child stays value-only.
+func TestRescoreChildPolicy(t *testing.T) {
+	cfg := DefaultConfig(5).Game
+	cfg.MCTS.Solver = false
+	cfg.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 1}
+	cfg.RescoreStones, cfg.RescoreChildren = 14, 3
+	ex := solver.New(solver.WithTableEntries(1 << 16))
+	withPolicy := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		cfg.RescoreChildPolicy = false
+		plain := uniformGame(t, cfg, seed)
+		cfg.RescoreChildPolicy = true
+		g := uniformGame(t, cfg, seed)
+		if len(g.Samples) != len(plain.Samples) {
+			t.Fatalf("seed %d: %d samples with children's policies, %d without", seed, len(g.Samples), len(plain.Samples))
+		}
+		kids, won := len(g.Samples), 0
+		for i := range g.Samples {
+			if len(plain.Samples[i].Policy) > 0 {
+				kids--
+			}
+			k, want := g.Samples[i], plain.Samples[i]
+			if k.Position != want.Position || k.Value != want.Value {
+				t.Fatalf("seed %d sample %d: position or value changed", seed, i)
+			}
+			if len(want.Policy) > 0 || k.Value < 0 {
+				if !reflect.DeepEqual(k.Policy, want.Policy) {
+					t.Fatalf("seed %d sample %d: policy %v, want %v", seed, i, k.Policy, want.Policy)
+				}
+				continue
+			}
+			// A won child: its target is its winning moves, alike.
+			results, err := ex.Analyze(context.Background(), k.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wins := solver.WinningMoves(results)
+			if len(wins) == 0 || len(k.Policy) != len(wins) {
+				t.Fatalf("seed %d child %d: policy %v for winning moves %v", seed, i, k.Policy, wins)
+			}
+			for j, m := range wins {
+				ap := k.Policy[j]
+				if ap.Action != int32(rules.ActionIndex(m, 5)) || math.Abs(float64(ap.Prob)-1/float64(len(wins))) > 1e-6 {
+					t.Fatalf("seed %d child %d: policy %v for winning moves %v", seed, i, k.Policy, wins)
+				}
+			}
+			won++
+		}
+		withPolicy += won
+		if tag := g.Record.Tag("Rescored"); !strings.Contains(tag, fmt.Sprintf("%d children (%d with policies)", kids, won)) {
+			t.Errorf("seed %d: Rescored tag %q does not count the %d children, %d with policies", seed, tag, kids, won)
+		}
+	}
+	if withPolicy == 0 {
+		t.Fatal("no won child in four games")
+	}
+	cfg.RescoreChildren = 0
+	if err := cfg.Validate(); err == nil {
+		t.Error("children's policies without children: no error")
+	}
+}
+
 // uniformGame plays the self-play game of seed with a uniform evaluator.
 func uniformGame(t *testing.T, cfg GameConfig, seed uint64) Game {
 	t.Helper()

@@ -69,7 +69,9 @@ exact and, if the side to move wins, its policy target keeps only the
 winning moves (by default every position of 4x4 and 5x5, and 6x6
 positions of at most 26 stones); --rescore-children N adds N of each such
 position's children, drawn at random, as value-only samples with their
-exact values (the solver found them on the way).
+exact values (the solver found them on the way), and
+--rescore-child-policy gives those whose side to move wins their winning
+moves as a policy target too.
 
 With --selfplay=false the trainer plays no games: workers do ("konane
 selfplay --run URL", on this or other machines), and it trains on the games
@@ -108,6 +110,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
 	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default: all on 4x4 and 5x5, 26 on 6x6, none above; 0: none)")
 	rescoreChildren := fs.Int("rescore-children", 0, "for every position rescoring solves, up to this many of its children become value-only samples with their exact values (0: none)")
+	rescoreChildPolicy := fs.Bool("rescore-child-policy", false, "with --rescore-children: a child whose side to move wins also gets its winning moves as a policy target")
 	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default, 10 on 6x6 and none on the others; 0: none)")
 	temperature := fs.Float64("temperature", 0, "temperature of the move choice of a full search after the first size plies (which use 1): 0 plays the most visited move, 1 samples by visits")
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
@@ -258,6 +261,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if given("rescore-children") {
 		cfg.Game.RescoreChildren = *rescoreChildren
+	}
+	if given("rescore-child-policy") {
+		cfg.Game.RescoreChildPolicy = *rescoreChildPolicy
 	}
 	switch *search {
 	case "":
