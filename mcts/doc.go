@@ -28,6 +28,10 @@
 // in both modes, with leaf batching and with tree reuse, and keeps the
 // search deterministic.
 //
+// Config.PolicyTemp flattens the evaluator's priors (p^(1/T), as Leela
+// Chess Zero's policy softmax temperature) in either mode; Result.Prior
+// still reports the evaluator's own.
+//
 // KataGo's playout cap randomization (PlayoutCap) mixes cheap and full
 // searches in self-play. Which mode learns faster per CPU-hour is
 // measured by the trainer; DefaultConfig is PUCT until then.
