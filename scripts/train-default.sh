@@ -3,7 +3,7 @@
 # seed, same settings), then copies them into models/ for go:embed.
 #
 #   scripts/train-default.sh 8    # the 8x8 model: two runs, 65 + 266 generations
-#   scripts/train-default.sh 6    # the 6x6 model: three runs, 70 + 517 + 310 generations
+#   scripts/train-default.sh 6    # the 6x6 model: five runs, 70 + 517 + 310 + 479 + 102 generations
 #
 # The 8x8 model comes from two runs: the first (seed 1, 65 generations,
 # 80 minutes on 2 cores) trained from random weights before the search
@@ -42,13 +42,21 @@ case "$size" in
 	# The first run (30 minutes) was trained before rescoring and random
 	# openings were on by default; the second goes on from its last model
 	# with both (83 minutes on 2 cores shared), the third from the
-	# second's generation 517 at a fifth of the learning rate (27 minutes).
+	# second's generation 517 at a fifth of the learning rate (27 minutes),
+	# the fourth from the third's generation 310 with children rescoring
+	# (67 minutes, half of them beside another run), the fifth from the
+	# fourth's generation 479 at a quarter of its learning rate (17
+	# minutes beside another run).
 	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0
 	"$konane" train --run runs/default-6x6-b --size 6 --seed 7 --generations 517 \
 		--rescore-stones 26 --random-plies 10 --init "$(last runs/default-6x6)"
 	"$konane" train --run runs/default-6x6-c --size 6 --seed 9 --generations 310 \
 		--rescore-stones 26 --random-plies 10 --lr 0.002 --init "$(last runs/default-6x6-b)"
-	model="$(last runs/default-6x6-c)"
+	"$konane" train --run runs/default-6x6-d --size 6 --seed 31 --generations 479 \
+		--rescore-stones 26 --random-plies 10 --lr 0.002 --rescore-children 2 --init "$(last runs/default-6x6-c)"
+	"$konane" train --run runs/default-6x6-e --size 6 --seed 51 --generations 102 \
+		--rescore-stones 26 --random-plies 10 --lr 0.0005 --rescore-children 2 --init "$(last runs/default-6x6-d)"
+	model="$(last runs/default-6x6-e)"
 	;;
 *) echo "usage: $0 8|6" >&2; exit 2 ;;
 esac
