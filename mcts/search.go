@@ -99,8 +99,9 @@ type Search struct {
 
 	// Scratch.
 	moves [rules.MaxMoves]rules.Move
-	sig   []float64 // σ(q̂) of the children of one node
-	eta   []float64 // Dirichlet sample
+	sig   []float64               // σ(q̂) of the children of one node
+	eta   []float64               // Dirichlet sample
+	prior [rules.MaxMoves]float64 // the tempered priors of the node being expanded
 }
 
 // pending is a leaf waiting for its evaluation: the node and its path
@@ -365,16 +366,18 @@ func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
 			return 0, fmt.Errorf("mcts: evaluate: prior %v is not a probability", p)
 		}
 	}
+	prior := s.prior[:len(moves)]
 	var sum float64
-	for _, p := range pred.Policy {
-		sum += s.tempered(p)
+	for i, p := range pred.Policy {
+		prior[i] = s.tempered(p)
+		sum += prior[i]
 	}
 	if !(sum > 0) || math.IsInf(sum, 1) {
 		return 0, fmt.Errorf("mcts: evaluate: the priors sum to %v", sum)
 	}
 	first := int32(len(s.t.edges))
 	for i, m := range moves {
-		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(s.tempered(pred.Policy[i]) / sum)})
+		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(prior[i] / sum)})
 	}
 	nd := &s.t.nodes[idx]
 	nd.first, nd.nEdges, nd.value, nd.state = first, uint16(len(moves)), v, stateExpanded
