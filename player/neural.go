@@ -161,7 +161,7 @@ func NewNeuralFactory(name string, net Network, cfg mcts.Config, limits Limits) 
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("player: %s: %w", name, err)
 	}
-	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time, PolicyTemp: cfg.PolicyTemp},
+	return &Factory{spec: Spec{Kind: KindModel, Name: name, Sims: limits.Sims, Time: limits.Time},
 		net: net, cfg: cfg, limits: limits}, nil
 }
 

@@ -192,12 +192,12 @@ func TestRescoreChildPolicy(t *testing.T) {
 		if len(g.Samples) != len(plain.Samples) {
 			t.Fatalf("seed %d: %d samples with children's policies, %d without", seed, len(g.Samples), len(plain.Samples))
 		}
-		kids, won := len(g.Samples), 0
+		kids, won := 0, 0 // children (value-only without the option), and those given a policy
 		for i := range g.Samples {
-			if len(plain.Samples[i].Policy) > 0 {
-				kids--
-			}
 			k, want := g.Samples[i], plain.Samples[i]
+			if len(want.Policy) == 0 {
+				kids++
+			}
 			if k.Position != want.Position || k.Value != want.Value {
 				t.Fatalf("seed %d sample %d: position or value changed", seed, i)
 			}
