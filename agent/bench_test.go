@@ -55,7 +55,7 @@ func BenchmarkAgentMove(b *testing.B) {
 }
 
 // BenchmarkAgentGame measures the thinking time per move over whole games
-// of the shipped 8x8 agent against itself at each level, with and without
+// of the shipped 8x8 and 6x6 agents against themselves at each level, with and without
 // the solver (the endgame is where the solver works, and where the
 // opening benchmark above cannot see it). Game i starts from the opening
 // removals and two jumps chosen at random with seed i, as arena matches
@@ -66,56 +66,62 @@ func BenchmarkAgentMove(b *testing.B) {
 // does not carry positions from one to the next, and warms it up on the
 // start position before timing.
 func BenchmarkAgentGame(b *testing.B) {
-	for _, l := range Levels() {
-		for _, solver := range []bool{true, false} {
-			s := l.Strength()
-			s.NoSolver = !solver
-			name := l.Name
-			if !solver {
-				name += "-nosolver"
+	for _, size := range []int{8, 6} {
+		for _, l := range Levels() {
+			for _, solver := range []bool{true, false} {
+				s := l.Strength()
+				s.NoSolver = !solver
+				name := fmt.Sprintf("%dx%d/%s", size, size, l.Name)
+				if !solver {
+					name += "-nosolver"
+				}
+				b.Run(name, func(b *testing.B) { benchmarkGame(b, size, s) })
 			}
-			b.Run(name, func(b *testing.B) {
-				e, err := OpenEngine("", 8)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				go e.Run(ctx)
-				if _, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(8)}); err != nil {
-					b.Fatal(err)
-				}
-				var times []time.Duration
-				for i := 0; b.Loop(); i++ {
-					a, _ := e.NewAgent(uint64(2 * i))
-					o, _ := e.NewAgent(uint64(2*i + 1))
-					p := randomOpening(8, 4, uint64(i))
-					for side := 0; p.HasMoves(); side ^= 1 {
-						who := a
-						if side == 1 {
-							who = o
-						}
-						start := time.Now()
-						an, err := who.Move(ctx, p, s)
-						if err != nil {
-							b.Fatal(err)
-						}
-						times = append(times, time.Since(start))
-						p = p.Play(an.Move)
-					}
-				}
-				slices.Sort(times)
-				var total time.Duration
-				for _, t := range times {
-					total += t
-				}
-				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-				b.ReportMetric(ms(total)/float64(len(times)), "ms/move")
-				b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms/move")
-				b.ReportMetric(ms(times[len(times)-1]), "max-ms/move")
-			})
 		}
 	}
+}
+
+// benchmarkGame is BenchmarkAgentGame on a size×size board with the
+// limits s.
+func benchmarkGame(b *testing.B, size int, s Strength) {
+	e, err := OpenEngine("", size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	if _, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(size)}); err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	for i := 0; b.Loop(); i++ {
+		a, _ := e.NewAgent(uint64(2 * i))
+		o, _ := e.NewAgent(uint64(2*i + 1))
+		p := randomOpening(size, 4, uint64(i))
+		for side := 0; p.HasMoves(); side ^= 1 {
+			who := a
+			if side == 1 {
+				who = o
+			}
+			start := time.Now()
+			an, err := who.Move(ctx, p, s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, time.Since(start))
+			p = p.Play(an.Move)
+		}
+	}
+	slices.Sort(times)
+	var total time.Duration
+	for _, t := range times {
+		total += t
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(total)/float64(len(times)), "ms/move")
+	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms/move")
+	b.ReportMetric(ms(times[len(times)-1]), "max-ms/move")
 }
 
 // randomOpening plays plies random legal moves from the start position

@@ -27,7 +27,11 @@ func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.
 // games by BenchmarkAgentGame while the machine was heavily shared (load
 // 20): medium must answer within 0.3 s and took 0.07 s on average (90th
 // percentile 0.19 s), hard must answer within 1 s and took 0.40 s (0.81 s).
-// Using the second core
+// On 6x6 (a smaller network; same benchmark, load 1) medium took 0.035 s
+// on average and 0.48 s at most: the first moves, where the solver's
+// leaf searches mostly run out of budget, cost 0.2-0.5 s and the rest,
+// once the game is proven, nothing; without the solver 0.012 s (0.06 s
+// at most). Using the second core
 // for one game (larger leaf batches) gave no clear gain, so a level is
 // one search on one core. max searches four times as much as hard.
 var levels = []Level{
