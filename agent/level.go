@@ -31,9 +31,9 @@ func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.
 // on average and 0.48 s at most: the first moves, where the solver's
 // leaf searches mostly run out of budget, cost 0.2-0.5 s and the rest,
 // once the game is proven, nothing; without the solver 0.012 s (0.06 s
-// at most). Using the second core
-// for one game (larger leaf batches) gave no clear gain, so a level is
-// one search on one core. max searches four times as much as hard.
+// at most). Using the second core for one game (larger leaf batches) gave
+// no clear gain, so a level is one search on one core. max searches four
+// times as much as hard.
 var levels = []Level{
 	{"easy", 16, false},
 	{"medium", 512, true},
