@@ -28,10 +28,11 @@ func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.
 // 20): medium must answer within 0.3 s and took 0.07 s on average (90th
 // percentile 0.19 s), hard must answer within 1 s and took 0.40 s (0.81 s).
 // On 6x6 (a smaller network; same benchmark, load 1) medium took 0.035 s
-// on average and 0.48 s at most: the first moves, where the solver's
-// leaf searches mostly run out of budget, cost 0.2-0.5 s and the rest,
-// once the game is proven, nothing; without the solver 0.012 s (0.06 s
-// at most). Using the second core for one game (larger leaf batches) gave
+// on average and 0.48 s at most, hard 0.063 s and 1.8 s: the first two to
+// five moves cost 0.2-0.5 s at medium, nearly all of it in the solver's
+// searches of leaves (with those off, 0.06-0.1 s), and the rest, once
+// the game is proven, nothing; without the solver medium took 0.012 s
+// (0.06 s at most). Using the second core for one game (larger leaf batches) gave
 // no clear gain, so a level is one search on one core. max searches four
 // times as much as hard.
 var levels = []Level{
