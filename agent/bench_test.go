@@ -57,14 +57,14 @@ func BenchmarkAgentMove(b *testing.B) {
 // BenchmarkAgentGame measures the thinking time per move over whole games
 // of the shipped 8x8 and 6x6 agents against themselves at each level,
 // with and without the solver (the endgame is where the solver works, and
-// where the opening benchmark above cannot see it). Game i starts from the opening
-// removals and two jumps chosen at random with seed i, as arena matches
-// do, so that the games differ. It reports the mean, the 90th percentile
-// and the slowest ms/move: the level's cost as a person meets it (the
-// levels' sims are chosen by it, see levels).
-// Each sub-benchmark has its own engine, so that the evaluator's cache
-// does not carry positions from one to the next, and warms it up on the
-// start position before timing.
+// where the opening benchmark above cannot see it). Game i starts from
+// the opening removals and two jumps chosen at random with seed i, as
+// arena matches do, so that the games differ. It reports the mean, the
+// 90th percentile and the slowest ms/move: the level's cost as a person
+// meets it (the levels' sims are chosen by it, see levels). Each
+// sub-benchmark has its own engine, so that the evaluator's cache does
+// not carry positions from one to the next, and warms it up on the start
+// position before timing.
 func BenchmarkAgentGame(b *testing.B) {
 	for _, size := range []int{8, 6} {
 		for _, l := range Levels() {
