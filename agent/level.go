@@ -32,9 +32,9 @@ func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.
 // five moves cost 0.2-0.5 s at medium, nearly all of it in the solver's
 // searches of leaves (with those off, 0.06-0.1 s), and the rest, once
 // the game is proven, nothing; without the solver medium took 0.012 s
-// (0.06 s at most). Using the second core for one game (larger leaf batches) gave
-// no clear gain, so a level is one search on one core. max searches four
-// times as much as hard.
+// (0.06 s at most). Using the second core for one game (larger leaf
+// batches) gave no clear gain, so a level is one search on one core. max
+// searches four times as much as hard.
 var levels = []Level{
 	{"easy", 16, false},
 	{"medium", 512, true},

@@ -117,6 +117,12 @@ const (
 // MaxSolveNodes bounds Config.SolveNodes.
 const MaxSolveNodes = 1 << 30
 
+// MinPolicyTemp and MaxPolicyTemp bound a Config.PolicyTemp other than 0.
+const (
+	MinPolicyTemp = 0.1
+	MaxPolicyTemp = 10
+)
+
 // MaxLeafBatch bounds Config.LeafBatch.
 const MaxLeafBatch = 256
 
@@ -135,8 +141,8 @@ func (c Config) Validate() error {
 		return bad("CPuctBase", c.CPuctBase, "0 (constant c) or a positive number")
 	case !finite(c.FPUReduction) || c.FPUReduction < 0 || c.FPUReduction > 2:
 		return bad("FPUReduction", c.FPUReduction, "a number in [0, 2]")
-	case c.PolicyTemp != 0 && !(c.PolicyTemp >= 0.1 && c.PolicyTemp <= 10):
-		return bad("PolicyTemp", c.PolicyTemp, "0 (none) or a number in [0.1, 10]")
+	case c.PolicyTemp != 0 && !(c.PolicyTemp >= MinPolicyTemp && c.PolicyTemp <= MaxPolicyTemp):
+		return bad("PolicyTemp", c.PolicyTemp, fmt.Sprintf("0 (none) or a number in [%v, %v]", MinPolicyTemp, MaxPolicyTemp))
 	case !finite(c.DirichletAlpha) || c.DirichletAlpha <= 0:
 		return bad("DirichletAlpha", c.DirichletAlpha, "a positive number")
 	case !finite(c.NoiseFraction) || c.NoiseFraction < 0 || c.NoiseFraction > 1:

@@ -101,7 +101,7 @@ type Search struct {
 	moves [rules.MaxMoves]rules.Move
 	sig   []float64               // σ(q̂) of the children of one node
 	eta   []float64               // Dirichlet sample
-	prior [rules.MaxMoves]float64 // the tempered priors of the node being expanded
+	prior [rules.MaxMoves]float64 // priors of one node: tempered in expand, untempered in result
 }
 
 // pending is a leaf waiting for its evaluation: the node and its path
@@ -339,12 +339,14 @@ func (s *Search) untemper(prior []float32) {
 	if s.cfg.PolicyTemp == 0 || s.cfg.PolicyTemp == 1 {
 		return
 	}
+	p := s.prior[:len(prior)]
 	var sum float64
-	for _, p := range prior {
-		sum += math.Pow(float64(p), s.cfg.PolicyTemp)
+	for i, x := range prior {
+		p[i] = math.Pow(float64(x), s.cfg.PolicyTemp)
+		sum += p[i]
 	}
-	for i, p := range prior {
-		prior[i] = float32(math.Pow(float64(p), s.cfg.PolicyTemp) / sum)
+	for i := range prior {
+		prior[i] = float32(p[i] / sum)
 	}
 }
 

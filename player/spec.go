@@ -202,8 +202,8 @@ func (s *Spec) set(key, value string) error {
 		s.MaxStones = n
 	case "ptemp":
 		x, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(x >= 0.1 && x <= 10) {
-			return errors.New("want a number in [0.1, 10]")
+		if err != nil || !(x >= mcts.MinPolicyTemp && x <= mcts.MaxPolicyTemp) {
+			return fmt.Errorf("want a number in [%v, %v]", mcts.MinPolicyTemp, mcts.MaxPolicyTemp)
 		}
 		s.PolicyTemp = x
 	case "c":
