@@ -190,10 +190,14 @@ func BenchmarkTrainStep(b *testing.B) {
 // BenchmarkEncode measures the input encoding alone.
 func BenchmarkEncode(b *testing.B) {
 	ps := randomPositions(8, 64, 1)
-	dst := make([]float32, EncodedLen(8))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		Encode(ps[i%len(ps)], dst)
+	for _, enc := range []Encoding{EncodingOrigins, EncodingCaptures} {
+		b.Run(fmt.Sprintf("v%d", enc), func(b *testing.B) {
+			dst := make([]float32, enc.EncodedLen(8))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				enc.Encode(ps[i%len(ps)], dst)
+			}
+		})
 	}
 }
 

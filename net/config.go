@@ -6,12 +6,10 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// Versions of the model file layout and of the input encoding. A file of
-// another version is refused by Load.
-const (
-	FormatVersion   = 1
-	EncodingVersion = 1
-)
+// FormatVersion is the version of the model file layout. A file of
+// another version is refused by Load, as is one of an input encoding this
+// build does not know (see Encoding).
+const FormatVersion = 1
 
 // Config is the architecture of a network: a residual tower of Blocks
 // blocks of two 3x3 convolutions with Filters channels, a policy head of
@@ -26,12 +24,23 @@ type Config struct {
 	Blocks      int  // residual blocks
 	ValueHidden int  // hidden units of the value head
 	GlobalPool  bool // global-pooling bias in every block
+	// Captures adds the input planes of EncodingCaptures: the stones each
+	// side could capture and the squares its jumps would land on.
+	Captures bool
+}
+
+// Encoding returns the input encoding of the architecture.
+func (c Config) Encoding() Encoding {
+	if c.Captures {
+		return EncodingCaptures
+	}
+	return EncodingOrigins
 }
 
 // DefaultConfig returns the architecture chosen for a 2-core machine (see
 // the package documentation for the measurements behind it).
 func DefaultConfig(size int) Config {
-	return Config{Size: size, Filters: 32, Blocks: 2, ValueHidden: 32, GlobalPool: true}
+	return Config{Size: size, Filters: 32, Blocks: 2, ValueHidden: 32, GlobalPool: true, Captures: true}
 }
 
 // Validate reports the first field out of range.
@@ -49,13 +58,18 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Arch is a short name of the architecture, such as "res32x2gp-v32".
+// Arch is a short name of the architecture, such as "res32x2gp-v32-e2"
+// (the suffix names the input encoding, none for the first).
 func (c Config) Arch() string {
 	gp := ""
 	if c.GlobalPool {
 		gp = "gp"
 	}
-	return fmt.Sprintf("res%dx%d%s-v%d", c.Filters, c.Blocks, gp, c.ValueHidden)
+	enc := ""
+	if e := c.Encoding(); e != EncodingOrigins {
+		enc = fmt.Sprintf("-e%d", e)
+	}
+	return fmt.Sprintf("res%dx%d%s-v%d%s", c.Filters, c.Blocks, gp, c.ValueHidden, enc)
 }
 
 // actionPlanes is the number of policy planes: one for removals and one
@@ -78,7 +92,7 @@ type paramSpec struct {
 func (c Config) params() []paramSpec {
 	f := c.Filters
 	ps := []paramSpec{
-		{"stem.w", []int{f, NumPlanes, 3, 3}, true},
+		{"stem.w", []int{f, c.Encoding().Planes(), 3, 3}, true},
 		{"stem.b", []int{1, f, 1, 1}, false},
 	}
 	for i := 0; i < c.Blocks; i++ {
@@ -115,7 +129,7 @@ func (c Config) params() []paramSpec {
 func (c Config) FLOPs() int64 {
 	sq := int64(c.Size * c.Size)
 	f := int64(c.Filters)
-	macs := sq * f * NumPlanes * 9 // stem
+	macs := sq * f * int64(c.Encoding().Planes()) * 9 // stem
 	for i := 0; i < c.Blocks; i++ {
 		macs += 2 * sq * f * f * 9
 		if c.GlobalPool {

@@ -6,47 +6,87 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// The input planes (EncodingVersion 1), each N×N, square (row, col) at
-// index row*N + col, all relative to the side to move:
+// Encoding is a version of the input planes, each N×N, square (row, col)
+// at index row*N + col, all relative to the side to move. A network is
+// built for one (Config.Captures); its file records which.
+type Encoding int
+
+const (
+	// EncodingOrigins (version 1) has 7 planes: own stones, opponent
+	// stones, empty squares, all ones during the first removal, all ones
+	// during the second, the origins of the side to move's legal moves
+	// (the removal squares during the removals) and the origins of the
+	// opponent's jumps, were it to move (jumping phase only).
+	EncodingOrigins Encoding = 1
+	// EncodingCaptures (version 2) adds 4 planes, jumping phase only: the
+	// opponent stones the side to move could capture with one of its
+	// legal moves, the squares those moves land on, and the same two for
+	// the opponent, were it to move.
+	EncodingCaptures Encoding = 2
+)
+
+// The planes, in order.
 const (
 	planeOwn          = iota // stones of the side to move
 	planeOpp                 // stones of the opponent
 	planeEmpty               // empty squares
 	planeRemoveFirst         // all ones during the first removal
 	planeRemoveSecond        // all ones during the second removal
-	planeOwnFrom             // origins of the side to move's legal moves (removal squares during the removals)
-	planeOppFrom             // origins of the opponent's jumps, were it to move (jumping phase only)
-	// NumPlanes is the number of input planes.
-	NumPlanes
+	planeOwnFrom             // origins of the side to move's legal moves
+	planeOppFrom             // origins of the opponent's jumps
+	planeOwnCaptures         // opponent stones the side to move could capture (EncodingCaptures only, as the next three)
+	planeOwnLandings         // where the side to move's jumps land
+	planeOppCaptures         // own stones the opponent could capture
+	planeOppLandings         // where the opponent's jumps land
 )
 
+// The number of planes of each encoding.
+const (
+	planesOrigins  = planeOppFrom + 1
+	planesCaptures = planeOppLandings + 1
+)
+
+// MaxPlanes is the most planes of any encoding.
+const MaxPlanes = planesCaptures
+
+// known reports whether e is an encoding of this build.
+func (e Encoding) known() bool { return e == EncodingOrigins || e == EncodingCaptures }
+
+// Planes returns the number of input planes of e.
+func (e Encoding) Planes() int {
+	if e == EncodingCaptures {
+		return planesCaptures
+	}
+	return planesOrigins
+}
+
 // EncodedLen returns the length of one encoded position of a size×size
-// board: NumPlanes × size × size.
-func EncodedLen(size int) int { return NumPlanes * size * size }
+// board: Planes × size × size.
+func (e Encoding) EncodedLen(size int) int { return e.Planes() * size * size }
 
 // Encode writes the input planes of p into dst, which must have length
-// EncodedLen(p.Size), and returns dst. Every entry is 0 or 1. Because the
-// planes name stones by side to move rather than colour, applying any of
-// the 8 symmetries to p permutes the squares of every plane and nothing
+// e.EncodedLen(p.Size), and returns dst. Every entry is 0 or 1. Because
+// the planes name stones by side to move rather than colour, applying any
+// of the 8 symmetries to p permutes the squares of every plane and nothing
 // else (see TestEncodeSymmetry).
-func Encode(p rules.Position, dst []float32) []float32 {
+func (e Encoding) Encode(p rules.Position, dst []float32) []float32 {
 	var buf [rules.MaxMoves]rules.Move
 	n := int(p.Size)
-	encode(p, p.LegalMoves(buf[:0]), dst[:NumPlanes*n*n], n*n, 1)
+	e.encode(p, p.LegalMoves(buf[:0]), dst[:e.EncodedLen(n)], n*n, 1)
 	return dst
 }
 
 // encodeRows writes the same planes as Encode in the layout of the
-// network's input, one row of NumPlanes numbers per square, given the
-// legal moves of p (so that a caller that has them does not generate them
+// network's input, one row of Planes numbers per square, given the legal
+// moves of p (so that a caller that has them does not generate them
 // again).
-func encodeRows(p rules.Position, moves []rules.Move, dst []float32) {
+func (e Encoding) encodeRows(p rules.Position, moves []rules.Move, dst []float32) {
 	n := int(p.Size)
-	encode(p, moves, dst[:NumPlanes*n*n], 1, NumPlanes)
+	e.encode(p, moves, dst[:e.EncodedLen(n)], 1, e.Planes())
 }
 
 // encode writes plane k of square s at dst[k*planeStride+s*squareStride].
-func encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, squareStride int) {
+func (e Encoding) encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, squareStride int) {
 	n := int(p.Size)
 	nn := n * n
 	clear(dst)
@@ -54,11 +94,7 @@ func encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, sq
 	setBits(dst[planeOwn*planeStride:], own, n, squareStride)
 	setBits(dst[planeOpp*planeStride:], opp, n, squareStride)
 	setBits(dst[planeEmpty*planeStride:], p.Empty(), n, squareStride)
-	var from rules.Bitboard
-	for _, m := range moves {
-		from |= m.From.Bit()
-	}
-	setBits(dst[planeOwnFrom*planeStride:], from, n, squareStride)
+	setBits(dst[planeOwnFrom*planeStride:], origins(moves), n, squareStride)
 	switch p.Phase() {
 	case rules.RemoveBlack:
 		fill(dst[planeRemoveFirst*planeStride:], nn, squareStride)
@@ -68,12 +104,36 @@ func encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, sq
 		q := p
 		q.Turn = p.Turn.Other()
 		var buf [rules.MaxMoves]rules.Move
-		from = 0
-		for _, m := range q.LegalMoves(buf[:0]) {
-			from |= m.From.Bit()
+		oppMoves := q.LegalMoves(buf[:0])
+		setBits(dst[planeOppFrom*planeStride:], origins(oppMoves), n, squareStride)
+		if e == EncodingCaptures {
+			captures, landings := reach(p, moves)
+			setBits(dst[planeOwnCaptures*planeStride:], captures, n, squareStride)
+			setBits(dst[planeOwnLandings*planeStride:], landings, n, squareStride)
+			captures, landings = reach(q, oppMoves)
+			setBits(dst[planeOppCaptures*planeStride:], captures, n, squareStride)
+			setBits(dst[planeOppLandings*planeStride:], landings, n, squareStride)
 		}
-		setBits(dst[planeOppFrom*planeStride:], from, n, squareStride)
 	}
+}
+
+// origins returns the squares the moves start from.
+func origins(moves []rules.Move) rules.Bitboard {
+	var b rules.Bitboard
+	for _, m := range moves {
+		b |= m.From.Bit()
+	}
+	return b
+}
+
+// reach returns the stones the jumps of p capture and the squares they
+// land on.
+func reach(p rules.Position, jumps []rules.Move) (captures, landings rules.Bitboard) {
+	for _, m := range jumps {
+		landings |= m.To.Bit()
+		captures |= p.Captured(m)
+	}
+	return captures, landings
 }
 
 // setBits sets plane[(row*n+col)*stride] = 1 for every square of b.

@@ -262,11 +262,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 		return preds, nil
 	}
 	r.from = append(r.from, len(r.moves))
-	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
+	encoding := e.cfg.Encoding()
+	enc, slots := encoding.EncodedLen(e.cfg.Size), e.cfg.slots()
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
-		encodeRows(ps[i], r.moves[r.from[k]:r.from[k+1]], r.inputs[k*enc:(k+1)*enc])
+		encoding.encodeRows(ps[i], r.moves[r.from[k]:r.from[k+1]], r.inputs[k*enc:(k+1)*enc])
 	}
 	// A request abandoned on cancellation may still be answered by Run
 	// later, so it is not returned to the pool.
@@ -394,7 +395,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 			break
 		}
 	}
-	enc, slots := EncodedLen(e.cfg.Size), e.cfg.slots()
+	enc, slots := e.cfg.Encoding().EncodedLen(e.cfg.Size), e.cfg.slots()
 	x := data32(gr.x)
 	parts := e.parts[:0]
 	row := 0

@@ -437,3 +437,61 @@ func TestDeepen(t *testing.T) {
 		t.Errorf("deepen to fewer blocks: %v", err)
 	}
 }
+
+// TestWithCaptures: a network given the capture planes predicts what it
+// did (on positions of every phase, where the new planes are mostly not
+// empty), and it can learn from them.
+func TestWithCaptures(t *testing.T) {
+	cfg := tinyConfig(6)
+	cfg.Captures = false
+	m := perturbed(mustModel(t, cfg, 1), 0.2, 4)
+	c, err := m.WithCaptures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Config().Captures || c.Meta().Arch != c.Config().Arch() || c.Meta().EncodingVersion != int(EncodingCaptures) {
+		t.Fatalf("widened: %+v, metadata %+v", c.Config(), c.Meta())
+	}
+	if got, want := c.NumParams()-m.NumParams(), cfg.Filters*(EncodingCaptures.Planes()-EncodingOrigins.Planes())*9; got != want {
+		t.Errorf("widening added %d weights, want %d", got, want)
+	}
+	ps := randomPositions(6, 40, 3)
+	want, err := startEvaluator(t, m, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := startEvaluator(t, c, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		if got[i].Value != want[i].Value || !slices.Equal(got[i].Policy, want[i].Policy) {
+			t.Fatalf("position %d: %v with the capture planes, %v without", i, got[i], want[i])
+		}
+	}
+	// One training step moves the new planes' weights off zero.
+	tr, err := NewTrainer(c, TrainOptions{Batch: 8, LR: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Step(randomSamples(6, 8, 5)); err != nil {
+		t.Fatal(err)
+	}
+	trained, err := tr.Model(c.Meta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	planes := EncodingCaptures.Planes()
+	moved := false
+	for f := 0; f < cfg.Filters; f++ {
+		for _, v := range trained.weights["stem.w"][(f*planes+EncodingOrigins.Planes())*9 : (f+1)*planes*9] {
+			moved = moved || v != 0
+		}
+	}
+	if !moved {
+		t.Error("the capture planes' stem weights are still zero after a training step")
+	}
+	if _, err := c.WithCaptures(); err == nil {
+		t.Error("widening a network that has the capture planes: no error")
+	}
+}

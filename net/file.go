@@ -170,14 +170,15 @@ func configMeta(cfg Config) map[string]string {
 		"blocks":       strconv.Itoa(cfg.Blocks),
 		"value_hidden": strconv.Itoa(cfg.ValueHidden),
 		"global_pool":  strconv.FormatBool(cfg.GlobalPool),
+		// The encoding is part of the architecture (Config.Captures).
+		"encoding_version": strconv.Itoa(int(cfg.Encoding())),
 	}
 }
 
-// putMeta writes md as metadata strings; the versions and the architecture
-// are those of this build.
+// putMeta writes md as metadata strings; the format version is this
+// build's, and the architecture that of the weights.
 func putMeta(meta map[string]string, md Metadata) {
 	meta["format_version"] = strconv.Itoa(FormatVersion)
-	meta["encoding_version"] = strconv.Itoa(EncodingVersion)
 	meta["arch"] = md.Arch
 	meta["generation"] = strconv.Itoa(md.Generation)
 	meta["steps"] = strconv.FormatInt(md.Steps, 10)
@@ -206,9 +207,10 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 		return cfg, md, fmt.Errorf("%w: file format version %d, this build reads %d", ErrVersion, md.FormatVersion, FormatVersion)
 	}
 	md.EncodingVersion = num("encoding_version")
-	if err == nil && md.EncodingVersion != EncodingVersion {
-		return cfg, md, fmt.Errorf("%w: input encoding version %d, this build encodes %d", ErrVersion, md.EncodingVersion, EncodingVersion)
+	if err == nil && !Encoding(md.EncodingVersion).known() {
+		return cfg, md, fmt.Errorf("%w: input encoding version %d, this build encodes %d or %d", ErrVersion, md.EncodingVersion, EncodingOrigins, EncodingCaptures)
 	}
+	cfg.Captures = Encoding(md.EncodingVersion) == EncodingCaptures
 	cfg.Size = num("size")
 	cfg.Filters = num("filters")
 	cfg.Blocks = num("blocks")

@@ -25,9 +25,18 @@ func evalAll(t *testing.T, m *Model, batch int, ps []rules.Position) []mcts.Pred
 }
 
 // TestSaveLoadRoundTrip: the loaded model has the same metadata and gives
-// bit-identical outputs, also through graphs of other batch sizes.
+// bit-identical outputs, also through graphs of other batch sizes, with
+// either input encoding.
 func TestSaveLoadRoundTrip(t *testing.T) {
-	m := perturbed(mustModel(t, DefaultConfig(6), 7), 0.05, 1)
+	for _, captures := range []bool{false, true} {
+		cfg := DefaultConfig(6)
+		cfg.Captures = captures
+		testSaveLoadRoundTrip(t, cfg)
+	}
+}
+
+func testSaveLoadRoundTrip(t *testing.T, cfg Config) {
+	m := perturbed(mustModel(t, cfg, 7), 0.05, 1)
 	created := time.Date(2025, 3, 4, 5, 6, 7, 890, time.UTC)
 	m = m.WithMeta(Metadata{Generation: 3, Steps: 1234, Parent: "gen-0002.safetensors", Seed: 7, Created: created})
 	path := filepath.Join(t.TempDir(), "gen-0003.safetensors")
@@ -41,7 +50,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if l.Config() != m.Config() {
 		t.Errorf("config %+v, want %+v", l.Config(), m.Config())
 	}
-	want := Metadata{FormatVersion: FormatVersion, EncodingVersion: EncodingVersion, Size: 6, Arch: m.Config().Arch(),
+	want := Metadata{FormatVersion: FormatVersion, EncodingVersion: int(cfg.Encoding()), Size: 6, Arch: m.Config().Arch(),
 		Generation: 3, Steps: 1234, Parent: "gen-0002.safetensors", Seed: 7, Created: created}
 	if got := l.Meta(); got != want {
 		t.Errorf("metadata %+v, want %+v", got, want)

@@ -33,7 +33,7 @@ type graph struct {
 	params []*G.Node // in cfg.params() order
 	specs  []paramSpec
 
-	x      *G.Node // (batch·N·N, NumPlanes): see encodeRows
+	x      *G.Node // (batch·N·N, Encoding().Planes()): see encodeRows
 	logits *G.Node // (batch, slots): see actionSlot
 	value  *G.Node // (batch, 1)
 
@@ -95,7 +95,7 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	n := cfg.Size
 	nn := n * n
 	// Activations are (batch·N·N, channels): a row per (position, square).
-	gr.x = input(g, dtype, "x", batch*nn, NumPlanes)
+	gr.x = input(g, dtype, "x", batch*nn, cfg.Encoding().Planes())
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
 		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
 		if !train {

@@ -70,7 +70,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 		cfg: cfg,
 		meta: Metadata{
 			FormatVersion:   FormatVersion,
-			EncodingVersion: EncodingVersion,
+			EncodingVersion: int(cfg.Encoding()),
 			Size:            cfg.Size,
 			Arch:            cfg.Arch(),
 			Seed:            seed,
@@ -99,7 +99,7 @@ func (m *Model) WithMeta(meta Metadata) *Model {
 // fixMeta sets the fields of the metadata that follow from the weights.
 func (m *Model) fixMeta() {
 	m.meta.FormatVersion = FormatVersion
-	m.meta.EncodingVersion = EncodingVersion
+	m.meta.EncodingVersion = int(m.cfg.Encoding())
 	m.meta.Size = m.cfg.Size
 	m.meta.Arch = m.cfg.Arch()
 }
@@ -126,6 +126,34 @@ func (m *Model) Deepen(blocks int, seed uint64) (*Model, error) {
 	meta := m.meta
 	meta.Seed = seed
 	return d.WithMeta(meta), nil
+}
+
+// WithCaptures returns a network of m's architecture with the input
+// planes of EncodingCaptures, which predicts exactly what m predicts: its
+// stem has m's weights for the planes m reads and zeros for the new ones,
+// so a trained network learns from the new planes without starting over.
+// m must read EncodingOrigins.
+func (m *Model) WithCaptures() (*Model, error) {
+	if m.cfg.Captures {
+		return nil, fmt.Errorf("net: %s already reads the capture planes", m.cfg.Arch())
+	}
+	cfg := m.cfg
+	cfg.Captures = true
+	w := make(map[string][]float32, len(m.weights))
+	for name, x := range m.weights {
+		w[name] = append([]float32(nil), x...)
+	}
+	// stem.w is (filters, planes, 3, 3): each filter's planes are
+	// consecutive, the new ones after the old.
+	old, planes := EncodingOrigins.Planes(), EncodingCaptures.Planes()
+	stem := make([]float32, cfg.Filters*planes*9)
+	for f := 0; f < cfg.Filters; f++ {
+		copy(stem[f*planes*9:], m.weights["stem.w"][f*old*9:(f+1)*old*9])
+	}
+	w["stem.w"] = stem
+	c := &Model{cfg: cfg, meta: m.meta, weights: w}
+	c.fixMeta()
+	return c, nil
 }
 
 // NumParams returns the number of learnt values.

@@ -18,8 +18,9 @@ func referenceForward(m *Model, p rules.Position) (logits []float64, value float
 	cfg := m.cfg
 	n, f := cfg.Size, cfg.Filters
 	w := func(name string) []float32 { return m.weights[name] }
-	planes := Encode(p, make([]float32, EncodedLen(n)))
-	x := make([][]float64, NumPlanes) // x[c][row*n+col]
+	enc := cfg.Encoding()
+	planes := enc.Encode(p, make([]float32, enc.EncodedLen(n)))
+	x := make([][]float64, enc.Planes()) // x[c][row*n+col]
 	for c := range x {
 		x[c] = make([]float64, n*n)
 		for s := range x[c] {
@@ -116,12 +117,12 @@ func referenceForward(m *Model, p rules.Position) (logits []float64, value float
 }
 
 // TestReferenceForward checks the evaluator against referenceForward on
-// positions of every phase, for boards 4..8 and a network with every kind
-// of layer (perturbed, so that no path is zero): the policy over the legal
-// moves and the value agree to float32 rounding.
+// positions of every phase, for boards 4..8, both encodings and a network
+// with every kind of layer (perturbed, so that no path is zero): the
+// policy over the legal moves and the value agree to float32 rounding.
 func TestReferenceForward(t *testing.T) {
 	for _, n := range []int{4, 5, 8} {
-		cfg := Config{Size: n, Filters: 6, Blocks: 2, ValueHidden: 5, GlobalPool: true}
+		cfg := Config{Size: n, Filters: 6, Blocks: 2, ValueHidden: 5, GlobalPool: true, Captures: n != 5}
 		m := perturbed(mustModel(t, cfg, 1), 0.2, 2)
 		e := startEvaluator(t, m, EvalOptions{Batch: 4})
 		ps := randomPositions(n, 12, uint64(n))

@@ -135,7 +135,8 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 		return Losses{}, fmt.Errorf("net: training batch of %d samples, the trainer takes %d", len(batch), t.opts.Batch)
 	}
 	n := t.cfg.Size
-	slots, enc := t.cfg.slots(), EncodedLen(n)
+	encoding := t.cfg.Encoding()
+	slots, enc, planes := t.cfg.slots(), encoding.EncodedLen(n), encoding.Planes()
 	x := data32(t.gr.x)
 	mask := data32(t.gr.mask)
 	tp := data32(t.gr.targetPolicy)
@@ -156,10 +157,10 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 			s = s.Transform(rules.Symmetry(t.rng.IntN(rules.NumSymmetries)))
 		}
 		moves := s.Position.LegalMoves(t.legal[:0])
-		encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
+		encoding.encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
 		for _, pl := range t.zeroPlanes {
 			for sq := 0; sq < n*n; sq++ {
-				x[i*enc+sq*NumPlanes+pl] = 0
+				x[i*enc+sq*planes+pl] = 0
 			}
 		}
 		row := mask[i*slots : (i+1)*slots]

@@ -17,7 +17,8 @@ import (
 func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	t.Helper()
 	n := gr.cfg.Size
-	slots, enc := gr.cfg.slots(), EncodedLen(n)
+	encoding := gr.cfg.Encoding()
+	slots, enc := gr.cfg.slots(), encoding.EncodedLen(n)
 	x := make([]float32, gr.batch*enc)
 	mask := make([]float32, gr.batch*slots)
 	tp := make([]float32, gr.batch*slots)
@@ -28,7 +29,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	}
 	for i, s := range batch {
 		moves := s.Position.LegalMoves(buf[:0])
-		encodeRows(s.Position, moves, x[i*enc:])
+		encoding.encodeRows(s.Position, moves, x[i*enc:])
 		for _, m := range moves {
 			mask[i*slots+actionSlot(rules.ActionIndex(m, n), n)] = 0
 		}

@@ -111,6 +111,12 @@ func (p Position) Play(m Move) Position {
 	return p
 }
 
+// Captured returns the stones the jump m captures in p: the opponent's
+// stones between its origin and its landing square (none for a removal).
+func (p Position) Captured(m Move) Bitboard {
+	return between[m.From][m.To] & p.Stones(p.Turn.Other())
+}
+
 // between[a][b] holds the squares strictly between a and b when they share a
 // row or a column, else 0.
 var between [64][64]Bitboard

@@ -551,12 +551,19 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 
 // InitModel loads the model file path to start a run of architecture cfg
 // from its weights (Config.Init); the error says how they differ. A model
-// with fewer residual blocks than cfg but otherwise the same grows to it
-// (net.Model.Deepen, the new blocks drawn from seed).
+// without the capture input planes gains them when cfg has them
+// (net.Model.WithCaptures), and one with fewer residual blocks than cfg
+// but otherwise the same grows to it (net.Model.Deepen, the new blocks
+// drawn from seed); either way it still plays as it did.
 func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 	m, err := net.LoadForSize(path, cfg.Size)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: init: %w", err)
+	}
+	if cfg.Captures && !m.Config().Captures {
+		if m, err = m.WithCaptures(); err != nil {
+			return nil, err
+		}
 	}
 	if deeper := m.Config(); deeper.Blocks < cfg.Blocks {
 		deeper.Blocks = cfg.Blocks

@@ -438,6 +438,41 @@ func TestInitModel(t *testing.T) {
 	if _, err := InitModel(path, other, 1); err == nil || !strings.Contains(err.Error(), cfg.Net.Arch()) {
 		t.Errorf("init with another architecture: %v", err)
 	}
+	// A model without the capture planes gains them, deeper too; one with
+	// them is not stripped of them.
+	plain := cfg.Net
+	plain.Captures = false
+	src, err = net.New(plain, 77)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	wider := deeper
+	wider.Captures = true
+	if m, err := InitModel(path, wider, 1); err != nil || m.Config() != wider {
+		t.Errorf("init of a run with the capture planes from a model without: %v, %v; want %s", m, err, wider.Arch())
+	}
+	if _, err := InitModel(path, plain, 1); err != nil {
+		t.Errorf("init of the model's own architecture: %v", err)
+	}
+	wider.Blocks = plain.Blocks
+	if err := mustNew(t, wider).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := InitModel(path, plain, 1); err == nil || !strings.Contains(err.Error(), wider.Arch()) {
+		t.Errorf("init without the capture planes from a model with them: %v", err)
+	}
+}
+
+func mustNew(t *testing.T, cfg net.Config) *net.Model {
+	t.Helper()
+	m, err := net.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestPlayGameRandomPlies: a game opens with 0 to RandomPlies random moves,

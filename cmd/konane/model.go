@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "model",
-		usage: "model info FILE | model new --size N [--filters F] [--blocks B] [--seed S] FILE",
+		usage: "model info FILE | model new --size N [--filters F] [--blocks B] [--captures=false] [--seed S] FILE",
 		short: "show or create network model files",
 		long: `Model works on network model files (safetensors with metadata).
 
@@ -30,7 +30,7 @@ floating-point operations of one evaluation.
 Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model info gen0.safetensors
     file:        gen0.safetensors
     board:       6x6
-    arch:        res32x2gp-v32 (32 filters, 2 blocks, 32 value units, global pooling)
+    arch:        res32x2gp-v32-e2 (32 filters, 2 blocks, 32 value units, global pooling)
     ...`,
 		run: runModel,
 	})
@@ -43,6 +43,7 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	size := fs.Int("size", 0, "board size N (4..8), for new")
 	filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
+	captures := fs.Bool("captures", def.Captures, "read the capture input planes (input encoding 2), for new")
 	seed := fs.Uint64("seed", 1, "initialisation seed, for new")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -72,7 +73,7 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return err
 		}
 		cfg := net.DefaultConfig(*size)
-		cfg.Filters, cfg.Blocks = *filters, *blocks
+		cfg.Filters, cfg.Blocks, cfg.Captures = *filters, *blocks, *captures
 		m, err := net.New(cfg, *seed)
 		if err != nil {
 			return fmt.Errorf("model: %w", err)

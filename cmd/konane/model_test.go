@@ -27,11 +27,22 @@ func TestModelNewAndInfo(t *testing.T) {
 	if err := run(context.Background(), []string{"model", "info", path}, nil, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"board:       5x5", "arch:        res32x2gp-v32", "generation:  0", "steps:       0",
-		"parent:      (none)", "seed:        3", "format:      version 1, input encoding 1", "created:     "} {
+	for _, want := range []string{"board:       5x5", "arch:        res32x2gp-v32-e2", "generation:  0", "steps:       0",
+		"parent:      (none)", "seed:        3", "format:      version 1, input encoding 2", "created:     "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("info output lacks %q:\n%s", want, out.String())
 		}
+	}
+	// Without the capture planes: input encoding 1.
+	if err := run(context.Background(), []string{"model", "new", "--size", "5", "--captures=false", path}, nil, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"model", "info", path}, nil, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "arch:        res32x2gp-v32 (") || !strings.Contains(out.String(), "input encoding 1") {
+		t.Errorf("model new --captures=false:\n%s", out.String())
 	}
 }
 

@@ -57,7 +57,9 @@ model file instead of random weights: to go on training a shipped model
 with new settings, or to continue from the last model of a run whose
 directory was lost. With --blocks more than the model's, the network
 grows: the new residual blocks come after the model's and start as the
-identity, so the run starts from exactly the model's play.
+identity, so the run starts from exactly the model's play. --captures
+likewise gives a model without them the capture input planes, with zero
+weights to start from.
 
 Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
@@ -116,6 +118,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
+	captures := fs.Bool("captures", true, "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)")
 	batch := fs.Int("batch", 0, "training batch (0: default)")
 	lr := fs.Float64("lr", 0, "learning rate (0: default)")
 	reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
@@ -187,9 +190,12 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fmt.Errorf("train: --init: %w", err)
 		}
 		cfg.Net = m.Config()
-		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks < cfg.Net.Blocks {
-			return usageError("train", "--init: the model is %s; --filters cannot change it, --blocks can only add blocks", cfg.Net.Arch())
+		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks < cfg.Net.Blocks || set["captures"] && !*captures && cfg.Net.Captures {
+			return usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", cfg.Net.Arch())
 		}
+	}
+	if set["captures"] {
+		cfg.Net.Captures = *captures
 	}
 	setInt(&cfg.Net.Filters, *filters)
 	setInt(&cfg.Net.Blocks, *blocks)
