@@ -82,3 +82,20 @@ func TestNewPositionPanicsOnBadSize(t *testing.T) {
 		}()
 	}
 }
+
+// TestCaptured: the stones a move captures are exactly the opponent's
+// stones it removes, and none for a removal.
+func TestCaptured(t *testing.T) {
+	for _, p := range testPositions(t, 5) {
+		opp := p.Turn.Other()
+		for _, m := range p.LegalMoves(nil) {
+			want := p.Stones(opp) &^ p.Play(m).Stones(opp)
+			if m.IsRemoval() {
+				want = 0
+			}
+			if got := p.Captured(m); got != want {
+				t.Fatalf("%v in\n%v: captured %x, want %x", m, p, got, want)
+			}
+		}
+	}
+}
