@@ -32,22 +32,24 @@ last() { echo "$1/models/$(cat "$1/models/latest")"; }
 case "$size" in
 8)
 	# The first run was started before the default reuse ratio became 12
-	# (see selfplay/config.go), so it keeps the 4 it was trained with.
-	"$konane" train --run runs/default-8x8 --size 8 --seed 1 --generations 65 --reuse 4
+	# (see selfplay/config.go), so it keeps the 4 it was trained with, and
+	# before networks read the capture planes (--captures=false).
+	"$konane" train --run runs/default-8x8 --size 8 --seed 1 --generations 65 --reuse 4 --captures=false
 	"$konane" train --run runs/default-8x8-solver --size 8 --seed 2 --generations 266 \
 		--init "$(last runs/default-8x8)"
 	model="$(last runs/default-8x8-solver)"
 	;;
 6)
-	# The first run (30 minutes) was trained before rescoring and random
-	# openings were on by default; the second goes on from its last model
+	# The first run (30 minutes) was trained before rescoring, random
+	# openings and the capture planes were on by default; the second goes on from its last model
 	# with both (83 minutes on 2 cores shared), the third from the
 	# second's generation 517 at a fifth of the learning rate (27 minutes),
 	# the fourth from the third's generation 310 with children rescoring
 	# (67 minutes, half of them beside another run), the fifth from the
 	# fourth's generation 479 at a quarter of its learning rate (17
 	# minutes beside another run).
-	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0
+	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0 \
+		--captures=false
 	"$konane" train --run runs/default-6x6-b --size 6 --seed 7 --generations 517 \
 		--rescore-stones 26 --random-plies 10 --init "$(last runs/default-6x6)"
 	"$konane" train --run runs/default-6x6-c --size 6 --seed 9 --generations 310 \
