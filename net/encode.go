@@ -46,9 +46,6 @@ const (
 	planesCaptures = planeOppLandings + 1
 )
 
-// MaxPlanes is the most planes of any encoding.
-const MaxPlanes = planesCaptures
-
 // known reports whether e is an encoding of this build.
 func (e Encoding) known() bool { return e == EncodingOrigins || e == EncodingCaptures }
 

@@ -12,7 +12,7 @@ import (
 // writes it; Load checks the versions and the size against the weights.
 type Metadata struct {
 	FormatVersion   int       // layout of the file (FormatVersion)
-	EncodingVersion int       // input planes (EncodingVersion)
+	EncodingVersion int       // input planes (Encoding)
 	Size            int       // board size
 	Arch            string    // Config.Arch() of the weights
 	Generation      int       // self-play generation (0 for a fresh net)
