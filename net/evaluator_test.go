@@ -412,14 +412,7 @@ func TestDeepen(t *testing.T) {
 		t.Fatalf("deepened: %v, %d params (was %d), arch %q", d.Config(), d.NumParams(), m.NumParams(), d.Meta().Arch)
 	}
 	ps := randomPositions(5, 40, 3)
-	want, err := startEvaluator(t, m, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := startEvaluator(t, d, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := evalAll(t, m, 8, ps), evalAll(t, d, 8, ps)
 	for i := range ps {
 		if math.Abs(float64(got[i].Value-want[i].Value)) > 1e-5 {
 			t.Fatalf("position %d: value %v after deepening, %v before", i, got[i].Value, want[i].Value)
@@ -456,14 +449,7 @@ func TestWithCaptures(t *testing.T) {
 		t.Errorf("widening added %d weights, want %d", got, want)
 	}
 	ps := randomPositions(6, 40, 3)
-	want, err := startEvaluator(t, m, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := startEvaluator(t, c, EvalOptions{Batch: 8}).Evaluate(context.Background(), ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := evalAll(t, m, 8, ps), evalAll(t, c, 8, ps)
 	for i := range ps {
 		if got[i].Value != want[i].Value || !slices.Equal(got[i].Policy, want[i].Policy) {
 			t.Fatalf("position %d: %v with the capture planes, %v without", i, got[i], want[i])
