@@ -37,8 +37,10 @@
 // so the training and inference graphs compute exactly the same function
 // and there are no running statistics to keep.
 //
-// DefaultConfig is 32 filters × 2 blocks with global pooling: 43.5k
-// parameters, 5.2 MFLOP per 8x8 evaluation, 2.9 MFLOP per 6x6 one.
+// DefaultConfig is 32 filters × 2 blocks with global pooling and the
+// capture planes: 44.8k parameters, 5.3 MFLOP per 8x8 evaluation, 3.0
+// MFLOP per 6x6 one (without the capture planes, as the shipped models:
+// 43.7k, 5.2 and 2.9).
 // TestMeasureArchitectures (build tag measure) trains variants for 600
 // steps of 64 on 6000 solver-labelled 5x5 positions; held-out value MSE /
 // policy cross-entropy on 1000 others:
@@ -150,7 +152,8 @@
 // and 2 threads, and in the row blocks the network runs; BenchmarkEvaluate
 // reports positions/s, GFLOP/s and the % of the best of the first two,
 // measured in the same process; BenchmarkTrainStep samples/s (batch 64).
-// Medians of 5, default 8x8 net (5.17 MFLOP/position), on this project's
+// Medians of 5, the 8x8 net without the capture planes (5.17
+// MFLOP/position, the default until 2026-12-02), on this project's
 // 2-core machine shared with other jobs:
 //
 //	backend   batch  positions/s  GFLOP/s  % of peak
