@@ -128,6 +128,8 @@ func TestLoadErrors(t *testing.T) {
 		{"other format", rewrite(t, good, "format", "konane-zero-checkpoint"), ErrFormat, "format"},
 		{"bad size", rewrite(t, good, "size", "12"), ErrFormat, "board size 12"},
 		{"shape mismatch", rewrite(t, good, "filters", "16"), ErrFormat, "arch"},
+		// A file that says encoding 1 but holds the capture planes' stem.
+		{"encoding of other weights", rewrite(t, good, "encoding_version", "1"), ErrFormat, "arch"},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
 		if err := os.WriteFile(path, tc.data, 0o644); err != nil {

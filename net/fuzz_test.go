@@ -198,6 +198,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add(mustSeal(f, good, func(md map[string]string, _ map[string]stTensor) { md["generation"] = "-1" }))
+	// Both input encodings.
+	captures, err := mustModel(f, Config{Size: 4, Filters: 2, Blocks: 0, ValueHidden: 2, Captures: true}, 1).MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(captures)
 	f.Add([]byte("\x10\x00\x00\x00\x00\x00\x00\x00{}              "))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		inputs := [][]byte{data}

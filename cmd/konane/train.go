@@ -118,7 +118,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
 	filters := fs.Int("filters", 0, "network filters (0: size default)")
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
-	captures := fs.Bool("captures", true, "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)")
+	captures := fs.Bool("captures", net.DefaultConfig(0).Captures, "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)")
 	batch := fs.Int("batch", 0, "training batch (0: default)")
 	lr := fs.Float64("lr", 0, "learning rate (0: default)")
 	reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
