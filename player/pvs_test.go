@@ -1,0 +1,111 @@
+package player
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// randomPosition plays the removals and then n random jumps (fewer if the
+// game ends) from the start of a size×size board.
+func randomPosition(size, n int, rng *rand.Rand) rules.Position {
+	p := rules.NewPosition(size)
+	var buf [rules.MaxMoves]rules.Move
+	for i := 0; i < n+2; i++ {
+		moves := p.LegalMoves(buf[:0])
+		if len(moves) == 0 {
+			break
+		}
+		p = p.Play(moves[rng.IntN(len(moves))])
+	}
+	return p
+}
+
+// TestPVSAgreesWithSolver: searched to the end, the PVS engine (without
+// the solver's help) finds the same result as the exact solver, and its
+// move keeps a win.
+func TestPVSAgreesWithSolver(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	s := solver.New(solver.WithTableEntries(1 << 16))
+	count := 60
+	if testing.Short() {
+		count = 20
+	}
+	for i := 0; i < count; i++ {
+		size := 4 + i%2
+		p := randomPosition(size, rng.IntN(6), rng)
+		if !p.HasMoves() {
+			continue
+		}
+		e := NewPVS(0, 0, uint64(i))
+		e.SolveStones = 0
+		res := e.Search(context.Background(), p, 0)
+		solved, wins, _ := res.Solved()
+		if !solved {
+			t.Fatalf("%dx%d position %d: not solved: %v", size, size, i, res)
+		}
+		want, err := s.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wins != want {
+			t.Fatalf("%dx%d position %d: search says win=%v, solver %v\n%v", size, size, i, wins, want, p)
+		}
+		if wins {
+			opp, err := s.Solve(context.Background(), p.Play(res.PV[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opp {
+				t.Fatalf("%dx%d position %d: move %v throws the win away", size, size, i, res.PV[0])
+			}
+		}
+	}
+}
+
+// TestPVSFixedDepthDeterministic: two engines with the same seed give the
+// same fixed-depth result, and so does one engine searching twice.
+func TestPVSFixedDepthDeterministic(t *testing.T) {
+	p := benchPosition()
+	a, b := NewPVS(5, 0, 3), NewPVS(5, 0, 3)
+	ra := a.Search(context.Background(), p, 5)
+	rb := b.Search(context.Background(), p, 5)
+	if ra.String() != rb.String() || ra.Nodes != rb.Nodes {
+		t.Fatalf("same seed, different searches:\n%v (%d nodes)\n%v (%d nodes)", ra, ra.Nodes, rb, rb.Nodes)
+	}
+}
+
+// TestPVSTimeLimit: a time-limited move comes back within its budget plus
+// a margin, on a loaded machine.
+func TestPVSTimeLimit(t *testing.T) {
+	p := benchPosition()
+	e := NewPVS(0, 100*time.Millisecond, 1)
+	start := time.Now()
+	m, err := e.Move(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 600*time.Millisecond {
+		t.Errorf("move took %v with a 100ms budget", el)
+	}
+	if !p.Legal(m) {
+		t.Errorf("illegal move %v", m)
+	}
+}
+
+func TestPVSSmoke(t *testing.T) {
+	p := benchPosition()
+	for _, d := range []int{1, 2, 3, 4, 5, 6, 7, 8} {
+		e := NewPVS(d, 0, 1)
+		start := time.Now()
+		r := e.Search(context.Background(), p, d)
+		t.Logf("%v nodes %d %v", r, r.Nodes, time.Since(start))
+	}
+	e := NewPVS(0, time.Second, 1)
+	r := e.Search(context.Background(), p, 0)
+	t.Logf("1s: %v nodes %d", r, r.Nodes)
+}
