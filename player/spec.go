@@ -84,7 +84,7 @@ type Spec struct {
 	Eval *Weights
 	// NoLMR (pvs): search without late move reductions.
 	NoLMR bool
-	C     float64       // mcts: 0 = DefaultUCTC
+	C     float64 // mcts: 0 = DefaultUCTC
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
