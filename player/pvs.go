@@ -64,7 +64,7 @@ const solverNodesPerSecond = 1_000_000
 
 // solverFixedNodes is the solver's node budget in a search without a
 // time limit (fixed depth), which stays deterministic.
-const solverFixedNodes = 1 << 20
+const solverFixedNodes = 1 << 18
 
 // NewPVS returns a PVS player with the given limits (at least one should
 // be set for boards above 5x5), the default evaluation, a transposition

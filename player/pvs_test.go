@@ -109,3 +109,37 @@ func TestPVSSmoke(t *testing.T) {
 	r := e.Search(context.Background(), p, 0)
 	t.Logf("1s: %v nodes %d", r, r.Nodes)
 }
+
+// FuzzPVS plays a game chosen by the fuzzer's bytes (each picks a legal
+// move) on a board and a depth it also chooses, and checks that the
+// engine returns a legal move and never panics.
+func FuzzPVS(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 2, 3}, uint8(4), uint8(3))
+	f.Add([]byte{3, 1, 4, 1, 5, 9, 2, 6}, uint8(8), uint8(5))
+	f.Add([]byte{}, uint8(6), uint8(1))
+	f.Fuzz(func(t *testing.T, path []byte, size, depth uint8) {
+		n := rules.MinSize + int(size)%(rules.MaxSize-rules.MinSize+1)
+		d := 1 + int(depth)%6
+		p := rules.NewPosition(n)
+		var buf [rules.MaxMoves]rules.Move
+		for _, b := range path {
+			moves := p.LegalMoves(buf[:0])
+			if len(moves) == 0 {
+				return
+			}
+			p = p.Play(moves[int(b)%len(moves)])
+		}
+		if !p.HasMoves() {
+			return
+		}
+		e := NewPVS(d, 0, uint64(len(path)))
+		e.tt = newPVSTable(10)
+		m, err := e.Move(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Legal(m) {
+			t.Fatalf("illegal move %v in\n%v", m, p)
+		}
+	})
+}

@@ -80,8 +80,9 @@ type Spec struct {
 	Depth int           // alphabeta, pvs: 0 = no depth limit
 	Sims  int           // mcts, model: 0 = no count limit
 	Time  time.Duration // alphabeta, pvs, mcts, model: 0 = no time limit
-	// Eval (pvs): the evaluation's weights; nil = EvalDefault.
-	Eval *Weights
+	// Eval (pvs): the evaluation, as ParseWeights reads it; "" =
+	// EvalDefault.
+	Eval string
 	// NoLMR (pvs): search without late move reductions.
 	NoLMR bool
 	C     float64 // mcts: 0 = DefaultUCTC
@@ -188,11 +189,10 @@ func (s *Spec) set(key, value string) error {
 		}
 		s.Solver = v
 	case "eval":
-		w, err := ParseWeights(value)
-		if err != nil {
+		if _, err := ParseWeights(value); err != nil {
 			return err
 		}
-		s.Eval = &w
+		s.Eval = value
 	case "lmr":
 		v := strings.ToLower(value)
 		if v != "on" && v != "off" {
@@ -332,8 +332,12 @@ func (f *Factory) New(seed uint64) (Player, error) {
 	case KindPVS:
 		p := NewPVS(s.Depth, s.Time, seed)
 		p.name = s.Name
-		if s.Eval != nil {
-			p.Eval = *s.Eval
+		if s.Eval != "" {
+			w, err := ParseWeights(s.Eval)
+			if err != nil {
+				return nil, fmt.Errorf("player: %s: eval=%s: %w", s.Name, s.Eval, err)
+			}
+			p.Eval = w
 		}
 		p.LMR = !s.NoLMR
 		return p, nil
