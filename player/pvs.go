@@ -18,8 +18,9 @@ import (
 // reductions, and the evaluation of Weights at the leaves.
 //
 // Endgames are exact: a position with at most SolveStones stones goes to
-// the solver first (package solver, within a node budget that fits the
-// time), and a proven win is played as proven. Proven results found by the
+// the solver first (package solver, within half the time left, or a
+// fixed node budget in a search without a time limit), and a proven win
+// is played as proven. Proven results found by the
 // search itself (a side without a move loses) are kept in the table at
 // every depth, so a win found once is not lost on the next move.
 //
@@ -41,7 +42,7 @@ type PVS struct {
 
 	rng     *rand.Rand
 	tt      pvsTable
-	solver  *solver.Solver // allocated on the first endgame
+	solver  *solver.Solver
 	history [64][64]int32
 	killers [maxPly + 2][2]rules.Move
 
@@ -58,10 +59,6 @@ type PVS struct {
 // DefaultSolveStones is the SolveStones of NewPVS.
 const DefaultSolveStones = 26
 
-// solverNodesPerSecond is a low estimate of the solver's speed, which
-// turns a time budget into a node budget for solver.Solver.Prove.
-const solverNodesPerSecond = 1_000_000
-
 // solverFixedNodes is the solver's node budget in a search without a
 // time limit (fixed depth), which stays deterministic.
 const solverFixedNodes = 1 << 18
@@ -71,7 +68,7 @@ const solverFixedNodes = 1 << 18
 // table of 2^DefaultPVSTableBits entries and root-order randomness from
 // seed.
 func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
-	return &PVS{
+	e := &PVS{
 		name:        "pvs",
 		Depth:       depth,
 		MoveTime:    moveTime,
@@ -80,8 +77,20 @@ func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
 		LMR:         true,
 		rng:         newRand(seed, streamPVS),
 		tt:          newPVSTable(DefaultPVSTableBits),
+		solver:      solver.New(solver.WithTableEntries(pvsSolverEntries)),
 	}
+	// The solver allocates its table on its first call: make that call
+	// now, on a position lost at once (a lone stone), so that the
+	// allocation is not charged to the clock of a move.
+	lone := rules.Position{Black: 1, Size: 4, Turn: rules.Black}
+	if _, err := e.solver.Solve(context.Background(), lone); err != nil {
+		panic(err) // a constant, valid position
+	}
+	return e
 }
+
+// pvsSolverEntries sizes the table of a PVS player's solver (8 MiB).
+const pvsSolverEntries = 1 << 19
 
 // Name implements Player.
 func (e *PVS) Name() string { return e.name }
@@ -204,14 +213,19 @@ func (e *PVS) solve(p rules.Position) (SearchResult, bool) {
 	if e.SolveStones <= 0 || p.Phase() != rules.Jumping || !solver.Solvable(p, e.SolveStones) {
 		return SearchResult{}, false
 	}
-	if e.solver == nil {
-		e.solver = solver.New(solver.WithTableEntries(1 << 20))
-	}
-	budget := uint64(solverFixedNodes)
 	if left := e.clock.left(); left > 0 {
-		budget = uint64(left.Seconds() * solverNodesPerSecond / 2)
+		// Within half the time left; the search gets the rest.
+		ctx, cancel := context.WithTimeout(e.clock.ctx, left/2)
+		defer cancel()
+		before := e.solver.Stats().Nodes
+		m, win, err := e.solver.WinningMove(ctx, p)
+		e.nodes += e.solver.Stats().Nodes - before
+		if err == nil && win {
+			return SearchResult{Score: winBound, PV: []rules.Move{m}, Nodes: e.nodes}, true
+		}
+		return SearchResult{}, false
 	}
-	pr, err := e.solver.Prove(p, budget)
+	pr, err := e.solver.Prove(p, solverFixedNodes)
 	e.nodes += pr.Nodes
 	if err != nil || !pr.Known {
 		return SearchResult{}, false

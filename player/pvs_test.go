@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -79,21 +80,61 @@ func TestPVSFixedDepthDeterministic(t *testing.T) {
 	}
 }
 
+// endgame returns an 8x8 position of at most stones stones, from a game
+// of the engine at depth 2 against itself.
+func endgame(stones int) rules.Position {
+	e := NewPVS(2, 0, 1)
+	e.SolveStones = 0
+	p := rules.NewPosition(8)
+	for bits.OnesCount64(p.Black|p.White) > stones && p.HasMoves() {
+		p = p.Play(e.Search(context.Background(), p, 2).PV[0])
+	}
+	return p
+}
+
 // TestPVSTimeLimit: a time-limited move comes back within its budget plus
-// a margin, on a loaded machine.
+// a margin (the machine may be loaded), in the middle game and in an
+// endgame that goes to the solver first.
 func TestPVSTimeLimit(t *testing.T) {
-	p := benchPosition()
-	e := NewPVS(0, 100*time.Millisecond, 1)
-	start := time.Now()
-	m, err := e.Move(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range []rules.Position{benchPosition(), endgame(DefaultSolveStones)} {
+		e := NewPVS(0, 100*time.Millisecond, 1)
+		start := time.Now()
+		m, err := e.Move(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(start); el > 600*time.Millisecond {
+			t.Errorf("move took %v with a 100ms budget in\n%v", el, p)
+		}
+		if !p.Legal(m) {
+			t.Errorf("illegal move %v", m)
+		}
 	}
-	if el := time.Since(start); el > 600*time.Millisecond {
-		t.Errorf("move took %v with a 100ms budget", el)
-	}
-	if !p.Legal(m) {
-		t.Errorf("illegal move %v", m)
+}
+
+// TestPVSPlaysProvenWin: in a small endgame the solver's proven win is
+// reported and played.
+func TestPVSPlaysProvenWin(t *testing.T) {
+	s := solver.New(solver.WithTableEntries(1 << 18))
+	for stones := 14; stones <= 20; stones += 2 {
+		p := endgame(stones)
+		if !p.HasMoves() {
+			continue
+		}
+		wins, err := s.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewPVS(4, 0, 1).Search(context.Background(), p, 4)
+		solved, rwins, _ := r.Solved()
+		if wins && (!solved || !rwins) {
+			t.Fatalf("%d stones: solver says won, search %v", stones, r)
+		}
+		if wins {
+			if opp, _ := s.Solve(context.Background(), p.Play(r.PV[0])); opp {
+				t.Fatalf("%d stones: %v throws the win away", stones, r.PV[0])
+			}
+		}
 	}
 }
 
