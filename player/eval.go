@@ -33,12 +33,12 @@ var (
 	EvalMobility = Weights{Mobility: 4}
 	// EvalDefault is the PVS engine's evaluation, chosen by matches (see
 	// docs/results).
-	EvalDefault = Weights{Mobility: 4, Safe: 4, Potential: 1}
+	EvalDefault = Weights{Mobility: 4, Safe: 4}
 )
 
 // ParseWeights reads an evaluation: "mob" (EvalMobility), "full"
 // (EvalDefault), or four integers M/S/P/T (Mobility, Safe, Potential,
-// Tempo), like "4/4/1/0".
+// Tempo), like "4/4/0/0".
 func ParseWeights(s string) (Weights, error) {
 	switch strings.ToLower(s) {
 	case "mob":
