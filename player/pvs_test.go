@@ -138,19 +138,6 @@ func TestPVSPlaysProvenWin(t *testing.T) {
 	}
 }
 
-func TestPVSSmoke(t *testing.T) {
-	p := benchPosition()
-	for _, d := range []int{1, 2, 3, 4, 5, 6, 7, 8} {
-		e := NewPVS(d, 0, 1)
-		start := time.Now()
-		r := e.Search(context.Background(), p, d)
-		t.Logf("%v nodes %d %v", r, r.Nodes, time.Since(start))
-	}
-	e := NewPVS(0, time.Second, 1)
-	r := e.Search(context.Background(), p, 0)
-	t.Logf("1s: %v nodes %d", r, r.Nodes)
-}
-
 // FuzzPVS plays a game chosen by the fuzzer's bytes (each picks a legal
 // move) on a board and a depth it also chooses, and checks that the
 // engine returns a legal move and never panics.
