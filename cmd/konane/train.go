@@ -311,7 +311,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				return usageError("train", "--resume: %s holds no run (%v)", *run, err)
 			}
 		}
-		return selfplay.TrainFromWorkers(ctx, store, cfg, hooks, logf)
+		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if *ladderEvery > 0 {
 		rate, wait := ladderAlongside(ctx, *run, *ladderEvery, logf)
@@ -319,8 +319,15 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		generation := hooks.Generation
 		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
 	}
-	return selfplay.Run(ctx, *run, cfg, hooks, logf)
+	return trainLoop(ctx, *run, cfg, hooks, logf)
 }
+
+// trainLoop and trainFromWorkers run a training run; tests replace them to
+// see the configuration that the flags give.
+var (
+	trainLoop        = selfplay.Run
+	trainFromWorkers = selfplay.TrainFromWorkers
+)
 
 // savedRunConfig reads the configuration of the run at run (a directory
 // or a bucket URL); resuming is false when there is no run there yet.
