@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,6 +80,7 @@ func TestTrainConfigGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	refused := map[int]string{}
 	for i, args := range resumed {
 		run := filepath.Join(dir, "resumed", string(rune('a'+i)))
 		if err := os.MkdirAll(run, 0o755); err != nil {
@@ -87,7 +89,19 @@ func TestTrainConfigGolden(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(run, "config.json"), saved, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		trainCmd(t, append([]string{"--run", run}, args...)...)
+		// A flag that would change the run is refused, with the settings
+		// it changes.
+		var out bytes.Buffer
+		err := runCmd(append([]string{"train", "--run", run}, args...), &out)
+		if err != nil {
+			msg := err.Error()
+			if i := strings.Index(msg, "("); i >= 0 && strings.Contains(msg, "a resumed run keeps") {
+				got = append(got, selfplay.Config{})
+				refused[len(got)-1] = msg[i+1 : strings.Index(msg, "): ")]
+				continue
+			}
+			t.Fatalf("train %v: %v\n%s", args, err, out.String())
+		}
 	}
 	var b strings.Builder
 	for i, args := range append(newRuns, resumed...) {
@@ -98,6 +112,9 @@ func TestTrainConfigGolden(t *testing.T) {
 		js, err := json.Marshal(got[i])
 		if err != nil {
 			t.Fatal(err)
+		}
+		if diff, ok := refused[i]; ok {
+			js = []byte("refused: " + diff)
 		}
 		b.WriteString(kind + " " + strings.Join(args, " ") + "\n" + string(js) + "\n")
 	}
@@ -116,10 +133,56 @@ func TestTrainConfigGolden(t *testing.T) {
 	}
 }
 
+func runCmd(args []string, out *bytes.Buffer) error {
+	return run(context.Background(), args, nil, out, out)
+}
+
 func trainCmd(t *testing.T, args ...string) {
 	t.Helper()
 	var out bytes.Buffer
 	if err := run(context.Background(), append([]string{"train"}, args...), nil, &out, &out); err != nil {
 		t.Fatalf("train %v: %v\n%s", args, err, out.String())
+	}
+}
+
+// TestTrainSettingsAgree: the resume column of trainSettings says what
+// the run's own check says: a saved setting that a resumed run keeps is
+// one in which selfplay.ResumeDiff sees a change, and only those.
+func TestTrainSettingsAgree(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range trainSettings {
+		if seen[s.flag] {
+			t.Errorf("--%s: two rows", s.flag)
+		}
+		seen[s.flag] = true
+		if (s.field == nil) == (s.option == nil) {
+			t.Errorf("--%s: want a field or an option, not both or neither", s.flag)
+			continue
+		}
+		if s.field == nil {
+			continue
+		}
+		saved := selfplay.DefaultConfig(6)
+		given := saved
+		v := reflect.ValueOf(s.field(&given)).Elem()
+		switch v.Kind() {
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 0.5)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Struct:
+			v.Field(1).SetFloat(v.Field(1).Float() + 1)
+		default:
+			t.Fatalf("--%s: no change for a %s", s.flag, v.Kind())
+		}
+		if diff := selfplay.ResumeDiff(saved, given); (diff != "") != (s.resume == keep) {
+			t.Errorf("--%s: resume rule %d, but the change gives diff %q", s.flag, s.resume, diff)
+		}
 	}
 }
