@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"strings"
-	"time"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
@@ -116,9 +115,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
 	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-	}
+	logf := timestamped(stdout)
 	hooks := trainHooks(stdout, stderr, logf)
 	hooks.Start = func() { // once the run directory is locked and checked
 		js, _ := json.MarshalIndent(cfg, "", "  ")
