@@ -29,7 +29,7 @@ func TestStopper(t *testing.T) {
 		t.Error("the context of an expired stopper has not ended")
 	}
 	s = newStopper(0, time.Hour)
-	if s.done(1 << 30) || s.expired() || s.left(100) < 1000 {
+	if s.done(1<<30) || s.expired() || s.left(100) < 1000 {
 		t.Errorf("1h: done %v expired %v left %v", s.done(1<<30), s.expired(), s.left(100))
 	}
 }
