@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -183,6 +184,52 @@ func TestTrainSettingsAgree(t *testing.T) {
 		}
 		if diff := selfplay.ResumeDiff(saved, given); (diff != "") != (s.resume == keep) {
 			t.Errorf("--%s: resume rule %d, but the change gives diff %q", s.flag, s.resume, diff)
+		}
+	}
+}
+
+// TestTrainInit: --init takes the model's network, deeper with --blocks or
+// with the capture planes of --captures; --filters cannot change it.
+func TestTrainInit(t *testing.T) {
+	var got selfplay.Config
+	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
+		got = cfg
+		return nil
+	}
+	defer func() { trainLoop = selfplay.Run }()
+	model := filepath.Join(t.TempDir(), "m.safetensors")
+	m := nettest.TinyModel(t, 6, 1)
+	if err := m.Save(model); err != nil {
+		t.Fatal(err)
+	}
+	want := m.Config()
+	for _, tc := range []struct {
+		args   []string
+		blocks int
+		err    string
+	}{
+		{nil, want.Blocks, ""},
+		{[]string{"--blocks", "3"}, 3, ""},
+		{[]string{"--blocks", "0"}, want.Blocks, ""},
+		{[]string{"--filters", "16"}, 0, "--filters cannot change it"},
+		{[]string{"--resume"}, 0, "holds no run"},
+	} {
+		var out bytes.Buffer
+		args := append([]string{"train", "--run", filepath.Join(t.TempDir(), "run"), "--size", "6", "--init", model}, tc.args...)
+		err := runCmd(args, &out)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: err %v, want %q", tc.args, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%v: %v\n%s", tc.args, err, out.String())
+		default:
+			w := want
+			w.Blocks = tc.blocks
+			if got.Net != w || got.Init != model {
+				t.Errorf("%v: net %+v init %q, want %+v %q", tc.args, got.Net, got.Init, w, model)
+			}
 		}
 	}
 }
