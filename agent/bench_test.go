@@ -111,7 +111,7 @@ func benchmarkGame(b *testing.B, size int, s Strength) {
 				b.Fatal(err)
 			}
 			times = append(times, time.Since(start))
-			p = p.Play(an.Move)
+			p = p.Play(an.Best)
 		}
 	}
 	slices.Sort(times)
