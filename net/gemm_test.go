@@ -1,6 +1,7 @@
 package net
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -353,5 +354,36 @@ func BenchmarkGemm(b *testing.B) {
 			run(k.String(), fmaBLAS{})
 			restore()
 		}
+	}
+}
+
+// BenchmarkEvaluateKernels measures Evaluate of the default 8x8 net at
+// batch 32 with each kernel forced: whether AVX-512 pays over AVX2+FMA,
+// and what the portable kernel costs.
+func BenchmarkEvaluateKernels(b *testing.B) {
+	m := mustModel(b, DefaultConfig(8), 1)
+	ps := randomPositions(8, 32, 1)
+	for _, k := range kernels() {
+		b.Run(k.String(), func(b *testing.B) {
+			defer useKernel(k)()
+			e, err := NewEvaluator(m, EvalOptions{Batch: 32})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- e.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			if _, err := e.Evaluate(ctx, ps); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := e.Evaluate(ctx, ps); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(ps))/b.Elapsed().Seconds(), "positions/s")
+		})
 	}
 }
