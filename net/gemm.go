@@ -163,13 +163,26 @@ func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []flo
 func gemmPortable(m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
 	for i := range m {
 		cr := c[i*ldc : i*ldc+n]
-		for p := range k {
-			av := a[i*rs+p*ks]
-			br := b[p*ldb : p*ldb+n]
-			br = br[:len(cr)]
-			for j, bv := range br {
-				cr[j] = fma32(av, bv, cr[j])
+		j := 0
+		for ; j+4 <= n; j += 4 {
+			// Four accumulators in registers, four independent chains.
+			c0, c1, c2, c3 := cr[j], cr[j+1], cr[j+2], cr[j+3]
+			for p := range k {
+				av := a[i*rs+p*ks]
+				br := b[p*ldb+j : p*ldb+j+4]
+				c0 = fma32(av, br[0], c0)
+				c1 = fma32(av, br[1], c1)
+				c2 = fma32(av, br[2], c2)
+				c3 = fma32(av, br[3], c3)
 			}
+			cr[j], cr[j+1], cr[j+2], cr[j+3] = c0, c1, c2, c3
+		}
+		for ; j < n; j++ {
+			acc := cr[j]
+			for p := range k {
+				acc = fma32(a[i*rs+p*ks], b[p*ldb+j], acc)
+			}
+			cr[j] = acc
 		}
 	}
 }

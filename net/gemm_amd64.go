@@ -8,7 +8,7 @@ import "golang.org/x/sys/cpu"
 // for the vector registers they use.
 var (
 	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	haveAVX512 = cpu.X86.HasAVX512F
+	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F // it also runs the AVX2 kernel (gemmAsm)
 )
 
 // sgemm4AVX512 computes 4 rows of C (rows 0, ldc, 2·ldc, 3·ldc) by up to
@@ -41,7 +41,9 @@ var avx2Masks = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 
 // gemmAsm is gemmPortable with the assembly kernel kn: C += op(A)·B, by
 // 4 rows (then single rows) and panels of 32 (AVX-512) or 16 (AVX2)
-// columns, k ≥ 1.
+// columns, k ≥ 1. AVX-512 computes a last panel of at most 16 columns
+// with the AVX2 kernel (the same numbers), which is faster there than
+// half-masked zmm (docs/results/2026-12-02-kernels.md).
 func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
 	width := 16
 	if kn == kernelAVX512 {
@@ -54,19 +56,23 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 			mask = ^uint32(0)
 		}
 		m2 := &avx2Masks[16-min(w, 16)]
+		kp := kn
+		if w <= 16 {
+			kp = kernelAVX2
+		}
 		i := 0
 		for ; i < m; i += 4 {
 			rows := m - i
 			pa, pb, pc := &a[i*rs], &b[j0], &c[i*ldc+j0]
 			switch {
-			case rows >= 4 && kn == kernelAVX512:
+			case rows >= 4 && kp == kernelAVX512:
 				sgemm4AVX512(k, pa, rs, ks, pb, ldb, pc, ldc, mask)
 			case rows >= 4:
 				sgemm4AVX2(k, pa, rs, ks, pb, ldb, pc, ldc, m2)
 			default:
 				for r := range rows {
 					pa, pc := &a[(i+r)*rs], &c[(i+r)*ldc+j0]
-					if kn == kernelAVX512 {
+					if kp == kernelAVX512 {
 						sgemm1AVX512(k, pa, rs, ks, pb, ldb, pc, ldc, mask)
 					} else {
 						sgemm1AVX2(k, pa, rs, ks, pb, ldb, pc, ldc, m2)
