@@ -170,10 +170,15 @@ func gemmPortable(m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c 
 			for p := range k {
 				av := a[i*rs+p*ks]
 				br := b[p*ldb+j : p*ldb+j+4]
-				c0 = fma32(av, br[0], c0)
-				c1 = fma32(av, br[1], c1)
-				c2 = fma32(av, br[2], c2)
-				c3 = fma32(av, br[3], c3)
+				r0, ok0 := fma32Fast(av, br[0], c0)
+				r1, ok1 := fma32Fast(av, br[1], c1)
+				r2, ok2 := fma32Fast(av, br[2], c2)
+				r3, ok3 := fma32Fast(av, br[3], c3)
+				if !(ok0 && ok1 && ok2 && ok3) {
+					r0, r1 = fma32(av, br[0], c0), fma32(av, br[1], c1)
+					r2, r3 = fma32(av, br[2], c2), fma32(av, br[3], c3)
+				}
+				c0, c1, c2, c3 = r0, r1, r2, r3
 			}
 			cr[j], cr[j+1], cr[j+2], cr[j+3] = c0, c1, c2, c3
 		}
@@ -195,6 +200,15 @@ func gemmPortable(m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c 
 // every midpoint is a float64), or the result is subnormal in float32,
 // where the midpoints fall elsewhere: those rare cases take fma32Exact.
 func fma32(x, y, z float32) float32 {
+	if r, ok := fma32Fast(x, y, z); ok {
+		return r
+	}
+	return fma32Exact(x, y, z)
+}
+
+// fma32Fast is fma32 but for the rare cases, where ok is false: small
+// enough to be inlined into the kernel's loop.
+func fma32Fast(x, y, z float32) (r float32, ok bool) {
 	s := float64(x)*float64(y) + float64(z)
 	bits := math.Float64bits(s)
 	const (
@@ -202,10 +216,7 @@ func fma32(x, y, z float32) float32 {
 		midpoint = 1 << 28            // … when s is halfway
 		minNorm  = 0x3810000000000000 // 2⁻¹²⁶, the least normal float32
 	)
-	if bits&low != midpoint && bits&^(1<<63) >= minNorm {
-		return float32(s)
-	}
-	return fma32Exact(x, y, z)
+	return float32(s), bits&low != midpoint && bits&^(1<<63) >= minNorm
 }
 
 // fma32Exact is fma32 by rounding to odd: the float64 sum is rounded,
