@@ -15,6 +15,7 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // A Replay is the training window: the most recent self-play samples,
@@ -297,4 +298,4 @@ func decodeShard(data []byte, size int) ([]net.Sample, error) {
 }
 
 // shardName names generation g's shard.
-func shardName(g int) string { return fmt.Sprintf("gen-%06d.shard", g) }
+func shardName(g int) string { return runfiles.ShardName(g) }

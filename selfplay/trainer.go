@@ -96,6 +96,9 @@ func (t *remoteTrainer) open(cfg Config) error {
 	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
+	if err := d.initState(); err != nil {
+		return err
+	}
 	t.cfg, t.st, t.wallBefore = cfg, st, st.WallSecs
 	if t.trainer, err = openTrainer(d, cfg, st); err != nil {
 		return err
@@ -298,7 +301,7 @@ func (t *remoteTrainer) publish(gen int) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.dir.publishModel(gen, out, func() error { return t.lease.Check(t.dir.ctx) })
+	_, err = t.dir.publishModel(gen, t.st.Generation, out, func() error { return t.lease.Check(t.dir.ctx) })
 	return err
 }
 
