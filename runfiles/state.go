@@ -12,11 +12,14 @@ import (
 // State is the commit point of a run, state.json: everything up to
 // Generation is complete. It is written last in every generation.
 type State struct {
-	Generation int     `json:"generation"` // generations completed
-	Checkpoint string  `json:"checkpoint"` // trainer checkpoint after that generation
-	Model      string  `json:"model"`      // model exported after that generation
-	Best       string  `json:"best"`       // model that plays self-play when gating ("" = Model)
-	WallSecs   float64 `json:"wall_secs"`  // wall time spent so far
+	Generation int    `json:"generation"` // generations completed
+	Checkpoint string `json:"checkpoint"` // trainer checkpoint after that generation
+	// CheckpointSHA256 is the sha256 (hex) of that checkpoint, checked
+	// when it is loaded ("" in states written before it was recorded).
+	CheckpointSHA256 string  `json:"checkpoint_sha256,omitempty"`
+	Model            string  `json:"model"`     // model exported after that generation
+	Best             string  `json:"best"`      // model that plays self-play when gating ("" = Model)
+	WallSecs         float64 `json:"wall_secs"` // wall time spent so far
 	// Ingested lists, in a run fed by workers, the worker shards (keys)
 	// trained on so far within the accepted window.
 	Ingested []string `json:"ingested,omitempty"`
@@ -36,12 +39,14 @@ func (st State) Validate() error {
 	case !(st.WallSecs >= 0) || math.IsInf(st.WallSecs, 1):
 		return fmt.Errorf("wall_secs %v: want a finite number ≥ 0", st.WallSecs)
 	case st.Generation == 0:
-		if st.Checkpoint != "" || st.Model != "" || st.Best != "" || len(st.Ingested) > 0 {
+		if st.Checkpoint != "" || st.CheckpointSHA256 != "" || st.Model != "" || st.Best != "" || len(st.Ingested) > 0 {
 			return errors.New("generation 0 names a checkpoint, a model or games")
 		}
 		return nil
 	case st.Checkpoint != CheckpointName(st.Generation):
 		return fmt.Errorf("checkpoint %q of generation %d: want %q", st.Checkpoint, st.Generation, CheckpointName(st.Generation))
+	case st.CheckpointSHA256 != "" && !isSHA256(st.CheckpointSHA256):
+		return fmt.Errorf("checkpoint_sha256 %q: want 64 hex digits", quote(st.CheckpointSHA256))
 	case st.Model != ModelName(st.Generation):
 		return fmt.Errorf("model %q of generation %d: want %q", st.Model, st.Generation, ModelName(st.Generation))
 	}
@@ -56,6 +61,19 @@ func (st State) Validate() error {
 		}
 	}
 	return nil
+}
+
+// isSHA256 reports whether s is a sha256 in lower-case hex.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseState reads a saved state: one JSON object with no unknown field,

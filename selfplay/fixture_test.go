@@ -125,7 +125,8 @@ func copyFixture(t *testing.T, name string) string {
 func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 
 // shardSamplesHash hashes the samples of a shard file: the bytes between
-// its 16-byte header and its 4-byte checksum.
+// its header (16 bytes in version 1, 28 in version 2) and its 4-byte
+// checksum.
 func shardSamplesHash(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -135,7 +136,11 @@ func shardSamplesHash(t *testing.T, path string) string {
 	if len(b) < 20 || string(b[:4]) != shardMagic {
 		t.Fatalf("%s: not a shard", path)
 	}
-	return sha(b[16 : len(b)-4])
+	header := shardHeader
+	if binary.LittleEndian.Uint32(b[4:]) == 2 {
+		header += shardTagBytes
+	}
+	return sha(b[header : len(b)-4])
 }
 
 // modelTensorsHash hashes the tensors of a safetensors file: the bytes

@@ -190,7 +190,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		}
 		m.WallSecs = wallBefore + time.Since(start).Seconds()
 		all = append(all, m)
-		if st, err = commit(d, cfg, st, all, logf); err != nil {
+		if st, err = commit(d, cfg, st, g.ckptSum, all, logf); err != nil {
 			return err
 		}
 		if hooks.Generation != nil {
@@ -202,7 +202,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 // commit records a finished generation, the last of all: its metrics, then
 // the state that names its checkpoint and model (the commit point), and
 // drops the checkpoints no longer needed. It returns the new state.
-func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ...any)) (state, error) {
+func commit(d *RunDir, cfg Config, st state, ckptSum string, all []Metrics, logf func(string, ...any)) (state, error) {
 	m := all[len(all)-1]
 	gen := m.Generation
 	if err := d.writeMetrics(all); err != nil {
@@ -211,7 +211,7 @@ func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ..
 	if err := d.writePlot(all); err != nil {
 		logf("warning: plotting metrics: %v", err)
 	}
-	st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
+	st = state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
 	if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
 		st.Best = ModelName(gen)
 	}
@@ -233,6 +233,7 @@ type generation struct {
 	eval    *net.Evaluator // Run must be running
 	replay  *Replay
 	best    string // the model that plays self-play when gating; "" = the trainer's
+	ckptSum string // sha256 of the checkpoint saved by export
 	hooks   Hooks
 }
 
@@ -468,9 +469,11 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 // export saves the trainer's checkpoint and the generation's model, which
 // becomes the latest.
 func (g *generation) export() error {
-	if err := g.dir.saveCheckpoint(g.gen, g.trainer); err != nil {
+	sum, err := g.dir.saveCheckpoint(g.gen, g.trainer)
+	if err != nil {
 		return err
 	}
+	g.ckptSum = sum
 	parent := ""
 	switch {
 	case g.gen > 1:
@@ -553,7 +556,7 @@ func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 		return nil, err
 	}
 	if st.Generation > 0 {
-		if err := d.loadCheckpoint(st.Checkpoint, t); err != nil {
+		if err := d.loadCheckpoint(st, t); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +36,7 @@ type RunDir struct {
 	lock  *lockfile.Lock  // the trainer's, from OpenRunDir until Close
 	store *runstore.Store // the run's store, nil for a local directory
 	stage string          // a store's local folder for files passing to and from it
+	run   uint64          // the run's identity (its seed), known once its configuration is
 	ctx   context.Context // of a store's operations
 }
 
@@ -245,6 +247,7 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		if what != "" {
 			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
+		d.run = cfg.Seed
 		return cfg, d.writeJSON(configFile, cfg)
 	}
 	if err != nil {
@@ -259,6 +262,7 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 	case saved.Init != "" && cfg.Init != saved.Init:
 		return cfg, fmt.Errorf("selfplay: %s holds a run started from %s, not %s", d.root, saved.Init, cfg.Init)
 	}
+	d.run = cfg.Seed
 	return cfg, d.writeJSON(configFile, cfg)
 }
 
@@ -412,22 +416,39 @@ func (d *RunDir) writePlot(all []Metrics) error {
 	return d.writeWith(plotFile, func(path string) error { return plotMetrics(path, all) })
 }
 
-// readShard reads the samples of generation gen.
+// readShard reads the samples of generation gen; a shard that says it
+// is of another generation or run is refused.
 func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
-	key := replayDir + "/" + shardName(gen)
+	return d.readRunShard(replayDir+"/"+shardName(gen), size, gen)
+}
+
+// readRunShard reads the shard at key, which must say that it holds
+// generation gen of this run (or nothing: version 1).
+func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
+	var b []byte
+	var err error
 	if d.store != nil {
-		b, err := d.readFile(key)
-		if err != nil {
-			return nil, err
-		}
-		return DecodeShard(d.name(key), b, size)
+		b, err = d.readFile(key)
+	} else {
+		b, err = readShardFile(d.path(key))
 	}
-	return ReadShard(d.path(key), size)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRunShard(d.name(key), b, size, gen, d.run)
 }
 
 // writeShard writes the samples of generation gen.
 func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
-	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return WriteShard(path, size, samples) })
+	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return d.writeRunShard(path, size, gen, samples) })
+}
+
+// writeRunShard writes samples of generation gen of this run at path,
+// atomically, saying so in the shard.
+func (d *RunDir) writeRunShard(path string, size, gen int, samples []net.Sample) error {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		return encodeShard(w, size, &shardTag{gen: gen, run: d.run}, samples)
+	})
 }
 
 // genDir is the folder of generation gen under replay/ and games/.
@@ -455,7 +476,7 @@ func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sa
 	if err := atomicfile.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"), data, 0o644); err != nil {
 		return err
 	}
-	return WriteShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, samples)
+	return d.writeRunShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, gen, samples)
 }
 
 // readGameRecord reads the record of game i of generation gen.
@@ -466,7 +487,7 @@ func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
 // readGameSamples reads the samples of game i of generation gen, saved
 // until the generation's games are merged.
 func (d *RunDir) readGameSamples(gen, i, size int) ([]net.Sample, error) {
-	return ReadShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size)
+	return d.readRunShard(replayDir+"/"+genDir(gen)+"/"+gameName(i)+".shard", size, gen)
 }
 
 // removeGameSamples drops the per-game samples of generation gen, once
@@ -586,11 +607,12 @@ func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	samples, err := DecodeShard(key, b, size)
+	gen, sum, _ := parseWorkerShardKey(key)
+	samples, err := decodeRunShard(key, b, size, gen, d.run)
 	if err != nil {
 		return nil, err
 	}
-	if _, sum, _ := parseWorkerShardKey(key); runstore.SHA256(b) != sum {
+	if runstore.SHA256(b) != sum {
 		return nil, fmt.Errorf("selfplay: %s: content hash %s does not match its name", key, runstore.SHA256(b))
 	}
 	return samples, nil
@@ -641,14 +663,41 @@ func (d *RunDir) LatestModel() (string, error) {
 // dir.
 func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel() }
 
-// saveCheckpoint saves the trainer after generation gen.
-func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) error {
-	return d.writeWith(ckptDir+"/"+checkpointName(gen), t.SaveCheckpoint)
+// saveCheckpoint saves the trainer after generation gen and returns the
+// sha256 of the checkpoint, which the commit records (see loadCheckpoint).
+func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error) {
+	err = d.writeWith(ckptDir+"/"+checkpointName(gen), func(path string) error {
+		if err := t.SaveCheckpoint(path); err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
+		sum = runstore.SHA256(b)
+		return nil
+	})
+	return sum, err
 }
 
-// loadCheckpoint restores the trainer from the checkpoint of that name.
-func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
-	if err := d.readWith(ckptDir+"/"+name, t.LoadCheckpoint); err != nil {
+// loadCheckpoint restores the trainer from the checkpoint that st
+// commits; one whose sha256 is not the one st recorded (a checkpoint of
+// another generation or run copied over it) is refused.
+func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
+	err := d.readWith(ckptDir+"/"+st.Checkpoint, func(path string) error {
+		if st.CheckpointSHA256 != "" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return fmt.Errorf("selfplay: %w", err)
+			}
+			if sum := runstore.SHA256(b); sum != st.CheckpointSHA256 {
+				return &FileError{Path: d.name(ckptDir + "/" + st.Checkpoint),
+					Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, stateFile, st.CheckpointSHA256, st.Generation)}
+			}
+		}
+		return t.LoadCheckpoint(path)
+	})
+	if err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
 	}
 	return nil

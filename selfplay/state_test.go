@@ -99,3 +99,33 @@ func TestCommittedModelWriteOnce(t *testing.T) {
 		t.Fatalf("replacing uncommitted generation 2: %v", err)
 	}
 }
+
+// TestSwappedFilesRefused: a checkpoint or a shard of another generation
+// copied over this one's is refused on resume (a03df0f trained on from
+// it). Old files, without the record, still load (TestResumeLocalFixture).
+func TestSwappedFilesRefused(t *testing.T) {
+	dir := copyFixture(t, "run-local")
+	cfg := fixtureConfig()
+	cfg.Generations = 4
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 5
+	for _, c := range []struct{ from, to, want string }{
+		{filepath.Join(ckptDir, checkpointName(3)), filepath.Join(ckptDir, checkpointName(4)), "not the checkpoint of generation 4"},
+		{filepath.Join(replayDir, shardName(3)), filepath.Join(replayDir, shardName(4)), "holds generation 3"},
+	} {
+		run := filepath.Join(t.TempDir(), "run")
+		os.CopyFS(run, os.DirFS(dir))
+		b, err := os.ReadFile(filepath.Join(run, c.from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, c.to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := Run(context.Background(), run, cfg, Hooks{}, t.Logf); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s copied over %s: %v, want an error saying %q", c.from, c.to, err, c.want)
+		}
+	}
+}

@@ -186,7 +186,8 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 	// Everything but state.json and the pointer can be written again by a
 	// later trainer if this one dies before the commit.
 	d := t.dir
-	if err := d.saveCheckpoint(gen, t.trainer); err != nil {
+	ckptSum, err := d.saveCheckpoint(gen, t.trainer)
+	if err != nil {
 		return m, err
 	}
 	if err := d.writeShard(gen, cfg.Size, samples); err != nil {
@@ -209,7 +210,7 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 		g, _, _ := parseWorkerShardKey(k)
 		return g <= gen-AcceptWindow // never listed again
 	})
-	st := state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
+	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
 	if err := t.lease.Check(ctx); err != nil {
 		return m, err
 	}
