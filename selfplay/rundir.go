@@ -332,7 +332,7 @@ func (d *RunDir) readState() (state, error) {
 		if err != nil {
 			return state{}, err
 		}
-		if what != "" {
+		if what != "" && d.HasRun() { // without config.json, checkOrWriteConfig names that first
 			return state{}, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
 		return state{}, nil
