@@ -18,8 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/konanezero/konane/chart"
-	"github.com/konanezero/konane/ladder"
-	"github.com/konanezero/konane/selfplay"
+	"github.com/konanezero/konane/runfiles"
 )
 
 //go:embed static
@@ -133,12 +132,13 @@ type LadderStatus struct {
 
 // runFiles is what the dashboard read of the run at one moment.
 type runFiles struct {
-	config  []byte
-	size    int
-	metrics []selfplay.Metrics
-	ratings []ladder.Row
-	version string
-	errs    []string
+	config      []byte
+	size        int
+	gamesPerGen int
+	metrics     []runfiles.Metrics
+	ratings     []runfiles.Rating
+	version     string
+	errs        []string
 }
 
 func (s *Server) read() runFiles {
@@ -149,8 +149,8 @@ func (s *Server) read() runFiles {
 			ver = append(ver, fmt.Sprintf("%s:%d:%d", name, fi.ModTime().UnixNano(), fi.Size()))
 		}
 	}
-	stamp("metrics.csv")
-	stamp(path.Join(ladder.Dir, ladder.RatingsFile))
+	stamp(runfiles.MetricsFile)
+	stamp(runfiles.RatingsKey)
 	rf.version = strings.Join(ver, ";")
 	readOpt := func(name string) []byte {
 		b, err := fs.ReadFile(s.run, name)
@@ -159,27 +159,24 @@ func (s *Server) read() runFiles {
 		}
 		return b
 	}
-	if b := readOpt("config.json"); b != nil {
-		var c struct {
-			Size int `json:"size"`
-		}
-		if err := json.Unmarshal(b, &c); err != nil || !json.Valid(b) {
-			rf.errs = append(rf.errs, fmt.Sprintf("config.json: %v", err))
+	if b := readOpt(runfiles.ConfigFile); b != nil {
+		if c, err := runfiles.ParseRunConfig(b); err != nil {
+			rf.errs = append(rf.errs, err.Error())
 		} else {
-			rf.config, rf.size = b, c.Size
+			rf.config, rf.size, rf.gamesPerGen = b, c.Size, c.GamesPerGen
 		}
 	}
-	if b := readOpt("metrics.csv"); b != nil {
-		m, err := selfplay.ParseMetrics(b)
+	if b := readOpt(runfiles.MetricsFile); b != nil {
+		m, err := runfiles.ParseMetrics(b)
 		if err != nil {
-			rf.errs = append(rf.errs, fmt.Sprintf("metrics.csv: %v", err))
+			rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", runfiles.MetricsFile, err))
 		}
 		rf.metrics = m
 	}
-	if b := readOpt(path.Join(ladder.Dir, ladder.RatingsFile)); b != nil {
-		r, err := ladder.ParseRatings(b)
+	if b := readOpt(runfiles.RatingsKey); b != nil {
+		r, err := runfiles.ParseRatings(b)
 		if err != nil {
-			rf.errs = append(rf.errs, fmt.Sprintf("ladder/ratings.csv: %v", err))
+			rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", runfiles.RatingsKey, err))
 		}
 		rf.ratings = r
 	}
@@ -189,25 +186,19 @@ func (s *Server) read() runFiles {
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	rf := s.read()
 	st := Status{Name: s.opts.Name, Version: rf.version, Config: rf.config, Size: rf.size, Errors: rf.errs}
-	if rf.config != nil {
-		var c struct {
-			GamesPerGen int `json:"games_per_gen"`
-		}
-		json.Unmarshal(rf.config, &c)
-		st.GamesPerGen = c.GamesPerGen
-	}
+	st.GamesPerGen = rf.gamesPerGen
 	if n := len(rf.metrics); n > 0 {
 		last := rf.metrics[n-1]
 		st.Last, st.Generation, st.Hours = lastMetrics(last), last.Generation, last.WallSecs/3600
 		for _, m := range rf.metrics {
 			st.Games += m.Games
 		}
-		if fi, err := fs.Stat(s.run, "metrics.csv"); err == nil {
+		if fi, err := fs.Stat(s.run, runfiles.MetricsFile); err == nil {
 			st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
 		}
 	}
 	// The generation being played keeps each finished game's record.
-	if entries, err := fs.ReadDir(s.run, path.Join("games", fmt.Sprintf("gen-%06d", st.Generation+1))); err == nil {
+	if entries, err := fs.ReadDir(s.run, path.Join(runfiles.GamesDir, runfiles.GenDir(st.Generation+1))); err == nil {
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txt") && !strings.HasPrefix(e.Name(), ".") {
 				st.GamesDone++
@@ -218,7 +209,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, st)
 }
 
-func lastMetrics(m selfplay.Metrics) map[string]float64 {
+func lastMetrics(m runfiles.Metrics) map[string]float64 {
 	out := map[string]float64{}
 	for k, v := range map[string]float64{
 		"policy_loss": m.PolicyLoss, "value_loss": m.ValueLoss, "policy_entropy": m.PolicyEntropy,
@@ -233,7 +224,7 @@ func lastMetrics(m selfplay.Metrics) map[string]float64 {
 	return out
 }
 
-func ladderStatus(rows []ladder.Row) *LadderStatus {
+func ladderStatus(rows []runfiles.Rating) *LadderStatus {
 	var ls *LadderStatus
 	for _, r := range rows {
 		if r.Anchor {
@@ -291,7 +282,7 @@ func renderCharts(rf runFiles) ([]byte, error) {
 	var panels []chart.Panel
 	var ids []string
 	if len(rf.metrics) > 0 {
-		for i, p := range selfplay.MetricsPanels(rf.metrics) {
+		for i, p := range chart.MetricsPanels(rf.metrics) {
 			panels, ids = append(panels, p), append(ids, fmt.Sprintf("metrics-%d", i))
 		}
 	}
@@ -302,7 +293,7 @@ func renderCharts(rf runFiles) ([]byte, error) {
 		}
 	}
 	if len(rf.ratings) > 0 {
-		for i, p := range ladder.Panels(rf.ratings, anchor) {
+		for i, p := range chart.RatingsPanels(rf.ratings, anchor) {
 			panels, ids = append(panels, p), append(ids, fmt.Sprintf("ladder-%d", i))
 		}
 	}

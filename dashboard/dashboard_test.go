@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/mcts"
@@ -133,8 +134,8 @@ func TestAPI(t *testing.T) {
 			ladders++
 		}
 	}
-	if metrics != len(selfplay.MetricsPanels(nil)) || ladders != 4 {
-		t.Errorf("%d metrics and %d ladder charts, want %d and 4", metrics, ladders, len(selfplay.MetricsPanels(nil)))
+	if metrics != len(chart.MetricsPanels(nil)) || ladders != 4 {
+		t.Errorf("%d metrics and %d ladder charts, want %d and 4", metrics, ladders, len(chart.MetricsPanels(nil)))
 	}
 
 	// A new generation changes the version, and the charts with it.

@@ -13,6 +13,7 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // DefaultAnchors are the fixed players of a ladder: classic players whose
@@ -202,8 +203,9 @@ func fileName(name string) string {
 	}, name)
 }
 
-// GenerationName is the ladder's name of a run's generation.
-func GenerationName(gen int) string { return fmt.Sprintf("gen-%06d", gen) }
+// GenerationName is the ladder's name of a run's generation
+// (runfiles.GenDir).
+func GenerationName(gen int) string { return runfiles.GenDir(gen) }
 
 func isGenerationName(name string) bool {
 	_, ok := generationOf(name)
@@ -211,13 +213,7 @@ func isGenerationName(name string) bool {
 }
 
 // generationOf parses GenerationName.
-func generationOf(name string) (int, bool) {
-	var g int
-	if n, err := fmt.Sscanf(name, "gen-%06d", &g); n != 1 || err != nil || GenerationName(g) != name || g < 1 {
-		return 0, false
-	}
-	return g, true
-}
+func generationOf(name string) (int, bool) { return runfiles.ParseGenDir(name) }
 
 func sortedKeys[V any](m map[int]V) []int {
 	out := make([]int, 0, len(m))

@@ -116,7 +116,7 @@ func FuzzParseState(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := st.validate(); err != nil {
+		if err := st.Validate(); err != nil {
 			t.Fatalf("accepted an invalid state %+v: %v", st, err)
 		}
 		b, err := json.Marshal(st)

@@ -369,7 +369,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 					return
 				}
 				var buf bytes.Buffer
-				if err := EncodeShard(&buf, cfg.Size, game.Samples); err != nil {
+				if err := encodeShard(&buf, cfg.Size, &shardTag{gen: s.gen, run: cfg.Seed}, game.Samples); err != nil {
 					bp.done(s.gen)
 					errOnce.Do(func() { firstErr = err })
 					return
