@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/runstore"
 )
 
@@ -40,10 +41,32 @@ func fixtureConfig() Config {
 // testdata/run-local: the sha256 of the samples of replay/gen-000003.shard
 // (the bytes between its header and its checksum) and of the tensors of
 // models/gen-000003.safetensors (the bytes after its header).
+//
+// The tensors depend on the matrix-multiply kernel: a03df0f's default
+// build multiplied with gonum (still the default off amd64); the amd64
+// default build now computes every output as one chain of fused
+// multiply-adds (net's fmaBLAS, issue 35), the same on its AVX-512, AVX2
+// and portable kernels, so a third hash, recorded when that kernel
+// landed. The samples (games of generation 2's model) are a03df0f's on
+// both.
 const (
-	localGen3Samples = "7f7ccdffa0726a6bbc28182fa3ca3e5f6e9bfc8ab9868d541d1cfea10c914029"
-	localGen3Tensors = "b0212f4506566fafbd2f4e72f2203f916ece6094b647fd4d9ee19736ec6314aa"
+	localGen3Samples      = "7f7ccdffa0726a6bbc28182fa3ca3e5f6e9bfc8ab9868d541d1cfea10c914029"
+	localGen3TensorsGonum = "b0212f4506566fafbd2f4e72f2203f916ece6094b647fd4d9ee19736ec6314aa"
+	localGen3TensorsFMA   = "1ea8632e3e76c109e1cc5e3281c0cdce523b130afd9768c15200297c7d4c1d4a"
 )
+
+// localGen3Tensors is the tensors' hash this build's kernel makes, or ""
+// for a kernel without a recorded hash (OpenBLAS: its sums depend on the
+// library's build).
+func localGen3Tensors() string {
+	switch {
+	case strings.HasSuffix(net.Backend, "gonum"):
+		return localGen3TensorsGonum
+	case strings.HasPrefix(net.Backend, "pure Go"):
+		return localGen3TensorsFMA
+	}
+	return ""
+}
 
 func TestMakeFixtures(t *testing.T) {
 	if !*updateFixtures {
@@ -177,8 +200,10 @@ func TestResumeLocalFixture(t *testing.T) {
 	if samples != localGen3Samples {
 		t.Errorf("generation 3's samples hash to %s, a03df0f made %s", samples, localGen3Samples)
 	}
-	if tensors != localGen3Tensors {
-		t.Errorf("generation 3's model tensors hash to %s, a03df0f made %s", tensors, localGen3Tensors)
+	if want := localGen3Tensors(); want == "" {
+		t.Logf("no recorded tensors hash for backend %q", net.Backend)
+	} else if tensors != want {
+		t.Errorf("generation 3's model tensors hash to %s on %s, want %s", tensors, net.Backend, want)
 	}
 }
 
