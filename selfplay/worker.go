@@ -78,7 +78,7 @@ func Work(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 
 	// The uploader runs until every spooled game is uploaded after play
 	// stopped, or ctx is done.
-	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call, bp: newBackpressure()}
+	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call, logf: logf, bp: newBackpressure()}
 	pending, err := spool.Pending()
 	if err != nil {
 		return err
@@ -121,6 +121,7 @@ type uploader struct {
 	queue chan string
 	hooks WorkerHooks
 	call  func(func())
+	logf  func(string, ...any)
 	bp    *backpressure // told of every upload
 }
 
@@ -159,8 +160,14 @@ func (u *uploader) upload(ctx context.Context, name, key string) error {
 	if err != nil {
 		return err
 	}
-	if err := u.store.Create(ctx, key, data); err != nil && !errors.Is(err, runstore.ErrExist) {
-		return err // "already exists" is success: the same bytes are there
+	// An object already under key counts only if it holds these bytes; a
+	// broken one (a truncated upload) is replaced.
+	replaced, err := u.store.CreateVerified(ctx, key, data)
+	if err != nil {
+		return err
+	}
+	if replaced {
+		u.call(func() { u.logf("warning: %s in the store did not hold its game (a broken upload): replaced it", key) })
 	}
 	if err := u.spool.Remove(name); err != nil {
 		return err

@@ -103,6 +103,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
 	}
+	logStoreRetries(store, logf)
 	logf("konane selfplay: run %s, spool %s, %d games in flight, seed %d", *run, dir, wc.Parallel, wc.Seed)
 	var bar *progressbar.ProgressBar
 	if isTerminal(stderr) {
