@@ -679,7 +679,13 @@ func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) error {
 
 // loadCheckpoint restores the trainer from the checkpoint of that name.
 func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
-	if err := d.readWith(ckptDir+"/"+name, t.LoadCheckpoint); err != nil {
+	err := d.readWith(ckptDir+"/"+name, t.LoadCheckpoint)
+	if me, ok := errors.AsType[*net.MismatchError](err); ok {
+		// The checkpoint is what the run trained; config.json is what changed.
+		return &FileError{Path: d.name(configFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
+			me.Trainer.Size, me.Trainer.Size, me.Trainer.Arch(), me.Checkpoint.Size, me.Checkpoint.Size, me.Checkpoint.Arch(), name)}
+	}
+	if err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
 	}
 	return nil
