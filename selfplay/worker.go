@@ -580,6 +580,13 @@ func waitForRun(ctx context.Context, store *runstore.Store, poll time.Duration, 
 	}
 }
 
+// ErrNoWorkerTrainer is the error of Work on a run whose trainer plays
+// its own games (konane train with --selfplay, the default).
+var ErrNoWorkerTrainer = errors.New("this run's trainer plays its own games and takes none from workers: start a trainer fed by workers on a new directory with konane train --selfplay=false --run DIR, then konane selfplay --run DIR")
+
+// leasePrefix is where a trainer fed by workers keeps its lease.
+const leasePrefix = "lease/"
+
 // waitForLatest reads models/latest.json, waiting for the first model.
 func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (runstore.Latest, error) {
 	for told := false; ; told = true {
@@ -594,6 +601,17 @@ func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duratio
 			return l, err
 		}
 		if !told {
+			// A trainer fed by workers takes the run's lease before it
+			// writes config.json; a run without one is trained by a
+			// trainer that plays its own games, which never publishes a
+			// model for workers.
+			leases, err := store.List(ctx, leasePrefix)
+			if err != nil {
+				return l, err
+			}
+			if len(leases) == 0 {
+				return l, fmt.Errorf("selfplay: %s: %w", store.Location(), ErrNoWorkerTrainer)
+			}
 			logf("waiting for the trainer's first model")
 		}
 		if runstore.Sleep(ctx, poll) != nil {

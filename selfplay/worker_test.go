@@ -3,8 +3,10 @@ package selfplay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -237,5 +239,31 @@ func TestUploadReplacesBrokenObject(t *testing.T) {
 	}
 	if p, _ := spool.Pending(); len(p) != 0 {
 		t.Errorf("spool still holds %v", p)
+	}
+}
+
+// TestWorkOnLocalRun: a worker on a run whose trainer plays its own games
+// says so at once, instead of waiting for a model forever.
+func TestWorkOnLocalRun(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := json.Marshal(tinyConfig())
+	if err := os.WriteFile(filepath.Join(dir, configFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store, err := runstore.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	spool, err := runstore.OpenSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	err = Work(ctx, store, spool, WorkerConfig{Parallel: 1, Seed: 1, Poll: 10 * time.Millisecond}, WorkerHooks{}, t.Logf)
+	if !errors.Is(err, ErrNoWorkerTrainer) || ctx.Err() != nil {
+		t.Fatalf("Work on a local run: %v, want ErrNoWorkerTrainer at once", err)
 	}
 }
