@@ -181,12 +181,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, replay, st.Generation); err != nil {
 		return err
 	}
-	all, err := d.Metrics()
+	all, err := d.resumeMetrics(st.Generation, logf)
 	if err != nil {
 		return err
-	}
-	if len(all) > st.Generation {
-		all = all[:st.Generation]
 	}
 	if hooks.Start != nil {
 		hooks.Start()

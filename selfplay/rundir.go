@@ -413,6 +413,26 @@ func (d *RunDir) Metrics() ([]Metrics, error) {
 	return m, nil
 }
 
+// resumeMetrics returns the metrics of generations 1..gen, for a run
+// resuming after generation gen; when metrics.csv lacks some of them
+// (deleted, or cut short) it warns through logf, naming the generations
+// whose history is lost, and the run goes on.
+func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, error) {
+	all, err := d.Metrics()
+	if err != nil {
+		return nil, err
+	}
+	all = all[:min(len(all), gen)]
+	if n := len(all); n < gen {
+		lost := fmt.Sprintf("generation %d", gen)
+		if n+1 < gen {
+			lost = fmt.Sprintf("generations %d to %d", n+1, gen)
+		}
+		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(metricsFile), n, gen, lost)
+	}
+	return all, nil
+}
+
 // writeMetrics rewrites the metrics with all generations so far.
 func (d *RunDir) writeMetrics(all []Metrics) error {
 	return d.writeWith(metricsFile, func(path string) error { return writeMetrics(path, all) })

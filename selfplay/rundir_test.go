@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -206,5 +208,30 @@ func TestFiltersChangedBlamesConfig(t *testing.T) {
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Path != filepath.Join(dir, configFile) || !strings.Contains(err.Error(), "the run trained") {
 		t.Fatalf("resume with other filters: %v, want an error naming config.json", err)
+	}
+}
+
+// TestMissingMetricsWarns: a resumed run whose metrics.csv was deleted
+// warns, naming the generations whose history is lost.
+func TestMissingMetricsWarns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 2
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, metricsFile)); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(logged, func(l string) bool {
+		return strings.HasPrefix(l, "warning: ") && strings.Contains(l, "generations 1 to 2 are lost")
+	}) {
+		t.Errorf("log %q: want a warning naming generations 1 to 2", logged)
 	}
 }
