@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -48,4 +49,27 @@ func TestLongInputShortError(t *testing.T) {
 			t.Errorf("ParseSquare of %d bytes: error of %d bytes", len(text), len(err.Error()))
 		}
 	}
+}
+
+// FuzzQuote: Quote is short whatever its input, and what it quotes is
+// the input's beginning.
+func FuzzQuote(f *testing.F) {
+	f.Add("d4")
+	f.Add(strings.Repeat("é", 80))
+	f.Add(strings.Repeat("\xff", 200))
+	f.Add("… (" + strings.Repeat("x", 200))
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		if len(q) > 4*MaxQuote+40 {
+			t.Fatalf("Quote of %d bytes is %d bytes", len(s), len(q))
+		}
+		head := q
+		if len(s) > MaxQuote {
+			head = q[:strings.LastIndex(q, "… (")]
+		}
+		u, err := strconv.Unquote(head)
+		if err != nil || !strings.HasPrefix(s, u) || len(s) <= MaxQuote && u != s {
+			t.Fatalf("Quote(%q) = %s: not the input's beginning (%v)", s, q, err)
+		}
+	})
 }
