@@ -67,10 +67,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: parallel games %d: want ≥ 1", c.Parallel)
 	case c.EvalBatch < 1:
 		return fmt.Errorf("selfplay: evaluator batch %d: want ≥ 1", c.EvalBatch)
+	case c.CacheSize < 0:
+		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
 	case c.Generations < 0 || c.Duration < 0:
 		return errors.New("selfplay: generations and duration must not be negative")
 	}
 	if err := c.Net.Validate(); err != nil {
+		return err
+	}
+	if err := c.Train.Validate(); err != nil {
 		return err
 	}
 	return c.Gate.Validate()
@@ -135,12 +140,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, replay, st.Generation); err != nil {
 		return err
 	}
-	all, err := d.Metrics()
+	all, err := d.resumeMetrics(st.Generation, logf)
 	if err != nil {
 		return err
-	}
-	if len(all) > st.Generation {
-		all = all[:st.Generation]
 	}
 	if hooks.Start != nil {
 		hooks.Start()

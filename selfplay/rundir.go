@@ -406,6 +406,26 @@ func (d *RunDir) Metrics() ([]Metrics, error) {
 	return m, nil
 }
 
+// resumeMetrics returns the metrics of generations 1..gen, for a run
+// resuming after generation gen; when metrics.csv lacks some of them
+// (deleted, or cut short) it warns through logf, naming the generations
+// whose history is lost, and the run goes on.
+func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, error) {
+	all, err := d.Metrics()
+	if err != nil {
+		return nil, err
+	}
+	all = all[:min(len(all), gen)]
+	if n := len(all); n < gen {
+		lost := fmt.Sprintf("generation %d", gen)
+		if n+1 < gen {
+			lost = fmt.Sprintf("generations %d to %d", n+1, gen)
+		}
+		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(metricsFile), n, gen, lost)
+	}
+	return all, nil
+}
+
 // writeMetrics rewrites the metrics with all generations so far.
 func (d *RunDir) writeMetrics(all []Metrics) error {
 	return d.writeWith(metricsFile, func(path string) error { return writeMetrics(path, all) })
@@ -697,6 +717,11 @@ func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
 		}
 		return t.LoadCheckpoint(path)
 	})
+	if me, ok := errors.AsType[*net.MismatchError](err); ok {
+		// The checkpoint is what the run trained; config.json is what changed.
+		return &FileError{Path: d.name(configFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
+			me.Trainer.Size, me.Trainer.Size, me.Trainer.Arch(), me.Checkpoint.Size, me.Checkpoint.Size, me.Checkpoint.Arch(), st.Checkpoint)}
+	}
 	if err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
 	}

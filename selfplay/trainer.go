@@ -107,10 +107,9 @@ func (t *remoteTrainer) open(cfg Config) error {
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, t.replay, st.Generation); err != nil {
 		return err
 	}
-	if t.all, err = d.Metrics(); err != nil {
+	if t.all, err = d.resumeMetrics(st.Generation, t.logf); err != nil {
 		return err
 	}
-	t.all = t.all[:min(len(t.all), st.Generation)]
 	if st.Generation > 0 {
 		t.logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
 			st.Generation+1, t.replay.Len(), st.Model, len(st.Ingested))

@@ -136,6 +136,9 @@ type errorJSON struct {
 	Detail string            `json:"detail,omitempty"`
 }
 
+// maxDetail bounds the detail of an error answer, in bytes.
+const maxDetail = 3 * rules.MaxQuote
+
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
@@ -148,6 +151,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
 	if ae.detail != nil {
 		e.Detail = ae.detail.Error()
+		if len(e.Detail) > maxDetail { // an error that echoed a client's input whole
+			e.Detail = strings.ToValidUTF8(e.Detail[:maxDetail], "") + "…"
+		}
 	}
 	writeJSON(w, ae.code, e)
 }

@@ -568,3 +568,22 @@ func downloadRecord(t *testing.T, url string) ([]byte, *rules.Record) {
 	}
 	return text, rec
 }
+
+// TestShortErrorBodies: an error answer quotes at most a few hundred
+// bytes of the request, however long (a 60 KB record gave a 60 KB body).
+func TestShortErrorBodies(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	long := strings.Repeat("q", 60_000)
+	for path, body := range map[string]string{
+		"/api/new":    jsonBody(map[string]any{"size": 6, "level": "easy", "moves": []string{long}}),
+		"/api/review": jsonBody(map[string]any{"record": "[Size \"6\"]\n1. " + long}),
+		"/api/new ":   `{"size":6,"` + long + `":1}`,
+		"/api/new  ":  jsonBody(map[string]any{"size": 6, "level": long}),
+	} {
+		var e errJSON
+		ts.call(t, strings.TrimSpace(path), body, &e)
+		if b, _ := json.Marshal(e); len(b) > 1000 || e.Error == "" {
+			t.Errorf("%s: error answer of %d bytes: %.200s", path, len(b), b)
+		}
+	}
+}

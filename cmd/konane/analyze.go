@@ -91,7 +91,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case fs.NArg() == 0:
 		return usageError("analyze", "name a game record file to analyse")
 	case fs.NArg() > 1:
-		return usageError("analyze", "unexpected argument %q (one record at a time)", fs.Arg(1))
+		return usageError("analyze", "unexpected argument %s (one record at a time)", rules.Quote(fs.Arg(1)))
 	case *sims < 0 || *sims > player.MaxSims:
 		return usageError("analyze", "--sims %d: want 1..%d", *sims, player.MaxSims)
 	case *moveTime < 0 || *moveTime > player.MaxTime:
