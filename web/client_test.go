@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-
 )
 
 // TestClientAddress: X-Forwarded-For names the client only when the

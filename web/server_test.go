@@ -11,7 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-		"testing"
+	"testing"
 	"time"
 
 	"github.com/konanezero/konane/agent"
