@@ -313,7 +313,7 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 		st.Message = newMsg("status.thinking")
 	}
 	if an != nil {
-		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Move.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
+		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
 	}
 	st.Message = s.msgs.render(negotiate(r), st.Message)
 	return st
@@ -479,7 +479,7 @@ func (s *Server) agentMove(r *http.Request, gm *game, left rules.Position) (*age
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 	}
-	if err := gm.g.Play(an.Move); err != nil {
+	if err := gm.g.Play(an.Best); err != nil {
 		return nil, err
 	}
 	s.trees.put(gm.g.Position(), a)
@@ -582,7 +582,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
 	s.trees.put(p, a) // the agent's own tree is as it was
-	return hintJSON{Move: an.Move.String(), WinProb: round3(an.WinProb()), PV: rules.MoveStrings(an.PV)}, nil
+	return hintJSON{Move: an.Best.String(), WinProb: round3(an.WinProb()), PV: rules.MoveStrings(an.PV)}, nil
 }
 
 // record sends the game of ?g=CODE (the page's fragment) as a record in
