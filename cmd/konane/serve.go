@@ -105,32 +105,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return usageError("serve", "--trusted-proxies: %v", err)
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return usageError("serve", "unexpected argument %q", fs.Arg(0))
-	case *searches < 0:
-		return usageError("serve", "--searches %d: want at least 1 (0 = GOMAXPROCS)", *searches)
-	case *perClient < 1:
-		return usageError("serve", "--max-per-client %d: want at least 1", *perClient)
-	case *treeCache < 0:
-		return usageError("serve", "--tree-cache %d: want at least 0", *treeCache)
-	case *reviewSims < 1 || *reviewSims > player.MaxSims:
-		return usageError("serve", "--review-sims %d: want 1..%d", *reviewSims, player.MaxSims)
-	case *reviewTimeout < time.Second:
-		return usageError("serve", "--review-timeout %v: want at least 1s", *reviewTimeout)
-	case *moveTimeout <= 0:
-		return usageError("serve", "--move-timeout %v: want a positive duration", *moveTimeout)
-	case *drainDelay < 0:
-		return usageError("serve", "--drain-delay %v: want a positive duration", *drainDelay)
 	}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(stderr, nil)
-	case "json":
-		handler = slog.NewJSONHandler(stderr, nil)
-	default:
-		return usageError("serve", "--log-format %q: want text or json", *logFormat)
+	if err := checkServeFlags(*searches, *perClient, *treeCache, *reviewSims, *reviewTimeout, *moveTimeout, *drainDelay); err != nil {
+		return err
+	}
+	logger, err := requestLogger(*logFormat, stderr)
+	if err != nil {
+		return err
 	}
 	if _, err := agent.ParseLevel(*level); err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -151,7 +134,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, MaxLevel: *maxLevel, Seed: *seed,
 		Searches: *searches, MaxPerClient: *perClient, TrustedProxies: trusted, MoveTimeout: *moveTimeout,
 		TreeCache: cache, ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, DrainDelay: *drainDelay,
-		MetricsApart: *metricsAddr != "", Logger: slog.New(handler)})
+		MetricsApart: *metricsAddr != "", Logger: logger})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -171,6 +154,38 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
 	return serveWith(ctx, srv, engines, ln)
+}
+
+// checkServeFlags checks the limits of "konane serve".
+func checkServeFlags(searches, perClient, treeCache, reviewSims int, reviewTimeout, moveTimeout, drainDelay time.Duration) error {
+	switch {
+	case searches < 0:
+		return usageError("serve", "--searches %d: want at least 1 (0 = GOMAXPROCS)", searches)
+	case perClient < 1:
+		return usageError("serve", "--max-per-client %d: want at least 1", perClient)
+	case treeCache < 0:
+		return usageError("serve", "--tree-cache %d: want at least 0", treeCache)
+	case reviewSims < 1 || reviewSims > player.MaxSims:
+		return usageError("serve", "--review-sims %d: want 1..%d", reviewSims, player.MaxSims)
+	case reviewTimeout < time.Second:
+		return usageError("serve", "--review-timeout %v: want at least 1s", reviewTimeout)
+	case moveTimeout <= 0:
+		return usageError("serve", "--move-timeout %v: want a positive duration", moveTimeout)
+	case drainDelay < 0:
+		return usageError("serve", "--drain-delay %v: want a positive duration", drainDelay)
+	}
+	return nil
+}
+
+// requestLogger is the request log of --log-format on w.
+func requestLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, usageError("serve", "--log-format %q: want text or json", format)
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;
