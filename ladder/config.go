@@ -16,8 +16,10 @@ import (
 )
 
 // DefaultAnchors are the fixed players of a ladder: classic players whose
-// strength does not drift, from no skill to a fair search.
-var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"}
+// strength does not drift, from no skill to the strongest classical
+// engine (the PVS engine at a fixed depth, so that its strength does not
+// depend on the machine's load).
+var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pvs:depth=8"}
 
 // Config says how to rate a run.
 type Config struct {
@@ -96,7 +98,7 @@ func (c Config) Validate() error {
 	seen := map[string]string{}
 	for _, a := range c.Anchors {
 		if a.Kind == player.KindModel {
-			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, mcts or perfect)", a.Name)
+			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, pvs, mcts or perfect)", a.Name)
 		}
 		if isGenerationName(a.Name) {
 			return fmt.Errorf("ladder: anchor %s: the name is one of a generation's (give another with name=...)", a.Name)

@@ -2,23 +2,23 @@
 
 package net
 
-import (
-	"gonum.org/v1/gonum/blas/gonum"
-	G "gorgonia.org/gorgonia"
-)
+import G "gorgonia.org/gorgonia"
 
-// Backend names the matrix-multiply library this binary was built with.
-// Build with -tags openblas (and libopenblas-dev installed) for OpenBLAS.
-const Backend = "gonum (pure Go)"
+// Backend names the matrix-multiply kernel this binary runs: the
+// package's pure-Go build with the CPU's vector kernel, "pure Go,
+// AVX-512", "pure Go, AVX2+FMA" or "pure Go, portable" (other CPUs, and
+// builds with -tags purego or noasm), all three bit-identical (see
+// fmaBLAS). Build with -tags openblas (and libopenblas-dev installed)
+// for OpenBLAS.
+var Backend = "pure Go, " + kernel.String()
 
-// baseBLAS is pure-Go gonum; build with -tags openblas for OpenBLAS.
-// Its serial kernel for blocks of up to 64 rows is row-independent: no padding.
-func baseBLAS() (G.BLAS, bool) { return gonum.Implementation{}, false }
+// baseBLAS is gonum with the package's own Sgemm (fmaBLAS), whose rows
+// do not depend on the block: no padding.
+func baseBLAS() (G.BLAS, bool) { return fmaBLAS{}, false }
 
-// serialCols is the widest product gonum computes with its serial kernel
-// when it has at most rowBlock rows (3 of its 64×64 blocks; from 4 it
-// starts goroutines, which rowBLAS has already done).
-const serialCols = 3 * 64
+// serialCols: fmaBLAS starts no goroutines of its own; products are not
+// split by columns.
+const serialCols = 0
 
-// setBLASThreads: gonum has no threads of its own.
+// setBLASThreads: fmaBLAS has no threads of its own.
 func setBLASThreads(int) bool { return false }
