@@ -287,6 +287,48 @@ func TestBrowser(t *testing.T) {
 	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
+	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
+}
+
+// browserLink: the game lives in the page's address (#g=...): a reload
+// and the same address opened elsewhere (a shared link, another browser
+// context without the tab's storage) show the same game, which goes on.
+func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	p.newGame(p.click)
+	for range 2 {
+		v := p.version()
+		p.click(".sq.movable")
+		if p.count(".sq.target") > 0 {
+			p.click(".sq.target")
+		}
+		p.settle(v)
+	}
+	href, moves := p.eval(`location.href`), p.eval(`state.moves.join(" ")`)
+	if !strings.Contains(href, "#g=1.6b.easy.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
+		t.Fatalf("the address %s does not hold the game %s", href, moves)
+	}
+	path := strings.TrimPrefix(href, ts.url)
+	p.step("reloading", chromedp.Reload())
+	p.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
+	if got := p.eval(`state.moves.join(" ")`); got != moves {
+		t.Errorf("after a reload: moves %q, want %q", got, moves)
+	}
+	q := tab(t, browser, ts, "en-US,en", false)
+	q.load(path)
+	if got := q.eval(`state.moves.join(" ") + " " + state.human + " " + state.level`); got != moves+" black easy" {
+		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
+	}
+	v := q.version()
+	q.click(".sq.movable")
+	if q.count(".sq.target") > 0 {
+		q.click(".sq.target")
+	}
+	q.settle(v)
+	if n := len(strings.Fields(q.eval(`state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(state.over)`) != "true" {
+		t.Errorf("the shared game did not go on: %d moves after %d", n, len(strings.Fields(moves)))
+	}
 }
 
 // browserGame plays a whole 6x6 game with the mouse, in English: choose
