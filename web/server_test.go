@@ -592,10 +592,10 @@ func TestShortErrorBodies(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	long := strings.Repeat("q", 60_000)
 	for path, body := range map[string]string{
-		"/api/new":    jsonBody(map[string]any{"size": 6, "level": "easy", "moves": []string{long}}),
-		"/api/review": jsonBody(map[string]any{"record": "[Size \"6\"]\n1. " + long}),
-		"/api/new ":   `{"size":6,"` + long + `":1}`,
-		"/api/new  ":  jsonBody(map[string]any{"size": 6, "level": long}),
+		"/api/v2/state":  jsonBody(map[string]any{"game": map[string]any{"size": 6, "human": "black", "level": "easy", "moves": []string{long}}}),
+		"/api/v2/review": jsonBody(map[string]any{"record": "[Size \"6\"]\n1. " + long}),
+		"/api/v2/new ":   `{"size":6,"` + long + `":1}`,
+		"/api/v2/new  ":  jsonBody(map[string]any{"size": 6, "level": long}),
 	} {
 		var e errJSON
 		ts.call(t, strings.TrimSpace(path), body, &e)
