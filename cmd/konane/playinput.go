@@ -17,9 +17,9 @@ import (
 type lineInput struct {
 	prompts chan string
 	lines   chan inputLine
-	width   int              // the terminal's columns, or 80
-	out     io.Writer        // where the game writes: the terminal when editing
-	restore func()           // leaves raw mode
+	width   int       // the terminal's columns, or 80
+	out     io.Writer // where the game writes: the terminal when editing
+	restore func()    // leaves raw mode
 	read    func(prompt string) (string, error)
 }
 
