@@ -53,8 +53,9 @@ once through the model's batched evaluator, with the solver alongside. A
 
 --out FILE writes the record with the analysis as each move's comment
 (JSON when FILE ends in .json), an Annotator tag added; it reads back
-like any record. --plot FILE writes a PNG of Black's win probability per
-ply with the mistakes and blunders marked. --json prints the analysis as
+like any record. --plot FILE writes a PNG (1000x500) of Black's win
+probability per ply in percent, with the inaccuracies (circles),
+mistakes (triangles) and blunders (crosses) marked. --json prints the analysis as
 JSON instead of the table: {"size":8,"sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
@@ -151,7 +152,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if *plot != "" {
 		var buf bytes.Buffer
-		err := chart.WritePNG(&buf, []chart.Panel{rep.Panel()}, 1)
+		err := chart.WritePNGSize(&buf, []chart.Panel{rep.Panel()}, 1, analysis.PlotWidth, analysis.PlotHeight)
 		if err == nil {
 			err = atomicfile.WriteFile(*plot, buf.Bytes(), 0o644)
 		}
