@@ -14,13 +14,20 @@ import (
 func Panels(rows []Row, anchor string) []chart.Panel {
 	var gen, games, hours, elo, lo, hi, srate, slo, shi []float64
 	var levels, solverLevels []chart.Level
-	random := math.NaN()
+	// A random mover's expected rate is exact: it stands for the random
+	// anchor too, whose measured rate is named with it rather than drawn
+	// as a second "random" line.
+	random, randomMeasured := math.NaN(), math.NaN()
 	for _, r := range rows {
 		if r.Anchor {
 			levels = append(levels, chart.Level{Name: fmt.Sprintf("%s (%+.0f)", r.Player, r.Elo), Y: r.Elo})
 			if r.SolverPositions > 0 {
-				solverLevels = append(solverLevels, chart.Level{Name: fmt.Sprintf("%s (%.0f%%)", r.Player, 100*r.SolverRate), Y: 100 * r.SolverRate})
 				random = 100 * r.SolverRandom
+				if r.Player == "random" && !math.IsNaN(random) {
+					randomMeasured = 100 * r.SolverRate
+					continue
+				}
+				solverLevels = append(solverLevels, chart.Level{Name: fmt.Sprintf("%s (%.0f%%)", r.Player, 100*r.SolverRate), Y: 100 * r.SolverRate})
 			}
 			continue
 		}
@@ -43,7 +50,11 @@ func Panels(rows []Row, anchor string) []chart.Panel {
 	}
 	if len(solverLevels) > 0 || hasNumber(srate) {
 		if !math.IsNaN(random) {
-			solverLevels = append(solverLevels, chart.Level{Name: fmt.Sprintf("a random mover (%.0f%%)", random), Y: random})
+			name := fmt.Sprintf("random (%.0f%% expected)", random)
+			if !math.IsNaN(randomMeasured) {
+				name = fmt.Sprintf("random (%.0f%% expected, %.0f%% measured)", random, randomMeasured)
+			}
+			solverLevels = append(solverLevels, chart.Level{Name: name, Y: random})
 		}
 		out = append(out, chart.Panel{Title: "solver check", XLabel: "generation", YLabel: "won positions kept (%)",
 			Series: []chart.Series{{Name: "generation, 95% CI", X: gen, Y: srate, Low: slo, High: shi, Points: true}},

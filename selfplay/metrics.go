@@ -205,10 +205,16 @@ func MetricsPanels(all []Metrics) []chart.Panel {
 	}
 }
 
-// formatHours writes a training time for a tick label: minutes under
-// an hour, else hours.
+// formatHours writes a training time for a tick label: seconds under a
+// minute, minutes (a decimal under ten) under an hour, else hours.
 func formatHours(secs float64) string {
-	if secs < 3600 {
+	switch {
+	case secs < 60:
+		// A short run: minutes would read "0 min" under every tick.
+		return strconv.Itoa(int(math.Round(secs))) + " s"
+	case secs < 600:
+		return strconv.FormatFloat(secs/60, 'f', 1, 64) + " min"
+	case secs < 3600:
 		return strconv.Itoa(int(math.Round(secs/60))) + " min"
 	}
 	return strconv.FormatFloat(secs/3600, 'f', 1, 64) + " h"

@@ -81,3 +81,16 @@ func FuzzParseMetrics(f *testing.F) {
 		}
 	})
 }
+
+// TestFormatHoursShortRun: a short run's generations get distinct time
+// labels, not "0 min" under every tick.
+func TestFormatHoursShortRun(t *testing.T) {
+	for _, c := range []struct {
+		secs float64
+		want string
+	}{{12, "12 s"}, {47.4, "47 s"}, {95, "1.6 min"}, {330, "5.5 min"}, {1500, "25 min"}, {5400, "1.5 h"}} {
+		if got := formatHours(c.secs); got != c.want {
+			t.Errorf("formatHours(%v) = %q, want %q", c.secs, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package ladder
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestSolverLegendRandomOnce: the solver check's legend names the random
+// mover once, with its expected and its measured rate.
+func TestSolverLegendRandomOnce(t *testing.T) {
+	nan := math.NaN()
+	rows := []Row{
+		{Player: "random", Anchor: true, SelfplayGames: nan, Hours: nan, SolverPositions: 30, SolverKept: 20,
+			SolverRate: 0.67, SolverLow: 0.5, SolverHigh: 0.8, SolverRandom: 0.53},
+		{Player: "greedy", Anchor: true, SelfplayGames: nan, Hours: nan, SolverPositions: 30, SolverKept: 24,
+			SolverRate: 0.8, SolverLow: 0.6, SolverHigh: 0.9, SolverRandom: 0.53},
+		{Player: "gen-000001", Generation: 1, SelfplayGames: 8, Hours: 0.1, SolverPositions: 30, SolverKept: 27,
+			SolverRate: 0.9, SolverLow: 0.75, SolverHigh: 0.96, SolverRandom: 0.53},
+	}
+	ps := Panels(rows, "random")
+	solver := ps[len(ps)-1]
+	if solver.Title != "solver check" {
+		t.Fatalf("last panel %q", solver.Title)
+	}
+	var names []string
+	randoms := 0
+	for _, l := range solver.Levels {
+		names = append(names, l.Name)
+		if strings.Contains(l.Name, "random") {
+			randoms++
+		}
+	}
+	if randoms != 1 || !strings.Contains(strings.Join(names, "; "), "random (53% expected, 67% measured)") {
+		t.Errorf("solver legend %q: want the random mover once", names)
+	}
+}
