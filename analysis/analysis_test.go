@@ -266,3 +266,46 @@ func TestPanel(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCandidates: each row carries the agent's best moves before it, its
+// choice first, at most NumCandidates, with the mover's win probability;
+// where the solver settled the position they are exact and agree with
+// its winning moves; the JSON rows carry them too.
+func TestCandidates(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := randomGame(6, 7)
+	rep, err := Game(context.Background(), e, rec, Config{Limits: player.Limits{Sims: 16}, Parallel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := 0
+	for i, r := range rep.Rows {
+		before := rep.Positions[i]
+		if len(r.Candidates) == 0 || len(r.Candidates) > NumCandidates || r.Candidates[0].Move != r.Best {
+			t.Fatalf("move %d: best %v, candidates %+v", r.Ply, r.Best, r.Candidates)
+		}
+		for _, c := range r.Candidates {
+			if c.WinProb < 0 || c.WinProb > 1 {
+				t.Errorf("move %d: candidate %v at %v", r.Ply, c.Move, c.WinProb)
+			}
+			if before.Exact == Won && before.Winning != nil {
+				exact++
+				if (c.Exact == Won) != slices.Contains(before.Winning, c.Move) || (c.Exact == Won) != (c.WinProb == 1) {
+					t.Errorf("move %d: candidate %+v, winning moves %v", r.Ply, c, before.Winning)
+				}
+			}
+		}
+	}
+	if exact == 0 {
+		t.Error("no candidate in a solved position: the test checked nothing")
+	}
+	js := rep.JSON()
+	for i, r := range js.Rows {
+		if len(r.Candidates) != len(rep.Rows[i].Candidates) || r.Candidates[0].Move != r.Best {
+			t.Fatalf("JSON row %d: %+v", i, r)
+		}
+	}
+}

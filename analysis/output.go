@@ -29,6 +29,16 @@ type JSONRow struct {
 	PV      []string `json:"pv,omitempty"`
 	Line    []string `json:"line"`              // the move played and the line expected after it
 	Verdict string   `json:"verdict,omitempty"` // the solver's, see Verdict
+	// Candidates are the agent's best moves before this one (Row.Candidates).
+	Candidates []JSONCandidate `json:"candidates,omitempty"`
+}
+
+// JSONCandidate is a Candidate as JSON.
+type JSONCandidate struct {
+	Move    string  `json:"move"`
+	Winrate float64 `json:"winrate"` // the mover's, after the move
+	Visits  int     `json:"visits"`
+	Solved  string  `json:"solved,omitempty"` // "win" or "loss" for the mover, when exact
 }
 
 // JSONReport is a Report as JSON.
@@ -51,6 +61,10 @@ func (rep *Report) JSON() JSONReport {
 			Line: rules.MoveStrings(r.Line)}
 		if r.Best != rules.NoMove {
 			j.Best = r.Best.String()
+		}
+		for _, c := range r.Candidates {
+			j.Candidates = append(j.Candidates, JSONCandidate{Move: c.Move.String(), Winrate: round(c.WinProb),
+				Visits: c.Visits, Solved: c.Exact.String()})
 		}
 		out.Rows = append(out.Rows, j)
 	}

@@ -59,12 +59,15 @@ mistakes (triangles) and blunders (crosses) marked. --json prints the analysis a
 JSON instead of the table: {"size":8,"sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
-"verdict":"throws away a forced win"},...]} (class, best, pv and verdict
-left out when empty).
+"verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,
+"visits":..,"solved":"win"},...]},...]} (class, best, pv, verdict and
+candidates left out when empty; candidates are the agent's best %d moves
+before the move, its choice first, with the mover's win probability after
+each, exact where the solver settled the position).
 
 Example: konane analyze --plot game.png --out annotated.txt game.txt`,
 			100*analysis.InaccuracyLoss, 100*analysis.MistakeLoss, 100*analysis.MistakeLoss, 100*analysis.BlunderLoss,
-			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel),
+			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates),
 		run: runAnalyze,
 	})
 }
