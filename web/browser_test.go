@@ -429,6 +429,25 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	if (best != played) != (p.count("#revarrows .arrow.best") == 1) || !strings.Contains(p.text("revmove"), best) {
 		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
 	}
+	// ←/→ step through the game from there; the inaccuracies' mark is not
+	// round like Black's stones.
+	current := func() string { return p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`) }
+	p.press(kb.ArrowRight)
+	if want := fmt.Sprint(min(k+1, len(rec.Moves))); current() != want {
+		t.Errorf("→ from move %d chose move %s, want %s", k, current(), want)
+	}
+	p.press(kb.ArrowLeft)
+	p.press(kb.ArrowLeft)
+	if want := fmt.Sprint(max(k-1, 1)); current() != want {
+		t.Errorf("← ← from move %d chose move %s, want %s", min(k+1, len(rec.Moves)), current(), want)
+	}
+	p.press(kb.ArrowRight)
+	if current() != fmt.Sprint(k) {
+		t.Errorf("back to move %d: move %s chosen", k, current())
+	}
+	if n := p.count("#revgraph .pt.inaccuracy circle.mark"); n != 0 {
+		t.Errorf("%d inaccuracies marked by a circle, like Black's stones", n)
+	}
 	p.screenshot("review-desktop")
 	p.step("scrolling to the move", chromedp.Evaluate[chromedp.Void](`document.getElementById("revmove").scrollIntoView()`))
 	p.screenshot("review-desktop-move")

@@ -365,7 +365,7 @@ function note(text) {
 // before a chosen move with the move played and the computer's choice as
 // arrows. Class and verdict names are literal keys, as the levels'.
 const classKeys = {inaccuracy: "review.class.inaccuracy", mistake: "review.class.mistake", blunder: "review.class.blunder"};
-const classMarks = {inaccuracy: "●", mistake: "▲", blunder: "✖"};
+const classMarks = {inaccuracy: "◆", mistake: "▲", blunder: "✖"};
 const verdictKeys = {
   throwsWin: "review.verdict.throwsWin", onlyWin: "review.verdict.onlyWin",
   keepsWin: "review.verdict.keepsWin", alreadyLost: "review.verdict.alreadyLost",
@@ -485,7 +485,7 @@ function drawReviewMoves() {
 }
 
 // drawGraph draws the chance of winning after each move (0: the start)
-// as inline SVG, the bad moves marked by shape (● inaccuracy, ▲ mistake,
+// as inline SVG, the bad moves marked by shape (◆ inaccuracy, ▲ mistake,
 // ✖ blunder) and the chosen move by a vertical line; a click on a point
 // chooses the move that led to it.
 function drawGraph() {
@@ -523,7 +523,8 @@ function drawGraph() {
     } else if (m && m.class === "mistake") {
       svgEl("path", {d: `M${cx},${cy - 7}L${cx + 7},${cy + 5}L${cx - 7},${cy + 5}Z`, class: "mark"}, pt);
     } else if (m && m.class === "inaccuracy") {
-      svgEl("circle", {cx: cx, cy: cy, r: 5, class: "mark"}, pt);
+      // A diamond: a round mark would read as Black's stone.
+      svgEl("path", {d: `M${cx},${cy - 6}L${cx + 6},${cy}L${cx},${cy + 6}L${cx - 6},${cy}Z`, class: "mark"}, pt);
     } else {
       svgEl("circle", {cx: cx, cy: cy, r: 2.5, class: "dot"}, pt);
     }
@@ -872,3 +873,25 @@ function init() {
 }
 
 init();
+
+// reviewKey steps through the reviewed game with ←/→ (Home/End: the first
+// and last move) wherever the focus is in the review panel, except on the
+// board, whose arrows move between squares, and in a text field.
+function reviewKey(ev) {
+  if ($("review").hidden || !rv.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const tgt = ev.target;
+  if (tgt && tgt.closest && tgt.closest(".board, input, textarea, select")) return;
+  const n = rv.data.moves.length;
+  let k = rv.i;
+  switch (ev.key) {
+    case "ArrowLeft": k--; break;
+    case "ArrowRight": k++; break;
+    case "Home": k = 1; break;
+    case "End": k = n; break;
+    default: return;
+  }
+  ev.preventDefault();
+  k = Math.min(Math.max(k, 1), n);
+  if (k !== rv.i) selectMove(k, true);
+}
+document.addEventListener("keydown", reviewKey);
