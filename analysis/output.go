@@ -62,10 +62,7 @@ func (rep *Report) JSON() JSONReport {
 		if r.Best != rules.NoMove {
 			j.Best = r.Best.String()
 		}
-		for _, c := range r.Candidates {
-			j.Candidates = append(j.Candidates, JSONCandidate{Move: c.Move.String(), Winrate: round(c.WinProb),
-				Visits: c.Visits, Solved: c.Exact.String()})
-		}
+		j.Candidates = CandidatesJSON(r.Candidates)
 		out.Rows = append(out.Rows, j)
 	}
 	return out
@@ -166,3 +163,12 @@ var (
 	PlotWidth  = 10 * vg.Inch
 	PlotHeight = 5 * vg.Inch
 )
+
+// CandidatesJSON returns candidates in their JSON form (nil for none).
+func CandidatesJSON(cs []Candidate) []JSONCandidate {
+	var out []JSONCandidate
+	for _, c := range cs {
+		out = append(out, JSONCandidate{Move: c.Move.String(), Winrate: round(c.WinProb), Visits: c.Visits, Solved: c.Exact.String()})
+	}
+	return out
+}

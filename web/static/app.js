@@ -544,6 +544,7 @@ function selectMove(k, focus) {
   });
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
+  candidateArrows(m, arrows);
   drawArrows($("revarrows"), d.size, arrows);
   const lines = [t(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
@@ -551,6 +552,7 @@ function selectMove(k, focus) {
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
   lines.push(change);
   if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
+  if (m.candidates && m.candidates.length > 0) lines.push(candidateText(m));
   // Lines of moves wrap between moves, never inside one (a non-breaking
   // hyphen).
   const moves = (ms) => ms.map((x) => x.replace("-", "\u2011")).join(" ");
@@ -589,7 +591,7 @@ function drawArrows(svg, n, arrows) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 " + n + " " + n);
   const defs = svgEl("defs", {}, svg);
-  for (const cls of ["played", "agreed", "best"]) {
+  for (const cls of ["played", "agreed", "best", "cand"]) {
     const mk = svgEl("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse"}, defs);
     svgEl("path", {d: "M0,0L10,5L0,10Z", class: "head " + cls}, mk);
   }
@@ -605,8 +607,15 @@ function drawArrows(svg, n, arrows) {
     const [x1, y1] = center(to);
     const len = Math.hypot(x1 - x0, y1 - y0);
     const ex = x1 - ((x1 - x0) / len) * 0.1, ey = y1 - ((y1 - y0) / len) * 0.1; // the tip just short of the centre
-    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : "played";
+    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
+  }
+  // The candidates' chances, on their target squares, over every arrow.
+  for (const a of arrows) {
+    if (!a.label) continue;
+    const [from, to] = squares(a.move);
+    const [x, y] = center(to || from);
+    svgEl("text", {x: x, y: y + 0.12, class: "candlabel"}, svg).textContent = a.label;
   }
 }
 
@@ -895,3 +904,23 @@ function reviewKey(ev) {
   if (k !== rv.i) selectMove(k, true);
 }
 document.addEventListener("keydown", reviewKey);
+
+// candidateArrows adds the computer's candidates before move m to the
+// arrows (a thin arrow for those not drawn already) and labels each with
+// the mover's chance after it, as KaTrain and Lizzie do.
+function candidateArrows(m, arrows) {
+  for (const c of m.candidates || []) {
+    let a = arrows.find((x) => x.move === c.move);
+    if (!a) {
+      a = {move: c.move, cls: "cand"};
+      arrows.push(a);
+    }
+    a.label = pct(c.winrate) + "%";
+  }
+}
+
+// candidateText names the candidates: "f4‑d4 62%, d6‑d4 55%".
+function candidateText(m) {
+  const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
+  return t("review.candidates", {list: list});
+}
