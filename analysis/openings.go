@@ -55,7 +55,7 @@ func Openings(ctx context.Context, e *agent.Engine, cfg Config, solve bool) ([]O
 	}
 	for i, o := range ops {
 		out[i] = Opening{Black: o.Black, White: o.White, WinProb: res[i].Search.WinProbFor(rules.Black),
-			PV: res[i].PV, Sims: res[i].Sims}
+			PV: res[i].Search.PV, Sims: res[i].Search.Sims}
 		if s != nil {
 			win, err := s.Solve(ctx, o.Position)
 			if err != nil {

@@ -11,11 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
-	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -306,11 +304,7 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}
-		ag, err := agent.NewEngine(m)
-		if err != nil {
-			return nil, fmt.Errorf("ladder: %w", err)
-		}
-		f, err := ag.Players(name, mcts.DefaultConfig(), agent.Strength{Sims: u.cfg.Sims})
+		f, err := selfplay.MatchPlayers(name, m, u.cfg.Sims)
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/ladder"
@@ -111,9 +110,7 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 }
 
 func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) error {
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(w, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-	}
+	logf := timestamped(w)
 	fmt.Fprintf(w, "konane ladder: run %s, %d games per pairing, every %d generations, %d rungs, %d sims, anchors %s (%s = 0), seed %d\n",
 		run, cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, strings.Join(anchorNames(cfg), ", "), cfg.AnchorName(), cfg.Seed)
 	sum, err := ladder.Update(ctx, run, cfg, logf)

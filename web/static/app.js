@@ -610,12 +610,16 @@ function drawArrows(svg, n, arrows) {
     const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
   }
-  // The candidates' chances, on their target squares, over every arrow.
+  // The candidates' chances, on their target squares, over every arrow;
+  // two on one square are stacked, not overlaid.
+  const onSquare = {};
   for (const a of arrows) {
     if (!a.label) continue;
     const [from, to] = squares(a.move);
-    const [x, y] = center(to || from);
-    svgEl("text", {x: x, y: y + 0.12, class: "candlabel"}, svg).textContent = a.label;
+    const sq = to || from;
+    const k = onSquare[sq] = (onSquare[sq] || 0) + 1;
+    const [x, y] = center(sq);
+    svgEl("text", {x: x, y: y + 0.12 + (k - 1) * 0.32, class: "candlabel"}, svg).textContent = a.label;
   }
 }
 
