@@ -121,7 +121,7 @@ func (p *page) settleWithin(v string, d time.Duration) {
 	defer cancel()
 	if err := chromedp.Do(sctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(
 		`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v),
-		chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d))); err != nil {
 		p.t.Fatalf("waiting for the page: %v", err)
 	}
 	if e := p.text("error"); e != "" {
