@@ -363,23 +363,7 @@ func response(id string, p Position, policy bool) Response {
 		r.Solved = &v
 	}
 	a := p.Search
-	idx := make([]int, 0, len(a.Moves))
-	for i := range a.Moves {
-		if a.Visits[i] > 0 || a.Moves[i] == a.Best {
-			idx = append(idx, i)
-		}
-	}
-	// The engine's choice first, then by visits.
-	slices.SortStableFunc(idx, func(x, y int) int {
-		if (a.Moves[x] == a.Best) != (a.Moves[y] == a.Best) {
-			if a.Moves[x] == a.Best {
-				return -1
-			}
-			return 1
-		}
-		return a.Visits[y] - a.Visits[x]
-	})
-	for order, i := range idx {
+	for order, i := range ranked(a) {
 		mi := MoveInfo{Move: a.Moves[i].String(), Visits: a.Visits[i], Winrate: round((float64(a.Q[i]) + 1) / 2),
 			Prior: round(float64(a.Prior[i])), Order: order, PV: []string{a.Moves[i].String()}}
 		if a.Moves[i] == a.Best {
@@ -468,4 +452,25 @@ func fieldWants(field string) string {
 		return "true or false"
 	}
 	return "another type"
+}
+
+// ranked returns the indices of the searched moves of a (those visited,
+// and the choice), the search's choice first, then by visits.
+func ranked(a agent.Analysis) []int {
+	idx := make([]int, 0, len(a.Moves))
+	for i := range a.Moves {
+		if a.Visits[i] > 0 || a.Moves[i] == a.Best {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if (a.Moves[x] == a.Best) != (a.Moves[y] == a.Best) {
+			if a.Moves[x] == a.Best {
+				return -1
+			}
+			return 1
+		}
+		return a.Visits[y] - a.Visits[x]
+	})
+	return idx
 }

@@ -73,10 +73,16 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 	}
 }
 
-// formatHours writes a training time for a tick label: minutes under
-// an hour, else hours.
+// formatHours writes a training time for a tick label: seconds under a
+// minute, minutes (a decimal under ten) under an hour, else hours.
 func formatHours(secs float64) string {
-	if secs < 3600 {
+	switch {
+	case secs < 60:
+		// A short run: minutes would read "0 min" under every tick.
+		return strconv.Itoa(int(math.Round(secs))) + " s"
+	case secs < 600:
+		return strconv.FormatFloat(secs/60, 'f', 1, 64) + " min"
+	case secs < 3600:
 		return strconv.Itoa(int(math.Round(secs/60))) + " min"
 	}
 	return strconv.FormatFloat(secs/3600, 'f', 1, 64) + " h"
@@ -89,13 +95,20 @@ func formatHours(secs float64) string {
 func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 	var gen, games, hours, elo, lo, hi, srate, slo, shi []float64
 	var levels, solverLevels []Level
-	random := math.NaN()
+	// A random mover's expected rate is exact: it stands for the random
+	// anchor too, whose measured rate is named with it rather than drawn
+	// as a second "random" line.
+	random, randomMeasured := math.NaN(), math.NaN()
 	for _, r := range rows {
 		if r.Anchor {
 			levels = append(levels, Level{Name: fmt.Sprintf("%s (%+.0f)", r.Player, r.Elo), Y: r.Elo})
 			if r.SolverPositions > 0 {
-				solverLevels = append(solverLevels, Level{Name: fmt.Sprintf("%s (%.0f%%)", r.Player, 100*r.SolverRate), Y: 100 * r.SolverRate})
 				random = 100 * r.SolverRandom
+				if r.Player == "random" && !math.IsNaN(random) {
+					randomMeasured = 100 * r.SolverRate
+					continue
+				}
+				solverLevels = append(solverLevels, Level{Name: fmt.Sprintf("%s (%.0f%%)", r.Player, 100*r.SolverRate), Y: 100 * r.SolverRate})
 			}
 			continue
 		}
@@ -118,7 +131,11 @@ func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 	}
 	if len(solverLevels) > 0 || hasNumber(srate) {
 		if !math.IsNaN(random) {
-			solverLevels = append(solverLevels, Level{Name: fmt.Sprintf("a random mover (%.0f%%)", random), Y: random})
+			name := fmt.Sprintf("random (%.0f%% expected)", random)
+			if !math.IsNaN(randomMeasured) {
+				name = fmt.Sprintf("random (%.0f%% expected, %.0f%% measured)", random, randomMeasured)
+			}
+			solverLevels = append(solverLevels, Level{Name: name, Y: random})
 		}
 		out = append(out, Panel{Title: "solver check", XLabel: "generation", YLabel: "won positions kept (%)",
 			Series: []Series{{Name: "generation, 95% CI", X: gen, Y: srate, Low: slo, High: shi, Points: true}},

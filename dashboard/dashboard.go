@@ -28,6 +28,12 @@ var static embed.FS
 type Options struct {
 	Name    string        // what the page calls the run (its directory)
 	Refresh time.Duration // how often the page asks for news (0: 5 s)
+	// StaleAfter is how long without new data (a game, a generation)
+	// before the run counts as stopped: 0 gives 10 minutes, or three
+	// times the last generation's training or time per game if longer.
+	StaleAfter time.Duration
+	// Now is the clock (nil: time.Now), for tests.
+	Now func() time.Time
 }
 
 // Server serves the dashboard of one run.
@@ -46,6 +52,9 @@ type Server struct {
 func New(fsys fs.FS, opts Options) *Server {
 	if opts.Refresh <= 0 {
 		opts.Refresh = 5 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	s := &Server{run: fsys, opts: opts, mux: http.NewServeMux()}
 	s.mux.HandleFunc("/{$}", s.page)
@@ -112,6 +121,11 @@ type Status struct {
 	Games       int     `json:"selfplay_games"` // self-play games so far
 	// Updated is when the last generation finished (RFC 3339), "" if none.
 	Updated string `json:"updated"`
+	// Activity is when the run last wrote a game or a generation (RFC
+	// 3339), "" if never; Stale says that was longer ago than the run's
+	// pace allows (Options.StaleAfter): training has stopped, or hangs.
+	Activity string `json:"activity"`
+	Stale    bool   `json:"stale"`
 	// Last holds the last generation's metrics by metrics.csv's column
 	// names (a value that is not a number is left out).
 	Last   map[string]float64 `json:"last,omitempty"`
@@ -193,20 +207,50 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 		for _, m := range rf.metrics {
 			st.Games += m.Games
 		}
-		if fi, err := fs.Stat(s.run, runfiles.MetricsFile); err == nil {
-			st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
-		}
+	}
+	var activity time.Time
+	if fi, err := fs.Stat(s.run, runfiles.MetricsFile); err == nil && len(rf.metrics) > 0 {
+		st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
+		activity = fi.ModTime()
 	}
 	// The generation being played keeps each finished game's record.
 	if entries, err := fs.ReadDir(s.run, path.Join(runfiles.GamesDir, runfiles.GenDir(st.Generation+1))); err == nil {
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txt") && !strings.HasPrefix(e.Name(), ".") {
 				st.GamesDone++
+				if fi, err := e.Info(); err == nil && fi.ModTime().After(activity) {
+					activity = fi.ModTime()
+				}
 			}
 		}
 	}
+	if !activity.IsZero() {
+		st.Activity = activity.UTC().Format(time.RFC3339)
+		st.Stale = s.opts.Now().Sub(activity) > s.staleAfter(rf.metrics, st.GamesPerGen)
+	}
 	st.Ladder = ladderStatus(rf.ratings)
 	writeJSON(w, st)
+}
+
+// staleAfter is how long the run may write nothing while it still works:
+// Options.StaleAfter, else 10 minutes or three times the longest quiet
+// spell of the last generation (its training, or the time per game).
+func (s *Server) staleAfter(ms []runfiles.Metrics, gamesPerGen int) time.Duration {
+	if s.opts.StaleAfter > 0 {
+		return s.opts.StaleAfter
+	}
+	quiet := 0.0
+	if n := len(ms); n > 0 {
+		last := ms[n-1]
+		quiet = last.TrainSecs
+		if gamesPerGen > 0 && last.SelfplaySecs/float64(gamesPerGen) > quiet {
+			quiet = last.SelfplaySecs / float64(gamesPerGen)
+		}
+	}
+	if d := time.Duration(3 * quiet * float64(time.Second)); d > 10*time.Minute {
+		return d
+	}
+	return 10 * time.Minute
 }
 
 func lastMetrics(m runfiles.Metrics) map[string]float64 {

@@ -110,9 +110,20 @@ func (p *page) version() string { return p.eval(`document.body.dataset.version`)
 // fails on an error shown by the page.
 func (p *page) settle(v string) {
 	p.t.Helper()
-	p.step("waiting for the page", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+	p.settleWithin(v, 30*time.Second)
+}
+
+// settleWithin is settle with its own deadline, for the slow requests (a
+// review searches every position: minutes on a loaded machine).
+func (p *page) settleWithin(v string, d time.Duration) {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, d)
+	defer cancel()
+	if err := chromedp.Do(sctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(
 		`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v),
-		chromedp.WithPollingInterval(20*time.Millisecond)))
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d))); err != nil {
+		p.t.Fatalf("waiting for the page: %v", err)
+	}
 	if e := p.text("error"); e != "" {
 		p.t.Fatalf("the page shows an error: %s", e)
 	}
@@ -425,7 +436,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	msgs := p.msgs()
 	v := p.version()
 	p.click("#reviewbtn")
-	p.settle(v)
+	p.settleWithin(v, 5*time.Minute)
 	if p.eval(`document.getElementById("revbody").hidden || document.getElementById("play").offsetParent !== null ? "no" : "yes"`) != "yes" {
 		t.Fatal("the review does not show in place of the game")
 	}
@@ -470,6 +481,34 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	best := p.eval(`rv.data.moves[` + fmt.Sprint(k-1) + `].best`)
 	if (best != played) != (p.count("#revarrows .arrow.best") == 1) || !strings.Contains(p.text("revmove"), best) {
 		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
+	}
+	// ←/→ step through the game from there; the inaccuracies' mark is not
+	// round like Black's stones.
+	current := func() string { return p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`) }
+	p.press(kb.ArrowRight)
+	if want := fmt.Sprint(min(k+1, len(rec.Moves))); current() != want {
+		t.Errorf("→ from move %d chose move %s, want %s", k, current(), want)
+	}
+	p.press(kb.ArrowLeft)
+	p.press(kb.ArrowLeft)
+	if want := fmt.Sprint(max(k-1, 1)); current() != want {
+		t.Errorf("← ← from move %d chose move %s, want %s", min(k+1, len(rec.Moves)), current(), want)
+	}
+	p.press(kb.ArrowRight)
+	if current() != fmt.Sprint(k) {
+		t.Errorf("back to move %d: move %s chosen", k, current())
+	}
+	// The computer's candidates: labelled with their chances on the
+	// board, and named under it.
+	nc := p.eval(`String(rv.data.moves[` + fmt.Sprint(k-1) + `].candidates.length)`)
+	if got := fmt.Sprint(p.count("#revarrows .candlabel")); got != nc || nc == "0" {
+		t.Errorf("move %d: %s candidate labels on the board, %s candidates", k, got, nc)
+	}
+	if want := strings.Split(msgs["review.candidates"], "{list}")[0]; !strings.Contains(p.text("revmove"), want) {
+		t.Errorf("the move's text %q does not name the candidates (%q)", p.text("revmove"), want)
+	}
+	if n := p.count("#revgraph .pt.inaccuracy circle.mark"); n != 0 {
+		t.Errorf("%d inaccuracies marked by a circle, like Black's stones", n)
 	}
 	p.screenshot("review-desktop")
 	p.step("scrolling to the move", chromedp.Evaluate[chromedp.Void](`document.getElementById("revmove").scrollIntoView()`))

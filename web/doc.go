@@ -19,7 +19,7 @@
 // or JSON, the formats `konane analyze` reads) has the server analyse
 // every position of the game with package analysis, then shows your
 // chance of winning after each move (Black's, for a record) as an inline
-// SVG graph with the inaccuracies (●), mistakes (▲) and blunders (✖)
+// SVG graph with the inaccuracies (◆), mistakes (▲) and blunders (✖)
 // marked, each side's count of them, and the moves as a list. Choosing a
 // move (a point of the graph, an entry of the list, or Previous/Next)
 // shows the position before it with the move played (a solid arrow, a

@@ -49,6 +49,9 @@ type reviewMove struct {
 	PV      []string `json:"pv,omitempty"`    // the line it expected, from best
 	Line    []string `json:"line"`            // the move played and the line expected after it
 	Verdict string   `json:"verdict,omitempty"`
+	// Candidates are the agent's best moves before this one, its choice
+	// first, with the mover's chance after each (analysis.Row.Candidates).
+	Candidates []analysis.JSONCandidate `json:"candidates,omitempty"`
 }
 
 // verdictCodes name the solver's verdicts for the page (its catalog has
@@ -138,7 +141,7 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
 			Before: round3(row.Before), After: round3(row.After), Loss: round3(row.Loss),
 			Class: row.Class.String(), PV: rules.MoveStrings(row.PV), Line: rules.MoveStrings(row.Line),
-			Verdict: verdictCodes[row.Verdict]}
+			Verdict: verdictCodes[row.Verdict], Candidates: analysis.CandidatesJSON(row.Candidates)}
 		if row.Best != rules.NoMove {
 			m.Best = row.Best.String()
 		}

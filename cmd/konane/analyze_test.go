@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	stdpng "image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -61,6 +62,10 @@ func TestAnalyzeCommand(t *testing.T) {
 	}
 	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Errorf("--plot: %v", err)
+	} else if cfg, err := stdpng.DecodeConfig(bytes.NewReader(data)); err != nil || cfg.Width < 1000 || cfg.Height < 500 {
+		t.Errorf("--plot: %dx%d (%v), want at least 1000x500", cfg.Width, cfg.Height, err)
+	} else if dir := os.Getenv("KONANE_KEEP_PLOT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "analyze.png"), data, 0o644) // to look at
 	}
 	if !strings.Contains(stderr, "positions in") {
 		t.Errorf("stderr %q: want the summary line", stderr)

@@ -424,7 +424,7 @@ function note(text) {
 // before a chosen move with the move played and the computer's choice as
 // arrows. Class and verdict names are literal keys, as the levels'.
 const classKeys = {inaccuracy: "review.class.inaccuracy", mistake: "review.class.mistake", blunder: "review.class.blunder"};
-const classMarks = {inaccuracy: "●", mistake: "▲", blunder: "✖"};
+const classMarks = {inaccuracy: "◆", mistake: "▲", blunder: "✖"};
 const verdictKeys = {
   throwsWin: "review.verdict.throwsWin", onlyWin: "review.verdict.onlyWin",
   keepsWin: "review.verdict.keepsWin", alreadyLost: "review.verdict.alreadyLost",
@@ -544,7 +544,7 @@ function drawReviewMoves() {
 }
 
 // drawGraph draws the chance of winning after each move (0: the start)
-// as inline SVG, the bad moves marked by shape (● inaccuracy, ▲ mistake,
+// as inline SVG, the bad moves marked by shape (◆ inaccuracy, ▲ mistake,
 // ✖ blunder) and the chosen move by a vertical line; a click on a point
 // chooses the move that led to it.
 function drawGraph() {
@@ -582,7 +582,8 @@ function drawGraph() {
     } else if (m && m.class === "mistake") {
       svgEl("path", {d: `M${cx},${cy - 7}L${cx + 7},${cy + 5}L${cx - 7},${cy + 5}Z`, class: "mark"}, pt);
     } else if (m && m.class === "inaccuracy") {
-      svgEl("circle", {cx: cx, cy: cy, r: 5, class: "mark"}, pt);
+      // A diamond: a round mark would read as Black's stone.
+      svgEl("path", {d: `M${cx},${cy - 6}L${cx + 6},${cy}L${cx},${cy + 6}L${cx - 6},${cy}Z`, class: "mark"}, pt);
     } else {
       svgEl("circle", {cx: cx, cy: cy, r: 2.5, class: "dot"}, pt);
     }
@@ -602,6 +603,7 @@ function selectMove(k, focus) {
   });
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
+  candidateArrows(m, arrows);
   drawArrows($("revarrows"), d.size, arrows);
   const lines = [t(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
@@ -609,6 +611,7 @@ function selectMove(k, focus) {
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
   lines.push(change);
   if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
+  if (m.candidates && m.candidates.length > 0) lines.push(candidateText(m));
   // Lines of moves wrap between moves, never inside one (a non-breaking
   // hyphen).
   const moves = (ms) => ms.map((x) => x.replace("-", "\u2011")).join(" ");
@@ -647,7 +650,7 @@ function drawArrows(svg, n, arrows) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 " + n + " " + n);
   const defs = svgEl("defs", {}, svg);
-  for (const cls of ["played", "agreed", "best"]) {
+  for (const cls of ["played", "agreed", "best", "cand"]) {
     const mk = svgEl("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse"}, defs);
     svgEl("path", {d: "M0,0L10,5L0,10Z", class: "head " + cls}, mk);
   }
@@ -663,8 +666,19 @@ function drawArrows(svg, n, arrows) {
     const [x1, y1] = center(to);
     const len = Math.hypot(x1 - x0, y1 - y0);
     const ex = x1 - ((x1 - x0) / len) * 0.1, ey = y1 - ((y1 - y0) / len) * 0.1; // the tip just short of the centre
-    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : "played";
+    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
+  }
+  // The candidates' chances, on their target squares, over every arrow;
+  // two on one square are stacked, not overlaid.
+  const onSquare = {};
+  for (const a of arrows) {
+    if (!a.label) continue;
+    const [from, to] = squares(a.move);
+    const sq = to || from;
+    const k = onSquare[sq] = (onSquare[sq] || 0) + 1;
+    const [x, y] = center(sq);
+    svgEl("text", {x: x, y: y + 0.12 + (k - 1) * 0.32, class: "candlabel"}, svg).textContent = a.label;
   }
 }
 
@@ -934,3 +948,45 @@ function init() {
 }
 
 init();
+
+// reviewKey steps through the reviewed game with ←/→ (Home/End: the first
+// and last move) wherever the focus is in the review panel, except on the
+// board, whose arrows move between squares, and in a text field.
+function reviewKey(ev) {
+  if ($("review").hidden || !rv.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const tgt = ev.target;
+  if (tgt && tgt.closest && tgt.closest(".board, input, textarea, select")) return;
+  const n = rv.data.moves.length;
+  let k = rv.i;
+  switch (ev.key) {
+    case "ArrowLeft": k--; break;
+    case "ArrowRight": k++; break;
+    case "Home": k = 1; break;
+    case "End": k = n; break;
+    default: return;
+  }
+  ev.preventDefault();
+  k = Math.min(Math.max(k, 1), n);
+  if (k !== rv.i) selectMove(k, true);
+}
+document.addEventListener("keydown", reviewKey);
+
+// candidateArrows adds the computer's candidates before move m to the
+// arrows (a thin arrow for those not drawn already) and labels each with
+// the mover's chance after it, as KaTrain and Lizzie do.
+function candidateArrows(m, arrows) {
+  for (const c of m.candidates || []) {
+    let a = arrows.find((x) => x.move === c.move);
+    if (!a) {
+      a = {move: c.move, cls: "cand"};
+      arrows.push(a);
+    }
+    a.label = pct(c.winrate) + "%";
+  }
+}
+
+// candidateText names the candidates: "f4‑d4 62%, d6‑d4 55%".
+function candidateText(m) {
+  const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
+  return t("review.candidates", {list: list});
+}
