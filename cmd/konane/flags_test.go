@@ -35,6 +35,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		{noPositional("ladder"), "flag provided but not defined"},
 		{[]string{"model", "new", model, "--size", "3"}, "size"},
 		{[]string{"model", "info", "--seed", "2", filepath.Join(dir, "none.safetensors"), "--no-such-flag"}, "flag provided but not defined"},
+		{noPositional("openings"), "flag provided but not defined"},
 		{noPositional("perft"), "flag provided but not defined"},
 		{noPositional("play"), "flag provided but not defined"},
 		{noPositional("selfplay"), "flag provided but not defined"},
