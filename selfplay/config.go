@@ -48,6 +48,7 @@ func DefaultConfig(size int) Config {
 			// (91.0% before). Not measured on the other sizes yet.
 			RandomPlies: defaultRandomPlies(size),
 		},
+		Schedule:    DefaultSchedule(size),
 		GamesPerGen: 64,
 		ReuseRatio:  12,
 		MinWindow:   20000,

@@ -35,18 +35,29 @@ type Metrics struct {
 	GateScore     float64 // candidate's score in the gate match (0 without gating)
 	GateAccepted  bool    // the candidate became the best model
 	Best          int     // generation of the model that played this generation's self-play
+	// CPUSecs is the CPU time (user and system, all threads) the training
+	// process spent on the generation, 0 where not measured (files written
+	// before it was: metrics.csv without the column); with the load it was
+	// spent under, the machine's load average over the last minute at the
+	// generation's end.
+	CPUSecs float64
+	Load    float64
 }
 
 var metricsHeader = []string{"generation", "games", "samples", "window", "steps", "policy_loss", "value_loss", "l2",
 	"policy_entropy", "game_length", "black_win_rate", "evals_per_sec", "games_per_hour", "cache_hit_rate",
-	"selfplay_secs", "train_secs", "wall_secs", "gate_score", "gate_accepted", "best"}
+	"selfplay_secs", "train_secs", "wall_secs", "gate_score", "gate_accepted", "best", "cpu_secs", "load"}
+
+// oldMetricsFields is the width of a metrics.csv written before the
+// cpu_secs and load columns: its rows read with those 0.
+const oldMetricsFields = 20
 
 func (m Metrics) row() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	return []string{strconv.Itoa(m.Generation), strconv.Itoa(m.Games), strconv.Itoa(m.Samples), strconv.Itoa(m.Window),
 		strconv.Itoa(m.Steps), f(m.PolicyLoss), f(m.ValueLoss), f(m.L2), f(m.PolicyEntropy), f(m.GameLength),
 		f(m.BlackWinRate), f(m.EvalsPerSec), f(m.GamesPerHour), f(m.CacheHitRate), f(m.SelfplaySecs), f(m.TrainSecs), f(m.WallSecs),
-		f(m.GateScore), strconv.FormatBool(m.GateAccepted), strconv.Itoa(m.Best)}
+		f(m.GateScore), strconv.FormatBool(m.GateAccepted), strconv.Itoa(m.Best), f(m.CPUSecs), f(m.Load)}
 }
 
 // String is the plain log line of a generation.
@@ -66,10 +77,14 @@ func (m Metrics) String() string {
 	if m.GameLength > 0 {
 		plies = fmt.Sprintf("%.1f plies, ", m.GameLength)
 	}
+	cpu := ""
+	if m.CPUSecs > 0 {
+		cpu = fmt.Sprintf(", cpu %.0fs (load %.2f)", m.CPUSecs, m.Load)
+	}
 	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s",
+		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s%s",
 		m.Generation, m.Games, plies, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, gate)
+		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, cpu, gate)
 }
 
 // writeMetrics rewrites DIR/metrics.csv with all generations so far.
@@ -113,10 +128,10 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 		if i == 0 {
 			continue
 		}
-		if len(r) != len(metricsHeader) {
-			return nil, fmt.Errorf("selfplay: metrics line %d: %d fields, want %d", i+1, len(r), len(metricsHeader))
+		if len(r) != len(metricsHeader) && len(r) != oldMetricsFields {
+			return nil, fmt.Errorf("selfplay: metrics line %d: %d fields, want %d (or %d, without cpu_secs and load)", i+1, len(r), len(metricsHeader), oldMetricsFields)
 		}
-		num := make([]float64, len(r))
+		num := make([]float64, len(metricsHeader))
 		for j, s := range r {
 			if metricsHeader[j] == "gate_accepted" {
 				if s == "true" {
@@ -131,7 +146,7 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 			num[j] = v
 		}
 		out = append(out, Metrics{int(num[0]), int(num[1]), int(num[2]), int(num[3]), int(num[4]), num[5], num[6], num[7],
-			num[8], num[9], num[10], num[11], num[12], num[13], num[14], num[15], num[16], num[17], num[18] == 1, int(num[19])})
+			num[8], num[9], num[10], num[11], num[12], num[13], num[14], num[15], num[16], num[17], num[18] == 1, int(num[19]), num[20], num[21]})
 	}
 	return out, nil
 }

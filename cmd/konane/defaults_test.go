@@ -202,3 +202,39 @@ func TestTrainTemperature(t *testing.T) {
 		}
 	}
 }
+
+// TestApplySchedule: a new run gets its size's schedule unless --schedule
+// replaces it or --lr / --rescore-children make the setting constant; a
+// resumed run keeps its own.
+func TestApplySchedule(t *testing.T) {
+	for _, tc := range []struct {
+		set      []string
+		resuming bool
+		text     string
+		want     string
+		err      string
+	}{
+		{nil, false, "", selfplay.DefaultSchedule(8).String(), ""},
+		{[]string{"lr"}, false, "", "none", ""},
+		{[]string{"lr"}, true, "", selfplay.DefaultSchedule(8).String(), ""},
+		{[]string{"schedule"}, false, "none", "none", ""},
+		{[]string{"schedule", "lr"}, false, "1:lr=0.01;5:lr=0.001", "1:lr=0.01;5:lr=0.001", ""},
+		{[]string{"schedule"}, false, "2:lr=0.01", "", "--schedule: selfplay: schedule"},
+	} {
+		cfg := selfplay.DefaultConfig(8)
+		set := map[string]bool{}
+		for _, n := range tc.set {
+			set[n] = true
+		}
+		err := applySchedule(&cfg, set, tc.resuming, tc.text)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v %q: err %v, want %q", tc.set, tc.text, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || cfg.Schedule.String() != tc.want {
+			t.Errorf("%v resuming=%v %q: schedule %s (%v), want %s", tc.set, tc.resuming, tc.text, cfg.Schedule, err, tc.want)
+		}
+	}
+}

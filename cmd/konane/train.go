@@ -61,6 +61,17 @@ identity, so the run starts from exactly the model's play. --captures
 likewise gives a model without them the capture input planes, with zero
 weights to start from.
 
+The learning rate and the children of rescoring (below) follow the
+run's schedule by generation (--schedule), fixed when the run is created
+and kept in config.json. The default is the recipe of the shipped models,
+whose runs were chained by hand with new rates (scripts/reproduce-shipped.sh):
+  6x6 and below: 1:lr=0.02;588:lr=0.002;898:lr=0.002,children=2;1377:lr=0.0005,children=2
+  7x7 and 8x8:   1:lr=0.02;332:lr=0.002;777:lr=0.0005
+--schedule none, or --lr or --rescore-children on a new run without
+--schedule, keeps them constant instead (as runs made before schedules,
+whose config.json has none, do). The learning rate warms up over the
+first 50 steps of the run only.
+
 Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
 its value gets that value as its target (--exact-values), and --value-mix
@@ -120,7 +131,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
 	captures := fs.Bool("captures", net.DefaultConfig(0).Captures, "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)")
 	batch := fs.Int("batch", 0, "training batch (0: default)")
-	lr := fs.Float64("lr", 0, "learning rate (0: default)")
+	lr := fs.Float64("lr", 0, "a constant learning rate instead of the schedule (0: the schedule's)")
+	schedule := fs.String("schedule", "", `learning rate and rescored children by generation, "GEN:lr=X[,children=N];..." or "none" (default: the size's recipe, see "konane help train")`)
 	reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
 	gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
 	gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
@@ -205,6 +217,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *lr != 0 {
 		cfg.Train.LR = *lr
+	}
+	if err := applySchedule(&cfg, set, resuming && *initModel == "", *schedule); err != nil {
+		return err
 	}
 	if *reuse != 0 {
 		cfg.ReuseRatio = *reuse
@@ -347,6 +362,23 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 		return cfg, false, fmt.Errorf("train: %w", err)
 	}
 	return cfg, true, nil
+}
+
+// applySchedule sets the run's schedule from --schedule. On a new run,
+// --lr or --rescore-children without --schedule make that setting
+// constant: the run has no schedule (as every run before schedules had).
+func applySchedule(cfg *selfplay.Config, set map[string]bool, resuming bool, text string) error {
+	switch {
+	case set["schedule"]:
+		s, err := selfplay.ParseSchedule(text)
+		if err != nil {
+			return usageError("train", "--schedule: %v", err)
+		}
+		cfg.Schedule = s
+	case !resuming && (set["lr"] || set["rescore-children"]):
+		cfg.Schedule = nil
+	}
+	return nil
 }
 
 // adaptSims sets the full and fast simulations of self-play from --sims
