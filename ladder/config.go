@@ -95,9 +95,6 @@ func (c Config) Validate() error {
 	}
 	seen := map[string]string{}
 	for _, a := range c.Anchors {
-		if a.Kind == player.KindModel {
-			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, mcts or perfect)", a.Name)
-		}
 		if isGenerationName(a.Name) {
 			return fmt.Errorf("ladder: anchor %s: the name is one of a generation's (give another with name=...)", a.Name)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/konanezero/konane/agent"
@@ -114,11 +115,26 @@ func (u *updater) run(ctx context.Context) error {
 		return err
 	}
 	// The anchors play each other once, so that their lines are rated.
+	// A model anchor (a fixed model file, such as a shipped model) gets
+	// its engine, which runs until the update ends.
 	anchors := map[string]arena.Entrant{}
+	runCtx, stop := context.WithCancel(ctx)
+	var running sync.WaitGroup
+	defer func() {
+		stop()
+		running.Wait()
+	}()
 	for _, s := range u.cfg.Anchors {
-		f, err := player.NewFactory(s)
+		f, err := agent.NewFactory(s)
 		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
+		}
+		if s.Kind == player.KindModel {
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				f.Run(runCtx)
+			}()
 		}
 		anchors[s.Name] = f
 	}

@@ -225,6 +225,12 @@ func TestUpdateRefuses(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	// A model file is a fixed player too (the shipped model as a rung).
+	withModel := DefaultConfig()
+	withModel.Anchors = append(withModel.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Name: "shipped"})
+	if err := withModel.Validate(); err != nil {
+		t.Errorf("model anchor: %v", err)
+	}
 	for _, tc := range []struct {
 		edit func(*Config)
 		want string
@@ -233,7 +239,6 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Every = 0 }, "every"},
 		{func(c *Config) { c.Anchor = "nobody" }, "nobody"},
 		{func(c *Config) { c.Anchors = nil }, "no anchor"},
-		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Name: "m"}) }, "not a fixed player"},
 		{func(c *Config) {
 			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "gen-000003"})
 		}, "generation"},
