@@ -116,7 +116,7 @@ func (u *updater) run(ctx context.Context) error {
 	}
 	// The anchors play each other once, so that their lines are rated.
 	// A model anchor (a fixed model file, such as a shipped model) gets
-	// its engine, which runs until the update ends.
+	// one engine, which runs until the update ends and serves every match.
 	anchors := map[string]arena.Entrant{}
 	runCtx, stop := context.WithCancel(ctx)
 	var running sync.WaitGroup
@@ -135,6 +135,8 @@ func (u *updater) run(ctx context.Context) error {
 				defer running.Done()
 				f.Run(runCtx)
 			}()
+			anchors[s.Name] = arena.NewEntrant(s.Name, f.New)
+			continue
 		}
 		anchors[s.Name] = f
 	}

@@ -293,3 +293,24 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestUpdateModelAnchor: a model file (the shipped model, say) is an
+// anchor: it plays the anchors and the generations, and is rated.
+func TestUpdateModelAnchor(t *testing.T) {
+	dir := testRun(t, 1)
+	cfg := testConfig(t)
+	cfg.Positions, cfg.Games = 0, 2
+	s, err := player.ParseSpec("model:" + agenttest.TinyModelFile(t, 4) + ",sims=4,name=shipped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Anchors = append(cfg.Anchors, s)
+	sum := update(t, dir, cfg)
+	var players []string
+	for _, r := range sum.Rows {
+		players = append(players, r.Player)
+	}
+	if got := strings.Join(players, " "); !strings.Contains(got, "shipped") || !strings.Contains(got, "gen-000001") {
+		t.Errorf("players %q, want the model anchor and the generation", got)
+	}
+}
