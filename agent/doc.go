@@ -14,13 +14,10 @@
 // MCTS-Solver and the exact endgame solver (mcts.Config.Solver), so that
 // they never miss a forced win they can see and play endgames of up to 30
 // stones perfectly once solved; easy plays plain MCTS. NewStrength combines
-// a level with the --sims and --time flags. medium and hard are as many
-// simulations as their time allows on 8x8 on this project's 2-core
-// machine, with a margin (BenchmarkAgentGame, whole games, the machine
-// heavily shared): medium answers within 0.3 s (mean 0.07 s, 90th
-// percentile 0.19 s) and hard within 1 s (mean 0.40 s, 90th percentile
-// 0.81 s). One game's search runs on one core: larger leaf batches, which
-// let the evaluator use the second, were not faster on the shared machine.
+// a level with the --sims and --time flags. medium and hard are sized to
+// answer on 8x8 within 0.3 s and 1 s on a 2-core machine, with a margin;
+// the times measured are in docs/results/2026-12-01-latency.md (the one
+// place they are stated). One game's search runs on one core.
 // A proven win (Analysis.Value 1) is played at once. The win probability
 // shown to people is (Value+1)/2 of the search root, Value being the root's mean value for
 // the side to move in [-1, 1]; the principal line is the search's most

@@ -22,19 +22,11 @@ func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.
 
 // levels is the one table of difficulties that play, serve and gtp offer,
 // weakest first; all but the easiest use the solver (which makes the
-// endgame exact). medium and hard search as much as fits their time on
-// 8x8 on the project's 2-core machine with a margin, measured over whole
-// games by BenchmarkAgentGame while the machine was heavily shared (load
-// 20): medium must answer within 0.3 s and took 0.07 s on average (90th
-// percentile 0.19 s), hard must answer within 1 s and took 0.40 s (0.81 s).
-// On 6x6 (a smaller network; same benchmark, load 1) medium took 0.035 s
-// on average and 0.48 s at most, hard 0.063 s and 1.8 s: the first two to
-// five moves cost 0.2-0.5 s at medium, nearly all of it in the solver's
-// searches of leaves (with those off, 0.06-0.1 s), and the rest, once
-// the game is proven, nothing; without the solver medium took 0.012 s
-// (0.06 s at most). Using the second core for one game (larger leaf
-// batches) gave no clear gain, so a level is one search on one core. max
-// searches four times as much as hard.
+// endgame exact). medium and hard search as much as fits a budget of
+// 0.3 s and 1 s per move on 8x8 on a 2-core machine, with a margin; a
+// level is one search on one core; max searches four times as much as
+// hard. The times measured (BenchmarkAgentGame) and why one core:
+// docs/results/2026-12-01-latency.md.
 var levels = []Level{
 	{"easy", 16, false},
 	{"medium", 512, true},
@@ -47,11 +39,8 @@ var levels = []Level{
 // not listed; self-play searches without one). Flattened priors let the
 // search find a winning move the network all but rules out, but spread
 // the simulations over more moves; which weighs more was measured on the
-// shipped models at level medium (README, "What the defaults rest on"):
-// on 6x6, temperature 2 beat 1 (without the solver) by 135-65 and 113-87
-// with two models and kept the win in more critical positions (600 of
-// seeds 3 and 4: 97.2% against 95.7%, 98.0% against 95.7%); on 8x8 it
-// lost to 1 by 75-125.
+// shipped models at level medium: 2 on 6x6, 1 on 8x8
+// (docs/results/2026-12-02-defaults.md, "The priors' temperature").
 var policyTemps = map[int]float64{6: 2}
 
 // PolicyTemp returns the temperature of the priors in the agent's search

@@ -45,8 +45,9 @@
 // search seeded with Seed^index, so the result does not depend on the
 // order or the parallelism (the evaluator's answers do not depend on the
 // batching). The solver runs alongside, from the last position back, so
-// that its table carries over. A 61-ply 8x8 game takes about 12 s at the
-// defaults on this project's 2-core machine (shared with other work).
+// that its table carries over. (How long a review takes:
+// docs/results/2026-12-01-latency.md.) The JSON engine's protocol is
+// documented for its users in docs/analysis-engine.md.
 //
 // # Usage
 //

@@ -33,8 +33,8 @@
 // still reports the evaluator's own.
 //
 // KataGo's playout cap randomization (PlayoutCap) mixes cheap and full
-// searches in self-play. Which mode learns faster per CPU-hour is
-// measured by the trainer; DefaultConfig is PUCT until then.
+// searches in self-play. DefaultConfig is PUCT (why:
+// docs/results/2026-12-02-defaults.md, "PUCT over Gumbel AlphaZero").
 //
 // Values are for the side to move, in [-1, 1]; a position without legal
 // moves is a loss (-1) and is never sent to the evaluator. Backups are

@@ -132,14 +132,9 @@ func (s *Search) propagate(path []int32) {
 // SmallEnough reports whether the endgame solver should try p: a position
 // of the jumping phase with at most stones stones on the board.
 //
-// Of three cheap measures, the number of stones predicts the cost of an
-// exact solve best: on 904 positions of random 8x8 games (measure_test.go,
-// `go test -tags measure -run MeasureSolveCost ./mcts/`), the rank
-// correlation with the solver's node count is 0.88 for stones, 0.61 for
-// stones that have a jump (both sides) and 0.55 for the legal moves of both
-// sides (a quiet position with few moves can still be deep). Of the
-// positions with at most 30 stones, 90% are solved within 3000 nodes, 94%
-// within 10000; with at most 28, 95% within 3000.
+// The number of stones is the cheap measure that predicts the cost of an
+// exact solve best (the measurement, and the defaults of 30 stones and
+// 3000 nodes it supports: docs/results/2026-12-02-defaults.md).
 func SmallEnough(p rules.Position, stones int) bool {
 	b, w := p.StoneCount()
 	return p.Phase() == rules.Jumping && b+w <= stones

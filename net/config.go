@@ -37,8 +37,8 @@ func (c Config) Encoding() Encoding {
 	return EncodingOrigins
 }
 
-// DefaultConfig returns the architecture chosen for a 2-core machine (see
-// the package documentation for the measurements behind it).
+// DefaultConfig returns the architecture chosen for a 2-core machine (the
+// measurements behind it: docs/results/2026-12-02-defaults.md).
 func DefaultConfig(size int) Config {
 	return Config{Size: size, Filters: 32, Blocks: 2, ValueHidden: 32, GlobalPool: true, Captures: true}
 }

@@ -40,39 +40,8 @@
 // DefaultConfig is 32 filters × 2 blocks with global pooling and the
 // capture planes: 44.8k parameters, 5.3 MFLOP per 8x8 evaluation, 3.0
 // MFLOP per 6x6 one (without the capture planes, as the shipped models:
-// 43.7k, 5.2 and 2.9).
-// TestMeasureArchitectures (build tag measure) trains variants for 600
-// steps of 64 on 6000 solver-labelled 5x5 positions; held-out value MSE /
-// policy cross-entropy on 1000 others:
-//
-//	32x2 with global pooling            0.326 / 1.035
-//	32x2 without global pooling         0.331 / 1.034
-//	32x2 without the two origin planes  0.376 / 1.036
-//	32x3 with global pooling            0.334 / 1.033
-//
-// The origin planes clearly help the value; global pooling helps it a
-// little (one seed: within noise) for a negligible cost; a third block
-// did not help at this budget and costs 50% more time. Throughput: see
-// below.
-//
-// The capture planes were measured on the positions the 6x6 network
-// judges worst: the 74,000 children of 12,000 critical positions of
-// random games (a throwaway program; the solver labelled each child).
-// Value-only training from scratch, 32x2, lr 0.01 (a tenth after 12,000
-// steps), batch 64, the same seed; the share of 3,670 held-out children
-// whose value has the right sign, after 4,000 / 8,000 / 12,000 / 16,000
-// steps:
-//
-//	EncodingOrigins                      67.9% / 71.7% / 74.6% / 76.7%
-//	EncodingCaptures                     73.2% / 75.8% / 76.6% / 77.2%
-//	the same and per-direction origins   73.1% / 76.1% / 76.7% / 77.9%
-//
-// The network learns as much in about half the steps; the lead narrows as
-// training goes on. Origins per direction (which would also make the
-// planes depend on the board's orientation) did not add beyond noise. The
-// capture planes cost 4 more stem inputs (+3% of the 8x8 network's
-// arithmetic) and the encoding of the opponent's moves, which the origin
-// planes already generate.
+// 43.7k, 5.2 and 2.9). The measurements behind this shape and behind the
+// capture planes: docs/results/2026-12-02-defaults.md.
 //
 // The loss is the cross-entropy of the masked policy against the target
 // distribution plus the squared value error plus WeightDecay·Σw² over the
@@ -112,18 +81,8 @@
 // into blocks (one or a few positions' rows) that the calling goroutine
 // and the package's helper goroutines take in turn (parallel, blas.go);
 // a block's result does not depend on who computes it or on GOMAXPROCS.
-// OpenBLAS runs one thread per call. Measured (BenchmarkEvaluateCores,
-// batch 32, OpenBLAS, one run at load average 15; positions/s):
-//
-//	GOMAXPROCS  OpenBLAS threads  other core idle  a search on the other core
-//	1           1                 2,998            1,507
-//	1           2                 1,578              742
-//	2           1                 6,776            2,584
-//	2           2                 2,303              281
-//
-// OpenBLAS's own threads spin and fight the helpers: one thread per call.
-// The choices for self-play (evaluators, games in flight, batch) are in
-// package selfplay's documentation.
+// OpenBLAS runs one thread per call (its own threads spin and fight the
+// helpers).
 //
 // Training runs the same operations under Gorgonia's tape machine with
 // their symbolic gradients: the input gradient of a convolution is
@@ -135,51 +94,14 @@
 // TestGradientCheck checks the gradients numerically in float64,
 // TestGradientFloat32MatchesFloat64 the float32 paths against them.
 //
-// Where the time goes (CPU profiles, OpenBLAS). Evaluate at batch 32: the
-// BLAS 60%, the gather 18%, bias/residual/ReLU 10%, the pooling and its
-// spread 6%; encoding, move generation, softmax, the cache and the
-// channel hand-offs each under 2%. A training step: the BLAS 58%, gather
-// and scatter 19%, ReLU and its gradient 5%, the loss 3%, Gorgonia's tape
-// machine (dispatch, gradient sums) under 5%, encoding and the optimizer
-// update under 2%; 730 allocations (17 kB) per step, Gorgonia's. Before this package had its
-// own operations (Gorgonia's Conv2d on NCHW, Evaluate at batch 64):
-// im2col 40%, layout copies and transposes 20%, BroadcastAdd's Repeat
-// 10%, the BLAS 10%, the rest allocation (40 MB and 2,650 allocations per
-// call) and dispatch.
-//
-// BenchmarkSgemm measures the limit: this build's BLAS on the product of
-// a convolution of the default 8x8 net at batch 32 (2048x32x288) with 1
-// and 2 threads, and in the row blocks the network runs; BenchmarkEvaluate
+// BenchmarkSgemm measures this build's BLAS on the product of a
+// convolution of the default 8x8 net at batch 32 (2048x32x288) with 1 and
+// 2 threads and in the row blocks the network runs; BenchmarkEvaluate
 // reports positions/s, GFLOP/s and the % of the best of the first two,
-// measured in the same process; BenchmarkTrainStep samples/s (batch 64).
-// Medians of 5, the 8x8 net without the capture planes (5.17
-// MFLOP/position, the default until 2026-12-02), on this project's
-// 2-core machine shared with other jobs:
-//
-//	backend   batch  positions/s  GFLOP/s  % of peak
-//	OpenBLAS      1        2,291     11.8       16
-//	OpenBLAS     16        5,357     27.7       36
-//	OpenBLAS     32        4,113     21.3       37
-//	OpenBLAS     64        5,741     29.7       37
-//	gonum        16        1,025      5.3       70
-//	gonum        32        1,621      8.4      117
-//	gonum        64        1,328      6.9      101
-//
-//	backend   BenchmarkSgemm GFLOP/s: 1 thread, 2 threads, row blocks
-//	OpenBLAS  30.7, 44.4, 37.3   (88-97 on 1 thread on a quiet machine)
-//	gonum      4.1,  3.5,  4.9
-//
-//	backend   BenchmarkTrainStep samples/s (batch 64)
-//	OpenBLAS  1,433
-//	gonum       342
-//
-// (Evaluate and Sgemm at load average 13-15, batch 1 in an earlier run
-// at 20-38, TrainStep in a later one at 11-23, where Evaluate at batch 32
-// gave 4,399 positions/s, 35% of peak, again.) The peak is what this loaded
-// machine gave the BLAS in the same seconds, far below a quiet machine's:
-// the percentages compare like with like, the absolute figures do not
-// transfer. gonum's one large product is slower than its row blocks, so
-// its "peak" is no limit (over 100%). The README has old against new.
+// measured in the same process; BenchmarkTrainStep samples/s (batch 64);
+// BenchmarkEvaluateCores the split between GOMAXPROCS and OpenBLAS
+// threads. Their results, where the time goes, and the choices they led
+// to: docs/results/2026-12-01-speed.md.
 //
 // # Determinism
 //
@@ -204,10 +126,7 @@
 // counter is global). Gorgonia's tape machine reuses the memory of dead
 // nodes and updates values in place: the losses are read from their
 // operations, never from nodes, and training outputs through Read nodes.
-// (Gorgonia v0.9.18's Sum and Mean over two axes and tensor v0.9.24's
-// LogSoftMax, which needed work-arounds before, are no longer used.) The
-// machine of every graph carries a
-// finalizer, so nothing it points to may point back to it (a graph's Read
+// The machine of every graph carries a finalizer, so nothing it points to may point back to it (a graph's Read
 // destinations live apart from the graph, in outputs): Go never collects
 // such a cycle, and each graph built would stay in memory for good. Each
 // regression has a test.

@@ -8,18 +8,13 @@ import (
 )
 
 // DefaultConfig returns the settings of `konane train` for a board size,
-// chosen for a 2-core machine (see the README, and the package documentation for the
-// games in flight, the batch and the evaluators on two cores).
+// chosen for a 2-core machine. The measurements behind them are in
+// docs/results/2026-12-02-defaults.md (search, reuse ratio, rescoring,
+// random openings) and docs/results/2026-12-01-speed.md (games in flight,
+// batch, evaluators).
 func DefaultConfig(size int) Config {
-	// ReuseRatio 12 rather than 4: training is cheap beside self-play here,
-	// and in two 30-minute 6x6 runs (seed 1) the model trained with 12 kept
-	// the win in 86.5% of 200 solver-labelled critical positions against
-	// 82.5% (64 sims), and won the match between them 56-44.
-	//
-	// PUCT with visit-count targets learned faster per CPU-hour than Gumbel
-	// AlphaZero at these budgets: after 15 minutes of 6x6 training each,
-	// side by side on the same 2 cores, the PUCT model beat the Gumbel one
-	// 77-23 and greedy 85-15 (Gumbel: 72-28). See the README.
+	// ReuseRatio 12 rather than 4, and PUCT with visit-count targets
+	// rather than Gumbel AlphaZero: docs/results/2026-12-02-defaults.md.
 	m := mcts.DefaultConfig()
 	m.Gumbel = false
 	m.GumbelSampled = 8
@@ -40,12 +35,7 @@ func DefaultConfig(size int) Config {
 			// See defaultRescoreStones; 8x8 relies on the search's own
 			// endgame solver.
 			RescoreStones: defaultRescoreStones(size),
-			// Random openings: two 6x6 runs from the shipped model, side by
-			// side on the same cores (seed 7, rescoring on in both), kept
-			// the win in 95.0% of the 200 critical positions of the solver
-			// check (512 simulations, no solver) after 50 minutes with
-			// --random-plies 10, and in 90.5% after 60 minutes without
-			// (91.0% before). Not measured on the other sizes yet.
+			// Random openings: see defaultRandomPlies.
 			RandomPlies: defaultRandomPlies(size),
 		},
 		Schedule:    DefaultSchedule(size),
@@ -63,11 +53,9 @@ func DefaultConfig(size int) Config {
 
 // defaultRescoreStones is GameConfig.RescoreStones for a board size: every
 // position of 4x4 and 5x5; on 6x6 those of at most 26 stones (from about
-// the tenth ply on), which cost the solver about 0.05 CPU-seconds a game
-// (from its node counts by ply) where all of them took 1.8 (timed; see
-// rescore.go); none on 7x7 and 8x8,
-// whose positions the solver cannot settle before the endgame without a
-// budget.
+// the tenth ply on; their cost: docs/results/2026-12-02-defaults.md);
+// none on 7x7 and 8x8, whose positions the solver cannot settle before
+// the endgame without a budget.
 func defaultRescoreStones(size int) int {
 	switch {
 	case size <= 5:
@@ -78,8 +66,9 @@ func defaultRescoreStones(size int) int {
 	return 0
 }
 
-// defaultRandomPlies is GameConfig.RandomPlies for a board size: measured
-// on 6x6 only.
+// defaultRandomPlies is GameConfig.RandomPlies for a board size: 10 on
+// 6x6, where it was measured (docs/results/2026-12-02-defaults.md), none
+// on the others.
 func defaultRandomPlies(size int) int {
 	if size == 6 {
 		return 10

@@ -74,34 +74,14 @@
 //
 // The defaults (DefaultConfig: 32 games in flight, one evaluator of batch
 // 32 that runs whatever is waiting, no wait; GOMAXPROCS = the CPUs) were
-// checked by BenchmarkSelfplayCores on this project's 2-core machine
-// (8x8, a fresh default network, 20 s of self-play per setting, load
-// average 13-22 from other jobs, background training paused). Leaves/s
-// are positions asked of the evaluators per second, cache hits included;
-// OpenBLAS medians of 3 runs where three are given, else one run:
-//
-//	GOMAXPROCS  evaluators  games in flight  batch  wait  OpenBLAS leaves/s         gonum leaves/s
-//	2           1           32               32     0     3,490 (1,983-5,059)       1,580
-//	2           1           32               32     1ms   3,541                     1,180
-//	2           1           16               16     0     2,902                     1,491
-//	2           1           64               32     0     3,288                     1,730
-//	2           1           64               64     0     3,281 (3,011-3,997)       1,068
-//	2           2           32               16     0     3,171 (3,076-3,770)         758
-//	2           2           64               32     0     3,772 (3,670-4,122)         901
-//	1           1           32               32     0     2,251                     1,396
-//	1           2           32               16     0     1,925                       893
-//
-// Two cores beat one; a second evaluator (a second inference goroutine
-// with its own graphs, half the games each) gains nothing beyond the
-// noise with OpenBLAS and loses with gonum, because one evaluator already
-// spreads each network run over both cores (net's parallel blocks) while
-// the searches wait for it, and the cores it would add are the ones the
-// searches use. More games in flight or a larger batch did not pay
-// either. OpenBLAS keeps one thread per call: two threads spin and fight
-// net's helpers (net/doc.go). None of this touches determinism: a
-// position's prediction does not depend on the batch, the evaluator or
-// the goroutine that computes it (net's blocks give every row the same
-// operations wherever it runs), so the same seed plays the same games.
+// chosen with BenchmarkSelfplayCores (its results:
+// docs/results/2026-12-01-speed.md, "Self-play on two cores"): one
+// evaluator already spreads each network run over both cores (net's
+// parallel blocks) while the searches wait for it. None of this touches
+// determinism: a position's prediction does not depend on the batch, the
+// evaluator or the goroutine that computes it (net's blocks give every
+// row the same operations wherever it runs), so the same seed plays the
+// same games.
 //
 // Every random choice derives from the run seed, the generation and the
 // game number (GameSeed), so a run is reproducible and a resumed run

@@ -23,11 +23,9 @@ import (
 // The moves of the game are not changed, so the positions trained on are
 // still the ones the network's own play reaches, mistakes included; only
 // what it learns about them is exact. The solvers keep their tables
-// between games, so positions met again are table hits. On 6x6 (measured
-// on 128 self-play games) the positions of 26 stones or fewer cost the
-// solver about 0.05 CPU-seconds a game, all of them about 1.8 (the
-// positions of plies 2 to 9 take up to millions of nodes each), hence the
-// default of 26 there.
+// between games, so positions met again are table hits. (What rescoring
+// costs per game, and hence the default of 26 stones on 6x6:
+// docs/results/2026-12-02-defaults.md.)
 //
 // With GameConfig.RescoreChildren, each rescored position also brings some
 // of its children as value-only samples (net.Sample without a policy):

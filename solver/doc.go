@@ -8,10 +8,10 @@
 // answers are exact, never a hash collision) and move ordering by
 // mobility. Symmetric openings are solved once.
 //
-// Sizes 4 and 5 solve from the start in milliseconds, 6 in a few seconds
-// (about 6 million positions); on 7 and 8 only positions late enough in
-// the game are within reach. It is the oracle that tests the trained
-// agent.
+// Sizes 4 to 6 solve from the start; on 7 and 8 only positions late
+// enough in the game are within reach (the cost: see
+// docs/results/2026-12-01-latency.md). It is the oracle that tests the
+// trained agent.
 //
 // Known values it reproduces: 4x4 is won by White, 5x5 by Black after
 // every pair of removals. It finds 6x6 won by White: Black wins only after
