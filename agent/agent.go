@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -18,22 +19,12 @@ type Agent struct {
 	advise searcher
 }
 
-// Analysis is what a search says of a position.
+// Analysis is what a search says of a position: the search's result
+// (mcts.Result: its move Best, its Value and PV, the Moves with their
+// Visits, Q and Prior, Sims and Proven), whose values are Side's.
 type Analysis struct {
-	Side  rules.Color  // the side to move, whose view Value takes
-	Move  rules.Move   // the move the search recommends
-	Value float32      // the root's mean value for Side, in [-1, 1]
-	PV    []rules.Move // the principal line, starting with Move
-	Sims  int          // simulations run
-	// Proven reports that the search proved Value exactly (1 or -1).
-	Proven bool
-	// Moves are the root's legal moves with, parallel to it, the visits
-	// of each, its mean value for Side (0 when not visited) and the
-	// network's prior.
-	Moves  []rules.Move
-	Visits []int
-	Q      []float32
-	Prior  []float32
+	Side rules.Color // the side to move, whose view Value takes
+	mcts.Result
 }
 
 // WinProb is the probability that Side wins, (Value+1)/2.
@@ -74,6 +65,5 @@ func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s Str
 	if err != nil {
 		return Analysis{}, err
 	}
-	return Analysis{Side: p.Turn, Move: res.Best, Value: res.Value, PV: res.PV, Sims: res.Sims,
-		Proven: res.Proven, Moves: res.Moves, Visits: res.Visits, Q: res.Q, Prior: res.Prior}, nil
+	return Analysis{Side: p.Turn, Result: res}, nil
 }

@@ -37,7 +37,7 @@ func playOut(t *testing.T, e *agent.Engine, seed uint64, s agent.Strength, advis
 			t.Fatal(err)
 		}
 		checkAnalysis(t, p, an)
-		if err := g.Play(an.Move); err != nil {
+		if err := g.Play(an.Best); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,7 +46,7 @@ func playOut(t *testing.T, e *agent.Engine, seed uint64, s agent.Strength, advis
 
 func checkAnalysis(t *testing.T, p rules.Position, an agent.Analysis) {
 	t.Helper()
-	if an.Side != p.Turn || len(an.PV) == 0 || an.PV[0] != an.Move {
+	if an.Side != p.Turn || len(an.PV) == 0 || an.PV[0] != an.Best {
 		t.Fatalf("analysis %+v of a position with %v to move", an, p.Turn)
 	}
 	if w := an.WinProb(); !(w >= 0 && w <= 1) || an.WinProbFor(p.Turn.Other()) != 1-w {

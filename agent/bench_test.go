@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
 
 // BenchmarkAgentMove measures how long the agent thinks about one move at
@@ -110,7 +111,7 @@ func benchmarkGame(b *testing.B, size int, s Strength) {
 				b.Fatal(err)
 			}
 			times = append(times, time.Since(start))
-			p = p.Play(an.Move)
+			p = p.Play(an.Best)
 		}
 	}
 	slices.Sort(times)
@@ -127,14 +128,5 @@ func benchmarkGame(b *testing.B, size int, s Strength) {
 // randomOpening plays plies random legal moves from the start position
 // of a size×size board (the first two are the removals), seeded by seed.
 func randomOpening(size, plies int, seed uint64) rules.Position {
-	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
-	p := rules.NewPosition(size)
-	for range plies {
-		ms := p.LegalMoves(nil)
-		if len(ms) == 0 {
-			break
-		}
-		p = p.Play(ms[rng.IntN(len(ms))])
-	}
-	return p
+	return rulestest.Opening(rand.New(rand.NewPCG(seed, 0x6f70656e)), size, plies)
 }

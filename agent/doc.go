@@ -33,8 +33,8 @@
 //	g, err := agent.NewGame(6)
 //	s, err := agent.NewStrength("medium", 0, 0)
 //	an, err := a.Move(ctx, g.Position(), s)
-//	fmt.Println(an.Move, an.WinProb(), an.Line())
-//	err = g.Play(an.Move)
+//	fmt.Println(an.Best, an.WinProb(), an.Line())
+//	err = g.Play(an.Best)
 //
 // Everything is deterministic given the seeds: the search adds no noise,
 // and the evaluator's answers do not depend on how positions are batched.

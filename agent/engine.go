@@ -14,10 +14,8 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// evalOptions suit interactive play and matches: a handful of games at a
-// time, each asking for one position at a time, so a batch runs as soon
-// as it arrives.
-var evalOptions = net.EvalOptions{Batch: 16, Wait: 0, CacheSize: 1 << 16}
+// evalOptions suit interactive play and matches (see net.PlayEvalOptions).
+var evalOptions = net.PlayEvalOptions()
 
 // Engine is one model ready to play: the model and its batched evaluator,
 // shared by every game and player of that board size. It is the one place

@@ -47,6 +47,6 @@ func ExampleAgent_Move() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(g.Play(an.Move) == nil, an.WinProb() >= 0 && an.WinProb() <= 1, an.PV[0] == an.Move)
+	fmt.Println(g.Play(an.Best) == nil, an.WinProb() >= 0 && an.WinProb() <= 1, an.PV[0] == an.Best)
 	// Output: true true true
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/player"
 )
 
@@ -115,11 +115,7 @@ func TestSpecStrength(t *testing.T) {
 // policy temperature of its board size, for its moves and its advice.
 func TestAgentPolicyTemp(t *testing.T) {
 	for _, size := range []int{6, 8} {
-		m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := NewEngine(m)
+		e, err := NewEngine(nettest.TinyModel(t, size, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -61,7 +61,7 @@ func TestSolverEngine(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					m = an.Move
+					m = an.Best
 				} else if m, err = opp.Move(ctx, p); err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -85,15 +86,14 @@ type Position struct {
 	// WinProb is the probability that Side wins: exact (0 or 1) when
 	// Exact is settled, else the search's (Value+1)/2.
 	WinProb float64
-	Best    rules.Move   // the search's best move (rules.NoMove at the end)
-	PV      []rules.Move // the expected line, starting with Best
-	Sims    int          // simulations the search ran
-	Exact   Exact        // the solver's verdict, or the search's proof
+	Exact   Exact // the solver's verdict, or the search's proof
 	// Winning lists the moves that win, when Exact is Won by the solver
 	// (nil when the search proved the win: it does not list them).
 	Winning []rules.Move
-	// Search is the whole search result (its moves, visits, values,
-	// priors); its Moves are empty at the end of the game.
+	// Search is the whole search result: its best move Best
+	// (rules.NoMove at the end of the game, where Moves are empty), the
+	// expected line PV starting with Best, the simulations Sims, and the
+	// moves' visits, values and priors.
 	Search agent.Analysis
 }
 
@@ -110,7 +110,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 		if int(p.Size) != e.Size() {
 			return nil, fmt.Errorf("analysis: the model plays %dx%d, not %dx%d", e.Size(), e.Size(), p.Size, p.Size)
 		}
-		out[i] = Position{Ply: i, Side: p.Turn, Best: rules.NoMove}
+		out[i] = Position{Ply: i, Side: p.Turn, Search: agent.Analysis{Side: p.Turn, Result: mcts.Result{Best: rules.NoMove}}}
 		if plies != nil {
 			out[i].Ply = plies[i]
 		}
@@ -171,7 +171,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 		g.Go(func() error {
 			for i := range next {
 				if !ps[i].HasMoves() {
-					out[i].Search = agent.Analysis{Side: ps[i].Turn, Move: rules.NoMove, Value: -1, Proven: true}
+					out[i].Search = agent.Analysis{Side: ps[i].Turn, Result: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
 					report()
 					continue
 				}
@@ -184,7 +184,6 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 					return fmt.Errorf("analysis: ply %d: %w", out[i].Ply, err)
 				}
 				out[i].Search = an
-				out[i].Best, out[i].PV, out[i].Sims = an.Move, an.PV, an.Sims
 				report()
 			}
 			return nil

@@ -120,7 +120,7 @@ func TestOutputs(t *testing.T) {
 	// Every row has its lines: the agent's from its choice, and the one
 	// it expects after the move played, from that move.
 	for i, r := range rep.Rows {
-		next := rep.Positions[i+1].PV
+		next := rep.Positions[i+1].Search.PV
 		if len(r.PV) == 0 || r.PV[0] != r.Best || len(r.Line) != 1+len(next) || r.Line[0] != r.Move || !slices.Equal(r.Line[1:], next) {
 			t.Errorf("move %d %v: best %v, pv %v, line %v (the next position's pv %v)", r.Ply, r.Move, r.Best, r.PV, r.Line, next)
 		}
@@ -186,8 +186,8 @@ func TestEvaluateDeterministic(t *testing.T) {
 	}
 	for i := range ps {
 		a, b := runs[0][i], runs[1][i]
-		if a.WinProb != b.WinProb || a.Best != b.Best || rules.MovesText(a.PV) != rules.MovesText(b.PV) {
-			t.Errorf("position %d: %v %v %v alone, %v %v %v in parallel", i, a.WinProb, a.Best, a.PV, b.WinProb, b.Best, b.PV)
+		if a.WinProb != b.WinProb || a.Search.Best != b.Search.Best || rules.MovesText(a.Search.PV) != rules.MovesText(b.Search.PV) {
+			t.Errorf("position %d: %v %v %v alone, %v %v %v in parallel", i, a.WinProb, a.Search.Best, a.Search.PV, b.WinProb, b.Search.Best, b.Search.PV)
 		}
 	}
 }

@@ -133,8 +133,8 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,
-			After: 1 - after.WinProb, Best: before.Best, PV: before.PV}
-		r.Line = append([]rules.Move{m}, after.PV...)
+			After: 1 - after.WinProb, Best: before.Search.Best, PV: before.Search.PV}
+		r.Line = append([]rules.Move{m}, after.Search.PV...)
 		r.Loss = max(0, r.Before-r.After)
 		r.Class = Classify(r.Loss)
 		r.Verdict = verdict(before, after)

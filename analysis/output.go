@@ -38,7 +38,7 @@ type JSONReport struct {
 func (rep *Report) JSON() JSONReport {
 	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}}
 	for _, p := range rep.Positions {
-		out.Sims += p.Sims
+		out.Sims += p.Search.Sims
 	}
 	for _, r := range rep.Rows {
 		j := JSONRow{Ply: r.Ply, Player: r.Player.String(), Move: r.Move.String(),

@@ -349,7 +349,7 @@ func response(id string, p Position, policy bool) Response {
 	turn := p.Ply
 	during := false
 	r := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during,
-		RootInfo: &RootInfo{Winrate: round(p.WinProb), Visits: p.Sims, CurrentPlayer: "B"}}
+		RootInfo: &RootInfo{Winrate: round(p.WinProb), Visits: p.Search.Sims, CurrentPlayer: "B"}}
 	if p.Side == rules.White {
 		r.RootInfo.CurrentPlayer = "W"
 	}
@@ -360,14 +360,14 @@ func response(id string, p Position, policy bool) Response {
 	a := p.Search
 	idx := make([]int, 0, len(a.Moves))
 	for i := range a.Moves {
-		if a.Visits[i] > 0 || a.Moves[i] == a.Move {
+		if a.Visits[i] > 0 || a.Moves[i] == a.Best {
 			idx = append(idx, i)
 		}
 	}
 	// The engine's choice first, then by visits.
 	slices.SortStableFunc(idx, func(x, y int) int {
-		if (a.Moves[x] == a.Move) != (a.Moves[y] == a.Move) {
-			if a.Moves[x] == a.Move {
+		if (a.Moves[x] == a.Best) != (a.Moves[y] == a.Best) {
+			if a.Moves[x] == a.Best {
 				return -1
 			}
 			return 1
@@ -377,7 +377,7 @@ func response(id string, p Position, policy bool) Response {
 	for order, i := range idx {
 		mi := MoveInfo{Move: a.Moves[i].String(), Visits: a.Visits[i], Winrate: round((float64(a.Q[i]) + 1) / 2),
 			Prior: round(float64(a.Prior[i])), Order: order, PV: []string{a.Moves[i].String()}}
-		if a.Moves[i] == a.Move {
+		if a.Moves[i] == a.Best {
 			mi.PV = rules.MoveStrings(a.PV)
 		}
 		r.MoveInfos = append(r.MoveInfos, mi)

@@ -240,10 +240,10 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := e.game.Play(an.Move); err != nil {
+	if err := e.game.Play(an.Best); err != nil {
 		return "", err
 	}
-	return an.Move.String(), nil
+	return an.Best.String(), nil
 }
 
 func (e *Engine) undo(context.Context, []string) (string, error) {

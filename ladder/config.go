@@ -16,8 +16,10 @@ import (
 )
 
 // DefaultAnchors are the fixed players of a ladder: classic players whose
-// strength does not drift, from no skill to a fair search.
-var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"}
+// strength does not drift, from no skill to the strongest classical
+// engine (the PVS engine at a fixed depth, so that its strength does not
+// depend on the machine's load).
+var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pvs:depth=8"}
 
 // Config says how to rate a run.
 type Config struct {
@@ -95,6 +97,9 @@ func (c Config) Validate() error {
 	}
 	seen := map[string]string{}
 	for _, a := range c.Anchors {
+		if err := checkModelAnchor(a); err != nil {
+			return err
+		}
 		if isGenerationName(a.Name) {
 			return fmt.Errorf("ladder: anchor %s: the name is one of a generation's (give another with name=...)", a.Name)
 		}
@@ -106,6 +111,22 @@ func (c Config) Validate() error {
 	}
 	if c.anchorIndex() < 0 {
 		return fmt.Errorf("ladder: --anchor %q is not one of the anchor players (%s)", c.Anchor, strings.Join(c.anchorNames(), ", "))
+	}
+	return nil
+}
+
+// checkModelAnchor refuses the settings a model anchor does not take: it
+// searches as the generations do, with its sims= (a ptemp of 1 is that
+// search's own).
+func checkModelAnchor(a player.Spec) error {
+	if a.Kind != player.KindModel {
+		return nil
+	}
+	switch {
+	case a.Sims < 1:
+		return fmt.Errorf("ladder: anchor %s: a model anchor needs sims=N", a.Name)
+	case a.Level != "" || a.Time != 0 || a.Solver != "" || a.PolicyTemp != 0 && a.PolicyTemp != 1:
+		return fmt.Errorf("ladder: anchor %s: a model anchor plays as the generations do, with sims=N only (no level, time, solver or ptemp)", a.Name)
 	}
 	return nil
 }

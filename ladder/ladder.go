@@ -12,11 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
-	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -125,11 +124,11 @@ func (u *updater) run(ctx context.Context) error {
 		running.Wait()
 	}()
 	for _, s := range u.cfg.Anchors {
-		f, err := agent.NewFactory(s)
-		if err != nil {
-			return fmt.Errorf("ladder: %w", err)
-		}
 		if s.Kind == player.KindModel {
+			f, err := modelAnchor(s)
+			if err != nil {
+				return err
+			}
 			running.Add(1)
 			go func() {
 				defer running.Done()
@@ -137,6 +136,10 @@ func (u *updater) run(ctx context.Context) error {
 			}()
 			anchors[s.Name] = arena.NewEntrant(s.Name, f.New)
 			continue
+		}
+		f, err := player.NewFactory(s)
+		if err != nil {
+			return fmt.Errorf("ladder: %w", err)
 		}
 		anchors[s.Name] = f
 	}
@@ -291,6 +294,21 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 	return nil
 }
 
+// modelAnchor returns the players of a model anchor (a fixed model file,
+// such as a shipped model): they search as the generations do
+// (selfplay.MatchPlayers), with the spec's simulations.
+func modelAnchor(s player.Spec) (*player.Factory, error) {
+	m, err := net.Load(s.Model) // arena.Run checks its size
+	if err != nil {
+		return nil, fmt.Errorf("ladder: anchor %s: %w", s.Name, err)
+	}
+	f, err := selfplay.MatchPlayers(s.Name, m, s.Sims)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: anchor %s: %w", s.Name, err)
+	}
+	return f, nil
+}
+
 // engine is a generation's model, its evaluator running until stop.
 type engine struct {
 	players *player.Factory
@@ -324,11 +342,7 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}
-		ag, err := agent.NewEngine(m)
-		if err != nil {
-			return nil, fmt.Errorf("ladder: %w", err)
-		}
-		f, err := ag.Players(name, mcts.DefaultConfig(), agent.Strength{Sims: u.cfg.Sims})
+		f, err := selfplay.MatchPlayers(name, m, u.cfg.Sims)
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}

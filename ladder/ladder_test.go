@@ -227,7 +227,7 @@ func TestUpdateRefuses(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	// A model file is a fixed player too (the shipped model as a rung).
 	withModel := DefaultConfig()
-	withModel.Anchors = append(withModel.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Name: "shipped"})
+	withModel.Anchors = append(withModel.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Name: "shipped"})
 	if err := withModel.Validate(); err != nil {
 		t.Errorf("model anchor: %v", err)
 	}
@@ -243,6 +243,9 @@ func TestConfigValidate(t *testing.T) {
 			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "gen-000003"})
 		}, "generation"},
 		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "random"}) }, "same file name"},
+		{func(c *Config) {
+			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Level: "hard", Name: "shipped"})
+		}, "sims=N only"},
 	} {
 		c := DefaultConfig()
 		tc.edit(&c)

@@ -6,20 +6,17 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
 
 // samplePositions plays games of uniformly random moves on a size×size
 // board (seeded) and returns every position of them in the jumping phase
 // that still has a legal move.
 func samplePositions(size, games int, seed uint64) []rules.Position {
-	rng := rand.New(rand.NewPCG(seed, 99))
 	var out []rules.Position
-	for range games {
-		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
-		for _, p := range ps[:len(ps)-1] { // the last has no move
-			if p.Phase() == rules.Jumping {
-				out = append(out, p)
-			}
+	for _, p := range rulestest.Games(rand.New(rand.NewPCG(seed, 99)), size, games) {
+		if p.Phase() == rules.Jumping {
+			out = append(out, p)
 		}
 	}
 	return out

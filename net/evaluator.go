@@ -28,6 +28,13 @@ type EvalOptions struct {
 	CacheSize int
 }
 
+// PlayEvalOptions returns options suited to interactive play and matches:
+// a handful of games at a time, each asking for one position at a time,
+// so a batch runs as soon as it arrives.
+func PlayEvalOptions() EvalOptions {
+	return EvalOptions{Batch: 16, Wait: 0, CacheSize: 1 << 16}
+}
+
 // DefaultEvalOptions returns options suited to 16-64 concurrent games.
 func DefaultEvalOptions() EvalOptions {
 	return EvalOptions{Batch: 32, Wait: time.Millisecond, CacheSize: 1 << 17}
@@ -208,6 +215,9 @@ func (e *Evaluator) close() {
 		gr.close()
 	}
 }
+
+// Size is the board size of the network's inputs.
+func (e *Evaluator) Size() int { return e.cfg.Size }
 
 // Stats returns the counters so far.
 func (e *Evaluator) Stats() EvalStats {

@@ -7,18 +7,13 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
 
 // randomPositions returns count positions with legal moves of a size,
 // reached by random games from the start (removal phases included).
 func randomPositions(size, count int, seed uint64) []rules.Position {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var out []rules.Position
-	for len(out) < count {
-		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
-		out = append(out, ps[:min(len(ps)-1, count-len(out))]...) // the last has no move
-	}
-	return out
+	return rulestest.Positions(rand.New(rand.NewPCG(seed, 1)), size, count)
 }
 
 // randomSamples returns samples of random positions with random target

@@ -101,12 +101,8 @@ func (a *AlphaBeta) Move(ctx context.Context, p rules.Position) (rules.Move, err
 	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
 	}
-	sctx := ctx
-	if a.MoveTime > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, a.MoveTime)
-		defer cancel()
-	}
+	sctx, cancel := newStopper(a.Depth, a.MoveTime).context(ctx)
+	defer cancel()
 	res := a.Search(sctx, p, a.Depth)
 	if err := ctx.Err(); err != nil {
 		return rules.NoMove, err

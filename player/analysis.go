@@ -3,7 +3,6 @@ package player
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
@@ -39,8 +38,7 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 	// is up (after one chunk at least), Sims are done, the root is proven,
 	// or the most visited move can no longer be overtaken in the
 	// simulations left at the rate so far.
-	start := time.Now()
-	deadline := start.Add(l.Time)
+	st := newStopper(l.Sims, l.Time)
 	done := 0
 	for {
 		chunk := timeChunk
@@ -52,16 +50,7 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 			return mcts.Result{}, err
 		}
 		done += res.Sims
-		now := time.Now()
-		if res.Proven || l.Sims > 0 && done >= l.Sims || !now.Before(deadline) {
-			res.Sims = done
-			return res, nil
-		}
-		left := float64(done) / max(now.Sub(start).Seconds(), 1e-9) * deadline.Sub(now).Seconds()
-		if l.Sims > 0 {
-			left = min(left, float64(l.Sims-done))
-		}
-		if decided(res, left) {
+		if res.Proven || st.done(done) || decided(res, st.left(done)) {
 			res.Sims = done
 			return res, nil
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -22,11 +23,7 @@ func (n tinyNet) Size() int { return n.size }
 
 func newTinyNet(t *testing.T, size int) tinyNet {
 	t.Helper()
-	m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, uint64(size))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := net.NewEvaluator(m, net.EvalOptions{Batch: 16, CacheSize: 1 << 10})
+	ev, err := net.NewEvaluator(nettest.TinyModel(t, size, uint64(size)), net.EvalOptions{Batch: 16, CacheSize: 1 << 10})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
 
 // classicSpecs are cheap settings of every classic kind.
@@ -135,13 +136,7 @@ func solve(p rules.Position, memo map[rules.Position]bool) bool {
 // randomPositions returns the positions of n random games (removals
 // included), seeded.
 func randomPositions(size, n int, seed uint64) []rules.Position {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var out []rules.Position
-	for g := 0; g < n; g++ {
-		ps, _ := rules.Playout(rng, rules.NewPosition(size), -1)
-		out = append(out, ps[:len(ps)-1]...) // the last has no move
-	}
-	return out
+	return rulestest.Games(rand.New(rand.NewPCG(seed, 1)), size, n)
 }
 
 // TestAlphaBetaSolvesSmallBoards: searched without limit, alpha-beta

@@ -69,17 +69,14 @@ func (u *UCT) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
 	if err := checkMove(ctx, p); err != nil {
 		return rules.NoMove, err
 	}
-	var deadline time.Time
-	if u.MoveTime > 0 {
-		deadline = time.Now().Add(u.MoveTime)
-	}
+	st := newStopper(u.Sims, u.MoveTime)
 	u.nodes = append(u.nodes[:0], uctNode{pos: p, move: rules.NoMove, parent: -1, nChildren: -1})
 	for sim := 0; u.Sims <= 0 || sim < u.Sims; sim++ {
 		if sim > 0 && sim%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return rules.NoMove, err
 			}
-			if !deadline.IsZero() && time.Now().After(deadline) {
+			if st.expired() {
 				break
 			}
 			if len(u.nodes) >= maxUCTNodes {

@@ -75,3 +75,11 @@ func defaultRandomPlies(size int) int {
 	}
 	return 0
 }
+
+// ResumeDiff lists the settings that define a run (all but the session's:
+// Parallel, EvalBatch, CacheSize, Generations, Duration and Init) in which
+// given differs from saved, as "seed: saved 1, given 5; ...", or returns
+// "" when a run saved with saved may resume with given.
+func ResumeDiff(saved, given Config) string {
+	return configDiff(saved.identity(), given.identity())
+}

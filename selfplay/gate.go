@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/player"
 )
 
 // GateConfig is the optional gate of a generation (AlphaGo Zero's
@@ -32,6 +32,17 @@ func (g GateConfig) Validate() error {
 	return g.SPRT.Validate()
 }
 
+// MatchPlayers returns the players of a model in a match (the gate, the
+// ladder): a plain search of sims simulations per move, on an evaluator
+// of their own, which the factory's Run runs.
+func MatchPlayers(name string, m *net.Model, sims int) (*player.Factory, error) {
+	ev, err := net.NewEvaluator(m, net.PlayEvalOptions())
+	if err != nil {
+		return nil, err
+	}
+	return player.NewNeuralFactory(name, ev, mcts.DefaultConfig(), player.Limits{Sims: sims})
+}
+
 // gateResult is the outcome of one gate.
 type gateResult struct {
 	wins, losses int // of the candidate
@@ -45,11 +56,7 @@ func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate,
 		name  string
 		model *net.Model
 	}{{"best", best}, {"candidate", candidate}} {
-		eng, err := agent.NewEngine(e.model)
-		if err != nil {
-			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
-		}
-		f, err := eng.Players(e.name, mcts.DefaultConfig(), agent.Strength{Sims: cfg.Sims})
+		f, err := MatchPlayers(e.name, e.model, cfg.Sims)
 		if err != nil {
 			return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)
 		}

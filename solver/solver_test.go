@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
 
 // refWin is the specification the solver is checked against: plain
@@ -24,13 +25,7 @@ func refWin(p rules.Position) bool {
 // and returns the position after a random number of plies in [lo, hi] of
 // each (or its last position if the game ends before).
 func randomPositions(size, count, lo, hi int, seed uint64) []rules.Position {
-	rng := rand.New(rand.NewPCG(seed, uint64(size)))
-	out := make([]rules.Position, 0, count)
-	for range count {
-		ps, _ := rules.Playout(rng, rules.NewPosition(size), lo+rng.IntN(hi-lo+1))
-		out = append(out, ps[len(ps)-1])
-	}
-	return out
+	return rulestest.AtPlies(rand.New(rand.NewPCG(seed, uint64(size))), size, count, lo, hi)
 }
 
 func TestSolveMatchesReference(t *testing.T) {

@@ -286,7 +286,7 @@ func (ss *session) view() stateJSON {
 		st.Message = newMsg("status.thinking")
 	}
 	if an := ss.eval(); an != nil {
-		st.Eval = &evalJSON{AgentMove: an.Move.String(), HumanWinProb: an.WinProbFor(ss.human), PV: rules.MoveStrings(an.PV)}
+		st.Eval = &evalJSON{AgentMove: an.Best.String(), HumanWinProb: an.WinProbFor(ss.human), PV: rules.MoveStrings(an.PV)}
 	}
 	return st
 }
@@ -426,7 +426,7 @@ func (s *Server) agentMove(ctx context.Context, ss *session) error {
 	if err != nil {
 		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 	}
-	return ss.play(an.Move, &an)
+	return ss.play(an.Best, &an)
 }
 
 // session finds the game named in the request and locks it; call the
@@ -560,7 +560,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
-	return hintJSON{Move: an.Move.String(), WinProb: an.WinProb(), PV: rules.MoveStrings(an.PV)}, nil
+	return hintJSON{Move: an.Best.String(), WinProb: an.WinProb(), PV: rules.MoveStrings(an.PV)}, nil
 }
 
 // record sends the game record in the text format as a download.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/nettest"
 )
 
 // RunEngines opens the engines of every shipped model and runs their
@@ -41,11 +42,7 @@ func RunEngines(t testing.TB) *agent.Engines {
 // boards: quick to evaluate, for tests of what plays rather than how well.
 func TinyModel(t testing.TB, size int) *net.Model {
 	t.Helper()
-	m, err := net.New(net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return nettest.TinyModel(t, size, 1)
 }
 
 // TinyModelFile saves TinyModel(t, size) in the test's temporary folder

@@ -63,10 +63,7 @@ func runAnalysis(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runErr := make(chan error, 1)
-	go func() { runErr <- es.Run(ctx) }()
-	defer func() { cancel(); <-runErr }()
+	stop := runInBackground(ctx, es.Run)
+	defer stop()
 	return s.Serve(ctx, stdin, stdout)
 }

@@ -110,22 +110,12 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
-	e, err := agent.OpenEngine(*model, 0)
-	if *model == "" {
-		e, err = agent.OpenEngine("", rec.Size)
-	}
+	e, err := openEngineFor(*model, rec.Size)
 	if err != nil {
-		return fmt.Errorf("analyze: %w", err)
+		return err
 	}
-	if e.Size() != rec.Size {
-		return fmt.Errorf("analyze: the game is %dx%d, the model plays %dx%d", rec.Size, rec.Size, e.Size(), e.Size())
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	runErr := make(chan error, 1)
-	go func() { runErr <- e.Run(ctx) }()
-	defer func() { cancel(); <-runErr }()
-
+	stop := runInBackground(ctx, e.Run)
+	defer stop()
 	pr := newProgress("analyze", stderr, *quiet)
 	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
 		Seed: *seed, Progress: pr.update("positions")}
@@ -140,28 +130,53 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "analyze: %d positions in %v (%d network runs, %.1f positions each)\n",
 			len(rep.Positions), roughly(time.Since(began)), st.Batches, st.AvgBatch())
 	}
-	if *out != "" {
-		data, err := rep.Annotate(rec, "konane analyze").MarshalFor(*out)
-		if err == nil {
-			err = atomicfile.WriteFile(*out, data, 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("analyze: --out: %w", err)
-		}
-	}
-	if *plot != "" {
-		var buf bytes.Buffer
-		err := chart.WritePNG(&buf, []chart.Panel{rep.Panel()}, 1)
-		if err == nil {
-			err = atomicfile.WriteFile(*plot, buf.Bytes(), 0o644)
-		}
-		if err != nil {
-			return fmt.Errorf("analyze: --plot: %w", err)
-		}
+	if err := writeAnalysisFiles(rep, rec, *out, *plot); err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		return enc.Encode(rep.JSON())
 	}
 	return rep.WriteTable(stdout)
+}
+
+// openEngineFor opens the engine of model, or the shipped one of the
+// game's size, and checks that it plays the game's size.
+func openEngineFor(model string, size int) (*agent.Engine, error) {
+	e, err := agent.OpenEngine(model, 0)
+	if model == "" {
+		e, err = agent.OpenEngine("", size)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if e.Size() != size {
+		return nil, fmt.Errorf("analyze: the game is %dx%d, the model plays %dx%d", size, size, e.Size(), e.Size())
+	}
+	return e, nil
+}
+
+// writeAnalysisFiles writes the record with the analysis as comments to
+// out and the chart of the win probability to plot (each if not "").
+func writeAnalysisFiles(rep *analysis.Report, rec *rules.Record, out, plot string) error {
+	if out != "" {
+		data, err := rep.Annotate(rec, "konane analyze").MarshalFor(out)
+		if err == nil {
+			err = atomicfile.WriteFile(out, data, 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("analyze: --out: %w", err)
+		}
+	}
+	if plot != "" {
+		var buf bytes.Buffer
+		err := chart.WritePNG(&buf, []chart.Panel{rep.Panel()}, 1)
+		if err == nil {
+			err = atomicfile.WriteFile(plot, buf.Bytes(), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("analyze: --plot: %w", err)
+		}
+	}
+	return nil
 }

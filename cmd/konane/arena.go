@@ -22,6 +22,9 @@ player specs. Each spec names a player and its settings:
     random                         a uniformly random legal move
     greedy                         one ply: own mobility minus the opponent's
     alphabeta:depth=4              alpha-beta search (depth=N and/or time=D)
+    pvs:time=1s                    the strongest classical engine: principal
+                                   variation search (depth=N and/or time=D;
+                                   eval=mob|full|M/S/P/T, lmr=on|off)
     mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
     perfect                        the exact solver (4x4 and 5x5; larger boards
                                    only late in the game, see maxstones=N)
@@ -91,13 +94,9 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *parallel < 1 {
 		return usageError("arena", "--parallel %d: want at least 1", *parallel)
 	}
-	specs := make([]player.Spec, len(fs.Args()))
-	for i, text := range fs.Args() {
-		s, err := player.ParseSpec(text)
-		if err != nil {
-			return fmt.Errorf("arena: %w", err)
-		}
-		specs[i] = s
+	specs, err := parseSpecs(fs.Args())
+	if err != nil {
+		return err
 	}
 	// Flags of the other mode given explicitly conflict with this one.
 	set := explicit(fs)
@@ -134,22 +133,41 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		cfg.SPRT = &s
 	}
-	anchorIdx := 0
-	if *anchor != "" {
-		anchorIdx = -1
-		for i, s := range specs {
-			if s.Name == *anchor {
-				anchorIdx = i
-			}
-		}
-		if anchorIdx < 0 {
-			return usageError("arena", "--anchor %q is not the name of a player", *anchor)
-		}
+	anchorIdx, err := anchorIndex(specs, *anchor)
+	if err != nil {
+		return err
 	}
 	if *prior < 0 {
 		return usageError("arena", "--prior %g: want 0 or more", *prior)
 	}
 	return arenaMatch(ctx, stdout, specs, cfg, anchorIdx, *prior, *out, progress)
+}
+
+// parseSpecs parses the player specs of the command line.
+func parseSpecs(args []string) ([]player.Spec, error) {
+	specs := make([]player.Spec, len(args))
+	for i, text := range args {
+		s, err := player.ParseSpec(text)
+		if err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		specs[i] = s
+	}
+	return specs, nil
+}
+
+// anchorIndex is the index of the (last) player called anchor; the
+// first player for "".
+func anchorIndex(specs []player.Spec, anchor string) (int, error) {
+	if anchor == "" {
+		return 0, nil
+	}
+	for i := len(specs) - 1; i >= 0; i-- {
+		if specs[i].Name == anchor {
+			return i, nil
+		}
+	}
+	return 0, usageError("arena", "--anchor %q is not the name of a player", anchor)
 }
 
 func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {

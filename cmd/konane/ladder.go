@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/ladder"
@@ -44,10 +43,11 @@ func init() {
 Every N-th generation (--every) plays --games games against each anchor
 player and against the previous --rungs generations on the ladder, with
 --sims simulations per move. The anchors are fixed players whose strength
-does not drift (default random, greedy, alphabeta:depth=2 and
-alphabeta:depth=4; repeat --anchor-player to choose others, a model
-file among them, such as a shipped model); they also play each other
-once. --anchor names the one rated 0 (default: the first).
+does not drift (default random, greedy, alphabeta:depth=2,
+alphabeta:depth=4 and pvs:depth=8, the strongest classical engine;
+repeat --anchor-player to choose others, a model file among them, such
+as a shipped model); they also play each other once. --anchor names the
+one rated 0 (default: the first).
 
 Every game is kept under DIR/ladder/games/ the moment it ends, so nothing
 is ever played twice: a second call plays only the games of new
@@ -112,9 +112,7 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 }
 
 func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) error {
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(w, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-	}
+	logf := timestamped(w)
 	fmt.Fprintf(w, "konane ladder: run %s, %d games per pairing, every %d generations, %d rungs, %d sims, anchors %s (%s = 0), seed %d\n",
 		run, cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, strings.Join(anchorNames(cfg), ", "), cfg.AnchorName(), cfg.Seed)
 	sum, err := ladder.Update(ctx, run, cfg, logf)

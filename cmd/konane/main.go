@@ -101,14 +101,53 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses the flags of fs (made by newFlagSet) from args. After
-// a bad flag it prints the command's usage line; for -h or -help, its whole
-// help with the flags, and it returns flag.ErrHelp.
+// parseFlags parses the flags of fs (made by newFlagSet) from args. Flags
+// may stand before, between and after the positional arguments, which
+// fs.Args then returns in their order; "--" ends the flags, so that every
+// argument after it is positional. After a bad flag it prints the
+// command's usage line; for -h or -help, its whole help with the flags,
+// and it returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil {
-		return nil
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return flagError(fs, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		// Parse stops at the first positional argument, which it leaves
+		// in rest, or after a "--", which it consumes.
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" && !(used > 1 && takesValue(fs, args[used-2])) {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
+	// Parsing only a "--" leaves the positional arguments in fs.Args.
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// takesValue reports whether arg is a flag of fs that takes the next
+// argument as its value ("--out" but not "--out=x" or a boolean "--json").
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	if !ok || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(strings.TrimPrefix(name, "-"))
+	if f == nil {
+		return false
+	}
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
+}
+
+// flagError prints what a parse error of fs asks for (see parseFlags)
+// and returns err.
+func flagError(fs *flag.FlagSet, err error) error {
 	c := commands[strings.TrimPrefix(fs.Name(), "konane ")]
 	w := fs.Output()
 	if !errors.Is(err, flag.ErrHelp) {

@@ -51,12 +51,7 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() == 0 {
 		return usageError("model", "missing action: info or new")
 	}
-	// Flags may also follow the action: "model new --size 6 FILE".
-	action := fs.Arg(0)
-	if err := parseFlags(fs, fs.Args()[1:]); err != nil {
-		return err
-	}
-	rest := fs.Args()
+	action, rest := fs.Arg(0), fs.Args()[1:]
 	if len(rest) != 1 {
 		return usageError("model", "%s takes exactly one FILE argument, got %d", action, len(rest))
 	}

@@ -365,10 +365,10 @@ func (t *terminal) agentMove(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	if err := t.game.Play(an.Move); err != nil {
+	if err := t.game.Play(an.Best); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "The computer (%s) plays %s. Its win probability: %.0f%%.\n", t.human.Other(), an.Move, 100*an.WinProb())
+	fmt.Fprintf(t.out, "The computer (%s) plays %s. Its win probability: %.0f%%.\n", t.human.Other(), an.Best, 100*an.WinProb())
 	t.showBoard()
 	return nil
 }
@@ -382,7 +382,7 @@ func (t *terminal) hint(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "hint: %s (your win probability: %.0f%%; expected line: %s)\n", an.Move, 100*an.WinProb(), an.Line())
+	fmt.Fprintf(t.out, "hint: %s (your win probability: %.0f%%; expected line: %s)\n", an.Best, 100*an.WinProb(), an.Line())
 	return nil
 }
 

@@ -100,10 +100,21 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	dir = sp.Dir()
 	defer sp.Close()
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-	}
+	logf := timestamped(stdout)
 	logf("konane selfplay: run %s, spool %s, %d games in flight, seed %d", *run, dir, wc.Parallel, wc.Seed)
+	hooks, finish := workerHooks(stderr, *verbose, logf)
+	err = selfplay.Work(ctx, store, sp, wc, hooks, logf)
+	finish()
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return nil
+}
+
+// workerHooks shows a worker's progress: a bar on a terminal, else a log
+// line every 50 games; with verbose, every game spooled and uploaded.
+// finish ends the bar and logs the totals.
+func workerHooks(stderr io.Writer, verbose bool, logf func(string, ...any)) (hooks selfplay.WorkerHooks, finish func()) {
 	var bar *progressbar.ProgressBar
 	if isTerminal(stderr) {
 		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("games"),
@@ -111,11 +122,11 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			progressbar.OptionClearOnFinish())
 	}
 	played, uploaded := 0, 0
-	hooks := selfplay.WorkerHooks{
+	hooks = selfplay.WorkerHooks{
 		Model: func(gen int) { logf("playing with model generation %d", gen) },
 		Game: func(gen int, name string) {
 			played++
-			if *verbose {
+			if verbose {
 				logf("spooled %s", name)
 			}
 			if bar != nil {
@@ -127,7 +138,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		},
 		Uploaded: func(key string) {
 			uploaded++
-			if *verbose {
+			if verbose {
 				logf("uploaded %s", key)
 			}
 		},
@@ -136,15 +147,12 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		},
 		Retry: func(key string, err error) { logf("warning: upload of %s failed, retrying: %v", key, err) },
 	}
-	err = selfplay.Work(ctx, store, sp, wc, hooks, logf)
-	if bar != nil {
-		bar.Finish()
+	return hooks, func() {
+		if bar != nil {
+			bar.Finish()
+		}
+		logf("done: %d games played, %d uploaded", played, uploaded)
 	}
-	logf("done: %d games played, %d uploaded", played, uploaded)
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	return nil
 }
 
 // openDefaultSpool opens the first spool of the run location that no

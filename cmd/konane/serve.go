@@ -95,23 +95,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageError("serve", "unexpected argument %q", fs.Arg(0))
 	}
-	if *maxSessions < 1 {
-		return usageError("serve", "--max-sessions %d: want at least 1", *maxSessions)
-	}
-	if *idle < time.Second {
-		return usageError("serve", "--idle %v: want at least 1s", *idle)
-	}
-	if *reviewSims < 1 || *reviewSims > player.MaxSims {
-		return usageError("serve", "--review-sims %d: want 1..%d", *reviewSims, player.MaxSims)
-	}
-	if *reviewTimeout < time.Second {
-		return usageError("serve", "--review-timeout %v: want at least 1s", *reviewTimeout)
-	}
-	if *maxReviews < 1 {
-		return usageError("serve", "--max-reviews %d: want at least 1", *maxReviews)
-	}
-	if *moveTimeout <= 0 {
-		return usageError("serve", "--move-timeout %v: want a positive duration", *moveTimeout)
+	if err := checkServeFlags(*maxSessions, *idle, *reviewSims, *reviewTimeout, *maxReviews, *moveTimeout); err != nil {
+		return err
 	}
 	if _, err := agent.ParseLevel(*level); err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -133,6 +118,25 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
 	return serveWith(ctx, srv, engines, ln)
+}
+
+// checkServeFlags checks the limits of "konane serve".
+func checkServeFlags(maxSessions int, idle time.Duration, reviewSims int, reviewTimeout time.Duration, maxReviews int, moveTimeout time.Duration) error {
+	switch {
+	case maxSessions < 1:
+		return usageError("serve", "--max-sessions %d: want at least 1", maxSessions)
+	case idle < time.Second:
+		return usageError("serve", "--idle %v: want at least 1s", idle)
+	case reviewSims < 1 || reviewSims > player.MaxSims:
+		return usageError("serve", "--review-sims %d: want 1..%d", reviewSims, player.MaxSims)
+	case reviewTimeout < time.Second:
+		return usageError("serve", "--review-timeout %v: want at least 1s", reviewTimeout)
+	case maxReviews < 1:
+		return usageError("serve", "--max-reviews %d: want at least 1", maxReviews)
+	case moveTimeout <= 0:
+		return usageError("serve", "--move-timeout %v: want a positive duration", moveTimeout)
+	}
+	return nil
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
-	"time"
 
-	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/runstore"
@@ -69,8 +68,9 @@ whose runs were chained by hand with new rates (scripts/reproduce-shipped.sh):
   7x7 and 8x8:   1:lr=0.02;332:lr=0.002;777:lr=0.0005
 --schedule none, or --lr or --rescore-children on a new run without
 --schedule, keeps them constant instead (as runs made before schedules,
-whose config.json has none, do). The learning rate warms up over the
-first 50 steps of the run only.
+whose config.json has none, do); --rescore-stones 0 without --schedule
+keeps its learning rates without the children. The learning rate warms
+up over the first 50 steps of the run only.
 
 Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
@@ -101,240 +101,177 @@ Example: konane train --run runs/6x6 --size 6 --time 30m
 }
 
 // runTrain is "konane train": the self-play loop of one run directory.
+// Its flags are the rows of trainSettings.
 func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", stderr)
-	run := fs.String("run", "", "run directory or URL (created if missing; resumed if it holds a run)")
-	selfplayHere := fs.Bool("selfplay", true, "play the self-play games here (false: train on the games of konane selfplay workers)")
-	resume := fs.Bool("resume", false, "require DIR to hold a run and continue it")
-	initModel := fs.String("init", "", "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones")
-	size := fs.Int("size", 8, "board size (4..8; 6 and 8 have tuned defaults)")
-	seed := fs.Uint64("seed", 1, "seed of every random choice of the run")
-	gens := fs.Int("generations", 0, "stop after this many generations in all (0: no limit)")
-	dur := fs.Duration("time", 0, "stop after this much wall time in this session (0: no limit)")
-	games := fs.Int("games-per-gen", 0, "self-play games per generation (0: size default)")
-	workers := fs.Int("workers", 0, "games in flight at once, feeding the batched evaluator (0: default)")
-	sims := fs.Int("sims", 0, "simulations of a full search (default 64)")
-	fastSims := fs.Int("fast-sims", 0, "simulations of a cheap search under playout-cap randomization (default min(16, sims/4))")
-	fullProb := fs.Float64("full-prob", 0, "probability of a full search per move (1: no playout cap; 0: default)")
-	search := fs.String("search", "", "root search: gumbel or puct (default: the size default)")
-	solverFlag := fs.String("solver", "on", "MCTS-Solver and the exact endgame solver in self-play's search: on or off")
-	solveNodes := fs.Int("solve-nodes", mcts.DefaultSolveNodes, "node budget of the endgame solver on a search leaf (0: no endgame solver)")
-	solveStones := fs.Int("solve-stones", mcts.DefaultSolveStones, "the endgame solver tries leaves with at most this many stones")
-	valueMix := fs.Float64("value-mix", 0, "weight of the root search's value in the value target, beside the game's result (0..1)")
-	rescoreStones := fs.Int("rescore-stones", -1, "after each game, exact targets from the solver for every position with at most this many stones (-1: size default: all on 4x4 and 5x5, 26 on 6x6, none above; 0: none)")
-	rescoreChildren := fs.Int("rescore-children", 0, "for every position rescoring solves, up to this many of its children become value-only samples with their exact values (0: none)")
-	rescoreChildPolicy := fs.Bool("rescore-child-policy", false, "with --rescore-children: a child whose side to move wins also gets its winning moves as a policy target")
-	randomPlies := fs.Int("random-plies", -1, "open each self-play game with 0 to this many random moves, which give no samples (-1: size default, 10 on 6x6 and none on the others; 0: none)")
-	temperature := fs.Float64("temperature", 0, "temperature of the move choice of a full search after the first size plies (which use 1): 0 plays the most visited move, 1 samples by visits")
-	exactValues := fs.Bool("exact-values", true, "a position whose search proved its value gets that value as its target")
-	filters := fs.Int("filters", 0, "network filters (0: size default)")
-	blocks := fs.Int("blocks", 0, "network residual blocks (0: size default)")
-	captures := fs.Bool("captures", net.DefaultConfig(0).Captures, "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)")
-	batch := fs.Int("batch", 0, "training batch (0: default)")
-	lr := fs.Float64("lr", 0, "a constant learning rate instead of the schedule (0: the schedule's)")
-	schedule := fs.String("schedule", "", `learning rate and rescored children by generation, "GEN:lr=X[,children=N];..." or "none" (default: the size's recipe, see "konane help train")`)
-	reuse := fs.Float64("reuse", 0, "times each new sample is drawn for training on average (0: default)")
-	gateGames := fs.Int("gate-games", 0, "gate each new model against the best one in up to this many games (0: no gating)")
-	gateSims := fs.Int("gate-sims", 32, "simulations per move in gate games")
-	gateSPRT := fs.String("gate-sprt", "0,30", "SPRT of the gate: elo0,elo1[,alpha,beta]")
-	ladderEvery := fs.Int("ladder-every", 0, "rate every N-th generation on the Elo ladder while training (0: no ladder)")
+	var f trainFlags
+	declareTrainFlags(fs, &f)
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *run == "" {
-		return usageError("train", "--run DIR is required")
 	}
 	if fs.NArg() > 0 {
 		return usageError("train", "unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkSize("train", *size); err != nil {
-		return err
-	}
-	local := !strings.Contains(*run, "://") || strings.HasPrefix(*run, "file://")
-	if *selfplayHere && !local {
-		return usageError("train", "--run %s: a bucket run is trained from workers' games: add --selfplay=false and start konane selfplay workers", *run)
-	}
-	if *selfplayHere {
-		*run = strings.TrimPrefix(*run, "file://")
-	}
-	if *resume && local {
-		if !selfplay.NewRunDir(strings.TrimPrefix(*run, "file://")).HasRun() {
-			return usageError("train", "--resume: %s holds no run (no configuration)", *run)
-		}
-	}
-	if *initModel != "" {
-		if *resume {
-			return usageError("train", "--init starts a new run; --resume continues one: give one of them")
-		}
-		if selfplay.NewRunDir(*run).HasRun() {
-			return usageError("train", "--init: %s already holds a run; --init starts a new one (run again without --init to continue it)", *run)
-		}
-	}
-	// A run that exists continues with its own settings: only the flags
-	// given now apply, and one that changes what defines the run is
-	// refused (naming the setting) when the run is opened.
-	saved, resuming, err := savedRunConfig(ctx, *run, local)
+	set, err := f.given(fs)
 	if err != nil {
 		return err
 	}
-	set := explicit(fs)
-	given := func(name string) bool { return !resuming || set[name] }
-	cfg := selfplay.DefaultConfig(*size)
-	if resuming && *initModel == "" {
-		if set["size"] && *size != saved.Size {
-			return usageError("train", "--size %d: %s holds a %dx%d run", *size, *run, saved.Size, saved.Size)
-		}
-		cfg = saved
-	}
-	cfg.Init = *initModel
-	if given("seed") {
-		cfg.Seed = *seed
-	}
-	cfg.Generations, cfg.Duration = *gens, *dur
-	setInt(&cfg.GamesPerGen, *games)
-	setInt(&cfg.Parallel, *workers)
-	if err := adaptSims(&cfg.Game.Cap, set, *sims, *fastSims); err != nil {
+	f.set = set
+	o := &f.opts
+	if err := checkTrainRun(o); err != nil {
 		return err
 	}
-	if *initModel != "" {
-		m, err := net.LoadForSize(*initModel, *size)
-		if err != nil {
-			return fmt.Errorf("train: --init: %w", err)
-		}
-		cfg.Net = m.Config()
-		if *filters != 0 && *filters != cfg.Net.Filters || *blocks != 0 && *blocks < cfg.Net.Blocks || set["captures"] && !*captures && cfg.Net.Captures {
-			return usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", cfg.Net.Arch())
-		}
-	}
-	if set["captures"] {
-		cfg.Net.Captures = *captures
-	}
-	setInt(&cfg.Net.Filters, *filters)
-	setInt(&cfg.Net.Blocks, *blocks)
-	setInt(&cfg.Train.Batch, *batch)
-	if *fullProb != 0 {
-		cfg.Game.Cap.FullFraction = *fullProb
-	}
-	if *lr != 0 {
-		cfg.Train.LR = *lr
-	}
-	if err := applySchedule(&cfg, set, resuming && *initModel == "", *schedule); err != nil {
+	cfg, err := trainConfig(ctx, &f)
+	if err != nil {
 		return err
-	}
-	if *reuse != 0 {
-		cfg.ReuseRatio = *reuse
-	}
-	for _, name := range []string{"gate-sims", "gate-sprt"} {
-		if set[name] && *gateGames <= 0 {
-			return usageError("train", "--%s applies to the gate: give --gate-games too", name)
-		}
-	}
-	if set["solver"] && *solverFlag == "off" {
-		for _, name := range []string{"solve-nodes", "solve-stones"} {
-			if set[name] {
-				return usageError("train", "--%s applies to the solver, which --solver off turns off", name)
-			}
-		}
-	}
-	if given("gate-games") {
-		cfg.Gate = selfplay.GateConfig{}
-		if *gateGames > 0 {
-			sprt, err := arena.ParseSPRT(*gateSPRT)
-			if err != nil {
-				return usageError("train", "--gate-sprt: %v", err)
-			}
-			cfg.Gate = selfplay.GateConfig{Games: *gateGames, Sims: *gateSims, SPRT: sprt}
-		}
-	}
-	if given("solver") {
-		switch *solverFlag {
-		case "on":
-			cfg.Game.MCTS.Solver = true
-		case "off":
-			cfg.Game.MCTS.Solver = false
-		default:
-			return usageError("train", "--solver %q: want on or off", *solverFlag)
-		}
-	}
-	if given("solve-nodes") {
-		cfg.Game.MCTS.SolveNodes = *solveNodes
-	}
-	if given("solve-stones") {
-		cfg.Game.MCTS.SolveStones = *solveStones
-	}
-	if given("value-mix") {
-		cfg.Game.ValueMix = *valueMix
-	}
-	if given("temperature") {
-		if !(*temperature >= 0 && *temperature <= 10) {
-			return usageError("train", "--temperature %v: want 0..10", *temperature)
-		}
-		cfg.Game.Temperature.Final = *temperature
-	}
-	if given("exact-values") {
-		cfg.Game.ExactValues = *exactValues
-	}
-	if *randomPlies >= 0 {
-		cfg.Game.RandomPlies = *randomPlies
-	}
-	if *rescoreStones >= 0 {
-		cfg.Game.RescoreStones = *rescoreStones
-	}
-	if given("rescore-children") {
-		cfg.Game.RescoreChildren = *rescoreChildren
-	}
-	if given("rescore-child-policy") {
-		cfg.Game.RescoreChildPolicy = *rescoreChildPolicy
-	}
-	switch *search {
-	case "":
-	case "gumbel":
-		cfg.Game.MCTS.Gumbel = true
-	case "puct":
-		cfg.Game.MCTS.Gumbel = false
-	default:
-		return usageError("train", "--search %q: want gumbel or puct", *search)
-	}
-	if err := cfg.Validate(); err != nil {
-		return usageError("train", "%v", err)
-	}
-	if *ladderEvery < 0 {
-		return usageError("train", "--ladder-every %d: want 0 (no ladder) or more", *ladderEvery)
 	}
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
 	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stdout, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, a...))
-	}
+	logf := timestamped(stdout)
 	hooks := trainHooks(stdout, stderr, logf)
 	hooks.Start = func() { // once the run directory is locked and checked
 		js, _ := json.MarshalIndent(cfg, "", "  ")
-		fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", *run, cfg.Seed, js)
+		fmt.Fprintf(stdout, "konane train: run %s, seed %d\n%s\n", o.run, cfg.Seed, js)
 	}
-	if !*selfplayHere {
-		if *ladderEvery > 0 {
+	if !o.selfplay {
+		if o.ladderEvery > 0 {
 			return usageError("train", "--ladder-every needs --selfplay (run konane ladder on the run directory instead)")
 		}
-		store, err := runstore.Open(ctx, *run)
+		store, err := runstore.Open(ctx, o.run)
 		if err != nil {
 			return usageError("train", "--run: %v", err)
 		}
 		defer store.Close()
-		if *resume {
+		if o.resume {
 			if _, err := store.Read(ctx, "config.json"); err != nil {
-				return usageError("train", "--resume: %s holds no run (%v)", *run, err)
+				return usageError("train", "--resume: %s holds no run (%v)", o.run, err)
 			}
 		}
-		return selfplay.TrainFromWorkers(ctx, store, cfg, hooks, logf)
+		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
-	if *ladderEvery > 0 {
-		rate, wait := ladderAlongside(ctx, *run, *ladderEvery, logf)
+	if o.ladderEvery > 0 {
+		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, logf)
 		defer wait()
 		generation := hooks.Generation
 		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
 	}
-	return selfplay.Run(ctx, *run, cfg, hooks, logf)
+	return trainLoop(ctx, o.run, cfg, hooks, logf)
+}
+
+// trainLoop and trainFromWorkers run a training run; tests replace them to
+// see the configuration that the flags give.
+var (
+	trainLoop        = selfplay.Run
+	trainFromWorkers = selfplay.TrainFromWorkers
+)
+
+// isLocalRun reports whether run names a directory rather than a bucket.
+func isLocalRun(run string) bool {
+	return !strings.Contains(run, "://") || strings.HasPrefix(run, "file://")
+}
+
+// checkTrainRun checks the session's options: the run, where its games
+// are played, and whether it starts or resumes.
+func checkTrainRun(o *trainOptions) error {
+	if o.run == "" {
+		return usageError("train", "--run DIR is required")
+	}
+	if err := checkSize("train", o.size); err != nil {
+		return err
+	}
+	local := isLocalRun(o.run)
+	if o.selfplay && !local {
+		return usageError("train", "--run %s: a bucket run is trained from workers' games: add --selfplay=false and start konane selfplay workers", o.run)
+	}
+	if o.selfplay {
+		o.run = strings.TrimPrefix(o.run, "file://")
+	}
+	if o.resume && local {
+		if !selfplay.NewRunDir(strings.TrimPrefix(o.run, "file://")).HasRun() {
+			return usageError("train", "--resume: %s holds no run (no configuration)", o.run)
+		}
+	}
+	if o.init != "" {
+		if o.resume {
+			return usageError("train", "--init starts a new run; --resume continues one: give one of them")
+		}
+		if selfplay.NewRunDir(o.run).HasRun() {
+			return usageError("train", "--init: %s already holds a run; --init starts a new one (run again without --init to continue it)", o.run)
+		}
+	}
+	return nil
+}
+
+// trainConfig returns the configuration of the run: a new run's from the
+// defaults of its size and the flags given; a run that exists continues
+// with its own settings, and only the flags given now apply: one that
+// changes what defines the run is refused, naming the setting.
+func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
+	o, set := &f.opts, f.set
+	saved, resuming, err := savedRunConfig(ctx, o.run, isLocalRun(o.run))
+	if err != nil {
+		return saved, err
+	}
+	def := selfplay.DefaultConfig(o.size)
+	cfg := def
+	if resuming && o.init == "" {
+		if set["size"] && o.size != saved.Size {
+			return cfg, usageError("train", "--size %d: %s holds a %dx%d run", o.size, o.run, saved.Size, saved.Size)
+		}
+		cfg = saved
+	}
+	cfg.Init = o.init
+	if err := adaptSims(&cfg.Game.Cap, set, o.sims, o.fastSims); err != nil {
+		return cfg, err
+	}
+	if o.init != "" {
+		if cfg.Net, err = initNet(f); err != nil {
+			return cfg, err
+		}
+	}
+	if set["solver"] && !f.cfg.Game.MCTS.Solver {
+		for _, name := range []string{"solve-nodes", "solve-stones"} {
+			if set[name] {
+				return cfg, usageError("train", "--%s applies to the solver, which --solver off turns off", name)
+			}
+		}
+	}
+	f.apply(&cfg, def)
+	constantSchedule(&cfg, set, resuming && o.init == "")
+	if set["gate-games"] { // a gate of its own: its sims and SPRT given or the gate's defaults
+		cfg.Gate = selfplay.GateConfig{}
+		if f.cfg.Gate.Games > 0 {
+			cfg.Gate = f.cfg.Gate
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError("train", "%v", err)
+	}
+	if resuming && o.init == "" {
+		if diff := selfplay.ResumeDiff(saved, cfg); diff != "" {
+			what := "the flags given"
+			if names := f.changed(saved); len(names) > 0 {
+				what = strings.Join(names, ", ")
+			}
+			return cfg, usageError("train", "%s would change the run in %s (%s): a resumed run keeps these settings; use another --run directory for new ones", what, o.run, diff)
+		}
+	}
+	return cfg, nil
+}
+
+// initNet is the network of a run that --init starts from a model: the
+// model's, deeper with --blocks or with the capture planes of --captures.
+func initNet(f *trainFlags) (net.Config, error) {
+	m, err := net.LoadForSize(f.opts.init, f.opts.size)
+	if err != nil {
+		return net.Config{}, fmt.Errorf("train: --init: %w", err)
+	}
+	c, set, want := m.Config(), f.set, f.cfg.Net
+	if set["filters"] && want.Filters != c.Filters || set["blocks"] && want.Blocks < c.Blocks || set["captures"] && !want.Captures && c.Captures {
+		return c, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
+	}
+	return c, nil
 }
 
 // savedRunConfig reads the configuration of the run at run (a directory
@@ -364,21 +301,23 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 	return cfg, true, nil
 }
 
-// applySchedule sets the run's schedule from --schedule. On a new run,
-// --lr or --rescore-children without --schedule make that setting
-// constant: the run has no schedule (as every run before schedules had).
-func applySchedule(cfg *selfplay.Config, set map[string]bool, resuming bool, text string) error {
+// constantSchedule adapts the schedule of a new run to the flags given
+// without --schedule: --lr or --rescore-children make that setting
+// constant, so the run has no schedule (as every run before schedules
+// had); --rescore-stones 0 (no rescoring) leaves the schedule's stages
+// without children, which need rescoring.
+func constantSchedule(cfg *selfplay.Config, set map[string]bool, resuming bool) {
 	switch {
-	case set["schedule"]:
-		s, err := selfplay.ParseSchedule(text)
-		if err != nil {
-			return usageError("train", "--schedule: %v", err)
+	case resuming || set["schedule"]:
+	case set["lr"] || set["rescore-children"]:
+		cfg.Schedule = nil
+	case cfg.Game.RescoreStones == 0 && len(cfg.Schedule) > 0:
+		s := slices.Clone(cfg.Schedule)
+		for i := range s {
+			s[i].RescoreChildren = 0
 		}
 		cfg.Schedule = s
-	case !resuming && (set["lr"] || set["rescore-children"]):
-		cfg.Schedule = nil
 	}
-	return nil
 }
 
 // adaptSims sets the full and fast simulations of self-play from --sims
@@ -405,12 +344,6 @@ func adaptSims(c *mcts.PlayoutCap, set map[string]bool, sims, fastSims int) erro
 		c.FullSims, c.FastSims = max(c.FullSims, fastSims), fastSims
 	}
 	return nil
-}
-
-func setInt(dst *int, v int) {
-	if v != 0 {
-		*dst = v
-	}
 }
 
 // trainHooks shows progress bars on a terminal and one log line per

@@ -1,0 +1,23 @@
+package nettest
+
+import (
+	"testing"
+
+	"github.com/konanezero/konane/net"
+)
+
+// TinyConfig is the tiny network of a size×size board.
+func TinyConfig(size int) net.Config {
+	return net.Config{Size: size, Filters: 8, Blocks: 1, ValueHidden: 8}
+}
+
+// TinyModel is a new tiny network of a size×size board with weights drawn
+// from seed; it fails t if it cannot be built.
+func TinyModel(t testing.TB, size int, seed uint64) *net.Model {
+	t.Helper()
+	m, err := net.New(TinyConfig(size), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
