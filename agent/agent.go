@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/konanezero/konane/mcts"
-	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -16,8 +15,8 @@ import (
 // Engine's evaluator is shared with the other games.
 type Agent struct {
 	size   int
-	play   *player.Neural
-	advise *player.Neural
+	play   searcher
+	advise searcher
 }
 
 // Analysis is what a search says of a position: the search's result
@@ -55,12 +54,12 @@ func (a *Agent) Advise(ctx context.Context, p rules.Position, s Strength) (Analy
 	return a.analyze(ctx, a.advise, p, s)
 }
 
-func (a *Agent) analyze(ctx context.Context, n *player.Neural, p rules.Position, s Strength) (Analysis, error) {
+func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s Strength) (Analysis, error) {
 	if err := s.Validate(); err != nil {
 		return Analysis{}, fmt.Errorf("agent: %w", err)
 	}
 	if int(p.Size) != a.size {
-		return Analysis{}, fmt.Errorf("agent: the model plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
+		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
 	}
 	res, err := n.Analyze(ctx, p, s)
 	if err != nil {

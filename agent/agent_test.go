@@ -105,19 +105,32 @@ func TestEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(es.Sizes(), models.Sizes()) {
-		t.Errorf("engines for %v, models for %v", es.Sizes(), models.Sizes())
+	if !slices.Equal(es.Sizes(), agent.Sizes()) {
+		t.Errorf("engines for %v, the agent plays %v", es.Sizes(), agent.Sizes())
 	}
 	for _, n := range es.Sizes() {
 		e, err := es.Get(n)
-		if err != nil || e.Size() != n || e.Model().Config().Size != n {
+		switch {
+		case err != nil || e.Size() != n:
 			t.Errorf("Get(%d): %v", n, err)
+		case agent.Perfect(n) && e.Model() != nil:
+			t.Errorf("Get(%d): a model, want the exact solver", n)
+		case !agent.Perfect(n) && (e.Model() == nil || e.Model().Config().Size != n || !slices.Contains(models.Sizes(), n)):
+			t.Errorf("Get(%d): no shipped model", n)
 		}
 	}
-	_, err = es.Get(5)
-	var nm *agent.NoModelError
-	if !errors.As(err, &nm) || nm.Size != 5 || !slices.Equal(nm.Sizes, es.Sizes()) || !strings.Contains(err.Error(), "no model for 5x5 (there is one for "+es.SizeList()+")") {
-		t.Errorf("Get(5): %v; want the sizes there are (%s)", err, es.SizeList())
+	missing := 0
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		if !slices.Contains(es.Sizes(), n) {
+			missing = n
+		}
+	}
+	if missing > 0 {
+		_, err = es.Get(missing)
+		var nm *agent.NoModelError
+		if !errors.As(err, &nm) || nm.Size != missing || !slices.Equal(nm.Sizes, es.Sizes()) || !strings.Contains(err.Error(), "(there is one for "+es.SizeList()+")") {
+			t.Errorf("Get(%d): %v; want the sizes there are (%s)", missing, err, es.SizeList())
+		}
 	}
 
 	// A model file gives an engine for its size only.

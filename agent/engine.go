@@ -22,9 +22,14 @@ var evalOptions = net.PlayEvalOptions()
 // where a model gets an evaluator for play (self-play keeps its own, whose
 // weights training updates). Run must be running while its agents and
 // players think.
+//
+// On boards of at most MaxSolverSize the engine is the exact solver's
+// (NewSolverEngine): no model, no evaluator, and agents that play
+// perfectly.
 type Engine struct {
-	model *net.Model
-	eval  *net.Evaluator
+	size  int
+	model *net.Model     // nil: the exact solver's engine
+	eval  *net.Evaluator // nil with model
 }
 
 // NewEngine compiles the model's evaluator. It starts no goroutine: call
@@ -34,12 +39,16 @@ func NewEngine(m *net.Model) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	return &Engine{model: m, eval: ev}, nil
+	return &Engine{size: m.Config().Size, model: m, eval: ev}, nil
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its
-// engine.
+// engine; with no path, on a board of at most MaxSolverSize, the exact
+// solver's engine.
 func OpenEngine(path string, size int) (*Engine, error) {
+	if path == "" && Perfect(size) {
+		return NewSolverEngine(size)
+	}
 	m, err := LoadModel(path, size)
 	if err != nil {
 		return nil, err
@@ -48,26 +57,47 @@ func OpenEngine(path string, size int) (*Engine, error) {
 }
 
 // Size is the board size the model plays.
-func (e *Engine) Size() int { return e.model.Config().Size }
+func (e *Engine) Size() int { return e.size }
 
-// Model returns the engine's model.
+// Model returns the engine's model (nil for the exact solver's engine).
 func (e *Engine) Model() *net.Model { return e.model }
 
-// Run runs the evaluator until ctx ends (see net.Evaluator.Run).
-func (e *Engine) Run(ctx context.Context) error { return e.eval.Run(ctx) }
+// Run runs the evaluator until ctx ends (see net.Evaluator.Run); the
+// exact solver's engine has none and just waits.
+func (e *Engine) Run(ctx context.Context) error {
+	if e.eval == nil {
+		<-ctx.Done()
+		return nil
+	}
+	return e.eval.Run(ctx)
+}
 
 // Stats returns what the engine's evaluator has done so far (positions,
-// network runs and so the mean batch).
-func (e *Engine) Stats() net.EvalStats { return e.eval.Stats() }
+// network runs and so the mean batch); zero for the exact solver's.
+func (e *Engine) Stats() net.EvalStats {
+	if e.eval == nil {
+		return net.EvalStats{}
+	}
+	return e.eval.Stats()
+}
 
 // Evaluate implements mcts.Evaluator with the model's evaluator, so that
-// an Engine is a player.Network.
+// an Engine is a player.Network. The exact solver's engine has no
+// network: an error.
 func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Prediction, error) {
+	if e.eval == nil {
+		return nil, fmt.Errorf("agent: the %dx%d engine is the exact solver: no network to evaluate with", e.size, e.size)
+	}
 	return e.eval.Evaluate(ctx, ps)
 }
 
 // NewAgent returns an agent for one game, seeded with seed.
 func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
+	if e.model == nil {
+		return &Agent{size: e.size,
+			play:   solverSearch{player.NewPerfect(seed)},
+			advise: solverSearch{player.NewPerfect(seed ^ 0x61647669)}}, nil
+	}
 	newNeural := func(stream uint64) (*player.Neural, error) {
 		// The limits are those of each call (Agent.Move, Agent.Advise).
 		n, err := player.NewNeural(e, SearchConfig(e.Size()), Strength{Sims: levels[0].Sims}, seed^stream)
@@ -92,6 +122,9 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 // serve and gtp offer it) within s per move, for matches (arena.Entrant):
 // the factory's Run runs the engine.
 func (e *Engine) Players(name string, cfg mcts.Config, s Strength) (*player.Factory, error) {
+	if e.model == nil {
+		return player.NewFactory(player.Spec{Kind: player.KindPerfect, Name: name})
+	}
 	f, err := player.NewNeuralFactory(name, e, cfg, s)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -169,8 +202,9 @@ type Engines struct {
 }
 
 // OpenEngines loads the model file path, giving engines for its size
-// only, or, when path is "", every shipped model. It starts no
-// goroutine: call Run.
+// only, or, when path is "", every shipped model and the exact solver's
+// engines of the sizes up to MaxSolverSize. It starts no goroutine: call
+// Run.
 func OpenEngines(path string) (*Engines, error) {
 	var ms []*net.Model
 	if path != "" {
@@ -188,7 +222,18 @@ func OpenEngines(path string) (*Engines, error) {
 			ms = append(ms, m)
 		}
 	}
-	return NewEngines(ms...)
+	es, err := NewEngines(ms...)
+	if err != nil || path != "" {
+		return es, err
+	}
+	for n := rules.MinSize; n <= MaxSolverSize; n++ {
+		if es.bySize[n] == nil {
+			es.bySize[n], _ = NewSolverEngine(n)
+			es.sizes = append(es.sizes, n)
+		}
+	}
+	slices.Sort(es.sizes)
+	return es, nil
 }
 
 // NewEngines makes an engine of each model; two models of one size are

@@ -123,7 +123,8 @@ func TestAgentPolicyTemp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range []*player.Neural{a.play, a.advise} {
+		for _, s := range []searcher{a.play, a.advise} {
+			n := s.(*player.Neural)
 			if got := n.Config().PolicyTemp; got != PolicyTemp(size) {
 				t.Errorf("%dx%d: the agent searches at policy temperature %v, want %v", size, size, got, PolicyTemp(size))
 			}

@@ -172,7 +172,7 @@ func TestProtocol(t *testing.T) {
 		"=2 test",
 		"=3 true",
 		"=4 false",
-		"?5 unacceptable size: no model for 7x7 (there is one for 6x6, 8x8)",
+		"?5 unacceptable size: no model for 7x7 (there is one for 4x4, 5x5, 6x6, 8x8)",
 		`?6 boardsize "x" is not a number`,
 		"?7 unacceptable size: 12 is outside 4..8",
 		"?8 unknown command",
@@ -295,7 +295,7 @@ func TestSolve(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	es := agenttest.RunEngines(t)
-	if _, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: 5}); err == nil || !strings.Contains(err.Error(), "no model for 5x5") {
+	if _, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: 7}); err == nil || !strings.Contains(err.Error(), "no model for 7x7") {
 		t.Errorf("size without a model: %v", err)
 	}
 	if _, err := New(Config{Engines: es}); err == nil {

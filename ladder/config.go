@@ -98,8 +98,8 @@ func (c Config) Validate() error {
 	}
 	seen := map[string]string{}
 	for _, a := range c.Anchors {
-		if a.Kind == player.KindModel {
-			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, pvs, mcts or perfect)", a.Name)
+		if err := checkModelAnchor(a); err != nil {
+			return err
 		}
 		if isGenerationName(a.Name) {
 			return fmt.Errorf("ladder: anchor %s: the name is one of a generation's (give another with name=...)", a.Name)
@@ -112,6 +112,22 @@ func (c Config) Validate() error {
 	}
 	if c.anchorIndex() < 0 {
 		return fmt.Errorf("ladder: --anchor %q is not one of the anchor players (%s)", c.Anchor, strings.Join(c.anchorNames(), ", "))
+	}
+	return nil
+}
+
+// checkModelAnchor refuses the settings a model anchor does not take: it
+// searches as the generations do, with its sims= (a ptemp of 1 is that
+// search's own).
+func checkModelAnchor(a player.Spec) error {
+	if a.Kind != player.KindModel {
+		return nil
+	}
+	switch {
+	case a.Sims < 1:
+		return fmt.Errorf("ladder: anchor %s: a model anchor needs sims=N", a.Name)
+	case a.Level != "" || a.Time != 0 || a.Solver != "" || a.PolicyTemp != 0 && a.PolicyTemp != 1:
+		return fmt.Errorf("ladder: anchor %s: a model anchor plays as the generations do, with sims=N only (no level, time, solver or ptemp)", a.Name)
 	}
 	return nil
 }

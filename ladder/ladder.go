@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -112,8 +114,29 @@ func (u *updater) run(ctx context.Context) error {
 		return err
 	}
 	// The anchors play each other once, so that their lines are rated.
+	// A model anchor (a fixed model file, such as a shipped model) gets
+	// one engine, which runs until the update ends and serves every match.
 	anchors := map[string]arena.Entrant{}
+	runCtx, stop := context.WithCancel(ctx)
+	var running sync.WaitGroup
+	defer func() {
+		stop()
+		running.Wait()
+	}()
 	for _, s := range u.cfg.Anchors {
+		if s.Kind == player.KindModel {
+			f, err := modelAnchor(s)
+			if err != nil {
+				return err
+			}
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				f.Run(runCtx)
+			}()
+			anchors[s.Name] = arena.NewEntrant(s.Name, f.New)
+			continue
+		}
 		f, err := player.NewFactory(s)
 		if err != nil {
 			return fmt.Errorf("ladder: %w", err)
@@ -269,6 +292,21 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 	}
 	u.logf("%s, %s", msg, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// modelAnchor returns the players of a model anchor (a fixed model file,
+// such as a shipped model): they search as the generations do
+// (selfplay.MatchPlayers), with the spec's simulations.
+func modelAnchor(s player.Spec) (*player.Factory, error) {
+	m, err := net.Load(s.Model) // arena.Run checks its size
+	if err != nil {
+		return nil, fmt.Errorf("ladder: anchor %s: %w", s.Name, err)
+	}
+	f, err := selfplay.MatchPlayers(s.Name, m, s.Sims)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: anchor %s: %w", s.Name, err)
+	}
+	return f, nil
 }
 
 // engine is a generation's model, its evaluator running until stop.

@@ -225,6 +225,12 @@ func TestUpdateRefuses(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	// A model file is a fixed player too (the shipped model as a rung).
+	withModel := DefaultConfig()
+	withModel.Anchors = append(withModel.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Name: "shipped"})
+	if err := withModel.Validate(); err != nil {
+		t.Errorf("model anchor: %v", err)
+	}
 	for _, tc := range []struct {
 		edit func(*Config)
 		want string
@@ -233,11 +239,13 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Every = 0 }, "every"},
 		{func(c *Config) { c.Anchor = "nobody" }, "nobody"},
 		{func(c *Config) { c.Anchors = nil }, "no anchor"},
-		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Name: "m"}) }, "not a fixed player"},
 		{func(c *Config) {
 			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "gen-000003"})
 		}, "generation"},
 		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "random"}) }, "same file name"},
+		{func(c *Config) {
+			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Level: "hard", Name: "shipped"})
+		}, "sims=N only"},
 	} {
 		c := DefaultConfig()
 		tc.edit(&c)
@@ -287,4 +295,25 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestUpdateModelAnchor: a model file (the shipped model, say) is an
+// anchor: it plays the anchors and the generations, and is rated.
+func TestUpdateModelAnchor(t *testing.T) {
+	dir := testRun(t, 1)
+	cfg := testConfig(t)
+	cfg.Positions, cfg.Games = 0, 2
+	s, err := player.ParseSpec("model:" + agenttest.TinyModelFile(t, 4) + ",sims=4,name=shipped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Anchors = append(cfg.Anchors, s)
+	sum := update(t, dir, cfg)
+	var players []string
+	for _, r := range sum.Rows {
+		players = append(players, r.Player)
+	}
+	if got := strings.Join(players, " "); !strings.Contains(got, "shipped") || !strings.Contains(got, "gen-000001") {
+		t.Errorf("players %q, want the model anchor and the generation", got)
+	}
 }

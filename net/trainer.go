@@ -234,3 +234,14 @@ func (t *Trainer) Model(meta Metadata) (*Model, error) {
 	m.fixMeta()
 	return m, nil
 }
+
+// SetLR sets the learning rate after the warm-up (TrainOptions.LR) from
+// the next step on, as a schedule by generation does; a checkpoint saved
+// later keeps it.
+func (t *Trainer) SetLR(lr float64) error {
+	if !(lr > 0 && lr < 10) {
+		return fmt.Errorf("net: learning rate %v outside (0, 10)", lr)
+	}
+	t.opts.LR = lr
+	return nil
+}

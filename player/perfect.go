@@ -53,27 +53,34 @@ func (pp *Perfect) Name() string { return pp.name }
 
 // Move implements Player.
 func (pp *Perfect) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
+	m, _, err := pp.Analyze(ctx, p)
+	return m, err
+}
+
+// Analyze solves p: the move Move would play, and whether each legal
+// move wins for the side to move (in LegalMoves order).
+func (pp *Perfect) Analyze(ctx context.Context, p rules.Position) (rules.Move, []solver.MoveResult, error) {
 	if err := checkMove(ctx, p); err != nil {
-		return rules.NoMove, err
+		return rules.NoMove, nil, err
 	}
 	if !solver.Solvable(p, pp.MaxStones) {
 		stones := bits.OnesCount64(p.Black | p.White)
-		return rules.NoMove, fmt.Errorf("player: perfect: %w: %d stones on %dx%d (the limit above 5x5 is %d)", ErrTooBig, stones, p.Size, p.Size, pp.MaxStones)
+		return rules.NoMove, nil, fmt.Errorf("player: perfect: %w: %d stones on %dx%d (the limit above 5x5 is %d)", ErrTooBig, stones, p.Size, p.Size, pp.MaxStones)
 	}
 	results, err := pp.solver.Analyze(ctx, p)
 	if err != nil {
-		return rules.NoMove, fmt.Errorf("player: perfect: %w", err)
+		return rules.NoMove, nil, fmt.Errorf("player: perfect: %w", err)
 	}
 	winning := solver.WinningMoves(results)
 	if len(winning) > 0 {
-		return winning[pp.rng.IntN(len(winning))], nil
+		return winning[pp.rng.IntN(len(winning))], results, nil
 	}
 	// Lost: make the opponent's task hardest.
 	best, bestShare, ties := rules.NoMove, 2.0, 0
 	for _, r := range results {
 		replies, err := pp.solver.Analyze(ctx, p.Play(r.Move))
 		if err != nil {
-			return rules.NoMove, fmt.Errorf("player: perfect: %w", err)
+			return rules.NoMove, nil, fmt.Errorf("player: perfect: %w", err)
 		}
 		good := 0
 		for _, rr := range replies {
@@ -95,5 +102,5 @@ func (pp *Perfect) Move(ctx context.Context, p rules.Position) (rules.Move, erro
 			}
 		}
 	}
-	return best, nil
+	return best, results, nil
 }

@@ -30,6 +30,13 @@ type Metrics struct {
 	GateScore     float64 // candidate's score in the gate match (0 without gating)
 	GateAccepted  bool    // the candidate became the best model
 	Best          int     // generation of the model that played this generation's self-play
+	// CPUSecs is the CPU time (user and system, all threads) the training
+	// process spent on the generation, 0 where not measured (files written
+	// before it was: metrics.csv without the column); Load is the load it
+	// was spent under, the machine's load average over the last minute at
+	// the generation's end.
+	CPUSecs float64
+	Load    float64
 }
 
 // metricsColumn is one column of metrics.csv: its name and the field it
@@ -68,6 +75,8 @@ var metricsColumns = []metricsColumn{
 	floatCol("gate_score", func(m *Metrics) *float64 { return &m.GateScore }),
 	{name: "gate_accepted", b: func(m *Metrics) *bool { return &m.GateAccepted }},
 	intCol("best", func(m *Metrics) *int { return &m.Best }),
+	floatCol("cpu_secs", func(m *Metrics) *float64 { return &m.CPUSecs }),
+	floatCol("load", func(m *Metrics) *float64 { return &m.Load }),
 }
 
 // MetricsHeader is the first row of metrics.csv: its column names.
@@ -112,10 +121,14 @@ func (m Metrics) String() string {
 	if m.GameLength > 0 {
 		plies = fmt.Sprintf("%.1f plies, ", m.GameLength)
 	}
+	cpu := ""
+	if m.CPUSecs > 0 {
+		cpu = fmt.Sprintf(", cpu %.0fs (load %.2f)", m.CPUSecs, m.Load)
+	}
 	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s",
+		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s%s",
 		m.Generation, m.Games, plies, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, gate)
+		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, cpu, gate)
 }
 
 // EncodeMetrics returns metrics.csv with all generations so far.

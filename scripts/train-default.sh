@@ -1,66 +1,41 @@
 #!/usr/bin/env bash
-# Trains the shipped models exactly as they were made (same code, same
-# seed, same settings), then copies them into models/ for go:embed.
+# Trains a model from random weights with the defaults of `konane train`,
+# one run per board size, then copies its last model into models/ for
+# go:embed:
 #
-#   scripts/train-default.sh 8    # the 8x8 model: two runs, 65 + 266 generations
-#   scripts/train-default.sh 6    # the 6x6 model: five runs, 70 + 517 + 310 + 479 + 102 generations
+#   scripts/train-default.sh 8    # runs/default-8x8, 900 generations
+#   scripts/train-default.sh 6    # runs/default-6x6, 1478 generations
+#   scripts/train-default.sh 7    # runs/default-7x7, 900 generations
 #
-# The 8x8 model comes from two runs: the first (seed 1, 65 generations,
-# 80 minutes on 2 cores) trained from random weights before the search
-# had MCTS-Solver; the second (seed 2) starts from its last model
-# (--init) and trains with the solver-aware search and exact value
-# targets for 266 generations (182 minutes on 2 cores shared with other
-# jobs, 17,024 games).
+# The defaults are the recipe of the shipped models, whose runs were
+# chained by hand (scripts/reproduce-shipped.sh): the learning rate in
+# stages and child rescoring from a generation on, now the run's schedule
+# (see "konane help train"). 1478 generations are the length of the 6x6
+# chain; 900 on 7x7 and 8x8 go past the schedule's last stage (777) as
+# far as the 6x6 chain went past its own.
 #
 # Runs are fixed by their generation count, not by wall time, so that they
 # reproduce exactly on any machine (every random choice follows the seed).
-#
 # A run directory that already exists is resumed, so the script can be
-# interrupted and started again.
+# interrupted and started again. Further arguments go to konane train
+# (say --workers 16); a flag that would change the run is refused.
 #
 # The network backend is pinned (BACKEND, default openblas: see
 # scripts/build.sh) and printed: the same run comes out bit for bit only
-# with the same backend on the same kind of CPU. BACKEND=gonum trains
-# without OpenBLAS, several times slower and not bit-identical.
+# with the same backend on the same kind of CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-8}"
+shift || true
+case "$size" in
+6) generations=1478 ;;
+7 | 8) generations=900 ;;
+*) echo "usage: $0 6|7|8 [konane train flags]" >&2; exit 2 ;;
+esac
 konane="$(mktemp -d)/konane"
 BACKEND="${BACKEND:-openblas}" scripts/build.sh "$konane"
-# last RUN prints the path of RUN's newest model.
-last() { echo "$1/models/$(cat "$1/models/latest")"; }
-case "$size" in
-8)
-	# The first run was started before the default reuse ratio became 12
-	# (see selfplay/config.go), so it keeps the 4 it was trained with, and
-	# before networks read the capture planes (--captures=false).
-	"$konane" train --run runs/default-8x8 --size 8 --seed 1 --generations 65 --reuse 4 --captures=false
-	"$konane" train --run runs/default-8x8-solver --size 8 --seed 2 --generations 266 \
-		--init "$(last runs/default-8x8)"
-	model="$(last runs/default-8x8-solver)"
-	;;
-6)
-	# The first run (30 minutes) was trained before rescoring, random
-	# openings and the capture planes were on by default; the second goes on from its last model
-	# with both (83 minutes on 2 cores shared), the third from the
-	# second's generation 517 at a fifth of the learning rate (27 minutes),
-	# the fourth from the third's generation 310 with children rescoring
-	# (67 minutes, half of them beside another run), the fifth from the
-	# fourth's generation 479 at a quarter of its learning rate (17
-	# minutes beside another run).
-	"$konane" train --run runs/default-6x6 --size 6 --seed 1 --generations 70 --rescore-stones 0 --random-plies 0 \
-		--captures=false
-	"$konane" train --run runs/default-6x6-b --size 6 --seed 7 --generations 517 \
-		--rescore-stones 26 --random-plies 10 --init "$(last runs/default-6x6)"
-	"$konane" train --run runs/default-6x6-c --size 6 --seed 9 --generations 310 \
-		--rescore-stones 26 --random-plies 10 --lr 0.002 --init "$(last runs/default-6x6-b)"
-	"$konane" train --run runs/default-6x6-d --size 6 --seed 31 --generations 479 \
-		--rescore-stones 26 --random-plies 10 --lr 0.002 --rescore-children 2 --init "$(last runs/default-6x6-c)"
-	"$konane" train --run runs/default-6x6-e --size 6 --seed 51 --generations 102 \
-		--rescore-stones 26 --random-plies 10 --lr 0.0005 --rescore-children 2 --init "$(last runs/default-6x6-d)"
-	model="$(last runs/default-6x6-e)"
-	;;
-*) echo "usage: $0 8|6" >&2; exit 2 ;;
-esac
+run="runs/default-${size}x${size}"
+"$konane" train --run "$run" --size "$size" --seed 1 --generations "$generations" "$@"
+model="$run/models/$(cat "$run/models/latest")"
 cp "$model" "models/konane-${size}x${size}.safetensors"
 "$konane" model info "models/konane-${size}x${size}.safetensors"

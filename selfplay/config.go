@@ -38,6 +38,7 @@ func DefaultConfig(size int) Config {
 			// Random openings: see defaultRandomPlies.
 			RandomPlies: defaultRandomPlies(size),
 		},
+		Schedule:    DefaultSchedule(size),
 		GamesPerGen: 64,
 		ReuseRatio:  12,
 		MinWindow:   20000,

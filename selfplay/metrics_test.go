@@ -15,7 +15,8 @@ func sampleMetrics() []Metrics {
 			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0},
 		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
 			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
-			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1},
+			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1,
+			CPUSecs: 19.5, Load: 7.25},
 	}
 }
 
@@ -38,6 +39,21 @@ func TestMetricsRoundTrip(t *testing.T) {
 	bad := strings.Replace(string(mustRead(t, path)), "24.5", "x", 1)
 	if _, err := ParseMetrics([]byte(bad)); err == nil || !strings.Contains(err.Error(), "game_length") {
 		t.Errorf("bad field: got %v, want an error naming game_length", err)
+	}
+}
+
+// TestMetricsOldFile reads a metrics.csv written before the cpu_secs and
+// load columns: its rows read with them 0.
+func TestMetricsOldFile(t *testing.T) {
+	old := "generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate," +
+		"evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best\n" +
+		"1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0\n"
+	got, err := ParseMetrics([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sampleMetrics()[:1]; !reflect.DeepEqual(got, want) {
+		t.Errorf("read %+v, want %+v", got, want)
 	}
 }
 

@@ -35,6 +35,9 @@ type Config struct {
 	MinWindow  int        `json:"min_window"` // replay window while the run is young
 	MaxWindow  int        `json:"max_window"`
 	Gate       GateConfig `json:"gate"`
+	// Schedule changes the learning rate and the rescored children by
+	// generation (empty: Train.LR and Game.RescoreChildren throughout).
+	Schedule Schedule `json:"schedule,omitempty"`
 
 	// Not part of the run's identity: may change when resuming.
 	Parallel    int           `json:"parallel"`   // games in flight
@@ -75,8 +78,13 @@ func (c Config) Validate() error {
 	if err := c.Net.Validate(); err != nil {
 		return err
 	}
-	if err := c.Train.Validate(); err != nil {
+	if err := c.Schedule.Validate(); err != nil {
 		return err
+	}
+	for _, st := range c.Schedule {
+		if err := c.at(st.From).Game.Validate(); err != nil {
+			return fmt.Errorf("%w (schedule stage from generation %d)", err, st.From)
+		}
 	}
 	return c.Gate.Validate()
 }
@@ -181,8 +189,10 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		if ctx.Err() != nil {
 			return nil
 		}
-		g := &generation{dir: d, cfg: cfg, gen: gen, trainer: trainer, eval: eval, replay: replay, best: st.Best, hooks: hooks}
+		g := &generation{dir: d, cfg: cfg.at(gen), gen: gen, trainer: trainer, eval: eval, replay: replay, best: st.Best, hooks: hooks}
+		cpu := processCPU()
 		m, err := g.run(ctx)
+		m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			logf("interrupted during generation %d; it will be redone from its saved games on the next start", gen)
 			return nil
@@ -444,6 +454,11 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 	m.Steps = int(math.Ceil(float64(newSamples) * g.cfg.ReuseRatio / float64(batch)))
 	if g.hooks.Training != nil {
 		g.hooks.Training(g.gen, m.Steps)
+	}
+	if len(g.cfg.Schedule) > 0 {
+		if err := g.trainer.SetLR(g.cfg.Train.LR); err != nil {
+			return err
+		}
 	}
 	t1 := time.Now()
 	rng := rand.New(rand.NewPCG(g.cfg.Seed, uint64(g.gen)<<32|0x7a11))

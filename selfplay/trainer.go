@@ -162,6 +162,7 @@ var errTimeUp = errors.New("selfplay: time limit reached")
 func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time, limit time.Duration) (Metrics, error) {
 	cfg := t.cfg
 	m := Metrics{Generation: gen, Best: gen - 1}
+	cpu := processCPU()
 	t0 := time.Now()
 	samples, keys, blackWins, err := t.ingest(ctx, gen, start, limit)
 	if err != nil {
@@ -173,13 +174,14 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 	m.PolicyEntropy = meanEntropy(samples)
 	t.replay.Add(samples)
 	m.Window = t.replay.Window()
-	g := &generation{cfg: cfg, gen: gen, trainer: t.trainer, replay: t.replay, hooks: t.hooks}
+	g := &generation{cfg: cfg.at(gen), gen: gen, trainer: t.trainer, replay: t.replay, hooks: t.hooks}
 	if err := g.train(ctx, len(samples), &m); err != nil {
 		return m, err
 	}
 	// Workers play while the trainer trains: games per hour of the whole
 	// generation, waiting and training.
 	m.GamesPerHour = float64(len(keys)) / time.Since(t0).Seconds() * 3600
+	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
 	m.WallSecs = t.wallBefore + time.Since(start).Seconds()
 
 	// Everything but state.json and the pointer can be written again by a

@@ -366,7 +366,9 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				}
 				s := ms.acquire()
 				bp.start(s.gen)
-				game, err := PlayGame(gctx, s.eval, cfg.Game, seed)
+				// The games of model s.gen train generation s.gen+1:
+				// they follow that generation's stage of the schedule.
+				game, err := PlayGame(gctx, s.eval, cfg.at(s.gen+1).Game, seed)
 				ms.release(s)
 				if err != nil {
 					bp.done(s.gen)

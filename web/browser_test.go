@@ -744,10 +744,13 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "sv", false)
 	p.load("/")
-	// The settings by keyboard: board 6x6 (the first size), the easiest
-	// level (the first), Black; then the New game button.
+	// The settings by keyboard: board 6x6 (the third size, after the
+	// exact solver's 4x4 and 5x5), the easiest level (the first), Black;
+	// then the New game button.
 	p.tabTo("#size", false)
 	p.press(kb.Home)
+	p.press(kb.ArrowDown)
+	p.press(kb.ArrowDown)
 	p.tabTo("#level", false)
 	v := p.version()
 	p.press(kb.Home)

@@ -69,5 +69,5 @@ func levelHelp() string {
 			parts = append(parts, fmt.Sprintf("%s (%d)", l.Name, l.Sims))
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d the exact solver plays perfectly at every level", agent.MaxSolverSize, agent.MaxSolverSize)
 }

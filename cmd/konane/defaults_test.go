@@ -200,3 +200,40 @@ func TestTrainTemperature(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainSchedule: a new run gets its size's schedule unless --schedule
+// replaces it or --lr / --rescore-children make the setting constant.
+func TestTrainSchedule(t *testing.T) {
+	var got selfplay.Config
+	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
+		got = cfg
+		return nil
+	}
+	defer func() { trainLoop = selfplay.Run }()
+	for _, tc := range []struct {
+		args []string
+		want string
+		err  string
+	}{
+		{nil, selfplay.DefaultSchedule(8).String(), ""},
+		{[]string{"--lr", "0.01"}, "none", ""},
+		{[]string{"--size", "6", "--rescore-children", "2"}, "none", ""},
+		{[]string{"--size", "6", "--rescore-stones", "0"}, "1:lr=0.02;588:lr=0.002;898:lr=0.002;1377:lr=0.0005", ""},
+		{[]string{"--schedule", "none"}, "none", ""},
+		{[]string{"--schedule", "1:lr=0.01;5:lr=0.001", "--lr", "0.05"}, "1:lr=0.01;5:lr=0.001", ""},
+		{[]string{"--schedule", "2:lr=0.01"}, "", "-schedule: selfplay: schedule"},
+	} {
+		var out bytes.Buffer
+		got = selfplay.Config{}
+		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: err %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.Schedule.String() != tc.want {
+			t.Errorf("%v: schedule %s (%v), want %s\n%s", tc.args, got.Schedule, err, tc.want, out.String())
+		}
+	}
+}

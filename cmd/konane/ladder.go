@@ -45,8 +45,9 @@ player and against the previous --rungs generations on the ladder, with
 --sims simulations per move. The anchors are fixed players whose strength
 does not drift (default random, greedy, alphabeta:depth=2,
 alphabeta:depth=4 and pvs:depth=8, the strongest classical engine;
-repeat --anchor-player to choose others); they also
-play each other once. --anchor names the one rated 0 (default: the first).
+repeat --anchor-player to choose others, a model file among them, such
+as a shipped model); they also play each other once. --anchor names the
+one rated 0 (default: the first).
 
 Every game is kept under DIR/ladder/games/ the moment it ends, so nothing
 is ever played twice: a second call plays only the games of new

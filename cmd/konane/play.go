@@ -13,7 +13,6 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/atomicfile"
-	"github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -90,8 +89,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if n == 0 && af.model == "" {
 		n = rules.DefaultSize
 	}
-	if af.model == "" && !slices.Contains(models.Sizes(), n) {
-		return usageError("play", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
+	if af.model == "" && !slices.Contains(agent.Sizes(), n) {
+		return usageError("play", "--size %d: no model is shipped for %dx%d (the agent plays %s); give one with --model FILE", n, n, n, agent.SizeList())
 	}
 	engine, err := agent.OpenEngine(af.model, n)
 	if err != nil {
@@ -317,6 +316,9 @@ func (t *terminal) newGame(ctx context.Context) error {
 }
 
 func (t *terminal) describeStrength() string {
+	if t.engine.Model() == nil {
+		return "the exact solver, which plays perfectly at every level"
+	}
 	l, err := agent.ParseLevel(t.level)
 	if err == nil && t.strength == l.Strength() {
 		return fmt.Sprintf("level %s: %s", l.Name, t.strength)

@@ -270,7 +270,7 @@ func TestPlayFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"play", "--size", "7"}, "no model is shipped for 7x7 (shipped: 6x6, 8x8)"},
+		{[]string{"play", "--size", "7"}, "no model is shipped for 7x7 (the agent plays 4x4, 5x5, 6x6, 8x8)"},
 		{[]string{"play", "--size", "9"}, "--size 9"},
 		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
 		{[]string{"play", "--level", "silly"}, `unknown level "silly"`},

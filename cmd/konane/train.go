@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/konanezero/konane/mcts"
@@ -58,6 +59,18 @@ grows: the new residual blocks come after the model's and start as the
 identity, so the run starts from exactly the model's play. --captures
 likewise gives a model without them the capture input planes, with zero
 weights to start from.
+
+The learning rate and the children of rescoring (below) follow the
+run's schedule by generation (--schedule), fixed when the run is created
+and kept in config.json. The default is the recipe of the shipped models,
+whose runs were chained by hand with new rates (scripts/reproduce-shipped.sh):
+  6x6 and below: 1:lr=0.02;588:lr=0.002;898:lr=0.002,children=2;1377:lr=0.0005,children=2
+  7x7 and 8x8:   1:lr=0.02;332:lr=0.002;777:lr=0.0005
+--schedule none, or --lr or --rescore-children on a new run without
+--schedule, keeps them constant instead (as runs made before schedules,
+whose config.json has none, do); --rescore-stones 0 without --schedule
+keeps its learning rates without the children. The learning rate warms
+up over the first 50 steps of the run only.
 
 Self-play searches with MCTS-Solver and the exact endgame solver
 (--solver, --solve-nodes, --solve-stones); a position whose search proved
@@ -226,6 +239,7 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 		}
 	}
 	f.apply(&cfg, def)
+	constantSchedule(&cfg, set, resuming && o.init == "")
 	if set["gate-games"] { // a gate of its own: its sims and SPRT given or the gate's defaults
 		cfg.Gate = selfplay.GateConfig{}
 		if f.cfg.Gate.Games > 0 {
@@ -286,6 +300,25 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 		return cfg, false, fmt.Errorf("train: %w", err)
 	}
 	return cfg, true, nil
+}
+
+// constantSchedule adapts the schedule of a new run to the flags given
+// without --schedule: --lr or --rescore-children make that setting
+// constant, so the run has no schedule (as every run before schedules
+// had); --rescore-stones 0 (no rescoring) leaves the schedule's stages
+// without children, which need rescoring.
+func constantSchedule(cfg *selfplay.Config, set map[string]bool, resuming bool) {
+	switch {
+	case resuming || set["schedule"]:
+	case set["lr"] || set["rescore-children"]:
+		cfg.Schedule = nil
+	case cfg.Game.RescoreStones == 0 && len(cfg.Schedule) > 0:
+		s := slices.Clone(cfg.Schedule)
+		for i := range s {
+			s[i].RescoreChildren = 0
+		}
+		cfg.Schedule = s
+	}
 }
 
 // adaptSims sets the full and fast simulations of self-play from --sims

@@ -132,7 +132,9 @@ var trainSettings = []trainSetting{
 	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep, asDefault: "0",
 		help: "training batch"},
 	{flag: "lr", field: func(c *selfplay.Config) any { return &c.Train.LR }, resume: keep, asDefault: "0",
-		help: "learning rate"},
+		help: "a constant learning rate instead of the schedule (on a new run without --schedule)"},
+	{flag: "schedule", field: func(c *selfplay.Config) any { return &c.Schedule }, resume: keep,
+		help: `learning rate and rescored children by generation, "GEN:lr=X[,children=N];..." or "none" (see "konane help train")`},
 	{flag: "reuse", field: func(c *selfplay.Config) any { return &c.ReuseRatio }, resume: keep, asDefault: "0",
 		help: "times each new sample is drawn for training on average"},
 	{flag: "gate-games", field: func(c *selfplay.Config) any { return &c.Gate.Games }, resume: keep,
@@ -182,6 +184,8 @@ func declareTrainFlags(fs *flag.FlagSet, f *trainFlags) {
 			fs.DurationVar(p, s.flag, *p, help)
 		case *arena.SPRT:
 			fs.Var(sprtFlag{p}, s.flag, help)
+		case *selfplay.Schedule:
+			fs.Var(scheduleFlag{p}, s.flag, help)
 		case *bool:
 			if s.choice[0] != "" {
 				fs.Var(choiceFlag{p, s.choice}, s.flag, help)
@@ -326,6 +330,25 @@ func (f sprtFlag) String() string {
 
 func (f sprtFlag) Set(s string) error {
 	v, err := arena.ParseSPRT(s)
+	if err != nil {
+		return err
+	}
+	*f.p = v
+	return nil
+}
+
+// scheduleFlag is a schedule flag, as selfplay.ParseSchedule reads it.
+type scheduleFlag struct{ p *selfplay.Schedule }
+
+func (f scheduleFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return f.p.String()
+}
+
+func (f scheduleFlag) Set(s string) error {
+	v, err := selfplay.ParseSchedule(s)
 	if err != nil {
 		return err
 	}

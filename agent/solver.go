@@ -1,0 +1,84 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+// MaxSolverSize is the largest board whose agent is the exact solver
+// instead of a network: on 4x4 and 5x5 it solves any position in
+// milliseconds, so it plays perfectly at every level.
+const MaxSolverSize = 5
+
+// Sizes returns the board sizes the agent plays without a --model, in
+// increasing order: those of the exact solver and those of a shipped
+// model.
+func Sizes() []int {
+	sizes := []int{}
+	for n := rules.MinSize; n <= MaxSolverSize; n++ {
+		sizes = append(sizes, n)
+	}
+	for _, n := range models.Sizes() {
+		if !slices.Contains(sizes, n) {
+			sizes = append(sizes, n)
+		}
+	}
+	slices.Sort(sizes)
+	return sizes
+}
+
+// SizeList is Sizes written for people: "4x4, 5x5, 6x6, 8x8".
+func SizeList() string { return rules.SizeList(Sizes()) }
+
+// Perfect reports whether the agent of size×size boards is the exact
+// solver, which plays perfectly at every level.
+func Perfect(size int) bool { return size <= MaxSolverSize }
+
+// NewSolverEngine returns the engine of a board of at most MaxSolverSize
+// whose agents play by the exact solver (player.Perfect): from a won
+// position a winning move, from a lost one the move that leaves the
+// opponent the fewest winning replies. It has no model and no evaluator;
+// the level only sets how its analysis is counted (every move is
+// solved).
+func NewSolverEngine(size int) (*Engine, error) {
+	if size < rules.MinSize || size > MaxSolverSize {
+		return nil, fmt.Errorf("agent: the exact solver plays boards of %d to %d, not %dx%d", rules.MinSize, MaxSolverSize, size, size)
+	}
+	return &Engine{size: size}, nil
+}
+
+// searcher is what an Agent asks for a move or an analysis: a network's
+// search (player.Neural) or the exact solver (solverSearch).
+type searcher interface {
+	Analyze(ctx context.Context, p rules.Position, l Strength) (mcts.Result, error)
+}
+
+// solverSearch analyses a position with the exact solver: every move's
+// value is exact.
+type solverSearch struct{ p *player.Perfect }
+
+func (s solverSearch) Analyze(ctx context.Context, p rules.Position, _ Strength) (mcts.Result, error) {
+	best, results, err := s.p.Analyze(ctx, p)
+	if err != nil {
+		return mcts.Result{}, err
+	}
+	r := mcts.Result{Best: best, Proven: true, Value: -1, PV: []rules.Move{best}}
+	for _, mr := range results {
+		q := float32(-1)
+		if mr.Wins {
+			q, r.Value = 1, 1
+		}
+		r.Moves = append(r.Moves, mr.Move)
+		r.Q = append(r.Q, q)
+		r.Visits = append(r.Visits, 1)
+		r.Prior = append(r.Prior, 1/float32(len(results)))
+	}
+	r.Sims = len(results)
+	return r, nil
+}
