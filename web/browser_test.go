@@ -303,6 +303,16 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	p.newGame(p.click)
 	msgs := p.msgs()
+	// Changing the level says so in a sentence with the level's name,
+	// not the menu's text with its simulations; the top level too.
+	for _, level := range []string{p.eval(`document.getElementById("level").lastElementChild.value`), "easy"} {
+		v := p.version()
+		p.eval(fmt.Sprintf(`const l = document.getElementById("level"); l.value = %q; l.dispatchEvent(new Event("change")); ""`, level))
+		p.settle(v)
+		if got, want := p.text("note"), strings.ReplaceAll(msgs["status.levelChanged"], "{level}", msgs["level."+level]); got != want {
+			t.Errorf("level %s: note %q, want %q", level, got, want)
+		}
+	}
 	// The human's move is on the board at once, while the computer
 	// thinks: the clicked stone has landed and no stone is ringed.
 	drawnEarly := 0
@@ -492,7 +502,7 @@ func browserLanguages(t *testing.T, browser context.Context, ts *testServer) {
 		{"de", "de-DE,de,en", ""},
 		{"sv", "sv-SE,sv", ""},
 		{"it", "en-US,en", "Italiano"},
-		{"pt", "fr-FR,fr", "Português"},
+		{"pt-BR", "fr-FR,fr", "Português (Brasil)"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			t.Parallel() // each in a tab and browser context of its own

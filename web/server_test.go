@@ -283,7 +283,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/new", "[]", 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/new", `"size"`, 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/move", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6x6, 8x8)"},
+		{"POST", "/api/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6×6, 8×8)"},
 		{"POST", "/api/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
 		{"POST", "/api/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard, max)"},
 		{"POST", "/api/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},

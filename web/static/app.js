@@ -23,6 +23,7 @@ function msg(m) { return t(m.code, m.args); }
 
 // The names of the levels: literal keys, one per level of agent.Levels.
 const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
+function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
 let config = null;   // GET api/config
 let state = null;    // the game, as the server last sent it
@@ -836,7 +837,9 @@ function init() {
   });
   $("level").addEventListener("change", () => {
     if (!state) return;
-    const name = $("level").selectedOptions[0].textContent;
+    // The level's name alone: the menu's "(8192 simulations)" would
+    // break the sentence.
+    const name = levelName($("level").value);
     act(async () => {
       const s = await api("api/level", {id: state.id, level: $("level").value});
       show(s);
@@ -850,7 +853,7 @@ function init() {
       $("size").append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
     }
     for (const l of config.levels) {
-      const name = levelKeys[l.name] ? t(levelKeys[l.name]) : l.name;
+      const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
     }
     // A reload (after switching the language, say) goes on with the game.
