@@ -337,6 +337,16 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 		}
 	}
 	humanMoves := p.playToEnd(pick, func(move int) {
+		// The evaluation names the computer's move and then the line it
+		// expects after it, which does not start with that move again;
+		// every move is a span that does not wrap inside.
+		if move > 0 {
+			got := p.eval(`Array.from(document.querySelectorAll("#evaltext .mv")).map(s => s.textContent + (getComputedStyle(s).whiteSpace === "nowrap" ? "" : "(wraps)")).join(" ")`)
+			ms := strings.Fields(got)
+			if len(ms) == 0 || ms[0] != p.eval(`state.eval.agentMove`) || len(ms) > 1 && ms[1] == ms[0] || strings.Contains(got, "(wraps)") {
+				t.Errorf("move %d: the moves of the evaluation %q: %s", move, p.text("evaltext"), got)
+			}
+		}
 		switch move {
 		case 2: // a hint marks a move on the board
 			v := p.version()
@@ -359,6 +369,11 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	t.Logf("%d human moves; %s", humanMoves, status)
 	if drawnEarly == 0 {
 		t.Error("the human's jumps were never seen on the board before the computer's reply")
+	}
+	// At the end the evaluation is the result, not the last search's.
+	won := status == msgs["status.youWin"]
+	if got, want := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow") + " " + document.getElementById("evaltext").textContent`), map[bool]string{true: "100 " + msgs["eval.won"], false: "0 " + msgs["eval.lost"]}[won]; got != want {
+		t.Errorf("the evaluation at the end: %q, want %q", got, want)
 	}
 	// Game over stands out, and Hint is off.
 	if got := p.eval(`document.getElementById("status").className + ", hint " + document.getElementById("hint").disabled + ", undo " + document.getElementById("undo").disabled`); got != "over won, hint true, undo false" && got != "over lost, hint true, undo false" {
