@@ -384,3 +384,28 @@ func TestLevelNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrases: phrases the language review of issue 33 found unnatural or
+// wrong stay out of the catalogs.
+func TestPhrases(t *testing.T) {
+	c, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := map[string][]string{
+		"en":    {"papamu,"},
+		"de":    {"lieber nicht würdest", "Du gewinnst!", "papamu,"},
+		"sv":    {"Du vinner!", "Datorn vinner", "tvingad vinst", "papamu,"},
+		"it":    {"pietra", "pietre", "Giochi {move}", "papamu,"},
+		"pt-BR": {"onde ela cai", "papamu,"},
+	}
+	for code, phrases := range wrong {
+		for key, text := range c[code] {
+			for _, w := range phrases {
+				if strings.Contains(strings.ToLower(text), strings.ToLower(w)) {
+					t.Errorf("%s %s: %q has %q", code, key, text, w)
+				}
+			}
+		}
+	}
+}
