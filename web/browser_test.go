@@ -307,7 +307,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	// not the menu's text with its simulations; the top level too.
 	for _, level := range []string{p.eval(`document.getElementById("level").lastElementChild.value`), "easy"} {
 		v := p.version()
-		p.eval(fmt.Sprintf(`const l = document.getElementById("level"); l.value = %q; l.dispatchEvent(new Event("change")); ""`, level))
+		p.eval(fmt.Sprintf(`(() => { const l = document.getElementById("level"); l.value = %q; l.dispatchEvent(new Event("change")); return ""; })()`, level))
 		p.settle(v)
 		if got, want := p.text("note"), strings.ReplaceAll(msgs["status.levelChanged"], "{level}", msgs["level."+level]); got != want {
 			t.Errorf("level %s: note %q, want %q", level, got, want)
