@@ -115,13 +115,19 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 			out[i].Ply = plies[i]
 		}
 	}
+	// A position is done when both its solver pass and its search are:
+	// Progress counts positions, as the caller's report does.
+	parts := make([]atomic.Int32, len(ps))
 	var done atomic.Int64
 	var mu sync.Mutex // orders the Progress calls
-	report := func() {
+	report := func(i int) {
+		if parts[i].Add(1) < 2 {
+			return
+		}
 		n := int(done.Add(1))
 		if cfg.Progress != nil {
 			mu.Lock()
-			cfg.Progress(n, 2*len(ps))
+			cfg.Progress(n, len(ps))
 			mu.Unlock()
 		}
 	}
@@ -130,8 +136,8 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 	// carries over from each position to the one before.
 	g.Go(func() error {
 		if cfg.MaxStones < 0 {
-			for range ps {
-				report()
+			for i := range ps {
+				report(i)
 			}
 			return nil
 		}
@@ -147,7 +153,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 					out[i].Exact, out[i].Winning = Won, wins
 				}
 			}
-			report()
+			report(i)
 		}
 		return nil
 	})
@@ -172,7 +178,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 			for i := range next {
 				if !ps[i].HasMoves() {
 					out[i].Search = agent.Analysis{Side: ps[i].Turn, Result: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
-					report()
+					report(i)
 					continue
 				}
 				a, err := e.NewAgent(cfg.Seed ^ uint64(i))
@@ -184,7 +190,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 					return fmt.Errorf("analysis: ply %d: %w", out[i].Ply, err)
 				}
 				out[i].Search = an
-				report()
+				report(i)
 			}
 			return nil
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -108,14 +109,15 @@ func TestOutputs(t *testing.T) {
 	rec.SetTag("Event", "test")
 	rec.Comments = make([]string, len(rec.Moves))
 	rec.Comments[0] = "opening"
-	var calls, last int
+	var calls, last, lastTotal int
 	rep, err := Game(context.Background(), e, rec, Config{Limits: player.Limits{Sims: 8}, Parallel: 3,
-		Progress: func(done, total int) { calls++; last = done; _ = total }})
+		Progress: func(done, total int) { calls++; last, lastTotal = done, total }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2 * (len(rec.Moves) + 1); calls != want || last != want {
-		t.Errorf("progress called %d times up to %d, want %d", calls, last, want)
+	// Progress counts positions, as many as the report has.
+	if want := len(rep.Positions); calls != want || last != want || lastTotal != want {
+		t.Errorf("progress called %d times up to %d/%d, want %d", calls, last, lastTotal, want)
 	}
 	// Every row has its lines: the agent's from its choice, and the one
 	// it expects after the move played, from that move.
@@ -208,5 +210,102 @@ func TestBadInput(t *testing.T) {
 	cancel()
 	if _, err := Game(ctx, e, randomGame(6, 1), Config{}); err == nil {
 		t.Error("a cancelled analysis gave no error")
+	}
+}
+
+// TestTableCounts: the table's closing counts are in the singular for one.
+func TestTableCounts(t *testing.T) {
+	rep := &Report{Size: 6, Rows: []Row{
+		{Ply: 1, Player: rules.Black, Class: Inaccuracy},
+		{Ply: 2, Player: rules.White, Class: Mistake},
+		{Ply: 3, Player: rules.Black, Class: Blunder},
+		{Ply: 5, Player: rules.Black, Class: Blunder},
+	}}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"black: 1 inaccuracy, 0 mistakes, 2 blunders\n", "white: 0 inaccuracies, 1 mistake, 0 blunders\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestPanel: the chart is in percent like the table, with about a dozen
+// x ticks, and each class of loss is its own series with its own shape.
+func TestPanel(t *testing.T) {
+	rep := &Report{Size: 6}
+	for i := 0; i <= 40; i++ {
+		side := rules.Color(i % 2)
+		rep.Positions = append(rep.Positions, Position{Ply: i, Side: side, WinProb: 0.5})
+	}
+	for i, c := range []Class{Good, Inaccuracy, Mistake, Blunder, Blunder} {
+		rep.Rows = append(rep.Rows, Row{Ply: i + 1, Class: c})
+	}
+	p := rep.Panel()
+	if p.YMax != 100 || !strings.Contains(p.YLabel, "%") {
+		t.Errorf("y axis up to %v labelled %q: want percent", p.YMax, p.YLabel)
+	}
+	if p.XTicks < 8 {
+		t.Errorf("%d x ticks asked for", p.XTicks)
+	}
+	var names []string
+	glyphs := map[string]bool{}
+	for _, s := range p.Series {
+		if s.Marks {
+			names = append(names, s.Name)
+			glyphs[fmt.Sprintf("%T", s.Glyph)] = true
+		}
+	}
+	if got := strings.Join(names, ", "); got != "1 inaccuracy, 1 mistake, 2 blunders" || len(glyphs) != 3 {
+		t.Errorf("marks %q in %d shapes, want one series per class in three shapes", got, len(glyphs))
+	}
+	var png bytes.Buffer
+	if err := chart.WritePNGSize(&png, []chart.Panel{p}, 1, PlotWidth, PlotHeight); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCandidates: each row carries the agent's best moves before it, its
+// choice first, at most NumCandidates, with the mover's win probability;
+// where the solver settled the position they are exact and agree with
+// its winning moves; the JSON rows carry them too.
+func TestCandidates(t *testing.T) {
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := randomGame(6, 7)
+	rep, err := Game(context.Background(), e, rec, Config{Limits: player.Limits{Sims: 16}, Parallel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := 0
+	for i, r := range rep.Rows {
+		before := rep.Positions[i]
+		if len(r.Candidates) == 0 || len(r.Candidates) > NumCandidates || r.Candidates[0].Move != r.Best {
+			t.Fatalf("move %d: best %v, candidates %+v", r.Ply, r.Best, r.Candidates)
+		}
+		for _, c := range r.Candidates {
+			if c.WinProb < 0 || c.WinProb > 1 {
+				t.Errorf("move %d: candidate %v at %v", r.Ply, c.Move, c.WinProb)
+			}
+			if before.Exact == Won && before.Winning != nil {
+				exact++
+				if (c.Exact == Won) != slices.Contains(before.Winning, c.Move) || (c.Exact == Won) != (c.WinProb == 1) {
+					t.Errorf("move %d: candidate %+v, winning moves %v", r.Ply, c, before.Winning)
+				}
+			}
+		}
+	}
+	if exact == 0 {
+		t.Error("no candidate in a solved position: the test checked nothing")
+	}
+	js := rep.JSON()
+	for i, r := range js.Rows {
+		if len(r.Candidates) != len(rep.Rows[i].Candidates) || r.Candidates[0].Move != r.Best {
+			t.Fatalf("JSON row %d: %+v", i, r)
+		}
 	}
 }

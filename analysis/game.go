@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -109,6 +110,55 @@ type Row struct {
 	// the move when the game ends with it).
 	Line    []rules.Move
 	Verdict Verdict
+	// Candidates are the agent's best moves in the position, at most
+	// NumCandidates, its choice first (see Position.Candidates).
+	Candidates []Candidate
+}
+
+// NumCandidates is how many candidates a Row keeps.
+const NumCandidates = 3
+
+// Candidate is one of the agent's best moves in a position.
+type Candidate struct {
+	Move rules.Move
+	// WinProb is the mover's probability of winning after Move: the
+	// search's, or exact (0 or 1) when Exact is settled.
+	WinProb float64
+	Visits  int
+	// Exact is the solver's verdict on the move for the mover: Won when
+	// it keeps a forced win, Lost when it loses; Unsolved otherwise.
+	Exact Exact
+}
+
+// Candidates returns the search's best n moves in p, its choice first,
+// then by visits, each with the mover's probability of winning after it
+// (exact where the solver settled p).
+func (p Position) Candidates(n int) []Candidate {
+	var out []Candidate
+	a := p.Search
+	for _, i := range ranked(a) {
+		if len(out) == n {
+			break
+		}
+		c := Candidate{Move: a.Moves[i], WinProb: (float64(a.Q[i]) + 1) / 2, Visits: a.Visits[i]}
+		switch {
+		case p.Exact == Lost:
+			c.Exact = Lost
+		case p.Exact == Won && p.Winning != nil:
+			c.Exact = Lost
+			if slices.Contains(p.Winning, c.Move) {
+				c.Exact = Won
+			}
+		}
+		switch c.Exact {
+		case Won:
+			c.WinProb = 1
+		case Lost:
+			c.WinProb = 0
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // Report is the analysis of a whole game.
@@ -138,6 +188,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 		r.Loss = max(0, r.Before-r.After)
 		r.Class = Classify(r.Loss)
 		r.Verdict = verdict(before, after)
+		r.Candidates = before.Candidates(NumCandidates)
 		rep.Rows = append(rep.Rows, r)
 	}
 	return rep, nil

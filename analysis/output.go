@@ -2,10 +2,14 @@ package analysis
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/rules"
@@ -25,6 +29,16 @@ type JSONRow struct {
 	PV      []string `json:"pv,omitempty"`
 	Line    []string `json:"line"`              // the move played and the line expected after it
 	Verdict string   `json:"verdict,omitempty"` // the solver's, see Verdict
+	// Candidates are the agent's best moves before this one (Row.Candidates).
+	Candidates []JSONCandidate `json:"candidates,omitempty"`
+}
+
+// JSONCandidate is a Candidate as JSON.
+type JSONCandidate struct {
+	Move    string  `json:"move"`
+	Winrate float64 `json:"winrate"` // the mover's, after the move
+	Visits  int     `json:"visits"`
+	Solved  string  `json:"solved,omitempty"` // "win" or "loss" for the mover, when exact
 }
 
 // JSONReport is a Report as JSON.
@@ -48,6 +62,7 @@ func (rep *Report) JSON() JSONReport {
 		if r.Best != rules.NoMove {
 			j.Best = r.Best.String()
 		}
+		j.Candidates = CandidatesJSON(r.Candidates)
 		out.Rows = append(out.Rows, j)
 	}
 	return out
@@ -79,7 +94,11 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	for _, c := range []rules.Color{rules.Black, rules.White} {
 		var parts []string
 		for cl := Inaccuracy; cl <= Blunder; cl++ {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[c][cl], cl.plural()))
+			name := cl.plural()
+			if counts[c][cl] == 1 {
+				name = cl.String()
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", counts[c][cl], name))
 		}
 		if _, err := fmt.Fprintf(w, "%s: %s\n", c, strings.Join(parts, ", ")); err != nil {
 			return err
@@ -89,32 +108,67 @@ func (rep *Report) WriteTable(w io.Writer) error {
 }
 
 // Panel is the report as a chart: Black's probability of winning per
-// ply (0 = the start), with the mistakes and blunders marked at the
-// position they lead to.
+// ply (0 = the start) in percent, as the table gives it, with the
+// inaccuracies, mistakes and blunders marked, each kind in its own shape
+// and colour, at the position they lead to.
 func (rep *Report) Panel() chart.Panel {
 	xs := make([]float64, len(rep.Positions))
 	ys := make([]float64, len(rep.Positions))
-	marks := make([]float64, len(rep.Positions))
 	for i, p := range rep.Positions {
 		xs[i] = float64(i)
 		ys[i] = p.WinProb
 		if p.Side != rules.Black {
 			ys[i] = 1 - p.WinProb
 		}
-		marks[i] = math.NaN()
+		ys[i] *= 100
 	}
-	for _, r := range rep.Rows {
-		if r.Class >= Mistake {
-			marks[r.Ply] = ys[r.Ply]
+	series := []chart.Series{{Name: "Black wins", X: xs, Y: ys}}
+	for _, k := range []struct {
+		class Class
+		glyph draw.GlyphDrawer
+		color color.RGBA
+	}{
+		{Inaccuracy, draw.CircleGlyph{}, color.RGBA{0xe6, 0xb4, 0x00, 0xff}},
+		{Mistake, draw.TriangleGlyph{}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}},
+		{Blunder, draw.CrossGlyph{}, color.RGBA{0xd6, 0x27, 0x28, 0xff}},
+	} {
+		marks := make([]float64, len(xs))
+		n := 0
+		for i := range marks {
+			marks[i] = math.NaN()
 		}
+		for _, r := range rep.Rows {
+			if r.Class == k.class {
+				marks[r.Ply] = ys[r.Ply]
+				n++
+			}
+		}
+		name := k.class.plural()
+		if n == 1 {
+			name = k.class.String()
+		}
+		series = append(series, chart.Series{Name: fmt.Sprintf("%d %s", n, name), X: xs, Y: marks,
+			Marks: true, Glyph: k.glyph, Color: k.color})
 	}
 	return chart.Panel{
 		Title:  fmt.Sprintf("%dx%d game: Black's chance of winning", rep.Size, rep.Size),
-		XLabel: "ply (moves played)", YLabel: "Black's win probability", IntegerX: true,
-		Series: []chart.Series{
-			{Name: "Black wins", X: xs, Y: ys},
-			{Name: "mistake or blunder", X: xs, Y: marks, Marks: true},
-		},
-		Levels: []chart.Level{{Name: "even", Y: 0.5}},
-	}.WithYRange(0, 1)
+		XLabel: "ply (moves played)", YLabel: "Black's win probability (%)", IntegerX: true, XTicks: 12, YTicks: 10,
+		Series: series,
+		Levels: []chart.Level{{Name: "even", Y: 50}},
+	}.WithYRange(0, 100)
+}
+
+// PlotWidth and PlotHeight are the size of the PNG of a game.
+var (
+	PlotWidth  = 10 * vg.Inch
+	PlotHeight = 5 * vg.Inch
+)
+
+// CandidatesJSON returns candidates in their JSON form (nil for none).
+func CandidatesJSON(cs []Candidate) []JSONCandidate {
+	var out []JSONCandidate
+	for _, c := range cs {
+		out = append(out, JSONCandidate{Move: c.Move.String(), Winrate: round(c.WinProb), Visits: c.Visits, Solved: c.Exact.String()})
+	}
+	return out
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -193,7 +195,7 @@ func (s *Server) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, to
 		return
 	case "":
 	default:
-		s.write(Response{ID: q.ID, Error: fmt.Sprintf("unknown action %q (want \"terminate\" or none)", q.Action)})
+		s.write(Response{ID: q.ID, Error: fmt.Sprintf("unknown action %s (want \"terminate\" or none)", rules.Quote(q.Action))})
 		return
 	}
 	job, err := s.prepare(q)
@@ -205,7 +207,7 @@ func (s *Server) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, to
 	s.mu.Lock()
 	switch {
 	case s.inFlight[q.ID] != nil:
-		err = fmt.Errorf("query %q is already in flight", q.ID)
+		err = fmt.Errorf("query %s is already in flight", rules.Quote(q.ID))
 	case len(s.inFlight) >= MaxInFlight:
 		err = fmt.Errorf("too many queries in flight (%d)", MaxInFlight)
 	default:
@@ -291,7 +293,7 @@ func (s *Server) prepare(q Query) (job, error) {
 			if me, ok := errors.AsType[*rules.MoveError](err); ok {
 				err = me.Err
 			}
-			return job{}, fmt.Errorf("move %d %q: %w", i+1, text, err)
+			return job{}, fmt.Errorf("move %d %s: %w", i+1, rules.Quote(text), err)
 		}
 		all = append(all, p.Play(m))
 	}
@@ -299,14 +301,17 @@ func (s *Server) prepare(q Query) (job, error) {
 	if turns == nil {
 		turns = []int{len(q.Moves)}
 	}
-	if len(turns) > len(all) {
-		return job{}, fmt.Errorf("analyzeTurns: %d turns, the game has %d", len(turns), len(all))
-	}
+	// One rule: each turn of the game at most once.
 	j := job{engine: e, turns: slices.Clone(turns), limits: l, policy: q.IncludePolicy}
+	seen := make([]bool, len(all))
 	for _, t := range turns {
 		if t < 0 || t > len(q.Moves) {
 			return job{}, fmt.Errorf("analyzeTurns: turn %d: want 0..%d (the number of moves)", t, len(q.Moves))
 		}
+		if seen[t] {
+			return job{}, fmt.Errorf("analyzeTurns: turn %d appears twice: want each turn at most once", t)
+		}
+		seen[t] = true
 		j.ps = append(j.ps, all[t])
 	}
 	return j, nil
@@ -358,23 +363,7 @@ func response(id string, p Position, policy bool) Response {
 		r.Solved = &v
 	}
 	a := p.Search
-	idx := make([]int, 0, len(a.Moves))
-	for i := range a.Moves {
-		if a.Visits[i] > 0 || a.Moves[i] == a.Best {
-			idx = append(idx, i)
-		}
-	}
-	// The engine's choice first, then by visits.
-	slices.SortStableFunc(idx, func(x, y int) int {
-		if (a.Moves[x] == a.Best) != (a.Moves[y] == a.Best) {
-			if a.Moves[x] == a.Best {
-				return -1
-			}
-			return 1
-		}
-		return a.Visits[y] - a.Visits[x]
-	})
-	for order, i := range idx {
+	for order, i := range ranked(a) {
 		mi := MoveInfo{Move: a.Moves[i].String(), Visits: a.Visits[i], Winrate: round((float64(a.Q[i]) + 1) / 2),
 			Prior: round(float64(a.Prior[i])), Order: order, PV: []string{a.Moves[i].String()}}
 		if a.Moves[i] == a.Best {
@@ -417,7 +406,8 @@ func looseID(line []byte) string {
 	return ""
 }
 
-// jsonError phrases a decoding error, with its byte offset.
+// jsonError phrases a decoding error, with its byte offset, or the field
+// and what it wants.
 func jsonError(err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -425,7 +415,62 @@ func jsonError(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
 	case errors.As(err, &te):
-		return fmt.Sprintf("field %q: want a %v, not a JSON %s", te.Field, te.Type, te.Value)
+		if te.Field == "" {
+			return fmt.Sprintf("want a JSON object (a query), not a JSON %s", te.Value)
+		}
+		field, _, _ := strings.Cut(te.Field, ".")
+		return fmt.Sprintf("field %s: want %s, not a JSON %s", rules.Quote(field), fieldWants(field), te.Value)
+	}
+	// encoding/json says `json: unknown field "NAME"`, with the name whole.
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if n, uerr := strconv.Unquote(name); uerr == nil {
+			name = n
+		}
+		return "unknown field " + rules.Quote(name)
 	}
 	return err.Error()
+}
+
+// fieldWants says what a field of a Query holds, for errors.
+func fieldWants(field string) string {
+	switch field {
+	case "id", "terminateId":
+		return "a string"
+	case "action":
+		return `"terminate" or nothing`
+	case "size":
+		return "a whole number (the board size)"
+	case "moves":
+		return `an array of moves, like ["d4", "c4"]`
+	case "analyzeTurns":
+		return "an array of whole numbers (turns, 0 = the start)"
+	case "maxVisits":
+		return "a whole number (visits per turn)"
+	case "maxTime":
+		return "a number (seconds per turn)"
+	case "includePolicy":
+		return "true or false"
+	}
+	return "another type"
+}
+
+// ranked returns the indices of the searched moves of a (those visited,
+// and the choice), the search's choice first, then by visits.
+func ranked(a agent.Analysis) []int {
+	idx := make([]int, 0, len(a.Moves))
+	for i := range a.Moves {
+		if a.Visits[i] > 0 || a.Moves[i] == a.Best {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if (a.Moves[x] == a.Best) != (a.Moves[y] == a.Best) {
+			if a.Moves[x] == a.Best {
+				return -1
+			}
+			return 1
+		}
+		return a.Visits[y] - a.Visits[x]
+	})
+	return idx
 }

@@ -46,13 +46,26 @@ func TestServerErrors(t *testing.T) {
 		`{"id":"e","size":7}`,
 		`{"id":"f","action":"explode"}`,
 		`{"size":6}`,
+		`{"id":"g","size":6,"maxVisits":"many"}`,
+		`{"id":"h","size":6,"moves":["a1"],"analyzeTurns":[0,0,0]}`,
+		`{"id":"i","size":6,"moves":["` + strings.Repeat("x", 5000) + `"]}`,
+		`{"id":"j","size":6,"` + strings.Repeat("y", 5000) + `":1}`,
+		`{"id":"k","size":6,"moves":[1]}`,
 		`{"id":"ok","size":6,"moves":["a1"],"maxVisits":8,"includePolicy":true}`,
 	}, "\n")
 	out := serve(t, s, input)
 	for id, want := range map[string]string{"b": `move 1 "b1"`, "c": `unknown field "colour"`,
-		"d": "turn 3", "e": "no model for 7x7", "f": `unknown action "explode"`} {
+		"d": "turn 3", "e": "no model for 7x7", "f": `unknown action "explode"`,
+		"g": `field "maxVisits": want a whole number (visits per turn), not a JSON string`,
+		"h": "analyzeTurns: turn 0 appears twice", "i": "(5000 bytes)", "j": "unknown field",
+		"k": `field "moves": want an array of moves`} {
 		if len(out[id]) != 1 || !strings.Contains(out[id][0].Error, want) {
 			t.Errorf("query %q: %+v, want one error naming %q", id, out[id], want)
+		}
+	}
+	for id, r := range out {
+		if len(r) > 0 && len(r[0].Error) > 300 {
+			t.Errorf("query %.20q: error of %d bytes, want a short one", id, len(r[0].Error))
 		}
 	}
 	// The move's text appears once: the rules' own prefix is not repeated.
@@ -114,5 +127,23 @@ func TestServerTerminate(t *testing.T) {
 	}
 	if len(out["long"]) != 1 || !out["long"][0].Terminated {
 		t.Errorf("terminated query: %+v", out["long"])
+	}
+}
+
+// TestJSONErrorNoGoTypes: decoding errors name the field and what it
+// wants, never a Go type.
+func TestJSONErrorNoGoTypes(t *testing.T) {
+	for in, want := range map[string]string{
+		`[1]`:                     "want a JSON object (a query), not a JSON array",
+		`{"maxVisits":1.5}`:       `field "maxVisits": want a whole number`,
+		`{"analyzeTurns":["x"]}`:  `field "analyzeTurns": want an array of whole numbers`,
+		`{"includePolicy":"yes"}`: `field "includePolicy": want true or false`,
+		`{"id":7}`:                `field "id": want a string`,
+	} {
+		var q Query
+		msg := jsonError(json.Unmarshal([]byte(in), &q))
+		if !strings.Contains(msg, want) || strings.Contains(msg, "analysis.") || strings.Contains(msg, " int") {
+			t.Errorf("%s: %q, want it to say %q", in, msg, want)
+		}
 	}
 }

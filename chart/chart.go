@@ -38,6 +38,11 @@ type Series struct {
 	// Marks draws the points alone, larger, without a line (for events
 	// on another series, such as the mistakes of a game).
 	Marks bool
+	// Glyph is the shape of Marks (nil: a circle), so that kinds of
+	// events can be told apart without colour.
+	Glyph draw.GlyphDrawer
+	// Color replaces the palette's colour when not zero.
+	Color color.RGBA
 }
 
 // Level is a horizontal reference line, such as an anchor's rating.
@@ -54,6 +59,11 @@ type Panel struct {
 	Levels         []Level
 	// IntegerX puts ticks on whole numbers only.
 	IntegerX bool
+	// XTicks, when above 0, is about how many X ticks to label (a round
+	// step: 1, 2, 5, 10, ...); 0 leaves the number to the plot.
+	XTicks int
+	// YTicks is XTicks for the Y axis.
+	YTicks int
 	// Second, when not nil, gives a second line under each X tick label
 	// (for example the hours of training at a generation).
 	Second func(x float64) string
@@ -133,6 +143,9 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 	smoothed := false
 	for i, s := range p.Series {
 		c := Palette[i%len(Palette)]
+		if s.Color != (color.RGBA{}) {
+			c = s.Color
+		}
 		for _, pt := range points(s.X, s.Y) {
 			xmin, xmax = math.Min(xmin, pt.X), math.Max(xmax, pt.X)
 		}
@@ -178,6 +191,9 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 				return nil, nil, err
 			}
 			sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(3.5)
+			if s.Glyph != nil {
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = s.Glyph, vg.Points(5)
+			}
 			pl.Add(sc)
 			if s.Name != "" {
 				leg.Add(s.Name, sc)
@@ -229,10 +245,10 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 		leg.Add("measured", raw)
 		leg.Add("EMA "+strconv.Itoa(EMASpan), ema)
 	}
-	if p.IntegerX || p.Second != nil {
-		pl.X.Tick.Marker = intTicks{integer: p.IntegerX, second: p.Second}
+	if p.IntegerX || p.Second != nil || p.XTicks > 0 {
+		pl.X.Tick.Marker = intTicks{integer: p.IntegerX, second: p.Second, target: p.XTicks}
 	}
-	pl.Y.Tick.Marker = intTicks{}
+	pl.Y.Tick.Marker = intTicks{target: p.YTicks}
 	if d := pl.Y.Max - pl.Y.Min; finite(d) && d < 1e-9*math.Max(1, math.Abs(pl.Y.Max)) {
 		// A flat series: show it in the middle of a readable range.
 		pad := math.Max(1e-3, math.Abs(pl.Y.Max)/10)
@@ -250,6 +266,7 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 type intTicks struct {
 	integer bool
 	second  func(float64) string
+	target  int // about how many ticks, when above 0
 }
 
 func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -263,6 +280,9 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := 1.0
 	if len(major) > 1 {
 		step = major[1] - major[0]
+	}
+	if t.target > 0 && hi > lo {
+		step = niceStep((hi - lo) / float64(t.target))
 	}
 	if t.integer {
 		step = math.Max(1, math.Round(step))
@@ -289,6 +309,18 @@ func (t intTicks) Ticks(lo, hi float64) []plot.Tick {
 		return ticks
 	}
 	return out
+}
+
+// niceStep is the largest of 1, 2 and 5 times a power of ten that is at
+// most raw.
+func niceStep(raw float64) float64 {
+	pow := math.Pow(10, math.Floor(math.Log10(raw)+1e-9))
+	for _, m := range []float64{5, 2, 1} {
+		if m*pow <= raw*(1+1e-9) {
+			return m * pow
+		}
+	}
+	return pow
 }
 
 // draw draws the panel on c: the plot on the left, the legend in a strip
@@ -332,14 +364,21 @@ var (
 	PanelHeight = 3 * vg.Inch
 )
 
-// WritePNG draws the panels as a PNG image, cols panels per row.
+// WritePNG draws the panels as a PNG image, cols panels per row, each
+// PanelWidth by PanelHeight.
 func WritePNG(w io.Writer, panels []Panel, cols int) error {
+	return WritePNGSize(w, panels, cols, PanelWidth, PanelHeight)
+}
+
+// WritePNGSize is WritePNG with panels of the given size (at 100 dots
+// per inch: 10 inches are 1000 pixels).
+func WritePNGSize(w io.Writer, panels []Panel, cols int, width, height vg.Length) error {
 	if len(panels) == 0 {
 		return errors.New("chart: no panel to draw")
 	}
 	cols = max(1, min(cols, len(panels)))
 	rows := (len(panels) + cols - 1) / cols
-	img := vgimg.NewWith(vgimg.UseWH(PanelWidth*vg.Length(cols), PanelHeight*vg.Length(rows)), vgimg.UseDPI(100))
+	img := vgimg.NewWith(vgimg.UseWH(width*vg.Length(cols), height*vg.Length(rows)), vgimg.UseDPI(100))
 	dc := draw.New(img)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())

@@ -11,8 +11,10 @@
 //   - intervals as shaded bands, reference levels as dashed horizontal lines;
 //   - a unit in every axis label, chosen by the caller.
 //
-// A figure is a list of Panels; the caller (selfplay for the metrics,
-// ladder for the ratings) says what each panel holds, chart draws it.
+// A figure is a list of Panels; the caller says what each panel holds,
+// chart draws it. The figures of a run's files (package runfiles) are
+// here: MetricsPanels for metrics.csv, RatingsPanels for the ladder's
+// ratings.csv.
 //
 // # Usage
 //

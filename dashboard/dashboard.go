@@ -18,8 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/konanezero/konane/chart"
-	"github.com/konanezero/konane/ladder"
-	"github.com/konanezero/konane/selfplay"
+	"github.com/konanezero/konane/runfiles"
 )
 
 //go:embed static
@@ -29,6 +28,12 @@ var static embed.FS
 type Options struct {
 	Name    string        // what the page calls the run (its directory)
 	Refresh time.Duration // how often the page asks for news (0: 5 s)
+	// StaleAfter is how long without new data (a game, a generation)
+	// before the run counts as stopped: 0 gives 10 minutes, or three
+	// times the last generation's training or time per game if longer.
+	StaleAfter time.Duration
+	// Now is the clock (nil: time.Now), for tests.
+	Now func() time.Time
 }
 
 // Server serves the dashboard of one run.
@@ -47,6 +52,9 @@ type Server struct {
 func New(fsys fs.FS, opts Options) *Server {
 	if opts.Refresh <= 0 {
 		opts.Refresh = 5 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	s := &Server{run: fsys, opts: opts, mux: http.NewServeMux()}
 	s.mux.HandleFunc("/{$}", s.page)
@@ -113,6 +121,11 @@ type Status struct {
 	Games       int     `json:"selfplay_games"` // self-play games so far
 	// Updated is when the last generation finished (RFC 3339), "" if none.
 	Updated string `json:"updated"`
+	// Activity is when the run last wrote a game or a generation (RFC
+	// 3339), "" if never; Stale says that was longer ago than the run's
+	// pace allows (Options.StaleAfter): training has stopped, or hangs.
+	Activity string `json:"activity"`
+	Stale    bool   `json:"stale"`
 	// Last holds the last generation's metrics by metrics.csv's column
 	// names (a value that is not a number is left out).
 	Last   map[string]float64 `json:"last,omitempty"`
@@ -133,12 +146,13 @@ type LadderStatus struct {
 
 // runFiles is what the dashboard read of the run at one moment.
 type runFiles struct {
-	config  []byte
-	size    int
-	metrics []selfplay.Metrics
-	ratings []ladder.Row
-	version string
-	errs    []string
+	config      []byte
+	size        int
+	gamesPerGen int
+	metrics     []runfiles.Metrics
+	ratings     []runfiles.Rating
+	version     string
+	errs        []string
 }
 
 func (s *Server) read() runFiles {
@@ -149,8 +163,8 @@ func (s *Server) read() runFiles {
 			ver = append(ver, fmt.Sprintf("%s:%d:%d", name, fi.ModTime().UnixNano(), fi.Size()))
 		}
 	}
-	stamp("metrics.csv")
-	stamp(path.Join(ladder.Dir, ladder.RatingsFile))
+	stamp(runfiles.MetricsFile)
+	stamp(runfiles.RatingsKey)
 	rf.version = strings.Join(ver, ";")
 	readOpt := func(name string) []byte {
 		b, err := fs.ReadFile(s.run, name)
@@ -159,27 +173,24 @@ func (s *Server) read() runFiles {
 		}
 		return b
 	}
-	if b := readOpt("config.json"); b != nil {
-		var c struct {
-			Size int `json:"size"`
-		}
-		if err := json.Unmarshal(b, &c); err != nil || !json.Valid(b) {
-			rf.errs = append(rf.errs, fmt.Sprintf("config.json: %v", err))
+	if b := readOpt(runfiles.ConfigFile); b != nil {
+		if c, err := runfiles.ParseRunConfig(b); err != nil {
+			rf.errs = append(rf.errs, err.Error())
 		} else {
-			rf.config, rf.size = b, c.Size
+			rf.config, rf.size, rf.gamesPerGen = b, c.Size, c.GamesPerGen
 		}
 	}
-	if b := readOpt("metrics.csv"); b != nil {
-		m, err := selfplay.ParseMetrics(b)
+	if b := readOpt(runfiles.MetricsFile); b != nil {
+		m, err := runfiles.ParseMetrics(b)
 		if err != nil {
-			rf.errs = append(rf.errs, fmt.Sprintf("metrics.csv: %v", err))
+			rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", runfiles.MetricsFile, err))
 		}
 		rf.metrics = m
 	}
-	if b := readOpt(path.Join(ladder.Dir, ladder.RatingsFile)); b != nil {
-		r, err := ladder.ParseRatings(b)
+	if b := readOpt(runfiles.RatingsKey); b != nil {
+		r, err := runfiles.ParseRatings(b)
 		if err != nil {
-			rf.errs = append(rf.errs, fmt.Sprintf("ladder/ratings.csv: %v", err))
+			rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", runfiles.RatingsKey, err))
 		}
 		rf.ratings = r
 	}
@@ -189,36 +200,60 @@ func (s *Server) read() runFiles {
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	rf := s.read()
 	st := Status{Name: s.opts.Name, Version: rf.version, Config: rf.config, Size: rf.size, Errors: rf.errs}
-	if rf.config != nil {
-		var c struct {
-			GamesPerGen int `json:"games_per_gen"`
-		}
-		json.Unmarshal(rf.config, &c)
-		st.GamesPerGen = c.GamesPerGen
-	}
+	st.GamesPerGen = rf.gamesPerGen
 	if n := len(rf.metrics); n > 0 {
 		last := rf.metrics[n-1]
 		st.Last, st.Generation, st.Hours = lastMetrics(last), last.Generation, last.WallSecs/3600
 		for _, m := range rf.metrics {
 			st.Games += m.Games
 		}
-		if fi, err := fs.Stat(s.run, "metrics.csv"); err == nil {
-			st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
-		}
+	}
+	var activity time.Time
+	if fi, err := fs.Stat(s.run, runfiles.MetricsFile); err == nil && len(rf.metrics) > 0 {
+		st.Updated = fi.ModTime().UTC().Format(time.RFC3339)
+		activity = fi.ModTime()
 	}
 	// The generation being played keeps each finished game's record.
-	if entries, err := fs.ReadDir(s.run, path.Join("games", fmt.Sprintf("gen-%06d", st.Generation+1))); err == nil {
+	if entries, err := fs.ReadDir(s.run, path.Join(runfiles.GamesDir, runfiles.GenDir(st.Generation+1))); err == nil {
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txt") && !strings.HasPrefix(e.Name(), ".") {
 				st.GamesDone++
+				if fi, err := e.Info(); err == nil && fi.ModTime().After(activity) {
+					activity = fi.ModTime()
+				}
 			}
 		}
+	}
+	if !activity.IsZero() {
+		st.Activity = activity.UTC().Format(time.RFC3339)
+		st.Stale = s.opts.Now().Sub(activity) > s.staleAfter(rf.metrics, st.GamesPerGen)
 	}
 	st.Ladder = ladderStatus(rf.ratings)
 	writeJSON(w, st)
 }
 
-func lastMetrics(m selfplay.Metrics) map[string]float64 {
+// staleAfter is how long the run may write nothing while it still works:
+// Options.StaleAfter, else 10 minutes or three times the longest quiet
+// spell of the last generation (its training, or the time per game).
+func (s *Server) staleAfter(ms []runfiles.Metrics, gamesPerGen int) time.Duration {
+	if s.opts.StaleAfter > 0 {
+		return s.opts.StaleAfter
+	}
+	quiet := 0.0
+	if n := len(ms); n > 0 {
+		last := ms[n-1]
+		quiet = last.TrainSecs
+		if gamesPerGen > 0 && last.SelfplaySecs/float64(gamesPerGen) > quiet {
+			quiet = last.SelfplaySecs / float64(gamesPerGen)
+		}
+	}
+	if d := time.Duration(3 * quiet * float64(time.Second)); d > 10*time.Minute {
+		return d
+	}
+	return 10 * time.Minute
+}
+
+func lastMetrics(m runfiles.Metrics) map[string]float64 {
 	out := map[string]float64{}
 	for k, v := range map[string]float64{
 		"policy_loss": m.PolicyLoss, "value_loss": m.ValueLoss, "policy_entropy": m.PolicyEntropy,
@@ -233,7 +268,7 @@ func lastMetrics(m selfplay.Metrics) map[string]float64 {
 	return out
 }
 
-func ladderStatus(rows []ladder.Row) *LadderStatus {
+func ladderStatus(rows []runfiles.Rating) *LadderStatus {
 	var ls *LadderStatus
 	for _, r := range rows {
 		if r.Anchor {
@@ -291,7 +326,7 @@ func renderCharts(rf runFiles) ([]byte, error) {
 	var panels []chart.Panel
 	var ids []string
 	if len(rf.metrics) > 0 {
-		for i, p := range selfplay.MetricsPanels(rf.metrics) {
+		for i, p := range chart.MetricsPanels(rf.metrics) {
 			panels, ids = append(panels, p), append(ids, fmt.Sprintf("metrics-%d", i))
 		}
 	}
@@ -302,7 +337,7 @@ func renderCharts(rf runFiles) ([]byte, error) {
 		}
 	}
 	if len(rf.ratings) > 0 {
-		for i, p := range ladder.Panels(rf.ratings, anchor) {
+		for i, p := range chart.RatingsPanels(rf.ratings, anchor) {
 			panels, ids = append(panels, p), append(ids, fmt.Sprintf("ladder-%d", i))
 		}
 	}

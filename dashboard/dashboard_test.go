@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/mcts"
@@ -133,8 +135,8 @@ func TestAPI(t *testing.T) {
 			ladders++
 		}
 	}
-	if metrics != len(selfplay.MetricsPanels(nil)) || ladders != 4 {
-		t.Errorf("%d metrics and %d ladder charts, want %d and 4", metrics, ladders, len(selfplay.MetricsPanels(nil)))
+	if metrics != len(chart.MetricsPanels(nil)) || ladders != 4 {
+		t.Errorf("%d metrics and %d ladder charts, want %d and 4", metrics, ladders, len(chart.MetricsPanels(nil)))
 	}
 
 	// A new generation changes the version, and the charts with it.
@@ -186,5 +188,41 @@ func TestHTTP(t *testing.T) {
 	page := get(t, New(os.DirFS(t.TempDir()), Options{Refresh: 1500 * 1e6}), "GET", "/").Body.String()
 	if !strings.Contains(page, `data-refresh-ms="1500"`) || strings.Contains(page, "http://") || strings.Contains(page, "https://") {
 		t.Error("the page does not carry the refresh interval, or links an external resource")
+	}
+}
+
+// TestStale: a run that writes nothing for longer than its pace allows is
+// reported stopped, not live; a new game makes it live again.
+func TestStale(t *testing.T) {
+	dir := t.TempDir()
+	train(t, dir, 1)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	h := New(os.DirFS(dir), Options{Now: clock})
+	if st := getStatus(t, h); st.Stale || st.Activity == "" {
+		t.Errorf("just trained: stale %v, activity %q", st.Stale, st.Activity)
+	}
+	now = now.Add(11 * time.Minute)
+	st := getStatus(t, h)
+	if !st.Stale {
+		t.Errorf("11 minutes without news: not stale (activity %s)", st.Activity)
+	}
+	// A game of the next generation is news.
+	gen := filepath.Join(dir, "games", "gen-000002")
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	game := filepath.Join(gen, "game-1.txt")
+	if err := os.WriteFile(game, []byte("[Size \"4\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(game, now, now)
+	if st := getStatus(t, h); st.Stale || st.GamesDone != 1 {
+		t.Errorf("a new game: stale %v, %d games done", st.Stale, st.GamesDone)
+	}
+	// The page says so.
+	js := get(t, h, "GET", "/app.js").Body.String()
+	if !strings.Contains(js, "st.stale") || !strings.Contains(js, "not training") {
+		t.Error("app.js does not show a stale run")
 	}
 }

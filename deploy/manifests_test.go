@@ -13,9 +13,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -46,6 +50,12 @@ func decode(t *testing.T, path string) []any {
 			obj = &corev1.ConfigMap{}
 		case "v1 Secret":
 			obj = &corev1.Secret{}
+		case "autoscaling/v2 HorizontalPodAutoscaler":
+			obj = &autoscalingv2.HorizontalPodAutoscaler{}
+		case "policy/v1 PodDisruptionBudget":
+			obj = &policyv1.PodDisruptionBudget{}
+		case "networking.k8s.io/v1 Ingress":
+			obj = &networkingv1.Ingress{}
 		default:
 			t.Fatalf("%s document %d: unexpected kind %q %q", path, i+1, tm.APIVersion, tm.Kind)
 		}
@@ -68,8 +78,12 @@ func TestManifests(t *testing.T) {
 	}
 	configMaps, secrets := map[string]*corev1.ConfigMap{}, map[string]*corev1.Secret{}
 	var trainers []*appsv1.StatefulSet
-	var workers []*appsv1.Deployment
+	var workers, servers []*appsv1.Deployment
 	var pods []*corev1.PodTemplateSpec
+	var hpas []*autoscalingv2.HorizontalPodAutoscaler
+	var pdbs []*policyv1.PodDisruptionBudget
+	var ingresses []*networkingv1.Ingress
+	services := map[string]*corev1.Service{}
 	for _, o := range objs {
 		switch o := o.(type) {
 		case *corev1.ConfigMap:
@@ -83,8 +97,20 @@ func TestManifests(t *testing.T) {
 				t.Errorf("trainer %s: want exactly 1 replica (one trainer per run)", o.Name)
 			}
 		case *appsv1.Deployment:
+			if args := o.Spec.Template.Spec.Containers[0].Args; len(args) > 0 && args[0] == "serve" {
+				servers = append(servers, o)
+				continue
+			}
 			workers = append(workers, o)
 			pods = append(pods, &o.Spec.Template)
+		case *corev1.Service:
+			services[o.Name] = o
+		case *autoscalingv2.HorizontalPodAutoscaler:
+			hpas = append(hpas, o)
+		case *policyv1.PodDisruptionBudget:
+			pdbs = append(pdbs, o)
+		case *networkingv1.Ingress:
+			ingresses = append(ingresses, o)
 		}
 	}
 	if len(trainers) != 1 || len(workers) != 1 {
@@ -143,11 +169,79 @@ func TestManifests(t *testing.T) {
 			}
 		}
 	}
+	checkServe(t, servers, services, hpas, pdbs, ingresses)
 	if args := trainers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "train" || !slices.Contains(args, "--selfplay=false") {
 		t.Errorf("trainer args %v: want train ... --selfplay=false", args)
 	}
 	if args := workers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "selfplay" || !slices.Contains(args, "--spool") {
 		t.Errorf("worker args %v: want selfplay ... --spool DIR", args)
+	}
+}
+
+// checkServe checks the play service: one Deployment of `konane serve`
+// on 0.0.0.0:8080 run as non-root, with probes on /readyz and /healthz,
+// resource requests, a grace period that covers the drain and the
+// longest move; a Service, an HPA and a PDB that select or name it, and
+// an Ingress with TLS to the Service.
+func checkServe(t *testing.T, servers []*appsv1.Deployment, services map[string]*corev1.Service, hpas []*autoscalingv2.HorizontalPodAutoscaler, pdbs []*policyv1.PodDisruptionBudget, ingresses []*networkingv1.Ingress) {
+	t.Helper()
+	if len(servers) != 1 || len(hpas) != 1 || len(pdbs) != 1 || len(ingresses) != 1 {
+		t.Fatalf("%d serve Deployments, %d HPAs, %d PDBs, %d Ingresses; want one each", len(servers), len(hpas), len(pdbs), len(ingresses))
+	}
+	d := servers[0]
+	pod := d.Spec.Template.Spec
+	if sc := pod.SecurityContext; sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot {
+		t.Errorf("serve: must run as a non-root user")
+	}
+	c := pod.Containers[0]
+	if !slices.Contains(c.Args, "0.0.0.0:8080") || c.Ports[0].ContainerPort != 8080 {
+		t.Errorf("serve args %v, ports %v: want --addr 0.0.0.0:8080", c.Args, c.Ports)
+	}
+	if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" ||
+		c.LivenessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+		t.Errorf("serve: probes on /readyz and /healthz wanted")
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() {
+		t.Errorf("serve: needs cpu and memory requests")
+	}
+	flag := func(name string) string {
+		if i := slices.Index(c.Args, name); i >= 0 && i+1 < len(c.Args) {
+			return c.Args[i+1]
+		}
+		return ""
+	}
+	move, err1 := time.ParseDuration(flag("--move-timeout"))
+	drain, err2 := time.ParseDuration(flag("--drain-delay"))
+	if err1 != nil || err2 != nil || pod.TerminationGracePeriodSeconds == nil || time.Duration(*pod.TerminationGracePeriodSeconds)*time.Second <= move+drain {
+		t.Errorf("serve: the grace period must exceed --drain-delay + --move-timeout (%v, %v)", err1, err2)
+	}
+	labels := d.Spec.Template.Labels
+	matches := func(sel map[string]string) bool {
+		for k, v := range sel {
+			if labels[k] != v {
+				return false
+			}
+		}
+		return len(sel) > 0
+	}
+	var svc *corev1.Service
+	for _, s := range services {
+		if matches(s.Spec.Selector) {
+			svc = s
+		}
+	}
+	if svc == nil {
+		t.Fatal("no Service selects the serve pods")
+	}
+	if h := hpas[0]; h.Spec.ScaleTargetRef.Name != d.Name || h.Spec.ScaleTargetRef.Kind != "Deployment" || len(h.Spec.Metrics) == 0 || h.Spec.Metrics[0].Resource == nil || h.Spec.Metrics[0].Resource.Name != corev1.ResourceCPU {
+		t.Errorf("the HPA must scale %s on CPU", d.Name)
+	}
+	if p := pdbs[0]; p.Spec.Selector == nil || !matches(p.Spec.Selector.MatchLabels) {
+		t.Errorf("the PDB must select the serve pods")
+	}
+	ing := ingresses[0]
+	if len(ing.Spec.TLS) == 0 || len(ing.Spec.Rules) == 0 || ing.Spec.Rules[0].HTTP.Paths[0].Backend.Service.Name != svc.Name {
+		t.Errorf("the Ingress must have TLS and lead to the Service %s", svc.Name)
 	}
 }
 

@@ -173,7 +173,7 @@ func (e *Engine) newGame() error {
 func (e *Engine) boardsize(_ context.Context, args []string) (string, error) {
 	n, err := strconv.Atoi(args[0])
 	if err != nil {
-		return "", fmt.Errorf("boardsize %q is not a number", args[0])
+		return "", fmt.Errorf("boardsize %s is not a number", rules.Quote(args[0]))
 	}
 	if n < rules.MinSize || n > rules.MaxSize {
 		return "", fmt.Errorf("unacceptable size: %d is outside %d..%d", n, rules.MinSize, rules.MaxSize)
@@ -196,7 +196,7 @@ func parseColor(s string) (rules.Color, error) {
 	case "w", "white":
 		return rules.White, nil
 	}
-	return 0, fmt.Errorf("invalid color %q: want black, b, white or w", s)
+	return 0, fmt.Errorf("invalid color %s: want black, b, white or w", rules.Quote(s))
 }
 
 // checkTurn fails unless c is to move in a game that goes on.
@@ -302,7 +302,7 @@ func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 func moveError(err error) error {
 	var me *rules.MoveError
 	if errors.As(err, &me) {
-		return fmt.Errorf("move %q: %w", me.Text, me.Err)
+		return fmt.Errorf("move %s: %w", rules.Quote(me.Text), me.Err)
 	}
 	return err
 }

@@ -368,3 +368,18 @@ func TestQuitEndsReader(t *testing.T) {
 		}
 	}
 }
+
+// TestShortErrors: an answer quotes at most rules.MaxQuote bytes of the
+// offending argument.
+func TestShortErrors(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	e := newEngine(t, es, 6)
+	s := startSession(t, e)
+	defer s.in.Close()
+	long := strings.Repeat("z", 2000)
+	for _, cmd := range []string{"boardsize " + long, "play " + long + " d4", "play b " + long} {
+		if a := s.ask(cmd, '?'); len(a) > 300 {
+			t.Errorf("%.20s…: answer of %d bytes", cmd, len(a))
+		}
+	}
+}

@@ -13,11 +13,14 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // DefaultAnchors are the fixed players of a ladder: classic players whose
-// strength does not drift, from no skill to a fair search.
-var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"}
+// strength does not drift, from no skill to the strongest classical
+// engine (the PVS engine at a fixed depth, so that its strength does not
+// depend on the machine's load).
+var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pvs:depth=8"}
 
 // Config says how to rate a run.
 type Config struct {
@@ -96,7 +99,7 @@ func (c Config) Validate() error {
 	seen := map[string]string{}
 	for _, a := range c.Anchors {
 		if a.Kind == player.KindModel {
-			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, mcts or perfect)", a.Name)
+			return fmt.Errorf("ladder: anchor %s: a model is not a fixed player (use random, greedy, alphabeta, pvs, mcts or perfect)", a.Name)
 		}
 		if isGenerationName(a.Name) {
 			return fmt.Errorf("ladder: anchor %s: the name is one of a generation's (give another with name=...)", a.Name)
@@ -200,8 +203,9 @@ func fileName(name string) string {
 	}, name)
 }
 
-// GenerationName is the ladder's name of a run's generation.
-func GenerationName(gen int) string { return fmt.Sprintf("gen-%06d", gen) }
+// GenerationName is the ladder's name of a run's generation
+// (runfiles.GenDir).
+func GenerationName(gen int) string { return runfiles.GenDir(gen) }
 
 func isGenerationName(name string) bool {
 	_, ok := generationOf(name)
@@ -209,13 +213,7 @@ func isGenerationName(name string) bool {
 }
 
 // generationOf parses GenerationName.
-func generationOf(name string) (int, bool) {
-	var g int
-	if n, err := fmt.Sscanf(name, "gen-%06d", &g); n != 1 || err != nil || GenerationName(g) != name || g < 1 {
-		return 0, false
-	}
-	return g, true
-}
+func generationOf(name string) (int, bool) { return runfiles.ParseGenDir(name) }
 
 func sortedKeys[V any](m map[int]V) []int {
 	out := make([]int, 0, len(m))

@@ -1,6 +1,8 @@
 package ladder
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,18 +16,19 @@ import (
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // Files and folders of DIR/ladder.
 const (
-	Dir          = "ladder"        // the ladder's folder in a run directory
-	lockFile     = "lock"          // held while a ladder works
-	settingsFile = "ladder.json"   // settings the kept games depend on
-	gamesDir     = "games"         // games/A_vs_B/NNNNN.txt, one record per game
-	criticalFile = "critical.json" // the solver-labelled positions
-	solverFile   = "solver.csv"    // solver check results per player
-	RatingsFile  = "ratings.csv"   // the ratings, rewritten after each generation
-	PlotFile     = "elo.png"       // the plot of the ratings
+	Dir          = runfiles.LadderDir   // the ladder's folder in a run directory
+	lockFile     = "lock"               // held while a ladder works
+	settingsFile = "ladder.json"        // settings the kept games depend on
+	gamesDir     = "games"              // games/A_vs_B/NNNNN.txt, one record per game
+	criticalFile = "critical.json"      // the solver-labelled positions
+	solverFile   = "solver.csv"         // solver check results per player
+	RatingsFile  = runfiles.RatingsFile // the ratings, rewritten after each generation
+	PlotFile     = "elo.png"            // the plot of the ratings
 )
 
 // pairing is one match of the ladder: A (the newer generation, or the
@@ -332,4 +335,16 @@ func ffmt(x float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+// readCSV reads CSV data whose first row must be header, every row as long.
+func readCSV(data []byte, header []string) ([][]string, error) {
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 || strings.Join(rows[0], ",") != strings.Join(header, ",") {
+		return nil, fmt.Errorf("the header is not %s", strings.Join(header, ","))
+	}
+	return rows[1:], nil
 }

@@ -3,22 +3,50 @@
 package net
 
 import (
+	"runtime"
+
 	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
 )
 
-// Backend names the matrix-multiply library this binary was built with.
-// Build with -tags openblas (and libopenblas-dev installed) for OpenBLAS.
-const Backend = "gonum (pure Go)"
+// Backend names the matrix-multiply kernel this binary runs. On amd64:
+// the package's own kernel, "pure Go, AVX-512", "pure Go, AVX2+FMA" or
+// "pure Go, portable" (CPUs without AVX2, and builds with -tags purego
+// or noasm), all three bit-identical (see fmaBLAS). On other
+// architectures, where no assembly kernel exists and so no other path
+// must match it: gonum's own Sgemm, "pure Go, gonum", as many times
+// faster than the portable kernel as its exact fused multiply-adds cost
+// (docs/results/2026-12-02-kernels.md). Build with -tags openblas (and
+// libopenblas-dev installed) for OpenBLAS.
+var Backend = "pure Go, " + backendKernel()
 
-// baseBLAS is pure-Go gonum; build with -tags openblas for OpenBLAS.
-// Its serial kernel for blocks of up to 64 rows is row-independent: no padding.
-func baseBLAS() (G.BLAS, bool) { return gonum.Implementation{}, false }
+func backendKernel() string {
+	if runtime.GOARCH != "amd64" {
+		return "gonum"
+	}
+	return kernel.String()
+}
 
-// serialCols is the widest product gonum computes with its serial kernel
-// when it has at most rowBlock rows (3 of its 64×64 blocks; from 4 it
-// starts goroutines, which rowBLAS has already done).
-const serialCols = 3 * 64
+// baseBLAS is gonum with the package's own Sgemm (fmaBLAS) on amd64,
+// whose rows do not depend on the block: no padding; gonum itself
+// elsewhere (its serial kernel for blocks of up to 64 rows is
+// row-independent too).
+func baseBLAS() (G.BLAS, bool) {
+	if runtime.GOARCH != "amd64" {
+		return gonum.Implementation{}, false
+	}
+	return fmaBLAS{}, false
+}
 
-// setBLASThreads: gonum has no threads of its own.
+// serialCols: fmaBLAS starts no goroutines of its own; gonum computes
+// products of at most rowBlock rows and 3 of its 64×64 blocks serially
+// (from 4 it starts goroutines, which rowBLAS has already done).
+var serialCols = func() int {
+	if runtime.GOARCH != "amd64" {
+		return 3 * 64
+	}
+	return 0
+}()
+
+// setBLASThreads: fmaBLAS has no threads of its own.
 func setBLASThreads(int) bool { return false }

@@ -24,7 +24,7 @@ func baseBLAS() (G.BLAS, bool) {
 
 // serialCols: OpenBLAS runs one thread per call (see baseBLAS); products
 // are not split by columns.
-const serialCols = 0
+var serialCols = 0
 
 // setBLASThreads sets OpenBLAS's threads per call (measurements only:
 // BenchmarkEvaluateCores) and reports that it could.

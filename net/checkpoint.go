@@ -78,8 +78,7 @@ func (t *Trainer) restore(data []byte) error {
 		return err
 	}
 	if cfg != t.cfg {
-		return fmt.Errorf("%w: the checkpoint is of a %dx%d %s network, the trainer's is %dx%d %s",
-			ErrFormat, cfg.Size, cfg.Size, cfg.Arch(), t.cfg.Size, t.cfg.Size, t.cfg.Arch())
+		return &MismatchError{Checkpoint: cfg, Trainer: t.cfg}
 	}
 	step, err := strconv.ParseInt(meta["train_step"], 10, 64)
 	if err != nil || step < 0 {
@@ -128,3 +127,17 @@ func (t *Trainer) restore(data []byte) error {
 	t.rng = rand.New(pcg)
 	return nil
 }
+
+// MismatchError is the error of LoadCheckpoint when the checkpoint holds
+// another network than the trainer's (its errors.Is ErrFormat): the
+// caller knows which of the two its user changed.
+type MismatchError struct {
+	Checkpoint, Trainer Config
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%v: the checkpoint is of a %dx%d %s network, the trainer's is %dx%d %s", ErrFormat,
+		e.Checkpoint.Size, e.Checkpoint.Size, e.Checkpoint.Arch(), e.Trainer.Size, e.Trainer.Size, e.Trainer.Arch())
+}
+
+func (e *MismatchError) Unwrap() error { return ErrFormat }

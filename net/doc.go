@@ -74,7 +74,9 @@
 // results only (2 allocations per call). In an inference graph each
 // position's neighbourhoods are gathered into the scratch of the worker
 // about to multiply them (no full im2row matrix through memory). The
-// BLAS is gonum's pure Go, or OpenBLAS with -tags openblas (Backend;
+// matrix products run on the package's own kernel (fmaBLAS: AVX-512 or
+// AVX2+FMA assembly chosen at run time, a portable pure-Go FMA elsewhere,
+// all bit-identical), or on OpenBLAS with -tags openblas (Backend;
 // scripts/build.sh picks it when installed).
 //
 // Both cores: every product, gather, scatter and elementwise pass is cut

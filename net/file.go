@@ -2,6 +2,7 @@ package net
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/rules"
 )
 
 // The "format" metadata value of each kind of file.
@@ -62,10 +64,46 @@ func Load(path string) (*Model, error) {
 		return nil, fmt.Errorf("net: loading model: %w", err)
 	}
 	m, err := decode(data)
+	if err == nil {
+		err = m.Check()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("net: model %s: %w", path, err)
 	}
 	return m, nil
+}
+
+// Check runs m once on the start position of its board and fails,
+// wrapping ErrNotFinite, when the value is not a finite number in [-1, 1]
+// or a prior is not a finite number: finite weights can still overflow
+// (a model whose weights are all 3e38 loaded, then failed every move).
+// Load checks every model it reads.
+func (m *Model) Check() error {
+	e, err := NewEvaluator(m, EvalOptions{Batch: 1})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	preds, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(m.cfg.Size)})
+	cancel()
+	if rerr := <-done; err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return err
+	}
+	v := preds[0].Value
+	if !(v >= -1 && v <= 1) {
+		return fmt.Errorf("%w: on the start position the network's value is %v, want a number in [-1, 1]", ErrNotFinite, v)
+	}
+	for i, p := range preds[0].Policy {
+		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
+			return fmt.Errorf("%w: on the start position the network's prior of move %d is %v", ErrNotFinite, i+1, p)
+		}
+	}
+	return nil
 }
 
 // LoadForSize is Load for a network of the given board size: a model of

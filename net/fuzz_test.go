@@ -257,3 +257,26 @@ func FuzzLoadCheckpoint(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadRefusesOverflowingModel: finite weights that overflow (all
+// 3e38, a valid file) are refused at load with one error, instead of
+// failing every move later.
+func TestLoadRefusesOverflowingModel(t *testing.T) {
+	m := mustModel(t, tinyConfig(5), 1)
+	for _, w := range m.weights {
+		for i := range w {
+			w[i] = 3e38
+		}
+	}
+	path := filepath.Join(t.TempDir(), "huge.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "start position") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Load of an overflowing model: %v, want an error wrapping ErrNotFinite", err)
+	}
+	if err := mustModel(t, tinyConfig(5), 1).Check(); err != nil {
+		t.Errorf("a fresh model fails its check: %v", err)
+	}
+}

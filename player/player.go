@@ -44,6 +44,7 @@ const (
 	streamMCTS
 	streamPerfect
 	streamNeural
+	streamPVS
 )
 
 func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

@@ -16,6 +16,7 @@ const (
 	KindRandom    = "random"
 	KindGreedy    = "greedy"
 	KindAlphaBeta = "alphabeta"
+	KindPVS       = "pvs"
 	KindMCTS      = "mcts"
 	KindPerfect   = "perfect"
 	KindModel     = "model"
@@ -30,12 +31,13 @@ var settings = map[string][]string{
 	KindRandom:    {"name"},
 	KindGreedy:    {"name"},
 	KindAlphaBeta: {"depth", "time", "name"},
+	KindPVS:       {"depth", "time", "eval", "lmr", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
 	KindModel:     {"level", "sims", "time", "solver", "ptemp", "name", "file"},
 }
 
-var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect, KindModel}
+var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect, KindModel}
 
 // Spec names a player and its settings, as written on a command line:
 //
@@ -51,8 +53,13 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfec
 // spec text itself. Settings:
 //
 //	file=PATH  model: the model file (last: the rest of the spec is the path)
-//	depth=N    alphabeta: search depth in plies (default 4 unless time is set)
-//	time=D     alphabeta, mcts, model: time per move (Go duration: 200ms, 1s)
+//	depth=N    alphabeta, pvs: search depth in plies (default 4 unless
+//	           time is set)
+//	time=D     alphabeta, pvs, mcts, model: time per move (Go duration:
+//	           200ms, 1s)
+//	eval=E     pvs: the evaluation, mob, full (the default) or weights
+//	           M/S/P/T (see Weights)
+//	lmr=on|off pvs: late move reductions (default on)
 //	level=L    model: a difficulty level (easy, medium, hard, max: see
 //	           package agent), as play, serve and gtp offer it: its
 //	           simulations, unless sims or time is given, and its use of
@@ -70,10 +77,15 @@ type Spec struct {
 	Kind  string
 	Name  string
 	Model string        // model: the model file
-	Depth int           // alphabeta: 0 = no depth limit
+	Depth int           // alphabeta, pvs: 0 = no depth limit
 	Sims  int           // mcts, model: 0 = no count limit
-	Time  time.Duration // alphabeta, mcts, model: 0 = no time limit
-	C     float64       // mcts: 0 = DefaultUCTC
+	Time  time.Duration // alphabeta, pvs, mcts, model: 0 = no time limit
+	// Eval (pvs): the evaluation, as ParseWeights reads it; "" =
+	// EvalDefault.
+	Eval string
+	// NoLMR (pvs): search without late move reductions.
+	NoLMR bool
+	C     float64 // mcts: 0 = DefaultUCTC
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
@@ -149,7 +161,7 @@ func parseSpec(text string) (Spec, error) {
 			return Spec{}, fmt.Errorf("setting %s=%q: %w", key, value, err)
 		}
 	}
-	if kind == KindAlphaBeta && s.Depth == 0 && s.Time == 0 {
+	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
 		s.Depth = DefaultDepth
 	}
 	if kind == KindModel && s.Sims == 0 && s.Time == 0 && s.Level == "" {
@@ -176,6 +188,17 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("want on or off")
 		}
 		s.Solver = v
+	case "eval":
+		if _, err := ParseWeights(value); err != nil {
+			return err
+		}
+		s.Eval = value
+	case "lmr":
+		v := strings.ToLower(value)
+		if v != "on" && v != "off" {
+			return errors.New("want on or off")
+		}
+		s.NoLMR = v == "off"
 	case "depth":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > maxPly {
@@ -257,7 +280,7 @@ type Factory struct {
 // agent.NewFactory does (then NewNeuralFactory). It starts no goroutine.
 func NewFactory(s Spec) (*Factory, error) {
 	switch s.Kind {
-	case KindRandom, KindGreedy, KindAlphaBeta, KindMCTS, KindPerfect:
+	case KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect:
 		return &Factory{spec: s}, nil
 	case KindModel:
 		return nil, fmt.Errorf("player: %s: a model player needs its network (agent.NewFactory loads it)", s.Name)
@@ -305,6 +328,18 @@ func (f *Factory) New(seed uint64) (Player, error) {
 	case KindAlphaBeta:
 		p := NewAlphaBeta(s.Depth, s.Time, seed)
 		p.name = s.Name
+		return p, nil
+	case KindPVS:
+		p := NewPVS(s.Depth, s.Time, seed)
+		p.name = s.Name
+		if s.Eval != "" {
+			w, err := ParseWeights(s.Eval)
+			if err != nil {
+				return nil, fmt.Errorf("player: %s: eval=%s: %w", s.Name, s.Eval, err)
+			}
+			p.Eval = w
+		}
+		p.LMR = !s.NoLMR
 		return p, nil
 	case KindMCTS:
 		p := NewUCT(s.Sims, s.Time, s.C, seed)

@@ -56,25 +56,25 @@ func (m Move) String() string {
 // ParseSquare reads a square such as "d4" on a board of the given size.
 func ParseSquare(text string, size int) (Square, error) {
 	if len(text) < 2 || len(text) > 3 {
-		return NoSquare, fmt.Errorf("square %q: want a file letter and a rank number, like d4", text)
+		return NoSquare, fmt.Errorf("square %s: want a file letter and a rank number, like d4", Quote(text))
 	}
 	f := text[0]
 	if f >= 'A' && f <= 'Z' {
 		f += 'a' - 'A'
 	}
 	if f < 'a' || f > 'z' {
-		return NoSquare, fmt.Errorf("square %q: file %q is not a letter", text, text[0])
+		return NoSquare, fmt.Errorf("square %s: file %q is not a letter", Quote(text), text[0])
 	}
 	rank := 0
 	for _, ch := range text[1:] {
 		if ch < '0' || ch > '9' {
-			return NoSquare, fmt.Errorf("square %q: rank %q is not a number", text, text[1:])
+			return NoSquare, fmt.Errorf("square %s: rank %s is not a number", Quote(text), Quote(text[1:]))
 		}
 		rank = rank*10 + int(ch-'0')
 	}
 	col, row := int(f-'a'), rank-1
 	if col >= size || row < 0 || row >= size {
-		return NoSquare, fmt.Errorf("square %q is off the %dx%d board", text, size, size)
+		return NoSquare, fmt.Errorf("square %s is off the %dx%d board", Quote(text), size, size)
 	}
 	return SquareAt(row, col), nil
 }
@@ -117,7 +117,7 @@ type MoveError struct {
 	Err  error
 }
 
-func (e *MoveError) Error() string { return fmt.Sprintf("rules: move %q: %v", e.Text, e.Err) }
+func (e *MoveError) Error() string { return fmt.Sprintf("rules: move %s: %v", Quote(e.Text), e.Err) }
 
 func (e *MoveError) Unwrap() error { return e.Err }
 

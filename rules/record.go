@@ -170,7 +170,7 @@ func (e *RecordError) Error() string {
 		fmt.Fprintf(&b, " line %d", e.Line)
 	}
 	if e.Move > 0 {
-		fmt.Fprintf(&b, ": move %d %q", e.Move, e.Text)
+		fmt.Fprintf(&b, ": move %d %s", e.Move, Quote(e.Text))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Err.Error())
@@ -236,7 +236,7 @@ func checkTag(t Tag) error {
 		return errors.New(`"Size" is the record's Size field, not a tag`)
 	}
 	if !validKey(t.Key) {
-		return fmt.Errorf("tag key %q: want a letter followed by letters, digits or _", t.Key)
+		return fmt.Errorf("tag key %s: want a letter followed by letters, digits or _", Quote(t.Key))
 	}
 	if !utf8.ValidString(t.Value) {
 		return fmt.Errorf("tag %s: value is not valid UTF-8", t.Key)
@@ -245,7 +245,7 @@ func checkTag(t Tag) error {
 		switch t.Value {
 		case BlackWon, WhiteWon, Unfinished:
 		default:
-			return fmt.Errorf("tag Result %q: want %s, %s or %s", t.Value, BlackWon, WhiteWon, Unfinished)
+			return fmt.Errorf("tag Result %s: want %s, %s or %s", Quote(t.Value), BlackWon, WhiteWon, Unfinished)
 		}
 	}
 	return nil
@@ -424,7 +424,7 @@ func parseText(data []byte) (*Record, error) {
 		if t.Key == "Size" {
 			n, err := strconv.Atoi(t.Value)
 			if err != nil {
-				return nil, &RecordError{Line: line, Err: fmt.Errorf("tag Size %q is not a number", t.Value)}
+				return nil, &RecordError{Line: line, Err: fmt.Errorf("tag Size %s is not a number", Quote(t.Value))}
 			}
 			if err := checkSize(n); err != nil {
 				return nil, &RecordError{Line: line, Err: err}
@@ -452,11 +452,11 @@ func parseText(data []byte) (*Record, error) {
 // parseTagLine reads `[Key "Value"]`.
 func parseTagLine(text string) (Tag, error) {
 	if !strings.HasSuffix(text, "]") {
-		return Tag{}, fmt.Errorf("tag line %q does not end with ]", text)
+		return Tag{}, fmt.Errorf("tag line %s does not end with ]", Quote(text))
 	}
 	key, value, _ := strings.Cut(strings.TrimSpace(text[1:len(text)-1]), " ")
 	if key != "Size" && !validKey(key) {
-		return Tag{}, fmt.Errorf("tag key %q: want a letter followed by letters, digits or _", key)
+		return Tag{}, fmt.Errorf("tag key %s: want a letter followed by letters, digits or _", Quote(key))
 	}
 	value = strings.TrimSpace(value)
 	if !strings.HasPrefix(value, `"`) {
@@ -464,6 +464,9 @@ func parseTagLine(text string) (Tag, error) {
 	}
 	v, err := strconv.Unquote(value)
 	if err != nil {
+		if len(value) > MaxQuote {
+			value = Quote(value)
+		}
 		return Tag{}, fmt.Errorf("tag %s: value %s is not a well-formed quoted string", key, value)
 	}
 	return Tag{key, v}, nil
@@ -544,7 +547,7 @@ func (r *Record) parseMoves(data []byte, line int) error {
 			continue
 		case isResult(tok.text):
 			if i != len(toks)-1 {
-				return &RecordError{Line: toks[i+1].line, Err: fmt.Errorf("%q after the result %s", toks[i+1].text, tok.text)}
+				return &RecordError{Line: toks[i+1].line, Err: fmt.Errorf("%s after the result %s", Quote(toks[i+1].text), tok.text)}
 			}
 			switch tag := r.Tag("Result"); {
 			case tag == "":
@@ -552,7 +555,7 @@ func (r *Record) parseMoves(data []byte, line int) error {
 					r.Tags = append(r.Tags, Tag{"Result", tok.text})
 				}
 			case tag != tok.text:
-				return &RecordError{Line: tok.line, Err: fmt.Errorf("result %s disagrees with the Result tag %q", tok.text, tag)}
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("result %s disagrees with the Result tag %s", tok.text, Quote(tag))}
 			}
 			continue
 		}
@@ -561,13 +564,13 @@ func (r *Record) parseMoves(data []byte, line int) error {
 			want := ply/2 + 1
 			switch {
 			case dots != 1 && dots != 3:
-				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %q: want %d. before Black's move or %d... before White's", text, want, want)}
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %s: want %d. before Black's move or %d... before White's", Quote(text), want, want)}
 			case n != want || (dots == 1) != (ply%2 == 0):
 				expect := fmt.Sprintf("%d.", want)
 				if ply%2 == 1 {
 					expect = fmt.Sprintf("%d... (or nothing)", want)
 				}
-				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %q out of sequence: the next move is %s's, numbered %s", text[:len(text)-len(rest)], p.Turn, expect)}
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %s out of sequence: the next move is %s's, numbered %s", Quote(text[:len(text)-len(rest)]), p.Turn, expect)}
 			}
 			if rest == "" {
 				numbered = tok.line

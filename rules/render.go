@@ -136,7 +136,7 @@ func ParsePosition(text string) (Position, error) {
 	}
 	files := strings.Join(strings.Fields(lines[n]), "")
 	if want := "abcdefgh"[:n]; files != want {
-		return fail(n, "file letters %q, want %q", lines[n], strings.Join(strings.Split(want, ""), " "))
+		return fail(n, "file letters %s, want %q", Quote(lines[n]), strings.Join(strings.Split(want, ""), " "))
 	}
 	switch lines[n+1] {
 	case "black to move":
@@ -144,7 +144,7 @@ func ParsePosition(text string) (Position, error) {
 	case "white to move":
 		p.Turn = White
 	default:
-		return fail(n+1, "%q: want \"black to move\" or \"white to move\"", lines[n+1])
+		return fail(n+1, "%s: want \"black to move\" or \"white to move\"", Quote(lines[n+1]))
 	}
 	return p, nil
 }

@@ -3,7 +3,9 @@ package runstore
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"gocloud.dev/gcerrors"
@@ -24,7 +26,8 @@ var DefaultBackoff = Backoff{Attempts: 10, First: 200 * time.Millisecond, Max: 1
 // connection, a server error, throttling, or AWS's 409 answer to racing
 // conditional writes (which gocloud reports as Unknown).
 func Transient(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrExist) ||
+		errors.Is(err, ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return false
 	}
 	switch gcerrors.Code(err) {
@@ -57,15 +60,76 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// retry runs f until it succeeds, fails for good, or the policy runs out.
-func (s *Store) retry(ctx context.Context, f func() error) error {
+// retry runs f, operation op on key, until it succeeds, fails for good,
+// or the policy runs out; it tells Report of transient failures.
+func (s *Store) retry(ctx context.Context, op, key string, f func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := f()
-		if err == nil || !Transient(err) || attempt >= s.Backoff.Attempts || ctx.Err() != nil {
+		if err == nil || !Transient(err) {
+			s.health.ok(s.Report, op, key)
+			return err
+		}
+		s.health.failed(s.Report, Retrying{Op: op, Key: key, Err: err, Attempt: attempt})
+		if attempt >= s.Backoff.Attempts || ctx.Err() != nil {
 			return err
 		}
 		if Sleep(ctx, s.Backoff.Wait(attempt)) != nil {
 			return err
 		}
+	}
+}
+
+// Retrying is what Store.Report is told: a transient failure of an
+// operation, or (Err nil) the first success after failures.
+type Retrying struct {
+	Op      string // "create", "put", "read", "list", "delete"
+	Key     string
+	Err     error         // the failure; nil: the store works again
+	Attempt int           // of this operation (1: its first try failed)
+	Failing time.Duration // since the first failure of this spell (0 at the first)
+	Reports int           // how many failures of this spell were reported before this one
+}
+
+// ReportEvery is how often at most Store.Report is told of failures while
+// they go on.
+const ReportEvery = time.Minute
+
+// health tracks a store's spell of transient failures for Report.
+type health struct {
+	mu         sync.Mutex
+	since      time.Time // first failure of the current spell; zero: none
+	lastReport time.Time
+	reports    int
+}
+
+func (h *health) failed(report func(Retrying), r Retrying) {
+	now := time.Now()
+	h.mu.Lock()
+	if h.since.IsZero() {
+		h.since, h.reports = now, 0
+	}
+	due := h.reports == 0 || now.Sub(h.lastReport) >= ReportEvery
+	r.Failing, r.Reports = now.Sub(h.since), h.reports
+	if due {
+		h.lastReport = now
+		h.reports++
+	}
+	h.mu.Unlock()
+	if due && report != nil {
+		report(r)
+	}
+}
+
+func (h *health) ok(report func(Retrying), op, key string) {
+	h.mu.Lock()
+	if h.since.IsZero() {
+		h.mu.Unlock()
+		return
+	}
+	r := Retrying{Op: op, Key: key, Failing: time.Since(h.since), Reports: h.reports}
+	h.since = time.Time{}
+	h.mu.Unlock()
+	if report != nil {
+		report(r)
 	}
 }

@@ -14,12 +14,17 @@
 // What it offers, one file each:
 //
 //   - store.go: create-only writes (Create: never replaces an object, so
-//     a retried upload under a content-addressed key is harmless),
+//     a retried upload under a content-addressed key is harmless;
+//     CreateVerified also checks and repairs what is already there),
 //     replacing writes (Put), reads, sorted listings that skip the
 //     temporary files of interrupted writes, and typed errors (OpError,
 //     ErrExist, ErrNotExist).
+//   - driver_file.go: the writes of a file:// store, through
+//     internal/atomicfile: synced, renamed or hard-linked into place, so a
+//     failed write (a full disk) never leaves a broken object.
 //   - backoff.go: retries of transient errors with jittered exponential
-//     backoff (Backoff), including AWS's 409 on racing conditional writes.
+//     backoff (Backoff), including AWS's 409 on racing conditional writes,
+//     and their report (Store.Report).
 //   - latest.go: the pointer to the newest model, models/latest.json
 //     (Latest), with the model's sha256 checked on download.
 //   - lease.go: the single-trainer lease (Lease) from create-only epoch

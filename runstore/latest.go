@@ -1,30 +1,21 @@
 package runstore
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+
+	"github.com/konanezero/konane/runfiles"
 )
 
-// Latest is the pointer to a run's newest model, models/latest.json,
-// written only by the trainer after the model itself.
-type Latest struct {
-	Generation int    `json:"generation"`
-	Model      string `json:"model"`  // key of the model, e.g. models/gen-000012.safetensors
-	SHA256     string `json:"sha256"` // hex sha256 of the model file
-	// GamesPerGen is how many games the trainer wants per generation:
-	// workers pause once the newest generation has them (backpressure).
-	GamesPerGen int `json:"games_per_gen"`
-	// Window is how many generations back the trainer still accepts games
-	// from (1: only games of the newest model).
-	Window int `json:"window"`
-}
+// Latest is the pointer to a run's newest model, models/latest.json
+// (runfiles.Latest, which owns its format), written only by the trainer
+// after the model itself.
+type Latest = runfiles.Latest
 
 // LatestKey is the key of the pointer.
-const LatestKey = "models/latest.json"
+const LatestKey = runfiles.LatestKey
 
 // ReadLatest reads the pointer; the error wraps ErrNotExist before the
 // trainer published its first model.
@@ -40,33 +31,16 @@ func (s *Store) ReadLatest(ctx context.Context) (Latest, error) {
 	return l, nil
 }
 
-// ParseLatest decodes and checks a model pointer.
-func ParseLatest(b []byte) (Latest, error) {
-	var l Latest
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		return Latest{}, fmt.Errorf("not a model pointer: %w", err)
-	}
-	if _, err := hex.DecodeString(l.SHA256); err != nil || len(l.SHA256) != 64 {
-		return Latest{}, fmt.Errorf("model pointer: sha256 %q is not 64 hex digits", l.SHA256)
-	}
-	if l.Model == "" || checkKey(l.Model) != nil {
-		return Latest{}, fmt.Errorf("model pointer: model key %q is invalid", l.Model)
-	}
-	if l.Generation < 0 || l.GamesPerGen < 0 || l.Window < 0 {
-		return Latest{}, fmt.Errorf("model pointer: negative generation, games or window")
-	}
-	return l, nil
-}
+// ParseLatest decodes and checks a model pointer (runfiles.ParseLatest).
+func ParseLatest(b []byte) (Latest, error) { return runfiles.ParseLatest(b) }
 
 // WriteLatest replaces the pointer.
 func (s *Store) WriteLatest(ctx context.Context, l Latest) error {
-	b, err := json.MarshalIndent(l, "", "  ")
+	b, err := l.Encode()
 	if err != nil {
 		return err
 	}
-	return s.Put(ctx, LatestKey, append(b, '\n'))
+	return s.Put(ctx, LatestKey, b)
 }
 
 // ReadVerified reads key and checks that its sha256 is sum (hex).

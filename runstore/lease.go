@@ -34,9 +34,9 @@ import (
 // heartbeat within the TTL, has lost the lease: Check then fails, and it
 // must not publish anything more (fencing).
 //
-// On file:// create-only writes are not atomic, so there the lock of
-// internal/lockfile on DIR/lock (an flock, released by the kernel when the
-// process dies) decides instead, and the epochs still fence.
+// On file:// the lock of internal/lockfile on DIR/lock (an flock,
+// released by the kernel when the process dies) decides rather than the
+// heartbeat's age, and the epochs still fence.
 type Lease struct {
 	s      *Store
 	epoch  int

@@ -431,12 +431,12 @@ func TestBackoff(t *testing.T) {
 	}
 	s := open(t, t.TempDir())
 	calls := 0
-	err := s.retry(context.Background(), func() error { calls++; return errors.New("connection reset") })
+	err := s.retry(context.Background(), "read", "k", func() error { calls++; return errors.New("connection reset") })
 	if err == nil || calls != s.Backoff.Attempts {
 		t.Fatalf("transient failure: %d calls, %v; want %d calls and the error", calls, err, s.Backoff.Attempts)
 	}
 	calls = 0
-	s.retry(context.Background(), func() error { calls++; return context.Canceled })
+	s.retry(context.Background(), "read", "k", func() error { calls++; return context.Canceled })
 	if calls != 1 {
 		t.Fatalf("a cancelled call was tried %d times", calls)
 	}

@@ -1,7 +1,9 @@
 package runstore
 
 import (
+	"bytes"
 	"context"
+	"crypto/md5"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +57,16 @@ type Store struct {
 	// server errors, a conflicting conditional write). Open sets
 	// DefaultBackoff.
 	Backoff Backoff
+
+	// Report, if set, is told of the transient failures that the store
+	// retries (see Retrying): the first one after a success, then at most
+	// one every ReportEvery while they go on, and the first success after
+	// them; so that a process waiting on a full disk or an unreachable
+	// server says so. It is called from the goroutine of the operation
+	// and must not block.
+	Report func(Retrying)
+
+	health health // for Report
 }
 
 // Open opens the store at location: a path or file:// URL (a local or
@@ -146,16 +158,44 @@ func (s *Store) Close() error { return s.bucket.Close() }
 
 // Create writes data under key only if key does not exist yet; otherwise
 // it returns an error wrapping ErrExist and leaves the object as it was.
-// The check is atomic on S3, GCS and Azure; on file:// it is
-// check-then-rename, so two writers racing on one key may both succeed:
-// write create-only only under content-addressed keys (where both wrote the
-// same bytes) or under a lock (Lease).
+// The check is atomic on every backend (on file:// a hard link, see
+// driver_file.go): of two writers racing on one key exactly one succeeds.
+// A write that fails (a full disk, a lost connection) leaves no object
+// under key. An object that exists may still be damaged (left by an older
+// version, or by hand): for content-addressed keys use CreateVerified.
 func (s *Store) Create(ctx context.Context, key string, data []byte) error {
 	return s.write(ctx, "create", key, data, true)
 }
 
+// CreateVerified is Create for a content-addressed key (a key that names
+// its data, such as its sha256): when key exists, the object there counts
+// only if it holds exactly data; if it holds anything else, it is
+// replaced by data and replaced is true, so that the caller can report
+// it. Once CreateVerified returns nil, key holds data: the caller may
+// delete its own copy.
+func (s *Store) CreateVerified(ctx context.Context, key string, data []byte) (replaced bool, err error) {
+	err = s.Create(ctx, key, data)
+	if !errors.Is(err, ErrExist) {
+		return false, err
+	}
+	old, err := s.Read(ctx, key)
+	if err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	if err != nil && !errors.Is(err, ErrNotExist) {
+		return false, err
+	}
+	// A broken object, or one deleted since Create saw it.
+	if err := s.Put(ctx, key, data); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Put writes data under key, replacing any object there. Readers see the
-// old or the new content, never a mix.
+// old or the new content, never a mix; a write that fails (a full disk, a
+// lost connection) leaves the old content. On file:// the new content is
+// synced to disk before it replaces the old (see driver_file.go).
 func (s *Store) Put(ctx context.Context, key string, data []byte) error {
 	return s.write(ctx, "put", key, data, false)
 }
@@ -164,8 +204,11 @@ func (s *Store) write(ctx context.Context, op, key string, data []byte, createOn
 	if err := checkKey(key); err != nil {
 		return &OpError{op, s.loc, key, err}
 	}
-	err := s.retry(ctx, func() error {
-		return s.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{IfNotExist: createOnly, ContentType: "application/octet-stream"})
+	err := s.retry(ctx, op, key, func() error {
+		if s.dir != "" {
+			return s.writeFile(key, data, createOnly)
+		}
+		return s.writeBlob(ctx, key, data, createOnly)
 	})
 	if err != nil {
 		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
@@ -176,13 +219,37 @@ func (s *Store) write(ctx context.Context, op, key string, data []byte, createOn
 	return nil
 }
 
+// writeBlob writes key through the bucket's driver. A Write that fails
+// cancels the writer's context before Close, which makes every driver
+// abort the upload instead of committing what it got (blob.WriteAll does
+// not: fileblob then renames a truncated file into place).
+func (s *Store) writeBlob(ctx context.Context, key string, data []byte, createOnly bool) error {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sum := md5.Sum(data)
+	w, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{
+		IfNotExist:  createOnly,
+		ContentType: "application/octet-stream",
+		ContentMD5:  sum[:],
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		cancel()
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
 // Read returns the content of key, or an error wrapping ErrNotExist.
 func (s *Store) Read(ctx context.Context, key string) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, &OpError{"read", s.loc, key, err}
 	}
 	var data []byte
-	err := s.retry(ctx, func() error {
+	err := s.retry(ctx, "read", key, func() error {
 		var err error
 		data, err = s.bucket.ReadAll(ctx, key)
 		return err
@@ -213,7 +280,7 @@ type Object struct {
 // listRestarts times, at once) before it gives up.
 func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 	var out []Object
-	err := s.retry(ctx, func() error {
+	err := s.retry(ctx, "list", prefix, func() error {
 		var err error
 		for range listRestarts {
 			if out, err = s.list(ctx, prefix, out[:0]); gcerrors.Code(err) != gcerrors.NotFound {
@@ -267,20 +334,24 @@ func Temporary(key string) bool {
 
 // Delete removes key; a missing key is not an error.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	err := s.retry(ctx, func() error { return s.bucket.Delete(ctx, key) })
+	err := s.retry(ctx, "delete", key, func() error { return s.bucket.Delete(ctx, key) })
 	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return &OpError{"delete", s.loc, key, err}
 	}
 	return nil
 }
 
-// checkKey refuses keys that no backend stores alike.
+// checkKey refuses keys that no backend stores alike, and those that
+// fileblob would escape (control characters, "__0x"), so that a key is
+// its file's path on file://.
 func checkKey(key string) error {
 	switch {
 	case key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/"):
 		return fmt.Errorf("invalid key %q", key)
 	case Temporary(key):
 		return fmt.Errorf("invalid key %q: names a temporary or hidden file", key)
+	case strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) || strings.Contains(key, "__0x"):
+		return fmt.Errorf("invalid key %q: control characters, backslashes and \"__0x\" are not stored alike everywhere", key)
 	}
 	for _, e := range strings.Split(key, "/") {
 		if e == "" || e == "." || e == ".." {

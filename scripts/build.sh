@@ -6,10 +6,13 @@
 #   BACKEND=openblas scripts/build.sh   # pin a backend: openblas or gonum
 #
 # BACKEND=auto (the default) picks OpenBLAS when it can be linked (Debian:
-# apt-get install gcc libopenblas-dev), else pure-Go gonum, several times
-# slower. The other scripts build through this one. A training run is
-# reproduced bit for bit only with the same backend on the same kind of
-# CPU, so the scripts that must reproduce a run pin BACKEND.
+# apt-get install gcc libopenblas-dev), else the pure-Go build (BACKEND=
+# gonum: no cgo; its matrix products run on the AVX-512 or AVX2+FMA
+# kernel the CPU has, chosen at run time, or a portable one, all three
+# bit-identical). The other scripts build through this one. A training
+# run is reproduced bit for bit only with the same backend (and, with
+# OpenBLAS, on the same kind of CPU), so the scripts that must reproduce
+# a run pin BACKEND.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-./konane}"

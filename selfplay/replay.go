@@ -15,6 +15,7 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // A Replay is the training window: the most recent self-play samples,
@@ -98,17 +99,20 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	}
 }
 
-// Shard files: "KZRS", format version, board size, sample count, then the
-// samples, then a CRC-32 (IEEE) of everything before it. A sample is the
+// Shard files: "KZRS", format version, board size, sample count, (from
+// version 2 on) the generation of the model that played the games and
+// the run's identity (its seed), then the samples, then a CRC-32 (IEEE)
+// of everything before it. A sample is the
 // black and white bitboards (8 bytes each), the side to move (1), the
 // value target (float32) and the number k of policy entries (uint16), then
 // k entries of an action index (uint16) and its probability (float32);
 // k = 0 is a value-only sample (net.Sample).
 const (
 	shardMagic   = "KZRS"
-	shardVersion = 1
+	shardVersion = 2 // 1: no generation nor run, still read
 
-	shardHeader   = 4 + 4 + 4 + 4
+	shardHeader   = 4 + 4 + 4 + 4 // of version 1
+	shardTagBytes = 4 + 8         // version 2's generation and run
 	sampleHeader  = 8 + 8 + 1 + 4 + 2
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
@@ -117,35 +121,75 @@ const (
 // WriteShard saves samples as one shard file, atomically.
 func WriteShard(path string, size int, samples []net.Sample) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
-		return encodeShard(w, size, samples)
+		return encodeShard(w, size, nil, samples)
 	})
 }
 
-// EncodeShard writes samples to w in the shard format (a worker's upload).
+// EncodeShard writes samples to w in the shard format.
 func EncodeShard(w io.Writer, size int, samples []net.Sample) error {
-	return encodeShard(w, size, samples)
+	return encodeShard(w, size, nil, samples)
+}
+
+// shardTag is what a shard of a run says it is: the samples of games
+// played by the model of generation gen (a local run: the games of
+// generation gen) in the run whose seed is run. Shards without one
+// (version 1, or written without a run) are taken as what their name
+// says.
+type shardTag struct {
+	gen int
+	run uint64
+}
+
+// check reports a shard that is not what its name says.
+func (t *shardTag) check(gen int, run uint64) error {
+	if t != nil && (t.gen != gen || t.run != run) {
+		return fmt.Errorf("holds generation %d of run %d, not generation %d of run %d (a file copied from elsewhere?)", t.gen, t.run, gen, run)
+	}
+	return nil
 }
 
 // DecodeShard reads the bytes of a shard (a worker's upload) with the
 // checks of ReadShard; name names it in errors.
 func DecodeShard(name string, data []byte, size int) ([]net.Sample, error) {
-	samples, err := decodeShard(data, size)
+	samples, _, err := decodeShard(data, size)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: replay shard %s: %w", name, err)
 	}
 	return samples, nil
 }
 
-// encodeShard writes the shard of samples to w.
-func encodeShard(w io.Writer, size int, samples []net.Sample) error {
+// decodeRunShard is DecodeShard for a shard of the run whose seed is run
+// that its name says holds generation gen: one that says otherwise is
+// refused.
+func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.Sample, error) {
+	samples, tag, err := decodeShard(data, size)
+	if err == nil {
+		err = tag.check(gen, run)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: replay shard %s: %w", name, err)
+	}
+	return samples, nil
+}
+
+// encodeShard writes the shard of samples to w: of version 2 with tag,
+// of version 1 without.
+func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	h := crc32.NewIEEE()
 	bw := bufio.NewWriter(io.MultiWriter(w, h))
-	var hdr [shardHeader]byte
+	var hdr [shardHeader + shardTagBytes]byte
 	copy(hdr[:], shardMagic)
-	binary.LittleEndian.PutUint32(hdr[4:], shardVersion)
+	binary.LittleEndian.PutUint32(hdr[4:], 1)
 	binary.LittleEndian.PutUint32(hdr[8:], uint32(size))
 	binary.LittleEndian.PutUint32(hdr[12:], uint32(len(samples)))
-	bw.Write(hdr[:])
+	n := shardHeader
+	if tag != nil {
+		binary.LittleEndian.PutUint32(hdr[4:], shardVersion)
+		binary.LittleEndian.PutUint32(hdr[16:], uint32(tag.gen))
+		binary.LittleEndian.PutUint64(hdr[20:], tag.run)
+		n += shardTagBytes
+	}
+	bw.Write(hdr[:n])
 	for _, s := range samples {
 		var b [sampleHeader]byte
 		binary.LittleEndian.PutUint64(b[0:], s.Position.Black)
@@ -177,6 +221,20 @@ func encodeShard(w io.Writer, size int, samples []net.Sample) error {
 // [-1, 1] and a policy target that is a probability distribution over
 // distinct legal moves of that position.
 func ReadShard(path string, size int) ([]net.Sample, error) {
+	data, err := readShardFile(path)
+	if err != nil {
+		return nil, err
+	}
+	samples, _, err := decodeShard(data, size)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: replay shard %s: %w", path, err)
+	}
+	return samples, nil
+}
+
+// readShardFile reads the bytes of a shard file, refusing one too large
+// before reading it.
+func readShardFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
@@ -193,44 +251,49 @@ func ReadShard(path string, size int) ([]net.Sample, error) {
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
-	samples, err := decodeShard(data, size)
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: replay shard %s: %w", path, err)
-	}
-	return samples, nil
+	return data, nil
 }
 
-// decodeShard reads the bytes of a shard (see ReadShard).
-func decodeShard(data []byte, size int) ([]net.Sample, error) {
+// decodeShard reads the bytes of a shard (see ReadShard), and its tag
+// (nil for version 1).
+func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err error) {
 	if len(data) < shardHeader+4 || string(data[:4]) != shardMagic {
-		return nil, errors.New("not a replay shard (bad magic or too short)")
+		return nil, nil, errors.New("not a replay shard (bad magic or too short)")
 	}
 	if len(data) > maxShardBytes {
-		return nil, fmt.Errorf("%d bytes, more than the %d a shard may have", len(data), maxShardBytes)
+		return nil, nil, fmt.Errorf("%d bytes, more than the %d a shard may have", len(data), maxShardBytes)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.ChecksumIEEE(body) != sum {
-		return nil, errors.New("checksum mismatch (truncated or corrupted)")
+		return nil, nil, errors.New("checksum mismatch (truncated or corrupted)")
 	}
-	if v := binary.LittleEndian.Uint32(body[4:]); v != shardVersion {
-		return nil, fmt.Errorf("format version %d, want %d", v, shardVersion)
+	v := binary.LittleEndian.Uint32(body[4:])
+	if v != 1 && v != shardVersion {
+		return nil, nil, fmt.Errorf("format version %d, want 1 or %d", v, shardVersion)
 	}
 	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
-		return nil, fmt.Errorf("board size %d, want %d", s, size)
+		return nil, nil, fmt.Errorf("board size %d, want %d", s, size)
 	}
 	if size < rules.MinSize || size > rules.MaxSize {
-		return nil, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
+		return nil, nil, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
 	}
 	n := uint64(binary.LittleEndian.Uint32(body[12:]))
 	body = body[shardHeader:]
-	if most := uint64(len(body) / sampleHeader); n > most {
-		return nil, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", n, len(body), most)
+	if v == shardVersion {
+		if len(body) < shardTagBytes {
+			return nil, nil, errors.New("the file ends inside its header")
+		}
+		tag = &shardTag{gen: int(binary.LittleEndian.Uint32(body[0:])), run: binary.LittleEndian.Uint64(body[4:])}
+		body = body[shardTagBytes:]
 	}
-	out := make([]net.Sample, 0, n)
+	if most := uint64(len(body) / sampleHeader); n > most {
+		return nil, nil, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", n, len(body), most)
+	}
+	out = make([]net.Sample, 0, n)
 	var moves [rules.MaxMoves]rules.Move
 	for i := 0; i < int(n); i++ {
 		if len(body) < sampleHeader {
-			return nil, fmt.Errorf("sample %d: the file ends inside it", i)
+			return nil, nil, fmt.Errorf("sample %d: the file ends inside it", i)
 		}
 		s := net.Sample{Position: rules.Position{
 			Black: binary.LittleEndian.Uint64(body[0:]),
@@ -239,26 +302,26 @@ func decodeShard(data []byte, size int) ([]net.Sample, error) {
 			Turn:  rules.Color(body[16]),
 		}}
 		if body[16] > byte(rules.White) {
-			return nil, fmt.Errorf("sample %d: side to move %d is neither black nor white", i, body[16])
+			return nil, nil, fmt.Errorf("sample %d: side to move %d is neither black nor white", i, body[16])
 		}
 		if err := s.Position.Validate(); err != nil {
-			return nil, fmt.Errorf("sample %d: %w", i, err)
+			return nil, nil, fmt.Errorf("sample %d: %w", i, err)
 		}
 		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
 		if !(s.Value >= -1 && s.Value <= 1) {
-			return nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
+			return nil, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
 		}
 		k := int(binary.LittleEndian.Uint16(body[21:]))
 		body = body[sampleHeader:]
 		if len(body) < policyEntry*k {
-			return nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
+			return nil, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
 		}
 		legal := s.Position.LegalMoves(moves[:0])
 		if len(legal) == 0 {
-			return nil, fmt.Errorf("sample %d: the position has no legal move", i)
+			return nil, nil, fmt.Errorf("sample %d: the position has no legal move", i)
 		}
 		if k > len(legal) {
-			return nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
+			return nil, nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
 		}
 		var seen [rules.MaxMoves]bool
 		if k > 0 {
@@ -274,27 +337,27 @@ func decodeShard(data []byte, size int) ([]net.Sample, error) {
 			}
 			switch {
 			case m < 0:
-				return nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)
+				return nil, nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)
 			case seen[m]:
-				return nil, fmt.Errorf("sample %d: policy on %v twice", i, legal[m])
+				return nil, nil, fmt.Errorf("sample %d: policy on %v twice", i, legal[m])
 			case !(p > 0 && p <= 1):
-				return nil, fmt.Errorf("sample %d: policy probability %v of %v outside (0, 1]", i, p, legal[m])
+				return nil, nil, fmt.Errorf("sample %d: policy probability %v of %v outside (0, 1]", i, p, legal[m])
 			}
 			seen[m] = true
 			sum += float64(p)
 			s.Policy[j] = net.ActionProb{Action: int32(a), Prob: p}
 		}
 		if k > 0 && math.Abs(sum-1) > 1e-3 {
-			return nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
+			return nil, nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
 		}
 		body = body[policyEntry*k:]
 		out = append(out, s)
 	}
 	if len(body) != 0 {
-		return nil, errors.New("trailing bytes after the last sample")
+		return nil, nil, errors.New("trailing bytes after the last sample")
 	}
-	return out, nil
+	return out, tag, nil
 }
 
 // shardName names generation g's shard.
-func shardName(g int) string { return fmt.Sprintf("gen-%06d.shard", g) }
+func shardName(g int) string { return runfiles.ShardName(g) }

@@ -45,7 +45,7 @@ func testShard(t testing.TB) ([]byte, []net.Sample) {
 		t.Fatalf("the test game has %d samples", len(samples))
 	}
 	var b bytes.Buffer
-	if err := encodeShard(&b, 6, samples); err != nil {
+	if err := encodeShard(&b, 6, nil, samples); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes(), samples
@@ -86,7 +86,7 @@ func TestShardHugeCount(t *testing.T) {
 // range is refused with an error naming it, even with a valid checksum.
 func TestShardRefusesBadSamples(t *testing.T) {
 	data, samples := testShard(t)
-	if back, err := decodeShard(data, 6); err != nil || !reflect.DeepEqual(back, samples) {
+	if back, _, err := decodeShard(data, 6); err != nil || !reflect.DeepEqual(back, samples) {
 		t.Fatalf("round trip: %v", err)
 	}
 	const s0 = shardHeader // the first sample
@@ -134,7 +134,7 @@ func TestShardRefusesBadSamples(t *testing.T) {
 		if tc.forge {
 			b = resum(b)
 		}
-		if _, err := decodeShard(b, tc.size); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, _, err := decodeShard(b, tc.size); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -144,7 +144,7 @@ func TestShardRefusesBadSamples(t *testing.T) {
 	if k0 > 1 { // a policy entry repeated
 		b := append([]byte(nil), data...)
 		copy(b[p0+policyEntry:p0+policyEntry+2], b[p0:p0+2])
-		if _, err := decodeShard(resum(b), 6); err == nil || !strings.Contains(err.Error(), "twice") {
+		if _, _, err := decodeShard(resum(b), 6); err == nil || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("repeated action: error %v", err)
 		}
 	}
@@ -164,7 +164,7 @@ func FuzzReadShard(f *testing.F) {
 	f.Add(data[:len(data)/2], 6)
 	f.Add(resum(data[:shardHeader+4]), 6)
 	var empty bytes.Buffer
-	encodeShard(&empty, 4, nil)
+	encodeShard(&empty, 4, nil, nil)
 	f.Add(empty.Bytes(), 4)
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
@@ -172,12 +172,12 @@ func FuzzReadShard(f *testing.F) {
 			inputs = append(inputs, resum(data))
 		}
 		for _, in := range inputs {
-			samples, err := decodeShard(in, size)
+			samples, _, err := decodeShard(in, size)
 			if err != nil {
 				continue
 			}
 			var back bytes.Buffer
-			if err := encodeShard(&back, size, samples); err != nil {
+			if err := encodeShard(&back, size, nil, samples); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(back.Bytes(), in) {

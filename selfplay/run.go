@@ -14,6 +14,7 @@ import (
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // Config is everything that defines a training run. It is written to
@@ -66,10 +67,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: parallel games %d: want ≥ 1", c.Parallel)
 	case c.EvalBatch < 1:
 		return fmt.Errorf("selfplay: evaluator batch %d: want ≥ 1", c.EvalBatch)
+	case c.CacheSize < 0:
+		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
 	case c.Generations < 0 || c.Duration < 0:
 		return errors.New("selfplay: generations and duration must not be negative")
 	}
 	if err := c.Net.Validate(); err != nil {
+		return err
+	}
+	if err := c.Train.Validate(); err != nil {
 		return err
 	}
 	return c.Gate.Validate()
@@ -94,53 +100,8 @@ type Hooks struct {
 	Generation func(m Metrics)      // a generation is complete and saved
 }
 
-// state is the commit point of a run: everything up to Generation is
-// complete on disk. It is written last in every generation.
-type state struct {
-	Generation int     `json:"generation"` // generations completed
-	Checkpoint string  `json:"checkpoint"` // trainer checkpoint after that generation
-	Model      string  `json:"model"`      // model exported after that generation
-	Best       string  `json:"best"`       // model that plays self-play when gating ("" = Model)
-	WallSecs   float64 `json:"wall_secs"`  // wall time spent so far
-	// Ingested lists, in a run fed by workers, the worker shards (keys)
-	// trained on so far within the accepted window (see AcceptWindow).
-	Ingested []string `json:"ingested,omitempty"`
-}
-
-// maxGenerations bounds the generation count read from state.json.
-const maxGenerations = 1 << 24
-
-// validate checks a state read from disk: a generation in bounds, the
-// names of its own checkpoint and model (never a path elsewhere), a best
-// model that is one of the run's generations so far, a wall time ≥ 0.
-func (st state) validate() error {
-	switch {
-	case st.Generation < 0 || st.Generation > maxGenerations:
-		return fmt.Errorf("generation %d outside 0..%d", st.Generation, maxGenerations)
-	case !(st.WallSecs >= 0) || math.IsInf(st.WallSecs, 1):
-		return fmt.Errorf("wall_secs %v: want a finite number ≥ 0", st.WallSecs)
-	case st.Generation == 0:
-		if st.Checkpoint != "" || st.Model != "" || st.Best != "" || len(st.Ingested) > 0 {
-			return errors.New("generation 0 names a checkpoint, a model or games")
-		}
-		return nil
-	case st.Checkpoint != checkpointName(st.Generation):
-		return fmt.Errorf("checkpoint %q of generation %d: want %q", st.Checkpoint, st.Generation, checkpointName(st.Generation))
-	case st.Model != ModelName(st.Generation):
-		return fmt.Errorf("model %q of generation %d: want %q", st.Model, st.Generation, ModelName(st.Generation))
-	}
-	if st.Best != "" {
-		if g := generationOf(st.Best); g < 1 || g > st.Generation || st.Best != ModelName(g) {
-			return fmt.Errorf("best model %q: want one of %s..%s", st.Best, ModelName(1), ModelName(st.Generation))
-		}
-	}
-	for _, k := range st.Ingested {
-		if g, _, ok := parseWorkerShardKey(k); !ok || g >= st.Generation {
-			return fmt.Errorf("ingested game %q: want a worker shard of a generation before %d", k, st.Generation)
-		}
-	}
-	return nil
-}
+// state is the commit point of a run (runfiles.State).
+type state = runfiles.State
 
 // Run trains in dir until the config's stop condition or ctx is done. A
 // directory that already holds a run is resumed exactly where its last
@@ -168,6 +129,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
+	if err := d.initState(); err != nil {
+		return err
+	}
 	trainer, err := openTrainer(d, cfg, st)
 	if err != nil {
 		return err
@@ -176,12 +140,9 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, replay, st.Generation); err != nil {
 		return err
 	}
-	all, err := d.Metrics()
+	all, err := d.resumeMetrics(st.Generation, logf)
 	if err != nil {
 		return err
-	}
-	if len(all) > st.Generation {
-		all = all[:st.Generation]
 	}
 	if hooks.Start != nil {
 		hooks.Start()
@@ -231,7 +192,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		}
 		m.WallSecs = wallBefore + time.Since(start).Seconds()
 		all = append(all, m)
-		if st, err = commit(d, cfg, st, all, logf); err != nil {
+		if st, err = commit(d, cfg, st, g.ckptSum, all, logf); err != nil {
 			return err
 		}
 		if hooks.Generation != nil {
@@ -243,7 +204,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 // commit records a finished generation, the last of all: its metrics, then
 // the state that names its checkpoint and model (the commit point), and
 // drops the checkpoints no longer needed. It returns the new state.
-func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ...any)) (state, error) {
+func commit(d *RunDir, cfg Config, st state, ckptSum string, all []Metrics, logf func(string, ...any)) (state, error) {
 	m := all[len(all)-1]
 	gen := m.Generation
 	if err := d.writeMetrics(all); err != nil {
@@ -252,7 +213,7 @@ func commit(d *RunDir, cfg Config, st state, all []Metrics, logf func(string, ..
 	if err := d.writePlot(all); err != nil {
 		logf("warning: plotting metrics: %v", err)
 	}
-	st = state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
+	st = state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
 	if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
 		st.Best = ModelName(gen)
 	}
@@ -274,6 +235,7 @@ type generation struct {
 	eval    *net.Evaluator // Run must be running
 	replay  *Replay
 	best    string // the model that plays self-play when gating; "" = the trainer's
+	ckptSum string // sha256 of the checkpoint saved by export
 	hooks   Hooks
 }
 
@@ -322,7 +284,7 @@ func (g *generation) run(ctx context.Context) (Metrics, error) {
 	if err != nil {
 		return m, err
 	}
-	m.selfplay(gs, samples, stats, played, time.Since(t0))
+	selfplayMetrics(&m, gs, samples, stats, played, time.Since(t0))
 
 	g.replay.Add(samples)
 	m.Window = g.replay.Window()
@@ -448,11 +410,11 @@ func (g *generation) merge(gs *games, merged []net.Sample) ([]net.Sample, error)
 	return samples, nil
 }
 
-// selfplay fills in the metrics of the generation's games, of which
+// selfplayMetrics fills in m's metrics of the generation's games, of which
 // this process played `played` (the others were saved before a restart)
 // in `took` with the evaluator's stats: its speeds count only those (0:
 // none played here, speed unknown).
-func (m *Metrics) selfplay(gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
+func selfplayMetrics(m *Metrics, gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
 	m.SelfplaySecs = took.Seconds()
 	m.Games, m.Samples = len(gs.summaries), len(samples)
 	plies, blackWins := 0, 0
@@ -509,9 +471,11 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 // export saves the trainer's checkpoint and the generation's model, which
 // becomes the latest.
 func (g *generation) export() error {
-	if err := g.dir.saveCheckpoint(g.gen, g.trainer); err != nil {
+	sum, err := g.dir.saveCheckpoint(g.gen, g.trainer)
+	if err != nil {
 		return err
 	}
+	g.ckptSum = sum
 	parent := ""
 	switch {
 	case g.gen > 1:
@@ -594,7 +558,7 @@ func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 		return nil, err
 	}
 	if st.Generation > 0 {
-		if err := d.loadCheckpoint(st.Checkpoint, t); err != nil {
+		if err := d.loadCheckpoint(st, t); err != nil {
 			return nil, err
 		}
 	}

@@ -3,13 +3,13 @@ package selfplay
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,58 +17,41 @@ import (
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
 
-// RunDir is a training run's directory: the one place that knows its
-// layout (the name of every file) and through which every read and write
-// of a run goes, whether the run is a local directory (OpenRunDir, the
-// trainer that plays its own games) or a runstore.Store, a directory or
-// a bucket shared with self-play workers (OpenStoreRunDir, the trainer
-// fed by workers). The layout:
-//
-//	lock                                 held by the trainer while it runs (OpenRunDir); holds its PID
-//	config.json                          the run's configuration
-//	state.json                           the last completed generation (written last: the commit point)
-//	metrics.csv, metrics.png             one row per generation, and their plot
-//	replay/gen-NNNNNN.shard              the samples of each generation
-//	replay/gen-NNNNNN/game-NNNNN.shard   the finished games of a running generation, until merged
-//	games/gen-NNNNNN/game-NNNNN.txt      every game as a text record, with search statistics as comments
-//	models/gen-NNNNNN.safetensors        the model exported after each generation
-//	models/latest                        the name of the newest model
-//	checkpoints/gen-NNNNNN.ckpt          trainer state (weights, momentum, step) of the last two generations
-//
-// and, in a run fed by workers (see worker.go and trainer.go):
-//
-//	models/latest.json                   the newest model, its sha256, the games wanted per generation
-//	replay/gen-NNNNNN/<sha256>.shard     one game played by model NNNNNN, uploaded create-only by a worker
-//	replay/gen-NNNNNN.keys               the worker shards that generation NNNNNN trained on
-//	lease/                               the trainer's lease (runstore.Lease)
-//
-// (a worker's spool holds gen-NNNNNN-<sha256>.shard files). Files are
-// written atomically (internal/atomicfile locally, runstore.Store's
-// writes otherwise); the temporary files of a writer that was killed are
-// removed by OpenRunDir, and skipped by the listings of a Store.
+// RunDir is a training run's directory: the one place through which
+// every read and write of a run goes, whether the run is a local
+// directory (OpenRunDir, the trainer that plays its own games) or a
+// runstore.Store, a directory or a bucket shared with self-play workers
+// (OpenStoreRunDir, the trainer fed by workers). The names and formats of
+// its files are package runfiles'. Files are written atomically
+// (internal/atomicfile locally, runstore.Store's writes otherwise); the
+// temporary files of a writer that was killed are removed by OpenRunDir,
+// and skipped by the listings of a Store. A run has its state.json from
+// its creation on.
 type RunDir struct {
 	root  string
 	lock  *lockfile.Lock  // the trainer's, from OpenRunDir until Close
 	store *runstore.Store // the run's store, nil for a local directory
 	stage string          // a store's local folder for files passing to and from it
+	run   uint64          // the run's identity (its seed), known once its configuration is
 	ctx   context.Context // of a store's operations
 }
 
-// Files and folders of a run directory.
+// Files and folders of a run directory (runfiles names them all).
 const (
-	lockFile    = "lock"
-	configFile  = "config.json"
-	stateFile   = "state.json"
-	metricsFile = "metrics.csv"
-	plotFile    = "metrics.png"
-	replayDir   = "replay"
-	gamesDir    = "games"
-	modelsDir   = "models"
-	ckptDir     = "checkpoints"
-	latestFile  = "latest"
+	lockFile    = runfiles.LockFile
+	configFile  = runfiles.ConfigFile
+	stateFile   = runfiles.StateFile
+	metricsFile = runfiles.MetricsFile
+	plotFile    = runfiles.PlotFile
+	replayDir   = runfiles.ReplayDir
+	gamesDir    = runfiles.GamesDir
+	modelsDir   = runfiles.ModelsDir
+	ckptDir     = runfiles.CheckpointsDir
+	latestFile  = runfiles.LatestFile
 )
 
 // NewRunDir returns the run directory root without touching it (to ask
@@ -264,6 +247,7 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		if what != "" {
 			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
+		d.run = cfg.Seed
 		return cfg, d.writeJSON(configFile, cfg)
 	}
 	if err != nil {
@@ -278,15 +262,27 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 	case saved.Init != "" && cfg.Init != saved.Init:
 		return cfg, fmt.Errorf("selfplay: %s holds a run started from %s, not %s", d.root, saved.Init, cfg.Init)
 	}
+	d.run = cfg.Seed
 	return cfg, d.writeJSON(configFile, cfg)
 }
 
 // runFile names a file of the run in the directory ("" if there is none):
-// its state, metrics, or anything under models, checkpoints, replay or
-// games (the lease of a store is not the run's).
-func (d *RunDir) runFile() (string, error) {
+// anything under the folders given, or, when none is given, its state,
+// metrics, or anything under models, checkpoints, replay or games (the
+// lease of a store is not the run's).
+func (d *RunDir) runFile(folders ...string) (string, error) {
+	names := []string{stateFile, metricsFile}
+	if len(folders) > 0 {
+		names = nil
+	} else {
+		folders = []string{modelsDir, ckptDir, replayDir, gamesDir}
+	}
 	if d.store != nil {
-		for _, prefix := range []string{stateFile, metricsFile, modelsDir + "/", ckptDir + "/", replayDir + "/", gamesDir + "/"} {
+		prefixes := slices.Clone(names)
+		for _, f := range folders {
+			prefixes = append(prefixes, f+"/")
+		}
+		for _, prefix := range prefixes {
 			objs, err := d.store.List(d.ctx, prefix)
 			if err != nil {
 				return "", err
@@ -297,12 +293,12 @@ func (d *RunDir) runFile() (string, error) {
 		}
 		return "", nil
 	}
-	for _, name := range []string{stateFile, metricsFile} {
+	for _, name := range names {
 		if _, err := os.Stat(d.path(name)); err == nil {
 			return name, nil
 		}
 	}
-	for _, sub := range []string{modelsDir, ckptDir, replayDir, gamesDir} {
+	for _, sub := range folders {
 		if es, _ := os.ReadDir(d.path(sub)); len(es) > 0 {
 			return sub + "/" + es[0].Name(), nil
 		}
@@ -323,11 +319,22 @@ func parseConfig(b []byte) (Config, error) {
 	return c, nil
 }
 
-// readState returns the run's commit point; the zero state for a new run.
+// readState returns the run's commit point; the zero state for a new
+// run. A directory that holds models, checkpoints or replay but no
+// state.json is refused with a *FileError naming it: state.json is
+// written when a run is created (initState), so the run was damaged, and
+// starting it again would overwrite its models.
 func (d *RunDir) readState() (state, error) {
 	path := d.name(stateFile)
 	b, err := d.readFile(stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		what, err := d.runFile(modelsDir, ckptDir, replayDir)
+		if err != nil {
+			return state{}, err
+		}
+		if what != "" && d.HasRun() { // without config.json, checkOrWriteConfig names that first
+			return state{}, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
+		}
 		return state{}, nil
 	}
 	if err != nil {
@@ -340,35 +347,12 @@ func (d *RunDir) readState() (state, error) {
 	return st, nil
 }
 
-// parseState reads a saved state: one JSON object with no unknown field,
-// whose numbers and names agree (state.validate).
-func parseState(b []byte) (state, error) {
-	var st state
-	if err := decodeObject(b, &st); err != nil {
-		return state{}, fmt.Errorf("corrupt: %w", err)
-	}
-	if err := st.validate(); err != nil {
-		return state{}, err
-	}
-	return st, nil
-}
+// parseState reads a saved state (runfiles.ParseState).
+func parseState(b []byte) (state, error) { return runfiles.ParseState(b) }
 
-// decodeObject decodes b, which must hold exactly one JSON object (not
-// null, nothing after it), into v, refusing fields that v does not have.
-func decodeObject(b []byte, v any) error {
-	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return errors.New("not a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if err := dec.Decode(new(json.RawMessage)); err != io.EOF {
-		return errors.New("data after the JSON object")
-	}
-	return nil
-}
+// decodeObject decodes b, which must hold exactly one JSON object, into
+// v, refusing fields that v does not have (runfiles.DecodeObject).
+func decodeObject(b []byte, v any) error { return runfiles.DecodeObject(b, v) }
 
 // FileError is a file of a run directory that cannot be used as it is:
 // corrupt, out of bounds, or missing while the rest of the run is there.
@@ -385,12 +369,21 @@ func (e *FileError) Unwrap() error { return e.Err }
 // writeState commits a generation.
 func (d *RunDir) writeState(st state) error { return d.writeJSON(stateFile, st) }
 
+// initState writes the state of a new run (generation 0) unless the run
+// has one: a run has a state.json from its creation on (see readState).
+func (d *RunDir) initState() error {
+	if _, err := d.readFile(stateFile); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return d.writeState(state{})
+}
+
 func (d *RunDir) writeJSON(key string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := runfiles.EncodeJSON(v)
 	if err != nil {
 		return err
 	}
-	return d.writeFile(key, append(b, '\n'))
+	return d.writeFile(key, b)
 }
 
 // Metrics returns the metrics of the generations so far (none for a new
@@ -413,6 +406,26 @@ func (d *RunDir) Metrics() ([]Metrics, error) {
 	return m, nil
 }
 
+// resumeMetrics returns the metrics of generations 1..gen, for a run
+// resuming after generation gen; when metrics.csv lacks some of them
+// (deleted, or cut short) it warns through logf, naming the generations
+// whose history is lost, and the run goes on.
+func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, error) {
+	all, err := d.Metrics()
+	if err != nil {
+		return nil, err
+	}
+	all = all[:min(len(all), gen)]
+	if n := len(all); n < gen {
+		lost := fmt.Sprintf("generation %d", gen)
+		if n+1 < gen {
+			lost = fmt.Sprintf("generations %d to %d", n+1, gen)
+		}
+		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(metricsFile), n, gen, lost)
+	}
+	return all, nil
+}
+
 // writeMetrics rewrites the metrics with all generations so far.
 func (d *RunDir) writeMetrics(all []Metrics) error {
 	return d.writeWith(metricsFile, func(path string) error { return writeMetrics(path, all) })
@@ -423,28 +436,45 @@ func (d *RunDir) writePlot(all []Metrics) error {
 	return d.writeWith(plotFile, func(path string) error { return plotMetrics(path, all) })
 }
 
-// readShard reads the samples of generation gen.
+// readShard reads the samples of generation gen; a shard that says it
+// is of another generation or run is refused.
 func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
-	key := replayDir + "/" + shardName(gen)
+	return d.readRunShard(replayDir+"/"+shardName(gen), size, gen)
+}
+
+// readRunShard reads the shard at key, which must say that it holds
+// generation gen of this run (or nothing: version 1).
+func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
+	var b []byte
+	var err error
 	if d.store != nil {
-		b, err := d.readFile(key)
-		if err != nil {
-			return nil, err
-		}
-		return DecodeShard(d.name(key), b, size)
+		b, err = d.readFile(key)
+	} else {
+		b, err = readShardFile(d.path(key))
 	}
-	return ReadShard(d.path(key), size)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRunShard(d.name(key), b, size, gen, d.run)
 }
 
 // writeShard writes the samples of generation gen.
 func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
-	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return WriteShard(path, size, samples) })
+	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return d.writeRunShard(path, size, gen, samples) })
+}
+
+// writeRunShard writes samples of generation gen of this run at path,
+// atomically, saying so in the shard.
+func (d *RunDir) writeRunShard(path string, size, gen int, samples []net.Sample) error {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		return encodeShard(w, size, &shardTag{gen: gen, run: d.run}, samples)
+	})
 }
 
 // genDir is the folder of generation gen under replay/ and games/.
-func genDir(gen int) string { return fmt.Sprintf("gen-%06d", gen) }
+func genDir(gen int) string { return runfiles.GenDir(gen) }
 
-func gameName(i int) string { return fmt.Sprintf("game-%05d", i) }
+func gameName(i int) string { return runfiles.GameName(i) }
 
 // makeGameDirs makes the folders of generation gen's games.
 func (d *RunDir) makeGameDirs(gen int) error {
@@ -466,7 +496,7 @@ func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sa
 	if err := atomicfile.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"), data, 0o644); err != nil {
 		return err
 	}
-	return WriteShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, samples)
+	return d.writeRunShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, gen, samples)
 }
 
 // readGameRecord reads the record of game i of generation gen.
@@ -477,7 +507,7 @@ func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
 // readGameSamples reads the samples of game i of generation gen, saved
 // until the generation's games are merged.
 func (d *RunDir) readGameSamples(gen, i, size int) ([]net.Sample, error) {
-	return ReadShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size)
+	return d.readRunShard(replayDir+"/"+genDir(gen)+"/"+gameName(i)+".shard", size, gen)
 }
 
 // removeGameSamples drops the per-game samples of generation gen, once
@@ -487,16 +517,12 @@ func (d *RunDir) removeGameSamples(gen int) error {
 }
 
 // ModelName is the file name of the model exported after generation gen.
-func ModelName(gen int) string { return fmt.Sprintf("gen-%06d.safetensors", gen) }
+func ModelName(gen int) string { return runfiles.ModelName(gen) }
 
 // generationOf is the generation of a model named by ModelName.
-func generationOf(name string) int {
-	var g int
-	fmt.Sscanf(name, "gen-%d.safetensors", &g)
-	return g
-}
+func generationOf(name string) int { return runfiles.GenerationOf(name) }
 
-func checkpointName(gen int) string { return fmt.Sprintf("gen-%06d.ckpt", gen) }
+func checkpointName(gen int) string { return runfiles.CheckpointName(gen) }
 
 // saveModel exports the model of generation gen and makes it the latest.
 func (d *RunDir) saveModel(gen int, m *net.Model) error {
@@ -510,8 +536,10 @@ func (d *RunDir) saveModel(gen int, m *net.Model) error {
 // create-only, and returns its sha256; it does not make it the latest
 // (point does). A model of that generation left by a trainer that crashed
 // before its commit (or lost its lease) is replaced, since nothing points
-// to it. check runs just before the write (the lease's).
-func (d *RunDir) publishModel(gen int, m *net.Model, check func() error) (sum string, err error) {
+// to it; the model of a committed generation (1..committed) is never
+// replaced by another: the error says so. check runs just before the
+// write (the lease's).
+func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() error) (sum string, err error) {
 	path := filepath.Join(d.stage, "model")
 	if err := m.Save(path); err != nil {
 		return "", err
@@ -529,6 +557,9 @@ func (d *RunDir) publishModel(gen int, m *net.Model, check func() error) (sum st
 	if errors.Is(err, runstore.ErrExist) {
 		if old, rerr := d.store.Read(d.ctx, key); rerr == nil && bytes.Equal(old, data) {
 			return runstore.SHA256(data), nil
+		}
+		if gen >= 1 && gen <= committed {
+			return "", &FileError{Path: d.name(key), Err: fmt.Errorf("generation %d is committed with other weights; a committed model is never replaced", gen)}
 		}
 		err = d.store.Put(d.ctx, key, data)
 	}
@@ -557,42 +588,21 @@ func (d *RunDir) point(gen, gamesPerGen int) error {
 const AcceptWindow = 2
 
 // workerShardKey is the key of a game of model gen uploaded by a worker.
-func workerShardKey(gen int, sum string) string {
-	return workerShardPrefix(gen) + sum + ".shard"
-}
+func workerShardKey(gen int, sum string) string { return runfiles.WorkerShardKey(gen, sum) }
 
 // workerShardPrefix is the common prefix of the keys of model gen's games.
-func workerShardPrefix(gen int) string { return replayDir + "/" + genDir(gen) + "/" }
+func workerShardPrefix(gen int) string { return runfiles.WorkerShardPrefix(gen) }
 
 // parseWorkerShardKey returns the generation and hash of a worker shard key.
 func parseWorkerShardKey(key string) (gen int, sum string, ok bool) {
-	var rest string
-	if n, err := fmt.Sscanf(key, replayDir+"/gen-%06d/%s", &gen, &rest); n != 2 || err != nil {
-		return 0, "", false
-	}
-	sum, ok = strings.CutSuffix(rest, ".shard")
-	if !ok || len(sum) != 64 || key != workerShardKey(gen, sum) {
-		return 0, "", false
-	}
-	return gen, sum, true
+	return runfiles.ParseWorkerShardKey(key)
 }
 
 // spoolName names a game in a worker's spool: gen-NNNNNN-<sha256>.shard.
-func spoolName(gen int, sum string) string { return fmt.Sprintf("gen-%06d-%s.shard", gen, sum) }
+func spoolName(gen int, sum string) string { return runfiles.SpoolName(gen, sum) }
 
 // parseSpoolName returns the store key of a game in a worker's spool.
-func parseSpoolName(name string) (key string, ok bool) {
-	var gen int
-	var rest string
-	if n, err := fmt.Sscanf(name, "gen-%06d-%s", &gen, &rest); n != 2 || err != nil {
-		return "", false
-	}
-	sum, ok := strings.CutSuffix(rest, ".shard")
-	if !ok || len(sum) != 64 || spoolName(gen, sum) != name {
-		return "", false
-	}
-	return workerShardKey(gen, sum), true
-}
+func parseSpoolName(name string) (key string, ok bool) { return runfiles.ParseSpoolName(name) }
 
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.
@@ -617,11 +627,12 @@ func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	samples, err := DecodeShard(key, b, size)
+	gen, sum, _ := parseWorkerShardKey(key)
+	samples, err := decodeRunShard(key, b, size, gen, d.run)
 	if err != nil {
 		return nil, err
 	}
-	if _, sum, _ := parseWorkerShardKey(key); runstore.SHA256(b) != sum {
+	if runstore.SHA256(b) != sum {
 		return nil, fmt.Errorf("selfplay: %s: content hash %s does not match its name", key, runstore.SHA256(b))
 	}
 	return samples, nil
@@ -632,7 +643,7 @@ func (d *RunDir) writeKeys(gen int, keys []string) error {
 	return d.writeFile(replayDir+"/"+keysName(gen), []byte(strings.Join(keys, "\n")+"\n"))
 }
 
-func keysName(g int) string { return fmt.Sprintf("gen-%06d.keys", g) }
+func keysName(g int) string { return runfiles.KeysName(g) }
 
 // Generations lists the generations that have an exported model, in
 // order.
@@ -672,14 +683,46 @@ func (d *RunDir) LatestModel() (string, error) {
 // dir.
 func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel() }
 
-// saveCheckpoint saves the trainer after generation gen.
-func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) error {
-	return d.writeWith(ckptDir+"/"+checkpointName(gen), t.SaveCheckpoint)
+// saveCheckpoint saves the trainer after generation gen and returns the
+// sha256 of the checkpoint, which the commit records (see loadCheckpoint).
+func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error) {
+	err = d.writeWith(ckptDir+"/"+checkpointName(gen), func(path string) error {
+		if err := t.SaveCheckpoint(path); err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
+		sum = runstore.SHA256(b)
+		return nil
+	})
+	return sum, err
 }
 
-// loadCheckpoint restores the trainer from the checkpoint of that name.
-func (d *RunDir) loadCheckpoint(name string, t *net.Trainer) error {
-	if err := d.readWith(ckptDir+"/"+name, t.LoadCheckpoint); err != nil {
+// loadCheckpoint restores the trainer from the checkpoint that st
+// commits; one whose sha256 is not the one st recorded (a checkpoint of
+// another generation or run copied over it) is refused.
+func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
+	err := d.readWith(ckptDir+"/"+st.Checkpoint, func(path string) error {
+		if st.CheckpointSHA256 != "" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return fmt.Errorf("selfplay: %w", err)
+			}
+			if sum := runstore.SHA256(b); sum != st.CheckpointSHA256 {
+				return &FileError{Path: d.name(ckptDir + "/" + st.Checkpoint),
+					Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, stateFile, st.CheckpointSHA256, st.Generation)}
+			}
+		}
+		return t.LoadCheckpoint(path)
+	})
+	if me, ok := errors.AsType[*net.MismatchError](err); ok {
+		// The checkpoint is what the run trained; config.json is what changed.
+		return &FileError{Path: d.name(configFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
+			me.Trainer.Size, me.Trainer.Size, me.Trainer.Arch(), me.Checkpoint.Size, me.Checkpoint.Size, me.Checkpoint.Arch(), st.Checkpoint)}
+	}
+	if err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)
 	}
 	return nil

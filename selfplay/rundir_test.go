@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +24,12 @@ func TestRunRefusesBadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	withField := strings.Replace(string(good), "{", `{"games_per_generation": 8,`, 1)
+	changed := func(f func(c *Config)) string {
+		c := cfg
+		f(&c)
+		b, _ := json.Marshal(c)
+		return string(b)
+	}
 	for _, c := range []struct {
 		name   string
 		files  map[string]string // relative path: content ("" = empty folder)
@@ -44,6 +52,9 @@ func TestRunRefusesBadFiles(t *testing.T) {
 		{"config field unknown", map[string]string{configFile: withField}, configFile, `unknown field "games_per_generation"`},
 		{"config null", map[string]string{configFile: "null"}, configFile, "not a JSON object"},
 		{"config with trailing data", map[string]string{configFile: string(good) + "{}"}, configFile, "data after"},
+		{"config learning rate", map[string]string{configFile: changed(func(c *Config) { c.Train.LR = -5 })}, configFile, "learning rate -5"},
+		{"config batch", map[string]string{configFile: changed(func(c *Config) { c.Train.Batch = 0 })}, configFile, "batch 0"},
+		{"config cache size", map[string]string{configFile: changed(func(c *Config) { c.CacheSize = -1 })}, configFile, "cache size -1"},
 		{"config out of bounds", map[string]string{configFile: strings.Replace(string(good), `"games_per_gen":6`, `"games_per_gen":-6`, 1)}, configFile, "games per generation -6"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,7 +127,7 @@ func FuzzParseState(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := st.validate(); err != nil {
+		if err := st.Validate(); err != nil {
 			t.Fatalf("accepted an invalid state %+v: %v", st, err)
 		}
 		b, err := json.Marshal(st)
@@ -175,5 +186,52 @@ func TestConfigDiffAddedSetting(t *testing.T) {
 	}
 	if d := configDiff(saved.identity(), saved.identity()); d != "" {
 		t.Errorf("same configuration: diff %q", d)
+	}
+}
+
+// TestFiltersChangedBlamesConfig: a config.json whose network was edited
+// after the run trained is named as the culprit, not the checkpoint.
+func TestFiltersChangedBlamesConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Net.Filters *= 2
+	cfg.Generations = 2
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(filepath.Join(dir, configFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Path != filepath.Join(dir, configFile) || !strings.Contains(err.Error(), "the run trained") {
+		t.Fatalf("resume with other filters: %v, want an error naming config.json", err)
+	}
+}
+
+// TestMissingMetricsWarns: a resumed run whose metrics.csv was deleted
+// warns, naming the generations whose history is lost.
+func TestMissingMetricsWarns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 2
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, metricsFile)); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(logged, func(l string) bool {
+		return strings.HasPrefix(l, "warning: ") && strings.Contains(l, "generations 1 to 2 are lost")
+	}) {
+		t.Errorf("log %q: want a warning naming generations 1 to 2", logged)
 	}
 }

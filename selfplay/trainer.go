@@ -96,6 +96,9 @@ func (t *remoteTrainer) open(cfg Config) error {
 	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return err
 	}
+	if err := d.initState(); err != nil {
+		return err
+	}
 	t.cfg, t.st, t.wallBefore = cfg, st, st.WallSecs
 	if t.trainer, err = openTrainer(d, cfg, st); err != nil {
 		return err
@@ -104,10 +107,9 @@ func (t *remoteTrainer) open(cfg Config) error {
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, t.replay, st.Generation); err != nil {
 		return err
 	}
-	if t.all, err = d.Metrics(); err != nil {
+	if t.all, err = d.resumeMetrics(st.Generation, t.logf); err != nil {
 		return err
 	}
-	t.all = t.all[:min(len(t.all), st.Generation)]
 	if st.Generation > 0 {
 		t.logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
 			st.Generation+1, t.replay.Len(), st.Model, len(st.Ingested))
@@ -183,7 +185,8 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 	// Everything but state.json and the pointer can be written again by a
 	// later trainer if this one dies before the commit.
 	d := t.dir
-	if err := d.saveCheckpoint(gen, t.trainer); err != nil {
+	ckptSum, err := d.saveCheckpoint(gen, t.trainer)
+	if err != nil {
 		return m, err
 	}
 	if err := d.writeShard(gen, cfg.Size, samples); err != nil {
@@ -206,7 +209,7 @@ func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time
 		g, _, _ := parseWorkerShardKey(k)
 		return g <= gen-AcceptWindow // never listed again
 	})
-	st := state{Generation: gen, Checkpoint: checkpointName(gen), Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
+	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
 	if err := t.lease.Check(ctx); err != nil {
 		return m, err
 	}
@@ -298,7 +301,7 @@ func (t *remoteTrainer) publish(gen int) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.dir.publishModel(gen, out, func() error { return t.lease.Check(t.dir.ctx) })
+	_, err = t.dir.publishModel(gen, t.st.Generation, out, func() error { return t.lease.Check(t.dir.ctx) })
 	return err
 }
 

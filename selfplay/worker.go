@@ -78,7 +78,7 @@ func Work(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 
 	// The uploader runs until every spooled game is uploaded after play
 	// stopped, or ctx is done.
-	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call, bp: newBackpressure()}
+	up := &uploader{store: store, spool: spool, queue: make(chan string, 1<<16), hooks: hooks, call: call, logf: logf, bp: newBackpressure()}
 	pending, err := spool.Pending()
 	if err != nil {
 		return err
@@ -121,6 +121,7 @@ type uploader struct {
 	queue chan string
 	hooks WorkerHooks
 	call  func(func())
+	logf  func(string, ...any)
 	bp    *backpressure // told of every upload
 }
 
@@ -159,8 +160,14 @@ func (u *uploader) upload(ctx context.Context, name, key string) error {
 	if err != nil {
 		return err
 	}
-	if err := u.store.Create(ctx, key, data); err != nil && !errors.Is(err, runstore.ErrExist) {
-		return err // "already exists" is success: the same bytes are there
+	// An object already under key counts only if it holds these bytes; a
+	// broken one (a truncated upload) is replaced.
+	replaced, err := u.store.CreateVerified(ctx, key, data)
+	if err != nil {
+		return err
+	}
+	if replaced {
+		u.call(func() { u.logf("warning: %s in the store did not hold its game (a broken upload): replaced it", key) })
 	}
 	if err := u.spool.Remove(name); err != nil {
 		return err
@@ -369,7 +376,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 					return
 				}
 				var buf bytes.Buffer
-				if err := EncodeShard(&buf, cfg.Size, game.Samples); err != nil {
+				if err := encodeShard(&buf, cfg.Size, &shardTag{gen: s.gen, run: cfg.Seed}, game.Samples); err != nil {
 					bp.done(s.gen)
 					errOnce.Do(func() { firstErr = err })
 					return
@@ -573,6 +580,13 @@ func waitForRun(ctx context.Context, store *runstore.Store, poll time.Duration, 
 	}
 }
 
+// ErrNoWorkerTrainer is the error of Work on a run whose trainer plays
+// its own games (konane train with --selfplay, the default).
+var ErrNoWorkerTrainer = errors.New("this run's trainer plays its own games and takes none from workers: start a trainer fed by workers on a new directory with konane train --selfplay=false --run DIR, then konane selfplay --run DIR")
+
+// leasePrefix is where a trainer fed by workers keeps its lease.
+const leasePrefix = "lease/"
+
 // waitForLatest reads models/latest.json, waiting for the first model.
 func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (runstore.Latest, error) {
 	for told := false; ; told = true {
@@ -587,6 +601,17 @@ func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duratio
 			return l, err
 		}
 		if !told {
+			// A trainer fed by workers takes the run's lease before it
+			// writes config.json; a run without one is trained by a
+			// trainer that plays its own games, which never publishes a
+			// model for workers.
+			leases, err := store.List(ctx, leasePrefix)
+			if err != nil {
+				return l, err
+			}
+			if len(leases) == 0 {
+				return l, fmt.Errorf("selfplay: %s: %w", store.Location(), ErrNoWorkerTrainer)
+			}
 			logf("waiting for the trainer's first model")
 		}
 		if runstore.Sleep(ctx, poll) != nil {

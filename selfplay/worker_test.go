@@ -1,9 +1,12 @@
 package selfplay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -194,5 +197,73 @@ func TestBackpressureCountsOwnGames(t *testing.T) {
 	gen = 3
 	if !admits() {
 		t.Fatal("refused without a limit")
+	}
+}
+
+// TestUploadReplacesBrokenObject: a game whose key already holds other
+// bytes (a truncated upload left by a full disk) is not taken as uploaded:
+// the broken object is replaced and reported, and only then does the
+// spool copy go.
+func TestUploadReplacesBrokenObject(t *testing.T) {
+	ctx := context.Background()
+	store, err := runstore.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	spool, err := runstore.OpenSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	data := bytes.Repeat([]byte("a game "), 1000)
+	sum := runstore.SHA256(data)
+	name, key := spoolName(3, sum), workerShardKey(3, sum)
+	if err := spool.Add(name, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Put(ctx, key, data[:4096]); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	up := &uploader{store: store, spool: spool, call: func(f func()) { f() }, bp: newBackpressure(),
+		logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
+	if err := up.upload(ctx, name, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.ReadVerified(ctx, key, sum); err != nil {
+		t.Fatalf("after the upload: %v", err)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], key) {
+		t.Errorf("logged %q, want one warning naming %s", logged, key)
+	}
+	if p, _ := spool.Pending(); len(p) != 0 {
+		t.Errorf("spool still holds %v", p)
+	}
+}
+
+// TestWorkOnLocalRun: a worker on a run whose trainer plays its own games
+// says so at once, instead of waiting for a model forever.
+func TestWorkOnLocalRun(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := json.Marshal(tinyConfig())
+	if err := os.WriteFile(filepath.Join(dir, configFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store, err := runstore.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	spool, err := runstore.OpenSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	err = Work(ctx, store, spool, WorkerConfig{Parallel: 1, Seed: 1, Poll: 10 * time.Millisecond}, WorkerHooks{}, t.Logf)
+	if !errors.Is(err, ErrNoWorkerTrainer) || ctx.Err() != nil {
+		t.Fatalf("Work on a local run: %v, want ErrNoWorkerTrainer at once", err)
 	}
 }

@@ -59,3 +59,24 @@ func blackWins(openings []OpeningResult) bool {
 	}
 	return false
 }
+
+// WinningRemovals returns Black's removals that win against every White
+// reply, given the results of all openings, in their order.
+func WinningRemovals(openings []OpeningResult) []rules.Move {
+	wins := map[rules.Move]bool{}
+	var order []rules.Move
+	for _, o := range openings {
+		w, seen := wins[o.Black]
+		if !seen {
+			order = append(order, o.Black)
+		}
+		wins[o.Black] = o.BlackWins && (w || !seen)
+	}
+	var out []rules.Move
+	for _, b := range order {
+		if wins[b] {
+			out = append(out, b)
+		}
+	}
+	return out
+}

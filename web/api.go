@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -22,6 +23,7 @@ type apiError struct {
 	code   int
 	msg    msg
 	detail error
+	retry  int // seconds of Retry-After (503, 429); 0 = 5
 }
 
 // failure is the message of a search that failed: timedOut when it ran
@@ -51,52 +53,69 @@ func badRequest(key string, pairs ...string) error {
 	return &apiError{code: http.StatusBadRequest, msg: newMsg(key, pairs...)}
 }
 
-var errUnknownGame = &apiError{code: http.StatusNotFound, msg: newMsg("error.unknownGame")}
+// v2Names are the endpoints of the API, /api/v2/<name>.
+var v2Names = map[string]string{ // name → method
+	"config": http.MethodGet,
+	"learn":  http.MethodGet,
+	"record": http.MethodGet,
+	"new":    http.MethodPost,
+	"state":  http.MethodPost,
+	"move":   http.MethodPost,
+	"hint":   http.MethodPost,
+	"review": http.MethodPost,
+}
+
+// v1Names are the endpoints of the first API, which kept games on the
+// server; they answer 410 Gone naming their successor.
+var v1Names = map[string]string{
+	"config": "config", "learn": "learn", "record": "record", "new": "new", "state": "state",
+	"move": "move", "hint": "hint", "review": "review", "undo": "state", "level": "state",
+}
 
 // api routes the API requests; every answer, errors included, is JSON
 // (but the record download).
 func (s *Server) api() http.Handler {
-	type route struct {
-		method string
-		fn     func(r *http.Request) (any, error)
-	}
-	routes := map[string]route{
-		"/api/config": {http.MethodGet, s.config},
-		"/api/new":    {http.MethodPost, s.newGame},
-		"/api/state":  {http.MethodGet, s.state},
-		"/api/move":   {http.MethodPost, s.move},
-		"/api/undo":   {http.MethodPost, s.undo},
-		"/api/level":  {http.MethodPost, s.setLevel},
-		"/api/hint":   {http.MethodPost, s.hint},
-		"/api/learn":  {http.MethodGet, s.tutorialSteps},
-		"/api/review": {http.MethodPost, s.review},
+	routes := map[string]func(r *http.Request) (any, error){
+		"config": s.config,
+		"learn":  s.tutorialSteps,
+		"new":    s.newGame,
+		"state":  s.state,
+		"move":   s.move,
+		"hint":   s.hint,
+		"review": s.review,
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/record" {
-			if r.Method != http.MethodGet {
-				s.writeError(w, r, methodNotAllowed(w, http.MethodGet))
+		name, ok := strings.CutPrefix(r.URL.Path, "/api/v2/")
+		if !ok {
+			old := strings.TrimPrefix(r.URL.Path, "/api/")
+			if next, ok := v1Names[old]; ok {
+				s.writeError(w, r, &apiError{code: http.StatusGone, msg: newMsg("error.oldAPI", "path", r.URL.Path, "new", "/api/v2/"+next)})
 				return
 			}
-			s.record(w, r)
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: newMsg("error.noEndpoint", "path", r.URL.Path)})
 			return
 		}
-		rt, ok := routes[r.URL.Path]
+		method, ok := v2Names[name]
 		if !ok {
 			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: newMsg("error.noEndpoint", "path", r.URL.Path)})
 			return
 		}
-		if r.Method != rt.method {
-			s.writeError(w, r, methodNotAllowed(w, rt.method))
+		if r.Method != method {
+			s.writeError(w, r, methodNotAllowed(w, method))
+			return
+		}
+		if name == "record" {
+			s.record(w, r)
 			return
 		}
 		if r.Method == http.MethodPost {
 			limit := s.cfg.MaxBody
-			if r.URL.Path == "/api/review" {
-				limit = s.cfg.MaxRecord // a record is longer than a move
+			if name == "review" {
+				limit = s.cfg.MaxRecord // a record is longer than a game's moves
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
-		v, err := rt.fn(r)
+		v, err := routes[name](r)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -105,11 +124,16 @@ func (s *Server) api() http.Handler {
 	})
 }
 
-// parseLevel reads a level name of a request.
-func parseLevel(name string) (agent.Level, error) {
+// parseLevel reads a level name of a request: one of the levels offered
+// (up to Config.MaxLevel).
+func (s *Server) parseLevel(name string) (agent.Level, error) {
+	names := agent.LevelNames()[:s.maxLevel+1]
 	l, err := agent.ParseLevel(name)
 	if err != nil {
-		return agent.Level{}, &apiError{code: http.StatusBadRequest, msg: newMsg("error.level", "level", name, "levels", strings.Join(agent.LevelNames(), ", ")), detail: err}
+		return agent.Level{}, &apiError{code: http.StatusBadRequest, msg: newMsg("error.level", "level", name, "levels", strings.Join(names, ", ")), detail: err}
+	}
+	if levelIndex(name) > s.maxLevel {
+		return agent.Level{}, badRequest("error.levelCap", "level", name, "max", names[len(names)-1])
 	}
 	return l, nil
 }
@@ -136,18 +160,28 @@ type errorJSON struct {
 	Detail string            `json:"detail,omitempty"`
 }
 
+// maxDetail bounds the detail of an error answer, in bytes.
+const maxDetail = 3 * rules.MaxQuote
+
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = &apiError{code: http.StatusInternalServerError, msg: newMsg("error.internal"), detail: err}
 	}
 	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "60")
+		retry := ae.retry
+		if retry == 0 {
+			retry = 5
+		}
+		w.Header().Set("Retry-After", fmt.Sprint(retry))
 	}
 	m := s.msgs.render(negotiate(r), ae.msg)
 	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
 	if ae.detail != nil {
 		e.Detail = ae.detail.Error()
+		if len(e.Detail) > maxDetail { // an error that echoed a client's input whole
+			e.Detail = strings.ToValidUTF8(e.Detail[:maxDetail], "") + "…"
+		}
 	}
 	writeJSON(w, ae.code, e)
 }
@@ -201,7 +235,7 @@ type levelJSON struct {
 
 func (s *Server) config(*http.Request) (any, error) {
 	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
-	for _, l := range agent.Levels() {
+	for _, l := range agent.Levels()[:s.maxLevel+1] {
 		c.Levels = append(c.Levels, levelJSON{l.Name, l.Sims})
 	}
 	return c, nil
@@ -217,9 +251,10 @@ func (s *Server) defaultSize() int {
 	return sizes[len(sizes)-1]
 }
 
-// stateJSON is everything the page draws.
+// stateJSON is everything the page draws; game is what the client keeps
+// and sends with its next request.
 type stateJSON struct {
-	ID      string    `json:"id"`
+	Game    gameJSON  `json:"game"`
 	Size    int       `json:"size"`
 	Human   string    `json:"human"`
 	Level   string    `json:"level"`
@@ -234,45 +269,43 @@ type stateJSON struct {
 	CanUndo bool      `json:"canUndo"`         // the human has a move to take back
 	Start   int       `json:"start,omitempty"` // moves the game started from (played on from a position)
 	Message msg       `json:"message"`
-	Eval    *evalJSON `json:"eval,omitempty"`
+	Eval    *evalJSON `json:"eval,omitempty"` // of the agent's move just made
 }
 
 type evalJSON struct {
+	Ply          int      `json:"ply"` // the agent's move is moves[ply-1]
 	AgentMove    string   `json:"agentMove"`
 	HumanWinProb float64  `json:"humanWinProb"`
 	PV           []string `json:"pv"`
 }
 
-// view draws the session's state with its message in the language of r;
-// ss.mu is held.
-func (s *Server) view(r *http.Request, ss *session) stateJSON {
-	st := ss.view()
-	st.Message = s.msgs.render(negotiate(r), st.Message)
-	return st
-}
-
-// view draws the session's state; s.mu is held.
-func (ss *session) view() stateJSON {
-	g := ss.game
+// view draws the game with its message in the language of r, and an, the
+// analysis of the agent's move just made (nil if none).
+func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
+	g := gm.g
 	p := g.Position()
 	st := stateJSON{
-		ID: ss.id, Size: g.Size(), Human: ss.human.String(), Level: ss.level.Name,
+		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
 		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
-		CanUndo: ss.canUndo(), Start: ss.fixed,
+		CanUndo: gm.canUndo(), Start: gm.start,
 	}
+	if st.Moves == nil {
+		st.Moves = []string{}
+	}
+	st.Game.Moves = st.Moves
 	st.Board = boardRows(p)
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
 	if w, ok := g.Winner(); ok {
 		st.Winner = w.String()
-		if w == ss.human {
+		if w == gm.human {
 			st.Message = newMsg("status.youWin")
 		} else {
 			st.Message = newMsg("status.computerWins")
 		}
-	} else if p.Turn == ss.human {
+	} else if p.Turn == gm.human {
 		st.Legal = rules.MoveStrings(p.LegalMoves(nil))
 		switch p.Phase() {
 		case rules.RemoveBlack:
@@ -285,9 +318,10 @@ func (ss *session) view() stateJSON {
 	} else {
 		st.Message = newMsg("status.thinking")
 	}
-	if an := ss.eval(); an != nil {
-		st.Eval = &evalJSON{AgentMove: an.Best.String(), HumanWinProb: an.WinProbFor(ss.human), PV: rules.MoveStrings(an.PV)}
+	if an != nil {
+		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
 	}
+	st.Message = s.msgs.render(negotiate(r), st.Message)
 	return st
 }
 
@@ -313,8 +347,6 @@ func boardRows(p rules.Position) []string {
 	return rows
 }
 
-func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-
 type newRequest struct {
 	Size  int    `json:"size"`
 	Color string `json:"color"`
@@ -325,6 +357,9 @@ type newRequest struct {
 	Moves []string `json:"moves,omitempty"`
 }
 
+// newGame starts a game: the defaults filled in, the colour drawn for
+// "random", the start moves checked, and the agent's first move if it
+// is to move.
 func (s *Server) newGame(r *http.Request) (any, error) {
 	var req newRequest
 	if err := decode(r, &req); err != nil {
@@ -333,22 +368,17 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if req.Size == 0 {
 		req.Size = s.defaultSize()
 	}
-	engine, err := s.cfg.Engines.Get(req.Size)
-	if err != nil {
+	if _, err := s.cfg.Engines.Get(req.Size); err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(req.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel
 	}
-	level, err := parseLevel(req.Level)
+	level, err := s.parseLevel(req.Level)
 	if err != nil {
 		return nil, err
 	}
-	human, seed, err := s.drawGame(req.Color)
-	if err != nil {
-		return nil, err
-	}
-	a, err := engine.NewAgent(seed)
+	human, err := s.drawColor(req.Color)
 	if err != nil {
 		return nil, err
 	}
@@ -359,29 +389,20 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if err := startFrom(g, req.Moves); err != nil {
 		return nil, err
 	}
-	ss := &session{id: newSessionID(), human: human, level: level, agent: a, game: g,
-		fixed: g.Len(), evals: make([]*agent.Analysis, g.Len())}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	switch s.sessions.add(ss, s.client(r)) {
-	case storeFull:
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.full", "max", fmt.Sprint(s.cfg.MaxSessions))}
-	case clientFull:
-		return nil, &apiError{code: http.StatusTooManyRequests, msg: newMsg("error.clientFull", "max", fmt.Sprint(s.cfg.MaxPerClient))}
-	}
+	gm := &game{human: human, level: level, start: g.Len(), g: g}
+	var an *agent.Analysis
 	if g.Position().Turn != human {
-		if err := s.agentMove(r.Context(), ss); err != nil {
-			s.sessions.remove(ss.id) // a game without its first move is of no use
+		if an, err = s.agentMove(r, gm, g.Position()); err != nil {
 			return nil, err
 		}
 	}
-	return s.view(r, ss), nil
+	return s.view(r, gm, an), nil
 }
 
 // startFrom plays the moves a new game starts from; the game must go on
 // after them.
 func startFrom(g *agent.Game, moves []string) error {
-	if len(moves) > g.Size()*g.Size() {
+	if len(moves) > maxMoves(g.Size()) {
 		return badRequest("error.startLong", "n", fmt.Sprint(len(moves)))
 	}
 	for i, text := range moves {
@@ -398,140 +419,136 @@ func startFrom(g *agent.Game, moves []string) error {
 	return nil
 }
 
-// drawGame gives a new game the human's colour (drawn for "random") and
-// the seed of its agent.
-func (s *Server) drawGame(color string) (human rules.Color, seed uint64, err error) {
+// drawColor reads the human's colour of a new game, drawn for "random".
+func (s *Server) drawColor(color string) (rules.Color, error) {
+	if color == "random" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return rules.Color(s.rng.IntN(2)), nil
+	}
+	if color == "" {
+		return rules.Black, nil
+	}
+	return parseColor(color)
+}
+
+// seed returns the seed of a new agent.
+func (s *Server) seed() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch color {
-	case "black", "":
-		human = rules.Black
-	case "white":
-		human = rules.White
-	case "random":
-		human = rules.Color(s.rng.IntN(2))
-	default:
-		return 0, 0, badRequest("error.color", "color", color)
-	}
-	seed = s.cfg.Seed + s.games
 	s.games++
-	return human, seed, nil
+	return s.cfg.Seed + s.games
 }
 
-// agentMove lets the agent play its move; ss.mu is held.
-func (s *Server) agentMove(ctx context.Context, ss *session) error {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.MoveTimeout)
-	defer cancel()
-	an, err := ss.agent.Move(ctx, ss.game.Position(), ss.level.Strength())
-	if err != nil {
-		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
+// search admits a search of sims simulations for the request (Config's
+// budget; refused while draining) and returns its release.
+func (s *Server) search(r *http.Request, level string, sims int) (func(), error) {
+	noteLevel(r.Context(), level)
+	if s.draining.Load() {
+		s.metrics.refused.WithLabelValues("draining").Inc()
+		return nil, &apiError{code: http.StatusServiceUnavailable, retry: 1, msg: newMsg("error.busy", "seconds", "1")}
 	}
-	return ss.play(an.Best, &an)
+	return s.admit.acquire(r.Context(), s.client(r), sims)
 }
 
-// session finds the game named in the request and locks it; call the
-// returned unlock when done.
-func (s *Server) session(id string) (*session, func(), error) {
-	if id == "" {
-		return nil, nil, badRequest("error.missingID")
+// agent returns the agent kept under p by the tree cache, or a new one.
+func (s *Server) agent(p rules.Position) (*agent.Agent, error) {
+	if a := s.trees.take(p); a != nil {
+		return a, nil
 	}
-	ss, ok := s.sessions.get(id)
-	if !ok {
-		return nil, nil, errUnknownGame
-	}
-	ss.mu.Lock()
-	return ss, ss.mu.Unlock, nil
-}
-
-// decodeSession reads the request body into req, then finds and locks the
-// game *id names (id points into req), as session does.
-func (s *Server) decodeSession(r *http.Request, req any, id *string) (*session, func(), error) {
-	if err := decode(r, req); err != nil {
-		return nil, nil, err
-	}
-	return s.session(*id)
-}
-
-func (s *Server) state(r *http.Request) (any, error) {
-	ss, unlock, err := s.session(r.URL.Query().Get("id"))
+	engine, err := s.cfg.Engines.Get(int(p.Size))
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	return s.view(r, ss), nil
+	return engine.NewAgent(s.seed())
+}
+
+// agentMove lets the agent play its move in gm (within the admission
+// budget and Config.MoveTimeout). left is the position the agent left
+// the game in after its last move, under which the tree cache may keep
+// its search; the agent is kept under the position it leaves now.
+func (s *Server) agentMove(r *http.Request, gm *game, left rules.Position) (*agent.Analysis, error) {
+	release, err := s.search(r, gm.level.Name, gm.level.Sims)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	a, err := s.agent(left)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
+	defer cancel()
+	start := time.Now()
+	an, err := a.Move(ctx, gm.g.Position(), gm.level.Strength())
+	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
+	if err != nil {
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
+	}
+	if err := gm.g.Play(an.Best); err != nil {
+		return nil, err
+	}
+	s.trees.put(gm.g.Position(), a)
+	return &an, nil
+}
+
+// gameRequest is a request on a game the client holds.
+type gameRequest struct {
+	Game gameJSON `json:"game"`
+}
+
+// decodeGame reads a request on a game into req and replays its game.
+func (s *Server) decodeGame(r *http.Request, req any, gj *gameJSON) (*game, error) {
+	if err := decode(r, req); err != nil {
+		return nil, err
+	}
+	return s.replay(*gj)
+}
+
+// state draws a game without searching: after an undo, a change of
+// level, or a reload of the page.
+func (s *Server) state(r *http.Request) (any, error) {
+	var req gameRequest
+	gm, err := s.decodeGame(r, &req, &req.Game)
+	if err != nil {
+		return nil, err
+	}
+	return s.view(r, gm, nil), nil
 }
 
 type moveRequest struct {
-	ID   string `json:"id"`
-	Move string `json:"move"`
+	Game gameJSON `json:"game"`
+	Move string   `json:"move"` // the human's; "" when the agent is to move
 }
 
+// move plays the human's move and the agent's reply; with no move, the
+// agent's move when it is to move (the game reloaded before it did).
 func (s *Server) move(r *http.Request) (any, error) {
 	var req moveRequest
-	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
+	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	p := ss.game.Position()
-	if ss.game.Over() {
+	left := gm.g.Position()
+	switch {
+	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
-	}
-	if p.Turn != ss.human {
+	case req.Move == "" && left.Turn == gm.human:
+		return nil, badRequest("error.yourTurn")
+	case req.Move != "" && left.Turn != gm.human:
 		return nil, badRequest("error.notYourTurn")
+	case req.Move != "":
+		if _, err := gm.g.PlayText(req.Move); err != nil {
+			return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.move", "move", req.Move), detail: err}
+		}
 	}
-	m, err := rules.ParseMove(p, req.Move)
-	if err == nil {
-		err = ss.play(m, nil)
-	}
-	if err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.move", "move", req.Move), detail: err}
-	}
-	if !ss.game.Over() {
-		if err := s.agentMove(r.Context(), ss); err != nil {
-			ss.undoLast() // the human's move: the game stays as it was
+	var an *agent.Analysis
+	if !gm.g.Over() {
+		if an, err = s.agentMove(r, gm, left); err != nil {
 			return nil, err
 		}
 	}
-	s.sessions.played(ss.id)
-	return s.view(r, ss), nil
-}
-
-type idRequest struct {
-	ID string `json:"id"`
-}
-
-func (s *Server) undo(r *http.Request) (any, error) {
-	var req idRequest
-	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if !ss.takeBack() {
-		return nil, badRequest("error.noUndo")
-	}
-	return s.view(r, ss), nil
-}
-
-type levelRequest struct {
-	ID    string `json:"id"`
-	Level string `json:"level"`
-}
-
-func (s *Server) setLevel(r *http.Request) (any, error) {
-	var req levelRequest
-	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	level, err := parseLevel(req.Level)
-	if err != nil {
-		return nil, err
-	}
-	ss.level = level
-	return s.view(r, ss), nil
+	return s.view(r, gm, an), nil
 }
 
 type hintJSON struct {
@@ -541,37 +558,53 @@ type hintJSON struct {
 }
 
 func (s *Server) hint(r *http.Request) (any, error) {
-	var req idRequest
-	ss, unlock, err := s.decodeSession(r, &req, &req.ID)
+	var req gameRequest
+	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	p := ss.game.Position()
+	p := gm.g.Position()
 	switch {
-	case ss.game.Over():
+	case gm.g.Over():
 		return nil, badRequest("error.hintOver")
-	case p.Turn != ss.human:
+	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
+	}
+	release, err := s.search(r, gm.level.Name, gm.level.Sims)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	a, err := s.agent(p)
+	if err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
-	an, err := ss.agent.Advise(ctx, p, ss.level.Strength())
+	start := time.Now()
+	an, err := a.Advise(ctx, p, gm.level.Strength())
+	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
-	return hintJSON{Move: an.Best.String(), WinProb: an.WinProb(), PV: rules.MoveStrings(an.PV)}, nil
+	s.trees.put(p, a) // the agent's own tree is as it was
+	return hintJSON{Move: an.Best.String(), WinProb: round3(an.WinProb()), PV: rules.MoveStrings(an.PV)}, nil
 }
 
-// record sends the game record in the text format as a download.
+// record sends the game of ?g=CODE (the page's fragment) as a record in
+// the text format, as a download.
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
-	ss, unlock, err := s.session(r.URL.Query().Get("id"))
+	gj, err := decodeGame(r.URL.Query().Get("g"))
+	if err != nil {
+		s.writeError(w, r, &apiError{code: http.StatusBadRequest, msg: newMsg("error.gameCode"), detail: err})
+		return
+	}
+	gm, err := s.replay(gj)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	rec := ss.game.RecordAgainst("konane serve", ss.human, "konane (level "+ss.level.Name+")")
-	unlock()
+	rec := gm.g.RecordAgainst("konane serve", gm.human, "konane (level "+gm.level.Name+")")
 	text, err := rec.MarshalText()
 	if err != nil {
 		s.writeError(w, r, err)

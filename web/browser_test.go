@@ -110,9 +110,20 @@ func (p *page) version() string { return p.eval(`document.body.dataset.version`)
 // fails on an error shown by the page.
 func (p *page) settle(v string) {
 	p.t.Helper()
-	p.step("waiting for the page", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+	p.settleWithin(v, 30*time.Second)
+}
+
+// settleWithin is settle with its own deadline, for the slow requests (a
+// review searches every position: minutes on a loaded machine).
+func (p *page) settleWithin(v string, d time.Duration) {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, d)
+	defer cancel()
+	if err := chromedp.Do(sctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(
 		`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v),
-		chromedp.WithPollingInterval(20*time.Millisecond)))
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d))); err != nil {
+		p.t.Fatalf("waiting for the page: %v", err)
+	}
 	if e := p.text("error"); e != "" {
 		p.t.Fatalf("the page shows an error: %s", e)
 	}
@@ -287,6 +298,48 @@ func TestBrowser(t *testing.T) {
 	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
+	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
+}
+
+// browserLink: the game lives in the page's address (#g=...): a reload
+// and the same address opened elsewhere (a shared link, another browser
+// context without the tab's storage) show the same game, which goes on.
+func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	p.newGame(p.click)
+	for range 2 {
+		v := p.version()
+		p.click(".sq.movable")
+		if p.count(".sq.target") > 0 {
+			p.click(".sq.target")
+		}
+		p.settle(v)
+	}
+	href, moves := p.eval(`location.href`), p.eval(`state.moves.join(" ")`)
+	if !strings.Contains(href, "#g=1.6b.easy.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
+		t.Fatalf("the address %s does not hold the game %s", href, moves)
+	}
+	path := strings.TrimPrefix(href, ts.url)
+	p.step("reloading", chromedp.Reload())
+	p.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
+	if got := p.eval(`state.moves.join(" ")`); got != moves {
+		t.Errorf("after a reload: moves %q, want %q", got, moves)
+	}
+	q := tab(t, browser, ts, "en-US,en", false)
+	q.load(path)
+	if got := q.eval(`state.moves.join(" ") + " " + state.human + " " + state.level`); got != moves+" black easy" {
+		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
+	}
+	v := q.version()
+	q.click(".sq.movable")
+	if q.count(".sq.target") > 0 {
+		q.click(".sq.target")
+	}
+	q.settle(v)
+	if n := len(strings.Fields(q.eval(`state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(state.over)`) != "true" {
+		t.Errorf("the shared game did not go on: %d moves after %d", n, len(strings.Fields(moves)))
+	}
 }
 
 // browserGame plays a whole 6x6 game with the mouse, in English: choose
@@ -408,7 +461,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	msgs := p.msgs()
 	v := p.version()
 	p.click("#reviewbtn")
-	p.settle(v)
+	p.settleWithin(v, 5*time.Minute)
 	if p.eval(`document.getElementById("revbody").hidden || document.getElementById("play").offsetParent !== null ? "no" : "yes"`) != "yes" {
 		t.Fatal("the review does not show in place of the game")
 	}
@@ -453,6 +506,34 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	best := p.eval(`rv.data.moves[` + fmt.Sprint(k-1) + `].best`)
 	if (best != played) != (p.count("#revarrows .arrow.best") == 1) || !strings.Contains(p.text("revmove"), best) {
 		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
+	}
+	// ←/→ step through the game from there; the inaccuracies' mark is not
+	// round like Black's stones.
+	current := func() string { return p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`) }
+	p.press(kb.ArrowRight)
+	if want := fmt.Sprint(min(k+1, len(rec.Moves))); current() != want {
+		t.Errorf("→ from move %d chose move %s, want %s", k, current(), want)
+	}
+	p.press(kb.ArrowLeft)
+	p.press(kb.ArrowLeft)
+	if want := fmt.Sprint(max(k-1, 1)); current() != want {
+		t.Errorf("← ← from move %d chose move %s, want %s", min(k+1, len(rec.Moves)), current(), want)
+	}
+	p.press(kb.ArrowRight)
+	if current() != fmt.Sprint(k) {
+		t.Errorf("back to move %d: move %s chosen", k, current())
+	}
+	// The computer's candidates: labelled with their chances on the
+	// board, and named under it.
+	nc := p.eval(`String(rv.data.moves[` + fmt.Sprint(k-1) + `].candidates.length)`)
+	if got := fmt.Sprint(p.count("#revarrows .candlabel")); got != nc || nc == "0" {
+		t.Errorf("move %d: %s candidate labels on the board, %s candidates", k, got, nc)
+	}
+	if want := strings.Split(msgs["review.candidates"], "{list}")[0]; !strings.Contains(p.text("revmove"), want) {
+		t.Errorf("the move's text %q does not name the candidates (%q)", p.text("revmove"), want)
+	}
+	if n := p.count("#revgraph .pt.inaccuracy circle.mark"); n != 0 {
+		t.Errorf("%d inaccuracies marked by a circle, like Black's stones", n)
 	}
 	p.screenshot("review-desktop")
 	p.step("scrolling to the move", chromedp.Evaluate[chromedp.Void](`document.getElementById("revmove").scrollIntoView()`))

@@ -7,9 +7,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/konanezero/konane/agent/agenttest"
 )
 
 // TestClientAddress: X-Forwarded-For names the client only when the
@@ -52,7 +49,7 @@ func TestClientAddress(t *testing.T) {
 // the status and the error code of the answer.
 func newGameFrom(t *testing.T, ts *testServer, xff string) (int, errJSON) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", ts.url+"/api/new", strings.NewReader(`{"size":6,"level":"easy"}`))
+	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
 	if xff != "" {
 		req.Header.Set("X-Forwarded-For", xff)
 	}
@@ -69,87 +66,51 @@ func newGameFrom(t *testing.T, ts *testServer, xff string) (int, errJSON) {
 	return resp.StatusCode, e
 }
 
-// TestPerClientLimit: one client cannot fill the store (before, 200 new
-// games from one address left everyone else 503 for an hour).
+// TestPerClientLimit: one client has at most MaxPerClient requests in
+// flight (429 beyond), told apart behind trusted proxies only.
 func TestPerClientLimit(t *testing.T) {
-	ts := newTestServer(t, Config{MaxSessions: 10, MaxPerClient: 3, IdleTimeout: time.Hour})
-	for i := 0; i < 3; i++ {
-		if code, e := newGameFrom(t, ts, ""); code != 200 {
-			t.Fatalf("game %d: %d %+v", i+1, code, e)
+	ts := newTestServer(t, Config{MaxPerClient: 2})
+	hold := func(client string) func() {
+		var rs []func()
+		for range 2 {
+			r, err := ts.admit.acquire(t.Context(), client, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		return func() {
+			for _, r := range rs {
+				r()
+			}
 		}
 	}
+	release := hold("127.0.0.1")
 	code, e := newGameFrom(t, ts, "1.2.3.4") // an untrusted header changes nothing
-	if code != http.StatusTooManyRequests || e.Code != "error.clientFull" || !strings.Contains(e.Error, "You already have 3 games open") {
-		t.Fatalf("a fourth game from one client: %d %+v", code, e)
+	if code != http.StatusTooManyRequests || e.Code != "error.clientBusy" || !strings.Contains(e.Error, "You already have 2 requests running") {
+		t.Fatalf("a third request from one client: %d %+v", code, e)
 	}
-	if n := ts.Sessions(); n != 3 {
-		t.Errorf("%d sessions held, want 3", n)
+	release()
+	if code, e := newGameFrom(t, ts, ""); code != 200 {
+		t.Fatalf("once the others finished: %d %+v", code, e)
 	}
 
 	// Behind a trusted proxy (the test client's loopback address), the
 	// clients are those the proxy names.
-	ts = newTestServer(t, Config{MaxSessions: 10, MaxPerClient: 2, IdleTimeout: time.Hour,
+	ts = newTestServer(t, Config{MaxPerClient: 2,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}})
+	defer hold("1.2.3.4")()
 	for _, tc := range []struct {
 		xff  string
 		code int
 	}{
-		{"1.2.3.4", 200}, {"1.2.3.4", 200}, {"1.2.3.4", 429},
+		{"1.2.3.4", 429},
 		{"6.6.6.6, 1.2.3.4", 429}, // a forged entry left of the proxy's
 		{"5.6.7.8", 200},
+		{"1.2.3.4, 5.6.7.8", 200},
 	} {
 		if code, e := newGameFrom(t, ts, tc.xff); code != tc.code {
 			t.Errorf("X-Forwarded-For %q: %d %+v, want %d", tc.xff, code, e, tc.code)
-		}
-	}
-}
-
-// TestUnplayedExpiry: a game in which the human never moved is dropped
-// after UnplayedTimeout; one with a move keeps the whole IdleTimeout.
-func TestUnplayedExpiry(t *testing.T) {
-	ts := newTestServer(t, Config{IdleTimeout: time.Hour, UnplayedTimeout: time.Minute})
-	left := ts.mustState(t, "/api/new", `{"size":6,"level":"easy"}`)
-	played := ts.mustState(t, "/api/new", `{"size":6,"level":"easy"}`)
-	ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: played.ID, Move: played.Legal[0]}))
-	ts.clock.Add(61)
-	if n := ts.Expire(); n != 1 {
-		t.Errorf("expired %d games after 61 s, want 1 (the unplayed one)", n)
-	}
-	var e errJSON
-	if code := ts.call(t, "/api/state?id="+left.ID, "", &e); code != 404 {
-		t.Errorf("the unplayed game answered %d after 61 s", code)
-	}
-	ts.mustState(t, "/api/state?id="+played.ID, "")
-	ts.clock.Add(3599)
-	ts.mustState(t, "/api/state?id="+played.ID, "") // idle 59m59s: kept, and touched
-	ts.clock.Add(3601)
-	if n := ts.Expire(); n != 1 {
-		t.Errorf("expired %d games after an idle hour, want 1", n)
-	}
-}
-
-// TestSessionConfigDefaults: the per-client limit and the unplayed
-// timeout adapt to smaller totals; explicit values that exceed them are
-// refused.
-func TestSessionConfigDefaults(t *testing.T) {
-	es := agenttest.RunEngines(t)
-	s, err := New(Config{Engines: es, MaxSessions: 5, IdleTimeout: 2 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.cfg.MaxPerClient != 5 || s.cfg.UnplayedTimeout != 2*time.Minute {
-		t.Errorf("adapted defaults: %d per client, %v unplayed", s.cfg.MaxPerClient, s.cfg.UnplayedTimeout)
-	}
-	s, _ = New(Config{Engines: es})
-	if s.cfg.MaxPerClient != DefaultMaxPerClient || s.cfg.UnplayedTimeout != DefaultUnplayedTimeout {
-		t.Errorf("defaults: %d per client, %v unplayed", s.cfg.MaxPerClient, s.cfg.UnplayedTimeout)
-	}
-	for _, cfg := range []Config{
-		{Engines: es, MaxSessions: 5, MaxPerClient: 6},
-		{Engines: es, IdleTimeout: time.Minute, UnplayedTimeout: 2 * time.Minute},
-	} {
-		if _, err := New(cfg); err == nil {
-			t.Errorf("New(%+v): no error", cfg)
 		}
 	}
 }

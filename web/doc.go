@@ -19,7 +19,7 @@
 // or JSON, the formats `konane analyze` reads) has the server analyse
 // every position of the game with package analysis, then shows your
 // chance of winning after each move (Black's, for a record) as an inline
-// SVG graph with the inaccuracies (●), mistakes (▲) and blunders (✖)
+// SVG graph with the inaccuracies (◆), mistakes (▲) and blunders (✖)
 // marked, each side's count of them, and the moves as a list. Choosing a
 // move (a point of the graph, an entry of the list, or Previous/Next)
 // shows the position before it with the move played (a solid arrow, a
@@ -62,8 +62,8 @@
 // {code, args}, which the page renders with its catalog (one place for
 // every text, nothing translated twice); for other clients it adds text,
 // the message rendered in the language of the request. The switch
-// reloads the page with ?lang=; the game in progress goes on (its id is
-// kept in the tab's sessionStorage).
+// reloads the page with ?lang=; the game in progress goes on (its record is
+// kept in the tab's sessionStorage as well as in the address).
 //
 // To add a message (say for a new panel):
 //
@@ -83,72 +83,29 @@
 //
 // # API
 //
-// Requests and answers are JSON; errors are {"error": text, "code": key,
-// "args": {...}, "detail": "..."} (see Languages; detail is the
-// underlying error in English, for developers) with a 4xx status for a
-// bad request (400 malformed or illegal, 404 unknown game, 405 wrong
-// method, 413 body too large, 429 too many games or analyses from one
-// client), and 503 when the server holds its maximum of games or
-// analyses, or the agent could not move (or analyse) in time. A request
-// body is one JSON object ({} for all defaults); null or any other value
-// is refused.
+// The server keeps no games: the client holds its game as a record
+// {size, human, level, start, moves} and sends it with every request; the
+// server replays it through the rules (trusting nothing in it) and
+// answers. The page keeps it in its address, #g=CODE with CODE
+// 1.<size><b|w>.<level>.<start>[.<move>]... (reload, bookmark and a shared
+// link bring the game back). The endpoints are under /api/v2/ (config,
+// new, state, move, hint, review, record?g=CODE, learn); those of the first
+// API, which kept games, answer 410 naming their successor. The whole API,
+// its errors and its limits: docs/http-api.md.
 //
-//	GET  /api/config                       sizes, levels, defaults
-//	POST /api/new    {size, color, level, moves}
-//	                                       a new game → state (the agent has
-//	                                       made its first move if it is to move);
-//	                                       moves, if given, are played first
-//	                                       (legal, leaving a move to play; not
-//	                                       to be undone)
-//	GET  /api/state?id=ID                  → state
-//	POST /api/move   {id, move}            your move and the agent's reply → state
-//	POST /api/undo   {id}                  take back your last move and the reply → state
-//	POST /api/level  {id, level}           the agent's level from now on → state
-//	POST /api/hint   {id}                  → {move, winProb, pv} for you
-//	GET  /api/record?id=ID                 the game record (text format), as a download
-//	GET  /api/learn                        the steps of "Learn the rules"
-//	POST /api/review {id} or {record}      the review of a game of the server
-//	                                       (as far as played) or of a record
-//	                                       (text or JSON) → review
-//
-// A state is {id, size, human, level, turn, phase, board (one string per
-// rank, the top rank first, x/o/. per file), moves, last, legal (your
-// legal moves when it is your turn), over, winner, canUndo, start (moves
-// the game started from), message {code, args, text}, eval {agentMove,
-// humanWinProb, pv} of the agent's last move on the board}.
-//
-// A review is {size, human ("" for a record), sims, over, winner, boards
-// (as in a state: the start, then after each move), black (Black's
-// probability of winning per position), exact (whether the solver or a
-// proof settled it), moves: [{ply, player, move, before, after, loss (the
-// mover's probability before and after the move, and the difference),
-// class ("", inaccuracy, mistake, blunder: analysis.Class), best, pv (the
-// agent's choice and its expected line), line (the move played and the
-// line expected after it), verdict ("", keepsWin, onlyWin, throwsWin,
-// alreadyLost: analysis.Verdict)}]}. Reviews are the expensive requests:
-// Config.ReviewSims simulations a position (default analysis.DefaultSims),
-// each within Config.ReviewTimeout (1m; then 503), at most
-// Config.MaxReviews at once on the server (2; then 503) and
-// Config.MaxReviewsPerClient per client (1; then 429), and a record may
-// have Config.MaxRecord bytes (64 KiB; then 413).
+// Searches are admitted within a budget of Config.Searches searches of the
+// default level, each weighing its simulations; up to Config.Queue wait at
+// most Config.QueueWait, the rest get 503 with Retry-After; a client has
+// at most Config.MaxPerClient requests in flight (429 beyond). The client
+// is the request's remote address (an IPv6 address counts by its /64);
+// X-Forwarded-For is believed only on requests from
+// Config.TrustedProxies, and then only the entries those proxies wrote. A
+// replica keeps up to Config.TreeCache search trees keyed by the position
+// the agent left a game in, so that a game's next move on it reuses the
+// search. /healthz, /readyz (fails once draining), /metrics (Prometheus)
+// and one log line per request (Config.Logger) make it operable.
 //
 //	GET  /?lang=sv                         the page (in Swedish, remembered)
-//
-// # Sessions
-//
-// Games live in memory: at most Config.MaxSessions at a time, and at most
-// Config.MaxPerClient created from one client address (429 Too Many
-// Requests beyond it), so that one client cannot fill the server. The
-// client is the request's remote address (an IPv6 address counts by its
-// /64); X-Forwarded-For is believed only on requests from
-// Config.TrustedProxies, and then only the entries those proxies wrote.
-// Each game is dropped after Config.IdleTimeout without a request, or
-// after the much shorter Config.UnplayedTimeout while the human has not
-// moved in it (a janitor started by Serve, stopped with it). Each game has its own lock, so games do not
-// wait for each other; they share the evaluators of the engines, which
-// batch their positions. The agent's move is computed within the request
-// that asks for it, limited by Config.MoveTimeout; if it fails the human's
-// move is taken back and the answer says so.
 //
 // # Usage
 //

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/language"
+
+	"github.com/konanezero/konane/rules"
 )
 
 // The languages of the page, English first: it is the fallback, and its
@@ -107,13 +109,18 @@ type msg struct {
 }
 
 // newMsg makes a message of key with parameters given as name, value
-// pairs.
+// pairs. A value longer than rules.MaxQuote (a client's input echoed) is
+// cut to that, as rules.Quote does.
 func newMsg(key string, pairs ...string) msg {
 	m := msg{Code: key}
 	if len(pairs) > 0 {
 		m.Args = map[string]string{}
 		for i := 0; i+1 < len(pairs); i += 2 {
-			m.Args[pairs[i]] = pairs[i+1]
+			v := pairs[i+1]
+			if len(v) > rules.MaxQuote {
+				v = rules.Quote(v)
+			}
+			m.Args[pairs[i]] = v
 		}
 	}
 	return m

@@ -206,7 +206,7 @@ func TestPageLanguages(t *testing.T) {
 			t.Errorf("the %s page's catalog: %v", code, err)
 		}
 		// The API answers in it.
-		req, _ := http.NewRequest("POST", ts.url+"/api/new", strings.NewReader(`{"size":6,"color":"black","level":"easy"}`))
+		req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"black","level":"easy"}`))
 		req.Header.Set("Accept-Language", code)
 		r, err := http.DefaultClient.Do(req)
 		if err != nil {

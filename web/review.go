@@ -5,19 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
+	"time"
 
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
-// reviewRequest names the game to review: a game in progress (id) or a
-// record played elsewhere (record, in the text or JSON format that
-// `konane analyze` reads), not both.
+// reviewRequest names the game to review: a game of the page (game, as
+// far as it is played) or a record played elsewhere (record, in the text
+// or JSON format that `konane analyze` reads), not both.
 type reviewRequest struct {
-	ID     string `json:"id,omitempty"`
-	Record string `json:"record,omitempty"`
+	Game   *gameJSON `json:"game,omitempty"`
+	Record string    `json:"record,omitempty"`
 }
 
 // reviewJSON is a game's review: one entry per move, and per position
@@ -49,6 +49,9 @@ type reviewMove struct {
 	PV      []string `json:"pv,omitempty"`    // the line it expected, from best
 	Line    []string `json:"line"`            // the move played and the line expected after it
 	Verdict string   `json:"verdict,omitempty"`
+	// Candidates are the agent's best moves before this one, its choice
+	// first, with the mover's chance after each (analysis.Row.Candidates).
+	Candidates []analysis.JSONCandidate `json:"candidates,omitempty"`
 }
 
 // verdictCodes name the solver's verdicts for the page (its catalog has
@@ -60,43 +63,10 @@ var verdictCodes = map[analysis.Verdict]string{
 	analysis.AlreadyLost: "alreadyLost",
 }
 
-// reviews bounds the analyses running at once, in all and per client.
-type reviews struct {
-	mu        sync.Mutex
-	max       int
-	perClient int
-	running   map[string]int // per client
-	total     int
-}
-
-// acquire takes a slot for client; release it with the returned
-// function. It fails with 429 when the client has perClient analyses
-// running, with 503 when the server has max.
-func (rv *reviews) acquire(client string) (func(), error) {
-	rv.mu.Lock()
-	defer rv.mu.Unlock()
-	switch {
-	case rv.running[client] >= rv.perClient:
-		return nil, &apiError{code: http.StatusTooManyRequests, msg: newMsg("error.reviewClientBusy", "max", fmt.Sprint(rv.perClient))}
-	case rv.total >= rv.max:
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: newMsg("error.reviewBusy")}
-	}
-	rv.running[client]++
-	rv.total++
-	return func() {
-		rv.mu.Lock()
-		defer rv.mu.Unlock()
-		rv.total--
-		if rv.running[client]--; rv.running[client] == 0 {
-			delete(rv.running, client)
-		}
-	}, nil
-}
-
-// review analyses a game of the server (as far as it is played) or an
+// review analyses a game of the page (as far as it is played) or an
 // uploaded record with package analysis: Config.ReviewSims simulations a
-// position, within Config.ReviewTimeout, at most Config.MaxReviews at
-// once and Config.MaxReviewsPerClient per client.
+// position, within Config.ReviewTimeout, admitted as one search of
+// ReviewSims simulations for its whole time.
 func (s *Server) review(r *http.Request) (any, error) {
 	var req reviewRequest
 	if err := decode(r, &req); err != nil {
@@ -105,17 +75,15 @@ func (s *Server) review(r *http.Request) (any, error) {
 	var rec *rules.Record
 	human := ""
 	switch {
-	case req.ID != "" && req.Record != "":
+	case req.Game != nil && req.Record != "":
 		return nil, badRequest("error.reviewBoth")
-	case req.ID != "":
-		ss, unlock, err := s.session(req.ID)
+	case req.Game != nil:
+		gm, err := s.replay(*req.Game)
 		if err != nil {
 			return nil, err
 		}
-		// The moves are copied: the game goes on while it is reviewed.
-		rec = ss.game.Record()
-		human = ss.human.String()
-		unlock()
+		rec = gm.g.Record()
+		human = gm.human.String()
 	case req.Record != "":
 		var err error
 		rec, err = rules.ParseRecord([]byte(req.Record))
@@ -137,14 +105,16 @@ func (s *Server) review(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(rec.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
-	release, err := s.reviews.acquire(s.client(r))
+	release, err := s.search(r, "review", s.cfg.ReviewSims)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
 	defer cancel()
+	start := time.Now()
 	rep, err := analysis.Game(ctx, engine, rec, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
+	s.metrics.search.WithLabelValues("review", "review").Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
 	}
@@ -171,7 +141,7 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
 			Before: round3(row.Before), After: round3(row.After), Loss: round3(row.Loss),
 			Class: row.Class.String(), PV: rules.MoveStrings(row.PV), Line: rules.MoveStrings(row.Line),
-			Verdict: verdictCodes[row.Verdict]}
+			Verdict: verdictCodes[row.Verdict], Candidates: analysis.CandidatesJSON(row.Candidates)}
 		if row.Best != rules.NoMove {
 			m.Best = row.Best.String()
 		}

@@ -95,14 +95,14 @@ func checkReview(t *testing.T, rv reviewJSON, size int, moves []string) {
 	}
 }
 
-// TestAPIReview: a game of the server reviewed by its id, the same game
+// TestAPIReview: a game of the page reviewed, the same game
 // uploaded as a record (text and JSON), and the bad requests.
 func TestAPIReview(t *testing.T) {
 	ts := newTestServer(t, Config{ReviewSims: 16, MaxBody: 300, MaxRecord: 2000})
-	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy"}))
+	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy"}))
 	st = playToEnd(t, ts, st)
 	var rv reviewJSON
-	if code := post(t, ts, "/api/review", jsonBody(reviewRequest{ID: st.ID}), &rv); code != 200 {
+	if code := post(t, ts, "/api/v2/review", jsonBody(reviewRequest{Game: &st.Game}), &rv); code != 200 {
 		t.Fatalf("review: %d %+v", code, rv)
 	}
 	checkReview(t, rv, 6, st.Moves)
@@ -112,11 +112,11 @@ func TestAPIReview(t *testing.T) {
 
 	// The record as downloaded, and as JSON, give the same review (the
 	// searches are seeded).
-	text, rec := downloadRecord(t, ts.url+"/api/record?id="+st.ID)
+	text, rec := downloadRecord(t, ts.url+"/api/v2/record?g="+encodeGame(st.Game))
 	asJSON, _ := json.Marshal(rec)
 	for _, record := range []string{string(text), string(asJSON)} {
 		var up reviewJSON
-		if code := post(t, ts, "/api/review", jsonBody(reviewRequest{Record: record}), &up); code != 200 {
+		if code := post(t, ts, "/api/v2/review", jsonBody(reviewRequest{Record: record}), &up); code != 200 {
 			t.Fatalf("review of the record: %d %+v", code, up)
 		}
 		checkReview(t, up, 6, st.Moves)
@@ -127,71 +127,58 @@ func TestAPIReview(t *testing.T) {
 
 	unfinished := "[Size \"6\"]\n\n1. d4 d3 2. b4-d4 *\n"
 	var part reviewJSON
-	if code := post(t, ts, "/api/review", jsonBody(reviewRequest{Record: unfinished}), &part); code != 200 || part.Over || part.Winner != "" {
+	if code := post(t, ts, "/api/v2/review", jsonBody(reviewRequest{Record: unfinished}), &part); code != 200 || part.Over || part.Winner != "" {
 		t.Errorf("an unfinished record: %d, over %v, winner %q", code, part.Over, part.Winner)
 	}
 	checkReview(t, part, 6, []string{"d4", "d3", "b4-d4"})
 
-	fresh := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
+	fresh := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
 	for _, tc := range []struct {
 		body      string
 		code      int
 		key, want string
 	}{
-		{jsonBody(reviewRequest{ID: st.ID, Record: unfinished}), 400, "error.reviewBoth", "not both"},
+		{jsonBody(reviewRequest{Game: &st.Game, Record: unfinished}), 400, "error.reviewBoth", "not both"},
 		{`{}`, 400, "error.reviewNothing", "Name a game or a record"},
-		{jsonBody(reviewRequest{ID: "nope"}), 404, "error.unknownGame", "unknown to the server"},
-		{jsonBody(reviewRequest{ID: fresh.ID}), 400, "error.reviewEmpty", "no move has been played"},
+		{`{"game":{"size":6,"human":"black","level":"easy","moves":["b1"]}}`, 400, "error.gameMove", "“b1”"},
+		{jsonBody(reviewRequest{Game: &fresh.Game}), 400, "error.reviewEmpty", "no move has been played"},
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n*\n"}), 400, "error.reviewEmpty", "no move has been played"},
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.record", "line 3"},
 		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.record", "cannot be read"},
 		{jsonBody(reviewRequest{Record: `{"size":6,"moves":[1]}`}), 400, "error.record", "cannot be read"},
 		{jsonBody(reviewRequest{Record: "[Size \"4\"]\n\n1. a1 *\n"}), 400, "error.size", "no computer player for 4×4"},
 		{jsonBody(reviewRequest{Record: unfinished + strings.Repeat(" ", 2000)}), 413, "error.tooLarge", "larger than 2000 bytes"},
-		{`{"id":"x","extra":1}`, 400, "error.malformed", `unknown field "extra"`},
+		{`{"record":"x","extra":1}`, 400, "error.malformed", `unknown field "extra"`},
 	} {
 		var e errJSON
-		if code := post(t, ts, "/api/review", tc.body, &e); code != tc.code || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) {
+		if code := post(t, ts, "/api/v2/review", tc.body, &e); code != tc.code || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) {
 			t.Errorf("%.60s: %d %+v; want %d %s %q", tc.body, code, e, tc.code, tc.key, tc.want)
 		}
 	}
 }
 
-// TestReviewLimits: one analysis at a time per client (429), and at
-// most MaxReviews on the server (503); a finished one frees its place.
+// TestReviewLimits: a review takes its simulations from the same
+// budget as the moves: refused (503) when the budget is taken and the
+// queue is full, served once there is room.
 func TestReviewLimits(t *testing.T) {
-	ts := newTestServer(t, Config{ReviewSims: 16, MaxReviews: 2})
+	ts := newTestServer(t, Config{ReviewSims: 16, Searches: 1, QueueWait: 50 * time.Millisecond})
 	record := jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 d3 *\n"})
-	release, err := ts.reviews.acquire("127.0.0.1") // as if this client had one running
+	// Another client holds the whole budget.
+	release, err := ts.admit.acquire(t.Context(), "192.0.2.1", 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var e errJSON
-	if code := post(t, ts, "/api/review", record, &e); code != 429 || e.Code != "error.reviewClientBusy" || !strings.Contains(e.Error, "1 analysis running") {
-		t.Errorf("a second analysis of the client: %d %+v", code, e)
+	if code := post(t, ts, "/api/v2/review", record, &e); code != 503 || e.Code != "error.busy" {
+		t.Errorf("a review while the budget is taken: %d %+v", code, e)
 	}
 	release()
-	// Two other clients hold the server's two places.
-	var others []func()
-	for _, client := range []string{"192.0.2.1", "192.0.2.2"} {
-		r, err := ts.reviews.acquire(client)
-		if err != nil {
-			t.Fatal(err)
-		}
-		others = append(others, r)
-	}
-	if code := post(t, ts, "/api/review", record, &e); code != 503 || e.Code != "error.reviewBusy" {
-		t.Errorf("a third analysis on the server: %d %+v", code, e)
-	}
-	for _, r := range others {
-		r()
-	}
 	var rv reviewJSON
-	if code := post(t, ts, "/api/review", record, &rv); code != 200 || len(rv.Moves) != 2 {
-		t.Errorf("after the others finished: %d %+v", code, rv)
+	if code := post(t, ts, "/api/v2/review", record, &rv); code != 200 || len(rv.Moves) != 2 {
+		t.Errorf("after the other finished: %d %+v", code, rv)
 	}
-	if ts.reviews.total != 0 || len(ts.reviews.running) != 0 {
-		t.Errorf("places held after the analyses: %d %v", ts.reviews.total, ts.reviews.running)
+	if ts.admit.used != 0 || len(ts.admit.clients) != 0 {
+		t.Errorf("units held after the analyses: %d %v", ts.admit.used, ts.admit.clients)
 	}
 }
 
@@ -200,31 +187,23 @@ func TestReviewLimits(t *testing.T) {
 func TestAPIStartFrom(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	start := []string{"d4", "d3", "b4-d4", "e4-c4"}
-	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy", Moves: start}))
+	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy", Moves: start}))
 	checkState(t, st)
-	if !slices.Equal(st.Moves, start) || st.Start != 4 || st.Turn != "black" || st.CanUndo || len(st.Legal) == 0 {
+	if !slices.Equal(st.Moves, start) || st.Start != 4 || st.Game.Start != 4 || st.Turn != "black" || st.CanUndo || len(st.Legal) == 0 {
 		t.Fatalf("started from %v: moves %v, start %d, %s to move, can undo %v", start, st.Moves, st.Start, st.Turn, st.CanUndo)
 	}
-	var e errJSON
-	if code := ts.call(t, "/api/undo", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || e.Code != "error.noUndo" {
-		t.Errorf("undo of a fixed move: %d %+v", code, e)
-	}
-	st = ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}))
+	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
 	if !st.CanUndo {
 		t.Error("the human's move cannot be undone")
 	}
-	st = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: st.ID}))
-	if !slices.Equal(st.Moves, start) || st.CanUndo {
-		t.Errorf("after undo: moves %v, can undo %v", st.Moves, st.CanUndo)
-	}
 	// The other side to move: the computer moves first.
-	w := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy", Moves: start}))
+	w := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy", Moves: start}))
 	checkState(t, w)
 	if len(w.Moves) != 5 || w.Turn != "white" || w.Eval == nil || w.Eval.AgentMove != w.Last {
 		t.Errorf("as White from 4 moves: moves %v, %s to move, eval %+v", w.Moves, w.Turn, w.Eval)
 	}
-	// A finished game's moves leave nothing to play.
-	over := playToEnd(t, ts, ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"})))
+	var e errJSON
+	over := playToEnd(t, ts, ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"})))
 	long := append(slices.Clone(over.Moves), "a1")
 	for _, tc := range []struct {
 		moves     []string
@@ -236,7 +215,7 @@ func TestAPIStartFrom(t *testing.T) {
 		{long, "error.startOver", fmt.Sprintf("after the first %d moves", len(over.Moves))},
 		{slices.Repeat([]string{"d4"}, 37), "error.startLong", "Too many moves"},
 	} {
-		if code := ts.call(t, "/api/new", jsonBody(newRequest{Size: 6, Moves: tc.moves}), &e); code != 400 || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) {
+		if code := ts.call(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Moves: tc.moves}), &e); code != 400 || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) {
 			t.Errorf("starting from %.50q: %d %+v; want %s %q", tc.moves, code, e, tc.key, tc.want)
 		}
 	}
@@ -258,19 +237,19 @@ func TestFavicon(t *testing.T) {
 }
 
 // TestReviewTimeout: a review that does not finish within ReviewTimeout
-// is answered 503 with its message, and frees its place.
+// is answered 503 with its message, and frees its units.
 func TestReviewTimeout(t *testing.T) {
 	ts := newTestServer(t, Config{ReviewSims: player.MaxSims, ReviewTimeout: time.Second})
 	start := time.Now()
 	var e errJSON
-	code := post(t, ts, "/api/review", jsonBody(reviewRequest{Record: "[Size \"8\"]\n\n1. d4 e4 *\n"}), &e)
+	code := post(t, ts, "/api/v2/review", jsonBody(reviewRequest{Record: "[Size \"8\"]\n\n1. d4 e4 *\n"}), &e)
 	if code != 503 || e.Code != "error.reviewFailed" || !strings.Contains(e.Error, "did not finish in time") || !strings.Contains(e.Detail, "deadline") {
 		t.Errorf("a review beyond its time: %d %+v", code, e)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the review of 1s took %v to answer", d)
 	}
-	if ts.reviews.total != 0 {
-		t.Errorf("%d places held after the timeout", ts.reviews.total)
+	if ts.admit.used != 0 {
+		t.Errorf("%d units held after the timeout", ts.admit.used)
 	}
 }

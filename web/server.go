@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	stdnet "net"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/konanezero/konane/agent"
@@ -25,50 +28,68 @@ var static embed.FS
 type Config struct {
 	Engines      *agent.Engines // the models, one per board size offered
 	DefaultLevel string         // the level the page selects first; "" = agent.DefaultLevel
-	Seed         uint64         // seed of the colours drawn at random and of the agents
-	MaxSessions  int            // games held at once; 0 = 200
-	IdleTimeout  time.Duration  // a game without requests for this long is dropped; 0 = 1h
-	// MaxPerClient is the most games one client address holds at once
-	// (IPv6 addresses count by their /64); 0 = min(20, MaxSessions).
+	// MaxLevel is the strongest level offered; a game asking for a
+	// stronger one gets 400. "" = every level.
+	MaxLevel string
+	Seed     uint64 // seed of the colours drawn at random and of the agents
+	// Searches is how many searches of the default level run at once
+	// (0 = GOMAXPROCS): the admission budget is Searches × that level's
+	// simulations, and a search weighs its own simulations (at most the
+	// whole budget). Up to Queue requests (0 = 2 × Searches) wait at most
+	// QueueWait (0 = 1s) for room; the rest get 503 with Retry-After.
+	Searches  int
+	Queue     int
+	QueueWait time.Duration
+	// MaxPerClient is the most requests one client address has in flight
+	// at once, waiting ones included (IPv6 addresses count by their /64);
+	// 0 = DefaultMaxPerClient. Beyond it: 429.
 	MaxPerClient int
-	// UnplayedTimeout drops a game in which the human has not moved yet
-	// after this long without requests; 0 = min(5m, IdleTimeout).
-	UnplayedTimeout time.Duration
 	// TrustedProxies are the addresses of reverse proxies whose
 	// X-Forwarded-For header names the client; a request from elsewhere
 	// is the client itself, whatever its headers say.
 	TrustedProxies []netip.Prefix
 	MoveTimeout    time.Duration // the longest an agent move or hint may take; 0 = 2m
 	MaxBody        int64         // the largest request body in bytes; 0 = 4096
-	// Reviews (POST /api/review): ReviewSims simulations a position (0 =
+	// TreeCache is the number of search trees the replica keeps between
+	// requests, keyed by position (0 = DefaultTreeCache; negative = none).
+	TreeCache int
+	// Reviews (POST /api/v2/review): ReviewSims simulations a position (0 =
 	// analysis.DefaultSims), each review within ReviewTimeout (0 = 1m),
-	// at most MaxReviews at once (0 = 2) and MaxReviewsPerClient per
-	// client (0 = 1); an uploaded record may have up to MaxRecord bytes
-	// (0 = 64 KiB), the request's limit instead of MaxBody.
-	ReviewSims          int
-	ReviewTimeout       time.Duration
-	MaxReviews          int
-	MaxReviewsPerClient int
-	MaxRecord           int64
-	// Now is the clock of the idle expiry (tests set it); nil = time.Now.
-	Now func() time.Time
+	// admitted as one search of ReviewSims; an uploaded record may have up
+	// to MaxRecord bytes (0 = 64 KiB), the request's limit instead of
+	// MaxBody.
+	ReviewSims    int
+	ReviewTimeout time.Duration
+	MaxRecord     int64
+	// DrainDelay is how long Serve goes on serving after its context ends,
+	// failing /readyz and refusing new searches, before it shuts down (so
+	// that a load balancer stops sending requests first); 0 = none.
+	DrainDelay time.Duration
+	// MetricsApart leaves /metrics out of Handler (serve MetricsHandler
+	// on an address of its own).
+	MetricsApart bool
+	// Logger gets one line per request (see Server.observe); nil = none.
+	Logger *slog.Logger
 }
 
-// Defaults of Config.MaxPerClient and Config.UnplayedTimeout (bounded by
-// MaxSessions and IdleTimeout).
+// Defaults of Config.MaxPerClient and Config.TreeCache.
 const (
-	DefaultMaxPerClient    = 20
-	DefaultUnplayedTimeout = 5 * time.Minute
+	DefaultMaxPerClient = 4
+	DefaultTreeCache    = 256
 )
 
-// Server is the web game: the page, the API and the games in progress.
+// Server is the web game: the page and the API. It keeps no games: every
+// request carries its game, which the server replays through the rules.
 type Server struct {
 	cfg      Config
-	sessions *store
+	maxLevel int               // index of Config.MaxLevel in agent.Levels
 	msgs     catalog           // the texts of the page and the API
 	pages    map[string][]byte // the page in each language
 	tutorial []tutorialStep    // the steps of "Learn the rules"
-	reviews  *reviews          // the analyses running
+	admit    *admission        // the searches running and waiting
+	trees    *trees            // the replica's search trees
+	metrics  *metrics
+	draining atomic.Bool
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -76,8 +97,7 @@ type Server struct {
 }
 
 // New checks cfg. It starts no goroutine: Serve runs the server, or
-// mount Handler elsewhere (then nothing expires idle games unless
-// Expire is called).
+// mount Handler elsewhere.
 func New(cfg Config) (*Server, error) {
 	if cfg.Engines == nil {
 		return nil, errors.New("web: no engines")
@@ -85,20 +105,35 @@ func New(cfg Config) (*Server, error) {
 	if cfg.DefaultLevel == "" {
 		cfg.DefaultLevel = agent.DefaultLevel
 	}
-	if _, err := agent.ParseLevel(cfg.DefaultLevel); err != nil {
+	def, err := agent.ParseLevel(cfg.DefaultLevel)
+	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}
-	if cfg.MaxSessions == 0 {
-		cfg.MaxSessions = 200
+	levels := agent.Levels()
+	maxLevel := len(levels) - 1
+	if cfg.MaxLevel != "" {
+		if _, err := agent.ParseLevel(cfg.MaxLevel); err != nil {
+			return nil, fmt.Errorf("web: maximum level: %w", err)
+		}
+		maxLevel = levelIndex(cfg.MaxLevel)
 	}
-	if cfg.IdleTimeout == 0 {
-		cfg.IdleTimeout = time.Hour
+	if levelIndex(cfg.DefaultLevel) > maxLevel {
+		return nil, fmt.Errorf("web: default level %s is above the maximum level %s", cfg.DefaultLevel, cfg.MaxLevel)
+	}
+	if cfg.Searches == 0 {
+		cfg.Searches = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Queue == 0 {
+		cfg.Queue = 2 * cfg.Searches
+	}
+	if cfg.QueueWait == 0 {
+		cfg.QueueWait = time.Second
 	}
 	if cfg.MaxPerClient == 0 {
-		cfg.MaxPerClient = min(DefaultMaxPerClient, cfg.MaxSessions)
+		cfg.MaxPerClient = DefaultMaxPerClient
 	}
-	if cfg.UnplayedTimeout == 0 {
-		cfg.UnplayedTimeout = min(DefaultUnplayedTimeout, cfg.IdleTimeout)
+	if cfg.TreeCache == 0 {
+		cfg.TreeCache = DefaultTreeCache
 	}
 	if cfg.MoveTimeout == 0 {
 		cfg.MoveTimeout = 2 * time.Minute
@@ -106,33 +141,24 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBody == 0 {
 		cfg.MaxBody = 4096
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
 	if cfg.ReviewSims == 0 {
 		cfg.ReviewSims = analysis.DefaultSims
 	}
 	if cfg.ReviewTimeout == 0 {
 		cfg.ReviewTimeout = time.Minute
 	}
-	if cfg.MaxReviews == 0 {
-		cfg.MaxReviews = 2
-	}
-	if cfg.MaxReviewsPerClient == 0 {
-		cfg.MaxReviewsPerClient = min(1, cfg.MaxReviews)
-	}
 	if cfg.MaxRecord == 0 {
 		cfg.MaxRecord = max(64<<10, cfg.MaxBody)
 	}
 	switch {
-	case cfg.MaxSessions < 1:
-		return nil, fmt.Errorf("web: maximum sessions %d: want at least 1", cfg.MaxSessions)
-	case cfg.IdleTimeout < time.Second:
-		return nil, fmt.Errorf("web: idle timeout %v: want at least 1s", cfg.IdleTimeout)
-	case cfg.MaxPerClient < 1 || cfg.MaxPerClient > cfg.MaxSessions:
-		return nil, fmt.Errorf("web: maximum games per client %d: want 1..%d (the maximum sessions)", cfg.MaxPerClient, cfg.MaxSessions)
-	case cfg.UnplayedTimeout < time.Second || cfg.UnplayedTimeout > cfg.IdleTimeout:
-		return nil, fmt.Errorf("web: timeout of unplayed games %v: want 1s up to the idle timeout %v", cfg.UnplayedTimeout, cfg.IdleTimeout)
+	case cfg.Searches < 1:
+		return nil, fmt.Errorf("web: %d searches at once: want at least 1", cfg.Searches)
+	case cfg.Queue < 0:
+		return nil, fmt.Errorf("web: queue of %d: want at least 0", cfg.Queue)
+	case cfg.QueueWait < 0:
+		return nil, fmt.Errorf("web: queue wait %v: want a positive duration", cfg.QueueWait)
+	case cfg.MaxPerClient < 1:
+		return nil, fmt.Errorf("web: %d requests in flight per client: want at least 1", cfg.MaxPerClient)
 	case cfg.MoveTimeout < 0:
 		return nil, fmt.Errorf("web: move timeout %v: want a positive duration", cfg.MoveTimeout)
 	case cfg.MaxBody < 256:
@@ -141,10 +167,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("web: %d simulations per reviewed position: want 1..%d", cfg.ReviewSims, player.MaxSims)
 	case cfg.ReviewTimeout < time.Second:
 		return nil, fmt.Errorf("web: review timeout %v: want at least 1s", cfg.ReviewTimeout)
-	case cfg.MaxReviews < 1 || cfg.MaxReviewsPerClient < 1 || cfg.MaxReviewsPerClient > cfg.MaxReviews:
-		return nil, fmt.Errorf("web: %d reviews at once, %d per client: want at least 1, and no more per client than in all", cfg.MaxReviews, cfg.MaxReviewsPerClient)
 	case cfg.MaxRecord < cfg.MaxBody:
 		return nil, fmt.Errorf("web: maximum record %d bytes: want at least the maximum body, %d", cfg.MaxRecord, cfg.MaxBody)
+	case cfg.DrainDelay < 0:
+		return nil, fmt.Errorf("web: drain delay %v: want a positive duration", cfg.DrainDelay)
 	}
 	msgs, err := loadCatalog()
 	if err != nil {
@@ -158,15 +184,28 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{
+	s := &Server{
 		cfg:      cfg,
-		sessions: newStore(cfg.MaxSessions, cfg.MaxPerClient, cfg.IdleTimeout, cfg.UnplayedTimeout, cfg.Now),
+		maxLevel: maxLevel,
 		msgs:     msgs,
 		pages:    pages,
 		tutorial: steps,
-		reviews:  &reviews{max: cfg.MaxReviews, perClient: cfg.MaxReviewsPerClient, running: map[string]int{}},
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
-	}, nil
+	}
+	s.metrics = newMetrics(s)
+	s.admit = newAdmission(int64(cfg.Searches)*int64(def.Sims), cfg.Queue, cfg.QueueWait, cfg.MaxPerClient, s.metrics.observer())
+	s.trees = newTrees(cfg.TreeCache, s.metrics.treeHit)
+	return s, nil
+}
+
+// levelIndex is the index of a level's name in agent.Levels, or -1.
+func levelIndex(name string) int {
+	for i, l := range agent.Levels() {
+		if l.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Handler returns the page and the API.
@@ -187,7 +226,12 @@ func (s *Server) Handler() http.Handler {
 		files.ServeHTTP(w, r)
 	}))
 	mux.Handle("/api/", s.api())
-	return securityHeaders(mux)
+	mux.HandleFunc("/healthz", s.probes)
+	mux.HandleFunc("/readyz", s.probes)
+	if !s.cfg.MetricsApart {
+		mux.Handle("/metrics", s.MetricsHandler())
+	}
+	return s.observe(securityHeaders(mux))
 }
 
 // securityHeaders keeps the page to itself: no framing, no content from
@@ -201,17 +245,11 @@ func securityHeaders(h http.Handler) http.Handler {
 	})
 }
 
-// Expire drops the games idle for longer than the idle timeout and
-// returns how many.
-func (s *Server) Expire() int { return s.sessions.expire() }
-
-// Sessions returns the number of games held.
-func (s *Server) Sessions() int { return s.sessions.len() }
-
 // Serve serves on ln until ctx ends, with the timeouts of a public
-// server and the janitor that drops idle games; then it shuts down
-// gracefully, letting requests in progress finish (for up to
-// MoveTimeout). The engines must be running meanwhile.
+// server; then it drains (Drain: /readyz fails, new searches are refused)
+// for Config.DrainDelay, and shuts down gracefully, letting requests in
+// progress finish (for up to the longest a request may take). The
+// engines must be running meanwhile.
 func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 	hs := &http.Server{
 		Handler:           s.Handler(),
@@ -222,25 +260,30 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 		MaxHeaderBytes:    16 << 10,
 		BaseContext:       func(stdnet.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	janitorDone := make(chan struct{})
-	go func() {
-		defer close(janitorDone)
-		s.janitor(ctx)
-	}()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	var err error
 	select {
 	case err = <-served:
 	case <-ctx.Done():
-		shutCtx, cancel := context.WithTimeout(context.Background(), s.longest()+5*time.Second)
-		err = hs.Shutdown(shutCtx)
-		cancel()
-		if e := <-served; !errors.Is(e, http.ErrServerClosed) && err == nil {
-			err = e
+		s.Drain()
+		stopped := false
+		if s.cfg.DrainDelay > 0 {
+			select {
+			case err = <-served:
+				stopped = true
+			case <-time.After(s.cfg.DrainDelay):
+			}
+		}
+		if !stopped {
+			shutCtx, cancel := context.WithTimeout(context.Background(), s.longest()+5*time.Second)
+			err = hs.Shutdown(shutCtx)
+			cancel()
+			if e := <-served; !errors.Is(e, http.ErrServerClosed) && err == nil {
+				err = e
+			}
 		}
 	}
-	<-janitorDone
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -252,18 +295,3 @@ func (s *Server) Serve(ctx context.Context, ln stdnet.Listener) error {
 
 // longest is the longest a request may take: an agent's move or a review.
 func (s *Server) longest() time.Duration { return max(s.cfg.MoveTimeout, s.cfg.ReviewTimeout) }
-
-// janitor drops idle games regularly until ctx ends.
-func (s *Server) janitor(ctx context.Context) {
-	every := min(s.cfg.UnplayedTimeout/4, time.Minute)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.sessions.expire()
-		}
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,21 +19,18 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// testServer is a Server behind httptest, with a clock the test moves.
+// testServer is a Server behind httptest.
 type testServer struct {
 	*Server
-	url   string
-	clock atomic.Int64 // seconds added to the start time
+	url string
 }
 
 func newTestServer(t *testing.T, cfg Config) *testServer {
 	t.Helper()
 	ts := &testServer{}
-	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	if cfg.Engines == nil {
 		cfg.Engines = agenttest.RunEngines(t)
 	}
-	cfg.Now = func() time.Time { return start.Add(time.Duration(ts.clock.Load()) * time.Second) }
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +137,7 @@ func playToEnd(t *testing.T, ts *testServer, st stateJSON) stateJSON {
 			t.Fatalf("human's turn without legal moves: %+v", st)
 		}
 		before := len(st.Moves)
-		st = ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}))
+		st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
 		checkState(t, st)
 		if n := len(st.Moves); n != before+2 && !(st.Over && n == before+1) {
 			t.Fatalf("%d moves after %d and one move of each side", n, before)
@@ -158,7 +154,7 @@ func playToEnd(t *testing.T, ts *testServer, st stateJSON) stateJSON {
 func TestAPIGame(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, color := range []string{"black", "white"} {
-		st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: color, Level: "easy"}))
+		st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: color, Level: "easy"}))
 		checkState(t, st)
 		if st.Human != color || st.Level != "easy" || st.Size != 6 {
 			t.Fatalf("new game %+v", st)
@@ -174,7 +170,7 @@ func TestAPIGame(t *testing.T) {
 			t.Errorf("final state: winner %q, message %q", st.Winner, st.Message)
 		}
 		// The record download.
-		resp, err := http.Get(ts.url + "/api/record?id=" + st.ID)
+		resp, err := http.Get(ts.url + "/api/v2/record?g=" + encodeGame(st.Game))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,18 +189,18 @@ func TestAPIGame(t *testing.T) {
 		if w, ok := rec.Winner(); !ok || w.String() != st.Winner {
 			t.Errorf("record result %q, winner %s", rec.Tag("Result"), st.Winner)
 		}
-		if rec.Tag(capital(color)) != "you" {
+		if rec.Tag(strings.ToUpper(color[:1])+color[1:]) != "you" {
 			t.Errorf("record tags %v", rec.Tags)
 		}
 		// The state endpoint agrees.
-		if again := ts.mustState(t, "/api/state?id="+st.ID, ""); strings.Join(again.Moves, " ") != strings.Join(st.Moves, " ") || !again.Over {
+		if again := ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{st.Game})); strings.Join(again.Moves, " ") != strings.Join(st.Moves, " ") || !again.Over {
 			t.Errorf("state after the game: %+v", again)
 		}
 		var e errJSON
-		if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: "a1"}), &e); code != 400 || e.Code != "error.gameOver" || !strings.Contains(e.Error, "game is over") {
+		if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: "a1"}), &e); code != 400 || e.Code != "error.gameOver" || !strings.Contains(e.Error, "game is over") {
 			t.Errorf("move after the end: %d %v", code, e)
 		}
-		if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || e.Code != "error.hintOver" || !strings.Contains(e.Error, "No hint: the game is over") {
+		if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &e); code != 400 || e.Code != "error.hintOver" || !strings.Contains(e.Error, "No hint: the game is over") {
 			t.Errorf("hint after the end: %d %v", code, e)
 		}
 	}
@@ -212,47 +208,55 @@ func TestAPIGame(t *testing.T) {
 
 func TestAPIUndoLevelHint(t *testing.T) {
 	ts := newTestServer(t, Config{})
-	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
-	var e errJSON
-	if code := ts.call(t, "/api/undo", jsonBody(idRequest{ID: st.ID}), &e); code != 400 || e.Code != "error.noUndo" || !strings.Contains(e.Error, "Nothing to undo") {
-		t.Errorf("undo at the start: %d %v", code, e)
+	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
+	if st.CanUndo {
+		t.Errorf("can undo at the start")
 	}
 	var h hintJSON
-	if code := ts.call(t, "/api/hint", jsonBody(idRequest{ID: st.ID}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb < 0 || h.WinProb > 1 || h.PV[0] != h.Move {
+	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb < 0 || h.WinProb > 1 || h.PV[0] != h.Move {
 		t.Errorf("hint: %d %+v (legal %v)", code, h, st.Legal)
 	}
-	st = ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}))
-	st = ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}))
-	if len(st.Moves) != 4 {
-		t.Fatalf("%d moves after two of each side", len(st.Moves))
+	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+	if len(st.Moves) != 4 || st.Eval == nil || st.Eval.Ply != 4 || st.Eval.AgentMove != st.Last {
+		t.Fatalf("%d moves after two of each side, eval %+v", len(st.Moves), st.Eval)
 	}
-	st = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: st.ID}))
+	// Undo is the client's: the game with two moves fewer.
+	undone := st.Game
+	undone.Moves = undone.Moves[:2]
+	st = ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{undone}))
 	checkState(t, st)
-	// The evaluation is again that of the computer's move still on the
-	// board.
-	if len(st.Moves) != 2 || st.Eval == nil || st.Eval.AgentMove != st.Last || st.Turn != "black" || !st.CanUndo {
+	if len(st.Moves) != 2 || st.Eval != nil || st.Turn != "black" || !st.CanUndo {
 		t.Errorf("after undo: %d moves, eval %v, %s to move, can undo %v", len(st.Moves), st.Eval, st.Turn, st.CanUndo)
 	}
-	st = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: st.ID}))
-	if len(st.Moves) != 0 || st.Eval != nil || st.CanUndo {
-		t.Errorf("after undoing everything: %d moves, eval %v, can undo %v", len(st.Moves), st.Eval, st.CanUndo)
-	}
-	st = ts.mustState(t, "/api/level", jsonBody(levelRequest{ID: st.ID, Level: "medium"}))
-	if st.Level != "medium" {
+	changed := st.Game
+	changed.Level = "medium"
+	if st = ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{changed})); st.Level != "medium" || st.Game.Level != "medium" {
 		t.Errorf("level %q after setting medium", st.Level)
 	}
-	if code := ts.call(t, "/api/level", jsonBody(levelRequest{ID: st.ID, Level: "insane"}), &e); code != 400 || e.Code != "error.level" || !strings.Contains(e.Error, "Unknown level “insane”") || !strings.Contains(e.Detail, `unknown level "insane"`) {
+	changed.Level = "insane"
+	var e errJSON
+	if code := ts.call(t, "/api/v2/state", jsonBody(gameRequest{changed}), &e); code != 400 || e.Code != "error.level" || !strings.Contains(e.Error, "Unknown level “insane”") || !strings.Contains(e.Detail, `unknown level "insane"`) {
 		t.Errorf("bad level: %d %v", code, e)
 	}
-	// As White, undo at the start has nothing of the human's to take back.
-	w := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy"}))
-	if code := ts.call(t, "/api/undo", jsonBody(idRequest{ID: w.ID}), &e); code != 400 {
-		t.Errorf("undo before White's first move: %d %v", code, e)
+	// As White, nothing of the human's to take back before White's move.
+	w := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy"}))
+	if w.CanUndo {
+		t.Errorf("White can undo before its first move")
 	}
-	w = ts.mustState(t, "/api/move", jsonBody(moveRequest{ID: w.ID, Move: w.Legal[0]}))
-	w = ts.mustState(t, "/api/undo", jsonBody(idRequest{ID: w.ID}))
-	if len(w.Moves) != 1 || w.Turn != "white" {
-		t.Errorf("White's undo: moves %v, %s to move", w.Moves, w.Turn)
+	w = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: w.Game, Move: w.Legal[0]}))
+	if !w.CanUndo {
+		t.Errorf("White cannot undo after its first move")
+	}
+	// A game reloaded while the agent was to move: it moves on request.
+	half := w.Game
+	half.Moves = half.Moves[:2]
+	w = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: half}))
+	if len(w.Moves) != 3 || w.Turn != "white" || w.Eval == nil {
+		t.Errorf("the agent's move on request: moves %v, %s to move, eval %v", w.Moves, w.Turn, w.Eval)
+	}
+	if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: w.Game}), &e); code != 400 || e.Code != "error.yourTurn" {
+		t.Errorf("no move on the human's turn: %d %v", code, e)
 	}
 }
 
@@ -269,41 +273,54 @@ func contains(list []string, s string) bool {
 // message key and a text (or, for developers, detail) naming what was
 // wrong.
 func TestAPIErrors(t *testing.T) {
-	ts := newTestServer(t, Config{MaxBody: 300})
-	st := ts.mustState(t, "/api/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
+	ts := newTestServer(t, Config{MaxBody: 300, MaxLevel: "hard"})
+	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
+	game := func(moves ...string) string {
+		return jsonBody(gameJSON{Size: 6, Human: "black", Level: "easy", Moves: moves})
+	}
+	g := jsonBody(st.Game)
 	for _, tc := range []struct {
 		method, path, body string
 		code               int
 		key, want          string
 	}{
-		{"POST", "/api/new", "{", 400, "error.malformed", "unexpected EOF"},
-		{"POST", "/api/new", "", 400, "error.emptyBody", "The request is empty"},
-		{"POST", "/api/new", " \n ", 400, "error.emptyBody", "The request is empty"},
-		{"POST", "/api/new", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/new", "[]", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/new", `"size"`, 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/move", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6×6, 8×8)"},
-		{"POST", "/api/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
-		{"POST", "/api/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard, max)"},
-		{"POST", "/api/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},
-		{"POST", "/api/new", `{"size":6,"bogus":1}`, 400, "error.malformed", `unknown field "bogus"`},
-		{"POST", "/api/new", `{"size":6} {"size":6}`, 400, "error.malformed", "more than one JSON value"},
-		{"POST", "/api/new", `{"size":6,"level":"` + strings.Repeat("x", 400) + `"}`, 413, "error.tooLarge", "larger than 300 bytes"},
-		{"GET", "/api/new", "", 405, "error.method", "use POST"},
-		{"POST", "/api/state", "{}", 405, "error.method", "use GET"},
-		{"POST", "/api/record", "{}", 405, "error.method", "use GET"},
-		{"POST", "/api/move", `{"id":"nope","move":"d4"}`, 404, "error.unknownGame", "unknown to the server"},
-		{"POST", "/api/move", `{"move":"d4"}`, 400, "error.missingID", "names no game"},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
-		{"POST", "/api/move", `{"id":"` + st.ID + `","move":""}`, 400, "error.move", "empty"},
-		{"POST", "/api/undo", `{"id":"nope"}`, 404, "error.unknownGame", "unknown to the server"},
-		{"POST", "/api/hint", `{"id":"nope"}`, 404, "error.unknownGame", "unknown to the server"},
-		{"GET", "/api/state?id=nope", "", 404, "error.unknownGame", "unknown to the server"},
-		{"GET", "/api/state", "", 400, "error.missingID", "names no game"},
-		{"GET", "/api/record?id=nope", "", 404, "error.unknownGame", "unknown to the server"},
+		{"POST", "/api/v2/new", "{", 400, "error.malformed", "unexpected EOF"},
+		{"POST", "/api/v2/new", "", 400, "error.emptyBody", "The request is empty"},
+		{"POST", "/api/v2/new", " \n ", 400, "error.emptyBody", "The request is empty"},
+		{"POST", "/api/v2/new", "null", 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/v2/new", "[]", 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/v2/new", `"size"`, 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/v2/move", "null", 400, "error.malformed", "not a JSON object"},
+		{"POST", "/api/v2/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 6×6, 8×8)"},
+		{"POST", "/api/v2/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
+		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard)"},
+		{"POST", "/api/v2/new", `{"size":6,"level":"max"}`, 400, "error.levelCap", "“max” is not offered on this server (the strongest is hard)"},
+		{"POST", "/api/v2/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},
+		{"POST", "/api/v2/new", `{"size":6,"bogus":1}`, 400, "error.malformed", `unknown field "bogus"`},
+		{"POST", "/api/v2/new", `{"size":6} {"size":6}`, 400, "error.malformed", "more than one JSON value"},
+		{"POST", "/api/v2/new", `{"size":6,"level":"` + strings.Repeat("x", 400) + `"}`, 413, "error.tooLarge", "larger than 300 bytes"},
+		{"GET", "/api/v2/new", "", 405, "error.method", "use POST"},
+		{"GET", "/api/v2/state", "", 405, "error.method", "use POST"},
+		{"POST", "/api/v2/record", "{}", 405, "error.method", "use GET"},
+		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.size", "no computer player for 0×0 boards"},
+		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"red","level":"easy","moves":[]},"move":"d4"}`, 400, "error.color", "Unknown colour “red”"},
+		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
+		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMove", "Move 1 of the game, “b1”, is not legal"},
+		{"POST", "/api/v2/move", `{"game":` + game(strings.Split(strings.Repeat("a1,", 37), ",")...) + `}`, 400, "error.gameLong", "too many moves (38; at most 36)"},
+		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "start, 2 moves"},
+		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
+		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
+		{"POST", "/api/v2/move", `{"game":` + g + `,"move":""}`, 400, "error.yourTurn", "your move"},
+		{"POST", "/api/v2/hint", `{}`, 400, "error.size", "0×0"},
+		{"GET", "/api/v2/record?g=nope", "", 400, "error.gameCode", "cannot be read"},
+		{"GET", "/api/v2/record?g=1.6b.easy.0.b1", "", 400, "error.gameMove", "“b1”"},
+		{"GET", "/api/v2/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/v2/nothing"},
 		{"GET", "/api/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/nothing"},
+		// The first API's endpoints name their successors.
+		{"POST", "/api/move", `{"id":"x","move":"d4"}`, 410, "error.oldAPI", "use /api/v2/move"},
+		{"POST", "/api/undo", `{"id":"x"}`, 410, "error.oldAPI", "use /api/v2/state"},
+		{"GET", "/api/state?id=x", "", 410, "error.oldAPI", "use /api/v2/state"},
+		{"GET", "/api/config", "", 410, "error.oldAPI", "use /api/v2/config"},
 	} {
 		req, _ := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(tc.body))
 		resp, err := http.DefaultClient.Do(req)
@@ -314,61 +331,68 @@ func TestAPIErrors(t *testing.T) {
 		err = json.NewDecoder(resp.Body).Decode(&e)
 		resp.Body.Close()
 		if err != nil || resp.StatusCode != tc.code || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) || strings.Contains(e.Error, "{") || resp.Header.Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s %.40q: %d %+v (%v); want %d, %s and %q", tc.method, tc.path, tc.body, resp.StatusCode, e, err, tc.code, tc.key, tc.want)
+			t.Errorf("%s %s %.60q: %d %+v (%v); want %d, %s and %q", tc.method, tc.path, tc.body, resp.StatusCode, e, err, tc.code, tc.key, tc.want)
 		}
 		if tc.code == 405 && resp.Header.Get("Allow") == "" {
 			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
 		}
 	}
-	// No bad request created a game, and the game is untouched by them.
-	if n := ts.Sessions(); n != 1 {
-		t.Errorf("%d games held after the bad requests, want 1", n)
-	}
-	if again := ts.mustState(t, "/api/state?id="+st.ID, ""); len(again.Moves) != 0 {
-		t.Errorf("bad moves were played: %v", again.Moves)
+	// The levels offered stop at the maximum.
+	var c configJSON
+	ts.call(t, "/api/v2/config", "", &c)
+	if len(c.Levels) != 3 || c.Levels[2].Name != "hard" {
+		t.Errorf("levels offered up to hard: %+v", c.Levels)
 	}
 }
 
-// TestSessionLimit: the server holds at most MaxSessions games; idle ones
-// expire, making room.
-func TestSessionLimit(t *testing.T) {
-	ts := newTestServer(t, Config{MaxSessions: 2, IdleTimeout: time.Minute})
-	a := ts.mustState(t, "/api/new", `{"size":6,"level":"easy"}`)
-	ts.clock.Add(40)
-	b := ts.mustState(t, "/api/new", `{"size":6,"level":"easy"}`)
-	var e errJSON
-	req, _ := http.NewRequest("POST", ts.url+"/api/new", strings.NewReader(`{"size":6}`))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+// TestStateless: a game whose requests go to different servers (replicas
+// with nothing in common but the models) plays on unharmed, and the
+// game's code (the page's #g=) round-trips.
+func TestStateless(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	replicas := []*testServer{newTestServer(t, Config{Engines: es, Seed: 1}), newTestServer(t, Config{Engines: es, Seed: 2, TreeCache: -1})}
+	st := replicas[0].mustState(t, "/api/v2/new", `{"size":6,"color":"white","level":"easy"}`)
+	for i := 1; !st.Over; i++ {
+		st = replicas[i%2].mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+		checkState(t, st)
+		code := encodeGame(st.Game)
+		back, err := decodeGame(code)
+		if err != nil || jsonBody(back) != jsonBody(st.Game) {
+			t.Fatalf("game code %s reads back as %+v, %v; want %+v", code, back, err, st.Game)
+		}
+		if strings.ContainsAny(code, "#%&?/ +") {
+			t.Fatalf("game code %q needs escaping in a URL", code)
+		}
 	}
-	json.NewDecoder(resp.Body).Decode(&e)
-	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || e.Code != "error.full" || !strings.Contains(e.Error, "maximum of 2 games") {
-		t.Fatalf("a third game: %d %v", resp.StatusCode, e)
+	if st.Winner == "" {
+		t.Fatalf("no winner: %+v", st)
 	}
-	// 40 s later a is idle for 80 s (> 1 min) and b for 40 s: a goes.
-	ts.clock.Add(40)
-	c := ts.mustState(t, "/api/new", `{"size":6,"level":"easy"}`)
-	if ts.Sessions() != 2 {
-		t.Errorf("%d sessions, want 2", ts.Sessions())
+}
+
+func TestGameCode(t *testing.T) {
+	for _, bad := range []string{"", "1", "2.6b.easy.0", "1.6x.easy.0", "1.b.easy.0", "1.9b.easy.0", "1.6b.easy.x", "1.6b.easy"} {
+		if _, err := decodeGame(bad); err == nil {
+			t.Errorf("decodeGame(%q) took it", bad)
+		}
 	}
-	if code := ts.call(t, "/api/state?id="+a.ID, "", &e); code != 404 {
-		t.Errorf("the expired game answered %d", code)
+	gj := gameJSON{Size: 8, Human: "white", Level: "medium", Start: 2, Moves: []string{"d5", "e5", "c5-e5"}}
+	if got := encodeGame(gj); got != "1.8w.medium.2.d5.e5.c5-e5" {
+		t.Errorf("encodeGame = %q", got)
 	}
-	ts.clock.Add(30)
-	ts.mustState(t, "/api/state?id="+b.ID, "") // a request keeps b alive
-	ts.clock.Add(40)
-	if n := ts.Expire(); n != 1 { // c is 70 s idle, b 40 s
-		t.Errorf("expired %d games, want 1", n)
-	}
-	if code := ts.call(t, "/api/state?id="+c.ID, "", &e); code != 404 {
-		t.Errorf("c answered %d after expiry", code)
-	}
-	ts.mustState(t, "/api/state?id="+b.ID, "")
-	if a.ID == b.ID || b.ID == c.ID || len(a.ID) < 20 {
-		t.Errorf("session ids %q %q %q", a.ID, b.ID, c.ID)
-	}
+}
+
+func FuzzGameCode(f *testing.F) {
+	f.Add("1.8b.medium.0.d5.e5.c5-e5")
+	f.Add("1.6w.easy.3")
+	f.Fuzz(func(t *testing.T, code string) {
+		gj, err := decodeGame(code)
+		if err != nil {
+			return
+		}
+		if again, err := decodeGame(encodeGame(gj)); err != nil || jsonBody(again) != jsonBody(gj) {
+			t.Fatalf("%q: %+v, then %+v, %v", code, gj, again, err)
+		}
+	})
 }
 
 // TestConcurrentGames: games played at the same time all finish, and are
@@ -382,7 +406,7 @@ func TestConcurrentGames(t *testing.T) {
 		for g := range games {
 			t.Run(fmt.Sprint(g), func(t *testing.T) {
 				t.Parallel()
-				st := ts.mustState(t, "/api/new", `{"size":6,"color":"black","level":"easy"}`)
+				st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`)
 				finals[g] = playToEnd(t, ts, st)
 			})
 		}
@@ -400,7 +424,7 @@ func TestConcurrentGames(t *testing.T) {
 	}
 	solo := newTestServer(t, Config{Seed: 0})
 	for range games {
-		st := playToEnd(t, solo, solo.mustState(t, "/api/new", `{"size":6,"color":"black","level":"easy"}`))
+		st := playToEnd(t, solo, solo.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`))
 		alone = append(alone, strings.Join(st.Moves, " "))
 	}
 	slices.Sort(concurrent)
@@ -414,7 +438,7 @@ func TestStaticAndHeaders(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, tc := range []struct{ path, ctype, want string }{
 		{"/", "text/html", "<title>"},
-		{"/app.js", "text/javascript", "api/move"},
+		{"/app.js", "text/javascript", "api/v2/move"},
 		{"/style.css", "text/css", "#board"},
 	} {
 		resp, err := http.Get(ts.url + tc.path)
@@ -426,9 +450,7 @@ func TestStaticAndHeaders(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.ctype) || !strings.Contains(string(body), tc.want) {
 			t.Errorf("%s: %d %s", tc.path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
-		if !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") {
-			t.Errorf("%s: no content security policy", tc.path)
-		}
+		checkSecurityHeaders(t, tc.path, resp.Header)
 	}
 	resp, err := http.Post(ts.url+"/", "text/plain", strings.NewReader("x"))
 	if err != nil {
@@ -462,7 +484,7 @@ func TestServeShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/api/config")
+	resp, err := http.Get("http://" + ln.Addr().String() + "/api/v2/config")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,12 +519,13 @@ func TestNewConfigErrors(t *testing.T) {
 	}{
 		{Config{}, "no engines"},
 		{Config{Engines: es, DefaultLevel: "silly"}, "unknown level"},
-		{Config{Engines: es, MaxSessions: -1}, "maximum sessions"},
-		{Config{Engines: es, IdleTimeout: time.Millisecond}, "idle timeout"},
+		{Config{Engines: es, MaxLevel: "silly"}, "maximum level"},
+		{Config{Engines: es, MaxLevel: "easy"}, "above the maximum level"},
+		{Config{Engines: es, Searches: -1}, "searches at once"},
+		{Config{Engines: es, MaxPerClient: -1}, "per client"},
 		{Config{Engines: es, MaxBody: 10}, "maximum body"},
 		{Config{Engines: es, ReviewSims: -1}, "simulations per reviewed position"},
 		{Config{Engines: es, ReviewTimeout: time.Millisecond}, "review timeout"},
-		{Config{Engines: es, MaxReviews: 1, MaxReviewsPerClient: 2}, "reviews at once"},
 		{Config{Engines: es, MaxBody: 8192, MaxRecord: 4096}, "maximum record"},
 	} {
 		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -511,23 +534,17 @@ func TestNewConfigErrors(t *testing.T) {
 	}
 }
 
-// TestAgentFailure: when the agent cannot move in time, the human's move
-// is taken back and the answer says why.
+// TestAgentFailure: when the agent cannot move in time, the answer says
+// why, and the game the client holds is as it was.
 func TestAgentFailure(t *testing.T) {
 	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
-	st := ts.mustState(t, "/api/new", `{"size":6,"color":"black","level":"easy"}`)
+	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`)
 	var e errJSON
-	if code := ts.call(t, "/api/move", jsonBody(moveRequest{ID: st.ID, Move: st.Legal[0]}), &e); code != 503 || e.Code != "error.agentFailed" || !strings.Contains(e.Error, "could not find a move in time") || !strings.Contains(e.Detail, "deadline") {
+	if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}), &e); code != 503 || e.Code != "error.agentFailed" || !strings.Contains(e.Error, "could not find a move in time") || !strings.Contains(e.Detail, "deadline") {
 		t.Fatalf("move with no time for the agent: %d %q", code, e.Error)
 	}
-	if again := ts.mustState(t, "/api/state?id="+st.ID, ""); len(again.Moves) != 0 || again.Turn != "black" {
-		t.Errorf("after the failure: moves %v, %s to move", again.Moves, again.Turn)
-	}
-	if code := ts.call(t, "/api/new", `{"size":6,"color":"white"}`, &e); code != 503 {
+	if code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white"}`, &e); code != 503 {
 		t.Errorf("new game as White with no time for the agent: %d %q", code, e.Error)
-	}
-	if n := ts.Sessions(); n != 1 {
-		t.Errorf("%d sessions held, want 1 (the failed game is not kept)", n)
 	}
 }
 
@@ -550,7 +567,7 @@ func TestFailureMessage(t *testing.T) {
 }
 
 // downloadRecord fetches a game record from url (the page's download
-// link, /api/record) and parses it; it returns the text and the record.
+// link, /api/v2/record) and parses it; it returns the text and the record.
 func downloadRecord(t *testing.T, url string) ([]byte, *rules.Record) {
 	t.Helper()
 	resp, err := http.Get(url)
@@ -567,4 +584,23 @@ func downloadRecord(t *testing.T, url string) ([]byte, *rules.Record) {
 		t.Fatalf("record from %s: %v", url, err)
 	}
 	return text, rec
+}
+
+// TestShortErrorBodies: an error answer quotes at most a few hundred
+// bytes of the request, however long (a 60 KB record gave a 60 KB body).
+func TestShortErrorBodies(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	long := strings.Repeat("q", 60_000)
+	for path, body := range map[string]string{
+		"/api/v2/state":  jsonBody(map[string]any{"game": map[string]any{"size": 6, "human": "black", "level": "easy", "moves": []string{long}}}),
+		"/api/v2/review": jsonBody(map[string]any{"record": "[Size \"6\"]\n1. " + long}),
+		"/api/v2/new ":   `{"size":6,"` + long + `":1}`,
+		"/api/v2/new  ":  jsonBody(map[string]any{"size": 6, "level": long}),
+	} {
+		var e errJSON
+		ts.call(t, strings.TrimSpace(path), body, &e)
+		if b, _ := json.Marshal(e); len(b) > 1000 || e.Error == "" {
+			t.Errorf("%s: error answer of %d bytes: %.200s", path, len(b), b)
+		}
+	}
 }

@@ -112,7 +112,7 @@ func TestTutorial(t *testing.T) {
 	// The API serves the steps.
 	ts := newTestServer(t, Config{})
 	var got struct{ Steps []tutorialStep }
-	if code := ts.call(t, "/api/learn", "", &got); code != http.StatusOK || len(got.Steps) != len(steps) || got.Steps[4].Task[0] != "a2-e2" {
-		t.Errorf("GET /api/learn: %d, %d steps", code, len(got.Steps))
+	if code := ts.call(t, "/api/v2/learn", "", &got); code != http.StatusOK || len(got.Steps) != len(steps) || got.Steps[4].Task[0] != "a2-e2" {
+		t.Errorf("GET /api/v2/learn: %d, %d steps", code, len(got.Steps))
 	}
 }

@@ -53,17 +53,21 @@ once through the model's batched evaluator, with the solver alongside. A
 
 --out FILE writes the record with the analysis as each move's comment
 (JSON when FILE ends in .json), an Annotator tag added; it reads back
-like any record. --plot FILE writes a PNG of Black's win probability per
-ply with the mistakes and blunders marked. --json prints the analysis as
+like any record. --plot FILE writes a PNG (1000x500) of Black's win
+probability per ply in percent, with the inaccuracies (circles),
+mistakes (triangles) and blunders (crosses) marked. --json prints the analysis as
 JSON instead of the table: {"size":8,"sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
-"verdict":"throws away a forced win"},...]} (class, best, pv and verdict
-left out when empty).
+"verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,
+"visits":..,"solved":"win"},...]},...]} (class, best, pv, verdict and
+candidates left out when empty; candidates are the agent's best %d moves
+before the move, its choice first, with the mover's win probability after
+each, exact where the solver settled the position).
 
 Example: konane analyze --plot game.png --out annotated.txt game.txt`,
 			100*analysis.InaccuracyLoss, 100*analysis.MistakeLoss, 100*analysis.MistakeLoss, 100*analysis.BlunderLoss,
-			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel),
+			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates),
 		run: runAnalyze,
 	})
 }
@@ -91,7 +95,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case fs.NArg() == 0:
 		return usageError("analyze", "name a game record file to analyse")
 	case fs.NArg() > 1:
-		return usageError("analyze", "unexpected argument %q (one record at a time)", fs.Arg(1))
+		return usageError("analyze", "unexpected argument %s (one record at a time)", rules.Quote(fs.Arg(1)))
 	case *sims < 0 || *sims > player.MaxSims:
 		return usageError("analyze", "--sims %d: want 1..%d", *sims, player.MaxSims)
 	case *moveTime < 0 || *moveTime > player.MaxTime:
@@ -170,7 +174,7 @@ func writeAnalysisFiles(rep *analysis.Report, rec *rules.Record, out, plot strin
 	}
 	if plot != "" {
 		var buf bytes.Buffer
-		err := chart.WritePNG(&buf, []chart.Panel{rep.Panel()}, 1)
+		err := chart.WritePNGSize(&buf, []chart.Panel{rep.Panel()}, 1, analysis.PlotWidth, analysis.PlotHeight)
 		if err == nil {
 			err = atomicfile.WriteFile(plot, buf.Bytes(), 0o644)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	stdpng "image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -61,6 +62,10 @@ func TestAnalyzeCommand(t *testing.T) {
 	}
 	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Errorf("--plot: %v", err)
+	} else if cfg, err := stdpng.DecodeConfig(bytes.NewReader(data)); err != nil || cfg.Width < 1000 || cfg.Height < 500 {
+		t.Errorf("--plot: %dx%d (%v), want at least 1000x500", cfg.Width, cfg.Height, err)
+	} else if dir := os.Getenv("KONANE_KEEP_PLOT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "analyze.png"), data, 0o644) // to look at
 	}
 	if !strings.Contains(stderr, "positions in") {
 		t.Errorf("stderr %q: want the summary line", stderr)
@@ -79,6 +84,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 	game, _ := writeGame(t, dir)
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("[Size \"6\"]\n\n1. b1\n"), 0o644)
+	huge := filepath.Join(dir, "huge.txt")
+	os.WriteFile(huge, []byte("[Size \"6\"]\n\n1. "+strings.Repeat("x", 2_000_000)+"\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -89,11 +96,12 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"--time", "-1s", game}, "--time -1s"},
 		{[]string{filepath.Join(dir, "missing.txt")}, "missing.txt"},
 		{[]string{bad}, "bad.txt"},
+		{[]string{huge}, "(2000000 bytes)"},
 		{[]string{"--sims", "8", "--out", filepath.Join(dir, "no", "such", "dir.txt"), game}, "--out"},
 	} {
 		_, _, err := analyzeCmd(c.args...)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("analyze %q: %v, want an error naming %q", c.args, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 500 {
+			t.Errorf("analyze %.100q: %.500v, want a short error naming %q", c.args, err, c.want)
 		}
 	}
 }

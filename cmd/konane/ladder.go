@@ -43,8 +43,9 @@ func init() {
 Every N-th generation (--every) plays --games games against each anchor
 player and against the previous --rungs generations on the ladder, with
 --sims simulations per move. The anchors are fixed players whose strength
-does not drift (default random, greedy, alphabeta:depth=2 and
-alphabeta:depth=4; repeat --anchor-player to choose others); they also
+does not drift (default random, greedy, alphabeta:depth=2,
+alphabeta:depth=4 and pvs:depth=8, the strongest classical engine;
+repeat --anchor-player to choose others); they also
 play each other once. --anchor names the one rated 0 (default: the first).
 
 Every game is kept under DIR/ladder/games/ the moment it ends, so nothing

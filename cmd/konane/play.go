@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -25,8 +24,8 @@ func init() {
 		short: "play Kōnane against the trained agent in the terminal",
 		long: `Play a game against the computer in the terminal. The board is drawn with
 its coordinates (files a.. from the left, ranks 1.. from the bottom; x is
-Black, o is White, . an empty square) and the squares of the last move in
-brackets.
+Black, o is White, . an empty square, as the line under the board says)
+and the squares of the last move in brackets.
 
 Type a move in the project's notation: the square of a removal (d4) in the
 two opening moves, then jumps as origin-landing (f4-d4; a multiple jump
@@ -34,16 +33,20 @@ names its final landing square). Commands:
 
     moves        list your legal moves
     hint         the computer's suggestion for you, with your win probability
-    eval         the computer's win probability and the line it expects (also: show)
+    eval         your win probability and the line the computer expects (also: show)
     undo         take back your last move and the computer's reply
+    resign       give up the game
     new          start a new game (same settings; --color random draws again)
+    level [L]    show the computer's level, or set it: easy, medium, hard, max
+    rules        the rules of Kōnane in short
     save FILE    write the game record (FILE.json: JSON, else the text format)
     board        draw the board again
     help         list the commands
-    quit         leave (also: exit, or the end of the input)
+    quit         leave (also: exit, Ctrl-D, or the end of the input)
 
-A bad move or command gets the reason and the prompt again. The input may
-be a pipe, so that games can be scripted.
+A bad move or command gets the reason and the prompt again. On a terminal
+the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
+The input may be a pipe, so that games can be scripted.
 
 The computer plays with the model shipped for the board size (6x6 and 8x8;
 other sizes need --model FILE, whose size is then the board's), searching
@@ -109,23 +112,38 @@ type terminal struct {
 	seed     uint64
 	rng      *rand.Rand // draws the colour of --color random
 	games    int        // games started, for the agents' seeds
+	width    int        // columns for lists of moves
 
-	human rules.Color
-	game  *agent.Game
-	agent *agent.Agent
+	human    rules.Color
+	game     *agent.Game
+	agent    *agent.Agent
+	resigned bool // the human gave this game up
 }
 
 const playHelp = `commands:
   d4, f4-d4    play a move: the square of a removal, or a jump origin-landing
   moves        list your legal moves
   hint         the computer's suggestion for you, with your win probability
-  eval         the computer's win probability and the line it expects (also: show)
+  eval         your win probability and the line the computer expects (also: show)
   undo         take back your last move and the computer's reply
+  resign       give up the game
   new          start a new game
+  level [L]    show the computer's level, or set it: easy, medium, hard, max
+  rules        the rules of Kōnane in short
   save FILE    write the game record (FILE.json: JSON, else the text format)
   board        draw the board again
   help         this list
-  quit         leave (also: exit, or the end of the input)`
+  quit         leave (also: exit, Ctrl-D, or the end of the input)`
+
+const playRules = `Kōnane, in short:
+  The board starts full, black (x) and white (o) stones alternating.
+  Black first removes one of its stones from a corner or the centre (d4);
+  White then removes one of its stones next to the empty square.
+  From then on a move is a jump: a stone jumps over an adjacent enemy
+  stone onto the empty square behind it, capturing it (f4-d4). It may go
+  on jumping in the same straight line (a multiple jump, named by its
+  final landing square), never turning.
+  Whoever has no jump on their turn loses.`
 
 // run plays until quit, the end of the input or ctx ends; the engine's
 // evaluator runs alongside.
@@ -145,54 +163,39 @@ func (t *terminal) run(ctx context.Context, stdin io.Reader) error {
 }
 
 func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
-	// Lines are read in their own goroutine so that an interrupt is seen
-	// while the input blocks.
-	lines := make(chan string)
-	readErr := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stdin)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
-				return
-			}
-		}
-		readErr <- sc.Err()
-		close(lines)
-	}()
+	in := newLineInput(stdin, t.out)
+	defer in.restore()
+	t.out, t.width = in.out, in.width
+	in.start(ctx)
 	if err := t.newGame(ctx); err != nil {
 		return err
 	}
 	for {
-		t.prompt()
-		var line string
-		var ok bool
-		select {
-		case line, ok = <-lines:
-		case <-ctx.Done():
-			return ctx.Err()
+		l, err := in.next(ctx, t.prompt())
+		if err != nil {
+			return err
 		}
-		if !ok {
+		if l.err != nil {
 			fmt.Fprintln(t.out)
-			if err := <-readErr; err != nil {
-				return fmt.Errorf("play: reading the input: %w", err)
+			if l.err != io.EOF {
+				return fmt.Errorf("play: reading the input: %w", l.err)
 			}
 			return nil
 		}
-		quit, err := t.command(ctx, line)
+		quit, err := t.command(ctx, l.text)
 		if err != nil || quit {
 			return err
 		}
 	}
 }
 
-func (t *terminal) prompt() {
-	if t.game.Over() {
-		fmt.Fprint(t.out, "game over> ")
-		return
+func (t *terminal) over() bool { return t.resigned || t.game.Over() }
+
+func (t *terminal) prompt() string {
+	if t.over() {
+		return "game over> "
 	}
-	fmt.Fprintf(t.out, "%s> ", t.human)
+	return t.human.String() + "> "
 }
 
 // command carries out one line of input. It returns quit for quit, and an
@@ -236,6 +239,20 @@ func (t *terminal) command(ctx context.Context, line string) (quit bool, err err
 		if noArgs() {
 			t.undo()
 		}
+	case "resign":
+		if noArgs() {
+			t.resign()
+		}
+	case "rules":
+		if noArgs() {
+			fmt.Fprintln(t.out, playRules)
+		}
+	case "level":
+		if len(args) > 1 {
+			fmt.Fprintf(t.out, "level takes one level name: %s\n", strings.Join(agent.LevelNames(), ", "))
+			return false, nil
+		}
+		t.setLevel(args)
 	case "new":
 		if noArgs() {
 			return false, t.newGame(ctx)
@@ -283,6 +300,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	t.agent = a
+	t.resigned = false
 	t.game, err = agent.NewGame(t.engine.Size())
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -306,36 +324,92 @@ func (t *terminal) describeStrength() string {
 	return t.strength.String()
 }
 
+// showBoard draws the board, then one line that says which stones are
+// whose and either who is to move or, when the game is over, why and who
+// won (rules.Render's own "to move" line would contradict that).
 func (t *terminal) showBoard() {
-	fmt.Fprint(t.out, rules.Render(t.game.Position(), t.game.Last()))
-	if t.game.Over() {
-		t.announce()
+	p := t.game.Position()
+	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
+	fmt.Fprint(t.out, board)
+	if t.over() {
+		fmt.Fprintf(t.out, "x black, o white. %s\n", t.result())
+		fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+		return
 	}
+	who := "you"
+	if p.Turn != t.human {
+		who = "the computer"
+	}
+	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", p.Turn, who)
 }
 
-// announce names the winner of the finished game.
-func (t *terminal) announce() {
+// winner returns the winner of the finished game.
+func (t *terminal) winner() rules.Color {
+	if t.resigned {
+		return t.human.Other()
+	}
 	w, _ := t.game.Winner()
+	return w
+}
+
+// result says why the game is over and who won.
+func (t *terminal) result() string {
+	w := t.winner()
 	who := "you win!"
 	if w != t.human {
 		who = "the computer wins."
 	}
-	fmt.Fprintf(t.out, "Game over: %s has no legal move. %s wins: %s\n", w.Other(), w, who)
+	why := fmt.Sprintf("%s has no legal move", w.Other())
+	if t.resigned {
+		why = fmt.Sprintf("you (%s) resigned", t.human)
+	}
+	return fmt.Sprintf("Game over: %s. %s wins: %s", why, w, who)
+}
+
+// announce names the winner of the finished game.
+func (t *terminal) announce() {
+	fmt.Fprintln(t.out, t.result())
 	fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
 }
 
 func (t *terminal) showMoves() {
 	p := t.game.Position()
-	if t.game.Over() {
+	if t.over() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
 	moves := p.LegalMoves(nil)
-	fmt.Fprintf(t.out, "legal moves (%d): %s\n", len(moves), rules.MovesText(moves))
+	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), rules.MoveStrings(moves), t.width, 2))
+}
+
+// resign gives the game up.
+func (t *terminal) resign() {
+	if t.over() {
+		fmt.Fprintln(t.out, "the game is already over: type new for another game")
+		return
+	}
+	t.resigned = true
+	fmt.Fprintf(t.out, "You (%s) resign.\n", t.human)
+	t.showBoard()
+}
+
+// setLevel shows the level (no argument) or sets it for the next moves.
+func (t *terminal) setLevel(args []string) {
+	if len(args) == 0 {
+		fmt.Fprintf(t.out, "the computer plays at %s (levels: %s)\n", t.describeStrength(), levelHelp())
+		return
+	}
+	l, err := agent.ParseLevel(args[0])
+	if err != nil {
+		fmt.Fprintf(t.out, "unknown level %q: want %s\n", args[0], strings.Join(agent.LevelNames(), ", "))
+		return
+	}
+	t.level, t.strength = l.Name, l.Strength()
+	fmt.Fprintf(t.out, "the computer now plays at %s\n", t.describeStrength())
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
-	if t.game.Over() {
+	if t.over() {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
@@ -372,7 +446,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 }
 
 func (t *terminal) hint(ctx context.Context) error {
-	if t.game.Over() {
+	if t.over() {
 		fmt.Fprintln(t.out, "no hint: the game is over")
 		return nil
 	}
@@ -380,12 +454,14 @@ func (t *terminal) hint(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "hint: %s (your win probability: %.0f%%; expected line: %s)\n", an.Best, 100*an.WinProb(), an.Line())
+	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("hint: %s (your win probability: %.0f%%) expected line:", an.Best, 100*an.WinProbFor(t.human)),
+		rules.MoveStrings(an.PV), t.width, 2))
 	return nil
 }
 
+// eval gives the win probability from the human's side, as hint does.
 func (t *terminal) eval(ctx context.Context) error {
-	if t.game.Over() {
+	if t.over() {
 		t.announce()
 		return nil
 	}
@@ -393,9 +469,9 @@ func (t *terminal) eval(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "evaluation: the computer's (%s) win probability is %.0f%% (%d simulations)\n",
-		t.human.Other(), 100*an.WinProbFor(t.human.Other()), an.Sims)
-	fmt.Fprintf(t.out, "expected line: %s\n", an.Line())
+	fmt.Fprintf(t.out, "evaluation: your (%s) win probability is %.0f%% (%d simulations)\n",
+		t.human, 100*an.WinProbFor(t.human), an.Sims)
+	fmt.Fprint(t.out, wrapWords("expected line: ", rules.MoveStrings(an.PV), t.width, 2))
 	return nil
 }
 
@@ -407,12 +483,16 @@ func (t *terminal) undo() {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	fmt.Fprintf(t.out, "took back %s\n", rules.MovesText(taken))
+	t.resigned = false
+	fmt.Fprint(t.out, wrapWords("took back ", rules.MoveStrings(taken), t.width, 2))
 	t.showBoard()
 }
 
 func (t *terminal) save(path string) {
 	rec := t.game.RecordAgainst("konane play", t.human, "konane ("+t.describeStrength()+")")
+	if t.resigned {
+		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
+	}
 	data, err := rec.MarshalFor(path)
 	if err == nil {
 		err = atomicfile.WriteFile(path, data, 0o644)

@@ -245,7 +245,7 @@ func TestPlayBadInput(t *testing.T) {
 		"You (black) play d4.\nThe computer (white) plays ",
 		"move \"d4\": illegal move: the removals are over; a jump is written origin-landing, like f4-d4\nblack> ",
 		"took back d4 ",
-		"evaluation: the computer's (white) win probability is ",
+		"evaluation: your (black) win probability is ",
 		"expected line: ",
 		"hint: ",
 		"could not save: ",
@@ -259,7 +259,8 @@ func TestPlayBadInput(t *testing.T) {
 	}
 	// After the undo the board is the start again.
 	undo := text[strings.Index(text, "took back"):]
-	if !strings.Contains(undo, rules.Render(rules.NewPosition(6), rules.NoMove)) {
+	start := strings.TrimSuffix(rules.Render(rules.NewPosition(6), rules.NoMove), "black to move\n")
+	if !strings.Contains(undo, start+"x black, o white. black (you) to move.\n") {
 		t.Errorf("the board after undo is not the start:\n%s", undo)
 	}
 }
@@ -284,4 +285,104 @@ func TestPlayFlagErrors(t *testing.T) {
 			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
 		}
 	}
+}
+
+// TestPlayCommands: the board says which stones are whose; level, rules
+// and resign work; hint and eval speak of the same side's chances; after a
+// resignation the status line and the saved record agree.
+func TestPlayCommands(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.txt")
+	script := []string{"level", "level silly", "level medium", "level easy", "rules", "d4", "hint", "eval", "resign", "resign", "d5", "save " + path}
+	var in bytes.Buffer
+	for _, l := range script {
+		in.WriteString(l + "\n")
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"play", "--size", "6", "--level", "easy"}, &in, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"x black, o white. black (you) to move.\nblack> ",
+		"the computer plays at level easy: 16 simulations per move",
+		"unknown level \"silly\": want easy, medium, hard, max\n",
+		"the computer now plays at level medium: 512 simulations",
+		"the computer now plays at level easy: 16 simulations",
+		"Whoever has no jump on their turn loses.",
+		"x black, o white. black (you) to move.\n",
+		"You (black) resign.\n",
+		"x black, o white. Game over: you (black) resigned. white wins: the computer wins.\n",
+		"the game is already over",
+		"the game is over: type new for another game",
+		"game over> ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// hint and eval give the same side's win probability.
+	hint := regexp.MustCompile(`hint: \S+ \(your win probability: (\d+)%\)`).FindStringSubmatch(text)
+	eval := regexp.MustCompile(`evaluation: your \(black\) win probability is (\d+)%`).FindStringSubmatch(text)
+	if hint == nil || eval == nil {
+		t.Fatalf("no hint or eval:\n%s", text)
+	}
+	if d := atoi(t, hint[1]) - atoi(t, eval[1]); d > 15 || d < -15 {
+		t.Errorf("hint says %s%%, eval %s%%: not the same side's view", hint[1], eval[1])
+	}
+	if strings.Contains(text, "to move\nGame over") {
+		t.Errorf("a \"to move\" line above the game over:\n%s", text)
+	}
+	rec, err := rules.ReadRecordFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Tag("Result") != rules.ResultFor(rules.White) {
+		t.Errorf("record result %q after black resigned", rec.Tag("Result"))
+	}
+}
+
+// TestPlayGameOverLine: at the end of a game the line under the board
+// says who has no move, never that the loser is "to move".
+func TestPlayGameOverLine(t *testing.T) {
+	transcript, _, _ := playScripted(t, "--size", "6", "--sims", "8")
+	if regexp.MustCompile(`(black|white) to move\n(Game over|x black, o white. Game over)`).MatchString(transcript) {
+		t.Errorf("a status line contradicts the game over:\n%s", transcript)
+	}
+	if !regexp.MustCompile(`x black, o white. Game over: (black|white) has no legal move`).MatchString(transcript) {
+		t.Errorf("no game-over status line under the final board:\n%s", transcript)
+	}
+}
+
+// TestWrapWords: lists of moves break between moves, never inside one.
+func TestWrapWords(t *testing.T) {
+	var words []string
+	for i := 0; i < 40; i++ {
+		words = append(words, "b12-b10")
+	}
+	got := wrapWords("legal moves (40): ", words, 30, 2)
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if len(l) > 30 {
+			t.Errorf("line %q longer than 30", l)
+		}
+		for _, f := range strings.Fields(strings.TrimPrefix(l, "legal moves (40): ")) {
+			if f != "b12-b10" {
+				t.Errorf("a move broken: %q in %q", f, l)
+			}
+		}
+	}
+	if strings.Count(got, "b12-b10") != 40 {
+		t.Errorf("moves lost:\n%s", got)
+	}
+	if got := wrapWords("took back ", []string{"d4", "e4"}, 80, 2); got != "took back d4 e4\n" {
+		t.Errorf("short list %q", got)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }

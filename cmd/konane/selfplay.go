@@ -101,6 +101,7 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	dir = sp.Dir()
 	defer sp.Close()
 	logf := timestamped(stdout)
+	logStoreRetries(store, logf)
 	logf("konane selfplay: run %s, spool %s, %d games in flight, seed %d", *run, dir, wc.Parallel, wc.Seed)
 	hooks, finish := workerHooks(stderr, *verbose, logf)
 	err = selfplay.Work(ctx, store, sp, wc, hooks, logf)

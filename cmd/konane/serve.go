@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	stdnet "net"
+	"net/http"
 	"time"
 
 	"github.com/konanezero/konane/agent"
@@ -16,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:  "serve",
-		usage: "serve [--addr HOST:PORT] [--level L] [--model FILE] [--seed S] [--max-sessions N] [--max-per-client N] [--idle D] [--idle-unplayed D] [--trusted-proxies LIST] [--move-timeout D] [--review-sims N] [--review-timeout D] [--max-reviews N]",
+		usage: "serve [--addr HOST:PORT] [--level L] [--max-level L] [--model FILE] [--seed S] [--searches N] [--max-per-client N] [--trusted-proxies LIST] [--move-timeout D] [--tree-cache N] [--review-sims N] [--review-timeout D] [--drain-delay D] [--log-format text|json] [--metrics-addr HOST:PORT]",
 		short: "serve a web page to play against the trained agent in a browser",
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
@@ -29,20 +31,34 @@ as a graph, the mistakes marked, the computer's choice and expected line
 for each move, and play on from any position. It needs nothing from the
 internet: the page is built into the binary.
 
-The JSON API behind the page is described in the documentation of package
-web (go doc github.com/konanezero/konane/web). Games are held in memory, at
-most --max-sessions at a time and --max-per-client from one client address
-(an IPv6 client by its /64), each dropped after --idle without a request,
-or after the shorter --idle-unplayed if the human has not moved in it yet.
-Behind a reverse proxy, name it with --trusted-proxies so that the clients
-are told apart by the X-Forwarded-For it writes; that header is ignored
-on requests from anywhere else. A review searches every position of a
-game with --review-sims simulations (within --review-timeout), at most
---max-reviews at once and one per client.
+The server keeps no games: the page holds its game (in its address, #g=...,
+so that reload, bookmark and a shared link bring it back) and sends it with
+every request; the server replays it through the rules and answers. Any
+number of replicas can serve the same players behind a load balancer, and a
+restart loses nothing. The API is described in docs/http-api.md.
+
+The CPU is the limit. At most --searches searches of the default level run
+at once (default GOMAXPROCS; a search weighs its simulations: easy is
+light, max heavy), up to twice as many wait at most a second, and the rest
+are answered 503 with Retry-After. One client address (an IPv6 client by its
+/64) has at most --max-per-client requests in flight. Behind a reverse proxy,
+name it with --trusted-proxies so that the clients are told apart by the
+X-Forwarded-For it writes; that header is ignored on requests from anywhere
+else. --max-level caps the levels offered. A review searches every position
+of a game with --review-sims simulations (within --review-timeout), in the
+same budget. Each replica keeps up to --tree-cache search trees between a
+game's moves (0: none).
+
+/healthz answers while the process serves, /readyz while it takes new
+games, /metrics has Prometheus metrics (or on --metrics-addr alone). Each
+request is logged in one line (--log-format json for JSON) with its id,
+endpoint, status, duration and level; no moves, no addresses.
 
 The server listens on 127.0.0.1 by default, reachable from this machine
-only; give --addr :8080 to serve the network. Interrupt it (Ctrl-C) to stop:
-games in progress finish their request first.
+only; give --addr :8080 to serve the network. Interrupt it (Ctrl-C, or
+SIGTERM) to stop: /readyz fails at once, for --drain-delay the server goes
+on answering but refuses new searches, then it stops once the requests in
+flight have finished (at most --move-timeout).
 
 Example: konane serve --addr 127.0.0.1:8080
     serving on http://127.0.0.1:8080/`,
@@ -50,43 +66,40 @@ Example: konane serve --addr 127.0.0.1:8080
 	})
 }
 
+// goneServeFlags are the flags of the server that kept games, refused
+// with a line naming what replaced them.
+var goneServeFlags = map[string]string{
+	"max-sessions":  "the server keeps no games now (the page holds them); the load is bounded by --searches and --max-per-client",
+	"idle":          "the server keeps no games now (the page holds them), so none expire",
+	"idle-unplayed": "the server keeps no games now (the page holds them), so none expire",
+	"max-reviews":   "reviews take their simulations from the budget of --searches, and count in --max-per-client",
+}
+
 // runServe is "konane serve": the web server until ctx ends.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, HOST:PORT")
 	level := fs.String("level", agent.DefaultLevel, "the level the page offers first: "+levelHelp())
+	maxLevel := fs.String("max-level", "", "the strongest level offered (default: all); a game asking for more gets 400")
 	model := fs.String("model", "", "model file to play with instead of the shipped ones (its board size is then the only one)")
 	seed := fs.Uint64("seed", 1, "seed of the agents and of the colours drawn at random")
-	maxSessions := fs.Int("max-sessions", 200, "games held at once")
-	idle := fs.Duration("idle", time.Hour, "a game without requests for this long is dropped")
+	searches := fs.Int("searches", 0, "searches of the default level at once (0 = GOMAXPROCS); a search weighs its simulations; twice as many may wait 1s, the rest get 503")
 	moveTimeout := fs.Duration("move-timeout", 2*time.Minute, "the longest the computer may think about one move")
-	perClient := fs.Int("max-per-client", web.DefaultMaxPerClient, "games one client address holds at once (IPv6: per /64; at most --max-sessions)")
-	unplayed := fs.Duration("idle-unplayed", web.DefaultUnplayedTimeout, "a game in which the human has not moved is dropped after this long without requests (at most --idle)")
+	perClient := fs.Int("max-per-client", web.DefaultMaxPerClient, "requests one client address has in flight at once (IPv6: per /64), per replica")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client")
+	treeCache := fs.Int("tree-cache", web.DefaultTreeCache, "search trees kept between a game's moves, per replica (0 = none)")
 	reviewSims := fs.Int("review-sims", analysis.DefaultSims, "search simulations per position of a game reviewed")
 	reviewTimeout := fs.Duration("review-timeout", time.Minute, "the longest the review of one game may take")
-	maxReviews := fs.Int("max-reviews", 2, "reviews running at once (one per client)")
+	drainDelay := fs.Duration("drain-delay", 0, "on SIGTERM, how long to go on answering (readiness failed, new searches refused) before stopping")
+	logFormat := fs.String("log-format", "text", "request log on stderr: text or json")
+	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not on --addr")
+	for name, why := range goneServeFlags {
+		fs.Func(name, "removed: "+why, func(string) error {
+			return fmt.Errorf("--%s is gone: %s", name, why)
+		})
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	// Defaults adapt to smaller --max-sessions and --idle; explicit values
-	// that exceed them conflict.
-	set := explicit(fs)
-	switch {
-	case !set["max-per-client"]:
-		*perClient = min(*perClient, max(*maxSessions, 1))
-	case *perClient < 1:
-		return usageError("serve", "--max-per-client %d: want at least 1", *perClient)
-	case *perClient > *maxSessions:
-		return usageError("serve", "--max-per-client %d is more than --max-sessions %d", *perClient, *maxSessions)
-	}
-	switch {
-	case !set["idle-unplayed"]:
-		*unplayed = min(*unplayed, *idle)
-	case *unplayed < time.Second:
-		return usageError("serve", "--idle-unplayed %v: want at least 1s", *unplayed)
-	case *unplayed > *idle:
-		return usageError("serve", "--idle-unplayed %v is longer than --idle %v", *unplayed, *idle)
 	}
 	trusted, err := web.ParseProxies(*proxies)
 	if err != nil {
@@ -95,20 +108,33 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageError("serve", "unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkServeFlags(*maxSessions, *idle, *reviewSims, *reviewTimeout, *maxReviews, *moveTimeout); err != nil {
+	if err := checkServeFlags(*searches, *perClient, *treeCache, *reviewSims, *reviewTimeout, *moveTimeout, *drainDelay); err != nil {
+		return err
+	}
+	logger, err := requestLogger(*logFormat, stderr)
+	if err != nil {
 		return err
 	}
 	if _, err := agent.ParseLevel(*level); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if *maxLevel != "" {
+		if _, err := agent.ParseLevel(*maxLevel); err != nil {
+			return fmt.Errorf("serve: --max-level: %w", err)
+		}
+	}
+	cache := *treeCache
+	if cache == 0 {
+		cache = -1 // none
+	}
 	engines, err := agent.OpenEngines(*model)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, Seed: *seed,
-		MaxSessions: *maxSessions, IdleTimeout: *idle, MoveTimeout: *moveTimeout,
-		MaxPerClient: *perClient, UnplayedTimeout: *unplayed, TrustedProxies: trusted,
-		ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, MaxReviews: *maxReviews})
+	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, MaxLevel: *maxLevel, Seed: *seed,
+		Searches: *searches, MaxPerClient: *perClient, TrustedProxies: trusted, MoveTimeout: *moveTimeout,
+		TreeCache: cache, ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, DrainDelay: *drainDelay,
+		MetricsApart: *metricsAddr != "", Logger: logger})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -116,27 +142,50 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if *metricsAddr != "" {
+		mln, err := stdnet.Listen("tcp", *metricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("serve: --metrics-addr: %w", err)
+		}
+		ms := &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		go ms.Serve(mln)
+		defer ms.Close()
+	}
 	fmt.Fprintf(stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
 	return serveWith(ctx, srv, engines, ln)
 }
 
 // checkServeFlags checks the limits of "konane serve".
-func checkServeFlags(maxSessions int, idle time.Duration, reviewSims int, reviewTimeout time.Duration, maxReviews int, moveTimeout time.Duration) error {
+func checkServeFlags(searches, perClient, treeCache, reviewSims int, reviewTimeout, moveTimeout, drainDelay time.Duration) error {
 	switch {
-	case maxSessions < 1:
-		return usageError("serve", "--max-sessions %d: want at least 1", maxSessions)
-	case idle < time.Second:
-		return usageError("serve", "--idle %v: want at least 1s", idle)
+	case searches < 0:
+		return usageError("serve", "--searches %d: want at least 1 (0 = GOMAXPROCS)", searches)
+	case perClient < 1:
+		return usageError("serve", "--max-per-client %d: want at least 1", perClient)
+	case treeCache < 0:
+		return usageError("serve", "--tree-cache %d: want at least 0", treeCache)
 	case reviewSims < 1 || reviewSims > player.MaxSims:
 		return usageError("serve", "--review-sims %d: want 1..%d", reviewSims, player.MaxSims)
 	case reviewTimeout < time.Second:
 		return usageError("serve", "--review-timeout %v: want at least 1s", reviewTimeout)
-	case maxReviews < 1:
-		return usageError("serve", "--max-reviews %d: want at least 1", maxReviews)
 	case moveTimeout <= 0:
 		return usageError("serve", "--move-timeout %v: want a positive duration", moveTimeout)
+	case drainDelay < 0:
+		return usageError("serve", "--drain-delay %v: want a positive duration", drainDelay)
 	}
 	return nil
+}
+
+// requestLogger is the request log of --log-format on w.
+func requestLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, usageError("serve", "--log-format %q: want text or json", format)
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;

@@ -35,7 +35,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("greeting %q", line)
 	}
 	base := m[1]
-	resp, err := http.Post(base+"api/new", "application/json", strings.NewReader(`{"size":6,"color":"white"}`))
+	resp, err := http.Post(base+"api/v2/new", "application/json", strings.NewReader(`{"size":6,"color":"white"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +64,12 @@ func TestServeFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve", "--max-sessions", "0"}, "--max-sessions 0"},
-		{[]string{"serve", "--idle", "1ms"}, "--idle 1ms"},
+		{[]string{"serve", "--max-sessions", "200"}, "--max-sessions is gone: the server keeps no games now"},
+		{[]string{"serve", "--idle", "1h"}, "--idle is gone"},
+		{[]string{"serve", "--idle-unplayed", "5m"}, "--idle-unplayed is gone"},
+		{[]string{"serve", "--max-reviews", "2"}, "--max-reviews is gone: reviews take their simulations from the budget of --searches"},
+		{[]string{"serve", "--max-level", "silly"}, `--max-level: agent: unknown level "silly"`},
+		{[]string{"serve", "--log-format", "xml"}, `--log-format "xml"`},
 		{[]string{"serve", "--move-timeout", "0s"}, "--move-timeout 0s"},
 		{[]string{"serve", "--level", "silly"}, `unknown level "silly"`},
 		{[]string{"serve", "--addr", "256.0.0.1:99999"}, "serve: listen"},

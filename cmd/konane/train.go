@@ -130,6 +130,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usageError("train", "--run: %v", err)
 		}
 		defer store.Close()
+		logStoreRetries(store, logf)
 		if o.resume {
 			if _, err := store.Read(ctx, "config.json"); err != nil {
 				return usageError("train", "--resume: %s holds no run (%v)", o.run, err)

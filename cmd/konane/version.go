@@ -16,14 +16,17 @@ func init() {
 		usage: "version [--backend]",
 		short: "print the version, the Go release and the matrix-multiply backend",
 		long: `Version prints the module version of this binary, its Go release and
-platform, and the matrix-multiply library the network runs on: OpenBLAS
-when the binary was built with -tags openblas (Debian: apt-get install
-libopenblas-dev), otherwise pure-Go gonum, several times slower. The
-scripts in scripts/ build with OpenBLAS whenever it is installed.
+platform, and the matrix-multiply kernel the network runs on: by
+default the package's own pure-Go build with the CPU's vector kernel
+("pure Go, AVX-512", "pure Go, AVX2+FMA", or "pure Go, portable" on
+other CPUs and with -tags purego), or OpenBLAS when the binary was
+built with -tags openblas (Debian: apt-get install libopenblas-dev).
+The scripts in scripts/ build with OpenBLAS whenever it is installed.
 
-A training run is reproduced bit for bit by the same code with the same
-backend on the same kind of CPU; the backend is also the first line of
-konane train.
+The three pure-Go kernels give bit-identical numbers: a training run is
+reproduced bit for bit by the same code on any CPU with the pure-Go
+build, and with OpenBLAS on the same kind of CPU; the backend is also
+the first line of konane train.
 
 Example: konane version
     konane devel, go1.26.8 linux/amd64, network backend OpenBLAS`,

@@ -37,7 +37,11 @@ function showStatus(st) {
   $("progress").max = Math.max(total, 1);
   $("progress").value = Math.min(st.games_done, total);
   let progress = "no run configuration yet";
-  if (total && st.games_done >= total) {
+  if (st.stale) {
+    progress = "stopped after generation " + st.generation + ": nothing new since " +
+      new Date(st.activity).toLocaleString() + " (" + st.games_done + " of " + total + " games of generation " +
+      (st.generation + 1) + " played)";
+  } else if (total && st.games_done >= total) {
     progress = "generation " + (st.generation + 1) + ": self-play done (" + total + " games), training";
   } else if (total) {
     progress = "generation " + (st.generation + 1) + ": " + st.games_done + " of " + total + " self-play games";
@@ -77,8 +81,14 @@ async function poll() {
     }
     lastOK = Date.now();
     const when = st.updated ? new Date(st.updated).toLocaleTimeString() : "–";
-    $("live").textContent = "live · last generation at " + when + " · checked " + new Date().toLocaleTimeString();
-    $("live").classList.remove("stale");
+    if (st.stale) {
+      $("live").textContent = "not training · no new data since " + new Date(st.activity).toLocaleString() +
+        " · checked " + new Date().toLocaleTimeString();
+      $("live").classList.add("stale");
+    } else {
+      $("live").textContent = "live · last generation at " + when + " · checked " + new Date().toLocaleTimeString();
+      $("live").classList.remove("stale");
+    }
   } catch (e) {
     $("live").textContent = "cannot reach the dashboard (" + e.message + "); retrying";
     $("live").classList.add("stale");

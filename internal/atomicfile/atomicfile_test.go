@@ -3,8 +3,10 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -57,5 +59,44 @@ func TestIsTemp(t *testing.T) {
 		if IsTemp(name) {
 			t.Errorf("IsTemp(%q) = true", name)
 		}
+	}
+}
+
+// TestCreateFile: a create-only write refuses an existing file, leaves it
+// as it was and leaves no temporary file; of racing writers exactly one
+// succeeds.
+func TestCreateFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "epoch")
+	if err := CreateFile(path, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateFile(path, []byte("two"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second create: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "one" {
+		t.Fatalf("content %q, want one", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("folder holds %v, want only the file", entries)
+	}
+	race := filepath.Join(dir, "race")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = CreateFile(race, []byte{byte(i)}, 0o644) }()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		if err == nil {
+			won++
+		} else if !errors.Is(err, fs.ErrExist) {
+			t.Fatal(err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d racing creates succeeded, want 1", won)
 	}
 }

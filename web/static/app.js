@@ -57,11 +57,64 @@ function msg(m) { return t(m.code, m.args); }
 const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
 function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
-let config = null;   // GET api/config
-let state = null;    // the game, as the server last sent it
+let config = null;   // GET api/v2/config
+let state = null;    // the game, as the server last sent it (state.game is the record)
 let selected = null; // the square of the stone chosen to jump, or null
 let hint = null;     // the last hint's move, or null
 let cursor = null;   // the square that has (or last had) the keyboard focus
+
+// ---- The game record and the page's address -------------------------
+//
+// The server keeps no game: the page holds it, as the record the server
+// sends in every state (state.game: {size, human, level, start, moves}),
+// and sends it with every request. The record also lives in the address,
+// #g=CODE (kept up to date with history.replaceState, so that reload,
+// bookmark and a shared link bring the game back), and in the tab's
+// sessionStorage (for the language switch, which loads a new address).
+// CODE is 1.<size><b|w>.<level>.<start>[.<move>]..., e.g.
+// 1.8b.medium.0.d5.e5.c5-e5 (docs/http-api.md; web/game.go reads it for
+// the record download). Everything about the record is here.
+const gameCode = {
+  // encode writes a record as a CODE.
+  encode(g) {
+    return ["1", g.size + (g.human === "black" ? "b" : "w"), g.level, String(g.start || 0)].concat(g.moves).join(".");
+  },
+  // decode reads a CODE, or returns null; the server checks the rest.
+  decode(code) {
+    const p = code.split(".");
+    const m = p.length >= 4 && p[0] === "1" ? /^([0-9]+)([bw])$/.exec(p[1]) : null;
+    if (!m || !/^[0-9]+$/.test(p[3])) return null;
+    return {size: Number(m[1]), human: m[2] === "b" ? "black" : "white", level: p[2], start: Number(p[3]), moves: p.slice(4)};
+  },
+  // save puts the record into the address and the tab's storage.
+  save(g) {
+    const code = gameCode.encode(g);
+    history.replaceState(null, "", location.pathname + location.search + "#g=" + code);
+    sessionStorage.setItem("konane-game-v2", code);
+  },
+  // load returns the record of the address, else of the tab's storage,
+  // else null.
+  load() {
+    const h = /^#g=(.+)$/.exec(location.hash);
+    const code = h ? decodeURIComponent(h[1]) : sessionStorage.getItem("konane-game-v2");
+    return code ? gameCode.decode(code) : null;
+  },
+  forget() { sessionStorage.removeItem("konane-game-v2"); },
+  // undone is the record with the human's last move and the reply taken
+  // back (state.canUndo says whether there is one).
+  undone(g) {
+    let last = g.moves.length - 1;
+    if (last >= 0 && (last % 2 === 0 ? "black" : "white") !== g.human) last--;
+    return Object.assign({}, g, {moves: g.moves.slice(0, Math.max(last, 0))});
+  },
+  // recordURL is the download of the record in the text format.
+  recordURL(g) { return "api/v2/record?g=" + encodeURIComponent(gameCode.encode(g)); },
+};
+
+// evals[ply] is the analysis behind the computer's move moves[ply-1], as
+// the server sent it with that move: the evaluation bar shows the one of
+// the computer's last move on the board, after an undo too.
+let evals = {};
 
 // A failed request: the message of the API, or of the network.
 class APIError extends Error {
@@ -90,14 +143,14 @@ function busy() { return document.body.dataset.busy === "true"; }
 
 // act runs one request at a time, marking the page busy meanwhile; the
 // version attribute counts finished requests (tests wait on it).
-async function act(request, waiting) {
+async function act(request, waiting, same) {
   if (busy()) return;
   document.body.dataset.busy = "true";
   if (waiting) $("status").textContent = waiting;
   $("error").textContent = "";
   try {
     const s = await request();
-    if (s) show(s);
+    if (s) show(s, same);
   } catch (e) {
     $("error").textContent = e.message;
     if (state) $("status").textContent = msg(state.message);
@@ -110,13 +163,18 @@ async function act(request, waiting) {
 // announce tells screen readers what happened, through the live region.
 function announce(text) { $("announce").textContent = text; }
 
-function show(s) {
-  const old = state && state.id === s.id ? state : null;
+// show draws a state of the server; same says whether it is the game
+// shown before (a move, an undo), not a new one.
+function show(s, same) {
+  const old = same && state ? state : null;
   const before = old ? old.moves.length : -1;
+  if (!old) evals = {};
+  for (const k of Object.keys(evals)) if (Number(k) > s.moves.length) delete evals[k];
+  if (s.eval) evals[s.eval.ply] = s.eval;
   state = s;
   selected = null;
   hint = null;
-  sessionStorage.setItem("konane-game", s.id);
+  gameCode.save(s.game);
   $("hinttext").textContent = "";
   if (!old) $("note").textContent = "";
   document.body.dataset.over = String(s.over);
@@ -129,7 +187,7 @@ function show(s) {
   $("undo").disabled = !s.canUndo;
   $("reviewbtn").disabled = s.moves.length === 0;
   $("reviewbtn").classList.toggle("primary", s.over);
-  $("record").href = "api/record?id=" + encodeURIComponent(s.id);
+  $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
   drawEval();
   drawMoves();
@@ -341,18 +399,19 @@ function play(move) {
     $("hint").disabled = true;
     drawBoard();
     try {
-      return await api("api/move", {id: before.id, move: move});
+      return await api("api/v2/move", {game: before.game, move: move});
     } catch (e) {
       state = before;
       drawBoard();
       $("hint").disabled = !myTurn();
       throw e;
     }
-  }, t("status.youPlay", {move: move}));
+  }, t("status.youPlay", {move: move}), true);
 }
 
 function drawEval() {
-  const e = state.eval;
+  let e = null;
+  for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
   // At the end the result replaces the last search's estimate.
   if (state.over) {
@@ -393,7 +452,7 @@ function drawMoves() {
 // newGame starts a game with the settings of the controls, or those given.
 function newGame(settings) {
   const s = settings || {size: Number($("size").value), color: $("color").value, level: $("level").value};
-  act(() => api("api/new", s), t("status.starting"));
+  act(() => api("api/v2/new", s), t("status.starting"));
 }
 
 // note says what a change of the controls does, on the page and to
@@ -410,7 +469,7 @@ function note(text) {
 // before a chosen move with the move played and the computer's choice as
 // arrows. Class and verdict names are literal keys, as the levels'.
 const classKeys = {inaccuracy: "review.class.inaccuracy", mistake: "review.class.mistake", blunder: "review.class.blunder"};
-const classMarks = {inaccuracy: "●", mistake: "▲", blunder: "✖"};
+const classMarks = {inaccuracy: "◆", mistake: "▲", blunder: "✖"};
 const verdictKeys = {
   throwsWin: "review.verdict.throwsWin", onlyWin: "review.verdict.onlyWin",
   keepsWin: "review.verdict.keepsWin", alreadyLost: "review.verdict.alreadyLost",
@@ -435,7 +494,7 @@ function openReview(upload) {
   $("upload").open = upload;
   $("revtitle").focus();
   if (!upload) {
-    startReview({id: state.id});
+    startReview({game: state.game});
   } else if (!rv.data) {
     $("revstatus").textContent = "";
   }
@@ -455,7 +514,7 @@ function startReview(body) {
     $("revboard").replaceChildren();
     let d;
     try {
-      d = await api("api/review", body);
+      d = await api("api/v2/review", body);
     } catch (e) {
       $("revstatus").textContent = "";
       throw e;
@@ -530,7 +589,7 @@ function drawReviewMoves() {
 }
 
 // drawGraph draws the chance of winning after each move (0: the start)
-// as inline SVG, the bad moves marked by shape (● inaccuracy, ▲ mistake,
+// as inline SVG, the bad moves marked by shape (◆ inaccuracy, ▲ mistake,
 // ✖ blunder) and the chosen move by a vertical line; a click on a point
 // chooses the move that led to it.
 function drawGraph() {
@@ -568,7 +627,8 @@ function drawGraph() {
     } else if (m && m.class === "mistake") {
       svgEl("path", {d: `M${cx},${cy - 7}L${cx + 7},${cy + 5}L${cx - 7},${cy + 5}Z`, class: "mark"}, pt);
     } else if (m && m.class === "inaccuracy") {
-      svgEl("circle", {cx: cx, cy: cy, r: 5, class: "mark"}, pt);
+      // A diamond: a round mark would read as Black's stone.
+      svgEl("path", {d: `M${cx},${cy - 6}L${cx + 6},${cy}L${cx},${cy + 6}L${cx - 6},${cy}Z`, class: "mark"}, pt);
     } else {
       svgEl("circle", {cx: cx, cy: cy, r: 2.5, class: "dot"}, pt);
     }
@@ -588,6 +648,7 @@ function selectMove(k, focus) {
   });
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
+  candidateArrows(m, arrows);
   drawArrows($("revarrows"), d.size, arrows);
   const lines = [tNodes(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
@@ -595,6 +656,7 @@ function selectMove(k, focus) {
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
   lines.push(change);
   if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
+  if (m.candidates && m.candidates.length > 0) lines.push(candidateText(m));
   // Lines of moves wrap between moves, never inside one (tNodes).
   const moves = (ms) => ms.join(" ");
   if (m.best === m.move) {
@@ -633,7 +695,7 @@ function drawArrows(svg, n, arrows) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", "0 0 " + n + " " + n);
   const defs = svgEl("defs", {}, svg);
-  for (const cls of ["played", "agreed", "best"]) {
+  for (const cls of ["played", "agreed", "best", "cand"]) {
     const mk = svgEl("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse"}, defs);
     svgEl("path", {d: "M0,0L10,5L0,10Z", class: "head " + cls}, mk);
   }
@@ -649,8 +711,19 @@ function drawArrows(svg, n, arrows) {
     const [x1, y1] = center(to);
     const len = Math.hypot(x1 - x0, y1 - y0);
     const ex = x1 - ((x1 - x0) / len) * 0.1, ey = y1 - ((y1 - y0) / len) * 0.1; // the tip just short of the centre
-    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : "played";
+    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
+  }
+  // The candidates' chances, on their target squares, over every arrow;
+  // two on one square are stacked, not overlaid.
+  const onSquare = {};
+  for (const a of arrows) {
+    if (!a.label) continue;
+    const [from, to] = squares(a.move);
+    const sq = to || from;
+    const k = onSquare[sq] = (onSquare[sq] || 0) + 1;
+    const [x, y] = center(sq);
+    svgEl("text", {x: x, y: y + 0.12 + (k - 1) * 0.32, class: "candlabel"}, svg).textContent = a.label;
   }
 }
 
@@ -675,7 +748,7 @@ function sendRecord() {
   startReview({record: text});
 }
 
-// "Learn the rules": the steps come from api/learn, each a position with
+// "Learn the rules": the steps come from api/v2/learn, each a position with
 // its task; the player clicks as in a game, and each wrong click is
 // explained.
 const tut = {steps: null, i: 0, board: null, selected: null, done: false};
@@ -683,7 +756,7 @@ const tut = {steps: null, i: 0, board: null, selected: null, done: false};
 async function openTutorial() {
   if (!tut.steps) {
     try {
-      tut.steps = (await api("api/learn")).steps;
+      tut.steps = (await api("api/v2/learn")).steps;
     } catch (e) {
       $("error").textContent = e.message;
       return;
@@ -833,6 +906,7 @@ function playFromTutorial() {
 }
 
 function init() {
+  const learnFirst = location.hash === "#learn"; // the game's address replaces it
   $("lang").addEventListener("change", () => $("langform").submit());
   $("learn").addEventListener("click", openTutorial);
   $("tutback").addEventListener("click", () => showStep(tut.i - 1));
@@ -841,7 +915,7 @@ function init() {
   $("tutplay").addEventListener("click", playFromTutorial);
   $("new").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", () => {
-    if (state && state.canUndo) act(() => api("api/undo", {id: state.id}));
+    if (state && state.canUndo) act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
   });
   $("reviewbtn").addEventListener("click", () => {
     if (state && state.moves.length > 0 && !busy()) openReview(false);
@@ -871,7 +945,7 @@ function init() {
   $("hint").addEventListener("click", () => {
     if (!myTurn()) return;
     act(async () => {
-      const h = await api("api/hint", {id: state.id});
+      const h = await api("api/v2/hint", {game: state.game});
       hint = h.move;
       const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv; // the line after the hinted move
       putText($("hinttext"), pv.length ? "hint.text" : "hint.short", {move: h.move, p: Math.round(100 * h.winProb), pv: pv.join(" ")});
@@ -886,14 +960,14 @@ function init() {
     // break the sentence.
     const name = levelName($("level").value);
     act(async () => {
-      const s = await api("api/level", {id: state.id, level: $("level").value});
-      show(s);
+      const s = await api("api/v2/state", {game: Object.assign({}, state.game, {level: $("level").value})});
+      show(s, true);
       note(t("status.levelChanged", {level: name}));
     });
   });
   document.body.dataset.busy = "false";
   act(async () => {
-    config = await api("api/config");
+    config = await api("api/v2/config");
     for (const n of config.sizes) {
       $("size").append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
     }
@@ -901,22 +975,66 @@ function init() {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
     }
-    // A reload (after switching the language, say) goes on with the game.
-    const id = sessionStorage.getItem("konane-game");
-    if (id) {
+    // A reload, a bookmark or a shared link (#g=...) goes on with its
+    // game; so does the language switch (the tab's storage).
+    const g = gameCode.load();
+    if (g) {
       try {
-        const s = await api("api/state?id=" + encodeURIComponent(id));
+        let s = await api("api/v2/state", {game: g});
+        if (!s.over && s.turn !== s.human) s = await api("api/v2/move", {game: s.game, move: ""});
         $("size").value = String(s.size);
         $("color").value = s.human;
         return s;
       } catch (e) {
-        sessionStorage.removeItem("konane-game");
+        gameCode.forget();
       }
     }
-    return api("api/new", {size: config.defaultSize, color: "black", level: config.defaultLevel});
+    return api("api/v2/new", {size: config.defaultSize, color: "black", level: config.defaultLevel});
   }, t("status.starting")).then(() => {
-    if (location.hash === "#learn") openTutorial();
+    if (learnFirst) openTutorial();
   });
 }
 
 init();
+
+// reviewKey steps through the reviewed game with ←/→ (Home/End: the first
+// and last move) wherever the focus is in the review panel, except on the
+// board, whose arrows move between squares, and in a text field.
+function reviewKey(ev) {
+  if ($("review").hidden || !rv.data || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const tgt = ev.target;
+  if (tgt && tgt.closest && tgt.closest(".board, input, textarea, select")) return;
+  const n = rv.data.moves.length;
+  let k = rv.i;
+  switch (ev.key) {
+    case "ArrowLeft": k--; break;
+    case "ArrowRight": k++; break;
+    case "Home": k = 1; break;
+    case "End": k = n; break;
+    default: return;
+  }
+  ev.preventDefault();
+  k = Math.min(Math.max(k, 1), n);
+  if (k !== rv.i) selectMove(k, true);
+}
+document.addEventListener("keydown", reviewKey);
+
+// candidateArrows adds the computer's candidates before move m to the
+// arrows (a thin arrow for those not drawn already) and labels each with
+// the mover's chance after it, as KaTrain and Lizzie do.
+function candidateArrows(m, arrows) {
+  for (const c of m.candidates || []) {
+    let a = arrows.find((x) => x.move === c.move);
+    if (!a) {
+      a = {move: c.move, cls: "cand"};
+      arrows.push(a);
+    }
+    a.label = pct(c.winrate) + "%";
+  }
+}
+
+// candidateText names the candidates: "f4‑d4 62%, d6‑d4 55%".
+function candidateText(m) {
+  const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
+  return t("review.candidates", {list: list});
+}

@@ -1,0 +1,166 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// MaxExactOpenings is the largest board whose openings Openings solves
+// exactly when asked (6x6 takes seconds; 7x7 is out of reach).
+const MaxExactOpenings = 6
+
+// Opening is what the agent, and the solver where it can, says of one
+// pair of opening removals: Black's, then White's, after which Black
+// makes the first jump.
+type Opening struct {
+	Black, White rules.Move
+	// WinProb is the search's probability that Black wins (the agent's
+	// view, even where the solver knows better).
+	WinProb float64
+	PV      []rules.Move // the line the agent expects, Black's jump first
+	Sims    int
+	// Exact is the solver's verdict for Black: Won, Lost, or Unsolved
+	// when not asked or the board is larger than MaxExactOpenings.
+	Exact Exact
+}
+
+// Openings analyses every pair of removals of the engine's board size
+// (rules.Openings order) with the search of cfg (its solver settings are
+// not used), and solves each exactly when solve is set and the board is
+// at most MaxExactOpenings. The engine must be running. cfg.Progress
+// counts the openings searched.
+func Openings(ctx context.Context, e *agent.Engine, cfg Config, solve bool) ([]Opening, error) {
+	ops := rules.Openings(e.Size())
+	ps := make([]rules.Position, len(ops))
+	for i, o := range ops {
+		ps[i] = o.Position
+	}
+	cfg.MaxStones = -1 // the agent's own view; the solver runs below
+	res, err := Evaluate(ctx, e, ps, nil, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Opening, len(ops))
+	var s *solver.Solver
+	if solve && e.Size() <= MaxExactOpenings {
+		s = solver.New()
+	}
+	for i, o := range ops {
+		out[i] = Opening{Black: o.Black, White: o.White, WinProb: res[i].Search.WinProbFor(rules.Black),
+			PV: res[i].Search.PV, Sims: res[i].Search.Sims}
+		if s != nil {
+			win, err := s.Solve(ctx, o.Position)
+			if err != nil {
+				return nil, fmt.Errorf("analysis: solving opening %v %v: %w", o.Black, o.White, err)
+			}
+			out[i].Exact = Lost
+			if win {
+				out[i].Exact = Won
+			}
+		}
+	}
+	return out, nil
+}
+
+// OpeningsJSON is one row of `konane openings --json`.
+type OpeningsJSON struct {
+	Black   string   `json:"black"`
+	White   string   `json:"white"`
+	WinProb float64  `json:"blackWinrate"` // the agent's
+	PV      []string `json:"pv"`
+	Exact   string   `json:"exact,omitempty"` // "black wins" or "white wins", when solved
+}
+
+// OpeningsAsJSON returns the openings in their JSON form.
+func OpeningsAsJSON(ops []Opening) []OpeningsJSON {
+	out := make([]OpeningsJSON, len(ops))
+	for i, o := range ops {
+		out[i] = OpeningsJSON{Black: o.Black.String(), White: o.White.String(), WinProb: round(o.WinProb),
+			PV: rules.MoveStrings(o.PV), Exact: exactWinner(o.Exact)}
+	}
+	return out
+}
+
+func exactWinner(e Exact) string {
+	switch e {
+	case Won:
+		return "black wins"
+	case Lost:
+		return "white wins"
+	}
+	return ""
+}
+
+// BestRemoval is Black's removal that the agent rates best: the one whose
+// worst White reply leaves Black the highest probability, with it.
+func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
+	worstOf := map[rules.Move]float64{}
+	var order []rules.Move
+	for _, o := range ops {
+		w, seen := worstOf[o.Black]
+		if !seen {
+			order = append(order, o.Black)
+			w = math.Inf(1)
+		}
+		worstOf[o.Black] = math.Min(w, o.WinProb)
+	}
+	black, worst = rules.NoMove, math.Inf(-1)
+	for _, b := range order {
+		if worstOf[b] > worst {
+			black, worst = b, worstOf[b]
+		}
+	}
+	return black, worst
+}
+
+// WriteOpenings writes the openings as a table for people, then the
+// agent's choice for Black and, when solved, the exact value of the game
+// and how often the agent's view (Black wins above 50%) agrees with it.
+func WriteOpenings(w io.Writer, size int, ops []Opening) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "black\twhite\tagent: black wins\texact\tagent's line")
+	solved, agree := 0, 0
+	for _, o := range ops {
+		exact := exactWinner(o.Exact)
+		if exact == "" {
+			exact = "–"
+		} else {
+			solved++
+			if (o.WinProb > 0.5) == (o.Exact == Won) {
+				agree++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.0f%%\t%s\t%s\n", o.Black, o.White, 100*o.WinProb, exact, rules.MovesText(o.PV))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if b, worst := BestRemoval(ops); b != rules.NoMove {
+		fmt.Fprintf(w, "the agent's choice for Black: remove %s (Black wins at least %.0f%% whatever White removes)\n", b, 100*worst)
+	}
+	if solved == len(ops) && solved > 0 {
+		var res []solver.OpeningResult
+		var wins []string
+		for _, o := range ops {
+			res = append(res, solver.OpeningResult{Opening: rules.Opening{Black: o.Black, White: o.White}, BlackWins: o.Exact == Won})
+		}
+		for _, b := range solver.WinningRemovals(res) {
+			wins = append(wins, b.String())
+		}
+		if len(wins) > 0 {
+			fmt.Fprintf(w, "exact: Black wins %dx%d with perfect play, removing %s\n", size, size, strings.Join(wins, " or "))
+		} else {
+			fmt.Fprintf(w, "exact: White wins %dx%d with perfect play: every Black removal has a losing reply\n", size, size)
+		}
+		fmt.Fprintf(w, "the agent's view agrees with the solver on %d of %d openings\n", agree, solved)
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+package chart
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/runfiles"
+)
+
+// TestSolverLegendRandomOnce: the solver check's legend names the random
+// mover once, with its expected and its measured rate.
+func TestSolverLegendRandomOnce(t *testing.T) {
+	nan := math.NaN()
+	rows := []runfiles.Rating{
+		{Player: "random", Anchor: true, SelfplayGames: nan, Hours: nan, SolverPositions: 30, SolverKept: 20,
+			SolverRate: 0.67, SolverLow: 0.5, SolverHigh: 0.8, SolverRandom: 0.53},
+		{Player: "greedy", Anchor: true, SelfplayGames: nan, Hours: nan, SolverPositions: 30, SolverKept: 24,
+			SolverRate: 0.8, SolverLow: 0.6, SolverHigh: 0.9, SolverRandom: 0.53},
+		{Player: "gen-000001", Generation: 1, SelfplayGames: 8, Hours: 0.1, SolverPositions: 30, SolverKept: 27,
+			SolverRate: 0.9, SolverLow: 0.75, SolverHigh: 0.96, SolverRandom: 0.53},
+	}
+	ps := RatingsPanels(rows, "random")
+	solver := ps[len(ps)-1]
+	if solver.Title != "solver check" {
+		t.Fatalf("last panel %q", solver.Title)
+	}
+	var names []string
+	randoms := 0
+	for _, l := range solver.Levels {
+		names = append(names, l.Name)
+		if strings.Contains(l.Name, "random") {
+			randoms++
+		}
+	}
+	if randoms != 1 || !strings.Contains(strings.Join(names, "; "), "random (53% expected, 67% measured)") {
+		t.Errorf("solver legend %q: want the random mover once", names)
+	}
+}
+
+// TestFormatHoursShortRun: a short run's generations get distinct time
+// labels, not "0 min" under every tick.
+func TestFormatHoursShortRun(t *testing.T) {
+	for _, c := range []struct {
+		secs float64
+		want string
+	}{{12, "12 s"}, {47.4, "47 s"}, {95, "1.6 min"}, {330, "5.5 min"}, {1500, "25 min"}, {5400, "1.5 h"}} {
+		if got := formatHours(c.secs); got != c.want {
+			t.Errorf("formatHours(%v) = %q, want %q", c.secs, got, c.want)
+		}
+	}
+}

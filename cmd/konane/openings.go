@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+)
+
+func init() {
+	register(&command{
+		name:  "openings",
+		usage: "openings [--size N] [--sims N | --time D] [--exact=false] [--json] [--model FILE] [--seed S]",
+		short: "the opening removals: the agent's view of each pair, and the exact result where known",
+		long: fmt.Sprintf(`Openings lists every pair of opening removals of the board (Black removes
+a stone from a corner or the centre, White one next to the hole), one row
+each:
+
+    black  white  agent: black wins  exact  agent's line
+
+"agent: black wins" is the search's probability that Black, to make the
+first jump, wins; "exact" is the solver's result with perfect play, for
+boards up to %dx%d (6x6 takes seconds; --exact=false skips it), else "–".
+The table ends with the agent's choice of removal for Black (the one whose
+worst reply leaves Black the most) and, when solved, the exact value of
+the game and how often the agent's view agrees with it.
+
+The default budget is %d simulations per opening (--sims, or --time per
+opening). --json prints the rows as JSON instead: [{"black":"d4",
+"white":"d3","blackWinrate":0.43,"pv":[...],"exact":"white wins"},...]
+(exact left out when unknown).
+
+Example: konane openings --size 6`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
+		run: runOpenings,
+	})
+}
+
+// runOpenings is "konane openings".
+func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("openings", stderr)
+	size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
+	sims := fs.Int("sims", 0, fmt.Sprintf("search simulations per opening (default %d)", analysis.DefaultSims))
+	moveTime := fs.Duration("time", 0, "search time per opening, like 500ms (with --sims: whichever ends first)")
+	exact := fs.Bool("exact", true, fmt.Sprintf("solve the openings exactly (boards up to %dx%d)", analysis.MaxExactOpenings, analysis.MaxExactOpenings))
+	asJSON := fs.Bool("json", false, "print the openings as JSON instead of a table")
+	model := fs.String("model", "", "model file to analyse with instead of the shipped one")
+	seed := fs.Uint64("seed", 1, "seed of the searches (the same seed gives the same table)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("openings", "unexpected argument %q", fs.Arg(0))
+	case *sims < 0 || *sims > player.MaxSims:
+		return usageError("openings", "--sims %d: want 1..%d", *sims, player.MaxSims)
+	case *moveTime < 0 || *moveTime > player.MaxTime:
+		return usageError("openings", "--time %v: want a positive duration up to %v", *moveTime, player.MaxTime)
+	}
+	if *size != 0 {
+		if err := checkSize("openings", *size); err != nil {
+			return err
+		}
+	}
+	n := *size
+	if n == 0 && *model == "" {
+		n = rules.DefaultSize
+	}
+	if *model == "" && !slices.Contains(models.Sizes(), n) {
+		return usageError("openings", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
+	}
+	e, err := agent.OpenEngine(*model, n)
+	if err != nil {
+		return fmt.Errorf("openings: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runErr := make(chan error, 1)
+	go func() { runErr <- e.Run(ctx) }()
+	defer func() { cancel(); <-runErr }()
+
+	pr := newProgress("openings", stderr, *quiet)
+	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
+		Seed: *seed, Progress: pr.update("openings")}
+	ops, err := analysis.Openings(ctx, e, cfg, *exact)
+	pr.finish()
+	if err != nil {
+		return fmt.Errorf("openings: %w", err)
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(analysis.OpeningsAsJSON(ops))
+	}
+	return analysis.WriteOpenings(stdout, e.Size(), ops)
+}

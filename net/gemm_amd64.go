@@ -1,0 +1,84 @@
+//go:build amd64 && !purego && !noasm && !openblas
+
+package net
+
+import "golang.org/x/sys/cpu"
+
+// The assembly kernels (gemm_amd64.s) need the CPU's and the OS's support
+// for the vector registers they use.
+var (
+	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F // it also runs the AVX2 kernel (gemmAsm)
+)
+
+// sgemm4AVX512 computes 4 rows of C (rows 0, ldc, 2·ldc, 3·ldc) by up to
+// 32 columns: for each of the mask's set bits j (bit j: column j; the
+// set bits are the low ones), C[i,j] = fma chain over p < k of
+// a[i*rs+p*ks]·b[p*ldb+j] onto C[i,j]. Strides are in elements. Nothing
+// beyond a masked column is read or written.
+//
+//go:noescape
+func sgemm4AVX512(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, ldc int, mask uint32)
+
+// sgemm1AVX512 is sgemm4AVX512 for one row.
+//
+//go:noescape
+func sgemm1AVX512(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, ldc int, mask uint32)
+
+// sgemm4AVX2 is sgemm4AVX512 with up to 16 columns, those whose int32 of
+// mask (16 of them) is -1 (the low ones).
+//
+//go:noescape
+func sgemm4AVX2(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, ldc int, mask *int32)
+
+// sgemm1AVX2 is sgemm4AVX2 for one row.
+//
+//go:noescape
+func sgemm1AVX2(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, ldc int, mask *int32)
+
+// avx2Masks[16-w:][:16] has its first w entries -1, the others 0.
+var avx2Masks = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+
+// gemmAsm is gemmPortable with the assembly kernel kn: C += op(A)·B, by
+// 4 rows (then single rows) and panels of 32 (AVX-512) or 16 (AVX2)
+// columns, k ≥ 1. AVX-512 computes a last panel of at most 16 columns
+// with the AVX2 kernel (the same numbers), which is faster there than
+// half-masked zmm (docs/results/2026-12-02-kernels.md).
+func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
+	width := 16
+	if kn == kernelAVX512 {
+		width = 32
+	}
+	for j0 := 0; j0 < n; j0 += width {
+		w := min(width, n-j0)
+		mask := uint32(1)<<w - 1
+		if w == 32 {
+			mask = ^uint32(0)
+		}
+		m2 := &avx2Masks[16-min(w, 16)]
+		kp := kn
+		if w <= 16 {
+			kp = kernelAVX2
+		}
+		i := 0
+		for ; i < m; i += 4 {
+			rows := m - i
+			pa, pb, pc := &a[i*rs], &b[j0], &c[i*ldc+j0]
+			switch {
+			case rows >= 4 && kp == kernelAVX512:
+				sgemm4AVX512(k, pa, rs, ks, pb, ldb, pc, ldc, mask)
+			case rows >= 4:
+				sgemm4AVX2(k, pa, rs, ks, pb, ldb, pc, ldc, m2)
+			default:
+				for r := range rows {
+					pa, pc := &a[(i+r)*rs], &c[(i+r)*ldc+j0]
+					if kp == kernelAVX512 {
+						sgemm1AVX512(k, pa, rs, ks, pb, ldb, pc, ldc, mask)
+					} else {
+						sgemm1AVX2(k, pa, rs, ks, pb, ldb, pc, ldc, m2)
+					}
+				}
+			}
+		}
+	}
+}

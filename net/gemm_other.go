@@ -1,0 +1,12 @@
+//go:build !amd64 || purego || noasm || openblas
+
+package net
+
+// No assembly kernels in this build (not amd64, -tags purego or noasm, or
+// -tags openblas: a cgo package cannot have Go assembly): fmaBLAS, if
+// used, runs the portable kernel.
+const haveAVX2, haveAVX512 = false, false
+
+func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
+	panic("net: no assembly kernels in this build")
+}

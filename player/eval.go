@@ -1,0 +1,162 @@
+package player
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// Weights are the weights of the PVS engine's evaluation, a linear sum of
+// differences of features between the side to move and its opponent:
+//
+//	Mobility   the jumps a side has (every landing square counts)
+//	Safe       its jumps the opponent cannot answer by capturing the
+//	           jumper on its landing square
+//	Potential  its stones next to an opponent's stone with a square of the
+//	           board behind it that is occupied now: jumps that open when
+//	           that square empties
+//	Tempo      a bonus for the side to move
+//
+// The evaluation is Mobility·Δmoves + Safe·Δsafe + Potential·Δpotential +
+// Tempo, in units where the default Mobility weight is 4 (one jump more
+// than the opponent, and nothing else, scores 4).
+type Weights struct {
+	Mobility, Safe, Potential, Tempo int32
+}
+
+// Evaluation presets, named in a spec's eval= setting.
+var (
+	// EvalMobility is the plain mobility difference (Evaluate), times 4.
+	EvalMobility = Weights{Mobility: 4}
+	// EvalDefault is the PVS engine's evaluation, chosen by matches (see
+	// docs/results).
+	EvalDefault = Weights{Mobility: 4, Safe: 4}
+)
+
+// ParseWeights reads an evaluation: "mob" (EvalMobility), "full"
+// (EvalDefault), or four integers M/S/P/T (Mobility, Safe, Potential,
+// Tempo), like "4/4/0/0".
+func ParseWeights(s string) (Weights, error) {
+	switch strings.ToLower(s) {
+	case "mob":
+		return EvalMobility, nil
+	case "full", "default":
+		return EvalDefault, nil
+	}
+	parts := strings.Split(s, "/")
+	if len(parts) != 4 {
+		return Weights{}, fmt.Errorf("want mob, full or four integers M/S/P/T like 4/4/1/0")
+	}
+	var v [4]int32
+	for i, part := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < -1000 || n > 1000 {
+			return Weights{}, fmt.Errorf("weight %q: want an integer in -1000..1000", part)
+		}
+		v[i] = int32(n)
+	}
+	return Weights{Mobility: v[0], Safe: v[1], Potential: v[2], Tempo: v[3]}, nil
+}
+
+// String writes the weights as ParseWeights reads them.
+func (w Weights) String() string {
+	return fmt.Sprintf("%d/%d/%d/%d", w.Mobility, w.Safe, w.Potential, w.Tempo)
+}
+
+// features are the evaluation's counts for one side.
+type features struct {
+	moves, safe, potential int32
+}
+
+// evaluate returns the evaluation of a jumping position p for its side to
+// move, and the number of jumps the side to move has (0: it has lost).
+func (w *Weights) evaluate(p rules.Position) (score int32, moves int32) {
+	valid := p.Valid()
+	own, opp := p.Black, p.White
+	if p.Turn == rules.White {
+		own, opp = opp, own
+	}
+	empty := valid &^ (own | opp)
+	us := sideFeatures(own, opp, empty, valid)
+	if us.moves == 0 {
+		return 0, 0
+	}
+	them := sideFeatures(opp, own, empty, valid)
+	score = w.Mobility*(us.moves-them.moves) + w.Safe*(us.safe-them.safe) +
+		w.Potential*(us.potential-them.potential) + w.Tempo
+	return score, us.moves
+}
+
+// Direction shifts on a board whose squares are valid (see rules' bit
+// layout): each moves every stone one square and drops those that leave
+// the board.
+const (
+	fileA rules.Bitboard = 0x0101010101010101
+	fileH rules.Bitboard = fileA << 7
+)
+
+func north(b, valid rules.Bitboard) rules.Bitboard { return b << 8 & valid }
+func south(b rules.Bitboard) rules.Bitboard        { return b >> 8 }
+func east(b, valid rules.Bitboard) rules.Bitboard  { return b << 1 &^ fileA & valid }
+func west(b rules.Bitboard) rules.Bitboard         { return b >> 1 &^ fileH }
+
+// sideFeatures counts the features of the side whose stones are own.
+func sideFeatures(own, opp, empty, valid rules.Bitboard) features {
+	var f features
+	// A jumper landing on t is captured at once when an opponent's stone
+	// stands just beyond t in the jump's direction (it jumps back into
+	// the square the last captured stone left), or when one stands beside
+	// t across the jump with an empty square on t's other side.
+	pinchH := west(opp)&east(empty, valid) | east(opp, valid)&west(empty)
+	pinchV := south(opp)&north(empty, valid) | north(opp, valid)&south(empty)
+	count := func(n int) int32 { return int32(n) }
+
+	// North.
+	vuln := south(opp) | pinchH
+	for l := own; ; {
+		l = north(north(l, valid)&opp, valid) & empty
+		if l == 0 {
+			break
+		}
+		f.moves += count(bits.OnesCount64(l))
+		f.safe += count(bits.OnesCount64(l &^ vuln))
+	}
+	f.potential += count(bits.OnesCount64(north(north(own, valid)&opp, valid) &^ empty))
+	// South.
+	vuln = north(opp, valid) | pinchH
+	for l := own; ; {
+		l = south(south(l)&opp) & empty
+		if l == 0 {
+			break
+		}
+		f.moves += count(bits.OnesCount64(l))
+		f.safe += count(bits.OnesCount64(l &^ vuln))
+	}
+	f.potential += count(bits.OnesCount64(south(south(own)&opp) &^ empty))
+	// East.
+	vuln = west(opp) | pinchV
+	for l := own; ; {
+		l = east(east(l, valid)&opp, valid) & empty
+		if l == 0 {
+			break
+		}
+		f.moves += count(bits.OnesCount64(l))
+		f.safe += count(bits.OnesCount64(l &^ vuln))
+	}
+	f.potential += count(bits.OnesCount64(east(east(own, valid)&opp, valid) &^ empty))
+	// West.
+	vuln = east(opp, valid) | pinchV
+	for l := own; ; {
+		l = west(west(l)&opp) & empty
+		if l == 0 {
+			break
+		}
+		f.moves += count(bits.OnesCount64(l))
+		f.safe += count(bits.OnesCount64(l &^ vuln))
+	}
+	f.potential += count(bits.OnesCount64(west(west(own)&opp) &^ empty))
+	return f
+}

@@ -1,0 +1,75 @@
+package runfiles
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Latest is the pointer to a run's newest model, models/latest.json,
+// written only by the trainer after the model itself.
+type Latest struct {
+	Generation int    `json:"generation"`
+	Model      string `json:"model"`  // key of the model, e.g. models/gen-000012.safetensors
+	SHA256     string `json:"sha256"` // hex sha256 of the model file
+	// GamesPerGen is how many games the trainer wants per generation:
+	// workers pause once the newest generation has them (backpressure).
+	GamesPerGen int `json:"games_per_gen"`
+	// Window is how many generations back the trainer still accepts games
+	// from (1: only games of the newest model).
+	Window int `json:"window"`
+}
+
+// ParseLatest decodes and checks a model pointer.
+func ParseLatest(b []byte) (Latest, error) {
+	var l Latest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return Latest{}, fmt.Errorf("not a model pointer: %w", err)
+	}
+	if _, err := hex.DecodeString(l.SHA256); err != nil || len(l.SHA256) != 64 {
+		return Latest{}, fmt.Errorf("model pointer: sha256 %q is not 64 hex digits", quote(l.SHA256))
+	}
+	if l.Model == "" || !ValidKey(l.Model) {
+		return Latest{}, fmt.Errorf("model pointer: model key %q is invalid", quote(l.Model))
+	}
+	if l.Generation < 0 || l.GamesPerGen < 0 || l.Window < 0 {
+		return Latest{}, fmt.Errorf("model pointer: negative generation, games or window")
+	}
+	return l, nil
+}
+
+// Encode returns the pointer's bytes.
+func (l Latest) Encode() ([]byte, error) { return EncodeJSON(l) }
+
+// ValidKey reports whether key can name a file of a run: a relative,
+// slash-separated path with no empty, "." or ".." element, no element
+// that is hidden (a leading dot) or a writer's temporary file (IsTemp).
+func ValidKey(key string) bool {
+	if key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/") || IsTemp(key) {
+		return false
+	}
+	for _, e := range strings.Split(key, "/") {
+		if e == "" || e == "." || e == ".." || strings.HasPrefix(e, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// IsTemp reports whether key names a writer's temporary file (a .tmp
+// suffix or a .tmp. infix) or a hidden one, which listings of a run skip.
+func IsTemp(key string) bool {
+	if strings.HasSuffix(key, ".tmp") || strings.Contains(key, ".tmp.") {
+		return true
+	}
+	for _, e := range strings.Split(key, "/") {
+		if strings.HasPrefix(e, ".") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package runfiles
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// metricsCSV is a metrics.csv as the code before this package wrote it:
+// the format must not change.
+const metricsCSV = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best
+1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0
+2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1
+`
+
+func sampleMetrics() []Metrics {
+	return []Metrics{
+		{Generation: 1, Games: 12, Samples: 300, Window: 300, Steps: 10, PolicyLoss: 1.5, ValueLoss: 0.9, L2: 0.01,
+			PolicyEntropy: 1.2, GameLength: 24.5, BlackWinRate: 0.5, EvalsPerSec: 600, GamesPerHour: 4000,
+			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0},
+		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
+			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
+			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1},
+	}
+}
+
+func TestMetricsFormat(t *testing.T) {
+	if got := string(EncodeMetrics(sampleMetrics())); got != metricsCSV {
+		t.Errorf("metrics.csv changed:\n%s\nwant\n%s", got, metricsCSV)
+	}
+	got, err := ParseMetrics([]byte(metricsCSV))
+	if err != nil || !reflect.DeepEqual(got, sampleMetrics()) {
+		t.Fatalf("parse: %+v, %v", got, err)
+	}
+	// A file written before a column existed parses, the field zero.
+	lines := strings.Split(metricsCSV, "\n")
+	var old []string
+	for _, l := range lines {
+		if i := strings.LastIndex(l, ","); i >= 0 {
+			l = l[:i]
+		}
+		old = append(old, l)
+	}
+	got, err = ParseMetrics([]byte(strings.Join(old, "\n")))
+	if err != nil || got[1].Best != 0 || got[1].GateScore != 0.6 {
+		t.Fatalf("without the best column: %+v, %v", got, err)
+	}
+	for _, bad := range []string{
+		strings.Replace(metricsCSV, "24.5", "x", 1),
+		strings.Replace(metricsCSV, "best\n", "bestest\n", 1),
+		strings.Replace(metricsCSV, ",best\n", ",games\n", 1),
+		strings.Replace(metricsCSV, ",true,1\n", ",true\n", 1),
+	} {
+		if _, err := ParseMetrics([]byte(bad)); err == nil {
+			t.Errorf("parsed a bad metrics.csv:\n%s", bad)
+		}
+	}
+}
+
+func TestRatingsRoundTrip(t *testing.T) {
+	rows := []Rating{
+		{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), SolverRate: 0.5, SolverLow: 0.4, SolverHigh: 0.6,
+			SolverRandom: 0.5, SolverPositions: 10, SolverKept: 5, Games: 4, Wins: 1},
+		{Player: GenDir(3), Generation: 3, SelfplayGames: 12, Hours: 0.5, Elo: 100, Low: 50, High: 150, SE: 25, Games: 4, Wins: 3,
+			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()},
+	}
+	var b bytes.Buffer
+	if err := WriteRatings(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	const want = "player,kind,generation,selfplay_games,hours,elo,ci_low,ci_high,se,games,wins,solver_positions,solver_kept,solver_rate,solver_low,solver_high,solver_random\n" +
+		"random,anchor,,,,0.0000,0.0000,0.0000,0.0000,4,1,10,5,0.5000,0.4000,0.6000,0.5000\n" +
+		"gen-000003,generation,3,12.0000,0.5000,100.0000,50.0000,150.0000,25.0000,4,3,0,0,,,,\n"
+	if b.String() != want {
+		t.Errorf("ratings.csv changed:\n%s\nwant\n%s", b.String(), want)
+	}
+	back, err := ParseRatings(b.Bytes())
+	if err != nil || len(back) != 2 || back[1].Elo != 100 || !math.IsNaN(back[0].Hours) {
+		t.Fatalf("parse: %+v, %v", back, err)
+	}
+}
+
+func TestNames(t *testing.T) {
+	sum := strings.Repeat("0f", 32)
+	for _, c := range []struct{ got, want string }{
+		{ModelKey(12), "models/gen-000012.safetensors"},
+		{CheckpointKey(12), "checkpoints/gen-000012.ckpt"},
+		{ShardKey(12), "replay/gen-000012.shard"},
+		{KeysKey(12), "replay/gen-000012.keys"},
+		{GameRecordKey(12, 3), "games/gen-000012/game-00003.txt"},
+		{GameShardKey(12, 3), "replay/gen-000012/game-00003.shard"},
+		{WorkerShardKey(12, sum), "replay/gen-000012/" + sum + ".shard"},
+		{SpoolName(12, sum), "gen-000012-" + sum + ".shard"},
+		{RatingsKey, "ladder/ratings.csv"},
+		{LatestKey, "models/latest.json"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s, want %s", c.got, c.want)
+		}
+	}
+	if g := GenerationOf(ModelName(7)); g != 7 {
+		t.Errorf("GenerationOf(ModelName(7)) = %d", g)
+	}
+	if g, ok := ParseGenDir(GenDir(7)); !ok || g != 7 {
+		t.Errorf("ParseGenDir: %d %v", g, ok)
+	}
+	if _, ok := ParseGenDir("gen-7"); ok {
+		t.Error("ParseGenDir took gen-7")
+	}
+	for _, k := range []string{"models/x", "a/b/c"} {
+		if !ValidKey(k) {
+			t.Errorf("%q refused", k)
+		}
+	}
+	for _, k := range []string{"", "/a", "a/", "a//b", "../a", "a/./b", "a/.x", "a.tmp", "a.tmp.3"} {
+		if ValidKey(k) {
+			t.Errorf("%q taken as a key", k)
+		}
+	}
+}
+
+func TestStateAndLatest(t *testing.T) {
+	st := State{Generation: 2, Checkpoint: CheckpointName(2), Model: ModelName(2), WallSecs: 3}
+	b, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseState(b)
+	if err != nil || !reflect.DeepEqual(back, st) {
+		t.Fatalf("state round trip: %+v, %v", back, err)
+	}
+	for _, bad := range []string{`{"generation":2,"checkpoint":"../x","model":"gen-000002.safetensors"}`, `{"generation":1}{}`, `null`, `{"x":1}`} {
+		if _, err := ParseState([]byte(bad)); err == nil {
+			t.Errorf("state %s taken", bad)
+		}
+	}
+	l := Latest{Generation: 3, Model: ModelKey(3), SHA256: strings.Repeat("ab", 32), GamesPerGen: 8, Window: 2}
+	b, err = l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ParseLatest(b); err != nil || back != l {
+		t.Fatalf("pointer round trip: %+v, %v", back, err)
+	}
+	c, err := ParseRunConfig([]byte(`{"size": 6, "seed": 3, "games_per_gen": 40, "net": {"filters": 32}}`))
+	if err != nil || c != (RunConfig{Size: 6, Seed: 3, GamesPerGen: 40}) {
+		t.Fatalf("run config: %+v, %v", c, err)
+	}
+}

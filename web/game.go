@@ -1,0 +1,148 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+)
+
+// gameJSON is a game as the client holds it and sends it with every
+// request: the server keeps nothing between requests. Start is the
+// number of moves the game started from (a game played on from a
+// position of a review): they are not the human's to take back.
+type gameJSON struct {
+	Size  int      `json:"size"`
+	Human string   `json:"human"` // black or white
+	Level string   `json:"level"`
+	Start int      `json:"start,omitempty"`
+	Moves []string `json:"moves"`
+}
+
+// game is a gameJSON checked and replayed through the rules.
+type game struct {
+	human rules.Color
+	level agent.Level
+	start int
+	g     *agent.Game
+}
+
+// json returns the game as the client holds it.
+func (gm *game) json() gameJSON {
+	return gameJSON{Size: gm.g.Size(), Human: gm.human.String(), Level: gm.level.Name,
+		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves())}
+}
+
+// canUndo reports whether the human has a move to take back: one of
+// theirs after the start moves.
+func (gm *game) canUndo() bool {
+	last := gm.g.Len() - 1
+	if last >= 0 && rules.Color(last%2) != gm.human { // Black makes the even-numbered moves
+		last--
+	}
+	return last >= gm.start
+}
+
+// maxMoves is the most moves a game of the API may have: every move
+// takes a stone off a size×size board, so no game has more.
+func maxMoves(size int) int { return size * size }
+
+// parseColor reads the human's colour of a game.
+func parseColor(name string) (rules.Color, error) {
+	switch name {
+	case "black":
+		return rules.Black, nil
+	case "white":
+		return rules.White, nil
+	}
+	return 0, badRequest("error.color", "color", name)
+}
+
+// replay checks a game sent by a client: a board size with a model, a
+// colour, a level offered, a start within the moves, and every move legal
+// in turn. The server trusts nothing in it.
+func (s *Server) replay(gj gameJSON) (*game, error) {
+	if _, err := s.cfg.Engines.Get(gj.Size); err != nil {
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(gj.Size), "sizes", s.cfg.Engines.SizeList()), detail: err}
+	}
+	human, err := parseColor(gj.Human)
+	if err != nil {
+		return nil, err
+	}
+	level, err := s.parseLevel(gj.Level)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(gj.Moves); n > maxMoves(gj.Size) {
+		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(gj.Size)))
+	}
+	if gj.Start < 0 || gj.Start > len(gj.Moves) {
+		return nil, badRequest("error.gameStart", "start", fmt.Sprint(gj.Start), "n", fmt.Sprint(len(gj.Moves)))
+	}
+	g, err := agent.NewGame(gj.Size)
+	if err != nil {
+		return nil, err
+	}
+	for i, text := range gj.Moves {
+		if _, err := g.PlayText(text); err != nil {
+			return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.gameMove", "n", fmt.Sprint(i+1), "move", text), detail: err}
+		}
+	}
+	return &game{human: human, level: level, start: gj.Start, g: g}, nil
+}
+
+// The game in a URL: the page keeps its game in the address's fragment,
+// #g=CODE, and the record download takes it as ?g=CODE. CODE is
+//
+//	1.<size><b|w>.<level>.<start>[.<move>]...
+//
+// for example 1.8b.medium.0.d5.e5.c5-e5: the format's version (1), the
+// board size and the human's colour, the level, the number of start moves
+// and the moves in project notation. It needs no escaping in a URL.
+const codeVersion = "1"
+
+// encodeGame writes gj as a CODE.
+func encodeGame(gj gameJSON) string {
+	c := "w"
+	if gj.Human == "black" {
+		c = "b"
+	}
+	parts := append([]string{codeVersion, strconv.Itoa(gj.Size) + c, gj.Level, strconv.Itoa(gj.Start)}, gj.Moves...)
+	return strings.Join(parts, ".")
+}
+
+// errCode is the error of a CODE that cannot be read.
+var errCode = errors.New("web: not a game code 1.<size><b|w>.<level>.<start>.<moves>")
+
+// decodeGame reads a CODE; the game is then checked by replay.
+func decodeGame(code string) (gameJSON, error) {
+	parts := strings.Split(code, ".")
+	if len(parts) < 4 || parts[0] != codeVersion || len(parts[1]) < 2 {
+		return gameJSON{}, errCode
+	}
+	sc := parts[1]
+	size, err := strconv.Atoi(sc[:len(sc)-1])
+	if err != nil || size < rules.MinSize || size > rules.MaxSize {
+		return gameJSON{}, errCode
+	}
+	gj := gameJSON{Size: size, Level: parts[2], Moves: parts[4:]}
+	switch sc[len(sc)-1] {
+	case 'b':
+		gj.Human = "black"
+	case 'w':
+		gj.Human = "white"
+	default:
+		return gameJSON{}, errCode
+	}
+	if gj.Start, err = strconv.Atoi(parts[3]); err != nil {
+		return gameJSON{}, errCode
+	}
+	if len(gj.Moves) > maxMoves(size) {
+		return gameJSON{}, errCode
+	}
+	return gj, nil
+}
