@@ -369,7 +369,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 		req.Size = s.defaultSize()
 	}
 	if _, err := s.cfg.Engines.Get(req.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(req.Size), "sizes", s.cfg.Engines.SizeList()), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(req.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel

@@ -356,6 +356,16 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	p.newGame(p.click)
 	msgs := p.msgs()
+	// Changing the level says so in a sentence with the level's name,
+	// not the menu's text with its simulations; the top level too.
+	for _, level := range []string{p.eval(`document.getElementById("level").lastElementChild.value`), "easy"} {
+		v := p.version()
+		p.eval(fmt.Sprintf(`(() => { const l = document.getElementById("level"); l.value = %q; l.dispatchEvent(new Event("change")); return ""; })()`, level))
+		p.settle(v)
+		if got, want := p.text("note"), strings.ReplaceAll(msgs["status.levelChanged"], "{level}", msgs["level."+level]); got != want {
+			t.Errorf("level %s: note %q, want %q", level, got, want)
+		}
+	}
 	// The human's move is on the board at once, while the computer
 	// thinks: the clicked stone has landed and no stone is ringed.
 	drawnEarly := 0
@@ -380,6 +390,16 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 		}
 	}
 	humanMoves := p.playToEnd(pick, func(move int) {
+		// The evaluation names the computer's move and then the line it
+		// expects after it, which does not start with that move again;
+		// every move is a span that does not wrap inside.
+		if move > 0 {
+			got := p.eval(`Array.from(document.querySelectorAll("#evaltext .mv")).map(s => s.textContent + (getComputedStyle(s).whiteSpace === "nowrap" ? "" : "(wraps)")).join(" ")`)
+			ms := strings.Fields(got)
+			if len(ms) == 0 || ms[0] != p.eval(`state.eval.agentMove`) || len(ms) > 1 && ms[1] == ms[0] || strings.Contains(got, "(wraps)") {
+				t.Errorf("move %d: the moves of the evaluation %q: %s", move, p.text("evaltext"), got)
+			}
+		}
 		switch move {
 		case 2: // a hint marks a move on the board
 			v := p.version()
@@ -402,6 +422,11 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	t.Logf("%d human moves; %s", humanMoves, status)
 	if drawnEarly == 0 {
 		t.Error("the human's jumps were never seen on the board before the computer's reply")
+	}
+	// At the end the evaluation is the result, not the last search's.
+	won := status == msgs["status.youWin"]
+	if got, want := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow") + " " + document.getElementById("evaltext").textContent`), map[bool]string{true: "100 " + msgs["eval.won"], false: "0 " + msgs["eval.lost"]}[won]; got != want {
+		t.Errorf("the evaluation at the end: %q, want %q", got, want)
 	}
 	// Game over stands out, and Hint is off.
 	if got := p.eval(`document.getElementById("status").className + ", hint " + document.getElementById("hint").disabled + ", undo " + document.getElementById("undo").disabled`); got != "over won, hint true, undo false" && got != "over lost, hint true, undo false" {
@@ -573,7 +598,7 @@ func browserLanguages(t *testing.T, browser context.Context, ts *testServer) {
 		{"de", "de-DE,de,en", ""},
 		{"sv", "sv-SE,sv", ""},
 		{"it", "en-US,en", "Italiano"},
-		{"pt", "fr-FR,fr", "Português"},
+		{"pt-BR", "fr-FR,fr", "Português (Brasil)"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			t.Parallel() // each in a tab and browser context of its own

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 
 	"golang.org/x/text/language"
 
@@ -16,11 +17,11 @@ import (
 
 // The languages of the page, English first: it is the fallback, and its
 // file is the reference the others are checked against.
-var languages = []language.Tag{language.English, language.German, language.Swedish, language.Italian, language.Portuguese}
+var languages = []language.Tag{language.English, language.German, language.Swedish, language.Italian, language.BrazilianPortuguese}
 
 // langCodes are the short names of languages, in the same order: the
 // names of the message files, of ?lang= and of the lang cookie.
-var langCodes = []string{"en", "de", "sv", "it", "pt"}
+var langCodes = []string{"en", "de", "sv", "it", "pt-BR"}
 
 var matcher = language.NewMatcher(languages)
 
@@ -85,6 +86,16 @@ func params(text string) []string {
 	ps := placeholder.FindAllString(text, -1)
 	slices.Sort(ps)
 	return slices.Compact(ps)
+}
+
+// sizeNames writes board sizes for a page's texts as the texts write a
+// size: "6×6, 8×8".
+func sizeNames(sizes []int) string {
+	parts := make([]string, len(sizes))
+	for i, n := range sizes {
+		parts[i] = fmt.Sprintf("%d×%d", n, n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // msg is a message for a person, as the API sends it: a key of the

@@ -101,7 +101,7 @@ func TestCatalog(t *testing.T) {
 		want   string
 	}{
 		{"missing", func(c catalog) { delete(c["sv"], "page.title") }, `messages/sv.json: no "page.title"`},
-		{"extra", func(c catalog) { c["pt"]["page.bogus"] = "x" }, `messages/pt.json: "page.bogus" is not in en.json`},
+		{"extra", func(c catalog) { c["pt-BR"]["page.bogus"] = "x" }, `messages/pt-BR.json: "page.bogus" is not in en.json`},
 		{"parameters", func(c catalog) { c["de"]["error.move"] = "Ungültig: {zug}" }, `messages/de.json: "error.move" has parameters [{zug}], English [{move}]`},
 	} {
 		broken := catalog{}
@@ -120,8 +120,8 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := c.render("de", newMsg("error.size", "size", "7", "sizes", "6x6, 8x8"))
-	if want := "Für 7×7-Bretter gibt es keinen Computergegner (es gibt einen für 6x6, 8x8)."; m.Text != want {
+	m := c.render("de", newMsg("error.size", "size", "7", "sizes", sizeNames([]int{6, 8})))
+	if want := "Für 7×7-Bretter gibt es keinen Computergegner (es gibt einen für 6×6, 8×8)."; m.Text != want {
 		t.Errorf("rendered %q, want %q", m.Text, want)
 	}
 	if got := c.text("en", "error.move", nil); got != "“{move}” is not a legal move here." {
@@ -139,7 +139,9 @@ func TestNegotiate(t *testing.T) {
 	}{
 		{"", "", "", "en"},
 		{"", "", "de-CH,de;q=0.9,en;q=0.8", "de"},
-		{"", "", "pt-BR,pt;q=0.9", "pt"},
+		{"", "", "pt-BR,pt;q=0.9", "pt-BR"},
+		{"", "", "pt;q=0.9", "pt-BR"},
+		{"", "", "pt-PT,pt;q=0.9", "pt-BR"},
 		{"", "", "sv-FI", "sv"},
 		{"", "", "fr-FR,fr;q=0.9,it;q=0.5", "it"},
 		{"", "", "fr-FR", "en"},
@@ -147,7 +149,7 @@ func TestNegotiate(t *testing.T) {
 		{"", "", "garbage;;;q=x", "en"},
 		{"", "sv", "de", "sv"},
 		{"it", "sv", "de", "it"},
-		{"pt-PT", "", "", "pt"},
+		{"pt-PT", "", "", "pt-BR"},
 		{"xx", "", "de", "de"},
 		{"", "%%bad", "it", "it"},
 	} {
@@ -340,4 +342,70 @@ func FuzzNegotiate(f *testing.F) {
 			t.Fatalf("?lang=%q chooses %q, %v", query, code, ok)
 		}
 	})
+}
+
+// TestSizeWording: error.size names the computer player the same way in
+// every language (not "an opponent of the computer") and writes every
+// size alike, 7×7 and 6×6, never 6x6.
+func TestSizeWording(t *testing.T) {
+	c, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range langCodes {
+		text := c.render(code, newMsg("error.size", "size", "7", "sizes", sizeNames([]int{6, 8}))).Text
+		if strings.Contains(text, "6x6") || !strings.Contains(text, "7×7") || !strings.Contains(text, "6×6, 8×8") {
+			t.Errorf("%s: %q mixes the ways of writing a size", code, text)
+		}
+		for _, wrong := range []string{"avversario del computer", "adversário do computador"} {
+			if strings.Contains(text, wrong) {
+				t.Errorf("%s: %q: the computer is the opponent, not its opponent's", code, text)
+			}
+		}
+	}
+}
+
+// TestLevelNames: a level's name stands alone in the level menu and in
+// the sentence status.levelChanged, so it is one word ("max", not
+// "strongest" or "am stärksten", which break the sentence).
+func TestLevelNames(t *testing.T) {
+	c, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range langCodes {
+		for _, key := range []string{"level.easy", "level.medium", "level.hard", "level.max"} {
+			if name := c[code][key]; strings.ContainsAny(name, " ()") {
+				t.Errorf("%s %s: %q is not one word", code, key, name)
+			}
+		}
+		if name := c[code]["level.max"]; strings.HasPrefix(name, "strong") {
+			t.Errorf("%s level.max: %q", code, name)
+		}
+	}
+}
+
+// TestPhrases: phrases the language review of issue 33 found unnatural or
+// wrong stay out of the catalogs.
+func TestPhrases(t *testing.T) {
+	c, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := map[string][]string{
+		"en":    {"papamu,"},
+		"de":    {"lieber nicht würdest", "Du gewinnst!", "papamu,"},
+		"sv":    {"Du vinner!", "Datorn vinner", "tvingad vinst", "papamu,"},
+		"it":    {"pietra", "pietre", "Giochi {move}", "papamu,"},
+		"pt-BR": {"onde ela cai", "papamu,"},
+	}
+	for code, phrases := range wrong {
+		for key, text := range c[code] {
+			for _, w := range phrases {
+				if strings.Contains(strings.ToLower(text), strings.ToLower(w)) {
+					t.Errorf("%s %s: %q has %q", code, key, text, w)
+				}
+			}
+		}
+	}
 }

@@ -103,7 +103,7 @@ func (s *Server) review(r *http.Request) (any, error) {
 	}
 	engine, err := s.cfg.Engines.Get(rec.Size)
 	if err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(rec.Size), "sizes", s.cfg.Engines.SizeList()), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(rec.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	release, err := s.search(r, "review", s.cfg.ReviewSims)
 	if err != nil {

@@ -18,11 +18,44 @@ function t(key, args) {
   return text.replace(/\{([a-zA-Z]+)\}/g, (p, name) => (args && name in args ? String(args[name]) : p));
 }
 
+// moveArgs are the parameters that hold moves, one or several.
+const moveArgs = new Set(["move", "pv", "line", "moves"]);
+
+// tNodes is t as nodes: each move in a parameter of moveArgs is a span of
+// class mv, which does not wrap inside (d7-d5 stays whole) and copies as
+// the move itself, hyphen included.
+function tNodes(key, args) {
+  const text = catalog[key];
+  if (text === undefined) return [document.createTextNode(key)];
+  const nodes = [];
+  for (const part of text.split(/(\{[a-zA-Z]+\})/)) {
+    const name = part.startsWith("{") ? part.slice(1, -1) : null;
+    if (name === null || !args || !(name in args)) {
+      nodes.push(document.createTextNode(part));
+    } else if (!moveArgs.has(name)) {
+      nodes.push(document.createTextNode(String(args[name])));
+    } else {
+      String(args[name]).split(" ").forEach((mv, i) => {
+        if (i > 0) nodes.push(document.createTextNode(" "));
+        const span = document.createElement("span");
+        span.className = "mv";
+        span.textContent = mv;
+        nodes.push(span);
+      });
+    }
+  }
+  return nodes;
+}
+
+// putText sets el's content to tNodes(key, args).
+function putText(el, key, args) { el.replaceChildren(...tNodes(key, args)); }
+
 // msg renders a message of the API ({code, args}).
 function msg(m) { return t(m.code, m.args); }
 
 // The names of the levels: literal keys, one per level of agent.Levels.
 const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
+function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
 let config = null;   // GET api/v2/config
 let state = null;    // the game, as the server last sent it (state.game is the record)
@@ -380,6 +413,15 @@ function drawEval() {
   let e = null;
   for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
+  // At the end the result replaces the last search's estimate.
+  if (state.over) {
+    const won = state.winner === state.human;
+    $("evalfill").style.width = won ? "100%" : "0%";
+    bar.setAttribute("aria-valuenow", won ? "100" : "0");
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: won ? 100 : 0}));
+    $("evaltext").textContent = t(won ? "eval.won" : "eval.lost");
+    return;
+  }
   if (!e) {
     $("evalfill").style.width = "50%";
     bar.setAttribute("aria-valuenow", "50");
@@ -391,7 +433,10 @@ function drawEval() {
   $("evalfill").style.width = p + "%";
   bar.setAttribute("aria-valuenow", String(p));
   bar.setAttribute("aria-valuetext", t("eval.value", {p: p}));
-  $("evaltext").textContent = t("eval.text", {p: p, move: e.agentMove, pv: e.pv.join(" ")});
+  // The line the computer expects after its move (the search's line
+  // starts with the move itself).
+  const pv = e.pv[0] === e.agentMove ? e.pv.slice(1) : e.pv;
+  putText($("evaltext"), pv.length ? "eval.text" : "eval.short", {p: p, move: e.agentMove, pv: pv.join(" ")});
 }
 
 function drawMoves() {
@@ -605,27 +650,27 @@ function selectMove(k, focus) {
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
   candidateArrows(m, arrows);
   drawArrows($("revarrows"), d.size, arrows);
-  const lines = [t(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
+  const lines = [tNodes(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
   if (m.class) change += " " + t("review.loss", {loss: pct(m.loss), class: t(classKeys[m.class])});
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
   lines.push(change);
   if (m.verdict) lines.push(t("review.solver", {verdict: t(verdictKeys[m.verdict])}));
   if (m.candidates && m.candidates.length > 0) lines.push(candidateText(m));
-  // Lines of moves wrap between moves, never inside one (a non-breaking
-  // hyphen).
-  const moves = (ms) => ms.map((x) => x.replace("-", "\u2011")).join(" ");
+  // Lines of moves wrap between moves, never inside one (tNodes).
+  const moves = (ms) => ms.join(" ");
   if (m.best === m.move) {
-    lines.push(t("review.agrees", {pv: moves(m.pv)}));
+    lines.push(tNodes("review.agrees", {pv: moves(m.pv)}));
   } else {
-    if (m.best) lines.push(t("review.best", {move: m.best, pv: moves(m.pv)}));
-    if (m.line.length > 1) lines.push(t("review.after", {line: moves(m.line)}));
+    if (m.best) lines.push(tNodes("review.best", {move: m.best, pv: moves(m.pv)}));
+    if (m.line.length > 1) lines.push(tNodes("review.after", {line: moves(m.line)}));
   }
   const box = $("revmove");
   box.replaceChildren();
   lines.forEach((text, i) => {
     const p = document.createElement("p");
-    p.textContent = text;
+    if (typeof text === "string") p.textContent = text;
+    else p.replaceChildren(...text);
     if (i === 1 && m.class) p.className = "cls " + m.class;
     box.append(p);
   });
@@ -902,7 +947,8 @@ function init() {
     act(async () => {
       const h = await api("api/v2/hint", {game: state.game});
       hint = h.move;
-      $("hinttext").textContent = t("hint.text", {move: h.move, p: Math.round(100 * h.winProb), pv: h.pv.join(" ")});
+      const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv; // the line after the hinted move
+      putText($("hinttext"), pv.length ? "hint.text" : "hint.short", {move: h.move, p: Math.round(100 * h.winProb), pv: pv.join(" ")});
       $("status").textContent = msg(state.message);
       announce($("hinttext").textContent);
       drawBoard();
@@ -910,7 +956,9 @@ function init() {
   });
   $("level").addEventListener("change", () => {
     if (!state) return;
-    const name = $("level").selectedOptions[0].textContent;
+    // The level's name alone: the menu's "(8192 simulations)" would
+    // break the sentence.
+    const name = levelName($("level").value);
     act(async () => {
       const s = await api("api/v2/state", {game: Object.assign({}, state.game, {level: $("level").value})});
       show(s, true);
@@ -924,7 +972,7 @@ function init() {
       $("size").append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
     }
     for (const l of config.levels) {
-      const name = levelKeys[l.name] ? t(levelKeys[l.name]) : l.name;
+      const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
     }
     // A reload, a bookmark or a shared link (#g=...) goes on with its
