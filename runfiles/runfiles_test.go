@@ -8,21 +8,28 @@ import (
 	"testing"
 )
 
-// metricsCSV is a metrics.csv as the code before this package wrote it:
-// the format must not change.
-const metricsCSV = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best
+// metricsCSV20 is a metrics.csv as the code before this package wrote it
+// (20 columns): it must still read, the later columns zero.
+const metricsCSV20 = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best
 1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0
 2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1
+`
+
+// metricsCSV is a metrics.csv as this code writes it: metricsCSV20 with
+// the cpu_secs and load columns appended. The format must not change.
+const metricsCSV = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best,cpu_secs,load
+1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0,19.5,1.25
+2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1,20,0.5
 `
 
 func sampleMetrics() []Metrics {
 	return []Metrics{
 		{Generation: 1, Games: 12, Samples: 300, Window: 300, Steps: 10, PolicyLoss: 1.5, ValueLoss: 0.9, L2: 0.01,
 			PolicyEntropy: 1.2, GameLength: 24.5, BlackWinRate: 0.5, EvalsPerSec: 600, GamesPerHour: 4000,
-			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0},
+			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0, CPUSecs: 19.5, Load: 1.25},
 		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
 			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
-			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1},
+			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1, CPUSecs: 20, Load: 0.5},
 	}
 }
 
@@ -34,8 +41,17 @@ func TestMetricsFormat(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, sampleMetrics()) {
 		t.Fatalf("parse: %+v, %v", got, err)
 	}
+	// A file written before the cpu_secs and load columns parses, those
+	// fields zero.
+	want := sampleMetrics()
+	for i := range want {
+		want[i].CPUSecs, want[i].Load = 0, 0
+	}
+	if got, err := ParseMetrics([]byte(metricsCSV20)); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("20-column file: %+v, %v", got, err)
+	}
 	// A file written before a column existed parses, the field zero.
-	lines := strings.Split(metricsCSV, "\n")
+	lines := strings.Split(metricsCSV20, "\n")
 	var old []string
 	for _, l := range lines {
 		if i := strings.LastIndex(l, ","); i >= 0 {
@@ -48,10 +64,10 @@ func TestMetricsFormat(t *testing.T) {
 		t.Fatalf("without the best column: %+v, %v", got, err)
 	}
 	for _, bad := range []string{
-		strings.Replace(metricsCSV, "24.5", "x", 1),
-		strings.Replace(metricsCSV, "best\n", "bestest\n", 1),
-		strings.Replace(metricsCSV, ",best\n", ",games\n", 1),
-		strings.Replace(metricsCSV, ",true,1\n", ",true\n", 1),
+		strings.Replace(metricsCSV20, "24.5", "x", 1),
+		strings.Replace(metricsCSV20, "best\n", "bestest\n", 1),
+		strings.Replace(metricsCSV20, ",best\n", ",games\n", 1),
+		strings.Replace(metricsCSV20, ",true,1\n", ",true\n", 1),
 	} {
 		if _, err := ParseMetrics([]byte(bad)); err == nil {
 			t.Errorf("parsed a bad metrics.csv:\n%s", bad)

@@ -78,6 +78,9 @@ func (c Config) Validate() error {
 	if err := c.Net.Validate(); err != nil {
 		return err
 	}
+	if err := c.Train.Validate(); err != nil {
+		return err
+	}
 	if err := c.Schedule.Validate(); err != nil {
 		return err
 	}

@@ -104,8 +104,10 @@ func TestScheduleRunResumesExactly(t *testing.T) {
 	}
 	// Children appear from generation 3 only: its shard has value-only
 	// samples, generation 2's none.
+	d := NewRunDir(split)
+	d.run = cfg.Seed // the run's identity, which its shards carry
 	for gen, want := range map[int]bool{2: false, 3: true} {
-		samples, err := NewRunDir(split).readShard(gen, cfg.Size)
+		samples, err := d.readShard(gen, cfg.Size)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -785,7 +785,7 @@ func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	// The level applies at once, the board size from the next game: both
 	// are said.
-	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.eval(`document.getElementById("level").selectedOptions[0].textContent`)); p.text("note") != want || p.text("announce") != want {
+	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.msgs()["level.easy"]); p.text("note") != want || p.text("announce") != want {
 		t.Errorf("after a level change the page says %q and announces %q, want %q", p.text("note"), p.text("announce"), want)
 	}
 	p.tabTo("#new", true)
