@@ -53,8 +53,7 @@ type AlphaBeta struct {
 	ctx     context.Context
 	nodes   uint64
 	aborted bool
-	pv      [maxPly + 1][maxPly + 1]rules.Move
-	pvLen   [maxPly + 1]int
+	pvTable
 }
 
 type ttFlag uint8
@@ -280,17 +279,6 @@ func (a *AlphaBeta) negamax(p rules.Position, depth, ply int, alpha, beta int32,
 	}
 	a.store(key, best, bestMove, depth, ply, flag)
 	return best
-}
-
-// setPV makes m followed by the child's principal variation the principal
-// variation at ply.
-func (a *AlphaBeta) setPV(ply int, m rules.Move) {
-	a.pv[ply][0] = m
-	n := 1
-	if ply+1 <= maxPly {
-		n += copy(a.pv[ply][1:], a.pv[ply+1][:a.pvLen[ply+1]])
-	}
-	a.pvLen[ply] = n
 }
 
 // order puts the table's move first and the others by decreasing history

@@ -50,10 +50,9 @@ type PVS struct {
 	clock   clock
 	nodes   uint64
 	aborted bool
-	pv      [maxPly + 1][maxPly + 1]rules.Move
-	pvLen   [maxPly + 1]int
-	moves   [maxPly + 1][rules.MaxMoves]rules.Move
-	keys    [maxPly + 1][rules.MaxMoves]int32
+	pvTable
+	moves [maxPly + 1][rules.MaxMoves]rules.Move
+	keys  [maxPly + 1][rules.MaxMoves]int32
 }
 
 // DefaultSolveStones is the SolveStones of NewPVS.
@@ -446,15 +445,4 @@ func (e *PVS) search(p rules.Position, depth, ply int, alpha, beta int32, pvNode
 	}
 	e.tt.store(key, best, bestMove, depth, ply, flag)
 	return best
-}
-
-// setPV makes m followed by the child's principal variation the principal
-// variation at ply.
-func (e *PVS) setPV(ply int, m rules.Move) {
-	e.pv[ply][0] = m
-	n := 1
-	if ply+1 <= maxPly {
-		n += copy(e.pv[ply][1:], e.pv[ply+1][:e.pvLen[ply+1]])
-	}
-	e.pvLen[ply] = n
 }

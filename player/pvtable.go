@@ -1,0 +1,22 @@
+package player
+
+import "github.com/konanezero/konane/rules"
+
+// pvTable holds the principal variations of a search in progress (the
+// triangular table of AlphaBeta and PVS): pv[ply][:pvLen[ply]] is the
+// best line found from ply on.
+type pvTable struct {
+	pv    [maxPly + 1][maxPly + 1]rules.Move
+	pvLen [maxPly + 1]int
+}
+
+// setPV makes m followed by the child's principal variation the principal
+// variation at ply.
+func (t *pvTable) setPV(ply int, m rules.Move) {
+	t.pv[ply][0] = m
+	n := 1
+	if ply+1 <= maxPly {
+		n += copy(t.pv[ply][1:], t.pv[ply+1][:t.pvLen[ply+1]])
+	}
+	t.pvLen[ply] = n
+}
