@@ -1,6 +1,7 @@
 package net
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -23,6 +24,15 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 		return fmt.Errorf("net: saving checkpoint: %w", err)
 	}
 	return nil
+}
+
+// MarshalCheckpoint returns the bytes SaveCheckpoint writes.
+func (t *Trainer) MarshalCheckpoint() ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.writeCheckpoint(&b); err != nil {
+		return nil, fmt.Errorf("net: saving checkpoint: %w", err)
+	}
+	return b.Bytes(), nil
 }
 
 func (t *Trainer) writeCheckpoint(w io.Writer) error {
@@ -61,6 +71,15 @@ func (t *Trainer) LoadCheckpoint(path string) error {
 	}
 	if err := t.restore(data); err != nil {
 		return fmt.Errorf("net: checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+// RestoreCheckpoint is LoadCheckpoint from the bytes of a checkpoint
+// file, which its errors call name.
+func (t *Trainer) RestoreCheckpoint(data []byte, name string) error {
+	if err := t.restore(data); err != nil {
+		return fmt.Errorf("net: checkpoint %s: %w", name, err)
 	}
 	return nil
 }

@@ -65,3 +65,23 @@ func mkdirAll(root, dir string) error {
 	atomicfile.SyncDir(filepath.Dir(dir))
 	return nil
 }
+
+// removeEmptyDirs removes dir and the folders under it that hold no file
+// (a temporary file that a killed writer left counts as none).
+func removeEmptyDirs(dir string) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			removeEmptyDirs(p)
+		} else if atomicfile.IsTemp(e.Name()) {
+			os.Remove(p)
+		}
+	}
+	if os.Remove(dir) == nil {
+		atomicfile.SyncDir(filepath.Dir(dir))
+	}
+}

@@ -153,6 +153,15 @@ func (s *Store) Location() string { return s.loc }
 // Dir returns the local directory of a file:// store, or "" for a bucket.
 func (s *Store) Dir() string { return s.dir }
 
+// Name is how a person finds key: its file's path on file://, else the
+// store's location and the key.
+func (s *Store) Name(key string) string {
+	if s.dir != "" {
+		return s.filePath(key)
+	}
+	return s.loc + " " + key
+}
+
 // Close releases the store's resources.
 func (s *Store) Close() error { return s.bucket.Close() }
 
@@ -337,6 +346,25 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	err := s.retry(ctx, "delete", key, func() error { return s.bucket.Delete(ctx, key) })
 	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return &OpError{"delete", s.loc, key, err}
+	}
+	return nil
+}
+
+// DeleteAll removes every object whose key starts with prefix + "/" (a
+// folder of the run); on file:// the folders left empty go too, so that
+// the directory keeps the layout it had before they were written.
+func (s *Store) DeleteAll(ctx context.Context, prefix string) error {
+	objs, err := s.List(ctx, prefix+"/")
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		if err := s.Delete(ctx, o.Key); err != nil {
+			return err
+		}
+	}
+	if s.dir != "" {
+		removeEmptyDirs(s.filePath(prefix))
 	}
 	return nil
 }

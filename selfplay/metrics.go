@@ -2,21 +2,16 @@ package selfplay
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/konanezero/konane/chart"
-	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/runfiles"
 )
 
 // Metrics are the figures of one generation, one row of DIR/metrics.csv
 // (runfiles.Metrics, which owns the file's format).
 type Metrics = runfiles.Metrics
-
-// writeMetrics rewrites DIR/metrics.csv with all generations so far.
-func writeMetrics(path string, all []Metrics) error {
-	return atomicfile.WriteFile(path, runfiles.EncodeMetrics(all), 0o644)
-}
 
 // ReadMetrics reads a run's DIR/metrics.csv (nil when it does not exist
 // yet).
@@ -38,7 +33,7 @@ func ReadMetrics(path string) ([]Metrics, error) {
 // ParseMetrics reads the contents of a metrics.csv (runfiles.ParseMetrics).
 func ParseMetrics(data []byte) ([]Metrics, error) { return runfiles.ParseMetrics(data) }
 
-// plotMetrics draws the learning curves of the run into a PNG.
-func plotMetrics(path string, all []Metrics) error {
-	return chart.SavePNG(path, chart.MetricsPanels(all), 2)
+// plotMetrics draws the learning curves of the run as a PNG.
+func plotMetrics(w io.Writer, all []Metrics) error {
+	return chart.WritePNG(w, chart.MetricsPanels(all), 2)
 }

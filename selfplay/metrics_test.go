@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/runfiles"
 )
 
 func sampleMetrics() []Metrics {
@@ -23,7 +25,7 @@ func sampleMetrics() []Metrics {
 func TestMetricsRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "metrics.csv")
 	want := sampleMetrics()
-	if err := writeMetrics(path, want); err != nil {
+	if err := os.WriteFile(path, runfiles.EncodeMetrics(want), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadMetrics(path)
@@ -68,7 +70,7 @@ func mustRead(t *testing.T, path string) []byte {
 
 func FuzzParseMetrics(f *testing.F) {
 	path := filepath.Join(f.TempDir(), "metrics.csv")
-	if err := writeMetrics(path, sampleMetrics()); err != nil {
+	if err := os.WriteFile(path, runfiles.EncodeMetrics(sampleMetrics()), 0o644); err != nil {
 		f.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -85,7 +87,7 @@ func FuzzParseMetrics(f *testing.F) {
 		}
 		// What parses writes back and parses to the same values.
 		p := filepath.Join(t.TempDir(), "m.csv")
-		if err := writeMetrics(p, ms); err != nil {
+		if err := os.WriteFile(p, runfiles.EncodeMetrics(ms), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		again, err := ReadMetrics(p)

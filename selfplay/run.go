@@ -114,12 +114,14 @@ type Hooks struct {
 // state is the commit point of a run (runfiles.State).
 type state = runfiles.State
 
-// Run trains in dir until the config's stop condition or ctx is done. A
-// directory that already holds a run is resumed exactly where its last
-// completed generation left it; the config must then match the saved one
-// (see Config). On cancellation Run stops after the write in progress and
-// returns nil: nothing written is ever left half-done, and at most the
-// unsaved games of the running generation are lost.
+// Run trains in dir until the config's stop condition or ctx is done,
+// playing its own games (seeded: the same seed gives the same games,
+// shards and models). A directory that already holds a run is resumed
+// exactly where its last completed generation left it; the config must
+// then match the saved one (see Config). On cancellation Run stops after
+// the write in progress and returns nil: nothing written is ever left
+// half-done, and at most the unsaved games of the running generation are
+// lost.
 //
 // Run holds the trainer's lock of the directory (see OpenRunDir) while it
 // runs: a second Run on the same directory, in this process or another,
@@ -133,41 +135,24 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		return err
 	}
 	defer d.Close()
-	st, err := d.readState() // before the config is rewritten
+	l, err := openLoop(d, cfg, hooks, logf, nil)
 	if err != nil {
 		return err
 	}
-	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
-		return err
-	}
-	if err := d.initState(); err != nil {
-		return err
-	}
-	trainer, err := openTrainer(d, cfg, st)
-	if err != nil {
-		return err
-	}
-	replay := NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, replay, st.Generation); err != nil {
-		return err
-	}
-	all, err := d.resumeMetrics(st.Generation, logf)
-	if err != nil {
-		return err
-	}
-	if hooks.Start != nil {
-		hooks.Start()
-	}
-	if st.Generation > 0 {
-		logf("resuming at generation %d (%d samples in the replay buffer, %s)", st.Generation+1, replay.Len(), st.Model)
+	if st := l.st; st.Generation > 0 {
+		logf("resuming at generation %d (%d samples in the replay buffer, %s)", st.Generation+1, l.replay.Len(), st.Model)
+		// A crash between the commit and the pointer left the pointer behind.
+		if err := d.point(st.Generation); err != nil {
+			return err
+		}
 	}
 	// One evaluator serves every generation: its graphs are compiled once
 	// and each generation's self-play model is copied into them.
-	initial, err := trainer.Model(net.Metadata{})
+	initial, err := l.trainer.Model(net.Metadata{})
 	if err != nil {
 		return err
 	}
-	eval, err := net.NewEvaluator(initial, net.EvalOptions{Batch: cfg.EvalBatch, CacheSize: cfg.CacheSize})
+	eval, err := net.NewEvaluator(initial, net.EvalOptions{Batch: l.cfg.EvalBatch, CacheSize: l.cfg.CacheSize})
 	if err != nil {
 		return err
 	}
@@ -178,79 +163,264 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		stopEval()
 		<-evalDone
 	}()
+	if hooks.Start != nil {
+		hooks.Start()
+	}
+	return l.run(ctx, &ownGames{eval: eval})
+}
+
+// A gameSource gives each generation of a run its games: the trainer's own
+// seeded self-play (ownGames, Run) or the games that workers upload
+// (workerGames, TrainFromWorkers). The generation loop (loop.run) does
+// the rest, the same for both.
+type gameSource interface {
+	// play returns the samples of generation g's games, in the order they
+	// are trained on, having written them as the generation's shard, and
+	// fills in m's self-play figures.
+	play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error)
+	// judge runs once the generation's model is published, before its
+	// commit (the gate of ownGames).
+	judge(ctx context.Context, g *generation, m *Metrics) error
+	// commit adds what the source must remember to the state that
+	// commits a generation.
+	commit(st *state)
+	// committed runs after the commit and the models/latest pointer.
+	committed(gen int) error
+	// redo says what the next start does with a generation interrupted.
+	redo() string
+}
+
+// loop is a run's generation loop: per generation, the games of its
+// source, training, the checkpoint and the model, then the commit.
+type loop struct {
+	dir        *RunDir
+	cfg        Config
+	st         state   // the last commit
+	wallBefore float64 // wall seconds of the run before this session
+	trainer    *net.Trainer
+	replay     *Replay
+	all        []Metrics
+	hooks      Hooks
+	logf       func(string, ...any)
+	// check runs before the writes that only the run's holder may make
+	// (the lease's, for a trainer fed by workers).
+	check func() error
+}
+
+// openLoop checks or writes the run's configuration and loads its state,
+// its trainer, its replay buffer and its metrics. check (nil: none) runs
+// before the first write.
+func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), check func() error) (*loop, error) {
+	if check == nil {
+		check = func() error { return nil }
+	}
+	st, err := d.readState() // before the config is rewritten
+	if err != nil {
+		return nil, err
+	}
+	if err := check(); err != nil {
+		return nil, err
+	}
+	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
+		return nil, err
+	}
+	if err := d.initState(); err != nil {
+		return nil, err
+	}
+	l := &loop{dir: d, cfg: cfg, st: st, wallBefore: st.WallSecs, hooks: hooks, logf: logf, check: check}
+	if l.trainer, err = openTrainer(d, cfg, st); err != nil {
+		return nil, err
+	}
+	l.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
+	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, l.replay, st.Generation); err != nil {
+		return nil, err
+	}
+	if l.all, err = d.resumeMetrics(st.Generation, logf); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+var errTimeUp = errors.New("selfplay: time limit reached")
+
+// run runs generations until the config's stop condition or ctx is done.
+func (l *loop) run(ctx context.Context, src gameSource) error {
+	cfg := l.cfg
 	start := time.Now()
-	wallBefore := st.WallSecs
-	for gen := st.Generation + 1; ; gen++ {
+	for gen := l.st.Generation + 1; ; gen++ {
 		if cfg.Generations > 0 && gen > cfg.Generations {
-			logf("stopping: %d generations done", cfg.Generations)
+			l.logf("stopping: %d generations done", cfg.Generations)
 			return nil
 		}
 		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
-			logf("stopping: time limit %v reached", cfg.Duration)
+			l.logf("stopping: time limit %v reached", cfg.Duration)
 			return nil
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		g := &generation{dir: d, cfg: cfg.at(gen), gen: gen, trainer: trainer, eval: eval, replay: replay, best: st.Best, hooks: hooks}
-		cpu := processCPU()
-		m, err := g.run(ctx)
-		m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
+		m, err := l.generation(ctx, src, gen, start)
+		if errors.Is(err, errTimeUp) {
+			l.logf("stopping: time limit %v reached while waiting for games", cfg.Duration)
+			return nil
+		}
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-			logf("interrupted during generation %d; it will be redone from its saved games on the next start", gen)
+			l.logf("interrupted during generation %d; %s", gen, src.redo())
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		m.WallSecs = wallBefore + time.Since(start).Seconds()
-		all = append(all, m)
-		if st, err = commit(d, cfg, st, g.ckptSum, all, logf); err != nil {
-			return err
-		}
-		if hooks.Generation != nil {
-			hooks.Generation(m)
+		if l.hooks.Generation != nil {
+			l.hooks.Generation(m)
 		}
 	}
 }
 
-// commit records a finished generation, the last of all: its metrics, then
-// the state that names its checkpoint and model (the commit point), and
-// drops the checkpoints no longer needed. It returns the new state.
-func commit(d *RunDir, cfg Config, st state, ckptSum string, all []Metrics, logf func(string, ...any)) (state, error) {
-	m := all[len(all)-1]
-	gen := m.Generation
-	if err := d.writeMetrics(all); err != nil {
-		return st, err
+// generation does generation gen and commits it.
+func (l *loop) generation(ctx context.Context, src gameSource, gen int, start time.Time) (Metrics, error) {
+	g := &generation{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
+	m := Metrics{Generation: gen, Best: gen - 1}
+	cpu := processCPU()
+	samples, err := src.play(ctx, g, &m)
+	if err != nil {
+		return m, err
 	}
-	if err := d.writePlot(all); err != nil {
-		logf("warning: plotting metrics: %v", err)
+	l.replay.Add(samples)
+	m.Window = l.replay.Window()
+	if err := g.train(ctx, len(samples), &m); err != nil {
+		return m, err
 	}
-	st = state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: st.Best, WallSecs: m.WallSecs}
-	if cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
+	// Everything but state.json and the pointers can be written again if
+	// the trainer dies before the commit.
+	ckptSum, err := l.dir.saveCheckpoint(gen, l.trainer)
+	if err != nil {
+		return m, err
+	}
+	if err := l.publish(gen); err != nil {
+		return m, err
+	}
+	if err := src.judge(ctx, g, &m); err != nil {
+		return m, err
+	}
+	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
+	m.WallSecs = l.wallBefore + time.Since(start).Seconds()
+	return m, l.commit(src, m, ckptSum)
+}
+
+// publish exports the trainer's model as generation gen (see
+// RunDir.publishModel).
+func (l *loop) publish(gen int) error {
+	parent := ""
+	switch {
+	case gen > 1:
+		parent = ModelName(gen - 1)
+	case gen == 1 && l.cfg.Init != "":
+		parent = filepath.Base(l.cfg.Init)
+	}
+	out, err := l.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: l.cfg.Seed})
+	if err != nil {
+		return err
+	}
+	_, err = l.dir.publishModel(gen, l.st.Generation, out, l.check)
+	return err
+}
+
+// commit records a finished generation, the last of all: its metrics,
+// then the state that names its checkpoint and model (the commit point),
+// then the pointers to its model, and drops the checkpoints no longer
+// needed.
+func (l *loop) commit(src gameSource, m Metrics, ckptSum string) error {
+	d, gen := l.dir, m.Generation
+	l.all = append(l.all, m)
+	if err := d.writeMetrics(l.all); err != nil {
+		return err
+	}
+	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: l.st.Best, WallSecs: m.WallSecs}
+	if l.cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
 		st.Best = ModelName(gen)
 	}
+	src.commit(&st)
+	if err := l.check(); err != nil {
+		return err
+	}
 	if err := d.writeState(st); err != nil {
-		return st, err
+		return err
+	}
+	l.st = st
+	if err := d.point(gen); err != nil {
+		return err
+	}
+	if err := src.committed(gen); err != nil {
+		return err
+	}
+	if err := d.writePlot(l.all); err != nil {
+		l.logf("warning: plotting metrics: %v", err)
 	}
 	d.removeOldCheckpoints(gen)
-	return st, nil
+	return nil
 }
 
-// generation is one generation's work, in the steps of run: recover the
-// games an interrupted attempt saved, play the others, merge them into
-// the generation's shard, train, export the model, and gate it.
+// generation is one generation's work. For a run that plays its own
+// games (ownGames): recover the games an interrupted attempt saved, play
+// the others, merge them into the generation's shard; then, for every
+// run, train, export the model, and (own games) gate it.
 type generation struct {
 	dir     *RunDir
 	cfg     Config
 	gen     int
 	trainer *net.Trainer
-	eval    *net.Evaluator // Run must be running
 	replay  *Replay
 	best    string // the model that plays self-play when gating; "" = the trainer's
-	ckptSum string // sha256 of the checkpoint saved by export
 	hooks   Hooks
 }
+
+// ownGames is the game source of a run that plays its own games, seeded
+// by the run's seed, the generation and the game's index.
+type ownGames struct {
+	eval *net.Evaluator // Run must be running
+}
+
+func (s *ownGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error) {
+	model, err := g.selfplayModel(m)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	gs, merged, err := g.recover()
+	if err != nil {
+		return nil, err
+	}
+	played := len(gs.todo())
+	stats, err := g.play(ctx, s.eval, gs, model)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := g.merge(gs, merged)
+	if err != nil {
+		return nil, err
+	}
+	selfplayMetrics(m, gs, samples, stats, played, time.Since(t0))
+	return samples, nil
+}
+
+// judge gates the generation's model against the best one.
+func (s *ownGames) judge(ctx context.Context, g *generation, m *Metrics) error {
+	if g.cfg.Gate.Games == 0 || g.best == "" {
+		return nil
+	}
+	r, err := g.gate(ctx)
+	if err != nil {
+		return err
+	}
+	m.GateScore = float64(r.wins) / float64(r.wins+r.losses)
+	m.GateAccepted = r.accepted
+	return nil
+}
+
+func (s *ownGames) commit(*state)       {}
+func (s *ownGames) committed(int) error { return nil }
+func (s *ownGames) redo() string        { return "it will be redone from its saved games on the next start" }
 
 // games are a generation's games: each one's summary and samples, nil
 // while it is not played.
@@ -275,49 +445,6 @@ func (gs *games) todo() []int {
 	return out
 }
 
-// run does the generation's steps and returns its metrics (all but
-// WallSecs).
-func (g *generation) run(ctx context.Context) (Metrics, error) {
-	m := Metrics{Generation: g.gen, Best: g.gen - 1}
-	model, err := g.selfplayModel(&m)
-	if err != nil {
-		return m, err
-	}
-	t0 := time.Now()
-	gs, merged, err := g.recover()
-	if err != nil {
-		return m, err
-	}
-	played := len(gs.todo())
-	stats, err := g.play(ctx, gs, model)
-	if err != nil {
-		return m, err
-	}
-	samples, err := g.merge(gs, merged)
-	if err != nil {
-		return m, err
-	}
-	selfplayMetrics(&m, gs, samples, stats, played, time.Since(t0))
-
-	g.replay.Add(samples)
-	m.Window = g.replay.Window()
-	if err := g.train(ctx, len(samples), &m); err != nil {
-		return m, err
-	}
-	if err := g.export(); err != nil {
-		return m, err
-	}
-	if g.cfg.Gate.Games > 0 && g.best != "" {
-		r, err := g.gate(ctx)
-		if err != nil {
-			return m, err
-		}
-		m.GateScore = float64(r.wins) / float64(r.wins+r.losses)
-		m.GateAccepted = r.accepted
-	}
-	return m, nil
-}
-
 // selfplayModel is the model that plays the generation's games: the best
 // one when gating, else the trainer's.
 func (g *generation) selfplayModel(m *Metrics) (*net.Model, error) {
@@ -334,9 +461,6 @@ func (g *generation) selfplayModel(m *Metrics) (*net.Model, error) {
 func (g *generation) recover() (gs *games, merged []net.Sample, err error) {
 	n, size := g.cfg.GamesPerGen, g.cfg.Size
 	gs = &games{summaries: make([]*gameSummary, n), samples: make([][]net.Sample, n)}
-	if err := g.dir.makeGameDirs(g.gen); err != nil {
-		return nil, nil, err
-	}
 	merged, mergedErr := g.dir.readShard(g.gen, size)
 	if mergedErr != nil {
 		merged = nil
@@ -369,7 +493,7 @@ func (g *generation) recover() (gs *games, merged []net.Sample, err error) {
 // evaluator, saving each as it finishes (so that an interrupted
 // generation resumes with the games it had finished). It returns the
 // evaluator's statistics over these games.
-func (g *generation) play(ctx context.Context, gs *games, model *net.Model) (net.EvalStats, error) {
+func (g *generation) play(ctx context.Context, eval *net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
 	todo := gs.todo()
 	if g.hooks.Selfplay != nil {
 		g.hooks.Selfplay(g.gen, g.cfg.GamesPerGen)
@@ -382,15 +506,15 @@ func (g *generation) play(ctx context.Context, gs *games, model *net.Model) (net
 	if len(todo) == 0 {
 		return net.EvalStats{}, nil
 	}
-	if err := g.eval.SetWeights(model); err != nil {
+	if err := eval.SetWeights(model); err != nil {
 		return net.EvalStats{}, err
 	}
-	before := g.eval.Stats()
+	before := eval.Stats()
 	seeds := make([]uint64, len(todo))
 	for k, i := range todo {
 		seeds[k] = GameSeed(g.cfg.Seed, g.gen, i)
 	}
-	err := PlayGames(ctx, g.eval, g.cfg.Game, seeds, g.cfg.Parallel, func(k int, game Game) error {
+	err := PlayGames(ctx, eval, g.cfg.Game, seeds, g.cfg.Parallel, func(k int, game Game) error {
 		i := todo[k]
 		game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
 		if err := g.dir.writeGame(g.gen, i, g.cfg.Size, game.Record, game.Samples); err != nil {
@@ -403,7 +527,7 @@ func (g *generation) play(ctx context.Context, gs *games, model *net.Model) (net
 		}
 		return nil
 	})
-	return g.eval.Stats().Sub(before), err
+	return eval.Stats().Sub(before), err
 }
 
 // merge writes the samples of every game, in game order, as the
@@ -484,28 +608,6 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 	}
 	m.TrainSecs = time.Since(t1).Seconds()
 	return nil
-}
-
-// export saves the trainer's checkpoint and the generation's model, which
-// becomes the latest.
-func (g *generation) export() error {
-	sum, err := g.dir.saveCheckpoint(g.gen, g.trainer)
-	if err != nil {
-		return err
-	}
-	g.ckptSum = sum
-	parent := ""
-	switch {
-	case g.gen > 1:
-		parent = ModelName(g.gen - 1)
-	case g.cfg.Init != "":
-		parent = filepath.Base(g.cfg.Init)
-	}
-	out, err := g.trainer.Model(net.Metadata{Generation: g.gen, Parent: parent, Seed: g.cfg.Seed})
-	if err != nil {
-		return err
-	}
-	return g.dir.saveModel(g.gen, out)
 }
 
 // gate plays the generation's model against the best one (see gate.go).

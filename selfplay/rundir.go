@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
@@ -21,23 +21,26 @@ import (
 	"github.com/konanezero/konane/runstore"
 )
 
-// RunDir is a training run's directory: the one place through which
-// every read and write of a run goes, whether the run is a local
-// directory (OpenRunDir, the trainer that plays its own games) or a
-// runstore.Store, a directory or a bucket shared with self-play workers
-// (OpenStoreRunDir, the trainer fed by workers). The names and formats of
-// its files are package runfiles'. Files are written atomically
-// (internal/atomicfile locally, runstore.Store's writes otherwise); the
-// temporary files of a writer that was killed are removed by OpenRunDir,
-// and skipped by the listings of a Store. A run has its state.json from
-// its creation on.
+// RunDir is a training run's files: the one place that knows their
+// layout, through which every read and write of a run goes. Underneath is
+// always a runstore.Store: a local directory (file://, OpenRunDir, the
+// trainer that plays its own games) or a directory or bucket shared with
+// self-play workers (OpenStoreRunDir, the trainer fed by workers). The
+// names and formats of its files are package runfiles'. Every write is
+// atomic and, on file://, durable (temporary file, fsync, rename or link,
+// folder fsync: see runstore); the temporary files of a writer that was
+// killed are removed by OpenRunDir, and skipped by the store's listings. A
+// run has its state.json from its creation on.
 type RunDir struct {
 	root  string
-	lock  *lockfile.Lock  // the trainer's, from OpenRunDir until Close
-	store *runstore.Store // the run's store, nil for a local directory
-	stage string          // a store's local folder for files passing to and from it
-	run   uint64          // the run's identity (its seed), known once its configuration is
-	ctx   context.Context // of a store's operations
+	lock  *lockfile.Lock // the local trainer's, from OpenRunDir until Close
+	run   uint64         // the run's identity (its seed), known once its configuration is
+	ctx   context.Context
+	owned bool // the store was opened here, and Close closes it
+
+	once    sync.Once
+	store   *runstore.Store // opened on first use by a RunDir of NewRunDir
+	openErr error
 }
 
 // Files and folders of a run directory (runfiles names them all).
@@ -55,18 +58,18 @@ const (
 )
 
 // NewRunDir returns the run directory root without touching it (to ask
-// HasRun, or to read its models).
-func NewRunDir(root string) *RunDir { return &RunDir{root: root} }
+// HasRun, or to read its models): a missing directory holds no run.
+func NewRunDir(root string) *RunDir {
+	return &RunDir{root: root, ctx: context.Background(), owned: true}
+}
 
 // OpenStoreRunDir returns the run in store, for a trainer fed by workers
-// (TrainFromWorkers), which holds the store's lease; Close removes its
-// local staging folder. ctx bounds every operation on the store.
+// (TrainFromWorkers), which holds the store's lease. ctx bounds every
+// operation on the store.
 func OpenStoreRunDir(ctx context.Context, store *runstore.Store) (*RunDir, error) {
-	stage, err := os.MkdirTemp("", "konane-run-*")
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: %w", err)
-	}
-	return &RunDir{root: store.Location(), store: store, stage: stage, ctx: ctx}, nil
+	d := &RunDir{root: store.Location(), ctx: ctx}
+	d.once.Do(func() { d.store = store })
+	return d, nil
 }
 
 // OpenRunDir makes the folders of a run directory, if missing, takes the
@@ -76,15 +79,17 @@ func OpenStoreRunDir(ctx context.Context, store *runstore.Store) (*RunDir, error
 // time: if another process (or another OpenRunDir in this one) holds the
 // lock, the error is a *LockedError. The lock is an flock on DIR/lock
 // (internal/lockfile), which the kernel drops when its process dies, even
-// by kill -9, so it is never stale.
+// by kill -9, so it is never stale. The directory is a file:// store:
+// writes that do not finish (cancelling the run's context) never leave a
+// file half-written.
 func OpenRunDir(root string) (*RunDir, error) {
-	d := NewRunDir(root)
 	for _, sub := range []string{"", replayDir, gamesDir, modelsDir, ckptDir} {
 		if err := os.MkdirAll(filepath.Join(root, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
-	lock, err := lockfile.Acquire(d.path(lockFile))
+	d := NewRunDir(root)
+	lock, err := lockfile.Acquire(filepath.Join(root, lockFile))
 	var busy *lockfile.BusyError
 	if errors.As(err, &busy) {
 		return nil, &LockedError{Dir: root, PID: busy.PID}
@@ -99,16 +104,40 @@ func OpenRunDir(root string) (*RunDir, error) {
 		}
 		return nil
 	})
+	if _, err := d.objects(); err != nil {
+		lock.Release()
+		return nil, err
+	}
 	return d, nil
 }
 
-// Close releases the trainer's lock taken by OpenRunDir, or removes the
-// staging folder of OpenStoreRunDir.
+// objects is the run's store, opened on first use for a RunDir of
+// NewRunDir; a local directory that does not exist is not created (the
+// error wraps fs.ErrNotExist).
+func (d *RunDir) objects() (*runstore.Store, error) {
+	d.once.Do(func() {
+		if !strings.Contains(d.root, "://") {
+			if _, err := os.Stat(d.root); err != nil {
+				d.openErr = fmt.Errorf("selfplay: %w", err)
+				return
+			}
+		}
+		d.store, d.openErr = runstore.Open(d.ctx, d.root)
+	})
+	return d.store, d.openErr
+}
+
+// Close releases the trainer's lock taken by OpenRunDir, and the store
+// that the RunDir opened.
 func (d *RunDir) Close() error {
-	if d.store != nil {
-		return os.RemoveAll(d.stage)
+	var err error
+	if s, _ := d.objects(); s != nil && d.owned {
+		err = s.Close()
 	}
-	return d.lock.Release()
+	if d.lock != nil {
+		err = errors.Join(d.lock.Release(), err)
+	}
+	return err
 }
 
 // LockedError reports a run directory already held by another trainer.
@@ -128,82 +157,88 @@ func (e *LockedError) Error() string {
 // String is the directory's path.
 func (d *RunDir) String() string { return d.root }
 
-func (d *RunDir) path(elem ...string) string {
-	return filepath.Join(append([]string{d.root}, elem...)...)
-}
-
 // name is how errors name a file of the run: its path, or its key in the
 // store.
 func (d *RunDir) name(key string) string {
-	if d.store != nil {
-		return d.root + " " + key
+	if s, _ := d.objects(); s != nil {
+		return s.Name(key)
 	}
-	return d.path(key)
+	return filepath.Join(d.root, filepath.FromSlash(key))
 }
 
-// The primitives through which the methods below read and write the files
-// of a run, by key (a slash-separated name under the run): on a local
-// directory the files themselves, on a store its objects.
+// The primitives through which the methods below read and write the
+// objects of a run, by key (a slash-separated name under the run).
 
 // readFile returns a file's content; the error wraps fs.ErrNotExist when
 // it is missing.
 func (d *RunDir) readFile(key string) ([]byte, error) {
-	if d.store != nil {
-		b, err := d.store.Read(d.ctx, key)
-		if errors.Is(err, runstore.ErrNotExist) {
-			err = fmt.Errorf("%w (%w)", err, fs.ErrNotExist)
-		}
-		return b, err
-	}
-	b, err := os.ReadFile(d.path(key))
+	s, err := d.objects()
 	if err != nil {
-		return nil, fmt.Errorf("selfplay: %w", err)
+		return nil, err
 	}
-	return b, nil
+	b, err := s.Read(d.ctx, key)
+	if errors.Is(err, runstore.ErrNotExist) {
+		err = fmt.Errorf("%w (%w)", err, fs.ErrNotExist)
+	}
+	return b, err
 }
 
 // writeFile replaces a file, atomically.
 func (d *RunDir) writeFile(key string, data []byte) error {
-	if d.store != nil {
-		return d.store.Put(d.ctx, key, data)
-	}
-	return atomicfile.WriteFile(d.path(key), data, 0o644)
-}
-
-// writeWith replaces a file with the one that write makes at path (which
-// writes atomically): in place locally, staged for a store.
-func (d *RunDir) writeWith(key string, write func(path string) error) error {
-	if d.store == nil {
-		return write(d.path(key))
-	}
-	path := filepath.Join(d.stage, filepath.Base(key))
-	defer os.Remove(path)
-	if err := write(path); err != nil {
-		return err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	return d.store.Put(d.ctx, key, data)
-}
-
-// readWith lets read read a file at path: in place locally, staged from a
-// store.
-func (d *RunDir) readWith(key string, read func(path string) error) error {
-	if d.store == nil {
-		return read(d.path(key))
-	}
-	data, err := d.store.Read(d.ctx, key)
+	s, err := d.objects()
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(d.stage, filepath.Base(key))
-	defer os.Remove(path)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf("selfplay: %w", err)
+	return s.Put(d.ctx, key, data)
+}
+
+// createFile writes a file that does not exist yet; the error wraps
+// runstore.ErrExist when it does.
+func (d *RunDir) createFile(key string, data []byte) error {
+	s, err := d.objects()
+	if err != nil {
+		return err
 	}
-	return read(path)
+	return s.Create(d.ctx, key, data)
+}
+
+// list returns the keys under prefix, in order (none in a directory that
+// does not exist).
+func (d *RunDir) list(prefix string) ([]string, error) {
+	s, err := d.objects()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	objs, err := s.List(d.ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.Key
+	}
+	return keys, nil
+}
+
+// remove deletes a file; a missing one is not an error.
+func (d *RunDir) remove(key string) error {
+	s, err := d.objects()
+	if err != nil {
+		return err
+	}
+	return s.Delete(d.ctx, key)
+}
+
+// removeAll deletes the files of a folder, and the folder.
+func (d *RunDir) removeAll(folder string) error {
+	s, err := d.objects()
+	if err != nil {
+		return err
+	}
+	return s.DeleteAll(d.ctx, folder)
 }
 
 // HasRun reports whether the directory holds a run (its configuration).
@@ -277,30 +312,17 @@ func (d *RunDir) runFile(folders ...string) (string, error) {
 	} else {
 		folders = []string{modelsDir, ckptDir, replayDir, gamesDir}
 	}
-	if d.store != nil {
-		prefixes := slices.Clone(names)
-		for _, f := range folders {
-			prefixes = append(prefixes, f+"/")
-		}
-		for _, prefix := range prefixes {
-			objs, err := d.store.List(d.ctx, prefix)
-			if err != nil {
-				return "", err
-			}
-			if len(objs) > 0 {
-				return objs[0].Key, nil
-			}
-		}
-		return "", nil
+	prefixes := slices.Clone(names)
+	for _, f := range folders {
+		prefixes = append(prefixes, f+"/")
 	}
-	for _, name := range names {
-		if _, err := os.Stat(d.path(name)); err == nil {
-			return name, nil
+	for _, prefix := range prefixes {
+		keys, err := d.list(prefix)
+		if err != nil {
+			return "", err
 		}
-	}
-	for _, sub := range folders {
-		if es, _ := os.ReadDir(d.path(sub)); len(es) > 0 {
-			return sub + "/" + es[0].Name(), nil
+		if len(keys) > 0 {
+			return keys[0], nil
 		}
 	}
 	return "", nil
@@ -389,9 +411,6 @@ func (d *RunDir) writeJSON(key string, v any) error {
 // Metrics returns the metrics of the generations so far (none for a new
 // run).
 func (d *RunDir) Metrics() ([]Metrics, error) {
-	if d.store == nil {
-		return ReadMetrics(d.path(metricsFile))
-	}
 	b, err := d.readFile(metricsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -428,12 +447,16 @@ func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, e
 
 // writeMetrics rewrites the metrics with all generations so far.
 func (d *RunDir) writeMetrics(all []Metrics) error {
-	return d.writeWith(metricsFile, func(path string) error { return writeMetrics(path, all) })
+	return d.writeFile(metricsFile, runfiles.EncodeMetrics(all))
 }
 
 // writePlot redraws the plot of the metrics.
 func (d *RunDir) writePlot(all []Metrics) error {
-	return d.writeWith(plotFile, func(path string) error { return plotMetrics(path, all) })
+	var b bytes.Buffer
+	if err := plotMetrics(&b, all); err != nil {
+		return err
+	}
+	return d.writeFile(plotFile, b.Bytes())
 }
 
 // readShard reads the samples of generation gen; a shard that says it
@@ -445,13 +468,7 @@ func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
 // readRunShard reads the shard at key, which must say that it holds
 // generation gen of this run (or nothing: version 1).
 func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
-	var b []byte
-	var err error
-	if d.store != nil {
-		b, err = d.readFile(key)
-	} else {
-		b, err = readShardFile(d.path(key))
-	}
+	b, err := d.readFile(key)
 	if err != nil {
 		return nil, err
 	}
@@ -460,15 +477,17 @@ func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
 
 // writeShard writes the samples of generation gen.
 func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
-	return d.writeWith(replayDir+"/"+shardName(gen), func(path string) error { return d.writeRunShard(path, size, gen, samples) })
+	return d.writeRunShard(replayDir+"/"+shardName(gen), size, gen, samples)
 }
 
-// writeRunShard writes samples of generation gen of this run at path,
-// atomically, saying so in the shard.
-func (d *RunDir) writeRunShard(path string, size, gen int, samples []net.Sample) error {
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
-		return encodeShard(w, size, &shardTag{gen: gen, run: d.run}, samples)
-	})
+// writeRunShard writes samples of generation gen of this run at key,
+// saying so in the shard.
+func (d *RunDir) writeRunShard(key string, size, gen int, samples []net.Sample) error {
+	var b bytes.Buffer
+	if err := encodeShard(&b, size, &shardTag{gen: gen, run: d.run}, samples); err != nil {
+		return err
+	}
+	return d.writeFile(key, b.Bytes())
 }
 
 // genDir is the folder of generation gen under replay/ and games/.
@@ -476,14 +495,10 @@ func genDir(gen int) string { return runfiles.GenDir(gen) }
 
 func gameName(i int) string { return runfiles.GameName(i) }
 
-// makeGameDirs makes the folders of generation gen's games.
-func (d *RunDir) makeGameDirs(gen int) error {
-	for _, dir := range []string{d.path(replayDir, genDir(gen)), d.path(gamesDir, genDir(gen))} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("selfplay: %w", err)
-		}
-	}
-	return nil
+// gameKey is the key of game i of generation gen under folder (games or
+// replay), without its extension.
+func gameKey(folder string, gen, i int) string {
+	return folder + "/" + genDir(gen) + "/" + gameName(i)
 }
 
 // writeGame saves game i of generation gen as it finishes: its record,
@@ -493,27 +508,36 @@ func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sa
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"), data, 0o644); err != nil {
+	if err := d.writeFile(gameKey(gamesDir, gen, i)+".txt", data); err != nil {
 		return err
 	}
-	return d.writeRunShard(d.path(replayDir, genDir(gen), gameName(i)+".shard"), size, gen, samples)
+	return d.writeRunShard(gameKey(replayDir, gen, i)+".shard", size, gen, samples)
 }
 
 // readGameRecord reads the record of game i of generation gen.
 func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
-	return rules.ReadRecordFile(d.path(gamesDir, genDir(gen), gameName(i)+".txt"))
+	key := gameKey(gamesDir, gen, i) + ".txt"
+	data, err := d.readFile(key)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := rules.ParseRecord(data)
+	if err != nil {
+		return nil, &FileError{Path: d.name(key), Err: err}
+	}
+	return rec, nil
 }
 
 // readGameSamples reads the samples of game i of generation gen, saved
 // until the generation's games are merged.
 func (d *RunDir) readGameSamples(gen, i, size int) ([]net.Sample, error) {
-	return d.readRunShard(replayDir+"/"+genDir(gen)+"/"+gameName(i)+".shard", size, gen)
+	return d.readRunShard(gameKey(replayDir, gen, i)+".shard", size, gen)
 }
 
 // removeGameSamples drops the per-game samples of generation gen, once
 // merged into its shard.
 func (d *RunDir) removeGameSamples(gen int) error {
-	return os.RemoveAll(d.path(replayDir, genDir(gen)))
+	return d.removeAll(replayDir + "/" + genDir(gen))
 }
 
 // ModelName is the file name of the model exported after generation gen.
@@ -524,62 +548,55 @@ func generationOf(name string) int { return runfiles.GenerationOf(name) }
 
 func checkpointName(gen int) string { return runfiles.CheckpointName(gen) }
 
-// saveModel exports the model of generation gen and makes it the latest.
-func (d *RunDir) saveModel(gen int, m *net.Model) error {
-	if err := m.Save(d.path(modelsDir, ModelName(gen))); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(d.path(modelsDir, latestFile), []byte(ModelName(gen)+"\n"), 0o644)
-}
-
-// publishModel exports the model of generation gen to a store,
-// create-only, and returns its sha256; it does not make it the latest
-// (point does). A model of that generation left by a trainer that crashed
-// before its commit (or lost its lease) is replaced, since nothing points
-// to it; the model of a committed generation (1..committed) is never
-// replaced by another: the error says so. check runs just before the
-// write (the lease's).
+// publishModel exports the model of generation gen, create-only, and
+// returns its sha256; it does not make it the latest (point does). A
+// model of that generation left by a trainer that crashed before its
+// commit (or lost its lease) is replaced, since nothing points to it;
+// the model of a committed generation (1..committed) is never replaced
+// by another: the error says so. check runs just before the write (the
+// lease's, for a trainer fed by workers).
 func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() error) (sum string, err error) {
-	path := filepath.Join(d.stage, "model")
-	if err := m.Save(path); err != nil {
-		return "", err
-	}
-	defer os.Remove(path)
-	data, err := os.ReadFile(path)
+	data, err := m.MarshalBinary()
 	if err != nil {
-		return "", fmt.Errorf("selfplay: %w", err)
+		return "", err
 	}
 	if err := check(); err != nil {
 		return "", err
 	}
 	key := modelsDir + "/" + ModelName(gen)
-	err = d.store.Create(d.ctx, key, data)
+	err = d.createFile(key, data)
 	if errors.Is(err, runstore.ErrExist) {
-		if old, rerr := d.store.Read(d.ctx, key); rerr == nil && bytes.Equal(old, data) {
+		if old, rerr := d.readFile(key); rerr == nil && bytes.Equal(old, data) {
 			return runstore.SHA256(data), nil
 		}
 		if gen >= 1 && gen <= committed {
 			return "", &FileError{Path: d.name(key), Err: fmt.Errorf("generation %d is committed with other weights; a committed model is never replaced", gen)}
 		}
-		err = d.store.Put(d.ctx, key, data)
+		err = d.writeFile(key, data)
 	}
 	return runstore.SHA256(data), err
 }
 
-// point makes the model of generation gen the latest in a store:
-// models/latest, then models/latest.json for the workers, which also
-// says how many games the trainer wants per generation.
-func (d *RunDir) point(gen, gamesPerGen int) error {
+// point makes the model of generation gen the latest: models/latest.
+func (d *RunDir) point(gen int) error {
+	return d.writeFile(modelsDir+"/"+latestFile, []byte(ModelName(gen)+"\n"))
+}
+
+// pointWorkers makes the model of generation gen the one that workers
+// play, models/latest.json, which also says how many games the trainer
+// wants per generation.
+func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 	key := modelsDir + "/" + ModelName(gen)
-	data, err := d.store.Read(d.ctx, key)
+	data, err := d.readFile(key)
 	if err != nil {
 		return err
 	}
-	if err := d.store.Put(d.ctx, modelsDir+"/"+latestFile, []byte(ModelName(gen)+"\n")); err != nil {
+	l := runstore.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data), GamesPerGen: gamesPerGen, Window: AcceptWindow}
+	b, err := l.Encode()
+	if err != nil {
 		return err
 	}
-	return d.store.WriteLatest(d.ctx, runstore.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data),
-		GamesPerGen: gamesPerGen, Window: AcceptWindow})
+	return d.writeFile(runfiles.LatestKey, b)
 }
 
 // AcceptWindow is how many model generations back a trainer fed by
@@ -607,14 +624,14 @@ func parseSpoolName(name string) (key string, ok bool) { return runfiles.ParseSp
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.
 func (d *RunDir) workerShards(gen int) ([]string, error) {
-	objs, err := d.store.List(d.ctx, workerShardPrefix(gen))
+	listed, err := d.list(workerShardPrefix(gen))
 	if err != nil {
 		return nil, err
 	}
 	var keys []string
-	for _, o := range objs {
-		if _, _, ok := parseWorkerShardKey(o.Key); ok {
-			keys = append(keys, o.Key)
+	for _, k := range listed {
+		if _, _, ok := parseWorkerShardKey(k); ok {
+			keys = append(keys, k)
 		}
 	}
 	return keys, nil
@@ -648,13 +665,14 @@ func keysName(g int) string { return runfiles.KeysName(g) }
 // Generations lists the generations that have an exported model, in
 // order.
 func (d *RunDir) Generations() ([]int, error) {
-	entries, err := os.ReadDir(d.path(modelsDir))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("selfplay: %w", err)
+	keys, err := d.list(modelsDir + "/")
+	if err != nil {
+		return nil, err
 	}
 	var gens []int
-	for _, e := range entries {
-		if g := generationOf(e.Name()); g > 0 && e.Name() == ModelName(g) {
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, modelsDir+"/")
+		if g := generationOf(name); g > 0 && name == ModelName(g) {
 			gens = append(gens, g)
 		}
 	}
@@ -665,18 +683,32 @@ func (d *RunDir) Generations() ([]int, error) {
 // LoadModel reads the model exported after generation gen.
 func (d *RunDir) LoadModel(gen int) (*net.Model, error) { return d.loadModel(ModelName(gen)) }
 
-// loadModel reads the model of that name (ModelName).
+// loadModel reads the model of that name (ModelName), with the checks of
+// net.Load.
 func (d *RunDir) loadModel(name string) (*net.Model, error) {
-	return net.Load(d.path(modelsDir, name))
+	key := modelsDir + "/" + name
+	data, err := d.readFile(key)
+	if err != nil {
+		return nil, err
+	}
+	m, err := net.Decode(data)
+	if err == nil {
+		err = m.Check()
+	}
+	if err != nil {
+		return nil, &FileError{Path: d.name(key), Err: err}
+	}
+	return m, nil
 }
 
-// LatestModel returns the path of the newest model.
+// LatestModel returns the path of the newest model (its key in the store
+// for a bucket).
 func (d *RunDir) LatestModel() (string, error) {
-	b, err := os.ReadFile(d.path(modelsDir, latestFile))
+	b, err := d.readFile(modelsDir + "/" + latestFile)
 	if err != nil {
 		return "", fmt.Errorf("selfplay: run %s has no exported model yet: %w", d.root, err)
 	}
-	return d.path(modelsDir, strings.TrimSpace(string(b))), nil
+	return d.name(modelsDir + "/" + strings.TrimSpace(string(b))), nil
 }
 
 // LatestModel returns the path of the newest model of the run directory
@@ -686,37 +718,31 @@ func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel
 // saveCheckpoint saves the trainer after generation gen and returns the
 // sha256 of the checkpoint, which the commit records (see loadCheckpoint).
 func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error) {
-	err = d.writeWith(ckptDir+"/"+checkpointName(gen), func(path string) error {
-		if err := t.SaveCheckpoint(path); err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("selfplay: %w", err)
-		}
-		sum = runstore.SHA256(b)
-		return nil
-	})
-	return sum, err
+	data, err := t.MarshalCheckpoint()
+	if err != nil {
+		return "", err
+	}
+	if err := d.writeFile(ckptDir+"/"+checkpointName(gen), data); err != nil {
+		return "", err
+	}
+	return runstore.SHA256(data), nil
 }
 
 // loadCheckpoint restores the trainer from the checkpoint that st
 // commits; one whose sha256 is not the one st recorded (a checkpoint of
 // another generation or run copied over it) is refused.
 func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
-	err := d.readWith(ckptDir+"/"+st.Checkpoint, func(path string) error {
-		if st.CheckpointSHA256 != "" {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return fmt.Errorf("selfplay: %w", err)
-			}
-			if sum := runstore.SHA256(b); sum != st.CheckpointSHA256 {
-				return &FileError{Path: d.name(ckptDir + "/" + st.Checkpoint),
-					Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, stateFile, st.CheckpointSHA256, st.Generation)}
-			}
+	key := ckptDir + "/" + st.Checkpoint
+	data, err := d.readFile(key)
+	if err == nil && st.CheckpointSHA256 != "" {
+		if sum := runstore.SHA256(data); sum != st.CheckpointSHA256 {
+			return &FileError{Path: d.name(key),
+				Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, stateFile, st.CheckpointSHA256, st.Generation)}
 		}
-		return t.LoadCheckpoint(path)
-	})
+	}
+	if err == nil {
+		err = t.RestoreCheckpoint(data, d.name(key))
+	}
 	if me, ok := errors.AsType[*net.MismatchError](err); ok {
 		// The checkpoint is what the run trained; config.json is what changed.
 		return &FileError{Path: d.name(configFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
@@ -730,18 +756,10 @@ func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
 
 // removeOldCheckpoints keeps the checkpoints of generations gen and gen-1.
 func (d *RunDir) removeOldCheckpoints(gen int) {
-	if d.store != nil {
-		if gen > 2 {
-			d.store.Delete(d.ctx, ckptDir+"/"+checkpointName(gen-2))
-		}
-		return
-	}
-	names, _ := filepath.Glob(d.path(ckptDir, "gen-*.ckpt"))
-	sort.Strings(names)
-	keep := map[string]bool{checkpointName(gen): true, checkpointName(gen - 1): true}
-	for _, n := range names {
-		if !keep[filepath.Base(n)] {
-			os.Remove(n)
+	keys, _ := d.list(ckptDir + "/")
+	for _, k := range keys {
+		if k != ckptDir+"/"+checkpointName(gen) && k != ckptDir+"/"+checkpointName(gen-1) {
+			d.remove(k)
 		}
 	}
 }

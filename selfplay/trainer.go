@@ -3,7 +3,6 @@ package selfplay
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -59,187 +58,105 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 		return err
 	}
 	defer d.Close()
-	t := &remoteTrainer{dir: d, lease: lease, hooks: hooks, logf: logf}
-	if err := t.open(cfg); err != nil {
+	l, err := openLoop(d, cfg, hooks, logf, func() error { return lease.Check(ctx) })
+	if err != nil {
+		return err
+	}
+	src := &workerGames{loop: l}
+	if st := l.st; st.Generation > 0 {
+		logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
+			st.Generation+1, l.replay.Len(), st.Model, len(st.Ingested))
+	} else if err := l.publish(0); err != nil { // the untrained model, for the workers' first games
+		return err
+	}
+	// A crash between the commit and the pointers left them behind.
+	if err := d.point(l.st.Generation); err != nil {
+		return err
+	}
+	if err := src.committed(l.st.Generation); err != nil {
 		return err
 	}
 	if hooks.Start != nil {
 		hooks.Start()
 	}
-	return t.loop(ctx)
+	return l.run(ctx, src)
 }
 
-type remoteTrainer struct {
-	dir        *RunDir // on the run's store
-	cfg        Config
-	lease      *runstore.Lease
-	hooks      Hooks
-	logf       func(string, ...any)
-	st         state
-	wallBefore float64 // wall seconds of the run before this session
-	trainer    *net.Trainer
-	replay     *Replay
-	all        []Metrics
-}
-
-// open checks or writes the run's configuration and loads its state, as
-// Run does for a local run.
-func (t *remoteTrainer) open(cfg Config) error {
-	d := t.dir
-	st, err := d.readState() // before the config is rewritten
-	if err != nil {
-		return err
-	}
-	if err := t.lease.Check(d.ctx); err != nil {
-		return err
-	}
-	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
-		return err
-	}
-	if err := d.initState(); err != nil {
-		return err
-	}
-	t.cfg, t.st, t.wallBefore = cfg, st, st.WallSecs
-	if t.trainer, err = openTrainer(d, cfg, st); err != nil {
-		return err
-	}
-	t.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, t.replay, st.Generation); err != nil {
-		return err
-	}
-	if t.all, err = d.resumeMetrics(st.Generation, t.logf); err != nil {
-		return err
-	}
-	if st.Generation > 0 {
-		t.logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
-			st.Generation+1, t.replay.Len(), st.Model, len(st.Ingested))
-	} else if err := t.publish(0); err != nil { // the untrained model, for the workers' first games
-		return err
-	}
-	// A crash between the commit and the pointer left the pointer behind.
-	return t.point(st.Generation)
-}
-
-func (t *remoteTrainer) loop(ctx context.Context) error {
-	cfg := t.cfg
-	start := time.Now()
-	for gen := t.st.Generation + 1; ; gen++ {
-		if cfg.Generations > 0 && gen > cfg.Generations {
-			t.logf("stopping: %d generations done", cfg.Generations)
-			return nil
-		}
-		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
-			t.logf("stopping: time limit %v reached", cfg.Duration)
-			return nil
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		m, err := t.generation(ctx, gen, start, cfg.Duration)
-		if errors.Is(err, errTimeUp) {
-			t.logf("stopping: time limit %v reached while waiting for games", cfg.Duration)
-			return nil
-		}
-		if ctx.Err() != nil {
-			t.logf("interrupted during generation %d; its games will be ingested again on the next start", gen)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if t.hooks.Generation != nil {
-			t.hooks.Generation(m)
-		}
-	}
+// workerGames is the game source of a trainer fed by workers: the games
+// they upload for the models of the window, each trained on once.
+type workerGames struct {
+	*loop
+	t0    time.Time // when the generation's ingestion started
+	start time.Time // of the session, for the time limit
+	keys  []string  // the generation's games
 }
 
 // ingestPoll is how often a trainer waiting for games lists them.
 const ingestPoll = 250 * time.Millisecond
 
-var errTimeUp = errors.New("selfplay: time limit reached")
-
-// generation ingests a generation's games, trains, publishes and commits.
-func (t *remoteTrainer) generation(ctx context.Context, gen int, start time.Time, limit time.Duration) (Metrics, error) {
-	cfg := t.cfg
-	m := Metrics{Generation: gen, Best: gen - 1}
-	cpu := processCPU()
-	t0 := time.Now()
-	samples, keys, blackWins, err := t.ingest(ctx, gen, start, limit)
-	if err != nil {
-		return m, err
+// play ingests the generation's games, and writes them as its shard and
+// the list of their keys.
+func (s *workerGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error) {
+	if s.start.IsZero() {
+		s.start = time.Now()
 	}
-	m.SelfplaySecs = time.Since(t0).Seconds()
+	s.t0 = time.Now()
+	samples, keys, blackWins, err := s.ingest(ctx, g.gen)
+	if err != nil {
+		return nil, err
+	}
+	s.keys = keys
+	m.SelfplaySecs = time.Since(s.t0).Seconds()
 	m.Games, m.Samples = len(keys), len(samples)
 	m.BlackWinRate = float64(blackWins) / float64(max(len(keys), 1))
 	m.PolicyEntropy = meanEntropy(samples)
-	t.replay.Add(samples)
-	m.Window = t.replay.Window()
-	g := &generation{cfg: cfg.at(gen), gen: gen, trainer: t.trainer, replay: t.replay, hooks: t.hooks}
-	if err := g.train(ctx, len(samples), &m); err != nil {
-		return m, err
+	if err := s.dir.writeShard(g.gen, s.cfg.Size, samples); err != nil {
+		return nil, err
 	}
-	// Workers play while the trainer trains: games per hour of the whole
-	// generation, waiting and training.
-	m.GamesPerHour = float64(len(keys)) / time.Since(t0).Seconds() * 3600
-	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
-	m.WallSecs = t.wallBefore + time.Since(start).Seconds()
-
-	// Everything but state.json and the pointer can be written again by a
-	// later trainer if this one dies before the commit.
-	d := t.dir
-	ckptSum, err := d.saveCheckpoint(gen, t.trainer)
-	if err != nil {
-		return m, err
+	if err := s.dir.writeKeys(g.gen, keys); err != nil {
+		return nil, err
 	}
-	if err := d.writeShard(gen, cfg.Size, samples); err != nil {
-		return m, err
-	}
-	if err := d.writeKeys(gen, keys); err != nil {
-		return m, err
-	}
-	if err := t.publish(gen); err != nil {
-		return m, err
-	}
-	t.all = append(t.all, m)
-	if err := d.writeMetrics(t.all); err != nil {
-		return m, err
-	}
-
-	// The commit point: the generation and the keys it trained on.
-	ingested := append(slices.Clone(t.st.Ingested), keys...)
-	ingested = slices.DeleteFunc(ingested, func(k string) bool {
-		g, _, _ := parseWorkerShardKey(k)
-		return g <= gen-AcceptWindow // never listed again
-	})
-	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), WallSecs: m.WallSecs, Ingested: ingested}
-	if err := t.lease.Check(ctx); err != nil {
-		return m, err
-	}
-	if err := d.writeState(st); err != nil {
-		return m, err
-	}
-	t.st = st
-	if err := t.point(gen); err != nil {
-		return m, err
-	}
-	// The workers wait for the pointer; the plot can wait for them.
-	if err := d.writePlot(t.all); err != nil {
-		t.logf("warning: plotting metrics: %v", err)
-	}
-	d.removeOldCheckpoints(gen)
-	return m, nil
+	return samples, nil
 }
+
+// judge measures the games per hour of the whole generation, waiting and
+// training: workers play while the trainer trains.
+func (s *workerGames) judge(_ context.Context, _ *generation, m *Metrics) error {
+	m.GamesPerHour = float64(len(s.keys)) / time.Since(s.t0).Seconds() * 3600
+	return nil
+}
+
+// commit records the keys trained on, in the window: the commit point
+// says which games were trained on.
+func (s *workerGames) commit(st *state) {
+	ingested := append(slices.Clone(s.st.Ingested), s.keys...)
+	st.Ingested = slices.DeleteFunc(ingested, func(k string) bool {
+		g, _, _ := parseWorkerShardKey(k)
+		return g <= st.Generation-AcceptWindow // never listed again
+	})
+}
+
+// committed makes generation gen the workers' model, unless the trainer
+// lost its lease.
+func (s *workerGames) committed(gen int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return s.dir.pointWorkers(gen, s.cfg.GamesPerGen)
+}
+
+func (s *workerGames) redo() string { return "its games will be ingested again on the next start" }
 
 // ingest reads new worker shards of the accepted models, in the order
 // (generation, key), until it has cfg.GamesPerGen games.
-func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, limit time.Duration) (samples []net.Sample, keys []string, blackWins int, err error) {
-	cfg, d := t.cfg, t.dir
-	done := make(map[string]bool, len(t.st.Ingested))
-	for _, k := range t.st.Ingested {
+func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample, keys []string, blackWins int, err error) {
+	cfg, d := s.cfg, s.dir
+	done := make(map[string]bool, len(s.st.Ingested))
+	for _, k := range s.st.Ingested {
 		done[k] = true
 	}
-	if t.hooks.Selfplay != nil {
-		t.hooks.Selfplay(gen, cfg.GamesPerGen)
+	if s.hooks.Selfplay != nil {
+		s.hooks.Selfplay(gen, cfg.GamesPerGen)
 	}
 	for len(keys) < cfg.GamesPerGen {
 		found := false
@@ -262,7 +179,7 @@ func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, li
 					if errors.As(err, &op) {
 						return nil, nil, 0, err // the store failed, not the game
 					}
-					t.logf("warning: skipping %v", err)
+					s.logf("warning: skipping %v", err)
 					continue
 				}
 				found = true
@@ -271,15 +188,15 @@ func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, li
 				if len(game) > 0 && (game[0].Value > 0) == (game[0].Position.Turn == rules.Black) {
 					blackWins++
 				}
-				if t.hooks.Game != nil {
-					t.hooks.Game()
+				if s.hooks.Game != nil {
+					s.hooks.Game()
 				}
 			}
 		}
 		if len(keys) >= cfg.GamesPerGen || found {
 			continue
 		}
-		if limit > 0 && time.Since(start) >= limit {
+		if limit := cfg.Duration; limit > 0 && time.Since(s.start) >= limit {
 			return nil, nil, 0, errTimeUp
 		}
 		if err := runstore.Sleep(ctx, ingestPoll); err != nil {
@@ -287,31 +204,4 @@ func (t *remoteTrainer) ingest(ctx context.Context, gen int, start time.Time, li
 		}
 	}
 	return samples, keys, blackWins, nil
-}
-
-// publish exports the trainer's model as generation gen (see
-// RunDir.publishModel), unless the trainer lost its lease.
-func (t *remoteTrainer) publish(gen int) error {
-	parent := ""
-	switch {
-	case gen > 1:
-		parent = ModelName(gen - 1)
-	case gen == 1 && t.cfg.Init != "":
-		parent = filepath.Base(t.cfg.Init)
-	}
-	out, err := t.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: t.cfg.Seed})
-	if err != nil {
-		return err
-	}
-	_, err = t.dir.publishModel(gen, t.st.Generation, out, func() error { return t.lease.Check(t.dir.ctx) })
-	return err
-}
-
-// point makes generation gen the workers' model, unless the trainer lost
-// its lease.
-func (t *remoteTrainer) point(gen int) error {
-	if err := t.lease.Check(t.dir.ctx); err != nil {
-		return err
-	}
-	return t.dir.point(gen, t.cfg.GamesPerGen)
 }
