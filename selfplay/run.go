@@ -50,6 +50,10 @@ type Config struct {
 	// residual blocks: see InitModel); a run that has
 	// generations already continues from its own checkpoint.
 	Init string `json:"init,omitempty"`
+	// InitModel is the model of Init when the caller has loaded it
+	// already (konane train does, to learn its network): the run then
+	// starts from it and does not read Init again. Never saved.
+	InitModel *net.Model `json:"-"`
 }
 
 // Validate reports the first invalid setting.
@@ -95,7 +99,7 @@ func (c Config) Validate() error {
 // identity is the part of a config that a resumed run must keep.
 func (c Config) identity() Config {
 	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
-	c.Init = ""
+	c.Init, c.InitModel = "", nil
 	return c
 }
 
@@ -644,6 +648,15 @@ func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: init: %w", err)
 	}
+	return adaptInit(m, path, cfg, seed)
+}
+
+// adaptInit is InitModel for the model m, loaded from path.
+func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Model, error) {
+	if m.Config().Size != cfg.Size {
+		return nil, fmt.Errorf("selfplay: init: model %s plays %dx%d, not %dx%d", path, m.Config().Size, m.Config().Size, cfg.Size, cfg.Size)
+	}
+	var err error
 	if cfg.Captures && !m.Config().Captures {
 		if m, err = m.WithCaptures(); err != nil {
 			return nil, err
@@ -661,17 +674,23 @@ func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 	return m, nil
 }
 
-// openTrainer returns the run's trainer: a new network for a new run, else
-// the checkpoint of the last completed generation.
+// openTrainer returns the run's trainer: a new network for a new run (or
+// the model it starts from, Config.Init), else the checkpoint of the last
+// completed generation.
 func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Init != "" && st.Generation == 0 {
-		if model, err = InitModel(cfg.Init, cfg.Net, cfg.Seed); err != nil {
-			return nil, err
-		}
+	switch {
+	case cfg.Init == "" || st.Generation > 0:
+	case cfg.InitModel != nil:
+		model, err = adaptInit(cfg.InitModel, cfg.Init, cfg.Net, cfg.Seed)
+	default:
+		model, err = InitModel(cfg.Init, cfg.Net, cfg.Seed)
+	}
+	if err != nil {
+		return nil, err
 	}
 	t, err := net.NewTrainer(model, cfg.Train)
 	if err != nil {

@@ -409,6 +409,19 @@ func TestInitModel(t *testing.T) {
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the run does not start from the init model's weights")
 	}
+	// A model the caller loaded already (Config.InitModel) is taken as it
+	// is: the file is not read again.
+	loaded := cfg
+	loaded.Init, loaded.InitModel = filepath.Join(t.TempDir(), "gone.safetensors"), src
+	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, state{}); err != nil {
+		t.Fatalf("with the init model loaded: %v", err)
+	}
+	if got, err = tr.Model(net.Metadata{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ = got.WithMeta(net.Metadata{}).MarshalBinary(); !reflect.DeepEqual(a, b) {
+		t.Error("the run does not start from the loaded init model's weights")
+	}
 	// A run keeps its init model when resumed without one (a run stopped
 	// before its first generation must still start from it), and refuses
 	// another.

@@ -227,9 +227,10 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 		return cfg, err
 	}
 	if o.init != "" {
-		if cfg.Net, err = initNet(f); err != nil {
+		if cfg.InitModel, err = initNet(f); err != nil {
 			return cfg, err
 		}
+		cfg.Net = cfg.InitModel.Config()
 	}
 	if set["solver"] && !f.cfg.Game.MCTS.Solver {
 		for _, name := range []string{"solve-nodes", "solve-stones"} {
@@ -261,18 +262,20 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 	return cfg, nil
 }
 
-// initNet is the network of a run that --init starts from a model: the
-// model's, deeper with --blocks or with the capture planes of --captures.
-func initNet(f *trainFlags) (net.Config, error) {
+// initNet loads the model that --init starts a run from, the only time
+// it is read (the run takes it in Config.InitModel); the run's network is
+// the model's, deeper with --blocks or with the capture planes of
+// --captures.
+func initNet(f *trainFlags) (*net.Model, error) {
 	m, err := net.LoadForSize(f.opts.init, f.opts.size)
 	if err != nil {
-		return net.Config{}, fmt.Errorf("train: --init: %w", err)
+		return nil, fmt.Errorf("train: --init: %w", err)
 	}
 	c, set, want := m.Config(), f.set, f.cfg.Net
 	if set["filters"] && want.Filters != c.Filters || set["blocks"] && want.Blocks < c.Blocks || set["captures"] && !want.Captures && c.Captures {
-		return c, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
+		return nil, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
 	}
-	return c, nil
+	return m, nil
 }
 
 // savedRunConfig reads the configuration of the run at run (a directory

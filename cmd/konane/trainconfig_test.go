@@ -232,6 +232,9 @@ func TestTrainInit(t *testing.T) {
 			if got.Net != w || got.Init != model {
 				t.Errorf("%v: net %+v init %q, want %+v %q", tc.args, got.Net, got.Init, w, model)
 			}
+			if got.InitModel == nil || got.InitModel.Config() != want {
+				t.Errorf("%v: the run is not handed the model --init loaded (read once)", tc.args)
+			}
 		}
 	}
 }
