@@ -31,19 +31,24 @@
 //     distribution and a value in [-1, 1] (FuzzReadShard).
 //   - gate.go: the optional gate of a new model against the best one (an
 //     SPRT match in package arena).
-//   - run.go: the generation loop in a run directory (Run), each
-//     generation in named steps: recover the games an interrupted attempt
-//     saved, play the others, merge them into the generation's shard,
-//     train, export the model, gate it; then commit (metrics, then
-//     state.json), with exact resumption. One trainer and one evaluator
-//     serve the whole run; each generation's self-play model is copied
-//     into the evaluator (net.Evaluator.SetWeights), so a run's memory
-//     does not grow with its generations.
-//   - rundir.go: the run directory (RunDir): its layout (a local run's
-//     and a run fed by workers': worker shard keys, spool names, the
-//     model pointer, AcceptWindow), and every read and write of a run,
-//     on a local directory (OpenRunDir) or on a runstore.Store
-//     (OpenStoreRunDir).
+//   - run.go: the generation loop of a run (loop), one for every run,
+//     over a gameSource that gives each generation its games: the
+//     trainer's own seeded self-play (Run, ownGames: recover the games an
+//     interrupted attempt saved, play the others, merge them into the
+//     generation's shard) or the workers' (TrainFromWorkers). Then, for
+//     both: train, save the checkpoint, publish the model (create-only; a
+//     committed generation's model is never replaced), judge it (the
+//     gate), and commit (metrics, then state.json, then the pointers),
+//     with exact resumption. One trainer and one evaluator serve the
+//     whole run; each generation's self-play model is copied into the
+//     evaluator (net.Evaluator.SetWeights), so a run's memory does not
+//     grow with its generations.
+//   - rundir.go: the run's files (RunDir): its layout (a local run's and
+//     a run fed by workers': worker shard keys, spool names, the model
+//     pointers, AcceptWindow), and every read and write of a run, always
+//     on a runstore.Store: a local directory is a file:// store
+//     (OpenRunDir, which also takes the trainer's lock), a shared one is
+//     given (OpenStoreRunDir).
 //   - worker.go: a self-play worker of a run shared through a
 //     runstore.Store (Work, `konane selfplay`): plays with the newest model
 //     (sha256-checked, switched between games), spools each game and
@@ -51,10 +56,9 @@
 //     newest generation has its games (counting its own games in play
 //     and not yet uploaded).
 //   - trainer.go: the trainer fed by workers (TrainFromWorkers, `konane
-//     train --selfplay=false`): the steps of a local generation on a
-//     RunDir over the store, but the games are the workers': ingests each
-//     worker game once (its key in state.json), holds the run's lease
-//     (runstore.Lease), publishes models/latest.json.
+//     train --selfplay=false`): the game source workerGames, which
+//     ingests each worker game once (its key in state.json); holds the
+//     run's lease (runstore.Lease), publishes models/latest.json.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
 //     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).
