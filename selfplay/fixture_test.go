@@ -246,8 +246,8 @@ func TestResumeWorkersFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := strings.Fields(string(b))
-	if len(keys) != cfg.GamesPerGen {
-		t.Errorf("generation 3 trained on %d games, want %d", len(keys), cfg.GamesPerGen)
+	if len(keys) < cfg.GamesPerGen {
+		t.Errorf("generation 3 trained on %d games, want at least %d", len(keys), cfg.GamesPerGen)
 	}
 	for _, k := range keys {
 		if g, _, ok := parseWorkerShardKey(k); !ok || g < 3-AcceptWindow {

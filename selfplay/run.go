@@ -107,7 +107,7 @@ func (c Config) identity() Config {
 // skipped. They are called from the goroutine running Run.
 type Hooks struct {
 	Start      func()               // the directory is locked and checked; training starts
-	Selfplay   func(gen, games int) // a generation's self-play starts
+	Selfplay   func(gen, games int) // a generation's self-play starts, for games (a trainer fed by workers may take more)
 	Game       func()               // one game finished
 	Training   func(gen, steps int) // training starts
 	Gate       func(gen int)        // the gate match starts

@@ -19,9 +19,13 @@ const LeaseTTL = 30 * time.Second
 // TrainFromWorkers is Run for a run whose games are played by workers
 // (konane selfplay) anywhere: it plays none itself, but ingests the
 // shards that workers upload to store, each exactly once, generation after
-// generation. Every generation it trains on the first cfg.GamesPerGen new
-// games of the last AcceptWindow models (in the order generation, then key),
-// then publishes models/gen-NNNNNN.safetensors (create-only) and
+// generation. Every generation trains on every new game of the last
+// AcceptWindow models that it finds, and at least cfg.GamesPerGen (it
+// waits for them), taken in the order generation, then key: a game that
+// workers played beyond the games wanted (each worker sees the games
+// uploaded and its own in play, not the others') is trained on by the
+// next generation instead of ageing out of the window unused. Then it
+// publishes models/gen-NNNNNN.safetensors (create-only) and
 // models/latest.json, and commits state.json with the keys it trained on.
 //
 // Only one trainer runs per store: it holds a runstore.Lease, refuses to
@@ -147,8 +151,9 @@ func (s *workerGames) committed(gen int) error {
 
 func (s *workerGames) redo() string { return "its games will be ingested again on the next start" }
 
-// ingest reads new worker shards of the accepted models, in the order
-// (generation, key), until it has cfg.GamesPerGen games.
+// ingest reads the new worker shards of the accepted models, in the order
+// (generation, key): every one listed, listing again until it has at
+// least cfg.GamesPerGen games.
 func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample, keys []string, blackWins int, err error) {
 	cfg, d := s.cfg, s.dir
 	done := make(map[string]bool, len(s.st.Ingested))
@@ -160,15 +165,12 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 	}
 	for len(keys) < cfg.GamesPerGen {
 		found := false
-		for g := max(gen-AcceptWindow, 0); g < gen && len(keys) < cfg.GamesPerGen; g++ {
+		for g := max(gen-AcceptWindow, 0); g < gen; g++ {
 			listed, err := d.workerShards(g)
 			if err != nil {
 				return nil, nil, 0, err
 			}
 			for _, k := range listed {
-				if len(keys) >= cfg.GamesPerGen {
-					break
-				}
 				if done[k] {
 					continue
 				}

@@ -54,12 +54,18 @@ func TestScaleOutWaste(t *testing.T) {
 	}
 	trained := map[string]bool{}
 	lagSum, lagN := 0, 0
+	least, most := -1, 0 // games per generation
 	for g := 1; g <= gens; g++ {
 		b, err := store.Read(ctx, "replay/"+keysName(g))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range strings.Fields(string(b)) {
+		keys := strings.Fields(string(b))
+		if least < 0 || len(keys) < least {
+			least = len(keys)
+		}
+		most = max(most, len(keys))
+		for _, k := range keys {
 			mg, _, _ := parseWorkerShardKey(k)
 			trained[k] = true
 			lagSum += g - mg
@@ -76,6 +82,6 @@ func TestScaleOutWaste(t *testing.T) {
 			wasted++
 		}
 	}
-	t.Logf("%d workers, %d generations of %d games: %d games uploaded by models 0..%d, %d never trained on (waste %.0f%%); mean lag %.2f generations",
-		n, gens, cfg.GamesPerGen, counted, gens-2, wasted, 100*float64(wasted)/float64(max(counted, 1)), float64(lagSum)/float64(max(lagN, 1)))
+	t.Logf("%d workers, %d generations of %d games: %d games uploaded by models 0..%d, %d never trained on (waste %.0f%%); mean lag %.2f generations; %d games trained on, %d to %d per generation",
+		n, gens, cfg.GamesPerGen, counted, gens-2, wasted, 100*float64(wasted)/float64(max(counted, 1)), float64(lagSum)/float64(max(lagN, 1)), lagN, least, most)
 }

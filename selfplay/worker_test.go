@@ -61,8 +61,8 @@ func TestWorkersFeedTrainer(t *testing.T) {
 			t.Fatal(err)
 		}
 		keys := strings.Fields(string(b))
-		if len(keys) != cfg.GamesPerGen {
-			t.Errorf("generation %d: %d games, want %d", g, len(keys), cfg.GamesPerGen)
+		if len(keys) < cfg.GamesPerGen {
+			t.Errorf("generation %d: %d games, want at least %d", g, len(keys), cfg.GamesPerGen)
 		}
 		for _, k := range keys {
 			if seen[k] {

@@ -47,6 +47,9 @@ func (p *progress) update(unit string) func(done, total int) {
 					progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
 					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
 			}
+			if total > p.bar.GetMax() {
+				p.bar.ChangeMax(total)
+			}
 			p.bar.Set(done)
 			return
 		}

@@ -52,7 +52,8 @@ func faultRuns(t *testing.T) map[string]string {
 // a trainer (--selfplay=false) and three konane selfplay workers on one
 // run; workers are killed with SIGKILL five times and restarted, the
 // trainer once. At the end no game that reached a spool is lost, none is
-// trained on twice, and every generation trained on exactly its games.
+// trained on twice, and every generation trained on at least the games
+// wanted, all of models in its window.
 //
 // The faults are driven by events, not by the clock, so that the test
 // exercises the same things on a fast or a loaded machine: worker kill j
@@ -308,7 +309,8 @@ done:
 		t.Fatal("the workers' logs name no spooled game")
 	}
 
-	// Every generation trained on its games, none twice, none missing.
+	// Every generation trained on its games (at least those wanted), none
+	// twice, none missing.
 	if g := generation(); g != gens {
 		t.Fatalf("state.json at generation %d, want %d", g, gens)
 	}
@@ -319,8 +321,8 @@ done:
 			t.Fatal(err)
 		}
 		keys := strings.Fields(string(b))
-		if len(keys) != gamesPerGen {
-			t.Errorf("generation %d trained on %d games, want %d", g, len(keys), gamesPerGen)
+		if len(keys) < gamesPerGen {
+			t.Errorf("generation %d trained on %d games, want at least %d", g, len(keys), gamesPerGen)
 		}
 		for _, k := range keys {
 			if prev, dup := ingested[k]; dup {

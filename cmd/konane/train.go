@@ -365,6 +365,7 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 	}
 	add := func() {
 		done++
+		total = max(total, done) // a trainer fed by workers takes every game it finds
 		if update != nil {
 			update(done, total)
 		}
