@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,6 +159,43 @@ func TestList(t *testing.T) {
 		}
 		if objs, _ := s.List(ctx, "nothing/"); len(objs) != 0 {
 			t.Fatalf("list of an empty prefix: %v", objs)
+		}
+	})
+}
+
+// TestDeleteAll: a folder's objects go, and no other (a key that only
+// starts like the folder stays); on file:// the folder goes too.
+func TestDeleteAll(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		for _, k := range []string{"replay/gen-000001/a.shard", "replay/gen-000001/sub/b.shard", "replay/gen-000001.shard", "replay/gen-000002/c.shard"} {
+			if err := s.Put(ctx, k, []byte(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.DeleteAll(ctx, "replay/gen-000001"); err != nil {
+			t.Fatal(err)
+		}
+		objs, err := s.List(ctx, "replay/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			got = append(got, o.Key)
+		}
+		if want := "replay/gen-000001.shard replay/gen-000002/c.shard"; strings.Join(got, " ") != want {
+			t.Errorf("left %v, want %s", got, want)
+		}
+		if s.Dir() != "" {
+			if _, err := os.Stat(filepath.Join(s.Dir(), "replay", "gen-000001")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the emptied folder: %v, want it gone", err)
+			}
+			if n := s.Name("replay/gen-000002/c.shard"); n != filepath.Join(s.Dir(), "replay", "gen-000002", "c.shard") {
+				t.Errorf("Name: %s, want the file's path", n)
+			}
+		} else if n := s.Name("a/b"); !strings.HasSuffix(n, " a/b") {
+			t.Errorf("Name: %s, want the location and the key", n)
 		}
 	})
 }
