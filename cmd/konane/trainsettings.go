@@ -92,7 +92,7 @@ var trainSettings = []trainSetting{
 	{flag: "time", field: func(c *selfplay.Config) any { return &c.Duration }, resume: session,
 		help: "stop after this much wall time in this session (0: no limit)"},
 	{flag: "games-per-gen", field: func(c *selfplay.Config) any { return &c.GamesPerGen }, resume: keep, asDefault: "0",
-		help: "self-play games per generation"},
+		help: "self-play games per generation (fed by workers: at least this many, every new game it finds)"},
 	{flag: "workers", field: func(c *selfplay.Config) any { return &c.Parallel }, resume: mayChange, asDefault: "0",
 		help: "games in flight at once, feeding the batched evaluator"},
 	{flag: "sims", option: func(o *trainOptions) any { return &o.sims }, resume: keep,
