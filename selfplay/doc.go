@@ -31,18 +31,20 @@
 //     distribution and a value in [-1, 1] (FuzzReadShard).
 //   - gate.go: the optional gate of a new model against the best one (an
 //     SPRT match in package arena).
-//   - run.go: the generation loop of a run (loop), one for every run,
-//     over a gameSource that gives each generation its games: the
-//     trainer's own seeded self-play (Run, ownGames: recover the games an
-//     interrupted attempt saved, play the others, merge them into the
-//     generation's shard) or the workers' (TrainFromWorkers). Then, for
-//     both: train, save the checkpoint, publish the model (create-only; a
-//     committed generation's model is never replaced), judge it (the
-//     gate), and commit (metrics, then state.json, then the pointers),
-//     with exact resumption. One trainer and one evaluator serve the
-//     whole run; each generation's self-play model is copied into the
-//     evaluator (net.Evaluator.SetWeights), so a run's memory does not
-//     grow with its generations.
+//   - loop.go: the generation loop of a run (loop), one for every run,
+//     over a gameSource that gives each generation its games. For every
+//     generation: the source's games, training, the checkpoint, the
+//     model published (create-only; a committed generation's model is
+//     never replaced), the source's judgement (the gate), then the commit
+//     (metrics, then state.json, then the pointers), with exact
+//     resumption.
+//   - run.go: the run's configuration (Config) and a run that plays its
+//     own games (Run, the source ownGames, seeded by the run's seed:
+//     recover the games an interrupted attempt saved, play the others,
+//     merge them into the generation's shard, gate). One trainer and one
+//     evaluator serve the whole run; each generation's self-play model is
+//     copied into the evaluator (net.Evaluator.SetWeights), so a run's
+//     memory does not grow with its generations.
 //   - rundir.go: the run's files (RunDir): its layout (a local run's and
 //     a run fed by workers': worker shard keys, spool names, the model
 //     pointers, AcceptWindow), and every read and write of a run, always
@@ -57,7 +59,8 @@
 //     and not yet uploaded).
 //   - trainer.go: the trainer fed by workers (TrainFromWorkers, `konane
 //     train --selfplay=false`): the game source workerGames, which
-//     ingests each worker game once (its key in state.json); holds the
+//     ingests every new worker game of its window, each once (its key in
+//     state.json), at least the games wanted per generation; holds the
 //     run's lease (runstore.Lease), publishes models/latest.json.
 //   - metrics.go: DIR/metrics.csv and the DIR/metrics.png plot (MetricsPanels,
 //     drawn by package chart).

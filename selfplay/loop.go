@@ -1,0 +1,202 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"github.com/konanezero/konane/net"
+)
+
+// A gameSource gives each generation of a run its games: the trainer's own
+// seeded self-play (ownGames, Run) or the games that workers upload
+// (workerGames, TrainFromWorkers). The generation loop (loop.run) does
+// the rest, the same for both.
+type gameSource interface {
+	// play returns the samples of generation g's games, in the order they
+	// are trained on, having written them as the generation's shard, and
+	// fills in m's self-play figures.
+	play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error)
+	// judge runs once the generation's model is published, before its
+	// commit (the gate of ownGames).
+	judge(ctx context.Context, g *generation, m *Metrics) error
+	// commit adds what the source must remember to the state that
+	// commits a generation.
+	commit(st *state)
+	// committed runs after the commit and the models/latest pointer.
+	committed(gen int) error
+	// redo says what the next start does with a generation interrupted.
+	redo() string
+}
+
+// loop is a run's generation loop: per generation, the games of its
+// source, training, the checkpoint and the model, then the commit.
+type loop struct {
+	dir        *RunDir
+	cfg        Config
+	st         state   // the last commit
+	wallBefore float64 // wall seconds of the run before this session
+	trainer    *net.Trainer
+	replay     *Replay
+	all        []Metrics
+	hooks      Hooks
+	logf       func(string, ...any)
+	// check runs before the writes that only the run's holder may make
+	// (the lease's, for a trainer fed by workers).
+	check func() error
+}
+
+// openLoop checks or writes the run's configuration and loads its state,
+// its trainer, its replay buffer and its metrics. check (nil: none) runs
+// before the first write.
+func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), check func() error) (*loop, error) {
+	if check == nil {
+		check = func() error { return nil }
+	}
+	st, err := d.readState() // before the config is rewritten
+	if err != nil {
+		return nil, err
+	}
+	if err := check(); err != nil {
+		return nil, err
+	}
+	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
+		return nil, err
+	}
+	if err := d.initState(); err != nil {
+		return nil, err
+	}
+	l := &loop{dir: d, cfg: cfg, st: st, wallBefore: st.WallSecs, hooks: hooks, logf: logf, check: check}
+	if l.trainer, err = openTrainer(d, cfg, st); err != nil {
+		return nil, err
+	}
+	l.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
+	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, l.replay, st.Generation); err != nil {
+		return nil, err
+	}
+	if l.all, err = d.resumeMetrics(st.Generation, logf); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+var errTimeUp = errors.New("selfplay: time limit reached")
+
+// run runs generations until the config's stop condition or ctx is done.
+func (l *loop) run(ctx context.Context, src gameSource) error {
+	cfg := l.cfg
+	start := time.Now()
+	for gen := l.st.Generation + 1; ; gen++ {
+		if cfg.Generations > 0 && gen > cfg.Generations {
+			l.logf("stopping: %d generations done", cfg.Generations)
+			return nil
+		}
+		if cfg.Duration > 0 && time.Since(start) >= cfg.Duration {
+			l.logf("stopping: time limit %v reached", cfg.Duration)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		m, err := l.generation(ctx, src, gen, start)
+		if errors.Is(err, errTimeUp) {
+			l.logf("stopping: time limit %v reached while waiting for games", cfg.Duration)
+			return nil
+		}
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			l.logf("interrupted during generation %d; %s", gen, src.redo())
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if l.hooks.Generation != nil {
+			l.hooks.Generation(m)
+		}
+	}
+}
+
+// generation does generation gen and commits it.
+func (l *loop) generation(ctx context.Context, src gameSource, gen int, start time.Time) (Metrics, error) {
+	g := &generation{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
+	m := Metrics{Generation: gen, Best: gen - 1}
+	cpu := processCPU()
+	samples, err := src.play(ctx, g, &m)
+	if err != nil {
+		return m, err
+	}
+	l.replay.Add(samples)
+	m.Window = l.replay.Window()
+	if err := g.train(ctx, len(samples), &m); err != nil {
+		return m, err
+	}
+	// Everything but state.json and the pointers can be written again if
+	// the trainer dies before the commit.
+	ckptSum, err := l.dir.saveCheckpoint(gen, l.trainer)
+	if err != nil {
+		return m, err
+	}
+	if err := l.publish(gen); err != nil {
+		return m, err
+	}
+	if err := src.judge(ctx, g, &m); err != nil {
+		return m, err
+	}
+	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
+	m.WallSecs = l.wallBefore + time.Since(start).Seconds()
+	return m, l.commit(src, m, ckptSum)
+}
+
+// publish exports the trainer's model as generation gen (see
+// RunDir.publishModel).
+func (l *loop) publish(gen int) error {
+	parent := ""
+	switch {
+	case gen > 1:
+		parent = ModelName(gen - 1)
+	case gen == 1 && l.cfg.Init != "":
+		parent = filepath.Base(l.cfg.Init)
+	}
+	out, err := l.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: l.cfg.Seed})
+	if err != nil {
+		return err
+	}
+	_, err = l.dir.publishModel(gen, l.st.Generation, out, l.check)
+	return err
+}
+
+// commit records a finished generation, the last of all: its metrics,
+// then the state that names its checkpoint and model (the commit point),
+// then the pointers to its model, and drops the checkpoints no longer
+// needed.
+func (l *loop) commit(src gameSource, m Metrics, ckptSum string) error {
+	d, gen := l.dir, m.Generation
+	l.all = append(l.all, m)
+	if err := d.writeMetrics(l.all); err != nil {
+		return err
+	}
+	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: l.st.Best, WallSecs: m.WallSecs}
+	if l.cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
+		st.Best = ModelName(gen)
+	}
+	src.commit(&st)
+	if err := l.check(); err != nil {
+		return err
+	}
+	if err := d.writeState(st); err != nil {
+		return err
+	}
+	l.st = st
+	if err := d.point(gen); err != nil {
+		return err
+	}
+	if err := src.committed(gen); err != nil {
+		return err
+	}
+	if err := d.writePlot(l.all); err != nil {
+		l.logf("warning: plotting metrics: %v", err)
+	}
+	d.removeOldCheckpoints(gen)
+	return nil
+}
