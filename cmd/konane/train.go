@@ -227,10 +227,10 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 		return cfg, err
 	}
 	if o.init != "" {
-		if cfg.InitModel, err = initNet(f); err != nil {
+		if cfg.Net, err = initNet(f); err != nil {
 			return cfg, err
 		}
-		cfg.Net = cfg.InitModel.Config()
+		cfg.InitModel = f.cfg.InitModel // read once: the run starts from it
 	}
 	if set["solver"] && !f.cfg.Game.MCTS.Solver {
 		for _, name := range []string{"solve-nodes", "solve-stones"} {
@@ -262,20 +262,19 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 	return cfg, nil
 }
 
-// initNet loads the model that --init starts a run from, the only time
-// it is read (the run takes it in Config.InitModel); the run's network is
-// the model's, deeper with --blocks or with the capture planes of
-// --captures.
-func initNet(f *trainFlags) (*net.Model, error) {
+// initNet is the network of a run that --init starts from a model: the
+// model's, deeper with --blocks or with the capture planes of --captures.
+func initNet(f *trainFlags) (net.Config, error) {
 	m, err := net.LoadForSize(f.opts.init, f.opts.size)
 	if err != nil {
-		return nil, fmt.Errorf("train: --init: %w", err)
+		return net.Config{}, fmt.Errorf("train: --init: %w", err)
 	}
+	f.cfg.InitModel = m // trainConfig hands it to the run: the file is read once
 	c, set, want := m.Config(), f.set, f.cfg.Net
 	if set["filters"] && want.Filters != c.Filters || set["blocks"] && want.Blocks < c.Blocks || set["captures"] && !want.Captures && c.Captures {
-		return nil, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
+		return c, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
 	}
-	return m, nil
+	return c, nil
 }
 
 // savedRunConfig reads the configuration of the run at run (a directory
