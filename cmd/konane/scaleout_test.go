@@ -343,16 +343,19 @@ done:
 		}
 	}
 	stale, tail := 0, 0
+	staleBy := map[int]int{} // model → games outside the window
 	for k, g := range stored {
 		if _, ok := ingested[k]; ok {
 			continue
 		}
 		if g <= gens-selfplay.AcceptWindow {
 			stale++ // played by a model older than the window when the trainer got to it
+			staleBy[g]++
 		} else {
 			tail++ // waiting for generation gens+1
 		}
 	}
+	t.Logf("games outside the window, by the model that played them: %v (model %d's could still go into the last generation)", staleBy, gens-selfplay.AcceptWindow)
 	t.Logf("%d games spooled (with repeats of identical games), %d distinct in the store, %d trained on exactly once, %d outside the window, %d for the next generation; %d worker kills, trainer killed %v; %.0fs",
 		spooled, len(stored), len(ingested), stale, tail, workerKills, trainerKilled, time.Since(began).Seconds())
 }
