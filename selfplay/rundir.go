@@ -600,9 +600,14 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 }
 
 // AcceptWindow is how many model generations back a trainer fed by
-// workers accepts games from: games of the newest model and of the one
-// before it, which workers were still finishing when the newest appeared.
-const AcceptWindow = 2
+// workers accepts games from: games of the newest model and of the two
+// before it, which workers were still finishing, or uploading from a
+// spool after a restart, when newer ones appeared. Runs made when it
+// was 2 resume safely: the games already trained on are read from the
+// .keys files of the generations that could have taken them (see
+// workerGames.trained), not only from state.json, which keeps those of
+// the window's models.
+const AcceptWindow = 3
 
 // workerShardKey is the key of a game of model gen uploaded by a worker.
 func workerShardKey(gen int, sum string) string { return runfiles.WorkerShardKey(gen, sum) }
@@ -658,6 +663,15 @@ func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
 // writeKeys records the worker shards that generation gen trained on.
 func (d *RunDir) writeKeys(gen int, keys []string) error {
 	return d.writeFile(replayDir+"/"+keysName(gen), []byte(strings.Join(keys, "\n")+"\n"))
+}
+
+// readKeys returns the worker shards that generation gen trained on.
+func (d *RunDir) readKeys(gen int) ([]string, error) {
+	b, err := d.readFile(replayDir + "/" + keysName(gen))
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(b)), nil
 }
 
 func keysName(g int) string { return runfiles.KeysName(g) }

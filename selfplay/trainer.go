@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -151,14 +152,36 @@ func (s *workerGames) committed(gen int) error {
 
 func (s *workerGames) redo() string { return "its games will be ingested again on the next start" }
 
+// trained returns the keys of the games of the window of generation gen
+// already trained on: those that state.json records, and those that the
+// committed generations which could have taken them (gen−AcceptWindow+1
+// to gen−1) list in their .keys files — the same keys, unless the run's
+// state was written with a narrower window.
+func (s *workerGames) trained(gen int) (map[string]bool, error) {
+	done := make(map[string]bool, len(s.st.Ingested))
+	for _, k := range s.st.Ingested {
+		done[k] = true
+	}
+	for g := max(gen-AcceptWindow+1, 1); g < gen && g <= s.st.Generation; g++ {
+		keys, err := s.dir.readKeys(g)
+		if err != nil {
+			return nil, &FileError{Path: s.dir.name(replayDir + "/" + keysName(g)), Err: fmt.Errorf("%w: the games generation %d trained on are needed to train on each game once", err, g)}
+		}
+		for _, k := range keys {
+			done[k] = true
+		}
+	}
+	return done, nil
+}
+
 // ingest reads the new worker shards of the accepted models, in the order
 // (generation, key): every one listed, listing again until it has at
 // least cfg.GamesPerGen games.
 func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample, keys []string, blackWins int, err error) {
 	cfg, d := s.cfg, s.dir
-	done := make(map[string]bool, len(s.st.Ingested))
-	for _, k := range s.st.Ingested {
-		done[k] = true
+	done, err := s.trained(gen)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	if s.hooks.Selfplay != nil {
 		s.hooks.Selfplay(gen, cfg.GamesPerGen)
