@@ -153,13 +153,17 @@ func (s *Store) Location() string { return s.loc }
 // Dir returns the local directory of a file:// store, or "" for a bucket.
 func (s *Store) Dir() string { return s.dir }
 
-// Name is how a person finds key: its file's path on file://, else the
-// store's location and the key.
+// Name is how a person finds key: its file's path on file:// (relative
+// when the store was opened with a relative path), else the store's
+// location and the key.
 func (s *Store) Name(key string) string {
-	if s.dir != "" {
+	switch {
+	case s.dir == "":
+		return s.loc + " " + key
+	case strings.Contains(s.loc, "://"):
 		return s.filePath(key)
 	}
-	return s.loc + " " + key
+	return filepath.Join(s.loc, filepath.FromSlash(key))
 }
 
 // Close releases the store's resources.
