@@ -26,7 +26,8 @@ const (
 // nor time.
 const DefaultDepth = 4
 
-// settings lists the keys each kind accepts, in the order help shows them.
+// settings lists the keys of each kind that this package reads, in the
+// order errors name them; DeclareSettings adds the keys of other packages.
 var settings = map[string][]string{
 	KindRandom:    {"name"},
 	KindGreedy:    {"name"},
@@ -34,7 +35,49 @@ var settings = map[string][]string{
 	KindPVS:       {"depth", "time", "eval", "lmr", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"level", "sims", "time", "solver", "ptemp", "name", "file"},
+	KindModel:     {"sims", "time", "name", "file"},
+}
+
+// SpecSettings are the settings of a kind that another package reads
+// (agent reads the model kind's level, solver and ptemp): ParseSpec
+// accepts them, checks them with Set and keeps them in Spec.Settings.
+type SpecSettings struct {
+	// Keys is every key of the kind, in the order errors name them: the
+	// declaring package's and this package's own (which it must hold).
+	Keys []string
+	// Set checks the value of one of the declaring package's keys and
+	// returns the value that Spec.Settings keeps; its error says what was
+	// wanted.
+	Set func(key, value string) (string, error)
+	// Check, when set, checks a spec of the kind once all its settings
+	// are read, in place of this package's check of the kind.
+	Check func(Spec) error
+}
+
+// declared holds the SpecSettings of each kind that has them.
+var declared = map[string]SpecSettings{}
+
+// DeclareSettings makes ParseSpec accept the settings d of kind that the
+// calling package reads. It is for a package's init (it is not safe for
+// concurrent use with ParseSpec) and panics on an unknown kind, a second
+// declaration, or keys that leave out one of this package's own.
+func DeclareSettings(kind string, d SpecSettings) {
+	own, ok := settings[kind]
+	if !ok {
+		panic(fmt.Sprintf("player: DeclareSettings of unknown kind %q", kind))
+	}
+	if _, twice := declared[kind]; twice {
+		panic(fmt.Sprintf("player: the settings of %s are declared twice", kind))
+	}
+	for _, k := range own {
+		if !contains(d.Keys, k) {
+			panic(fmt.Sprintf("player: DeclareSettings(%s) leaves out its setting %q", kind, k))
+		}
+	}
+	if d.Set == nil && len(d.Keys) > len(own) {
+		panic(fmt.Sprintf("player: DeclareSettings(%s) declares keys without Set", kind))
+	}
+	declared[kind] = d
 }
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect, KindModel}
@@ -50,7 +93,7 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 // file=PATH, whose value is the whole rest of the spec, commas and '='
 // included: "model:sims=200,file=runs/a,b/gen3.safetensors". Every kind
 // accepts name=LABEL, the name shown in results; the default name is the
-// spec text itself. Settings:
+// spec text itself. The settings this package reads:
 //
 //	file=PATH  model: the model file (last: the rest of the spec is the path)
 //	depth=N    alphabeta, pvs: search depth in plies (default 4 unless
@@ -60,19 +103,15 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	eval=E     pvs: the evaluation, mob, full (the default) or weights
 //	           M/S/P/T (see Weights)
 //	lmr=on|off pvs: late move reductions (default on)
-//	level=L    model: a difficulty level (easy, medium, hard, max: see
-//	           package agent), as play, serve and gtp offer it: its
-//	           simulations, unless sims or time is given, and its use of
-//	           the solver, unless solver is given
 //	sims=N     mcts, model: simulations per move
-//	solver=on|off model: search with MCTS-Solver and the exact endgame
-//	           solver (on, the default but for level=easy) or plain MCTS
-//	ptemp=T    model: the temperature of the network's priors in the
-//	           search (mcts.Config.PolicyTemp; default the agent's for
-//	           the model's size, agent.PolicyTemp; 1 uses them as they are)
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
 //	           solve (default 24; 4x4 and 5x5 are always solved)
+//
+// A model spec needs sims or time. The package that reads a kind's other
+// settings declares them (DeclareSettings): package agent, which loads
+// model players, declares the model kind's level, solver and ptemp, and
+// its own check of what a model spec needs.
 type Spec struct {
 	Kind  string
 	Name  string
@@ -89,13 +128,10 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
-	// Level (model): a level name, resolved by agent.NewFactory; "" = none.
-	Level string
-	// Solver (model): "on", "off", or "" for the level's choice (else on).
-	Solver string
-	// PolicyTemp (model): the temperature of the priors in the search;
-	// 0 = the agent's for the model's size (agent.PolicyTemp).
-	PolicyTemp float64
+	// Settings are the settings given of the keys another package
+	// declared (DeclareSettings), by key, as its Set returned them; nil
+	// when none was given.
+	Settings map[string]string
 }
 
 // ParseSpec reads a player spec (see Spec). Its errors name the spec and
@@ -116,6 +152,10 @@ func parseSpec(text string) (Spec, error) {
 	kind, rest, _ := strings.Cut(text, ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	keys, ok := settings[kind]
+	d, isDeclared := declared[kind]
+	if isDeclared {
+		keys = d.Keys
+	}
 	if !ok {
 		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
 	}
@@ -157,37 +197,44 @@ func parseSpec(text string) (Spec, error) {
 			return Spec{}, fmt.Errorf("setting %q given twice", key)
 		}
 		seen[key] = true
-		if err := s.set(key, value); err != nil {
+		if err := s.set(key, value, d); err != nil {
 			return Spec{}, fmt.Errorf("setting %s=%q: %w", key, value, err)
 		}
 	}
 	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
 		s.Depth = DefaultDepth
 	}
-	if kind == KindModel && s.Sims == 0 && s.Time == 0 && s.Level == "" {
-		return Spec{}, errors.New("model needs level=L, sims=N or time=D")
+	switch {
+	case d.Check != nil:
+		if err := d.Check(s); err != nil {
+			return Spec{}, err
+		}
+	case kind == KindModel && s.Sims == 0 && s.Time == 0:
+		return Spec{}, errors.New("model needs sims=N or time=D")
 	}
 	return s, nil
 }
 
-func (s *Spec) set(key, value string) error {
+// set reads the setting key=value into s: one of this package's keys of
+// s's kind, or else one that d declares.
+func (s *Spec) set(key, value string, d SpecSettings) error {
+	if !contains(settings[s.Kind], key) {
+		v, err := d.Set(key, value)
+		if err != nil {
+			return err
+		}
+		if s.Settings == nil {
+			s.Settings = map[string]string{}
+		}
+		s.Settings[key] = v
+		return nil
+	}
 	switch key {
 	case "name":
 		if value == "" {
 			return errors.New("empty name")
 		}
 		s.Name = value
-	case "level":
-		if value == "" {
-			return errors.New("empty level")
-		}
-		s.Level = strings.ToLower(value)
-	case "solver":
-		v := strings.ToLower(value)
-		if v != "on" && v != "off" {
-			return errors.New("want on or off")
-		}
-		s.Solver = v
 	case "eval":
 		if _, err := ParseWeights(value); err != nil {
 			return err
@@ -223,12 +270,6 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("want a whole number of stones 2..64")
 		}
 		s.MaxStones = n
-	case "ptemp":
-		x, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(x >= mcts.MinPolicyTemp && x <= mcts.MaxPolicyTemp) {
-			return fmt.Errorf("want a number in [%v, %v]", mcts.MinPolicyTemp, mcts.MaxPolicyTemp)
-		}
-		s.PolicyTemp = x
 	case "c":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(x > 0) || x > 100 {
