@@ -3,11 +3,10 @@ package agent
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/player"
 )
 
@@ -47,20 +46,5 @@ func TestSpecsGolden(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	path := filepath.Join("testdata", "specs.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("the specs read differently from %s (-update rewrites it):\n%s", path, out.String())
-	}
+	golden.Check(t, "specs.golden", []byte(out.String()), *update)
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -29,20 +29,5 @@ func TestGamesGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "# game %d: key %016x\n%s\n", g.Index+1, g.Key(), text)
 	}
-	path := filepath.Join("testdata", "games.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("the match's records differ from %s (-update rewrites it):\n%s", path, out.String())
-	}
+	golden.Check(t, "games.golden", []byte(out.String()), *update)
 }

@@ -3,36 +3,14 @@ package gtp
 import (
 	"context"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
-}
 
 // TestGameGolden pins every answer of a whole 4x4 game played by genmove,
 // with moves and take-backs after its end: the game's history (play,
@@ -62,5 +40,5 @@ func TestGameGolden(t *testing.T) {
 	for i, answer := range strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n") {
 		transcript.WriteString(lines[i] + "\n" + answer + "\n\n")
 	}
-	golden(t, "game.golden", transcript.String())
+	golden.Check(t, "game.golden", []byte(transcript.String()), *update)
 }

@@ -3,10 +3,10 @@ package selfplay
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -38,17 +38,5 @@ func TestGameGolden(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	path := filepath.Join("testdata", "games.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("self-play games differ from %s (-update rewrites it):\n%s", path, out.String())
-	}
+	golden.Check(t, "games.golden", []byte(out.String()), *update)
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/internal/golden"
 )
 
 // TestGameGolden pins the raw answers about a client's game that need no
@@ -52,20 +52,5 @@ func TestGameGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "%s %s %s\n%d %s\n%s\n", req.method, req.path, req.body, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
-	path := filepath.Join("testdata", "game.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("answers differ from %s (-update rewrites it):\n%s", path, out.String())
-	}
+	golden.Check(t, "game.golden", []byte(out.String()), *update)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
@@ -119,19 +120,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		}
 		b.WriteString(kind + " " + strings.Join(args, " ") + "\n" + string(js) + "\n")
 	}
-	golden := filepath.Join("testdata", "train-config.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("configurations differ from %s:\n%s", golden, b.String())
-	}
+	golden.Check(t, "train-config.golden", []byte(b.String()), *update)
 }
 
 func runCmd(args []string, out *bytes.Buffer) error {
