@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/player"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestSpecsGolden pins what ParseSpec says of player specs of every kind,
 // bad ones above all, with the model kind's settings that this package
@@ -46,5 +43,5 @@ func TestSpecsGolden(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	golden.Check(t, "specs.golden", []byte(out.String()), *update)
+	golden.Check(t, "specs.golden", []byte(out.String()))
 }

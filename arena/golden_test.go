@@ -2,15 +2,12 @@ package arena
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestGamesGolden pins the records of a seeded round robin (random
 // opening plies, three players, two at a time): testdata/games.golden,
@@ -29,5 +26,5 @@ func TestGamesGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "# game %d: key %016x\n%s\n", g.Index+1, g.Key(), text)
 	}
-	golden.Check(t, "games.golden", []byte(out.String()), *update)
+	golden.Check(t, "games.golden", []byte(out.String()))
 }

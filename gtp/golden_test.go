@@ -2,15 +2,12 @@ package gtp
 
 import (
 	"context"
-	"flag"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestGameGolden pins every answer of a whole 4x4 game played by genmove,
 // with moves and take-backs after its end: the game's history (play,
@@ -40,5 +37,5 @@ func TestGameGolden(t *testing.T) {
 	for i, answer := range strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n") {
 		transcript.WriteString(lines[i] + "\n" + answer + "\n\n")
 	}
-	golden.Check(t, "game.golden", []byte(transcript.String()), *update)
+	golden.Check(t, "game.golden", []byte(transcript.String()))
 }

@@ -2,15 +2,12 @@ package rules
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
 
 // TestRenderGolden draws a set of positions, with and without a last move,
 // and compares with testdata/render.golden.
@@ -67,7 +64,7 @@ func TestRenderGolden(t *testing.T) {
 			t.Fatalf("%s: ParsePosition(Render(p)) = %+v, want %+v", s.title, back, s.pos)
 		}
 	}
-	golden.Check(t, "render.golden", out.Bytes(), *update)
+	golden.Check(t, "render.golden", out.Bytes())
 }
 
 func mustMove(t testing.TB, p Position, text string) Move {

@@ -1,15 +1,12 @@
 package selfplay
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestGameGolden pins the records and sample targets of seeded self-play
 // games (random opening plies, rescoring with children, both searches):
@@ -38,5 +35,5 @@ func TestGameGolden(t *testing.T) {
 		}
 		out.WriteString("\n")
 	}
-	golden.Check(t, "games.golden", []byte(out.String()), *update)
+	golden.Check(t, "games.golden", []byte(out.String()))
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,8 +16,6 @@ import (
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 
 // TestTrainConfigGolden: the configuration that "konane train" hands to
 // the training loop for each command line of a table, new runs and
@@ -120,7 +117,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		}
 		b.WriteString(kind + " " + strings.Join(args, " ") + "\n" + string(js) + "\n")
 	}
-	golden.Check(t, "train-config.golden", []byte(b.String()), *update)
+	golden.Check(t, "train-config.golden", []byte(b.String()))
 }
 
 func runCmd(args []string, out *bytes.Buffer) error {

@@ -1,17 +1,16 @@
 // Package golden compares a test's output with a golden file of its
 // package's testdata, or rewrites the file, as go/doc's tests do with
-// -update. Each test package declares its own flag (a package may not
-// declare a flag twice, and some name theirs for more than golden files):
-//
-//	var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// -update, the flag this package declares for every test binary that
+// imports it (a package's other generated files may follow it too):
 //
 //	func TestReport(t *testing.T) {
-//		golden.Check(t, "report.golden", report(), *update)
+//		golden.Check(t, "report.golden", report())
 //	}
 package golden
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,10 +18,18 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 )
 
-// Check compares got with testdata/name; with update it writes got there
+// Update is the -update flag: rewrite the golden files.
+var Update = flag.Bool("update", false, "rewrite the golden files in testdata with the current output")
+
+// Check compares got with testdata/name; with -update it writes got there
 // instead (creating testdata). A difference fails t with the output and
 // how to rewrite the file.
-func Check(t testing.TB, name string, got []byte, update bool) {
+func Check(t testing.TB, name string, got []byte) {
+	t.Helper()
+	check(t, name, got, *Update)
+}
+
+func check(t testing.TB, name string, got []byte, update bool) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if update {

@@ -20,7 +20,7 @@ func TestCheck(t *testing.T) {
 	t.Chdir(t.TempDir())
 	check := func(got string, update bool) bool {
 		r := &recorder{TB: t}
-		Check(r, "x.golden", []byte(got), update)
+		check(r, "x.golden", []byte(got), update)
 		return !r.failed
 	}
 	if check("a\n", false) {
