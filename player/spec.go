@@ -152,54 +152,26 @@ func parseSpec(text string) (Spec, error) {
 	kind, rest, _ := strings.Cut(text, ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	keys, ok := settings[kind]
+	if !ok {
+		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
+	}
 	d, isDeclared := declared[kind]
 	if isDeclared {
 		keys = d.Keys
 	}
-	if !ok {
-		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
-	}
 	s := Spec{Kind: kind, Name: text}
-	fileLast := false
-	if i := fileSetting(rest); kind == KindModel && i >= 0 {
-		// file=PATH, the last setting, takes the rest of the spec.
-		rest, s.Model = strings.TrimSuffix(strings.TrimRight(rest[:i], " "), ","), rest[i+len("file="):]
-		if strings.TrimSpace(s.Model) == "" {
-			return Spec{}, errors.New("setting file=\"\": want the model file")
-		}
-		fileLast = true
-	}
 	var items []string
-	if rest != "" || kind == KindModel && !fileLast {
+	if rest != "" {
 		items = strings.Split(rest, ",")
 	}
-	if kind == KindModel && !fileLast {
-		if strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
-			return Spec{}, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200 (or last, for any path: model:sims=200,file=PATH)")
+	if kind == KindModel {
+		var err error
+		if s.Model, items, err = modelFile(rest); err != nil {
+			return Spec{}, err
 		}
-		s.Model = strings.TrimSpace(items[0])
-		items = items[1:]
 	}
-	if fileLast && len(items) > 0 && !strings.Contains(items[0], "=") {
-		return Spec{}, fmt.Errorf("the model file is given twice: %q first and %q as file=", strings.TrimSpace(items[0]), s.Model)
-	}
-	seen := map[string]bool{}
-	for _, item := range items {
-		key, value, ok := strings.Cut(item, "=")
-		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
-		if !ok || key == "" {
-			return Spec{}, fmt.Errorf("setting %q: want key=value", item)
-		}
-		if !contains(keys, key) {
-			return Spec{}, fmt.Errorf("unknown setting %q for %s (want %s)", key, kind, strings.Join(keys, ", "))
-		}
-		if seen[key] {
-			return Spec{}, fmt.Errorf("setting %q given twice", key)
-		}
-		seen[key] = true
-		if err := s.set(key, value, d); err != nil {
-			return Spec{}, fmt.Errorf("setting %s=%q: %w", key, value, err)
-		}
+	if err := s.readSettings(items, keys, d); err != nil {
+		return Spec{}, err
 	}
 	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
 		s.Depth = DefaultDepth
@@ -213,6 +185,54 @@ func parseSpec(text string) (Spec, error) {
 		return Spec{}, errors.New("model needs sims=N or time=D")
 	}
 	return s, nil
+}
+
+// modelFile splits the settings of a model spec into its model file,
+// first or as file=PATH last, and the other settings.
+func modelFile(rest string) (model string, items []string, err error) {
+	if i := fileSetting(rest); i >= 0 {
+		// file=PATH, the last setting, takes the rest of the spec.
+		rest, model = strings.TrimSuffix(strings.TrimRight(rest[:i], " "), ","), rest[i+len("file="):]
+		if strings.TrimSpace(model) == "" {
+			return "", nil, errors.New("setting file=\"\": want the model file")
+		}
+		if rest != "" {
+			items = strings.Split(rest, ",")
+		}
+		if len(items) > 0 && !strings.Contains(items[0], "=") {
+			return "", nil, fmt.Errorf("the model file is given twice: %q first and %q as file=", strings.TrimSpace(items[0]), model)
+		}
+		return model, items, nil
+	}
+	items = strings.Split(rest, ",")
+	if strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
+		return "", nil, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200 (or last, for any path: model:sims=200,file=PATH)")
+	}
+	return strings.TrimSpace(items[0]), items[1:], nil
+}
+
+// readSettings reads the key=value items into s: each once, of the keys
+// of s's kind (this package's, or declared by another, d).
+func (s *Spec) readSettings(items, keys []string, d SpecSettings) error {
+	seen := map[string]bool{}
+	for _, item := range items {
+		key, value, ok := strings.Cut(item, "=")
+		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+		if !ok || key == "" {
+			return fmt.Errorf("setting %q: want key=value", item)
+		}
+		if !contains(keys, key) {
+			return fmt.Errorf("unknown setting %q for %s (want %s)", key, s.Kind, strings.Join(keys, ", "))
+		}
+		if seen[key] {
+			return fmt.Errorf("setting %q given twice", key)
+		}
+		seen[key] = true
+		if err := s.set(key, value, d); err != nil {
+			return fmt.Errorf("setting %s=%q: %w", key, value, err)
+		}
+	}
+	return nil
 }
 
 // set reads the setting key=value into s: one of this package's keys of

@@ -112,11 +112,15 @@ func TestDeclareSettings(t *testing.T) {
 			t.Errorf("ParseSpec(%q): %v; want %q", text, err, want)
 		}
 	}
-	for name, d := range map[string]SpecSettings{
-		"twice":            {Keys: []string{"sims", "time", "name", "file"}},
-		"own key left out": {Keys: []string{"sims", "name", "file"}},
-		"keys without Set": {Keys: []string{"colour", "sims", "time", "name", "file"}},
+	for _, tc := range []struct {
+		name string
+		d    SpecSettings
+	}{
+		{"twice", SpecSettings{Keys: []string{"sims", "time", "name", "file"}}}, // KindModel is declared above
+		{"own key left out", SpecSettings{Keys: []string{"sims", "name", "file"}}},
+		{"keys without Set", SpecSettings{Keys: []string{"colour", "sims", "time", "name", "file"}}},
 	} {
+		name, d := tc.name, tc.d
 		if name != "twice" {
 			declared = map[string]SpecSettings{}
 		}
