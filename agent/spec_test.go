@@ -18,7 +18,7 @@ func TestSpecsGolden(t *testing.T) {
 		"", "minimax:depth=3", "random", " Greedy ", "greedy:name=", "random:sims=3", "random:level=easy",
 		"alphabeta", "alphabeta:dpth=3", "alphabeta:depth=x", "alphabeta:depth=0", "alphabeta:depth=3,depth=4",
 		"alphabeta:time=fast", "alphabeta:depth", "alphabeta:ptemp=1", "alphabeta:solver=on",
-		"pvs:eval=3/2", "pvs:lmr=maybe", "pvs:level=easy",
+		"pvs:lmr=maybe", "pvs:level=easy", // pvs's eval= is player's own (spec_test)
 		"mcts:sims=-1", "mcts:c=0", "mcts:level=easy", "perfect:maxstones=1",
 		"model", "model:sims=100", "model:x.safetensors", "model:x.safetensors,name=n",
 		"model:x.safetensors,level=", "model:x.safetensors,level=Medium", "model:x.safetensors,level=expert",
