@@ -24,7 +24,7 @@ func playOut(t *testing.T, e *agent.Engine, seed uint64, s agent.Strength, advis
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := agent.NewGame(e.Size())
+	g, _ := rules.NewGame(e.Size())
 	for !g.Over() {
 		if advise {
 			if _, err := a.Advise(ctx, g.Position(), s); err != nil {

@@ -27,7 +27,7 @@ func BenchmarkAgentMove(b *testing.B) {
 	go es.Run(ctx)
 	for _, size := range es.Sizes() {
 		e, _ := es.Get(size)
-		g, _ := NewGame(size)
+		g, _ := rules.NewGame(size)
 		for range 2 {
 			g.Play(g.Position().LegalMoves(nil)[0])
 		}

@@ -5,7 +5,8 @@
 // evaluator for play, also used by arena matches through NewFactory and
 // by the training gate through Engine.Players), the agent of one game
 // (its moves, win probability and principal line, and hints for the
-// human) and the game itself (moves, take-backs, record).
+// human) and the record of a person's game against it (RecordAgainst; the
+// game itself, its moves, take-backs and record, is a rules.Game).
 //
 // # Levels
 //
@@ -30,7 +31,7 @@
 //	go engines.Run(ctx)                   // the evaluators; needed while agents think
 //	e, err := engines.Get(6)
 //	a, err := e.NewAgent(seed)            // one per game
-//	g, err := agent.NewGame(6)
+//	g, err := rules.NewGame(6)
 //	s, err := agent.NewStrength("medium", 0, 0)
 //	an, err := a.Move(ctx, g.Position(), s)
 //	fmt.Println(an.Best, an.WinProb(), an.Line())

@@ -148,8 +148,8 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
 	cfg := SearchConfig(e.Size())
-	if s.PolicyTemp > 0 {
-		cfg.PolicyTemp = s.PolicyTemp
+	if t := specPolicyTemp(s); t > 0 {
+		cfg.PolicyTemp = t
 	}
 	return e.Players(s.Name, cfg, strength)
 }
@@ -160,13 +160,13 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 // says otherwise.
 func specStrength(s player.Spec) (Strength, error) {
 	st := Strength{Sims: s.Sims, Time: s.Time}
-	if s.Level != "" {
+	if level := s.Settings[settingLevel]; level != "" {
 		var err error
-		if st, err = NewStrength(s.Level, s.Sims, s.Time); err != nil {
+		if st, err = NewStrength(level, s.Sims, s.Time); err != nil {
 			return Strength{}, err
 		}
 	}
-	switch s.Solver {
+	switch s.Settings[settingSolver] {
 	case "on":
 		st.NoSolver = false
 	case "off":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
 )
 
 func ExampleLevels() {
@@ -41,7 +42,7 @@ func ExampleAgent_Move() {
 	go engines.Run(ctx)
 	e, _ := engines.Get(6)
 	a, _ := e.NewAgent(1)
-	g, _ := agent.NewGame(6)
+	g, _ := rules.NewGame(6)
 	an, err := a.Move(ctx, g.Position(), agent.Strength{Sims: 16})
 	if err != nil {
 		fmt.Println(err)

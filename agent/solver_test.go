@@ -37,7 +37,7 @@ func TestSolverEngine(t *testing.T) {
 				t.Fatal(err)
 			}
 			opp := player.NewRandom(seed)
-			g, err := NewGame(n)
+			g, err := rules.NewGame(n)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -123,8 +123,8 @@ func TestOutputs(t *testing.T) {
 	// it expects after the move played, from that move.
 	for i, r := range rep.Rows {
 		next := rep.Positions[i+1].Search.PV
-		if len(r.PV) == 0 || r.PV[0] != r.Best || len(r.Line) != 1+len(next) || r.Line[0] != r.Move || !slices.Equal(r.Line[1:], next) {
-			t.Errorf("move %d %v: best %v, pv %v, line %v (the next position's pv %v)", r.Ply, r.Move, r.Best, r.PV, r.Line, next)
+		if len(r.Search.PV) == 0 || r.Search.PV[0] != r.Search.Best || len(r.Line) != 1+len(next) || r.Line[0] != r.Move || !slices.Equal(r.Line[1:], next) {
+			t.Errorf("move %d %v: best %v, pv %v, line %v (the next position's pv %v)", r.Ply, r.Move, r.Search.Best, r.Search.PV, r.Line, next)
 		}
 	}
 	ann := rep.Annotate(rec, "test")
@@ -284,8 +284,8 @@ func TestCandidates(t *testing.T) {
 	exact := 0
 	for i, r := range rep.Rows {
 		before := rep.Positions[i]
-		if len(r.Candidates) == 0 || len(r.Candidates) > NumCandidates || r.Candidates[0].Move != r.Best {
-			t.Fatalf("move %d: best %v, candidates %+v", r.Ply, r.Best, r.Candidates)
+		if len(r.Candidates) == 0 || len(r.Candidates) > NumCandidates || r.Candidates[0].Move != r.Search.Best {
+			t.Fatalf("move %d: best %v, candidates %+v", r.Ply, r.Search.Best, r.Candidates)
 		}
 		for _, c := range r.Candidates {
 			if c.WinProb < 0 || c.WinProb > 1 {

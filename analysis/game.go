@@ -103,8 +103,9 @@ type Row struct {
 	// and after the move; Loss is Before-After, at least 0.
 	Before, After, Loss float64
 	Class               Class
-	Best                rules.Move   // the agent's choice in the position
-	PV                  []rules.Move // the line the agent expected, from Best
+	// Search is the search of the position before the move: its Best is
+	// the agent's choice there, its PV the line the agent expected.
+	Search agent.Analysis
 	// Line is the line the agent expects after the move played: the
 	// move, then the expected line of the position it leads to (just
 	// the move when the game ends with it).
@@ -183,7 +184,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,
-			After: 1 - after.WinProb, Best: before.Search.Best, PV: before.Search.PV}
+			After: 1 - after.WinProb, Search: before.Search}
 		r.Line = append([]rules.Move{m}, after.Search.PV...)
 		r.Loss = max(0, r.Before-r.After)
 		r.Class = Classify(r.Loss)
@@ -220,8 +221,8 @@ func (r Row) Comment() string {
 	if r.Verdict == ThrowsWin || r.Verdict == OnlyWin {
 		s += ", " + r.Verdict.String()
 	}
-	if r.Best != rules.NoMove && r.Best != r.Move {
-		s += "; best " + rules.MovesText(r.PV)
+	if r.Search.Best != rules.NoMove && r.Search.Best != r.Move {
+		s += "; best " + rules.MovesText(r.Search.PV)
 	}
 	return s
 }

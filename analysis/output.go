@@ -57,10 +57,10 @@ func (rep *Report) JSON() JSONReport {
 	for _, r := range rep.Rows {
 		j := JSONRow{Ply: r.Ply, Player: r.Player.String(), Move: r.Move.String(),
 			Before: round(r.Before), After: round(r.After), Loss: round(r.Loss),
-			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: rules.MoveStrings(r.PV),
+			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: rules.MoveStrings(r.Search.PV),
 			Line: rules.MoveStrings(r.Line)}
-		if r.Best != rules.NoMove {
-			j.Best = r.Best.String()
+		if r.Search.Best != rules.NoMove {
+			j.Best = r.Search.Best.String()
 		}
 		j.Candidates = CandidatesJSON(r.Candidates)
 		out.Rows = append(out.Rows, j)
@@ -77,8 +77,8 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	for _, r := range rep.Rows {
 		// The agent's line; and the one it expects after the move
 		// played, when that was not its choice.
-		best, played := rules.MovesText(r.PV), rules.MovesText(r.Line)
-		if r.Best == r.Move {
+		best, played := rules.MovesText(r.Search.PV), rules.MovesText(r.Line)
+		if r.Search.Best == r.Move {
 			best, played = "= "+best, "="
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", r.Ply, r.Player, r.Move,

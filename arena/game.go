@@ -34,29 +34,29 @@ func (g *Game) Key() uint64 {
 // winner; an error from a player, or an illegal move, ends the game with
 // an error naming the player.
 func PlayGame(ctx context.Context, size int, opening []rules.Move, black, white player.Player) ([]rules.Move, rules.Color, error) {
-	p := rules.NewPosition(size)
-	moves := make([]rules.Move, 0, 2*size*size/3)
-	for _, m := range opening {
-		if !p.Legal(m) {
-			return nil, 0, fmt.Errorf("arena: opening move %d %v is illegal", len(moves)+1, m)
-		}
-		moves = append(moves, m)
-		p = p.Play(m)
+	g, err := rules.NewGame(size)
+	if err != nil {
+		return nil, 0, fmt.Errorf("arena: %w", err)
 	}
-	for p.HasMoves() {
+	for i, m := range opening {
+		if g.Play(m) != nil {
+			return nil, 0, fmt.Errorf("arena: opening move %d %v is illegal", i+1, m)
+		}
+	}
+	for !g.Over() {
+		p := g.Position()
 		pl := black
 		if p.Turn == rules.White {
 			pl = white
 		}
 		m, err := pl.Move(ctx, p)
 		if err != nil {
-			return nil, 0, fmt.Errorf("arena: %s (%s) at move %d: %w", pl.Name(), p.Turn, len(moves)+1, err)
+			return nil, 0, fmt.Errorf("arena: %s (%s) at move %d: %w", pl.Name(), p.Turn, g.Len()+1, err)
 		}
-		if !p.Legal(m) {
-			return nil, 0, fmt.Errorf("arena: %s (%s) played the illegal move %v at move %d", pl.Name(), p.Turn, m, len(moves)+1)
+		if g.Play(m) != nil {
+			return nil, 0, fmt.Errorf("arena: %s (%s) played the illegal move %v at move %d", pl.Name(), p.Turn, m, g.Len()+1)
 		}
-		moves = append(moves, m)
-		p = p.Play(m)
 	}
-	return moves, p.Turn.Other(), nil
+	winner, _ := g.Winner()
+	return g.Moves(), winner, nil
 }

@@ -32,7 +32,7 @@ const solverTableEntries = 1 << 20
 type Engine struct {
 	cfg    Config
 	engine *agent.Engine // of the current size
-	game   *agent.Game
+	game   *rules.Game
 	agent  *agent.Agent
 	games  int // games started, for the agents' seeds
 	solver *solver.Solver
@@ -161,7 +161,7 @@ func (e *Engine) newGame() error {
 	if err != nil {
 		return err
 	}
-	g, err := agent.NewGame(e.engine.Size())
+	g, err := rules.NewGame(e.engine.Size())
 	if err != nil {
 		return err
 	}

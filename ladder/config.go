@@ -126,10 +126,22 @@ func checkModelAnchor(a player.Spec) error {
 	switch {
 	case a.Sims < 1:
 		return fmt.Errorf("ladder: anchor %s: a model anchor needs sims=N", a.Name)
-	case a.Level != "" || a.Time != 0 || a.Solver != "" || a.PolicyTemp != 0 && a.PolicyTemp != 1:
+	case a.Time != 0 || !onlyOwnPolicyTemp(a.Settings):
 		return fmt.Errorf("ladder: anchor %s: a model anchor plays as the generations do, with sims=N only (no level, time, solver or ptemp)", a.Name)
 	}
 	return nil
+}
+
+// onlyOwnPolicyTemp reports whether the settings of a model spec that
+// package agent reads (level, solver, ptemp) are at most a ptemp of 1,
+// which the generations' search uses.
+func onlyOwnPolicyTemp(settings map[string]string) bool {
+	for k, v := range settings {
+		if k != "ptemp" || v != "1" {
+			return false
+		}
+	}
+	return true
 }
 
 func (c Config) anchorNames() []string {

@@ -244,7 +244,10 @@ func TestConfigValidate(t *testing.T) {
 		}, "generation"},
 		{func(c *Config) { c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindRandom, Name: "random"}) }, "same file name"},
 		{func(c *Config) {
-			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Level: "hard", Name: "shipped"})
+			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Settings: map[string]string{"level": "hard"}, Name: "shipped"})
+		}, "sims=N only"},
+		{func(c *Config) {
+			c.Anchors = append(c.Anchors, player.Spec{Kind: player.KindModel, Model: "m.safetensors", Sims: 64, Settings: map[string]string{"ptemp": "0.5"}, Name: "shipped"})
 		}, "sims=N only"},
 	} {
 		c := DefaultConfig()

@@ -26,7 +26,8 @@ const (
 // nor time.
 const DefaultDepth = 4
 
-// settings lists the keys each kind accepts, in the order help shows them.
+// settings lists the keys of each kind that this package reads, in the
+// order errors name them; DeclareSettings adds the keys of other packages.
 var settings = map[string][]string{
 	KindRandom:    {"name"},
 	KindGreedy:    {"name"},
@@ -34,7 +35,49 @@ var settings = map[string][]string{
 	KindPVS:       {"depth", "time", "eval", "lmr", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"level", "sims", "time", "solver", "ptemp", "name", "file"},
+	KindModel:     {"sims", "time", "name", "file"},
+}
+
+// SpecSettings are the settings of a kind that another package reads
+// (agent reads the model kind's level, solver and ptemp): ParseSpec
+// accepts them, checks them with Set and keeps them in Spec.Settings.
+type SpecSettings struct {
+	// Keys is every key of the kind, in the order errors name them: the
+	// declaring package's and this package's own (which it must hold).
+	Keys []string
+	// Set checks the value of one of the declaring package's keys and
+	// returns the value that Spec.Settings keeps; its error says what was
+	// wanted.
+	Set func(key, value string) (string, error)
+	// Check, when set, checks a spec of the kind once all its settings
+	// are read, in place of this package's check of the kind.
+	Check func(Spec) error
+}
+
+// declared holds the SpecSettings of each kind that has them.
+var declared = map[string]SpecSettings{}
+
+// DeclareSettings makes ParseSpec accept the settings d of kind that the
+// calling package reads. It is for a package's init (it is not safe for
+// concurrent use with ParseSpec) and panics on an unknown kind, a second
+// declaration, or keys that leave out one of this package's own.
+func DeclareSettings(kind string, d SpecSettings) {
+	own, ok := settings[kind]
+	if !ok {
+		panic(fmt.Sprintf("player: DeclareSettings of unknown kind %q", kind))
+	}
+	if _, twice := declared[kind]; twice {
+		panic(fmt.Sprintf("player: the settings of %s are declared twice", kind))
+	}
+	for _, k := range own {
+		if !contains(d.Keys, k) {
+			panic(fmt.Sprintf("player: DeclareSettings(%s) leaves out its setting %q", kind, k))
+		}
+	}
+	if d.Set == nil && len(d.Keys) > len(own) {
+		panic(fmt.Sprintf("player: DeclareSettings(%s) declares keys without Set", kind))
+	}
+	declared[kind] = d
 }
 
 var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect, KindModel}
@@ -50,7 +93,7 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 // file=PATH, whose value is the whole rest of the spec, commas and '='
 // included: "model:sims=200,file=runs/a,b/gen3.safetensors". Every kind
 // accepts name=LABEL, the name shown in results; the default name is the
-// spec text itself. Settings:
+// spec text itself. The settings this package reads:
 //
 //	file=PATH  model: the model file (last: the rest of the spec is the path)
 //	depth=N    alphabeta, pvs: search depth in plies (default 4 unless
@@ -60,19 +103,15 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	eval=E     pvs: the evaluation, mob, full (the default) or weights
 //	           M/S/P/T (see Weights)
 //	lmr=on|off pvs: late move reductions (default on)
-//	level=L    model: a difficulty level (easy, medium, hard, max: see
-//	           package agent), as play, serve and gtp offer it: its
-//	           simulations, unless sims or time is given, and its use of
-//	           the solver, unless solver is given
 //	sims=N     mcts, model: simulations per move
-//	solver=on|off model: search with MCTS-Solver and the exact endgame
-//	           solver (on, the default but for level=easy) or plain MCTS
-//	ptemp=T    model: the temperature of the network's priors in the
-//	           search (mcts.Config.PolicyTemp; default the agent's for
-//	           the model's size, agent.PolicyTemp; 1 uses them as they are)
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
 //	           solve (default 24; 4x4 and 5x5 are always solved)
+//
+// A model spec needs sims or time. The package that reads a kind's other
+// settings declares them (DeclareSettings): package agent, which loads
+// model players, declares the model kind's level, solver and ptemp, and
+// its own check of what a model spec needs.
 type Spec struct {
 	Kind  string
 	Name  string
@@ -89,13 +128,10 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
-	// Level (model): a level name, resolved by agent.NewFactory; "" = none.
-	Level string
-	// Solver (model): "on", "off", or "" for the level's choice (else on).
-	Solver string
-	// PolicyTemp (model): the temperature of the priors in the search;
-	// 0 = the agent's for the model's size (agent.PolicyTemp).
-	PolicyTemp float64
+	// Settings are the settings given of the keys another package
+	// declared (DeclareSettings), by key, as its Set returned them; nil
+	// when none was given.
+	Settings map[string]string
 }
 
 // ParseSpec reads a player spec (see Spec). Its errors name the spec and
@@ -119,75 +155,106 @@ func parseSpec(text string) (Spec, error) {
 	if !ok {
 		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
 	}
-	s := Spec{Kind: kind, Name: text}
-	fileLast := false
-	if i := fileSetting(rest); kind == KindModel && i >= 0 {
-		// file=PATH, the last setting, takes the rest of the spec.
-		rest, s.Model = strings.TrimSuffix(strings.TrimRight(rest[:i], " "), ","), rest[i+len("file="):]
-		if strings.TrimSpace(s.Model) == "" {
-			return Spec{}, errors.New("setting file=\"\": want the model file")
-		}
-		fileLast = true
+	d, isDeclared := declared[kind]
+	if isDeclared {
+		keys = d.Keys
 	}
+	s := Spec{Kind: kind, Name: text}
 	var items []string
-	if rest != "" || kind == KindModel && !fileLast {
+	if rest != "" {
 		items = strings.Split(rest, ",")
 	}
-	if kind == KindModel && !fileLast {
-		if strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
-			return Spec{}, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200 (or last, for any path: model:sims=200,file=PATH)")
+	if kind == KindModel {
+		var err error
+		if s.Model, items, err = modelFile(rest); err != nil {
+			return Spec{}, err
 		}
-		s.Model = strings.TrimSpace(items[0])
-		items = items[1:]
 	}
-	if fileLast && len(items) > 0 && !strings.Contains(items[0], "=") {
-		return Spec{}, fmt.Errorf("the model file is given twice: %q first and %q as file=", strings.TrimSpace(items[0]), s.Model)
+	if err := s.readSettings(items, keys, d); err != nil {
+		return Spec{}, err
 	}
+	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
+		s.Depth = DefaultDepth
+	}
+	switch {
+	case d.Check != nil:
+		if err := d.Check(s); err != nil {
+			return Spec{}, err
+		}
+	case kind == KindModel && s.Sims == 0 && s.Time == 0:
+		return Spec{}, errors.New("model needs sims=N or time=D")
+	}
+	return s, nil
+}
+
+// modelFile splits the settings of a model spec into its model file,
+// first or as file=PATH last, and the other settings.
+func modelFile(rest string) (model string, items []string, err error) {
+	if i := fileSetting(rest); i >= 0 {
+		// file=PATH, the last setting, takes the rest of the spec.
+		rest, model = strings.TrimSuffix(strings.TrimRight(rest[:i], " "), ","), rest[i+len("file="):]
+		if strings.TrimSpace(model) == "" {
+			return "", nil, errors.New("setting file=\"\": want the model file")
+		}
+		if rest != "" {
+			items = strings.Split(rest, ",")
+		}
+		if len(items) > 0 && !strings.Contains(items[0], "=") {
+			return "", nil, fmt.Errorf("the model file is given twice: %q first and %q as file=", strings.TrimSpace(items[0]), model)
+		}
+		return model, items, nil
+	}
+	items = strings.Split(rest, ",")
+	if strings.TrimSpace(items[0]) == "" || strings.Contains(items[0], "=") {
+		return "", nil, errors.New("model needs a model file first, like model:models/gen3.safetensors,sims=200 (or last, for any path: model:sims=200,file=PATH)")
+	}
+	return strings.TrimSpace(items[0]), items[1:], nil
+}
+
+// readSettings reads the key=value items into s: each once, of the keys
+// of s's kind (this package's, or declared by another, d).
+func (s *Spec) readSettings(items, keys []string, d SpecSettings) error {
 	seen := map[string]bool{}
 	for _, item := range items {
 		key, value, ok := strings.Cut(item, "=")
 		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
 		if !ok || key == "" {
-			return Spec{}, fmt.Errorf("setting %q: want key=value", item)
+			return fmt.Errorf("setting %q: want key=value", item)
 		}
 		if !contains(keys, key) {
-			return Spec{}, fmt.Errorf("unknown setting %q for %s (want %s)", key, kind, strings.Join(keys, ", "))
+			return fmt.Errorf("unknown setting %q for %s (want %s)", key, s.Kind, strings.Join(keys, ", "))
 		}
 		if seen[key] {
-			return Spec{}, fmt.Errorf("setting %q given twice", key)
+			return fmt.Errorf("setting %q given twice", key)
 		}
 		seen[key] = true
-		if err := s.set(key, value); err != nil {
-			return Spec{}, fmt.Errorf("setting %s=%q: %w", key, value, err)
+		if err := s.set(key, value, d); err != nil {
+			return fmt.Errorf("setting %s=%q: %w", key, value, err)
 		}
 	}
-	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
-		s.Depth = DefaultDepth
-	}
-	if kind == KindModel && s.Sims == 0 && s.Time == 0 && s.Level == "" {
-		return Spec{}, errors.New("model needs level=L, sims=N or time=D")
-	}
-	return s, nil
+	return nil
 }
 
-func (s *Spec) set(key, value string) error {
+// set reads the setting key=value into s: one of this package's keys of
+// s's kind, or else one that d declares.
+func (s *Spec) set(key, value string, d SpecSettings) error {
+	if !contains(settings[s.Kind], key) {
+		v, err := d.Set(key, value)
+		if err != nil {
+			return err
+		}
+		if s.Settings == nil {
+			s.Settings = map[string]string{}
+		}
+		s.Settings[key] = v
+		return nil
+	}
 	switch key {
 	case "name":
 		if value == "" {
 			return errors.New("empty name")
 		}
 		s.Name = value
-	case "level":
-		if value == "" {
-			return errors.New("empty level")
-		}
-		s.Level = strings.ToLower(value)
-	case "solver":
-		v := strings.ToLower(value)
-		if v != "on" && v != "off" {
-			return errors.New("want on or off")
-		}
-		s.Solver = v
 	case "eval":
 		if _, err := ParseWeights(value); err != nil {
 			return err
@@ -223,12 +290,6 @@ func (s *Spec) set(key, value string) error {
 			return errors.New("want a whole number of stones 2..64")
 		}
 		s.MaxStones = n
-	case "ptemp":
-		x, err := strconv.ParseFloat(value, 64)
-		if err != nil || !(x >= mcts.MinPolicyTemp && x <= mcts.MaxPolicyTemp) {
-			return fmt.Errorf("want a number in [%v, %v]", mcts.MinPolicyTemp, mcts.MaxPolicyTemp)
-		}
-		s.PolicyTemp = x
 	case "c":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(x > 0) || x > 100 {

@@ -1,6 +1,8 @@
 package player
 
 import (
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,6 @@ func TestParseSpec(t *testing.T) {
 		{"perfect:maxstones=20", Spec{Kind: KindPerfect, Name: "perfect:maxstones=20", MaxStones: 20}},
 		{"model:models/x.safetensors,sims=200", Spec{Kind: KindModel, Name: "model:models/x.safetensors,sims=200", Model: "models/x.safetensors", Sims: 200}},
 		{"model:runs/a/gen3.safetensors, time=1s, name=gen3", Spec{Kind: KindModel, Name: "gen3", Model: "runs/a/gen3.safetensors", Time: time.Second}},
-		{"model:m.safetensors,level=medium,ptemp=1", Spec{Kind: KindModel, Name: "model:m.safetensors,level=medium,ptemp=1", Model: "m.safetensors", Level: "medium", PolicyTemp: 1}},
 	}
 	for _, tt := range tests {
 		got, err := ParseSpec(tt.text)
@@ -33,7 +34,7 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q): %v", tt.text, err)
 			continue
 		}
-		if got != tt.want {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseSpec(%q) = %+v, want %+v", tt.text, got, tt.want)
 		}
 	}
@@ -56,11 +57,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"mcts:c=0", `c="0"`},
 		{"model", "model needs a model file first"},
 		{"model:sims=100", "model needs a model file first"},
-		{"model:x.safetensors", "model needs level=L, sims=N or time=D"},
-		{"model:x.safetensors,level=", "empty level"},
-		{"model:x.safetensors,sims=9,solver=maybe", `solver="maybe": want on or off`},
-		{"model:x.safetensors,sims=9,ptemp=0", `ptemp="0": want a number in [0.1, 10]`},
-		{"model:x.safetensors,sims=9,ptemp=NaN", `ptemp="NaN"`},
+		{"model:x.safetensors", "model needs sims=N or time=D"},
+		// Package agent declares level, solver and ptemp (agent/testdata/specs.golden).
+		{"model:x.safetensors,sims=9,level=easy", `unknown setting "level" for model (want sims, time, name, file)`},
 		{"greedy:name=", "empty name"},
 		{"perfect:maxstones=1", `maxstones="1": want a whole number of stones 2..64`},
 	}
@@ -74,6 +73,74 @@ func TestParseSpecErrors(t *testing.T) {
 			t.Errorf("ParseSpec(%q) error %q, want it to contain %q", tt.text, err, tt.want)
 		}
 	}
+}
+
+// TestDeclareSettings: a kind's settings declared by another package are
+// accepted in its order, checked by its Set, kept in Settings and checked
+// as a whole by its Check; the other kinds are unchanged.
+func TestDeclareSettings(t *testing.T) {
+	saved := declared
+	t.Cleanup(func() { declared = saved })
+	declared = map[string]SpecSettings{}
+	DeclareSettings(KindModel, SpecSettings{
+		Keys: []string{"colour", "sims", "time", "name", "file"},
+		Set: func(key, value string) (string, error) {
+			if value != "red" && value != "blue" {
+				return "", errors.New("want red or blue")
+			}
+			return strings.ToUpper(value), nil
+		},
+		Check: func(s Spec) error {
+			if s.Settings["colour"] == "" {
+				return errors.New("model needs a colour")
+			}
+			return nil
+		},
+	})
+	s, err := ParseSpec("model:m.safetensors,colour=red")
+	if want := (Spec{Kind: KindModel, Name: "model:m.safetensors,colour=red", Model: "m.safetensors", Settings: map[string]string{"colour": "RED"}}); err != nil || !reflect.DeepEqual(s, want) {
+		t.Errorf("ParseSpec: %+v, %v; want %+v", s, err, want)
+	}
+	for text, want := range map[string]string{
+		"model:m.safetensors,sims=3":                 "model needs a colour",
+		"model:m.safetensors,colour=green":           `setting colour="green": want red or blue`,
+		"model:m.safetensors,colour=red,colour=blue": `setting "colour" given twice`,
+		"model:m.safetensors,colour=red,depth=3":     `unknown setting "depth" for model (want colour, sims, time, name, file)`,
+		"alphabeta:colour=red":                       `unknown setting "colour" for alphabeta (want depth, time, name)`,
+	} {
+		if _, err := ParseSpec(text); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("ParseSpec(%q): %v; want %q", text, err, want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		d    SpecSettings
+	}{
+		{"twice", SpecSettings{Keys: []string{"sims", "time", "name", "file"}}}, // KindModel is declared above
+		{"own key left out", SpecSettings{Keys: []string{"sims", "name", "file"}}},
+		{"keys without Set", SpecSettings{Keys: []string{"colour", "sims", "time", "name", "file"}}},
+	} {
+		name, d := tc.name, tc.d
+		if name != "twice" {
+			declared = map[string]SpecSettings{}
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			DeclareSettings(KindModel, d)
+		}()
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("unknown kind: no panic")
+			}
+		}()
+		DeclareSettings("minimax", SpecSettings{})
+	}()
 }
 
 func TestFactoryNames(t *testing.T) {

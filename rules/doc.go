@@ -1,12 +1,13 @@
 // Package rules is the exact game of Kōnane on square boards of size 4 to 8:
 // positions, moves, legal-move generation, notation, symmetries (and
-// Position.Canonical, one image for all eight), game records, random games
-// (Playout) and perft.
+// Position.Canonical, one image for all eight), games being played with
+// their history (Game: moves, positions, take-backs, its record), game
+// records, random games (Playout) and perft.
 //
 // Everything else in the project trusts this package, and it imports
 // nothing else of the project; it writes no files either (a record gives
 // its bytes with MarshalFor, and the caller writes them). Errors a person
-// reads carry their facts in a type (MoveError, RecordError), for each
+// reads carry their facts in a type (MoveError, GameOverError, RecordError), for each
 // interface to phrase.
 //
 // # The game

@@ -55,3 +55,25 @@ func ExampleParsePosition() {
 	// Output:
 	// [a1-c1]
 }
+
+func ExampleGame() {
+	g, _ := rules.NewGame(4)
+	for _, text := range []string{"b2", "b3", "d2-b2", "d3-b3", "a3-c3", "a2-c2", "a1"} {
+		if _, err := g.PlayText(text); err != nil {
+			fmt.Println(err)
+		}
+	}
+	w, _ := g.Winner()
+	fmt.Println(w, "won after", g.Len(), "moves")
+	g.Undo() // white's last jump
+	text, _ := g.Record(rules.Tag{Key: "Event", Value: "example"}).MarshalText()
+	fmt.Print(string(text))
+	// Output:
+	// rules: the game is over: black has no legal move, white won
+	// white won after 6 moves
+	// [Size "4"]
+	// [Event "example"]
+	// [Result "*"]
+	//
+	// 1. b2 b3 2. d2-b2 d3-b3 3. a3-c3 *
+}

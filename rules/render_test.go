@@ -2,36 +2,12 @@ package rules
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := atomicfile.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -run %s -update rewrites it)\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
-	}
-}
 
 // TestRenderGolden draws a set of positions, with and without a last move,
 // and compares with testdata/render.golden.
@@ -88,7 +64,7 @@ func TestRenderGolden(t *testing.T) {
 			t.Fatalf("%s: ParsePosition(Render(p)) = %+v, want %+v", s.title, back, s.pos)
 		}
 	}
-	golden(t, "render.golden", out.Bytes())
+	golden.Check(t, "render.golden", out.Bytes())
 }
 
 func mustMove(t testing.TB, p Position, text string) Move {

@@ -108,50 +108,28 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	if err != nil {
 		return Game{}, err
 	}
-	pos := rules.NewPosition(cfg.Size)
-	rec := rules.NewRecord(cfg.Size)
-	rec.SetTag("Seed", fmt.Sprint(seed))
+	game, err := rules.NewGame(cfg.Size)
+	if err != nil {
+		return Game{}, fmt.Errorf("selfplay: %w", err)
+	}
+	game.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
 	var searched []searchValue // of each sample
 	var buf [rules.MaxMoves]rules.Move
-	first := 0 // the first ply searched
 	if c := cfg.RandomPlies; c > 0 {
 		for range rng.IntN(c + 1) {
-			moves := pos.LegalMoves(buf[:0])
+			moves := game.Position().LegalMoves(buf[:0])
 			if len(moves) == 0 {
 				break
 			}
-			m := moves[rng.IntN(len(moves))]
-			rec.Moves = append(rec.Moves, m)
-			rec.Comments = append(rec.Comments, "random opening")
-			pos = pos.Play(m)
-			first++
-		}
-	}
-	for ply := first; ; ply++ {
-		if len(pos.LegalMoves(buf[:0])) == 0 {
-			winner := pos.Turn.Other()
-			for i := range samples {
-				samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
-			}
-			rec.SetTag("Result", rules.ResultFor(winner))
-			g := Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}
-			n, kids, err := rescore(ctx, &g, cfg)
-			if err != nil {
+			if err := game.Play(moves[rng.IntN(len(moves))]); err != nil {
 				return Game{}, err
 			}
-			if cfg.RescoreStones > 0 {
-				tag := fmt.Sprintf("%d of %d samples", n, len(samples))
-				switch {
-				case cfg.RescoreChildPolicy:
-					tag += fmt.Sprintf(", %d children (%d with policies)", kids.added, kids.withPolicy)
-				case cfg.RescoreChildren > 0:
-					tag += fmt.Sprintf(", %d value-only children", kids.added)
-				}
-				rec.SetTag("Rescored", tag)
-			}
-			return g, nil
+			game.SetComment("random opening")
 		}
+	}
+	for !game.Over() {
+		pos, ply := game.Position(), game.Len()
 		opts, full := cfg.Cap.Choose(rng)
 		res, err := search.Run(ctx, pos, opts)
 		if err != nil {
@@ -167,10 +145,32 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 				}
 			}
 		}
-		rec.Moves = append(rec.Moves, move)
-		rec.Comments = append(rec.Comments, searchComment(res, full))
-		pos = pos.Play(move)
+		if err := game.Play(move); err != nil {
+			return Game{}, fmt.Errorf("selfplay: the search's move at ply %d: %w", ply, err)
+		}
+		game.SetComment(searchComment(res, full))
 	}
+	winner, _ := game.Winner()
+	for i := range samples {
+		samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
+	}
+	rec := game.Record()
+	g := Game{Record: rec, Samples: samples, Winner: winner, Plies: game.Len()}
+	n, kids, err := rescore(ctx, &g, cfg)
+	if err != nil {
+		return Game{}, err
+	}
+	if cfg.RescoreStones > 0 {
+		tag := fmt.Sprintf("%d of %d samples", n, len(samples))
+		switch {
+		case cfg.RescoreChildPolicy:
+			tag += fmt.Sprintf(", %d children (%d with policies)", kids.added, kids.withPolicy)
+		case cfg.RescoreChildren > 0:
+			tag += fmt.Sprintf(", %d value-only children", kids.added)
+		}
+		rec.SetTag("Rescored", tag)
+	}
+	return g, nil
 }
 
 // searchValue is what the root search of a sample said of its value.

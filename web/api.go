@@ -382,7 +382,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := agent.NewGame(req.Size)
+	g, err := rules.NewGame(req.Size)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 
 // startFrom plays the moves a new game starts from; the game must go on
 // after them.
-func startFrom(g *agent.Game, moves []string) error {
+func startFrom(g *rules.Game, moves []string) error {
 	if len(moves) > maxMoves(g.Size()) {
 		return badRequest("error.startLong", "n", fmt.Sprint(len(moves)))
 	}
@@ -604,7 +604,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rec := gm.g.RecordAgainst("konane serve", gm.human, "konane (level "+gm.level.Name+")")
+	rec := agent.RecordAgainst(gm.g, "konane serve", gm.human, "konane (level "+gm.level.Name+")")
 	text, err := rec.MarshalText()
 	if err != nil {
 		s.writeError(w, r, err)

@@ -28,7 +28,7 @@ type game struct {
 	human rules.Color
 	level agent.Level
 	start int
-	g     *agent.Game
+	g     *rules.Game
 }
 
 // json returns the game as the client holds it.
@@ -83,7 +83,7 @@ func (s *Server) replay(gj gameJSON) (*game, error) {
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
 		return nil, badRequest("error.gameStart", "start", fmt.Sprint(gj.Start), "n", fmt.Sprint(len(gj.Moves)))
 	}
-	g, err := agent.NewGame(gj.Size)
+	g, err := rules.NewGame(gj.Size)
 	if err != nil {
 		return nil, err
 	}

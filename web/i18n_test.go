@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -16,9 +15,8 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite messages/REVIEW.md")
 
 // sources returns the files that may use message keys: the package's Go
 // files (not the tests, nor doc.go, whose examples are no uses) and the
@@ -303,7 +301,7 @@ func TestReviewList(t *testing.T) {
 		b.WriteString(strings.Join(rows, ""))
 	}
 	const name = "messages/REVIEW.md"
-	if *update {
+	if *golden.Update {
 		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

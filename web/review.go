@@ -140,10 +140,10 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 	for _, row := range rep.Rows {
 		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
 			Before: round3(row.Before), After: round3(row.After), Loss: round3(row.Loss),
-			Class: row.Class.String(), PV: rules.MoveStrings(row.PV), Line: rules.MoveStrings(row.Line),
+			Class: row.Class.String(), PV: rules.MoveStrings(row.Search.PV), Line: rules.MoveStrings(row.Line),
 			Verdict: verdictCodes[row.Verdict], Candidates: analysis.CandidatesJSON(row.Candidates)}
-		if row.Best != rules.NoMove {
-			m.Best = row.Best.String()
+		if row.Search.Best != rules.NoMove {
+			m.Best = row.Search.Best.String()
 		}
 		out.Moves = append(out.Moves, m)
 	}

@@ -114,7 +114,7 @@ type terminal struct {
 	width    int        // columns for lists of moves
 
 	human    rules.Color
-	game     *agent.Game
+	game     *rules.Game
 	agent    *agent.Agent
 	resigned bool // the human gave this game up
 }
@@ -300,7 +300,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	t.games++
 	t.agent = a
 	t.resigned = false
-	t.game, err = agent.NewGame(t.engine.Size())
+	t.game, err = rules.NewGame(t.engine.Size())
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -491,7 +491,7 @@ func (t *terminal) undo() {
 }
 
 func (t *terminal) save(path string) {
-	rec := t.game.RecordAgainst("konane play", t.human, "konane ("+t.describeStrength()+")")
+	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")")
 	if t.resigned {
 		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
 	}

@@ -221,15 +221,7 @@ func TestPlayBadInput(t *testing.T) {
 		"board",                            //
 		"save /nonexistent-dir/x/game.txt", // cannot write
 	}
-	var in bytes.Buffer
-	for _, l := range script {
-		in.WriteString(l + "\n")
-	}
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"play", "--size", "6", "--level", "easy"}, &in, &out, &errb); err != nil {
-		t.Fatal(err)
-	}
-	text := out.String()
+	text := playLines(t, script)
 	for _, want := range []string{
 		"(level easy: 16 simulations per move, without the solver)",
 		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
@@ -287,12 +279,10 @@ func TestPlayFlagErrors(t *testing.T) {
 	}
 }
 
-// TestPlayCommands: the board says which stones are whose; level, rules
-// and resign work; hint and eval speak of the same side's chances; after a
-// resignation the status line and the saved record agree.
-func TestPlayCommands(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "game.txt")
-	script := []string{"level", "level silly", "level medium", "level easy", "rules", "d4", "hint", "eval", "resign", "resign", "d5", "save " + path}
+// playLines plays a 6x6 game at level easy with the lines of script as
+// input and returns the output.
+func playLines(t *testing.T, script []string) string {
+	t.Helper()
 	var in bytes.Buffer
 	for _, l := range script {
 		in.WriteString(l + "\n")
@@ -301,7 +291,16 @@ func TestPlayCommands(t *testing.T) {
 	if err := run(context.Background(), []string{"play", "--size", "6", "--level", "easy"}, &in, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	text := out.String()
+	return out.String()
+}
+
+// TestPlayCommands: the board says which stones are whose; level, rules
+// and resign work; hint and eval speak of the same side's chances; after a
+// resignation the status line and the saved record agree.
+func TestPlayCommands(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.txt")
+	script := []string{"level", "level silly", "level medium", "level easy", "rules", "d4", "hint", "eval", "resign", "resign", "d5", "save " + path}
+	text := playLines(t, script)
 	for _, want := range []string{
 		"x black, o white. black (you) to move.\nblack> ",
 		"the computer plays at level easy: 16 simulations per move",

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,12 +11,11 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/arena"
+	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 
 // TestTrainConfigGolden: the configuration that "konane train" hands to
 // the training loop for each command line of a table, new runs and
@@ -119,19 +117,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		}
 		b.WriteString(kind + " " + strings.Join(args, " ") + "\n" + string(js) + "\n")
 	}
-	golden := filepath.Join("testdata", "train-config.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("configurations differ from %s:\n%s", golden, b.String())
-	}
+	golden.Check(t, "train-config.golden", []byte(b.String()))
 }
 
 func runCmd(args []string, out *bytes.Buffer) error {

@@ -1,12 +1,11 @@
-package agent
+package rules
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/konanezero/konane/rules"
 )
 
 func TestGamePlayUndoRecord(t *testing.T) {
@@ -14,7 +13,7 @@ func TestGamePlayUndoRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Last() != rules.NoMove || g.Len() != 0 || g.Over() {
+	if g.Last() != NoMove || g.Len() != 0 || g.Over() {
 		t.Fatal("a new game is not empty")
 	}
 	if _, ok := g.Undo(); ok {
@@ -34,15 +33,19 @@ func TestGamePlayUndoRecord(t *testing.T) {
 	if !ok || w != g.Position().Turn.Other() {
 		t.Fatalf("winner %v %v with %v to move and no move", w, ok, g.Position().Turn)
 	}
-	if _, err := g.PlayText("a1"); err == nil || !strings.Contains(err.Error(), "game is over") {
+	var over *GameOverError
+	if _, err := g.PlayText("a1"); !errors.As(err, &over) || over.Winner != w {
 		t.Errorf("move after the end: %v", err)
 	}
-	rec := g.Record(rules.Tag{Key: "Event", Value: "test"})
+	if err := g.Play(Move{From: 0, To: 0}); !errors.As(err, &over) || err.Error() != fmt.Sprintf("rules: the game is over: %s has no legal move, %s won", w.Other(), w) {
+		t.Errorf("move after the end: %v", err)
+	}
+	rec := g.Record(Tag{Key: "Event", Value: "test"})
 	text, err := rec.MarshalText()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := rules.ParseRecord(text)
+	back, err := ParseRecord(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +57,7 @@ func TestGamePlayUndoRecord(t *testing.T) {
 	if m, ok := g.Undo(); !ok || m != last || g.Len() != n-1 || g.Over() {
 		t.Errorf("undo: %v %v, %d moves left, over %v", m, ok, g.Len(), g.Over())
 	}
-	if g.Record().Tag("Result") != rules.Unfinished {
+	if g.Record().Tag("Result") != Unfinished {
 		t.Error("an unfinished game's record has a result")
 	}
 }
@@ -72,7 +75,7 @@ func TestGameBadMoves(t *testing.T) {
 			t.Errorf("PlayText(%q): %v; want %q", tc.text, err, tc.want)
 		}
 	}
-	if err := g.Play(rules.Move{From: 1, To: 1}); !errors.Is(err, rules.ErrIllegal) {
+	if err := g.Play(Move{From: 1, To: 1}); !errors.Is(err, ErrIllegal) {
 		t.Errorf("Play(b1): %v; want ErrIllegal", err)
 	}
 	if g.Len() != 0 {
@@ -85,7 +88,7 @@ func TestGameBadMoves(t *testing.T) {
 
 func TestGameTakeBack(t *testing.T) {
 	g, _ := NewGame(6)
-	for _, c := range []rules.Color{rules.Black, rules.White} {
+	for _, c := range []Color{Black, White} {
 		if got := g.TakeBack(c); got != nil {
 			t.Errorf("TakeBack(%v) before any move took back %v", c, got)
 		}
@@ -97,33 +100,55 @@ func TestGameTakeBack(t *testing.T) {
 		}
 	}
 	all := g.Moves()
-	if got := g.TakeBack(rules.Black); !slices.Equal(got, all[4:]) || g.Len() != 4 || g.Position().Turn != rules.Black {
+	if got := g.TakeBack(Black); !slices.Equal(got, all[4:]) || g.Len() != 4 || g.Position().Turn != Black {
 		t.Errorf("Black's take-back of its last move: took %v, %d moves left", got, g.Len())
 	}
-	if got := g.TakeBack(rules.Black); !slices.Equal(got, all[2:4]) || g.Len() != 2 || g.Position().Turn != rules.Black {
+	if got := g.TakeBack(Black); !slices.Equal(got, all[2:4]) || g.Len() != 2 || g.Position().Turn != Black {
 		t.Errorf("Black's take-back of its move and the reply: took %v, %d moves left", got, g.Len())
 	}
-	if got := g.TakeBack(rules.White); !slices.Equal(got, all[1:2]) || g.Len() != 1 || g.Position().Turn != rules.White {
+	if got := g.TakeBack(White); !slices.Equal(got, all[1:2]) || g.Len() != 1 || g.Position().Turn != White {
 		t.Errorf("White's take-back: took %v, %d moves left", got, g.Len())
 	}
-	start := rules.NewPosition(6)
+	start := NewPosition(6)
 	if g.Position() != start.Play(all[0]) {
 		t.Error("the position after the take-backs is not the one after the first move")
 	}
 }
 
-func TestGameRecordAgainst(t *testing.T) {
-	g, _ := NewGame(6)
-	for _, tc := range []struct {
-		human        rules.Color
-		black, white string
-	}{
-		{rules.Black, "you", "konane (easy)"},
-		{rules.White, "konane (easy)", "you"},
-	} {
-		r := g.RecordAgainst("test", tc.human, "konane (easy)")
-		if r.Tag("Event") != "test" || r.Tag("Black") != tc.black || r.Tag("White") != tc.white || r.Tag("Result") != rules.Unfinished {
-			t.Errorf("human %v: tags %v", tc.human, r.Tags)
+// TestGameRecordTagsComments: the game's own tags come first, then the
+// given ones, Result last unless a given tag placed it; comments follow
+// their moves and go with them when they are taken back.
+func TestGameRecordTagsComments(t *testing.T) {
+	g, _ := NewGame(4)
+	g.SetComment("before any move") // nothing to comment
+	g.SetTag("Seed", "7")
+	for _, text := range []string{"a1", "a2", "c1-a1"} {
+		if _, err := g.PlayText(text); err != nil {
+			t.Fatal(err)
 		}
+	}
+	g.SetComment("")
+	r := g.Record(Tag{"Event", "e"})
+	if r.Comments != nil || fmt.Sprint(r.Tags) != "[{Seed 7} {Event e} {Result *}]" {
+		t.Errorf("no comments: comments %q, tags %v", r.Comments, r.Tags)
+	}
+	g.SetComment("third")
+	r = g.Record(Tag{"Event", "e"}, Tag{"Result", "?"}, Tag{"Round", "1"})
+	if fmt.Sprint(r.Tags) != "[{Seed 7} {Event e} {Result *} {Round 1}]" || fmt.Sprintf("%q", r.Comments) != `["" "" "third"]` {
+		t.Errorf("tags %v, comments %q", r.Tags, r.Comments)
+	}
+	r.Moves[0], r.Comments[2] = NoMove, "changed" // the record is a copy
+	if g.Moves()[0] == NoMove || g.Record().Comments[2] != "third" {
+		t.Error("changing the record changed the game")
+	}
+	g.Undo()
+	if r := g.Record(); r.Comments != nil || len(r.Moves) != 2 {
+		t.Errorf("after the commented move's undo: comments %q, %d moves", r.Comments, len(r.Moves))
+	}
+	if _, err := g.PlayText("c1-a1"); err != nil {
+		t.Fatal(err)
+	}
+	if r := g.Record(); r.Comments != nil {
+		t.Errorf("the undone move's comment came back: %q", r.Comments)
 	}
 }

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/player"
+)
+
+// The settings of a model spec (player.Spec) that this package reads,
+// besides the model file, sims, time and name that package player reads:
+//
+//	level=L    a difficulty level (easy, medium, hard, max), as play, serve
+//	           and gtp offer it: its simulations, unless sims or time is
+//	           given, and its use of the solver, unless solver is given
+//	solver=on|off search with MCTS-Solver and the exact endgame solver (on,
+//	           the default but for level=easy) or plain MCTS
+//	ptemp=T    the temperature of the network's priors in the search
+//	           (mcts.Config.PolicyTemp; default PolicyTemp for the model's
+//	           size; 1 uses them as they are)
+//
+// A model spec needs level, sims or time.
+const (
+	settingLevel      = "level"
+	settingSolver     = "solver"
+	settingPolicyTemp = "ptemp"
+)
+
+func init() {
+	player.DeclareSettings(player.KindModel, player.SpecSettings{
+		Keys:  []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, "name", "file"},
+		Set:   setModelSetting,
+		Check: checkModelSpec,
+	})
+}
+
+// setModelSetting checks a value of one of the settings above and returns
+// it as the spec keeps it (level and solver in lower case, ptemp as the
+// shortest text of its number: 1.0 is 1).
+func setModelSetting(key, value string) (string, error) {
+	switch key {
+	case settingLevel:
+		if value == "" {
+			return "", errors.New("empty level")
+		}
+		return strings.ToLower(value), nil
+	case settingSolver:
+		v := strings.ToLower(value)
+		if v != "on" && v != "off" {
+			return "", errors.New("want on or off")
+		}
+		return v, nil
+	case settingPolicyTemp:
+		x, err := parsePolicyTemp(value)
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("agent: no model setting %q", key) // DeclareSettings names only the keys above
+}
+
+func parsePolicyTemp(value string) (float64, error) {
+	x, err := strconv.ParseFloat(value, 64)
+	if err != nil || !(x >= mcts.MinPolicyTemp && x <= mcts.MaxPolicyTemp) {
+		return 0, fmt.Errorf("want a number in [%v, %v]", mcts.MinPolicyTemp, mcts.MaxPolicyTemp)
+	}
+	return x, nil
+}
+
+// checkModelSpec checks that a model spec says how long to search.
+func checkModelSpec(s player.Spec) error {
+	if s.Sims == 0 && s.Time == 0 && s.Settings[settingLevel] == "" {
+		return errors.New("model needs level=L, sims=N or time=D")
+	}
+	return nil
+}
+
+// specPolicyTemp is the ptemp of a model spec; 0 when it gives none.
+func specPolicyTemp(s player.Spec) float64 {
+	x, _ := parsePolicyTemp(s.Settings[settingPolicyTemp]) // checked by ParseSpec
+	return x
+}
