@@ -41,7 +41,7 @@ var (
 	EvalMobility = Weights{Mobility: 4}
 	// EvalDefault is the PVS engine's evaluation, chosen by matches (see
 	// docs/results).
-	EvalDefault = Weights{Mobility: 4, Safe: 4}
+	EvalDefault = Weights{Mobility: 4, Safe: 4, Jumpers: 4}
 )
 
 // ParseWeights reads an evaluation: "mob" (EvalMobility), "full"
