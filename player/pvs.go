@@ -67,6 +67,12 @@ const solverFixedNodes = 1 << 18
 // table of 2^DefaultPVSTableBits entries and root-order randomness from
 // seed.
 func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
+	return newPVS(depth, moveTime, seed, DefaultPVSTableBits, pvsSolverEntries)
+}
+
+// newPVS is NewPVS with 2^tableBits table entries and a solver table of
+// solverEntries (small ones for tests that make many players).
+func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEntries int) *PVS {
 	e := &PVS{
 		name:        "pvs",
 		Depth:       depth,
@@ -75,8 +81,8 @@ func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
 		SolveStones: DefaultSolveStones,
 		LMR:         true,
 		rng:         newRand(seed, streamPVS),
-		tt:          newPVSTable(DefaultPVSTableBits),
-		solver:      solver.New(solver.WithTableEntries(pvsSolverEntries)),
+		tt:          newPVSTable(tableBits),
+		solver:      solver.New(solver.WithTableEntries(solverEntries)),
 	}
 	// The solver allocates its table on its first call: make that call
 	// now, on a position lost at once (a lone stone), so that the
