@@ -19,8 +19,9 @@ import (
 // DefaultAnchors are the fixed players of a ladder: classic players whose
 // strength does not drift, from no skill to the strongest classical
 // engine (the PVS engine at a fixed depth, so that its strength does not
-// depend on the machine's load).
-var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pvs:depth=8"}
+// depend on the machine's load, with its evaluation named, so that a new
+// default evaluation does not change the anchor under the same name).
+var DefaultAnchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "pvs:depth=8,eval=4/4/0/0/4/0"}
 
 // Config says how to rate a run.
 type Config struct {

@@ -19,12 +19,20 @@ import (
 //	           board behind it that is occupied now: jumps that open when
 //	           that square empties
 //	Tempo      a bonus for the side to move
+//	Jumpers    its stones that have a jump (a stone with several jumps
+//	           can make only one of them: moves counted apart)
+//	Region     its jumpers in regions where the opponent has no jump: the
+//	           position split into independent parts (stones joined by
+//	           orthogonal contact, since a jump needs contact), where a
+//	           part that gives only one side moves is that side's reserve
 //
 // The evaluation is Mobility·Δmoves + Safe·Δsafe + Potential·Δpotential +
-// Tempo, in units where the default Mobility weight is 4 (one jump more
-// than the opponent, and nothing else, scores 4).
+// Tempo + Jumpers·Δjumpers + Region·Δreserve, in units where the default
+// Mobility weight is 4 (one jump more than the opponent, and nothing else,
+// scores 4).
 type Weights struct {
 	Mobility, Safe, Potential, Tempo int32
+	Jumpers, Region                  int32
 }
 
 // Evaluation presets, named in a spec's eval= setting.
@@ -33,12 +41,12 @@ var (
 	EvalMobility = Weights{Mobility: 4}
 	// EvalDefault is the PVS engine's evaluation, chosen by matches (see
 	// docs/results).
-	EvalDefault = Weights{Mobility: 4, Safe: 4}
+	EvalDefault = Weights{Mobility: 4, Safe: 4, Jumpers: 4}
 )
 
 // ParseWeights reads an evaluation: "mob" (EvalMobility), "full"
 // (EvalDefault), or four integers M/S/P/T (Mobility, Safe, Potential,
-// Tempo), like "4/4/0/0".
+// Tempo), like "4/4/0/0", or six, M/S/P/T/J/R (Jumpers and Region too).
 func ParseWeights(s string) (Weights, error) {
 	switch strings.ToLower(s) {
 	case "mob":
@@ -47,10 +55,10 @@ func ParseWeights(s string) (Weights, error) {
 		return EvalDefault, nil
 	}
 	parts := strings.Split(s, "/")
-	if len(parts) != 4 {
-		return Weights{}, fmt.Errorf("want mob, full or four integers M/S/P/T like 4/4/1/0")
+	if len(parts) != 4 && len(parts) != 6 {
+		return Weights{}, fmt.Errorf("want mob, full, or four or six integers M/S/P/T[/J/R] like 4/4/1/0")
 	}
-	var v [4]int32
+	var v [6]int32
 	for i, part := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
 		if err != nil || n < -1000 || n > 1000 {
@@ -58,17 +66,22 @@ func ParseWeights(s string) (Weights, error) {
 		}
 		v[i] = int32(n)
 	}
-	return Weights{Mobility: v[0], Safe: v[1], Potential: v[2], Tempo: v[3]}, nil
+	return Weights{Mobility: v[0], Safe: v[1], Potential: v[2], Tempo: v[3], Jumpers: v[4], Region: v[5]}, nil
 }
 
-// String writes the weights as ParseWeights reads them.
+// String writes the weights as ParseWeights reads them (four numbers when
+// Jumpers and Region are 0).
 func (w Weights) String() string {
-	return fmt.Sprintf("%d/%d/%d/%d", w.Mobility, w.Safe, w.Potential, w.Tempo)
+	if w.Jumpers == 0 && w.Region == 0 {
+		return fmt.Sprintf("%d/%d/%d/%d", w.Mobility, w.Safe, w.Potential, w.Tempo)
+	}
+	return fmt.Sprintf("%d/%d/%d/%d/%d/%d", w.Mobility, w.Safe, w.Potential, w.Tempo, w.Jumpers, w.Region)
 }
 
 // features are the evaluation's counts for one side.
 type features struct {
 	moves, safe, potential int32
+	jumpers                rules.Bitboard // the stones that have a jump
 }
 
 // evaluate returns the evaluation of a jumping position p for its side to
@@ -87,7 +100,40 @@ func (w *Weights) evaluate(p rules.Position) (score int32, moves int32) {
 	them := sideFeatures(opp, own, empty, valid)
 	score = w.Mobility*(us.moves-them.moves) + w.Safe*(us.safe-them.safe) +
 		w.Potential*(us.potential-them.potential) + w.Tempo
+	if w.Jumpers != 0 {
+		score += w.Jumpers * int32(bits.OnesCount64(us.jumpers)-bits.OnesCount64(them.jumpers))
+	}
+	if w.Region != 0 {
+		score += w.Region * reserve(us.jumpers, them.jumpers, own|opp, valid)
+	}
 	return score, us.moves
+}
+
+// reserve splits the stones occ into regions, the sets of stones joined
+// by orthogonal contact (a jump needs an adjacent enemy stone, so jumper
+// and captured stone share a region), and returns the jumpers of the
+// side to move in regions where the opponent has none, less the
+// opponent's jumpers in regions where the side to move has none.
+func reserve(ours, theirs, occ, valid rules.Bitboard) int32 {
+	var n int32
+	for rest := ours | theirs; rest != 0; {
+		r := rest & -rest
+		for {
+			g := (r | north(r, valid) | south(r) | east(r, valid) | west(r)) & occ
+			if g == r {
+				break
+			}
+			r = g
+		}
+		rest &^= r
+		switch a, b := ours&r, theirs&r; {
+		case b == 0:
+			n += int32(bits.OnesCount64(a))
+		case a == 0:
+			n -= int32(bits.OnesCount64(b))
+		}
+	}
+	return n
 }
 
 // Direction shifts on a board whose squares are valid (see rules' bit
@@ -113,6 +159,12 @@ func sideFeatures(own, opp, empty, valid rules.Bitboard) features {
 	pinchH := west(opp)&east(empty, valid) | east(opp, valid)&west(empty)
 	pinchV := south(opp)&north(empty, valid) | north(opp, valid)&south(empty)
 	count := func(n int) int32 { return int32(n) }
+
+	// The jumpers: the stones whose first hop lands on an empty square.
+	f.jumpers = south(south(north(north(own, valid)&opp, valid)&empty)) |
+		north(north(south(south(own)&opp)&empty, valid), valid) |
+		west(west(east(east(own, valid)&opp, valid)&empty)) |
+		east(east(west(west(own)&opp)&empty, valid), valid)
 
 	// North.
 	vuln := south(opp) | pinchH

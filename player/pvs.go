@@ -67,6 +67,12 @@ const solverFixedNodes = 1 << 18
 // table of 2^DefaultPVSTableBits entries and root-order randomness from
 // seed.
 func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
+	return newPVS(depth, moveTime, seed, DefaultPVSTableBits, pvsSolverEntries)
+}
+
+// newPVS is NewPVS with 2^tableBits table entries and a solver table of
+// solverEntries (small ones for tests that make many players).
+func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEntries int) *PVS {
 	e := &PVS{
 		name:        "pvs",
 		Depth:       depth,
@@ -75,8 +81,8 @@ func NewPVS(depth int, moveTime time.Duration, seed uint64) *PVS {
 		SolveStones: DefaultSolveStones,
 		LMR:         true,
 		rng:         newRand(seed, streamPVS),
-		tt:          newPVSTable(DefaultPVSTableBits),
-		solver:      solver.New(solver.WithTableEntries(pvsSolverEntries)),
+		tt:          newPVSTable(tableBits),
+		solver:      solver.New(solver.WithTableEntries(solverEntries)),
 	}
 	// The solver allocates its table on its first call: make that call
 	// now, on a position lost at once (a lone stone), so that the
@@ -107,46 +113,43 @@ func (e *PVS) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
 	return res.PV[0], nil
 }
 
-// clock is the time control of one search, in one place: the search
-// stops when ctx ends or the hard limit passes, and starts no new
-// iteration after the soft limit (half the budget: the next iteration
+// clock is the time control of one search: the package's stopper for
+// the budget, and ctx ending at the hard limit (the budget or ctx's own
+// deadline, whichever comes first). The search stops when ctx ends, and
+// starts no new iteration after half the budget (the next iteration
 // would most likely not finish).
 type clock struct {
-	ctx        context.Context
-	soft, hard time.Time // zero: no limit
+	ctx    context.Context
+	cancel context.CancelFunc
+	stop   stopper
 }
 
 func newClock(ctx context.Context, budget time.Duration) clock {
-	c := clock{ctx: ctx}
-	if budget > 0 {
-		now := time.Now()
-		c.soft, c.hard = now.Add(budget/2), now.Add(budget)
-	}
-	if d, ok := ctx.Deadline(); ok && (c.hard.IsZero() || d.Before(c.hard)) {
-		c.hard = d
-		if c.soft.IsZero() || d.Before(c.soft) {
-			c.soft = d
-		}
-	}
-	return c
+	st := newStopper(0, budget)
+	ctx, cancel := st.context(ctx)
+	return clock{ctx: ctx, cancel: cancel, stop: st}
 }
 
 // expired reports whether the search must stop now.
-func (c *clock) expired() bool {
-	return c.ctx.Err() != nil || !c.hard.IsZero() && time.Now().After(c.hard)
-}
+func (c *clock) expired() bool { return c.ctx.Err() != nil || c.stop.expired() }
 
-// deepen reports whether another iteration may start.
+// deepen reports whether another iteration may start: less than half the
+// time to the hard limit has passed.
 func (c *clock) deepen() bool {
-	return c.ctx.Err() == nil && (c.soft.IsZero() || time.Now().Before(c.soft))
+	if c.ctx.Err() != nil {
+		return false
+	}
+	d, ok := c.ctx.Deadline()
+	return !ok || time.Since(c.stop.start) < d.Sub(c.stop.start)/2
 }
 
 // left is the time until the hard limit (0: no limit).
 func (c *clock) left() time.Duration {
-	if c.hard.IsZero() {
+	d, ok := c.ctx.Deadline()
+	if !ok {
 		return 0
 	}
-	return max(time.Until(c.hard), time.Millisecond)
+	return max(time.Until(d), time.Millisecond)
 }
 
 // Search runs iterative deepening from p up to depth plies (0: until the
@@ -163,7 +166,7 @@ func (e *PVS) Search(ctx context.Context, p rules.Position, depth int) SearchRes
 		return SearchResult{Score: -WinScore}
 	}
 	e.clock = newClock(ctx, e.MoveTime)
-	defer func() { e.clock = clock{} }()
+	defer func() { e.clock.cancel(); e.clock = clock{} }()
 	e.nodes = 0
 	e.tt.newSearch()
 	if res, ok := e.solve(p); ok {

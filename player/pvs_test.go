@@ -160,8 +160,10 @@ func FuzzPVS(f *testing.F) {
 		if !p.HasMoves() {
 			return
 		}
-		e := NewPVS(d, 0, uint64(len(path)))
-		e.tt = newPVSTable(10)
+		e := newPVS(d, 0, uint64(len(path)), 10, 1<<12)
+		if d%2 == 0 {
+			e.Eval.Region = 4 // the region reserve's flood fill too
+		}
 		m, err := e.Move(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)

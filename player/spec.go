@@ -101,7 +101,7 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	time=D     alphabeta, pvs, mcts, model: time per move (Go duration:
 //	           200ms, 1s)
 //	eval=E     pvs: the evaluation, mob, full (the default) or weights
-//	           M/S/P/T (see Weights)
+//	           M/S/P/T or M/S/P/T/J/R (see Weights)
 //	lmr=on|off pvs: late move reductions (default on)
 //	sims=N     mcts, model: simulations per move
 //	c=X        mcts: UCB1 exploration constant (default √2)

@@ -48,7 +48,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"alphabeta:depth=x", `depth="x": want a whole number of plies`},
 		{"alphabeta:depth=0", `depth="0"`},
 		{"alphabeta:depth=3,depth=4", `"depth" given twice`},
-		{"pvs:eval=3/2", `eval="3/2": want mob, full or four integers`},
+		{"pvs:eval=3/2", `eval="3/2": want mob, full, or four or six integers`},
 		{"pvs:lmr=maybe", `lmr="maybe": want on or off`},
 		{"alphabeta:time=fast", `time="fast": want a positive duration`},
 		{"alphabeta:depth", `setting "depth": want key=value`},

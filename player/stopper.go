@@ -8,7 +8,7 @@ import (
 // stopper says when a search under limits stops: once it has done max
 // units of work (simulations, nodes, plies), or once its time is up,
 // whichever comes first. One stopper serves every player of this package
-// that takes a time limit (Analyze, UCT, AlphaBeta); a search checks it
+// that takes a time limit (Analyze, UCT, AlphaBeta, PVS); a search checks it
 // between units of its own choosing, and ctx's end on its own.
 type stopper struct {
 	start    time.Time

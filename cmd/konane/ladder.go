@@ -44,7 +44,8 @@ Every N-th generation (--every) plays --games games against each anchor
 player and against the previous --rungs generations on the ladder, with
 --sims simulations per move. The anchors are fixed players whose strength
 does not drift (default random, greedy, alphabeta:depth=2,
-alphabeta:depth=4 and pvs:depth=8, the strongest classical engine;
+alphabeta:depth=4 and pvs:depth=8,eval=4/4/0/0/4/0, the strongest
+classical engine at a fixed depth with its evaluation named;
 repeat --anchor-player to choose others, a model file among them, such
 as a shipped model); they also play each other once. --anchor names the
 one rated 0 (default: the first).
