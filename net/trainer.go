@@ -83,7 +83,7 @@ type Losses struct {
 	// 0 for a head the network does not have.
 	Ownership, MovesLeft float64
 	Total                float64 // Policy + Value + L2 + Ownership + MovesLeft
-	LR     float64 // learning rate used by the step
+	LR                   float64 // learning rate used by the step
 }
 
 // Trainer trains a copy of a model's weights. It is not safe for
