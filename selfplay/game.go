@@ -58,6 +58,11 @@ type GameConfig struct {
 	// Their values stay right: a position's target is its exact value or
 	// the result of the search-played rest of the game.
 	RandomPlies int `json:",omitempty"`
+	// AuxTargets gives every sample of the game's path the targets of the
+	// auxiliary heads (net.Sample's MovesLeft and Final). A run sets it
+	// from its network's heads (net.Config.Aux); it is not a setting of
+	// its own.
+	AuxTargets bool `json:",omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -113,6 +118,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	rec.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
 	var searched []searchValue // of each sample
+	var plies []int            // of each sample
 	var buf [rules.MaxMoves]rules.Move
 	first := 0 // the first ply searched
 	if c := cfg.RandomPlies; c > 0 {
@@ -133,6 +139,9 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 			winner := pos.Turn.Other()
 			for i := range samples {
 				samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
+				if cfg.AuxTargets {
+					samples[i].MovesLeft, samples[i].Final = ply-plies[i], pos.Black|pos.White
+				}
 			}
 			rec.SetTag("Result", rules.ResultFor(winner))
 			g := Game{Record: rec, Samples: samples, Winner: winner, Plies: ply}
@@ -161,6 +170,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		if full {
 			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, cfg.Size)})
 			searched = append(searched, searchValue{res.Value, res.Proven})
+			plies = append(plies, ply)
 			if !cfg.MCTS.Gumbel {
 				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
 					return Game{}, err
