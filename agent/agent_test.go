@@ -148,7 +148,10 @@ func TestEngines(t *testing.T) {
 	if _, err := agent.LoadModel(filepath.Join(t.TempDir(), "missing"), 0); err == nil {
 		t.Error("LoadModel of a missing file: no error")
 	}
-	if _, err := agent.LoadModel("", 7); err == nil || !strings.Contains(err.Error(), "7x7") {
+	if m, err := agent.LoadModel("", 7); err != nil || m.Config().Size != 7 {
+		t.Errorf("LoadModel of the shipped 7x7 model: %v", err)
+	}
+	if _, err := agent.LoadModel("", 9); err == nil || !strings.Contains(err.Error(), "9x9") {
 		t.Errorf("LoadModel of an unshipped size: %v", err)
 	}
 	m := agenttest.TinyModel(t, 5)

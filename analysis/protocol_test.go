@@ -43,7 +43,7 @@ func TestServerErrors(t *testing.T) {
 		`{"id":"b","size":6,"moves":["b1"]}`,
 		`{"id":"c","size":6,"colour":"B"}`,
 		`{"id":"d","size":6,"analyzeTurns":[3]}`,
-		`{"id":"e","size":7}`,
+		`{"id":"e","size":9}`,
 		`{"id":"f","action":"explode"}`,
 		`{"size":6}`,
 		`{"id":"g","size":6,"maxVisits":"many"}`,
@@ -55,7 +55,7 @@ func TestServerErrors(t *testing.T) {
 	}, "\n")
 	out := serve(t, s, input)
 	for id, want := range map[string]string{"b": `move 1 "b1"`, "c": `unknown field "colour"`,
-		"d": "turn 3", "e": "no model for 7x7", "f": `unknown action "explode"`,
+		"d": "turn 3", "e": "size 9: want 4..8", "f": `unknown action "explode"`,
 		"g": `field "maxVisits": want a whole number (visits per turn), not a JSON string`,
 		"h": "analyzeTurns: turn 0 appears twice", "i": "(5000 bytes)", "j": "unknown field",
 		"k": `field "moves": want an array of moves`} {

@@ -139,7 +139,8 @@ func TestProtocol(t *testing.T) {
 		"   ",
 		"3 known_command genmove",
 		"4 known_command fly",
-		"5\tboardsize\t7   # no 7x7 model",
+		"5\tboardsize\t7   # the 7x7 model",
+		"boardsize 6",
 		"6 boardsize x",
 		"7 boardsize 12",
 		"8 fly",
@@ -172,7 +173,8 @@ func TestProtocol(t *testing.T) {
 		"=2 test",
 		"=3 true",
 		"=4 false",
-		"?5 unacceptable size: no model for 7x7 (there is one for 4x4, 5x5, 6x6, 8x8)",
+		"=5",
+		"=",
 		`?6 boardsize "x" is not a number`,
 		"?7 unacceptable size: 12 is outside 4..8",
 		"?8 unknown command",
@@ -295,7 +297,11 @@ func TestSolve(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	es := agenttest.RunEngines(t)
-	if _, err := New(Config{Engines: es, Strength: agent.Strength{Sims: 8}, Size: 7}); err == nil || !strings.Contains(err.Error(), "no model for 7x7") {
+	only6, err := agent.NewEngines(agenttest.TinyModel(t, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Config{Engines: only6, Strength: agent.Strength{Sims: 8}, Size: 7}); err == nil || !strings.Contains(err.Error(), "no model for 7x7 (there is one for 6x6)") {
 		t.Errorf("size without a model: %v", err)
 	}
 	if _, err := New(Config{Engines: es}); err == nil {

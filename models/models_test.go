@@ -32,9 +32,10 @@ func TestEveryModelDecodes(t *testing.T) {
 	}
 }
 
-// TestShippedSizes: the product promises 8x8 (the standard board) and 6x6.
+// TestShippedSizes: the product promises 8x8 (the standard board), 7x7
+// and 6x6 (4x4 and 5x5 are the exact solver's, package agent).
 func TestShippedSizes(t *testing.T) {
-	for _, n := range []int{6, 8} {
+	for _, n := range []int{6, 7, 8} {
 		if !slices.Contains(Sizes(), n) {
 			t.Errorf("no %dx%d model shipped (have %v)", n, n, Sizes())
 		}

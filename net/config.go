@@ -2,6 +2,7 @@ package net
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -27,7 +28,91 @@ type Config struct {
 	// Captures adds the input planes of EncodingCaptures: the stones each
 	// side could capture and the squares its jumps would land on.
 	Captures bool
+	// Aux lists the auxiliary heads (none in every model file and
+	// config.json written before they existed).
+	Aux AuxHeads `json:",omitempty"`
 }
+
+// AuxHeads is a set of auxiliary heads: outputs that only training uses,
+// whose targets come from the rest of the game, so that the tower learns
+// more from each self-play game (KataGo's ownership and score targets;
+// Leela Chess Zero's moves-left head). Search and play read only the
+// policy and the value; a model with auxiliary heads plays exactly as the
+// same weights without them would.
+type AuxHeads uint8
+
+const (
+	// AuxOwnership predicts, for every square, whether it holds a stone
+	// when the game ends (a sigmoid per square, from a 1x1 convolution of
+	// the tower). A stone stays on squares of its own colour, so this says
+	// which stones survive and where the jumps end.
+	AuxOwnership AuxHeads = 1 << iota
+	// AuxMovesLeft predicts the plies left until the game ends, as a
+	// fraction of N·N (a sigmoid, from the tower's spatial mean through a
+	// hidden layer of ValueHidden units).
+	AuxMovesLeft
+
+	auxAll = AuxOwnership | AuxMovesLeft
+)
+
+// auxNames names the heads in flags, config.json and model files.
+var auxNames = []struct {
+	h    AuxHeads
+	name string
+}{{AuxOwnership, "ownership"}, {AuxMovesLeft, "moves-left"}}
+
+// String is "none" or the heads' names joined by commas, such as
+// "ownership,moves-left".
+func (a AuxHeads) String() string {
+	if a == 0 {
+		return "none"
+	}
+	var names []string
+	for _, n := range auxNames {
+		if a&n.h != 0 {
+			names = append(names, n.name)
+		}
+	}
+	if a&^auxAll != 0 {
+		names = append(names, fmt.Sprintf("unknown(%#x)", uint8(a&^auxAll)))
+	}
+	return strings.Join(names, ",")
+}
+
+// ParseAuxHeads reads what String writes ("none", "ownership",
+// "moves-left" or both, comma-separated, in any order).
+func ParseAuxHeads(s string) (AuxHeads, error) {
+	if s == "none" || s == "" {
+		return 0, nil
+	}
+	var a AuxHeads
+next:
+	for _, f := range strings.Split(s, ",") {
+		for _, n := range auxNames {
+			if strings.TrimSpace(f) == n.name {
+				a |= n.h
+				continue next
+			}
+		}
+		return 0, fmt.Errorf("net: auxiliary head %q: want none, ownership or moves-left (or both, comma-separated)", f)
+	}
+	return a, nil
+}
+
+// Set parses s (a flag.Value).
+func (a *AuxHeads) Set(s string) error {
+	v, err := ParseAuxHeads(s)
+	if err == nil {
+		*a = v
+	}
+	return err
+}
+
+// MarshalText writes String.
+func (a AuxHeads) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (a *AuxHeads) UnmarshalText(b []byte) error { return a.Set(string(b)) }
 
 // Encoding returns the input encoding of the architecture.
 func (c Config) Encoding() Encoding {
@@ -54,12 +139,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("net: %d blocks outside 0..64", c.Blocks)
 	case c.ValueHidden < 1 || c.ValueHidden > 1024:
 		return fmt.Errorf("net: %d value-head units outside 1..1024", c.ValueHidden)
+	case c.Aux&^auxAll != 0:
+		return fmt.Errorf("net: auxiliary heads %s", c.Aux)
 	}
 	return nil
 }
 
 // Arch is a short name of the architecture, such as "res32x2gp-v32-e2"
-// (the suffix names the input encoding, none for the first).
+// (the suffix names the input encoding, none for the first), then "-own"
+// and "-ml" for the auxiliary heads it has.
 func (c Config) Arch() string {
 	gp := ""
 	if c.GlobalPool {
@@ -68,6 +156,12 @@ func (c Config) Arch() string {
 	enc := ""
 	if e := c.Encoding(); e != EncodingOrigins {
 		enc = fmt.Sprintf("-e%d", e)
+	}
+	if c.Aux&AuxOwnership != 0 {
+		enc += "-own"
+	}
+	if c.Aux&AuxMovesLeft != 0 {
+		enc += "-ml"
 	}
 	return fmt.Sprintf("res%dx%d%s-v%d%s", c.Filters, c.Blocks, gp, c.ValueHidden, enc)
 }
@@ -88,7 +182,9 @@ type paramSpec struct {
 }
 
 // params lists every learnt tensor of the architecture, in a fixed order
-// (initialisation draws from the seed in this order).
+// (initialisation draws from the seed in this order). The auxiliary
+// heads' come last, so that the other weights of New do not depend on
+// them.
 func (c Config) params() []paramSpec {
 	f := c.Filters
 	ps := []paramSpec{
@@ -120,12 +216,27 @@ func (c Config) params() []paramSpec {
 		paramSpec{"value.fc2.w", []int{c.ValueHidden, 1}, true},
 		paramSpec{"value.fc2.b", []int{1, 1}, false},
 	)
+	if c.Aux&AuxOwnership != 0 {
+		ps = append(ps,
+			paramSpec{"ownership.w", []int{1, f, 1, 1}, true},
+			paramSpec{"ownership.b", []int{1, 1, 1, 1}, false},
+		)
+	}
+	if c.Aux&AuxMovesLeft != 0 {
+		ps = append(ps,
+			paramSpec{"movesleft.fc1.w", []int{f, c.ValueHidden}, true},
+			paramSpec{"movesleft.fc1.b", []int{1, c.ValueHidden}, false},
+			paramSpec{"movesleft.fc2.w", []int{c.ValueHidden, 1}, true},
+			paramSpec{"movesleft.fc2.b", []int{1, 1}, false},
+		)
+	}
 	return ps
 }
 
 // FLOPs returns the floating-point operations of one forward pass for one
 // position (a multiply-add counts as two), counting the convolutions and
-// matrix products, which dominate.
+// matrix products, which dominate. The auxiliary heads do not count:
+// only training computes them.
 func (c Config) FLOPs() int64 {
 	sq := int64(c.Size * c.Size)
 	f := int64(c.Filters)

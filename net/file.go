@@ -202,7 +202,7 @@ func equalShape(a, b []int) bool {
 
 // configMeta writes cfg as metadata strings.
 func configMeta(cfg Config) map[string]string {
-	return map[string]string{
+	meta := map[string]string{
 		"size":         strconv.Itoa(cfg.Size),
 		"filters":      strconv.Itoa(cfg.Filters),
 		"blocks":       strconv.Itoa(cfg.Blocks),
@@ -211,6 +211,12 @@ func configMeta(cfg Config) map[string]string {
 		// The encoding is part of the architecture (Config.Captures).
 		"encoding_version": strconv.Itoa(int(cfg.Encoding())),
 	}
+	// Only a model with auxiliary heads says so: files without them stay
+	// as they were.
+	if cfg.Aux != 0 {
+		meta["aux_heads"] = cfg.Aux.String()
+	}
+	return meta
 }
 
 // putMeta writes md as metadata strings; the format version is this
@@ -262,6 +268,11 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 	}
 	if cfg.GlobalPool, err = strconv.ParseBool(meta["global_pool"]); err != nil {
 		return cfg, md, fmt.Errorf("%w: metadata global_pool = %q is not a boolean", ErrFormat, meta["global_pool"])
+	}
+	if s, ok := meta["aux_heads"]; ok { // absent: none (files written before them)
+		if cfg.Aux, err = ParseAuxHeads(s); err != nil || cfg.Aux == 0 {
+			return cfg, md, fmt.Errorf("%w: metadata aux_heads = %q is not a list of auxiliary heads", ErrFormat, s)
+		}
 	}
 	if e := cfg.Validate(); e != nil {
 		return cfg, md, fmt.Errorf("%w: %v", ErrFormat, e)

@@ -47,7 +47,20 @@ type graph struct {
 	// place (the cost's addition) before a Read of it runs.
 	policyLoss *policyLossOp
 	valueLoss  *valueLossOp
+
+	// The auxiliary heads (Config.Aux) of a training graph: targets, the
+	// weight of each sample (1 if it has auxiliary targets, else 0) and
+	// losses, nil for a head the network does not have.
+	targetOwnership, targetMovesLeft, auxWeight *G.Node // (batch, N·N), (batch, 1), (batch, 1)
+	ownershipLoss, movesLeftLoss                *auxLossOp
 }
+
+// The weights of the auxiliary heads' losses in the training loss, beside
+// the policy's and the value's (1 each).
+const (
+	ownershipLossWeight = 0.5
+	movesLeftLossWeight = 0.5
+)
 
 // outputs holds a graph's outputs after a run: those of an inference
 // graph's operations, or copies taken by Read nodes in a training graph
@@ -122,8 +135,8 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	gr.logits = linear(pol, p["policy.conv2.w"], linearSpec{trans: true, bias: p["policy.conv2.b"], perPosition: nn,
 		shape: tensor.Shape{batch, cfg.slots()}}) // (batch, N·N·planes): see actionSlot
 
-	v := spatial(h, nn, 1/float64(nn)) // (batch, F)
-	v = linear(v, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
+	pooled := spatial(h, nn, 1/float64(nn)) // (batch, F)
+	v := linear(pooled, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
 	gr.value = tanhNode(linear(v, p["value.fc2.w"], linearSpec{bias: p["value.fc2.b"]})) // (batch, 1)
 	if !train {
 		return gr, gr.compilePlan()
@@ -137,6 +150,27 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	valueLoss := valueLoss(gr.value, gr.targetValue)
 	gr.policyLoss, gr.valueLoss = policyLoss.Op().(*policyLossOp), valueLoss.Op().(*valueLossOp)
 	gr.cost = G.Must(G.Add(policyLoss, valueLoss))
+	// The auxiliary heads exist in training graphs only: inference has no
+	// use for them.
+	if cfg.Aux != 0 {
+		gr.auxWeight = input(g, dtype, "aux_weight", batch, 1)
+	}
+	if cfg.Aux&AuxOwnership != 0 {
+		z := linear(h, p["ownership.w"], linearSpec{trans: true, bias: p["ownership.b"], perPosition: nn,
+			shape: tensor.Shape{batch, nn}}) // (batch, N·N): a logit per square
+		gr.targetOwnership = input(g, dtype, "target_ownership", batch, nn)
+		l := auxLoss("ownershiploss", z, gr.targetOwnership, gr.auxWeight, ownershipLossWeight)
+		gr.ownershipLoss = l.Op().(*auxLossOp)
+		gr.cost = G.Must(G.Add(gr.cost, l))
+	}
+	if cfg.Aux&AuxMovesLeft != 0 {
+		m := linear(pooled, p["movesleft.fc1.w"], linearSpec{bias: p["movesleft.fc1.b"], relu: true})
+		z := linear(m, p["movesleft.fc2.w"], linearSpec{bias: p["movesleft.fc2.b"]}) // (batch, 1)
+		gr.targetMovesLeft = input(g, dtype, "target_movesleft", batch, 1)
+		l := auxLoss("movesleftloss", z, gr.targetMovesLeft, gr.auxWeight, movesLeftLossWeight)
+		gr.movesLeftLoss = l.Op().(*auxLossOp)
+		gr.cost = G.Must(G.Add(gr.cost, l))
+	}
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {
 		return nil, fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)
 	}

@@ -51,7 +51,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 			// Fixup: the residual branch starts at zero.
 		case strings.HasSuffix(p.name, "pool.w"):
 			std = 0.1 / math.Sqrt(float64(p.shape[0]))
-		case p.name == "policy.conv2.w" || p.name == "value.fc2.w":
+		case p.name == "policy.conv2.w" || p.name == "value.fc2.w" || p.name == "ownership.w" || p.name == "movesleft.fc2.w":
 			std = 0.1 / math.Sqrt(float64(fanIn(p.shape)))
 		default:
 			std = math.Sqrt(2 / float64(fanIn(p.shape)))
@@ -125,6 +125,27 @@ func (m *Model) Deepen(blocks int, seed uint64) (*Model, error) {
 	}
 	meta := m.meta
 	meta.Seed = seed
+	return d.WithMeta(meta), nil
+}
+
+// WithAux returns a network of m's architecture with the auxiliary heads
+// aux: m's weights, new heads drawn from seed as by New, and m's heads
+// that aux does not name dropped. It predicts exactly what m predicts
+// (the auxiliary heads play no part in the policy and the value), so a
+// trained network gains or loses them without starting over.
+func (m *Model) WithAux(aux AuxHeads, seed uint64) (*Model, error) {
+	cfg := m.cfg
+	cfg.Aux = aux
+	d, err := New(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	for name, w := range m.weights {
+		if dst, ok := d.weights[name]; ok {
+			copy(dst, w) // the same shape: only the heads differ
+		}
+	}
+	meta := m.meta
 	return d.WithMeta(meta), nil
 }
 

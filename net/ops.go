@@ -1101,3 +1101,87 @@ func (o *valueLossGradOp) Do(vs ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
+
+// auxLossOp is an auxiliary head's loss: coef times the mean, over the
+// rows whose weight is not 0 (samples with auxiliary targets), of the
+// mean over the row's columns of the binary cross-entropy of the target t
+// (in [0, 1]) against sigmoid(z). z and t are (batch, cols), w (batch, 1)
+// of 0 or 1.
+type auxLossOp struct {
+	opBase
+	coef float64
+	last float64 // the loss of the last run (times coef)
+}
+
+func auxLoss(name string, z, t, w *G.Node, coef float64) *G.Node {
+	return apply(&auxLossOp{opBase: newBase(name, nil, z, t, w), coef: coef}, z, t, w)
+}
+
+func (o *auxLossOp) Do(vs ...G.Value) (G.Value, error) {
+	cols := vs[0].Shape()[1]
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		o.last = sigmoidXent(f32(vs[0]), f32(vs[1]), f32(vs[2]), cols, o.coef, nil, 0)
+		return G.NewF32(float32(o.last)), nil
+	case tensor.Float64:
+		o.last = sigmoidXent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, o.coef, nil, 0)
+		return G.NewF64(o.last), nil
+	}
+	return nil, fmt.Errorf("net: %s of %v", o.name, vs[0].Dtype())
+}
+
+// sigmoidXent returns coef times the weighted mean binary cross-entropy
+// of auxLossOp (0 if every weight is 0); with grad non-nil it writes there
+// the gradient of that with respect to z, times scale:
+// coef·w·(sigmoid(z) − t)/(cols·Σw) per entry.
+func sigmoidXent[T float](z, t, w []T, cols int, coef float64, grad []T, scale float64) float64 {
+	var weight float64
+	for _, v := range w {
+		weight += float64(v)
+	}
+	if weight == 0 {
+		clear(grad)
+		return 0
+	}
+	norm := coef / (weight * float64(cols))
+	var loss float64
+	for r, wr := range w {
+		for j := r * cols; j < (r+1)*cols; j++ {
+			x, y := float64(z[j]), float64(t[j])
+			if wr != 0 {
+				// max(x, 0) − x·y + log(1 + e^−|x|), stable for any x.
+				loss += float64(wr) * (math.Max(x, 0) - x*y + math.Log1p(math.Exp(-math.Abs(x))))
+			}
+			if grad != nil {
+				grad[j] = T(float64(wr) * (1/(1+math.Exp(-x)) - y) * norm * scale)
+			}
+		}
+	}
+	return loss * norm
+}
+
+func (o *auxLossOp) DiffWRT(int) []bool { return []bool{true, false, false} }
+
+func (o *auxLossOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+	g := apply(&auxLossGradOp{newBase(o.name+"grad", ins[0].Shape().Clone(), ins[0], ins[1], ins[2], grad), o.coef},
+		ins[0], ins[1], ins[2], grad)
+	return G.Nodes{g, nil, nil}, nil
+}
+
+// auxLossGradOp is the gradient of auxLossOp with respect to z.
+type auxLossGradOp struct {
+	opBase
+	coef float64
+}
+
+func (o *auxLossGradOp) Do(vs ...G.Value) (G.Value, error) {
+	out := o.output(vs[0].Dtype())
+	cols, scale := vs[0].Shape()[1], scalarOf(vs[3])
+	switch vs[0].Dtype() {
+	case tensor.Float32:
+		sigmoidXent(f32(vs[0]), f32(vs[1]), f32(vs[2]), cols, o.coef, out.Float32s(), scale)
+	case tensor.Float64:
+		sigmoidXent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, o.coef, out.Float64s(), scale)
+	}
+	return out, nil
+}

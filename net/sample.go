@@ -20,18 +20,32 @@ type ActionProb struct {
 // view (the game's outcome, -1 or +1, or a blend). A sample with no policy
 // entries is a value-only sample: it trains the value head alone (the
 // policy loss is the mean over the samples that have a policy).
+//
+// MovesLeft and Final are the targets of the auxiliary heads (Config.Aux),
+// from the game the position was played in: the plies from Position to
+// the game's end (at least 1, the position not being terminal) and the
+// squares holding a stone when it ended. MovesLeft 0 means the sample has
+// no auxiliary targets (a sample of a run without auxiliary heads, of a
+// shard written before them, or a position off the game's path): it
+// trains no auxiliary head.
 type Sample struct {
-	Position rules.Position
-	Policy   []ActionProb
-	Value    float32
+	Position  rules.Position
+	Policy    []ActionProb
+	Value     float32
+	MovesLeft int
+	Final     rules.Bitboard
 }
+
+// HasAux reports whether s has targets for the auxiliary heads.
+func (s Sample) HasAux() bool { return s.MovesLeft > 0 }
 
 // Transform returns the sample under a symmetry of the board: the position
 // and every action moved by sym. Because the input planes are relative to
 // the side to move, every symmetry gives another valid sample.
 func (s Sample) Transform(sym rules.Symmetry) Sample {
 	n := int(s.Position.Size)
-	out := Sample{Position: sym.Position(s.Position), Value: s.Value, Policy: make([]ActionProb, len(s.Policy))}
+	out := Sample{Position: sym.Position(s.Position), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
+		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n)}
 	for i, ap := range s.Policy {
 		m := sym.Move(rules.ActionMove(int(ap.Action), n), n)
 		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, n)), Prob: ap.Prob}
@@ -42,8 +56,9 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 // check reports why s cannot train a size×size network: a bad position, a
 // terminal one, a policy entry that is not a legal move or not a
 // probability, a policy whose entries sum to 0 (no entries at all is a
-// value-only sample), or a value outside [-1, 1]. legal receives the legal
-// moves.
+// value-only sample), a value outside [-1, 1], or auxiliary targets out
+// of range (a negative or too large MovesLeft, Final off the board).
+// legal receives the legal moves.
 func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 	p := s.Position
 	if err := p.Validate(); err != nil {
@@ -73,7 +88,23 @@ func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 	if !(s.Value >= -1 && s.Value <= 1) {
 		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
 	}
+	if s.MovesLeft < 0 || s.MovesLeft > MaxMovesLeft {
+		return nil, fmt.Errorf("moves left %d outside 0..%d", s.MovesLeft, MaxMovesLeft)
+	}
+	if s.Final&^p.Valid() != 0 {
+		return nil, fmt.Errorf("final stones %#x off the %dx%d board", s.Final, size, size)
+	}
 	return legal, nil
+}
+
+// MaxMovesLeft bounds Sample.MovesLeft: no game has more plies than its
+// board has squares (two removals, then each jump captures a stone).
+const MaxMovesLeft = rules.MaxSize * rules.MaxSize
+
+// movesLeftTarget is the moves-left head's target for a sample of a
+// size×size board: the plies left as a fraction of N·N, at most 1.
+func movesLeftTarget(movesLeft, size int) float32 {
+	return min(1, float32(movesLeft)/float32(size*size))
 }
 
 func contains(moves []rules.Move, m rules.Move) bool {

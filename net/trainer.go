@@ -79,8 +79,11 @@ type Losses struct {
 	Policy float64 // cross-entropy of the masked policy against the target
 	Value  float64 // squared error of the value
 	L2     float64 // WeightDecay · Σw²
-	Total  float64 // Policy + Value + L2
-	LR     float64 // learning rate used by the step
+	// The auxiliary heads' terms (Config.Aux), weighted as in the loss;
+	// 0 for a head the network does not have.
+	Ownership, MovesLeft float64
+	Total                float64 // Policy + Value + L2 + Ownership + MovesLeft
+	LR                   float64 // learning rate used by the step
 }
 
 // Trainer trains a copy of a model's weights. It is not safe for
@@ -175,18 +178,60 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
 		}
 		tv[i] = s.Value
+		t.auxTargets(i, s)
 	}
 	if err := t.gr.run(); err != nil {
 		return Losses{}, err
 	}
 	l := Losses{Policy: t.gr.policyLoss.last, Value: t.gr.valueLoss.last, LR: t.opts.LRAt(t.step)}
-	if math.IsNaN(l.Policy) || math.IsNaN(l.Value) || math.IsInf(l.Policy, 0) || math.IsInf(l.Value, 0) {
+	if t.gr.ownershipLoss != nil {
+		l.Ownership = t.gr.ownershipLoss.last
+	}
+	if t.gr.movesLeftLoss != nil {
+		l.MovesLeft = t.gr.movesLeftLoss.last
+	}
+	if sum := l.Policy + l.Value + l.Ownership + l.MovesLeft; math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return l, errors.New("net: training step: the loss is not finite (learning rate too high?)")
 	}
 	l.L2 = t.update(l.LR)
-	l.Total = l.Policy + l.Value + l.L2
+	l.Total = l.Policy + l.Value + l.L2 + l.Ownership + l.MovesLeft
 	t.step++
 	return l, nil
+}
+
+// auxTargets writes the auxiliary heads' targets of sample s (already
+// transformed) as row i of the batch (see auxRow).
+func (t *Trainer) auxTargets(i int, s Sample) {
+	if t.gr.auxWeight == nil {
+		return
+	}
+	nn := t.cfg.Size * t.cfg.Size
+	var own []float32
+	if t.gr.targetOwnership != nil {
+		own = data32(t.gr.targetOwnership)[i*nn : (i+1)*nn]
+	}
+	w, ml := auxRow(s, t.cfg.Size, own)
+	data32(t.gr.auxWeight)[i] = w
+	if t.gr.targetMovesLeft != nil {
+		data32(t.gr.targetMovesLeft)[i] = ml
+	}
+}
+
+// auxRow writes the ownership target of s (1 on every square holding a
+// stone at the game's end, square (row, col) at row·N + col) into own,
+// unless it is nil, and returns the sample's weight in the auxiliary
+// losses (1 if it has auxiliary targets, else 0) and its moves-left
+// target.
+func auxRow(s Sample, n int, own []float32) (weight, movesLeft float32) {
+	for r := 0; r < n && own != nil; r++ {
+		for c := 0; c < n; c++ {
+			own[r*n+c] = float32(s.Final >> rules.SquareAt(r, c) & 1)
+		}
+	}
+	if !s.HasAux() {
+		return 0, 0
+	}
+	return 1, movesLeftTarget(s.MovesLeft, n)
 }
 
 // update applies one step of momentum SGD to every parameter, with the

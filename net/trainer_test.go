@@ -42,6 +42,12 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 		}
 		tv[i] = s.Value
 	}
+	nn := n * n
+	own := make([]float32, gr.batch*nn)
+	aw, ml := make([]float32, gr.batch), make([]float32, gr.batch)
+	for i, s := range batch {
+		aw[i], ml[i] = auxRow(s, n, own[i*nn:(i+1)*nn])
+	}
 	set := func(dst any, src []float32) {
 		switch d := dst.(type) {
 		case []float32:
@@ -56,11 +62,37 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	set(gr.mask.Value().Data(), mask)
 	set(gr.targetPolicy.Value().Data(), tp)
 	set(gr.targetValue.Value().Data(), tv)
+	if gr.auxWeight != nil {
+		set(gr.auxWeight.Value().Data(), aw)
+	}
+	if gr.targetOwnership != nil {
+		set(gr.targetOwnership.Value().Data(), own)
+	}
+	if gr.targetMovesLeft != nil {
+		set(gr.targetMovesLeft.Value().Data(), ml)
+	}
+}
+
+// withAux gives samples auxiliary targets drawn from seed (the sample
+// at index skip keeps none).
+func withAux(batch []Sample, seed uint64, skip int) []Sample {
+	rng := rand.New(rand.NewPCG(seed, 4))
+	out := slices.Clone(batch)
+	for i := range out {
+		if i == skip {
+			continue
+		}
+		n := int(out[i].Position.Size)
+		out[i].MovesLeft = 1 + rng.IntN(n*n)
+		out[i].Final = rng.Uint64() & out[i].Position.Valid()
+	}
+	return out
 }
 
 // TestGradientCheck compares the symbolic gradient of the loss with
 // central finite differences, in float64, on a tiny network with every
-// kind of layer, for 50 draws of the weights.
+// kind of layer, for 50 draws of the weights; then on one with both
+// auxiliary heads, whose batch has a sample without auxiliary targets.
 //
 // The loss has kinks (every ReLU): where a pre-activation lies within eps
 // of zero, the finite difference straddles the kink and measures neither
@@ -73,8 +105,14 @@ func TestGradientCheck(t *testing.T) {
 	cfg := Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
 	batch := randomSamples(4, 3, 5)
 	batch[1].Policy = nil // a value-only sample
+	t.Run("plain", func(t *testing.T) { gradientCheck(t, cfg, batch, 50) })
+	cfg.Aux = AuxOwnership | AuxMovesLeft
+	t.Run("aux", func(t *testing.T) { gradientCheck(t, cfg, withAux(batch, 6, 2), 20) })
+}
+
+func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
 	kinks := 0
-	for seed := uint64(0); seed < 50; seed++ {
+	for seed := uint64(0); seed < draws; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
 		gr, err := buildGraph(cfg, len(batch), m.weights, tensor.Float64, true)
 		if err != nil {
@@ -85,7 +123,14 @@ func TestGradientCheck(t *testing.T) {
 			if err := gr.run(); err != nil {
 				t.Fatal(err)
 			}
-			return gr.policyLoss.last + gr.valueLoss.last
+			l := gr.policyLoss.last + gr.valueLoss.last
+			if gr.ownershipLoss != nil {
+				l += gr.ownershipLoss.last
+			}
+			if gr.movesLeftLoss != nil {
+				l += gr.movesLeftLoss.last
+			}
+			return l
 		}
 		base := loss()
 		analytic := make([][]float64, len(gr.params))

@@ -58,6 +58,11 @@ type GameConfig struct {
 	// Their values stay right: a position's target is its exact value or
 	// the result of the search-played rest of the game.
 	RandomPlies int `json:",omitempty"`
+	// AuxTargets gives every sample of the game's path the targets of the
+	// auxiliary heads (net.Sample's MovesLeft and Final). A run sets it
+	// from its network's heads (net.Config.Aux); it is not a setting of
+	// its own.
+	AuxTargets bool `json:",omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -115,6 +120,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	game.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
 	var searched []searchValue // of each sample
+	var plies []int            // of each sample
 	var buf [rules.MaxMoves]rules.Move
 	if c := cfg.RandomPlies; c > 0 {
 		for range rng.IntN(c + 1) {
@@ -139,6 +145,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		if full {
 			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, cfg.Size)})
 			searched = append(searched, searchValue{res.Value, res.Proven})
+			plies = append(plies, ply)
 			if !cfg.MCTS.Gumbel {
 				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
 					return Game{}, err
@@ -151,8 +158,12 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		game.SetComment(searchComment(res, full))
 	}
 	winner, _ := game.Winner()
+	final := game.Position()
 	for i := range samples {
 		samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
+		if cfg.AuxTargets {
+			samples[i].MovesLeft, samples[i].Final = game.Len()-plies[i], final.Black|final.White
+		}
 	}
 	rec := game.Record()
 	g := Game{Record: rec, Samples: samples, Winner: winner, Plies: game.Len()}

@@ -45,6 +45,8 @@ type compactSample struct {
 	turn         rules.Color
 	value        float32
 	policy       []net.ActionProb
+	movesLeft    uint16 // auxiliary targets (net.Sample)
+	final        uint64
 }
 
 // NewReplay returns an empty buffer for a board size.
@@ -77,7 +79,7 @@ func (r *Replay) Add(samples []net.Sample) {
 	for _, s := range samples {
 		r.samples = append(r.samples, compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
-			value: s.Value, policy: s.Policy,
+			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final,
 		})
 	}
 	r.total += int64(len(samples))
@@ -95,7 +97,7 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 		c := &r.samples[base+rng.IntN(w)]
 		sym := rules.Symmetry(rng.IntN(rules.NumSymmetries))
 		p := rules.Position{Black: c.black, White: c.white, Size: uint8(r.Size), Turn: c.turn}
-		batch[i] = net.Sample{Position: p, Policy: c.policy, Value: c.value}.Transform(sym)
+		batch[i] = net.Sample{Position: p, Policy: c.policy, Value: c.value, MovesLeft: int(c.movesLeft), Final: c.final}.Transform(sym)
 	}
 }
 
@@ -106,14 +108,21 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 // black and white bitboards (8 bytes each), the side to move (1), the
 // value target (float32) and the number k of policy entries (uint16), then
 // k entries of an action index (uint16) and its probability (float32);
-// k = 0 is a value-only sample (net.Sample).
+// k = 0 is a value-only sample (net.Sample). Version 3 is version 2 whose
+// samples have the auxiliary targets after the number k: the moves left
+// (uint16, 0 for none) and the squares holding a stone at the game's end
+// (a bitboard, 8 bytes). A shard is written in version 3 only when one
+// of its samples has auxiliary targets, so runs without auxiliary heads
+// write exactly the files they wrote before.
 const (
-	shardMagic   = "KZRS"
-	shardVersion = 2 // 1: no generation nor run, still read
+	shardMagic      = "KZRS"
+	shardVersion    = 2 // 1: no generation nor run, still read
+	shardVersionAux = 3 // version 2 with auxiliary targets
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
 	sampleHeader  = 8 + 8 + 1 + 4 + 2
+	sampleAux     = 2 + 8 // version 3's moves left and final stones
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
 )
@@ -173,8 +182,13 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 }
 
 // encodeShard writes the shard of samples to w: of version 2 with tag,
-// of version 1 without.
+// of version 1 without; of version 3 if a sample has auxiliary targets
+// (with tag, or with generation 0 of run 0 if it is nil).
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
+	aux := slices.ContainsFunc(samples, net.Sample.HasAux)
+	if aux && tag == nil {
+		tag = &shardTag{}
+	}
 	h := crc32.NewIEEE()
 	bw := bufio.NewWriter(io.MultiWriter(w, h))
 	var hdr [shardHeader + shardTagBytes]byte
@@ -185,6 +199,9 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 	n := shardHeader
 	if tag != nil {
 		binary.LittleEndian.PutUint32(hdr[4:], shardVersion)
+		if aux {
+			binary.LittleEndian.PutUint32(hdr[4:], shardVersionAux)
+		}
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(tag.gen))
 		binary.LittleEndian.PutUint64(hdr[20:], tag.run)
 		n += shardTagBytes
@@ -198,6 +215,12 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		binary.LittleEndian.PutUint32(b[17:], math.Float32bits(s.Value))
 		binary.LittleEndian.PutUint16(b[21:], uint16(len(s.Policy)))
 		bw.Write(b[:])
+		if aux {
+			var a [sampleAux]byte
+			binary.LittleEndian.PutUint16(a[0:], uint16(s.MovesLeft))
+			binary.LittleEndian.PutUint64(a[2:], s.Final)
+			bw.Write(a[:])
+		}
 		for _, ap := range s.Policy {
 			var e [policyEntry]byte
 			binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
@@ -268,8 +291,13 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 		return nil, nil, errors.New("checksum mismatch (truncated or corrupted)")
 	}
 	v := binary.LittleEndian.Uint32(body[4:])
-	if v != 1 && v != shardVersion {
-		return nil, nil, fmt.Errorf("format version %d, want 1 or %d", v, shardVersion)
+	if v != 1 && v != shardVersion && v != shardVersionAux {
+		return nil, nil, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionAux)
+	}
+	aux := v == shardVersionAux
+	perSample := sampleHeader
+	if aux {
+		perSample += sampleAux
 	}
 	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
 		return nil, nil, fmt.Errorf("board size %d, want %d", s, size)
@@ -279,20 +307,20 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	}
 	n := uint64(binary.LittleEndian.Uint32(body[12:]))
 	body = body[shardHeader:]
-	if v == shardVersion {
+	if v >= shardVersion {
 		if len(body) < shardTagBytes {
 			return nil, nil, errors.New("the file ends inside its header")
 		}
 		tag = &shardTag{gen: int(binary.LittleEndian.Uint32(body[0:])), run: binary.LittleEndian.Uint64(body[4:])}
 		body = body[shardTagBytes:]
 	}
-	if most := uint64(len(body) / sampleHeader); n > most {
+	if most := uint64(len(body) / perSample); n > most {
 		return nil, nil, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", n, len(body), most)
 	}
 	out = make([]net.Sample, 0, n)
 	var moves [rules.MaxMoves]rules.Move
 	for i := 0; i < int(n); i++ {
-		if len(body) < sampleHeader {
+		if len(body) < perSample {
 			return nil, nil, fmt.Errorf("sample %d: the file ends inside it", i)
 		}
 		s := net.Sample{Position: rules.Position{
@@ -313,6 +341,17 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 		}
 		k := int(binary.LittleEndian.Uint16(body[21:]))
 		body = body[sampleHeader:]
+		if aux {
+			s.MovesLeft = int(binary.LittleEndian.Uint16(body[0:]))
+			s.Final = binary.LittleEndian.Uint64(body[2:])
+			body = body[sampleAux:]
+			if s.MovesLeft > net.MaxMovesLeft {
+				return nil, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
+			}
+			if s.Final&^s.Position.Valid() != 0 {
+				return nil, nil, fmt.Errorf("sample %d: final stones %#x off the board", i, s.Final)
+			}
+		}
 		if len(body) < policyEntry*k {
 			return nil, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
 		}

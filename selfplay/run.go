@@ -447,9 +447,11 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 // InitModel loads the model file path to start a run of architecture cfg
 // from its weights (Config.Init); the error says how they differ. A model
 // without the capture input planes gains them when cfg has them
-// (net.Model.WithCaptures), and one with fewer residual blocks than cfg
-// but otherwise the same grows to it (net.Model.Deepen, the new blocks
-// drawn from seed); either way it still plays as it did.
+// (net.Model.WithCaptures), one with other auxiliary heads gets cfg's
+// (net.Model.WithAux, new heads drawn from seed), and one with fewer
+// residual blocks than cfg but otherwise the same grows to it
+// (net.Model.Deepen, the new blocks drawn from seed); either way it still
+// plays as it did.
 func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 	m, err := net.LoadForSize(path, cfg.Size)
 	if err != nil {
@@ -466,6 +468,11 @@ func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Mod
 	var err error
 	if cfg.Captures && !m.Config().Captures {
 		if m, err = m.WithCaptures(); err != nil {
+			return nil, err
+		}
+	}
+	if m.Config().Aux != cfg.Aux {
+		if m, err = m.WithAux(cfg.Aux, seed); err != nil {
 			return nil, err
 		}
 	}

@@ -144,8 +144,10 @@ func ParseSchedule(text string) (Schedule, error) {
 }
 
 // at returns the configuration in force at generation gen: c with the
-// settings of its schedule's stage there.
+// settings of its schedule's stage there, and its games giving the
+// targets of the network's auxiliary heads, if it has any.
 func (c Config) at(gen int) Config {
+	c.Game.AuxTargets = c.Net.Aux != 0
 	if st, ok := c.Schedule.At(gen); ok {
 		c.Train.LR = st.LR
 		c.Game.RescoreChildren = st.RescoreChildren

@@ -146,7 +146,7 @@ func TestAPIReview(t *testing.T) {
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.record", "line 3"},
 		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.record", "cannot be read"},
 		{jsonBody(reviewRequest{Record: `{"size":6,"moves":[1]}`}), 400, "error.record", "cannot be read"},
-		{jsonBody(reviewRequest{Record: "[Size \"7\"]\n\n1. a1 *\n"}), 400, "error.size", "no computer player for 7×7"},
+		{jsonBody(reviewRequest{Record: "[Size \"9\"]\n\n1. a1 *\n"}), 400, "error.record", "board size 9 outside 4..8"}, // every size 4..8 has an agent
 		{jsonBody(reviewRequest{Record: unfinished + strings.Repeat(" ", 2000)}), 413, "error.tooLarge", "larger than 2000 bytes"},
 		{`{"record":"x","extra":1}`, 400, "error.malformed", `unknown field "extra"`},
 	} {

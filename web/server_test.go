@@ -291,7 +291,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/new", "[]", 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/v2/new", `"size"`, 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/v2/move", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/new", `{"size":7}`, 400, "error.size", "no computer player for 7×7 boards (there is one for 4×4, 5×5, 6×6, 8×8)"},
+		{"POST", "/api/v2/new", `{"size":9}`, 400, "error.size", "no computer player for 9×9 boards (there is one for 4×4, 5×5, 6×6, 7×7, 8×8)"},
 		{"POST", "/api/v2/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
 		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard)"},
 		{"POST", "/api/v2/new", `{"size":6,"level":"max"}`, 400, "error.levelCap", "“max” is not offered on this server (the strongest is hard)"},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -234,6 +235,41 @@ func TestTrainSchedule(t *testing.T) {
 		}
 		if err != nil || got.Schedule.String() != tc.want {
 			t.Errorf("%v: schedule %s (%v), want %s\n%s", tc.args, got.Schedule, err, tc.want, out.String())
+		}
+	}
+}
+
+// TestTrainAuxHeads: a new run has no auxiliary heads unless --aux-heads
+// asks for them; a bad list is refused.
+func TestTrainAuxHeads(t *testing.T) {
+	var got selfplay.Config
+	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
+		got = cfg
+		return nil
+	}
+	defer func() { trainLoop = selfplay.Run }()
+	for _, tc := range []struct {
+		args []string
+		want net.AuxHeads
+		err  string
+	}{
+		{nil, 0, ""},
+		{[]string{"--aux-heads", "none"}, 0, ""},
+		{[]string{"--aux-heads", "ownership"}, net.AuxOwnership, ""},
+		{[]string{"--aux-heads", "moves-left,ownership"}, net.AuxOwnership | net.AuxMovesLeft, ""},
+		{[]string{"--aux-heads", "score"}, 0, `auxiliary head "score"`},
+	} {
+		var out bytes.Buffer
+		got = selfplay.Config{}
+		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: err %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.Net.Aux != tc.want {
+			t.Errorf("%v: heads %v (%v), want %v\n%s", tc.args, got.Net.Aux, err, tc.want, out.String())
 		}
 	}
 }

@@ -60,11 +60,12 @@ func TestGTPModelFlag(t *testing.T) {
 }
 
 func TestGTPFlagErrors(t *testing.T) {
+	six := agenttest.TinyModelFile(t, 6)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"gtp", "--size", "7"}, "no model for 7x7 (there is one for 4x4, 5x5, 6x6, 8x8)"},
+		{[]string{"gtp", "--model", six, "--size", "7"}, "no model for 7x7 (there is one for 6x6)"},
 		{[]string{"gtp", "--size", "3"}, "--size 3"},
 		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
 		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},

@@ -34,7 +34,7 @@ func TestOpeningsCommand(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 12 || rows[0].Black != "a1" || rows[0].Exact != "" {
 		t.Errorf("--json: %v %+v", err, rows)
 	}
-	for _, args := range [][]string{{"openings", "extra"}, {"openings", "--size", "7"}, {"openings", "--sims", "-1"}} {
+	for _, args := range [][]string{{"openings", "extra"}, {"openings", "--size", "9"}, {"openings", "--sims", "-1"}} {
 		if err := run(context.Background(), args, strings.NewReader(""), &out, &errb); err == nil {
 			t.Errorf("%v: no error", args)
 		}

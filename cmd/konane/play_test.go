@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/konanezero/konane/agent/agenttest"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -258,11 +259,12 @@ func TestPlayBadInput(t *testing.T) {
 }
 
 func TestPlayFlagErrors(t *testing.T) {
+	six := agenttest.TinyModelFile(t, 6)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"play", "--size", "7"}, "no model is shipped for 7x7 (the agent plays 4x4, 5x5, 6x6, 8x8)"},
+		{[]string{"play", "--model", six, "--size", "7"}, "it plays 6x6, not 7x7"},
 		{[]string{"play", "--size", "9"}, "--size 9"},
 		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
 		{[]string{"play", "--level", "silly"}, `unknown level "silly"`},

@@ -30,7 +30,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("no greeting: %v", err)
 	}
 	go io.Copy(io.Discard, outR)
-	m := regexp.MustCompile(`serving on (http://\S+/) \(boards 4x4, 5x5, 6x6, 8x8`).FindStringSubmatch(line)
+	m := regexp.MustCompile(`serving on (http://\S+/) \(boards 4x4, 5x5, 6x6, 7x7, 8x8`).FindStringSubmatch(line)
 	if m == nil {
 		t.Fatalf("greeting %q", line)
 	}

@@ -263,7 +263,8 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 }
 
 // initNet is the network of a run that --init starts from a model: the
-// model's, deeper with --blocks or with the capture planes of --captures.
+// model's, deeper with --blocks, with the capture planes of --captures,
+// with the auxiliary heads of --aux-heads.
 func initNet(f *trainFlags) (net.Config, error) {
 	m, err := net.LoadForSize(f.opts.init, f.opts.size)
 	if err != nil {
@@ -273,6 +274,9 @@ func initNet(f *trainFlags) (net.Config, error) {
 	c, set, want := m.Config(), f.set, f.cfg.Net
 	if set["filters"] && want.Filters != c.Filters || set["blocks"] && want.Blocks < c.Blocks || set["captures"] && !want.Captures && c.Captures {
 		return c, usageError("train", "--init: the model is %s; --filters cannot change it, --blocks and --captures can only add to it", c.Arch())
+	}
+	if set["aux-heads"] {
+		c.Aux = want.Aux
 	}
 	return c, nil
 }

@@ -155,7 +155,7 @@ func TestTrainSettingsAgree(t *testing.T) {
 		switch v.Kind() {
 		case reflect.Int, reflect.Int64:
 			v.SetInt(v.Int() + 1)
-		case reflect.Uint64:
+		case reflect.Uint64, reflect.Uint8:
 			v.SetUint(v.Uint() + 1)
 		case reflect.Float64:
 			v.SetFloat(v.Float() + 0.5)

@@ -129,6 +129,8 @@ var trainSettings = []trainSetting{
 		help: "network residual blocks"},
 	{flag: "captures", field: func(c *selfplay.Config) any { return &c.Net.Captures }, resume: keep,
 		help: "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)"},
+	{flag: "aux-heads", field: func(c *selfplay.Config) any { return &c.Net.Aux }, resume: keep,
+		help: "auxiliary heads trained beside the policy and the value: none, ownership (which squares hold a stone at the game's end), moves-left (plies until the end), or both, comma-separated"},
 	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep, asDefault: "0",
 		help: "training batch"},
 	{flag: "lr", field: func(c *selfplay.Config) any { return &c.Train.LR }, resume: keep, asDefault: "0",
@@ -186,6 +188,8 @@ func declareTrainFlags(fs *flag.FlagSet, f *trainFlags) {
 			fs.Var(sprtFlag{p}, s.flag, help)
 		case *selfplay.Schedule:
 			fs.Var(scheduleFlag{p}, s.flag, help)
+		case *net.AuxHeads:
+			fs.Var(p, s.flag, help)
 		case *bool:
 			if s.choice[0] != "" {
 				fs.Var(choiceFlag{p, s.choice}, s.flag, help)
