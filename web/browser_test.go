@@ -49,6 +49,9 @@ func tab(t *testing.T, browser context.Context, ts *testServer, accept string, p
 	}
 	if phone {
 		p.step("phone screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulatePortrait, chromedp.EmulateMobile))
+		if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return p
 }
@@ -299,6 +302,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
+	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 }
 
 // browserLink: the game lives in the page's address (#g=...): a reload
@@ -715,6 +719,17 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		if b := p.eval(`String(document.getElementById("actions").getBoundingClientRect().bottom <= 844)`); b != "true" && when != "tutorial" {
 			t.Errorf("%s: the buttons are below the first screen", when)
 		}
+		if when == "review" || when == "tutorial" {
+			return
+		}
+		// A touch screen: no keyboard help; the evaluation bar within
+		// the first screen; the level menu shows its whole choice.
+		if got := p.eval(`[matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, document.getElementById("evalbar").getBoundingClientRect().bottom <= 844].join(" ")`); got != "true none true" {
+			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar in the first screen: %s", when, got)
+		}
+		if got := p.eval(`(() => { const s = document.getElementById("level"), c = document.createElement("canvas").getContext("2d"); c.font = getComputedStyle(s).font; return c.measureText(s.options[s.selectedIndex].text).width + 36 <= s.clientWidth ? "fits" : s.options[s.selectedIndex].text + " in " + s.clientWidth + " px"; })()`); got != "fits" {
+			t.Errorf("%s: the level menu is cut: %s", when, got)
+		}
 	}
 	check("8x8")
 	p.screenshot("phone-8x8")
@@ -722,7 +737,15 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	check("6x6")
 	p.playToEnd(p.tap, func(move int) {
 		if move == 3 {
+			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
 			p.screenshot("phone-6x6")
+			// Dark, and the controls further down.
+			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
+			p.screenshot("phone-6x6-dark")
+			p.step("scrolling to the controls", chromedp.Evaluate[chromedp.Void](`document.getElementById("moves").scrollIntoView()`))
+			p.screenshot("phone-controls-dark")
+			p.step("scrolling up", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "auto"; s.dispatchEvent(new Event("change")); return ""; })()`)
 		}
 	})
 	// A record uploaded (pasted) is reviewed; the review fits the phone.

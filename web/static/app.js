@@ -63,7 +63,7 @@ let selected = null; // the square of the stone chosen to jump, or null
 let hint = null;     // the last hint's move, or null
 let cursor = null;   // the square that has (or last had) the keyboard focus
 let viewPly = null;  // the move looked back at (0: the start), or null for the game as it stands
-let flipped = null;  // the board drawn from White's side; null: as the human's colour says
+let flipped = false; // the Flip button pressed: the board turned from its usual side
 let linkError = "";  // why the game of the page's address could not be opened, or ""
 
 // ---- Preferences: colours and sound, kept in the browser ---------------
@@ -281,7 +281,7 @@ function renderBoard(el, view) {
       cell.className = "sq";
       cell.dataset.sq = sq;
       cell.tabIndex = sq === focusSq ? 0 : -1;
-      const c = view.rows[i][col];
+      const c = view.rows[n - rank][col];
       const name = [sq, t(c === "x" ? "sq.black" : c === "o" ? "sq.white" : "sq.empty")];
       if (c !== ".") {
         const stone = document.createElement("span");
@@ -367,9 +367,9 @@ function boardKey(el, n, ev, view) {
   focusSquare(el, squareName(col, rank));
 }
 
-// isFlipped says whether the game's board is drawn from White's side: by
-// the Flip button, else when the human plays White.
-function isFlipped() { return flipped === null ? state.human === "white" : flipped; }
+// isFlipped says whether the game's board is drawn from White's side:
+// when the human plays White, unless the Flip button is pressed.
+function isFlipped() { return (state.human === "white") !== flipped; }
 
 function drawBoard() {
   const looking = viewPly !== null;
@@ -1361,8 +1361,8 @@ function init() {
   $("rematch").addEventListener("click", rematch);
   $("flip").addEventListener("click", () => {
     if (!state) return;
-    flipped = !isFlipped();
-    $("flip").setAttribute("aria-pressed", String(flipped !== (state.human === "white")));
+    flipped = !flipped;
+    $("flip").setAttribute("aria-pressed", String(flipped));
     drawBoard();
   });
   $("copymoves").addEventListener("click", () => { if (state && state.moves.length) copyText(movesText(), "copy.moves"); });
