@@ -47,7 +47,11 @@ func (p *page) drag(from, to string) {
 	p.t.Helper()
 	x0, y0 := p.center(from)
 	x1, y1 := p.center(to)
-	held := func(e *input.DispatchMouseEventParams) { e.Button = input.MouseButtonLeft; e.Buttons = 1; e.ClickCount = 1 }
+	held := func(e *input.DispatchMouseEventParams) {
+		e.Button = input.MouseButtonLeft
+		e.Buttons = 1
+		e.ClickCount = 1
+	}
 	acts := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, held)}
 	for k := 1; k <= 5; k++ {
 		f := float64(k) / 5
