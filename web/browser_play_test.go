@@ -99,6 +99,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			status := func() string { return p.text("status") }
 			p.newGame(p.click)
+			entries := p.eval(`String(history.length)`)
 			// Wrong clicks in the opening: a white stone, a black stone
 			// that may not be removed (b2 on 6x6).
 			p.click(`#board [data-sq="b1"]`)
@@ -153,6 +154,11 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			json.Unmarshal([]byte(p.eval(`JSON.stringify(state.moves)`)), &moves)
 			if len(moves) < n+1 || moves[n] != from+"-"+to {
 				t.Fatalf("the drag from %s to %s: moves %v", from, to, moves)
+			}
+			// The moves replace the address's game, they add no history
+			// entries: Back leaves the page.
+			if got := p.eval(`String(history.length)`); got != entries {
+				t.Errorf("history entries: %s after the moves, %s before", got, entries)
 			}
 			// ←/→ off the board, and a click in the move list, look back.
 			p.eval(`document.activeElement.blur(); ""`)
@@ -255,6 +261,19 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 				t.Errorf("the rematch: %s, want white 6 easy 1 f1", got)
 			}
 			p.screenshot("features-rematch-" + tc.lang)
+			// With prefers-reduced-motion nothing moves: the move is
+			// drawn where it ends at once.
+			if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+				t.Fatal(err)
+			}
+			v = p.version()
+			p.click(".sq.movable")
+			if got := p.eval(`String(document.getElementById("fly").children.length + document.querySelectorAll("#board .stone.arriving").length)`); got != "0" {
+				t.Errorf("with reduced motion %s stones move or wait", got)
+			}
+			p.settle(v)
+			p.still()
+			chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
 			// A link with an illegal move, and one that cannot be read:
 			// the page says why, in its language, and starts a new game.
 			prefix := strings.Split(msgs["error.link"], "{reason}")[0]

@@ -285,7 +285,7 @@ function renderBoard(el, view) {
       const name = [sq, t(c === "x" ? "sq.black" : c === "o" ? "sq.white" : "sq.empty")];
       if (c !== ".") {
         const stone = document.createElement("span");
-        stone.className = "stone " + (c === "x" ? "black" : "white") + (arriving.has(sq) ? " arriving" : "");
+        stone.className = "stone " + (c === "x" ? "black" : "white") + (el.id === "board" && arriving.has(sq) ? " arriving" : "");
         cell.append(stone);
       }
       const mark = (cls, key, on) => {
@@ -736,6 +736,7 @@ function drawMoves() {
     b.setAttribute("aria-label", t(i % 2 === 0 ? "view.itemBlack" : "view.itemWhite", {move: moveLabel(i, m)}));
     if (i + 1 === current) b.setAttribute("aria-current", "true");
     b.addEventListener("click", () => viewMove(i + 1 === state.moves.length ? null : i + 1));
+    if (i % 2 === 1) li.append(" "); // the pair's text reads (and copies) "f6-d6 a6-c6"
     li.append(b);
   });
   $("copymoves").disabled = state.moves.length === 0;
