@@ -21,6 +21,7 @@ import (
 func (p *page) still() {
 	p.t.Helper()
 	p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
+	p.eval(boardShownJS + `; window.boardShown = boardShown; ""`)
 	got := p.eval(`[document.getElementById("fly").children.length, document.querySelectorAll("#board .stone.arriving").length, boardShown() === state.board.join("") || viewPly !== null].join(" ")`)
 	if got != "0 0 true" {
 		p.t.Errorf("after the moves moved: %s (stones over the board, stones hidden, board as the state's)", got)
@@ -93,7 +94,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 				t.Fatalf("page in %s", p.lang())
 			}
 			msgs := p.msgs()
-			p.eval(boardShownJS + `; window.boardShown = boardShown; ""`)
+			p.eval(boardShownJS + `; window.boardShown = boardShown; ""`) // for ←/→ before any move
 			say := func(key string, args ...string) string {
 				return strings.NewReplacer(args...).Replace(msgs[key])
 			}

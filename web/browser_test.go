@@ -454,6 +454,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	if w, _ := rec.Winner(); (w == rules.Black) != (status == msgs["status.youWin"]) {
 		t.Errorf("record winner %v, page says %q", w, status)
 	}
+	p.still() // the last moves have moved to their end
 	p.screenshot("game-over")
 	browserReview(t, p, rec)
 }
