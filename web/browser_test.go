@@ -725,8 +725,8 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		}
 		// A touch screen: no keyboard help; the evaluation bar within
 		// the first screen; the level menu shows its whole choice.
-		if got := p.eval(`[matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, document.getElementById("evalbar").getBoundingClientRect().bottom <= 844].join(" ")`); got != "true none true" {
-			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar in the first screen: %s", when, got)
+		if got := p.eval(`[matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, document.getElementById("evalbar").getBoundingClientRect().bottom <= 844, document.getElementById("evaltext").getBoundingClientRect().top + 20 <= 844].join(" ")`); got != "true none true true" {
+			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar and its text's first line in the first screen: %s", when, got)
 		}
 		if got := p.eval(`(() => { const s = document.getElementById("level"), c = document.createElement("canvas").getContext("2d"); c.font = getComputedStyle(s).font; return c.measureText(s.options[s.selectedIndex].text).width + 36 <= s.clientWidth ? "fits" : s.options[s.selectedIndex].text + " in " + s.clientWidth + " px"; })()`); got != "fits" {
 			t.Errorf("%s: the level menu is cut: %s", when, got)
