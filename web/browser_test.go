@@ -773,6 +773,9 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	p.screenshot("review-phone")
 	p.step("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById("revgraphbox").scrollIntoView()`))
 	p.screenshot("review-phone-graph")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
+	p.screenshot("review-phone-graph-dark")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "auto"; s.dispatchEvent(new Event("change")); return ""; })()`)
 	p.tap("#revclose")
 	// The tutorial fits the phone too.
 	p.step("scrolling up", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
