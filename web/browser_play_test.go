@@ -219,6 +219,14 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			if got := p.eval(`document.body.dataset.copied`); got != p.eval(`location.href`) || !strings.Contains(got, "#g=1.6b.easy.0.") || p.text("note") != msgs["copy.link"] {
 				t.Errorf("copied the link %q (%q)", got, p.text("note"))
 			}
+			// The link opened elsewhere (another browser context, no tab
+			// storage) is the same game, with the page in its language.
+			link := p.eval(`document.body.dataset.copied`)
+			q := tab(t, browser, ts, tc.accept, false)
+			q.load(strings.TrimPrefix(link, ts.url))
+			if got, want := q.eval(`state.moves.join(" ") + " " + state.human + " " + document.documentElement.lang`), strings.Join(moves, " ")+" black "+tc.lang; got != want {
+				t.Errorf("the copied link opens %q, want %q", got, want)
+			}
 			// Dark mode: chosen, and the system's.
 			bg := func() string { return p.eval(`getComputedStyle(document.documentElement).backgroundColor`) }
 			light := bg()
