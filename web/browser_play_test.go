@@ -62,6 +62,30 @@ func (p *page) drag(from, to string) {
 	p.step("dragging "+from+" to "+to, chromedp.Steps(acts...))
 }
 
+// touchDrag drags with a finger from the middle of from to the middle of to.
+func (p *page) touchDrag(from, to string) {
+	p.t.Helper()
+	x0, y0 := p.center(from)
+	x1, y1 := p.center(to)
+	touch := func(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			points := []*input.TouchPoint{{X: x, Y: y}}
+			if typ == input.DispatchTouchEventTypeTouchEnd {
+				points = []*input.TouchPoint{}
+			}
+			_, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: points})
+			return err
+		})
+	}
+	acts := []chromedp.Action[chromedp.Void]{touch(input.DispatchTouchEventTypeTouchStart, x0, y0)}
+	for k := 1; k <= 5; k++ {
+		f := float64(k) / 5
+		acts = append(acts, touch(input.DispatchTouchEventTypeTouchMove, x0+f*(x1-x0), y0+f*(y1-y0)))
+	}
+	acts = append(acts, touch(input.DispatchTouchEventTypeTouchEnd, x1, y1))
+	p.step("dragging "+from+" to "+to+" by touch", chromedp.Steps(acts...))
+}
+
 // positionAfter is the board after the first n moves, as the page draws
 // it: x/o/. from the top left (a<size>) on.
 func positionAfter(t *testing.T, size int, moves []string, n int) string {

@@ -736,7 +736,26 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	p.screenshot("phone-8x8")
 	p.newGame(p.tap)
 	check("6x6")
+	dragged := false
 	p.playToEnd(p.tap, func(move int) {
+		if !dragged && p.eval(`state.phase`) == "jumping" {
+			// The first jump by dragging the stone with a finger.
+			dragged = true
+			from := p.eval(`document.querySelector("#board .sq.movable").dataset.sq`)
+			to := p.eval(`state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
+			n := p.eval(`String(state.moves.length)`)
+			v := p.version()
+			p.touchDrag(`#board [data-sq="`+from+`"]`, `#board [data-sq="`+to+`"]`)
+			p.settle(v)
+			if got := p.eval(`state.moves[` + n + `]`); got != from+"-"+to {
+				t.Errorf("a finger dragged %s to %s: the move played is %q", from, to, got)
+			}
+			// A tap at once after a touch drag was lost in Chromium's
+			// touch emulation (taps while the reply moves are not: the
+			// other moves are tapped at once), so the next tap waits
+			// until the reply has moved, as a player's would.
+			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
+		}
 		if move == 3 {
 			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
 			p.screenshot("phone-6x6")
