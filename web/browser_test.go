@@ -325,17 +325,31 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 		t.Fatalf("the address %s does not hold the game %s", href, moves)
 	}
 	path := strings.TrimPrefix(href, ts.url)
+	// Sound on and dark colours are kept by the browser, over a reload.
+	p.click("#sound")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
 	p.step("reloading", chromedp.Reload())
 	p.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
 	if got := p.eval(`state.moves.join(" ")`); got != moves {
 		t.Errorf("after a reload: moves %q, want %q", got, moves)
 	}
+	if got := p.eval(`[document.getElementById("sound").checked, document.getElementById("theme").value, document.documentElement.dataset.theme].join(" ")`); got != "true dark dark" {
+		t.Errorf("after a reload: sound, colours chosen and shown: %s", got)
+	}
+	// A move with the sound on (made by the page, no file to load).
+	v := p.version()
+	p.click(".sq.movable")
+	if p.count(".sq.target") > 0 {
+		p.click(".sq.target")
+	}
+	p.settle(v)
+	p.still()
 	q := tab(t, browser, ts, "en-US,en", false)
 	q.load(path)
 	if got := q.eval(`state.moves.join(" ") + " " + state.human + " " + state.level`); got != moves+" black easy" {
 		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
 	}
-	v := q.version()
+	v = q.version()
 	q.click(".sq.movable")
 	if q.count(".sq.target") > 0 {
 		q.click(".sq.target")
