@@ -149,6 +149,11 @@ func (r *Record) Final() (Position, error) {
 	return ps[len(ps)-1], nil
 }
 
+// ErrNoSize is the error of a text record without a [Size "N"] tag (a
+// bare move list, as other sites show games); a reader may try the sizes
+// itself by putting the tag before the text.
+var ErrNoSize = errors.New(`no [Size "N"] tag before the moves`)
+
 // RecordError is the error of reading or validating a record. Line is the
 // 1-based line of the text format (0 when unknown or JSON), Move the 1-based
 // number of the offending move (0 when the error is not about a move).
@@ -438,7 +443,7 @@ func parseText(data []byte) (*Record, error) {
 		r.Tags = append(r.Tags, t)
 	}
 	if sizeLine == 0 {
-		return nil, &RecordError{Err: errors.New(`no [Size "N"] tag before the moves`)}
+		return nil, &RecordError{Err: ErrNoSize}
 	}
 	if err := r.parseMoves(data, line+1); err != nil {
 		return nil, err

@@ -49,6 +49,9 @@ func tab(t *testing.T, browser context.Context, ts *testServer, accept string, p
 	}
 	if phone {
 		p.step("phone screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulatePortrait, chromedp.EmulateMobile))
+		if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return p
 }
@@ -299,6 +302,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
+	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 }
 
 // browserLink: the game lives in the page's address (#g=...): a reload
@@ -321,17 +325,31 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 		t.Fatalf("the address %s does not hold the game %s", href, moves)
 	}
 	path := strings.TrimPrefix(href, ts.url)
+	// Sound on and dark colours are kept by the browser, over a reload.
+	p.click("#sound")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
 	p.step("reloading", chromedp.Reload())
 	p.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
 	if got := p.eval(`state.moves.join(" ")`); got != moves {
 		t.Errorf("after a reload: moves %q, want %q", got, moves)
 	}
+	if got := p.eval(`[document.getElementById("sound").checked, document.getElementById("theme").value, document.documentElement.dataset.theme].join(" ")`); got != "true dark dark" {
+		t.Errorf("after a reload: sound, colours chosen and shown: %s", got)
+	}
+	// A move with the sound on (made by the page, no file to load).
+	v := p.version()
+	p.click(".sq.movable")
+	if p.count(".sq.target") > 0 {
+		p.click(".sq.target")
+	}
+	p.settle(v)
+	p.still()
 	q := tab(t, browser, ts, "en-US,en", false)
 	q.load(path)
 	if got := q.eval(`state.moves.join(" ") + " " + state.human + " " + state.level`); got != moves+" black easy" {
 		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
 	}
-	v := q.version()
+	v = q.version()
 	q.click(".sq.movable")
 	if q.count(".sq.target") > 0 {
 		q.click(".sq.target")
@@ -450,6 +468,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	if w, _ := rec.Winner(); (w == rules.Black) != (status == msgs["status.youWin"]) {
 		t.Errorf("record winner %v, page says %q", w, status)
 	}
+	p.still() // the last moves have moved to their end
 	p.screenshot("game-over")
 	browserReview(t, p, rec)
 }
@@ -715,14 +734,52 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		if b := p.eval(`String(document.getElementById("actions").getBoundingClientRect().bottom <= 844)`); b != "true" && when != "tutorial" {
 			t.Errorf("%s: the buttons are below the first screen", when)
 		}
+		if when == "review" || when == "tutorial" {
+			return
+		}
+		// A touch screen: no keyboard help; the evaluation bar within
+		// the first screen; the level menu shows its whole choice.
+		if got := p.eval(`[matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, document.getElementById("evalbar").getBoundingClientRect().bottom <= 844, document.getElementById("evaltext").getBoundingClientRect().top + 20 <= 844].join(" ")`); got != "true none true true" {
+			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar and its text's first line in the first screen: %s", when, got)
+		}
+		if got := p.eval(`(() => { const s = document.getElementById("level"), c = document.createElement("canvas").getContext("2d"); c.font = getComputedStyle(s).font; return c.measureText(s.options[s.selectedIndex].text).width + 36 <= s.clientWidth ? "fits" : s.options[s.selectedIndex].text + " in " + s.clientWidth + " px"; })()`); got != "fits" {
+			t.Errorf("%s: the level menu is cut: %s", when, got)
+		}
 	}
 	check("8x8")
 	p.screenshot("phone-8x8")
 	p.newGame(p.tap)
 	check("6x6")
+	dragged := false
 	p.playToEnd(p.tap, func(move int) {
+		if !dragged && p.eval(`state.phase`) == "jumping" {
+			// The first jump by dragging the stone with a finger.
+			dragged = true
+			from := p.eval(`document.querySelector("#board .sq.movable").dataset.sq`)
+			to := p.eval(`state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
+			n := p.eval(`String(state.moves.length)`)
+			v := p.version()
+			p.touchDrag(`#board [data-sq="`+from+`"]`, `#board [data-sq="`+to+`"]`)
+			p.settle(v)
+			if got := p.eval(`state.moves[` + n + `]`); got != from+"-"+to {
+				t.Errorf("a finger dragged %s to %s: the move played is %q", from, to, got)
+			}
+			// A tap at once after a touch drag was lost in Chromium's
+			// touch emulation (taps while the reply moves are not: the
+			// other moves are tapped at once), so the next tap waits
+			// until the reply has moved, as a player's would.
+			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
+		}
 		if move == 3 {
+			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
 			p.screenshot("phone-6x6")
+			// Dark, and the controls further down.
+			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
+			p.screenshot("phone-6x6-dark")
+			p.step("scrolling to the controls", chromedp.Evaluate[chromedp.Void](`document.getElementById("moves").scrollIntoView()`))
+			p.screenshot("phone-controls-dark")
+			p.step("scrolling up", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "auto"; s.dispatchEvent(new Event("change")); return ""; })()`)
 		}
 	})
 	// A record uploaded (pasted) is reviewed; the review fits the phone.
@@ -749,6 +806,9 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	p.screenshot("review-phone")
 	p.step("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById("revgraphbox").scrollIntoView()`))
 	p.screenshot("review-phone-graph")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
+	p.screenshot("review-phone-graph-dark")
+	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "auto"; s.dispatchEvent(new Event("change")); return ""; })()`)
 	p.tap("#revclose")
 	// The tutorial fits the phone too.
 	p.step("scrolling up", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))

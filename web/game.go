@@ -67,7 +67,7 @@ func parseColor(name string) (rules.Color, error) {
 // in turn. The server trusts nothing in it.
 func (s *Server) replay(gj gameJSON) (*game, error) {
 	if _, err := s.cfg.Engines.Get(gj.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(gj.Size), "sizes", s.cfg.Engines.SizeList()), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(gj.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	human, err := parseColor(gj.Human)
 	if err != nil {

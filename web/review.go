@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -86,14 +85,8 @@ func (s *Server) review(r *http.Request) (any, error) {
 		human = gm.human.String()
 	case req.Record != "":
 		var err error
-		rec, err = rules.ParseRecord([]byte(req.Record))
-		if err != nil {
-			line := "?"
-			var re *rules.RecordError
-			if errors.As(err, &re) && re.Line > 0 {
-				line = fmt.Sprint(re.Line)
-			}
-			return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.record", "line", line), detail: err}
+		if rec, err = readRecord(req.Record); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, badRequest("error.reviewNothing")

@@ -143,9 +143,10 @@ func TestAPIReview(t *testing.T) {
 		{`{"game":{"size":6,"human":"black","level":"easy","moves":["b1"]}}`, 400, "error.gameMove", "“b1”"},
 		{jsonBody(reviewRequest{Game: &fresh.Game}), 400, "error.reviewEmpty", "no move has been played"},
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n*\n"}), 400, "error.reviewEmpty", "no move has been played"},
-		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.record", "line 3"},
-		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.record", "cannot be read"},
-		{jsonBody(reviewRequest{Record: `{"size":6,"moves":[1]}`}), 400, "error.record", "cannot be read"},
+		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.recordMove", "Move 2 of the record, “b1”"},
+		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 }\n"}), 400, "error.record", "line 3"},
+		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.recordNoSize", "on 8×8, where they get farthest, move 1, “hello”"},
+		{jsonBody(reviewRequest{Record: `{"size":6,"moves":[1]}`}), 400, "error.record", "line 1"},
 		{jsonBody(reviewRequest{Record: "[Size \"9\"]\n\n1. a1 *\n"}), 400, "error.record", "board size 9 outside 4..8"}, // every size 4..8 has an agent
 		{jsonBody(reviewRequest{Record: unfinished + strings.Repeat(" ", 2000)}), 413, "error.tooLarge", "larger than 2000 bytes"},
 		{`{"record":"x","extra":1}`, 400, "error.malformed", `unknown field "extra"`},

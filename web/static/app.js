@@ -62,6 +62,22 @@ let state = null;    // the game, as the server last sent it (state.game is the 
 let selected = null; // the square of the stone chosen to jump, or null
 let hint = null;     // the last hint's move, or null
 let cursor = null;   // the square that has (or last had) the keyboard focus
+let viewPly = null;  // the move looked back at (0: the start), or null for the game as it stands
+let flipped = false; // the Flip button pressed: the board turned from its usual side
+let linkError = "";  // why the game of the page's address could not be opened, or ""
+
+// ---- Preferences: colours and sound, kept in the browser ---------------
+const prefs = {
+  get(k, d) { try { return localStorage.getItem("konane-" + k) || d; } catch (e) { return d; } },
+  set(k, v) { try { localStorage.setItem("konane-" + k, v); } catch (e) { /* private mode */ } },
+};
+// The colours: "auto" follows the system (prefers-color-scheme), else
+// light or dark as chosen.
+function applyTheme(theme) {
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+applyTheme(prefs.get("theme", "auto"));
 
 // ---- The game record and the page's address -------------------------
 //
@@ -93,11 +109,12 @@ const gameCode = {
     sessionStorage.setItem("konane-game-v2", code);
   },
   // load returns the record of the address, else of the tab's storage,
-  // else null.
+  // else null; undefined when there is a code that cannot be read.
   load() {
     const h = /^#g=(.+)$/.exec(location.hash);
     const code = h ? decodeURIComponent(h[1]) : sessionStorage.getItem("konane-game-v2");
-    return code ? gameCode.decode(code) : null;
+    if (!code) return null;
+    return gameCode.decode(code) || undefined;
   },
   forget() { sessionStorage.removeItem("konane-game-v2"); },
   // undone is the record with the human's last move and the reply taken
@@ -153,7 +170,7 @@ async function act(request, waiting, same) {
     if (s) show(s, same);
   } catch (e) {
     $("error").textContent = e.message;
-    if (state) $("status").textContent = msg(state.message);
+    if (state) $("status").textContent = statusText();
   } finally {
     document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
     document.body.dataset.busy = "false";
@@ -174,6 +191,8 @@ function show(s, same) {
   state = s;
   selected = null;
   hint = null;
+  viewPly = null;
+  $("viewbar").hidden = true;
   gameCode.save(s.game);
   $("hinttext").textContent = "";
   if (!old) $("note").textContent = "";
@@ -187,11 +206,20 @@ function show(s, same) {
   $("undo").disabled = !s.canUndo;
   $("reviewbtn").disabled = s.moves.length === 0;
   $("reviewbtn").classList.toggle("primary", s.over);
+  $("resign").hidden = s.over;
+  $("rematch").hidden = !s.over;
+  resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
   drawEval();
   drawMoves();
   drawBoard();
+  // The moves the page has not drawn moving yet: the computer's reply (the
+  // human's own move moved as it was played).
+  if (old) {
+    for (let i = Math.max(before, animated); i < s.moves.length; i++) queueMove(s.moves, i);
+  }
+  animated = s.moves.length;
   // Announce the moves since the last state (or those taken back): both
   // sides', then the status.
   const said = [];
@@ -230,7 +258,8 @@ function squareName(col, rank) { return String.fromCharCode(97 + col) + rank; }
 // renderBoard draws a board into el: view has size, rows (top rank first,
 // x/o/.), the sets movable, selected, targets, last, hint and marked, the
 // kind of the movable squares ("sq.canRemove" or "sq.canJump") and
-// onClick(square). Every square is a button named for screen readers
+// onClick(square); flipped draws it from White's side (h8 bottom left),
+// and onDrop(from, to), when given, lets the movable stones be dragged. Every square is a button named for screen readers
 // ("d4, black stone, can jump"); one of them is in the tab order, and the
 // arrow keys move the focus over the board. Highlights are shapes (rings,
 // dots, corner marks, a star), not colours alone.
@@ -241,20 +270,22 @@ function renderBoard(el, view) {
   if (!focusSq || !onBoard(focusSq, n)) focusSq = [...view.movable][0] || squareName(0, n);
   el.replaceChildren();
   el.style.setProperty("--n", n);
+  el.dataset.flipped = String(!!view.flipped);
   for (let i = 0; i < n; i++) {
-    const rank = n - i;
-    for (let col = 0; col < n; col++) {
+    const rank = view.flipped ? i + 1 : n - i;
+    for (let k = 0; k < n; k++) {
+      const col = view.flipped ? n - 1 - k : k;
       const sq = squareName(col, rank);
       const cell = document.createElement("button");
       cell.type = "button";
       cell.className = "sq";
       cell.dataset.sq = sq;
       cell.tabIndex = sq === focusSq ? 0 : -1;
-      const c = view.rows[i][col];
+      const c = view.rows[n - rank][col];
       const name = [sq, t(c === "x" ? "sq.black" : c === "o" ? "sq.white" : "sq.empty")];
       if (c !== ".") {
         const stone = document.createElement("span");
-        stone.className = "stone " + (c === "x" ? "black" : "white");
+        stone.className = "stone " + (c === "x" ? "black" : "white") + (el.id === "board" && arriving.has(sq) ? " arriving" : "");
         cell.append(stone);
       }
       const mark = (cls, key, on) => {
@@ -268,13 +299,17 @@ function renderBoard(el, view) {
       mark("marked", "sq.marked", view.marked.has(sq));
       mark("last", "sq.last", view.last.has(sq));
       mark("hint", "sq.hint", view.hint.has(sq));
-      if (col === 0) cell.append(coord("rank", String(rank)));
-      if (rank === 1) cell.append(coord("file", String.fromCharCode(97 + col)));
+      if (k === 0) cell.append(coord("rank", String(rank)));
+      if (i === n - 1) cell.append(coord("file", String.fromCharCode(97 + col)));
       cell.setAttribute("aria-label", name.join(", "));
       cell.addEventListener("click", () => {
         el.dataset.cursor = sq;
+        if (dragged) return; // the click that ends a drag
         view.onClick(sq);
       });
+      if (view.onDrop && view.movable.has(sq) && view.movableKey === "sq.canJump") {
+        cell.addEventListener("pointerdown", (ev) => startDrag(ev, el, sq, view));
+      }
       cell.addEventListener("focus", () => { el.dataset.cursor = sq; });
       el.append(cell);
     }
@@ -312,13 +347,14 @@ function boardKey(el, n, ev, view) {
   const sq = el.dataset.cursor;
   if (!sq) return;
   let col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
+  const f = view.flipped ? -1 : 1; // the arrows go the way they point on the screen
   switch (ev.key) {
-    case "ArrowLeft": col--; break;
-    case "ArrowRight": col++; break;
-    case "ArrowUp": rank++; break;
-    case "ArrowDown": rank--; break;
-    case "Home": col = 0; break;
-    case "End": col = n - 1; break;
+    case "ArrowLeft": col -= f; break;
+    case "ArrowRight": col += f; break;
+    case "ArrowUp": rank += f; break;
+    case "ArrowDown": rank -= f; break;
+    case "Home": col = view.flipped ? n - 1 : 0; break;
+    case "End": col = view.flipped ? 0 : n - 1; break;
     case "Escape":
       if (view.onEscape) view.onEscape();
       ev.preventDefault();
@@ -331,40 +367,267 @@ function boardKey(el, n, ev, view) {
   focusSquare(el, squareName(col, rank));
 }
 
+// isFlipped says whether the game's board is drawn from White's side:
+// when the human plays White, unless the Flip button is pressed.
+function isFlipped() { return (state.human === "white") !== flipped; }
+
 function drawBoard() {
+  const looking = viewPly !== null;
   renderBoard($("board"), {
     size: state.size,
-    rows: state.board,
-    movable: origins(),
+    rows: looking ? boardAt(viewPly) : state.board,
+    flipped: isFlipped(),
+    movable: looking ? new Set() : origins(),
     movableKey: state.phase === "jumping" ? "sq.canJump" : "sq.canRemove",
-    selected: selected,
-    targets: targets(),
+    selected: looking ? null : selected,
+    targets: looking ? new Set() : targets(),
     marked: new Set(),
-    last: new Set(squares(state.last)),
-    hint: new Set(squares(hint)),
-    onClick: clickSquare,
+    last: new Set(squares(looking ? state.moves[viewPly - 1] : state.last)),
+    hint: new Set(looking ? [] : squares(hint)),
+    onClick: looking ? () => viewMove(null) : clickSquare,
+    onDrop: (from, to) => {
+      if (myTurn() && !busy() && state.legal.includes(from + "-" + to)) play(from + "-" + to);
+    },
     onEscape: () => {
       if (selected === null) return;
       selected = null;
       drawBoard();
+      $("status").textContent = msg(state.message);
       announce(t("announce.cancelled"));
     },
   });
+  $("board").classList.toggle("past", looking);
 }
 
+// explain says why a click did nothing, in the status line and to screen
+// readers, as the tutorial does.
+function explain(key, args) {
+  const text = t(key, args);
+  $("status").textContent = text;
+  $("status").className = "why";
+  announce(text);
+}
+
+// clickSquare answers a click on sq in the game: a move played, a stone
+// chosen, or why neither.
 function clickSquare(sq) {
-  if (busy() || !myTurn()) return;
+  if (busy()) return explain("why.wait");
+  if (state.over) return explain("why.over");
+  if (!myTurn()) return explain("why.wait");
+  const at = (s) => state.board[state.size - Number(s.slice(1))][s.charCodeAt(0) - 97];
+  const mine = state.human === "black" ? "x" : "o";
+  const c = at(sq);
+  const notYours = state.human === "black" ? "why.notYoursBlack" : "why.notYoursWhite";
   if (state.phase !== "jumping") {
-    if (state.legal.includes(sq)) play(sq);
+    if (state.legal.includes(sq)) return play(sq);
+    if (c === ".") return explain("why.empty");
+    if (c !== mine) return explain(notYours);
+    return explain(state.phase === "black removal" ? "why.removeBlack" : "why.removeWhite");
+  }
+  if (selected && state.legal.includes(selected + "-" + sq)) return play(selected + "-" + sq);
+  if (selected === sq) { // chosen again: cancelled
+    selected = null;
+    drawBoard();
+    $("status").className = "";
+    $("status").textContent = msg(state.message);
+    announce(t("announce.cancelled"));
     return;
   }
-  if (selected && state.legal.includes(selected + "-" + sq)) {
-    play(selected + "-" + sq);
-    return;
+  if (origins().has(sq)) return choose(sq);
+  if (selected && c === ".") {
+    // Off the stone's line: a turn, if a landing square of the stone is
+    // in line with sq; a diagonal; else just no landing square.
+    const from = selected;
+    const straight = (a, b) => a[0] === b[0] || a.slice(1) === b.slice(1);
+    if (!straight(from, sq)) {
+      if ([...targets()].some((l) => straight(l, sq))) return explain("why.turn");
+      const dc = sq.charCodeAt(0) - from.charCodeAt(0), dr = Number(sq.slice(1)) - Number(from.slice(1));
+      if (Math.abs(dc) === Math.abs(dr)) return explain("why.diagonal");
+    }
+    return explain("why.notLanding", {square: from});
   }
-  selected = origins().has(sq) && sq !== selected ? sq : null;
+  if (c === ".") return explain("why.empty");
+  if (c !== mine) return explain(notYours);
+  return explain("why.cannotJump");
+}
+
+// choose picks the stone on sq to jump: its landing squares are marked,
+// and the status says what to do next.
+function choose(sq) {
+  selected = sq;
   drawBoard();
-  if (selected) announce(t("announce.selected", {square: selected}));
+  $("status").className = "";
+  $("status").textContent = t("status.landing", {square: sq});
+  announce(t("announce.selected", {square: sq}));
+}
+
+// ---- Drag and drop: a stone that can jump, dragged onto its landing
+// square (click, click works as well). -----------------------------------
+let drag = null;      // {from, x, y, moved, ghost} while the pointer is down
+let dragged = false;  // a drag just ended: the click that follows is no click
+
+function startDrag(ev, el, sq, view) {
+  if (ev.button !== 0 || busy() || !myTurn()) return;
+  drag = {from: sq, x: ev.clientX, y: ev.clientY, moved: false, ghost: null, view: view};
+  const move = (e) => {
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      if (selected !== sq) choose(sq);
+      const cell = $("board").querySelector('[data-sq="' + sq + '"]');
+      const r = cell.getBoundingClientRect();
+      drag.ghost = document.createElement("span");
+      drag.ghost.className = "stone dragging " + state.human;
+      drag.ghost.style.width = drag.ghost.style.height = 0.76 * r.width + "px";
+      document.body.append(drag.ghost);
+      const own = cell.querySelector(".stone");
+      if (own) own.classList.add("arriving");
+    }
+    drag.ghost.style.left = e.clientX + "px";
+    drag.ghost.style.top = e.clientY + "px";
+    e.preventDefault();
+  };
+  const up = (e) => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    window.removeEventListener("pointercancel", up);
+    const d = drag;
+    drag = null;
+    if (!d || !d.moved) return;
+    d.ghost.remove();
+    dragged = true;
+    setTimeout(() => { dragged = false; }, 0);
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const cell = under && under.closest("#board .sq");
+    if (cell && targets().has(cell.dataset.sq)) {
+      d.view.onDrop(d.from, cell.dataset.sq);
+    } else {
+      drawBoard(); // the stone goes back; it stays chosen
+    }
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+  window.addEventListener("pointercancel", up);
+}
+
+// ---- Seeing the moves: each move is drawn moving ------------------------
+//
+// A jump flies along its path, square by square, and the stones it
+// captures fade away as it passes; a removal fades out. The board under
+// it is already the position after the move: while a move waits its turn
+// (the computer's reply, after the human's own move) its landing stone is
+// hidden and its captured stones and moving stone are shown where they
+// were. With prefers-reduced-motion nothing moves. body[data-moving]
+// counts the moves still moving (the browser test waits for 0).
+const arriving = new Set(); // squares whose stone is hidden until its move lands
+let animated = 0;           // the moves of state drawn (moving or not) so far
+let moving = Promise.resolve();
+const hopMs = 220;
+
+function reducedMotion() { return window.matchMedia("(prefers-reduced-motion: reduce)").matches; }
+
+function movingCount(d) {
+  document.body.dataset.moving = String(Number(document.body.dataset.moving || 0) + d);
+}
+
+// queueMove draws moves[i] moving, after the moves queued before it.
+function queueMove(moves, i) {
+  const move = moves[i];
+  const color = i % 2 === 0 ? "black" : "white";
+  if (reducedMotion() || viewPly !== null) return;
+  const board = $("board"), fly = $("fly");
+  const cellOf = (sq) => board.querySelector('[data-sq="' + sq + '"]');
+  const box = board.getBoundingClientRect();
+  const pos = (sq) => {
+    const r = cellOf(sq).getBoundingClientRect();
+    return {x: r.left - box.left + r.width / 2, y: r.top - box.top + r.height / 2, w: r.width};
+  };
+  const put = (cls, sq) => {
+    const e = document.createElement("span");
+    const p = pos(sq);
+    e.className = "stone " + cls;
+    e.style.width = e.style.height = 0.76 * p.w + "px";
+    e.style.left = p.x + "px";
+    e.style.top = p.y + "px";
+    fly.append(e);
+    return e;
+  };
+  const [from, to] = squares(move);
+  if (!cellOf(from) || (to && !cellOf(to))) return;
+  movingCount(1);
+  const other = color === "black" ? "white" : "black";
+  const path = to ? jumpPath(from, to) : [from];
+  const stone = put(color + " flying", from);
+  const gone = to ? path.filter((_, k) => k % 2 === 1).map((sq) => put(other + " captured", sq)) : [];
+  if (to) {
+    arriving.add(to);
+    const landed = cellOf(to).querySelector(".stone");
+    if (landed) landed.classList.add("arriving");
+  }
+  const done = () => {
+    stone.remove();
+    gone.forEach((g) => g.remove());
+    if (to) {
+      arriving.delete(to);
+      const landed = cellOf(to) && cellOf(to).querySelector(".stone");
+      if (landed) landed.classList.remove("arriving");
+    }
+    movingCount(-1);
+  };
+  // An animation of a page nobody looks at (a tab in the background)
+  // may never finish: the move then ends on time anyway.
+  const ends = (anim, ms) => Promise.race([anim.finished.catch(() => {}), new Promise((r) => setTimeout(r, ms + 100))]);
+  moving = moving.then(() => new Promise((resolve) => {
+    beep(color);
+    if (!to) {
+      ends(stone.animate([{opacity: 1, transform: "translate(-50%, -50%) scale(1)"}, {opacity: 0, transform: "translate(-50%, -50%) scale(0.6)"}],
+        {duration: 2 * hopMs, easing: "ease-in", fill: "forwards"}), 2 * hopMs).then(() => { done(); resolve(); });
+      return;
+    }
+    // From square to square: the jumped squares are the odd steps.
+    const p0 = pos(from);
+    const hops = (path.length - 1) / 2;
+    const frames = [];
+    for (let k = 0; k < path.length; k += 2) {
+      const p = pos(path[k]);
+      frames.push({transform: "translate(calc(-50% + " + (p.x - p0.x) + "px), calc(-50% + " + (p.y - p0.y) + "px))", offset: k / (path.length - 1)});
+    }
+    gone.forEach((g, k) => {
+      g.animate([{opacity: 1}, {opacity: 1, offset: (k + 0.5) / hops}, {opacity: 0, transform: "translate(-50%, -50%) scale(0.4)"}],
+        {duration: hops * hopMs, easing: "linear", fill: "forwards"});
+    });
+    ends(stone.animate(frames, {duration: hops * hopMs, easing: "ease-in-out", fill: "forwards"}), hops * hopMs).then(() => { done(); resolve(); });
+  }));
+}
+
+// jumpPath is every square of a jump from its start to its landing.
+function jumpPath(from, to) {
+  const c0 = from.charCodeAt(0) - 97, r0 = Number(from.slice(1));
+  const c1 = to.charCodeAt(0) - 97, r1 = Number(to.slice(1));
+  const dc = Math.sign(c1 - c0), dr = Math.sign(r1 - r0);
+  const path = [];
+  for (let c = c0, r = r0; ; c += dc, r += dr) {
+    path.push(squareName(c, r));
+    if (c === c1 && r === r1) return path;
+  }
+}
+
+// beep plays a short sound for a move, when Sound is on (off by default):
+// made here, no file to load.
+let audio = null;
+function beep(color) {
+  if (!$("sound").checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = color === "black" ? 330 : 440;
+    g.gain.setValueAtTime(0.15, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.12);
+  } catch (e) { /* no sound here */ }
 }
 
 // applyMove returns the board rows after move, a removal ("d4") or a
@@ -397,7 +660,10 @@ function play(move) {
     selected = null;
     hint = null;
     $("hint").disabled = true;
+    $("status").className = "";
     drawBoard();
+    queueMove(before.moves.concat([move]), before.moves.length);
+    animated = before.moves.length + 1;
     try {
       return await api("api/v2/move", {game: before.game, move: move});
     } catch (e) {
@@ -416,6 +682,13 @@ function drawEval() {
   // At the end the result replaces the last search's estimate.
   if (state.over) {
     const won = state.winner === state.human;
+    if (state.resigned) {
+      $("evalfill").style.width = "0%";
+      bar.setAttribute("aria-valuenow", "0");
+      bar.setAttribute("aria-valuetext", t("eval.value", {p: 0}));
+      $("evaltext").textContent = t("status.resigned");
+      return;
+    }
     $("evalfill").style.width = won ? "100%" : "0%";
     bar.setAttribute("aria-valuenow", won ? "100" : "0");
     bar.setAttribute("aria-valuetext", t("eval.value", {p: won ? 100 : 0}));
@@ -439,14 +712,184 @@ function drawEval() {
   putText($("evaltext"), pv.length ? "eval.text" : "eval.short", {p: p, move: e.agentMove, pv: pv.join(" ")});
 }
 
+// moveLabel numbers the move of ply i (0-based) as records do, by move
+// pairs: "3. f6-d6" for Black's, "3… c6-c4" for White's.
+function moveLabel(i, move) { return Math.floor(i / 2) + 1 + (i % 2 === 0 ? ". " : "… ") + move; }
+
+// drawMoves lists the moves by pairs; each move is a button that shows
+// the position after it (viewMove).
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
-  for (let i = 0; i < state.moves.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = state.moves[i] + (i + 1 < state.moves.length ? "  " + state.moves[i + 1] : "");
-    list.append(li);
+  const current = viewPly === null ? state.moves.length : viewPly;
+  let li = null;
+  state.moves.forEach((m, i) => {
+    if (i % 2 === 0) {
+      li = document.createElement("li");
+      list.append(li);
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "mvbtn";
+    b.dataset.ply = String(i + 1);
+    b.textContent = m;
+    b.setAttribute("aria-label", t(i % 2 === 0 ? "view.itemBlack" : "view.itemWhite", {move: moveLabel(i, m)}));
+    if (i + 1 === current) b.setAttribute("aria-current", "true");
+    b.addEventListener("click", () => viewMove(i + 1 === state.moves.length ? null : i + 1));
+    if (i % 2 === 1) li.append(" "); // the pair's text reads (and copies) "f6-d6 a6-c6"
+    li.append(b);
+  });
+  $("copymoves").disabled = state.moves.length === 0;
+}
+
+// initialRows is the board of size n at the start: full, a1 black.
+function initialRows(n) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    let r = "";
+    for (let col = 0; col < n; col++) r += (col + n - i) % 2 === 1 ? "x" : "o";
+    rows.push(r);
   }
+  return rows;
+}
+
+// boardAt is the board after the first ply moves of the game.
+function boardAt(ply) {
+  let rows = initialRows(state.size);
+  for (let i = 0; i < ply; i++) rows = applyMove(rows, state.size, state.moves[i]);
+  return rows;
+}
+
+// viewMove shows the position after move ply (0: the start) while the
+// game goes on, or (null) the game as it stands again.
+function viewMove(ply) {
+  if (!state) return;
+  if (ply !== null && (ply >= state.moves.length || ply < 0)) ply = ply < 0 ? 0 : null;
+  if (ply === viewPly) return;
+  viewPly = ply;
+  selected = null;
+  $("fly").replaceChildren();
+  drawBoard();
+  drawMoves();
+  const bar = $("viewbar");
+  bar.hidden = ply === null;
+  if (ply === null) {
+    $("status").className = state.over ? (state.winner === state.human ? "over won" : "over lost") : "";
+    $("status").textContent = statusText();
+    announce(statusText());
+    return;
+  }
+  const text = ply === 0 ? t("view.start") : t(ply % 2 === 1 ? "view.atBlack" : "view.atWhite", {move: moveLabel(ply - 1, state.moves[ply - 1])});
+  $("viewtext").textContent = text;
+  announce(text);
+}
+
+// gameKey steps through the game with ←/→ (Home: the start, End: the
+// game as it stands) while playing, wherever the focus is but on a board
+// (whose arrows move between squares) or a form field.
+function gameKey(ev) {
+  if (!state || !$("review").hidden || !$("tutorial").hidden || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const tgt = ev.target;
+  if (tgt && tgt.closest && tgt.closest(".board, input, textarea, select")) return;
+  const n = state.moves.length;
+  const k = viewPly === null ? n : viewPly;
+  let next;
+  switch (ev.key) {
+    case "ArrowLeft": next = Math.max(k - 1, 0); break;
+    case "ArrowRight": next = k + 1 >= n ? null : k + 1; break;
+    case "Home": next = n > 0 ? 0 : null; break;
+    case "End": next = null; break;
+    default: return;
+  }
+  ev.preventDefault();
+  viewMove(next);
+}
+document.addEventListener("keydown", gameKey);
+
+// statusText is the status of the game: the server's message, or that the
+// human resigned.
+function statusText() { return state.resigned ? t("status.resigned") : msg(state.message); }
+
+// Resign asks once more on the button itself ("Really resign?") before
+// the game ends; the server keeps no games, so the page ends it.
+let resignTimer = null;
+function resignArmed(on) {
+  clearTimeout(resignTimer);
+  $("resign").dataset.armed = String(on);
+  $("resign").textContent = t(on ? "page.resignConfirm" : "page.resign");
+  if (on) resignTimer = setTimeout(() => resignArmed(false), 4000);
+}
+
+function resign() {
+  if (!state || state.over || busy()) return;
+  if ($("resign").dataset.armed !== "true") {
+    resignArmed(true);
+    announce(t("page.resignConfirm"));
+    return;
+  }
+  resignArmed(false);
+  const other = state.human === "black" ? "white" : "black";
+  state = Object.assign({}, state, {over: true, winner: other, resigned: true, legal: [], canUndo: false});
+  selected = null;
+  hint = null;
+  viewPly = null;
+  document.body.dataset.over = "true";
+  $("status").className = "over lost";
+  $("status").textContent = statusText();
+  $("hint").disabled = true;
+  $("undo").disabled = true;
+  $("resign").hidden = true;
+  $("rematch").hidden = false;
+  $("reviewbtn").classList.add("primary");
+  drawEval();
+  drawBoard();
+  announce(statusText());
+  $("rematch").focus();
+}
+
+// rematch starts the same game again (board, level) with the colours
+// swapped.
+function rematch() {
+  if (!state) return;
+  const color = state.human === "black" ? "white" : "black";
+  $("size").value = String(state.size);
+  $("color").value = color;
+  newGame({size: state.size, color: color, level: state.level});
+}
+
+// copyText puts text on the clipboard and says so (done) or says how to
+// copy it by hand.
+async function copyText(text, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (e) {
+    // Without the clipboard API (an insecure address, a refusal): the
+    // old way, through a selected text field.
+    const ta = document.createElement("textarea");
+    ta.value = text;
+    ta.setAttribute("readonly", "");
+    ta.style.position = "fixed";
+    ta.style.opacity = "0";
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+    ta.remove();
+    if (!ok) {
+      note(t("copy.failed"));
+      return;
+    }
+  }
+  document.body.dataset.copied = text;
+  note(t(done));
+}
+
+// movesText is the game's moves as records and other sites write them:
+// "1. d4 e4 2. b4-d4".
+function movesText() {
+  const out = [];
+  state.moves.forEach((m, i) => out.push(i % 2 === 0 ? Math.floor(i / 2) + 1 + ". " + m : m));
+  return out.join(" ");
 }
 
 // newGame starts a game with the settings of the controls, or those given.
@@ -914,6 +1357,25 @@ function init() {
   $("tutclose").addEventListener("click", closeTutorial);
   $("tutplay").addEventListener("click", playFromTutorial);
   $("new").addEventListener("click", () => newGame());
+  $("resign").addEventListener("click", resign);
+  $("resign").addEventListener("blur", () => resignArmed(false));
+  $("rematch").addEventListener("click", rematch);
+  $("flip").addEventListener("click", () => {
+    if (!state) return;
+    flipped = !flipped;
+    $("flip").setAttribute("aria-pressed", String(flipped));
+    drawBoard();
+  });
+  $("copymoves").addEventListener("click", () => { if (state && state.moves.length) copyText(movesText(), "copy.moves"); });
+  $("copylink").addEventListener("click", () => { if (state) copyText(location.href, "copy.link"); });
+  $("viewlive").addEventListener("click", () => viewMove(null));
+  $("sound").checked = prefs.get("sound", "off") === "on";
+  $("sound").addEventListener("change", () => prefs.set("sound", $("sound").checked ? "on" : "off"));
+  $("theme").value = prefs.get("theme", "auto");
+  $("theme").addEventListener("change", () => {
+    prefs.set("theme", $("theme").value);
+    applyTheme($("theme").value);
+  });
   $("undo").addEventListener("click", () => {
     if (state && state.canUndo) act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
   });
@@ -976,8 +1438,10 @@ function init() {
       $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
     }
     // A reload, a bookmark or a shared link (#g=...) goes on with its
-    // game; so does the language switch (the tab's storage).
+    // game; so does the language switch (the tab's storage). A game that
+    // cannot be opened is said why, and a new game starts.
     const g = gameCode.load();
+    if (g === undefined) linkError = t("error.link", {reason: t("error.gameCode")});
     if (g) {
       try {
         let s = await api("api/v2/state", {game: g});
@@ -986,11 +1450,13 @@ function init() {
         $("color").value = s.human;
         return s;
       } catch (e) {
-        gameCode.forget();
+        linkError = t("error.link", {reason: e.message});
       }
     }
+    if (linkError) gameCode.forget();
     return api("api/v2/new", {size: config.defaultSize, color: "black", level: config.defaultLevel});
   }, t("status.starting")).then(() => {
+    if (linkError) $("error").textContent = linkError;
     if (learnFirst) openTutorial();
   });
 }
