@@ -452,7 +452,8 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	p.screenshot("game-over")
 	browserReview(t, p, rec)
-	checkOpenings(t, p, "openings-desktop")
+	checkOpenings(t, p, 8, "openings-desktop")
+	checkOpenings(t, p, 6, "openings-desktop-6x6")
 }
 
 // browserReview opens the review of the game just played (rec), clicks
@@ -633,7 +634,7 @@ func browserLanguages(t *testing.T, browser context.Context, ts *testServer) {
 				}
 			})
 			browserReviewIn(t, p, tc.lang)
-			checkOpenings(t, p, "openings-"+tc.lang)
+			checkOpenings(t, p, 6, "openings-"+tc.lang)
 		})
 	}
 }
@@ -1023,21 +1024,25 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 	}
 }
 
-// checkOpenings opens the openings table for the default board (8x8, no
-// exact results) and checks it against rules.Openings, in the page's
-// language.
-func checkOpenings(t *testing.T, p *page, shot string) {
+// checkOpenings opens the openings table for the board size (6: with the
+// solver's exact results; 8: without) and checks it against
+// rules.Openings, in the page's language.
+func checkOpenings(t *testing.T, p *page, size int, shot string) {
 	t.Helper()
 	msgs := p.msgs()
-	v := p.version()
-	p.eval(`document.getElementById("opensize").value = "8"; document.getElementById("openings").open = true; ""`)
-	p.settleWithin(v, 5*time.Minute)
-	p.waitFor(`document.getElementById("opentable").dataset.size === "8"`)
-	ops := rules.Openings(8)
-	if got := p.count("#opentable tbody tr"); got != len(ops) {
-		t.Fatalf("the openings table has %d rows, want %d", got, len(ops))
+	if p.eval(`document.getElementById("review").hidden ? "no" : "yes"`) == "yes" {
+		p.click("#revclose")
 	}
-	var heads []string
+	v := p.version()
+	p.eval(fmt.Sprintf(`(() => { const s = document.getElementById("opensize"), d = document.getElementById("openings");
+		if (d.open) { s.value = "%d"; s.dispatchEvent(new Event("change")); } else { s.value = "%d"; d.open = true; } return ""; })()`, size, size))
+	p.settleWithin(v, 5*time.Minute)
+	p.waitFor(fmt.Sprintf(`document.getElementById("opentable").dataset.size === "%d"`, size))
+	ops := rules.Openings(size)
+	if got := p.count("#opentable tbody tr"); got != len(ops) {
+		t.Fatalf("the openings table of %dx%d has %d rows, want %d", size, size, got, len(ops))
+	}
+	var heads, exact []string
 	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable th")).map(e => e.textContent))`)), &heads)
 	if len(heads) != 5 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] {
 		t.Errorf("the openings table's heads %q", heads)
@@ -1046,11 +1051,30 @@ func checkOpenings(t *testing.T, p *page, shot string) {
 	if want := ops[0].Black.String() + " " + ops[0].White.String(); first != want {
 		t.Errorf("the first opening reads %q, want %q", first, want)
 	}
+	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable tbody tr td:nth-child(4)")).map(e => e.textContent))`)), &exact)
 	notes := p.text("opennotes")
-	if !strings.Contains(notes, strings.Split(msgs["open.choice"], "{move}")[0]) || !strings.Contains(notes, strings.Split(msgs["open.unsolved"], "{size}")[0]) {
-		t.Errorf("the openings' notes %q", notes)
+	if !strings.Contains(notes, strings.Split(msgs["open.choice"], "{move}")[0]) {
+		t.Errorf("the openings' notes %q lack the computer's choice", notes)
+	}
+	for _, e := range exact {
+		solved := e == msgs["open.exactBlack"] || e == msgs["open.exactWhite"]
+		if solved != (size <= 6) || (!solved && e != "–") {
+			t.Errorf("%dx%d: an opening's exact result reads %q", size, size, e)
+			break
+		}
+	}
+	if size <= 6 {
+		won := strings.Split(msgs["open.solvedBlack"], "{size}")[0]
+		lost := strings.Split(msgs["open.solvedWhite"], "{size}")[0]
+		if (!strings.Contains(notes, won) && !strings.Contains(notes, lost)) || !strings.Contains(notes, strings.Split(msgs["open.agree"], "{agree}")[0]) {
+			t.Errorf("%dx%d: the notes %q lack the exact value of the game", size, size, notes)
+		}
+	} else if !strings.Contains(notes, strings.Split(msgs["open.unsolved"], "{size}")[0]) {
+		t.Errorf("%dx%d: the notes %q do not say there are no exact results", size, size, notes)
+	}
+	if p.eval(`document.getElementById("opentable").offsetParent ? "shown" : "hidden"`) != "shown" {
+		t.Error("the openings table is not shown")
 	}
 	p.step("scrolling to the openings", chromedp.Evaluate[chromedp.Void](`document.getElementById("openings").scrollIntoView()`))
 	p.screenshot(shot)
-	p.eval(`document.getElementById("openings").open = false; ""`)
 }
