@@ -291,7 +291,9 @@ func (p *page) tabTo(sel string, back bool) {
 func TestBrowser(t *testing.T) {
 	start := time.Now()
 	browser := browsertest.New(t, 1200, 900)
-	ts := newTestServer(t, Config{})
+	// Reviews and the openings wait as long as the test does (settleWithin):
+	// a loaded machine takes minutes.
+	ts := newTestServer(t, Config{ReviewTimeout: 5 * time.Minute})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
