@@ -36,7 +36,9 @@ import (
 // -9) in the middle of a step: every game must go on. Each row also
 // gives where the CPU went during the step (the replicas, nginx, the
 // players' own process, and the rest of the machine), which is what
-// bounds the ratio of (b) to (a) on a small machine. It needs taskset
+// bounds the ratio of (b) to (a) on a small machine, and the share of the
+// agents' moves that found their game's search tree in the replica's
+// cache (round robin sends a game's moves to both replicas). It needs taskset
 // and nginx, binds 127.0.0.1 only, and runs only when
 // KONANE_LOAD_TEST=1 (.ci/run runs it with small counts).
 func TestLoad(t *testing.T) {
@@ -71,7 +73,7 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("load: %s", loadavg())
 	var report strings.Builder
-	fmt.Fprintf(&report, "| setup | players | moves | p50 easy | p50 medium | p99 medium | p99 hard | errors | 503 | 429 | RSS max | CPU replicas | CPU nginx | CPU players | CPU others |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&report, "| setup | players | moves | p50 easy | p50 medium | p99 medium | p99 hard | errors | 503 | 429 | RSS max | CPU replicas | CPU nginx | CPU players | CPU others | tree cache hits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 
 	// (a) one replica on one core.
 	a := startReplica(t, "0")
@@ -132,9 +134,41 @@ type replica struct {
 // proxyPID is the nginx master's pid by the proxy's URL (for cpuOf).
 var proxyPID sync.Map
 
-// cpuSample is a reading of CPU time (seconds) at one instant.
+// cpuSample is a reading of CPU time (seconds) at one instant, and of the
+// replicas' tree cache look-ups (konane_tree_cache_total).
 type cpuSample struct {
 	replicas, nginx, self, machine float64
+	hits, misses                   float64
+}
+
+// minus is s - o, field by field.
+func (s cpuSample) minus(o cpuSample) cpuSample {
+	return cpuSample{s.replicas - o.replicas, s.nginx - o.nginx, s.self - o.self, s.machine - o.machine, s.hits - o.hits, s.misses - o.misses}
+}
+
+// treeCache reads a replica's tree cache hits and misses from /metrics
+// (0, 0 once it is gone).
+func treeCache(url string) (hits, misses float64) {
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 2 {
+			continue
+		}
+		v, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case `konane_tree_cache_total{result="hit"}`:
+			hits = v
+		case `konane_tree_cache_total{result="miss"}`:
+			misses = v
+		}
+	}
+	return hits, misses
 }
 
 // cpuOf returns a function reading the CPU seconds used so far by the
@@ -147,6 +181,9 @@ func cpuOf(rs []*replica, proxy string) func() cpuSample {
 		var s cpuSample
 		for _, r := range rs {
 			s.replicas += procCPU(r.cmd.Process.Pid)
+			h, m := treeCache(r.url)
+			s.hits += h
+			s.misses += m
 		}
 		if v, ok := proxyPID.Load(proxy); ok {
 			master := v.(int)
@@ -402,9 +439,13 @@ func (r *loadResult) row(n int) string {
 	// CPU as cores busy on average over the step.
 	c := func(x float64) string { return fmt.Sprintf("%.2f", x/r.secs) }
 	others := r.cpu.machine - r.cpu.replicas - r.cpu.nginx - r.cpu.self
-	return fmt.Sprintf("%d | %d | %s | %s | %s | %s | %d | %d | %d | %.0f MiB | %s | %s | %s | %s", n, r.moves, r.pct("easy", 0.5), r.pct("medium", 0.5),
+	hits := "-"
+	if n := r.cpu.hits + r.cpu.misses; n > 0 {
+		hits = fmt.Sprintf("%.0f%%", 100*r.cpu.hits/n)
+	}
+	return fmt.Sprintf("%d | %d | %s | %s | %s | %s | %d | %d | %d | %.0f MiB | %s | %s | %s | %s | %s", n, r.moves, r.pct("easy", 0.5), r.pct("medium", 0.5),
 		r.pct("medium", 0.99), r.pct("hard", 0.99), r.errors, r.busy, r.limited, r.rss,
-		c(r.cpu.replicas), c(r.cpu.nginx), c(r.cpu.self), c(max(others, 0)))
+		c(r.cpu.replicas), c(r.cpu.nginx), c(r.cpu.self), c(max(others, 0)), hits)
 }
 
 func (r *loadResult) fail(what string) {
@@ -432,17 +473,21 @@ func runPlayers(t *testing.T, base string, n int, d time.Duration, fault func(),
 			loadPlayer(ctx, base, i, res)
 		}()
 	}
-	gone := 0.0 // the CPU seconds of a replica killed by fault, which then reads 0
+	var gone cpuSample // what a replica killed by fault counted, which then reads 0
 	if fault != nil {
 		time.Sleep(d / 2)
-		alive := cpu().replicas
+		alive := cpu()
 		fault()
-		gone = alive - cpu().replicas
+		dead := cpu()
+		gone = cpuSample{replicas: alive.replicas - dead.replicas, hits: alive.hits - dead.hits, misses: alive.misses - dead.misses}
 	}
 	wg.Wait()
 	after := cpu()
 	res.secs = time.Since(start).Seconds()
-	res.cpu = cpuSample{after.replicas - before.replicas + gone, after.nginx - before.nginx, after.self - before.self, after.machine - before.machine}
+	res.cpu = after.minus(before)
+	res.cpu.replicas += gone.replicas
+	res.cpu.hits += gone.hits
+	res.cpu.misses += gone.misses
 	return res
 }
 
