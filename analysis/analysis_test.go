@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -250,6 +252,11 @@ func TestPanel(t *testing.T) {
 	if p.XTicks < 8 {
 		t.Errorf("%d x ticks asked for", p.XTicks)
 	}
+	// X counts move pairs, as the table numbers moves: after White's
+	// 20th move (ply 40) is 20, after Black's 3rd (ply 5) 2.5.
+	if x := p.Series[0].X; x[40] != 20 || x[5] != 2.5 || !strings.HasPrefix(p.XLabel, "move") {
+		t.Errorf("x after ply 40 %v, after ply 5 %v, label %q: want move pairs", x[40], x[5], p.XLabel)
+	}
 	var names []string
 	glyphs := map[string]bool{}
 	for _, s := range p.Series {
@@ -306,6 +313,67 @@ func TestCandidates(t *testing.T) {
 	for i, r := range js.Rows {
 		if len(r.Candidates) != len(rep.Rows[i].Candidates) || r.Candidates[0].Move != r.Best {
 			t.Fatalf("JSON row %d: %+v", i, r)
+		}
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// TestMoveNumber: moves are numbered by pairs, as records do.
+func TestMoveNumber(t *testing.T) {
+	for ply, want := range map[int]string{1: "1.", 2: "1...", 5: "3.", 6: "3...", 61: "31."} {
+		if got := MoveNumber(ply); got != want {
+			t.Errorf("MoveNumber(%d) = %q, want %q", ply, got, want)
+		}
+	}
+}
+
+// TestTableGolden: the table of a short game, whole, against
+// testdata/table.golden (go test ./analysis -run TestTableGolden -update
+// rewrites it after a deliberate change): moves numbered by pairs ("2."
+// Black's, "2..." White's), with the side.
+func TestTableGolden(t *testing.T) {
+	rec := randomGame(6, 3)
+	ps, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{Size: 6}
+	for i, m := range rec.Moves[:6] {
+		r := Row{Ply: i + 1, Player: ps[i].Turn, Move: m, Before: 0.5 + 0.05*float64(i%3), After: 0.5 - 0.04*float64(i),
+			Line: rec.Moves[i:min(i+2, len(rec.Moves))]}
+		r.Search.Best, r.Search.PV = m, rec.Moves[i:min(i+3, len(rec.Moves))]
+		r.Loss = max(r.Before-r.After, 0)
+		r.Class = Classify(r.Loss)
+		if i == 4 {
+			r.Search.Best, r.Search.PV = rec.Moves[i+1], rec.Moves[i+1:i+3] // not the agent's choice
+			r.Verdict = ThrowsWin
+		}
+		rep.Rows = append(rep.Rows, r)
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	const golden = "testdata/table.golden"
+	if *updateGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./analysis -run TestTableGolden -update writes it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("the table differs from %s (rewrite it with -update if the change is meant):\n%s\nwant:\n%s", golden, b.String(), want)
+	}
+	for _, line := range []string{"\n1.    black", "\n1...  white", "\n3.    black", "\n3...  white"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the table lacks %q", line)
 		}
 	}
 }

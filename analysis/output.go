@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -70,10 +71,20 @@ func (rep *Report) JSON() JSONReport {
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
+// MoveNumber numbers the move of ply (1-based) as records and players
+// do, by move pairs: Black's third move (ply 5) is "3.", White's reply
+// (ply 6) "3...". Black moves first in every game.
+func MoveNumber(ply int) string {
+	if ply%2 == 1 {
+		return strconv.Itoa((ply+1)/2) + "."
+	}
+	return strconv.Itoa(ply/2) + "..."
+}
+
 // WriteTable writes the report as a table for people, one row per move.
 func (rep *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ply\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
+	fmt.Fprintln(tw, "no.\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
 	for _, r := range rep.Rows {
 		// The agent's line; and the one it expects after the move
 		// played, when that was not its choice.
@@ -81,7 +92,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 		if r.Search.Best == r.Move {
 			best, played = "= "+best, "="
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", r.Ply, r.Player, r.Move,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", MoveNumber(r.Ply), r.Player, r.Move,
 			100*r.Before, 100*r.After, 100*r.Loss, r.Class, best, played, r.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
@@ -107,15 +118,17 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	return nil
 }
 
-// Panel is the report as a chart: Black's probability of winning per
-// ply (0 = the start) in percent, as the table gives it, with the
-// inaccuracies, mistakes and blunders marked, each kind in its own shape
-// and colour, at the position they lead to.
+// Panel is the report as a chart: Black's probability of winning after
+// each move in percent, as the table gives it, with the inaccuracies,
+// mistakes and blunders marked, each kind in its own shape and colour,
+// at the position they lead to. The X axis counts move pairs, as the
+// table numbers them: the position after Black's move n is at n-0.5,
+// after White's at n, the start at 0.
 func (rep *Report) Panel() chart.Panel {
 	xs := make([]float64, len(rep.Positions))
 	ys := make([]float64, len(rep.Positions))
 	for i, p := range rep.Positions {
-		xs[i] = float64(i)
+		xs[i] = float64(i) / 2
 		ys[i] = p.WinProb
 		if p.Side != rules.Black {
 			ys[i] = 1 - p.WinProb
@@ -152,7 +165,7 @@ func (rep *Report) Panel() chart.Panel {
 	}
 	return chart.Panel{
 		Title:  fmt.Sprintf("%dx%d game: Black's chance of winning", rep.Size, rep.Size),
-		XLabel: "ply (moves played)", YLabel: "Black's win probability (%)", IntegerX: true, XTicks: 12, YTicks: 10,
+		XLabel: "move (pairs: Black's, then White's)", YLabel: "Black's win probability (%)", IntegerX: true, XTicks: 12, YTicks: 10,
 		Series: series,
 		Levels: []chart.Level{{Name: "even", Y: 50}},
 	}.WithYRange(0, 100)

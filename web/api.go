@@ -63,6 +63,8 @@ var v2Names = map[string]string{ // name → method
 	"move":   http.MethodPost,
 	"hint":   http.MethodPost,
 	"review": http.MethodPost,
+	// openings is new in v2 (GET ?size=N).
+	"openings": http.MethodGet,
 }
 
 // v1Names are the endpoints of the first API, which kept games on the
@@ -76,13 +78,14 @@ var v1Names = map[string]string{
 // (but the record download).
 func (s *Server) api() http.Handler {
 	routes := map[string]func(r *http.Request) (any, error){
-		"config": s.config,
-		"learn":  s.tutorialSteps,
-		"new":    s.newGame,
-		"state":  s.state,
-		"move":   s.move,
-		"hint":   s.hint,
-		"review": s.review,
+		"config":   s.config,
+		"learn":    s.tutorialSteps,
+		"new":      s.newGame,
+		"state":    s.state,
+		"move":     s.move,
+		"hint":     s.hint,
+		"review":   s.review,
+		"openings": s.openings,
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutPrefix(r.URL.Path, "/api/v2/")

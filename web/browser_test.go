@@ -294,7 +294,9 @@ func (p *page) tabTo(sel string, back bool) {
 func TestBrowser(t *testing.T) {
 	start := time.Now()
 	browser := browsertest.New(t, 1200, 900)
-	ts := newTestServer(t, Config{})
+	// Reviews and the openings wait as long as the test does (settleWithin):
+	// a loaded machine takes minutes.
+	ts := newTestServer(t, Config{ReviewTimeout: 5 * time.Minute})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
@@ -471,6 +473,8 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	p.still() // the last moves have moved to their end
 	p.screenshot("game-over")
 	browserReview(t, p, rec)
+	checkOpenings(t, p, 8, "openings-desktop")
+	checkOpenings(t, p, 6, "openings-desktop-6x6")
 }
 
 // browserReview opens the review of the game just played (rec), clicks
@@ -554,9 +558,11 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	if n := p.count("#revgraph .pt.inaccuracy circle.mark"); n != 0 {
 		t.Errorf("%d inaccuracies marked by a circle, like Black's stones", n)
 	}
+	checkReviewNumbers(t, p)
 	p.screenshot("review-desktop")
 	p.step("scrolling to the move", chromedp.Evaluate[chromedp.Void](`document.getElementById("revmove").scrollIntoView()`))
 	p.screenshot("review-desktop-move")
+	checkVariation(t, p, ps[k-1], "review-variation")
 
 	// Play on from the position before that move: the human is the side
 	// that was to move there.
@@ -648,6 +654,8 @@ func browserLanguages(t *testing.T, browser context.Context, ts *testServer) {
 					p.screenshot("lang-" + tc.lang)
 				}
 			})
+			browserReviewIn(t, p, tc.lang)
+			checkOpenings(t, p, 6, "openings-"+tc.lang)
 		})
 	}
 }
@@ -932,4 +940,203 @@ func browserTutorial(t *testing.T, browser context.Context, ts *testServer) {
 	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 easy "+msgs["status.removeBlack"] {
 		t.Errorf("after the tutorial: %s", got)
 	}
+}
+
+// browserReviewIn reviews the game just played in the page's language:
+// the candidates on the board and named under it, ←/→, the moves
+// numbered by pairs, and a variation played in place.
+func browserReviewIn(t *testing.T, p *page, lang string) {
+	t.Helper()
+	msgs := p.msgs()
+	var moves []string
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify(state.moves)`)), &moves); err != nil {
+		t.Fatal(err)
+	}
+	v := p.version()
+	p.click("#reviewbtn")
+	p.settleWithin(v, 5*time.Minute)
+	if got := p.count("#revmoves .revmove"); got != len(moves) {
+		t.Fatalf("%s: the review lists %d moves of %d", lang, got, len(moves))
+	}
+	// A jump of the middle of the game, chosen in the list.
+	k := len(moves) / 2
+	p.click(fmt.Sprintf(`#revmoves .revmove[data-ply="%d"]`, k))
+	current := func() string { return p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`) }
+	if current() != fmt.Sprint(k) {
+		t.Fatalf("%s: clicking move %d chose %s", lang, k, current())
+	}
+	nc := p.eval(fmt.Sprintf(`String((rv.data.moves[%d].candidates || []).length)`, k-1))
+	if got := fmt.Sprint(p.count("#revarrows .candlabel")); got != nc || nc == "0" {
+		t.Errorf("%s: move %d: %s candidate labels, %s candidates", lang, k, got, nc)
+	}
+	if want := strings.Split(msgs["review.candidates"], "{list}")[0]; !strings.Contains(p.text("revmove"), want) {
+		t.Errorf("%s: the move's text %q does not name the candidates (%q)", lang, p.text("revmove"), want)
+	}
+	p.press(kb.ArrowRight)
+	if current() != fmt.Sprint(k+1) {
+		t.Errorf("%s: → from move %d chose %s", lang, k, current())
+	}
+	p.press(kb.ArrowLeft)
+	if current() != fmt.Sprint(k) {
+		t.Errorf("%s: ← back to move %d chose %s", lang, k, current())
+	}
+	checkReviewNumbers(t, p)
+	ps := rules.NewPosition(6)
+	for _, m := range moves[:k-1] {
+		mv, err := rules.ParseMove(ps, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = ps.Play(mv)
+	}
+	checkVariation(t, p, ps, "review-variation-"+lang)
+	p.click("#revclose")
+}
+
+// checkReviewNumbers: the review numbers moves by pairs with the side,
+// as records do ("3. f6-d6", "3... a6-c6"), in the list, the move's text
+// and the graph's points.
+func checkReviewNumbers(t *testing.T, p *page) {
+	t.Helper()
+	msgs := p.msgs()
+	var labels []string
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#revmoves .revmove > span:first-child")).map(e => e.textContent))`)), &labels); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range labels {
+		n, dots := (i+2)/2, "."
+		if i%2 == 1 {
+			dots = "..."
+		}
+		if want := fmt.Sprintf("%d%s ", n, dots); !strings.HasPrefix(l, want) {
+			t.Errorf("move %d of the list reads %q, want it numbered %q", i+1, l, want)
+			break
+		}
+	}
+	k := p.eval(`String(rv.i)`)
+	var ply int
+	fmt.Sscan(k, &ply)
+	key, pair := "review.movedBlack", (ply+1)/2
+	if ply%2 == 0 {
+		key = "review.movedWhite"
+	}
+	if want := strings.Split(strings.ReplaceAll(msgs[key], "{n}", fmt.Sprint(pair)), "{move}")[0]; !strings.HasPrefix(p.text("revmove"), want) {
+		t.Errorf("move %d's text %q, want it to start %q", ply, p.text("revmove"), want)
+	}
+	tip := p.eval(`document.querySelector('#revgraph .pt[data-ply="2"] title').textContent`)
+	if want := strings.Split(strings.ReplaceAll(msgs["review.pointWhite"], "{n}", "1"), "{move}")[0]; !strings.HasPrefix(tip, want) {
+		t.Errorf("the graph's point after White's first move says %q, want %q…", tip, want)
+	}
+}
+
+// checkVariation plays two moves of a variation on the review's board
+// from the position shown (before, that of the chosen move), checks the
+// board, the numbered line and the computer's view after each, then ←
+// takes them back, the last leaving the variation.
+func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
+	t.Helper()
+	msgs := p.msgs()
+	k := p.eval(`String(rv.i)`)
+	board := func() string {
+		return p.eval(`Array.from(document.querySelectorAll("#revboard .sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
+	}
+	pos := before
+	for i := range 2 {
+		if !pos.HasMoves() {
+			break
+		}
+		// The first legal move of the rules: its stone, then where it lands.
+		m := pos.LegalMoves(nil)[0]
+		v := p.version()
+		p.click(fmt.Sprintf(`#revboard .sq[data-sq=%q]`, m.From))
+		p.settleWithin(v, 2*time.Minute) // the computer's view of the position comes with it
+		if !m.IsRemoval() {
+			v = p.version()
+			p.click(fmt.Sprintf(`#revboard .sq.target[data-sq=%q]`, m.To))
+			p.settleWithin(v, 2*time.Minute)
+		}
+		pos = pos.Play(m)
+		if got, want := board(), strings.Join(boardRows(pos), ""); got != want {
+			t.Fatalf("variation move %d, %s: the board shows %s, want %s", i+1, m, got, want)
+		}
+		text := p.text("revmove")
+		if n := p.eval(`document.getElementById("revmove").dataset.variation`); n != fmt.Sprint(i+1) || !strings.Contains(text, strings.Split(msgs["review.varLine"], "{moves}")[0]+"") || !strings.Contains(text, m.String()) {
+			t.Fatalf("variation move %d, %s: %s moves, text %q", i+1, m, n, text)
+		}
+		side := "review.varEvalBlack"
+		if pos.Turn == rules.White {
+			side = "review.varEvalWhite"
+		}
+		if pos.HasMoves() && (!strings.Contains(text, strings.Split(msgs[side], "{p}")[0]) || p.count("#revarrows .arrow.best") != 1) {
+			t.Errorf("variation move %d: the computer's view is missing: %q, %d arrows", i+1, text, p.count("#revarrows .arrow.best"))
+		}
+		if p.eval(`document.getElementById("varback").hidden ? "hidden" : "shown"`) != "shown" {
+			t.Error("no way back from the variation")
+		}
+	}
+	p.screenshot(shot)
+	// ← takes the variation back, off the board (where the arrows move
+	// between squares).
+	p.eval(`document.getElementById("revtitle").focus(); ""`)
+	for range 2 {
+		p.press(kb.ArrowLeft)
+	}
+	if got, want := board(), strings.Join(boardRows(before), ""); got != want || p.eval(`rv.var ? "on" : "off"`) != "off" || p.eval(`String(rv.i)`) != k {
+		t.Errorf("after ← ←: the board %s (want %s), variation %s, move %s (want %s)", got, want, p.eval(`rv.var ? "on" : "off"`), p.eval(`String(rv.i)`), k)
+	}
+}
+
+// checkOpenings opens the openings table for the board size (6: with the
+// solver's exact results; 8: without) and checks it against
+// rules.Openings, in the page's language.
+func checkOpenings(t *testing.T, p *page, size int, shot string) {
+	t.Helper()
+	msgs := p.msgs()
+	if p.eval(`document.getElementById("review").hidden ? "no" : "yes"`) == "yes" {
+		p.click("#revclose")
+	}
+	v := p.version()
+	p.eval(fmt.Sprintf(`(() => { const s = document.getElementById("opensize"), d = document.getElementById("openings");
+		if (d.open) { s.value = "%d"; s.dispatchEvent(new Event("change")); } else { s.value = "%d"; d.open = true; } return ""; })()`, size, size))
+	p.settleWithin(v, 5*time.Minute)
+	p.waitFor(fmt.Sprintf(`document.getElementById("opentable").dataset.size === "%d"`, size))
+	ops := rules.Openings(size)
+	if got := p.count("#opentable tbody tr"); got != len(ops) {
+		t.Fatalf("the openings table of %dx%d has %d rows, want %d", size, size, got, len(ops))
+	}
+	var heads, exact []string
+	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable th")).map(e => e.textContent))`)), &heads)
+	if len(heads) != 5 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] {
+		t.Errorf("the openings table's heads %q", heads)
+	}
+	first := p.eval(`Array.from(document.querySelectorAll("#opentable tbody tr:first-child td")).slice(0, 2).map(e => e.textContent).join(" ")`)
+	if want := ops[0].Black.String() + " " + ops[0].White.String(); first != want {
+		t.Errorf("the first opening reads %q, want %q", first, want)
+	}
+	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable tbody tr td:nth-child(4)")).map(e => e.textContent))`)), &exact)
+	notes := p.text("opennotes")
+	if !strings.Contains(notes, strings.Split(msgs["open.choice"], "{move}")[0]) {
+		t.Errorf("the openings' notes %q lack the computer's choice", notes)
+	}
+	for _, e := range exact {
+		solved := e == msgs["open.exactBlack"] || e == msgs["open.exactWhite"]
+		if solved != (size <= 6) || (!solved && e != "–") {
+			t.Errorf("%dx%d: an opening's exact result reads %q", size, size, e)
+			break
+		}
+	}
+	if size <= 6 {
+		won := strings.Split(msgs["open.solvedBlack"], "{size}")[0]
+		lost := strings.Split(msgs["open.solvedWhite"], "{size}")[0]
+		if (!strings.Contains(notes, won) && !strings.Contains(notes, lost)) || !strings.Contains(notes, strings.Split(msgs["open.agree"], "{agree}")[0]) {
+			t.Errorf("%dx%d: the notes %q lack the exact value of the game", size, size, notes)
+		}
+	} else if !strings.Contains(notes, strings.Split(msgs["open.unsolved"], "{size}")[0]) {
+		t.Errorf("%dx%d: the notes %q do not say there are no exact results", size, size, notes)
+	}
+	if p.eval(`document.getElementById("opentable").offsetParent ? "shown" : "hidden"`) != "shown" {
+		t.Error("the openings table is not shown")
+	}
+	p.step("scrolling to the openings", chromedp.Evaluate[chromedp.Void](`document.getElementById("openings").scrollIntoView()`))
+	p.screenshot(shot)
 }

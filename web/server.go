@@ -81,15 +81,16 @@ const (
 // Server is the web game: the page and the API. It keeps no games: every
 // request carries its game, which the server replays through the rules.
 type Server struct {
-	cfg      Config
-	maxLevel int               // index of Config.MaxLevel in agent.Levels
-	msgs     catalog           // the texts of the page and the API
-	pages    map[string][]byte // the page in each language
-	tutorial []tutorialStep    // the steps of "Learn the rules"
-	admit    *admission        // the searches running and waiting
-	trees    *trees            // the replica's search trees
-	metrics  *metrics
-	draining atomic.Bool
+	cfg           Config
+	maxLevel      int               // index of Config.MaxLevel in agent.Levels
+	msgs          catalog           // the texts of the page and the API
+	pages         map[string][]byte // the page in each language
+	tutorial      []tutorialStep    // the steps of "Learn the rules"
+	admit         *admission        // the searches running and waiting
+	trees         *trees            // the replica's search trees
+	metrics       *metrics
+	draining      atomic.Bool
+	openingsCache openingsCache // the openings' tables by size
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand

@@ -24,9 +24,11 @@ func init() {
 		usage: "analyze [--sims N | --time D] [--out FILE] [--plot PNG] [--json] [--model FILE] RECORD",
 		short: "review a game: win probability per move, mistakes, best lines",
 		long: fmt.Sprintf(`Analyze reviews a game record (text or JSON): the agent searches every
-position of the game, and a table gives one row per move:
+position of the game, and a table gives one row per move, numbered by
+move pairs as records are ("3." is Black's third move, "3..." White's
+reply):
 
-    ply  player  move  before  after  loss  class  best line  line played  solver
+    no.  player  move  before  after  loss  class  best line  line played  solver
 
 before and after are the mover's probability of winning before and after
 the move, loss the difference (at least 0), and class grades the loss:
@@ -54,9 +56,11 @@ once through the model's batched evaluator, with the solver alongside. A
 --out FILE writes the record with the analysis as each move's comment
 (JSON when FILE ends in .json), an Annotator tag added; it reads back
 like any record. --plot FILE writes a PNG (1000x500) of Black's win
-probability per ply in percent, with the inaccuracies (circles),
+probability after each move in percent (X: move pairs, as the table
+numbers them), with the inaccuracies (circles),
 mistakes (triangles) and blunders (crosses) marked. --json prints the analysis as
-JSON instead of the table: {"size":8,"sims":..,"moves":[{"ply":1,
+JSON instead of the table, moves counted by plies (1 = Black's first):
+{"size":8,"sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
 "verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,7 +75,9 @@ func TestAnalyzeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(stdout, "ply  player  move") || !strings.Contains(stdout, "\nwhite: ") {
+	// Moves numbered by pairs, as records do: "1." Black's, "1..." White's.
+	if !regexp.MustCompile(`^no\.\s+player\s+move\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^1\.\s+black\s+\S+\s+\d+%`).MatchString(stdout) ||
+		!regexp.MustCompile(`(?m)^1\.\.\.\s+white\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^2\.\s+black\s`).MatchString(stdout) || !strings.Contains(stdout, "\nwhite: ") {
 		t.Errorf("table:\n%s", stdout)
 	}
 }

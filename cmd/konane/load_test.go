@@ -33,7 +33,12 @@ import (
 // "1,2,4,8") it runs KONANE_LOAD_STEP (default 20s) and reports the move
 // latency percentiles by level, the answers other than 200, and the
 // largest RSS of the replicas. Then, in (b), one replica is killed (kill
-// -9) in the middle of a step: every game must go on. It needs taskset
+// -9) in the middle of a step: every game must go on. Each row also
+// gives where the CPU went during the step (the replicas, nginx, the
+// players' own process, and the rest of the machine), which is what
+// bounds the ratio of (b) to (a) on a small machine, and the share of the
+// agents' moves that found their game's search tree in the replica's
+// cache (round robin sends a game's moves to both replicas). It needs taskset
 // and nginx, binds 127.0.0.1 only, and runs only when
 // KONANE_LOAD_TEST=1 (.ci/run runs it with small counts).
 func TestLoad(t *testing.T) {
@@ -68,13 +73,13 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("load: %s", loadavg())
 	var report strings.Builder
-	fmt.Fprintf(&report, "| setup | players | moves | p50 easy | p50 medium | p99 medium | p99 hard | errors | 503 | 429 | RSS max |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&report, "| setup | players | moves | p50 easy | p50 medium | p99 medium | p99 hard | errors | 503 | 429 | RSS max | CPU replicas | CPU nginx | CPU players | CPU others | tree cache hits |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 
 	// (a) one replica on one core.
 	a := startReplica(t, "0")
 	held := map[string]int{}
 	for _, n := range counts {
-		r := runPlayers(t, a.url, n, step, nil)
+		r := runPlayers(t, a.url, n, step, nil, cpuOf([]*replica{a}, ""))
 		r.rss = max(r.rss, a.rss())
 		fmt.Fprintf(&report, "| (a) 1 replica | %s |\n", r.row(n))
 		if r.holds() {
@@ -90,7 +95,7 @@ func TestLoad(t *testing.T) {
 	rs := []*replica{startReplica(t, "0"), startReplica(t, "1")}
 	proxy := startNginx(t, nginx, rs)
 	for _, n := range counts {
-		r := runPlayers(t, proxy, n, step, nil)
+		r := runPlayers(t, proxy, n, step, nil, cpuOf(rs, proxy))
 		r.rss = max(rs[0].rss(), rs[1].rss())
 		fmt.Fprintf(&report, "| (b) 2 replicas + nginx | %s |\n", r.row(n))
 		if r.holds() {
@@ -102,12 +107,16 @@ func TestLoad(t *testing.T) {
 	}
 	// Failover: kill -9 one replica halfway through a step.
 	n := counts[len(counts)-1]
-	r := runPlayers(t, proxy, n, step, func() { rs[1].kill() })
+	// The killed replica's RSS is read just before its death (VmHWM, its
+	// peak), the survivor's after the step.
+	var killedRSS float64
+	r := runPlayers(t, proxy, n, step, func() { killedRSS = rs[1].rss(); rs[1].kill() }, cpuOf(rs, proxy))
+	r.rss = max(rs[0].rss(), killedRSS)
 	fmt.Fprintf(&report, "| (b) replica 2 killed halfway | %s |\n", r.row(n))
 	if r.errors > 0 || r.lost > 0 {
 		t.Errorf("failover: %d errors, %d games lost (%v)", r.errors, r.lost, r.errorList)
 	}
-	t.Logf("load after: %s\n%s\nplayers held with p99 at medium <= 1s and no error: (a) %d, (b) %d", loadavg(), report.String(), held["a"], held["b"])
+	t.Logf("load after: %s\n%s\nplayers held (p99 at medium <= 1s, no error, 503s <= 1%% of requests): (a) %d, (b) %d", loadavg(), report.String(), held["a"], held["b"])
 }
 
 // loadavg is the machine's load (/proc/loadavg) for the report.
@@ -120,6 +129,134 @@ type replica struct {
 	cmd *exec.Cmd
 	url string
 	end chan struct{}
+}
+
+// proxyPID is the nginx master's pid by the proxy's URL (for cpuOf).
+var proxyPID sync.Map
+
+// cpuSample is a reading of CPU time (seconds) at one instant, and of the
+// replicas' tree cache look-ups (konane_tree_cache_total).
+type cpuSample struct {
+	replicas, nginx, self, machine float64
+	hits, misses                   float64
+}
+
+// minus is s - o, field by field.
+func (s cpuSample) minus(o cpuSample) cpuSample {
+	return cpuSample{s.replicas - o.replicas, s.nginx - o.nginx, s.self - o.self, s.machine - o.machine, s.hits - o.hits, s.misses - o.misses}
+}
+
+// treeCache reads a replica's tree cache hits and misses from /metrics
+// (0, 0 once it is gone).
+func treeCache(url string) (hits, misses float64) {
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 2 {
+			continue
+		}
+		v, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case `konane_tree_cache_total{result="hit"}`:
+			hits = v
+		case `konane_tree_cache_total{result="miss"}`:
+			misses = v
+		}
+	}
+	return hits, misses
+}
+
+// cpuOf returns a function reading the CPU seconds used so far by the
+// replicas rs, the nginx behind proxy ("" for none) with its workers, this
+// process (the players), and the whole machine (busy time of all cores,
+// /proc/stat). A replica already gone counts 0: its share of a step is
+// then what it used before the sample that still saw it.
+func cpuOf(rs []*replica, proxy string) func() cpuSample {
+	return func() cpuSample {
+		var s cpuSample
+		for _, r := range rs {
+			s.replicas += procCPU(r.cmd.Process.Pid)
+			h, m := treeCache(r.url)
+			s.hits += h
+			s.misses += m
+		}
+		if v, ok := proxyPID.Load(proxy); ok {
+			master := v.(int)
+			s.nginx = procCPU(master)
+			for _, child := range childPIDs(master) {
+				s.nginx += procCPU(child)
+			}
+		}
+		var ru syscall.Rusage
+		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+			s.self = float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+		}
+		if b, err := os.ReadFile("/proc/stat"); err == nil {
+			line, _, _ := strings.Cut(string(b), "\n")
+			f := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal ...
+			for i, v := range f[1:] {
+				if i == 3 || i == 4 { // idle, iowait
+					continue
+				}
+				if i >= 8 { // guest times are already in user and nice
+					break
+				}
+				x, _ := strconv.ParseFloat(v, 64)
+				s.machine += x / 100
+			}
+		}
+		return s
+	}
+}
+
+// procCPU is the user+system CPU seconds of process pid (/proc/pid/stat,
+// clock ticks of 1/100 s), 0 when it is gone.
+func procCPU(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name is in parentheses and may hold spaces: split after it.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3 (state)
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseFloat(f[11], 64) // field 14 utime
+	k, _ := strconv.ParseFloat(f[12], 64) // field 15 stime
+	return (u + k) / 100
+}
+
+// childPIDs lists the processes whose parent is pid.
+func childPIDs(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(string(b[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
 }
 
 // startReplica starts `konane serve` on cpu alone (GOMAXPROCS=1) on a free
@@ -241,6 +378,7 @@ http {
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); <-done })
+	proxyPID.Store("http://"+addr, cmd.Process.Pid)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		resp, err := http.Get("http://" + addr + "/healthz")
@@ -266,12 +404,15 @@ type loadResult struct {
 	mu        sync.Mutex
 	latency   map[string][]time.Duration // of the move requests answered 200, by level
 	moves     int
+	requests  int // requests sent, 503s and 429s included
 	errors    int // answers other than 200, 503 and 429, and failed requests
 	errorList []string
 	busy      int // 503
 	limited   int // 429
 	lost      int // games that could not go on
 	rss       float64
+	cpu       cpuSample // CPU seconds used during the step
+	secs      float64   // the step's wall time
 }
 
 func (r *loadResult) pct(level string, p float64) string {
@@ -283,10 +424,11 @@ func (r *loadResult) pct(level string, p float64) string {
 	return fmt.Sprintf("%.2fs", l[min(len(l)-1, int(p*float64(len(l))))].Seconds())
 }
 
-// holds reports whether the step kept p99 at medium within 1 s, without errors.
+// holds reports whether the step kept p99 at medium within 1 s, without
+// errors, refusing (503) at most 1% of the requests.
 func (r *loadResult) holds() bool {
 	l := slices.Clone(r.latency["medium"])
-	if len(l) == 0 || r.errors > 0 {
+	if len(l) == 0 || r.errors > 0 || r.busy*100 > r.requests {
 		return false
 	}
 	slices.Sort(l)
@@ -294,8 +436,16 @@ func (r *loadResult) holds() bool {
 }
 
 func (r *loadResult) row(n int) string {
-	return fmt.Sprintf("%d | %d | %s | %s | %s | %s | %d | %d | %d | %.0f MiB", n, r.moves, r.pct("easy", 0.5), r.pct("medium", 0.5),
-		r.pct("medium", 0.99), r.pct("hard", 0.99), r.errors, r.busy, r.limited, r.rss)
+	// CPU as cores busy on average over the step.
+	c := func(x float64) string { return fmt.Sprintf("%.2f", x/r.secs) }
+	others := r.cpu.machine - r.cpu.replicas - r.cpu.nginx - r.cpu.self
+	hits := "-"
+	if n := r.cpu.hits + r.cpu.misses; n > 0 {
+		hits = fmt.Sprintf("%.0f%%", 100*r.cpu.hits/n)
+	}
+	return fmt.Sprintf("%d | %d | %s | %s | %s | %s | %d | %d | %d | %.0f MiB | %s | %s | %s | %s | %s", n, r.moves, r.pct("easy", 0.5), r.pct("medium", 0.5),
+		r.pct("medium", 0.99), r.pct("hard", 0.99), r.errors, r.busy, r.limited, r.rss,
+		c(r.cpu.replicas), c(r.cpu.nginx), c(r.cpu.self), c(max(others, 0)), hits)
 }
 
 func (r *loadResult) fail(what string) {
@@ -308,10 +458,11 @@ func (r *loadResult) fail(what string) {
 }
 
 // runPlayers runs n players against base for d; halfway, it calls fault
-// (if not nil).
-func runPlayers(t *testing.T, base string, n int, d time.Duration, fault func()) *loadResult {
+// (if not nil). cpu reads the CPU counters before and after.
+func runPlayers(t *testing.T, base string, n int, d time.Duration, fault func(), cpu func() cpuSample) *loadResult {
 	t.Helper()
 	res := &loadResult{latency: map[string][]time.Duration{}}
+	start, before := time.Now(), cpu()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -322,11 +473,21 @@ func runPlayers(t *testing.T, base string, n int, d time.Duration, fault func())
 			loadPlayer(ctx, base, i, res)
 		}()
 	}
+	var gone cpuSample // what a replica killed by fault counted, which then reads 0
 	if fault != nil {
 		time.Sleep(d / 2)
+		alive := cpu()
 		fault()
+		dead := cpu()
+		gone = cpuSample{replicas: alive.replicas - dead.replicas, hits: alive.hits - dead.hits, misses: alive.misses - dead.misses}
 	}
 	wg.Wait()
+	after := cpu()
+	res.secs = time.Since(start).Seconds()
+	res.cpu = after.minus(before)
+	res.cpu.replicas += gone.replicas
+	res.cpu.hits += gone.hits
+	res.cpu.misses += gone.misses
 	return res
 }
 
@@ -349,6 +510,9 @@ func loadPlayer(ctx context.Context, base string, i int, res *loadResult) {
 		for {
 			start := time.Now()
 			req, _ := http.NewRequestWithContext(context.WithoutCancel(ctx), "POST", base+path, bytes.NewReader(data))
+			res.mu.Lock()
+			res.requests++
+			res.mu.Unlock()
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := client.Do(req)
 			if err != nil {

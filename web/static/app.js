@@ -917,7 +917,7 @@ const verdictKeys = {
   throwsWin: "review.verdict.throwsWin", onlyWin: "review.verdict.onlyWin",
   keepsWin: "review.verdict.keepsWin", alreadyLost: "review.verdict.alreadyLost",
 };
-const rv = {data: null, i: 0};
+const rv = {data: null, i: 0, var: null}; // var: the variation tried on the board (varClick)
 const svgNS = $("revgraph").namespaceURI; // SVG's, from an SVG element of the page
 
 function svgEl(name, attrs, parent) {
@@ -928,6 +928,12 @@ function svgEl(name, attrs, parent) {
 }
 
 function pct(x) { return Math.round(100 * x); }
+
+// Text for people numbers moves by pairs, as records do (the JSON counts
+// plies, 1 = Black's first move): pairNo(5) is 3, moveNo(5) "3." (Black's
+// third move), moveNo(6) "3..." (White's reply).
+function pairNo(ply) { return Math.ceil(ply / 2); }
+function moveNo(ply) { return pairNo(ply) + (ply % 2 === 1 ? "." : "..."); }
 
 // openReview shows the review panel: of the game in progress, or (upload)
 // with the form to upload a record.
@@ -1009,12 +1015,12 @@ function drawReviewMoves() {
     b.type = "button";
     b.className = "revmove" + (m.class ? " " + m.class : "");
     b.dataset.ply = String(m.ply);
-    const name = t(m.player === "black" ? "review.itemBlack" : "review.itemWhite", {n: m.ply, move: m.move});
+    const name = t(m.player === "black" ? "review.itemBlack" : "review.itemWhite", {n: pairNo(m.ply), move: m.move});
     const stone = document.createElement("span");
     stone.className = "mini " + m.player;
     stone.setAttribute("aria-hidden", "true");
     const label = document.createElement("span");
-    label.append(stone, document.createTextNode(m.ply + ". " + m.move));
+    label.append(stone, document.createTextNode(moveNo(m.ply) + " " + m.move));
     b.append(label);
     if (m.class) {
       const tag = document.createElement("span");
@@ -1032,7 +1038,8 @@ function drawReviewMoves() {
 }
 
 // drawGraph draws the chance of winning after each move (0: the start)
-// as inline SVG, the bad moves marked by shape (◆ inaccuracy, ▲ mistake,
+// as inline SVG, the X axis labelled by move pairs (n under the position
+// after White's move n), the bad moves marked by shape (◆ inaccuracy, ▲ mistake,
 // ✖ blunder) and the chosen move by a vertical line; a click on a point
 // chooses the move that led to it.
 function drawGraph() {
@@ -1049,9 +1056,9 @@ function drawGraph() {
     svgEl("line", {x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "even" : "grid"}, g);
     svgEl("text", {x: L - 6, y: y(p) + 4, class: "ylab"}, g).textContent = pct(p) + "%";
   }
-  const step = Math.max(1, Math.ceil(n / 12));
+  const step = 2 * Math.max(1, Math.ceil(n / 24)); // plies, whole pairs
   for (let k = 0; k <= n; k += step) {
-    svgEl("text", {x: x(k), y: H - B + 16, class: "xlab"}, g).textContent = String(k);
+    svgEl("text", {x: x(k), y: H - B + 16, class: "xlab"}, g).textContent = String(k / 2);
   }
   svgEl("text", {x: W - R, y: H - 2, class: "xlab axis"}, g).textContent = t("review.axisMove");
   const pts = [];
@@ -1063,7 +1070,8 @@ function drawGraph() {
     const cx = x(k), cy = y(chance(k));
     const m = k > 0 ? d.moves[k - 1] : null;
     const pt = svgEl("g", {class: "pt" + (m && m.class ? " " + m.class : ""), "data-ply": k}, g);
-    svgEl("title", {}, pt).textContent = t("review.point", {n: k, p: pct(chance(k))});
+    const tip = k === 0 ? "review.pointStart" : m.player === "black" ? "review.pointBlack" : "review.pointWhite";
+    svgEl("title", {}, pt).textContent = t(tip, {n: pairNo(k), move: m ? m.move : "", p: pct(chance(k))});
     svgEl("circle", {cx: cx, cy: cy, r: 11, class: "hit"}, pt);
     if (m && m.class === "blunder") {
       svgEl("path", {d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}`, class: "mark"}, pt);
@@ -1084,16 +1092,18 @@ function drawGraph() {
 function selectMove(k, focus) {
   const d = rv.data, m = d.moves[k - 1];
   rv.i = k;
+  rv.var = null; // a move of the game leaves the variation
+  $("varback").hidden = true;
   renderBoard($("revboard"), {
     size: d.size, rows: d.boards[k - 1],
     movable: new Set(), movableKey: "sq.canJump", selected: null, targets: new Set(),
-    marked: new Set(), last: new Set(), hint: new Set(), onClick: () => {},
+    marked: new Set(), last: new Set(), hint: new Set(), onClick: varClick,
   });
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
   candidateArrows(m, arrows);
   drawArrows($("revarrows"), d.size, arrows);
-  const lines = [tNodes(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: k, move: m.move})];
+  const lines = [tNodes(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: pairNo(k), move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
   if (m.class) change += " " + t("review.loss", {loss: pct(m.loss), class: t(classKeys[m.class])});
   else if (pct(m.loss) > 0) change += " " + t("review.lossOnly", {loss: pct(m.loss)});
@@ -1128,8 +1138,10 @@ function selectMove(k, focus) {
   drawGraph();
   $("revprev").disabled = k <= 1;
   $("revnext").disabled = k >= d.moves.length;
-  // Playing on needs a model of the board's size (a record's may have none).
+  // Playing on, and variations, need a model of the board's size (a
+  // record's may have none).
   $("playon").disabled = !config.sizes.includes(d.size);
+  $("varhint").hidden = !config.sizes.includes(d.size);
 }
 
 // drawArrows draws moves over a board of size n: an arrow for a jump, a
@@ -1174,8 +1186,9 @@ function drawArrows(svg, n, arrows) {
 // human playing the side that was to move there.
 function playOn() {
   const d = rv.data, k = rv.i;
-  const moves = d.moves.slice(0, k - 1).map((m) => m.move);
-  const color = d.moves[k - 1].player;
+  // From the variation's position when one is on the board.
+  const moves = d.moves.slice(0, k - 1).map((m) => m.move).concat(rv.var ? rv.var.moves : []);
+  const color = moves.length % 2 === 0 ? "black" : "white";
   $("size").value = String(d.size);
   $("color").value = color;
   closeReview();
@@ -1387,6 +1400,7 @@ function init() {
   $("revprev").addEventListener("click", () => selectMove(rv.i - 1, true));
   $("revnext").addEventListener("click", () => selectMove(rv.i + 1, true));
   $("playon").addEventListener("click", playOn);
+  $("varback").addEventListener("click", () => selectMove(rv.i, true));
   $("revsend").addEventListener("click", sendRecord);
   $("revfile").addEventListener("change", async () => {
     const f = $("revfile").files[0];
@@ -1437,6 +1451,7 @@ function init() {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
     }
+    openingsInit();
     // A reload, a bookmark or a shared link (#g=...) goes on with its
     // game; so does the language switch (the tab's storage). A game that
     // cannot be opened is said why, and a new game starts.
@@ -1480,8 +1495,14 @@ function reviewKey(ev) {
     default: return;
   }
   ev.preventDefault();
+  // In a variation ← takes its last move back; the other keys leave it.
+  if (rv.var && ev.key === "ArrowLeft") {
+    varUndo();
+    return;
+  }
+  if (rv.var) k = ev.key === "ArrowRight" ? rv.i : k;
   k = Math.min(Math.max(k, 1), n);
-  if (k !== rv.i) selectMove(k, true);
+  if (k !== rv.i || rv.var) selectMove(k, true);
 }
 document.addEventListener("keydown", reviewKey);
 
@@ -1503,4 +1524,236 @@ function candidateArrows(m, arrows) {
 function candidateText(m) {
   const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
   return t("review.candidates", {list: list});
+}
+
+// ---- Variations in the review --------------------------------------
+//
+// The review's board plays: a stone of the side to move, then where it
+// lands, tries that move from the position shown (before the chosen move
+// of the game), for either side in turn, as KaTrain and Lizzie let one
+// explore. The server checks each move (api/v2/state replays the game and
+// searches nothing) and then gives the computer's view of the new position
+// (api/v2/hint at the default level). ← takes the variation's last move
+// back; "Back to the moves played", or any move of the game, leaves it;
+// "Play on from here" starts a game from the variation's position.
+
+// varGame is the game record of moves for the API: the side to move
+// plays it ("human"), so that the server lists its legal moves.
+function varGame(moves) {
+  return {size: rv.data.size, human: moves.length % 2 === 0 ? "black" : "white", level: config.defaultLevel, moves: moves};
+}
+
+// varMoves is the game's moves before the chosen move, then the
+// variation's.
+function varMoves() {
+  return rv.data.moves.slice(0, rv.i - 1).map((m) => m.move).concat(rv.var ? rv.var.moves : []);
+}
+
+// varTop is the state of the position on the board in a variation.
+function varTop() { return rv.var.states[rv.var.states.length - 1]; }
+
+// varPick takes a click on sq in a variation: it returns the move to
+// play, or null after (un)selecting a stone.
+function varPick(sq) {
+  const v = rv.var, st = varTop();
+  if (st.over) return null;
+  if (st.phase !== "jumping") return st.legal.includes(sq) ? sq : null;
+  if (v.selected && st.legal.includes(v.selected + "-" + sq)) return v.selected + "-" + sq;
+  const from = new Set(st.legal.map((m) => squares(m)[0]));
+  v.selected = from.has(sq) && sq !== v.selected ? sq : null;
+  return null;
+}
+
+// varClick is the review board's click: the first one starts a
+// variation from the position shown.
+function varClick(sq) {
+  if (busy() || !rv.data || !config.sizes.includes(rv.data.size)) return;
+  act(async () => {
+    if (!rv.var) {
+      const k = rv.i;
+      const st = await api("api/v2/state", {game: varGame(varMoves())});
+      if (rv.i !== k || rv.var) return;
+      rv.var = {moves: [], states: [st], evals: [null], selected: null};
+      $("varback").hidden = false;
+    }
+    const v = rv.var;
+    const move = varPick(sq);
+    if (!move) {
+      drawVariation();
+      return;
+    }
+    v.selected = null;
+    const st = await api("api/v2/state", {game: varGame(varMoves().concat([move]))});
+    if (v !== rv.var) return;
+    v.moves.push(move);
+    v.states.push(st);
+    v.evals.push(null);
+    drawVariation();
+    if (st.over) return;
+    const n = v.moves.length;
+    const h = await api("api/v2/hint", {game: st.game});
+    if (v === rv.var && v.moves.length === n) {
+      v.evals[n] = h;
+      drawVariation();
+    }
+  });
+}
+
+// varUndo takes the variation's last move back; with none left, it
+// leaves the variation.
+function varUndo() {
+  const v = rv.var;
+  if (!v || busy()) return;
+  if (v.moves.length === 0) {
+    selectMove(rv.i, true);
+    return;
+  }
+  v.moves.pop();
+  v.states.pop();
+  v.evals.pop();
+  v.selected = null;
+  if (v.moves.length === 0) {
+    selectMove(rv.i, true);
+    return;
+  }
+  drawVariation();
+}
+
+// varLine numbers the variation's moves as records do, from where it
+// starts: "3... a6-c6 4. c3-c5 e5-c5".
+function varLine() {
+  const base = rv.i - 1;
+  return rv.var.moves.map((mv, i) => {
+    const ply = base + i + 1;
+    if (i === 0) return moveNo(ply) + " " + mv;
+    return ply % 2 === 1 ? moveNo(ply) + " " + mv : mv;
+  }).join(" ");
+}
+
+// drawVariation shows the variation's position, its last move and the
+// computer's choice as arrows, and what the computer says of it.
+function drawVariation() {
+  const v = rv.var, st = varTop();
+  const legal = st.over ? [] : st.legal;
+  const from = new Set(legal.map((m) => squares(m)[0]));
+  const to = new Set(v.selected ? legal.filter((m) => squares(m)[0] === v.selected && m.includes("-")).map((m) => squares(m)[1]) : []);
+  renderBoard($("revboard"), {
+    size: st.size, rows: st.board,
+    movable: from, movableKey: st.phase === "jumping" ? "sq.canJump" : "sq.canRemove", selected: v.selected, targets: to,
+    marked: new Set(), last: new Set(squares(st.last)), hint: new Set(), onClick: varClick,
+    onEscape: () => {
+      if (v.selected === null) return;
+      v.selected = null;
+      drawVariation();
+    },
+  });
+  const h = v.evals[v.moves.length];
+  const arrows = [];
+  if (v.moves.length > 0) arrows.push({move: v.moves[v.moves.length - 1], cls: "played"});
+  if (h) arrows.push({move: h.move, cls: "best", label: pct(h.winProb) + "%"});
+  drawArrows($("revarrows"), st.size, arrows);
+  const box = $("revmove");
+  const lines = [];
+  if (v.moves.length > 0) lines.push(tNodes("review.varLine", {moves: varLine()}));
+  if (st.over) {
+    lines.push(t(st.winner === "black" ? "review.varOverBlack" : "review.varOverWhite"));
+  } else if (h) {
+    const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv;
+    lines.push(tNodes(st.turn === "black" ? "review.varEvalBlack" : "review.varEvalWhite", {p: pct(h.winProb), move: h.move, pv: pv.join(" ")}));
+  } else if (v.moves.length > 0) {
+    lines.push(t("review.varWait"));
+  }
+  box.replaceChildren();
+  for (const text of lines) {
+    const p = document.createElement("p");
+    if (typeof text === "string") p.textContent = text;
+    else p.replaceChildren(...text);
+    box.append(p);
+  }
+  box.dataset.variation = String(v.moves.length);
+}
+
+// ---- The openings -----------------------------------------------------
+//
+// What `konane openings` prints, on the page: every pair of opening
+// removals with the computer's view of Black's chance and, where the
+// solver works the board out (up to 6x6), the exact result, from
+// api/v2/openings (computed once per board size by the server).
+
+function openingsInit() {
+  const sel = $("opensize");
+  for (const n of config.sizes) sel.append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
+  $("openings").addEventListener("toggle", () => {
+    if ($("openings").open && !$("opentable").dataset.size) loadOpenings();
+  });
+  sel.addEventListener("change", loadOpenings);
+}
+
+function loadOpenings() {
+  const size = Number($("opensize").value);
+  act(async () => {
+    $("openstatus").textContent = t("open.wait");
+    let d;
+    try {
+      d = await api("api/v2/openings?size=" + size);
+    } catch (e) {
+      $("openstatus").textContent = "";
+      throw e;
+    }
+    if (Number($("opensize").value) === d.size) drawOpenings(d);
+  });
+}
+
+function drawOpenings(d) {
+  const table = $("opentable");
+  table.replaceChildren();
+  table.dataset.size = String(d.size);
+  const head = table.createTHead().insertRow();
+  for (const key of ["open.black", "open.white", "open.chance", "open.exact", "open.line"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(key);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const o of d.openings) {
+    const tr = body.insertRow();
+    tr.className = o.black === d.choice ? "choice" : "";
+    const cell = (nodes, cls) => {
+      const td = tr.insertCell();
+      if (cls) td.className = cls;
+      td.replaceChildren(...nodes);
+    };
+    const mv = (m) => {
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = m;
+      return span;
+    };
+    cell([mv(o.black)]);
+    cell([mv(o.white)]);
+    cell([document.createTextNode(pct(o.blackWinrate) + "%")], "num");
+    cell([document.createTextNode(o.exact ? t(o.exact === "black" ? "open.exactBlack" : "open.exactWhite") : "–")], o.exact ? "exact " + o.exact : "");
+    const line = [];
+    o.pv.forEach((m, i) => {
+      if (i > 0) line.push(document.createTextNode(" "));
+      line.push(mv(m));
+    });
+    cell(line, "line");
+  }
+  const notes = [t("open.choice", {move: d.choice, p: pct(d.choiceWorst)})];
+  if (d.solved) {
+    notes.push(d.winner === "black" ? t("open.solvedBlack", {size: d.size, list: d.winning.join(", ")}) : t("open.solvedWhite", {size: d.size}));
+    notes.push(t("open.agree", {agree: d.agree, n: d.openings.length}));
+  } else {
+    notes.push(t("open.unsolved", {size: d.size}));
+  }
+  $("openstatus").textContent = "";
+  const box = $("opennotes");
+  box.replaceChildren();
+  for (const text of notes) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    box.append(p);
+  }
 }
