@@ -37,6 +37,12 @@ type Metrics struct {
 	// the generation's end.
 	CPUSecs float64
 	Load    float64
+	// OwnershipLoss and MovesLeftLoss are the auxiliary heads' loss terms
+	// (net.Losses.Ownership and .MovesLeft, weighted as in the loss),
+	// means over the generation's steps; 0 for a run without that head
+	// and in files written before the columns.
+	OwnershipLoss float64
+	MovesLeftLoss float64
 }
 
 // metricsColumn is one column of metrics.csv: its name and the field it
@@ -77,6 +83,8 @@ var metricsColumns = []metricsColumn{
 	intCol("best", func(m *Metrics) *int { return &m.Best }),
 	floatCol("cpu_secs", func(m *Metrics) *float64 { return &m.CPUSecs }),
 	floatCol("load", func(m *Metrics) *float64 { return &m.Load }),
+	floatCol("ownership_loss", func(m *Metrics) *float64 { return &m.OwnershipLoss }),
+	floatCol("moves_left_loss", func(m *Metrics) *float64 { return &m.MovesLeftLoss }),
 }
 
 // MetricsHeader is the first row of metrics.csv: its column names.
@@ -125,10 +133,17 @@ func (m Metrics) String() string {
 	if m.CPUSecs > 0 {
 		cpu = fmt.Sprintf(", cpu %.0fs (load %.2f)", m.CPUSecs, m.Load)
 	}
+	aux := "" // only for a run with auxiliary heads
+	if m.OwnershipLoss > 0 {
+		aux += fmt.Sprintf(" ownership %.3f", m.OwnershipLoss)
+	}
+	if m.MovesLeftLoss > 0 {
+		aux += fmt.Sprintf(" moves-left %.3f", m.MovesLeftLoss)
+	}
 	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
-		"loss policy %.3f value %.3f, entropy %.2f, %s, wall %.0fs%s%s",
+		"loss policy %.3f value %.3f%s, entropy %.2f, %s, wall %.0fs%s%s",
 		m.Generation, m.Games, plies, 100*m.BlackWinRate, m.Samples, m.Window, m.Steps,
-		m.PolicyLoss, m.ValueLoss, m.PolicyEntropy, speed, m.WallSecs, cpu, gate)
+		m.PolicyLoss, m.ValueLoss, aux, m.PolicyEntropy, speed, m.WallSecs, cpu, gate)
 }
 
 // EncodeMetrics returns metrics.csv with all generations so far.

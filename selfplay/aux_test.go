@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
@@ -159,8 +160,18 @@ func TestAuxRun(t *testing.T) {
 	cfg.Generations = 1
 	dir := t.TempDir()
 	quiet := func(string, ...any) {}
-	if err := Run(context.Background(), dir, cfg, Hooks{}, quiet); err != nil {
+	var log []string // the generations' log lines, as konane train prints them
+	hooks := Hooks{Generation: func(m Metrics) { log = append(log, m.String()) }}
+	if err := Run(context.Background(), dir, cfg, hooks, quiet); err != nil {
 		t.Fatal(err)
+	}
+	// The auxiliary losses are in metrics.csv and in the generation's log line.
+	ms, err := ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if err != nil || len(ms) != 1 || ms[0].OwnershipLoss <= 0 || ms[0].MovesLeftLoss <= 0 {
+		t.Fatalf("metrics: %+v, %v; want both auxiliary losses > 0", ms, err)
+	}
+	if all := strings.Join(log, "\n"); !strings.Contains(all, " ownership ") || !strings.Contains(all, " moves-left ") {
+		t.Errorf("log without the auxiliary losses:\n%s", all)
 	}
 	saved, err := NewRunDir(dir).ReadConfig()
 	if err != nil || saved.Net.Aux != cfg.Net.Aux {

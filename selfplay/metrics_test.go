@@ -18,7 +18,7 @@ func sampleMetrics() []Metrics {
 		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
 			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
 			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1,
-			CPUSecs: 19.5, Load: 7.25},
+			CPUSecs: 19.5, Load: 7.25, OwnershipLoss: 0.3, MovesLeftLoss: 0.05},
 	}
 }
 

@@ -413,6 +413,8 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 		m.PolicyLoss += l.Policy / float64(m.Steps)
 		m.ValueLoss += l.Value / float64(m.Steps)
 		m.L2 += l.L2 / float64(m.Steps)
+		m.OwnershipLoss += l.Ownership / float64(m.Steps)
+		m.MovesLeftLoss += l.MovesLeft / float64(m.Steps)
 		if g.hooks.Step != nil {
 			g.hooks.Step()
 		}
