@@ -60,8 +60,14 @@ type PVS struct {
 	keys  [maxPly + 1][rules.MaxMoves]int32
 }
 
-// DefaultSolveStones is the SolveStones of NewPVS.
+// DefaultSolveStones is the SolveStones of NewPVS without a time limit,
+// where the solver has a fixed node budget (solverFixedNodes).
 const DefaultSolveStones = 26
+
+// DefaultTimedSolveStones is the SolveStones of NewPVS with a time limit,
+// where the solver has half the time left (chosen by matches, see
+// docs/results).
+const DefaultTimedSolveStones = 30
 
 // DefaultDeepen is the Deepen of NewPVS.
 const DefaultDeepen = 50
@@ -92,6 +98,9 @@ func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEnt
 		rng:         newRand(seed, streamPVS),
 		tt:          newPVSTable(tableBits),
 		solver:      solver.New(solver.WithTableEntries(solverEntries)),
+	}
+	if moveTime > 0 {
+		e.SolveStones = DefaultTimedSolveStones
 	}
 	// The solver allocates its table on its first call: make that call
 	// now, on a position lost at once (a lone stone), so that the

@@ -107,7 +107,8 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
 //	           solve (default 24; 4x4 and 5x5 are always solved); pvs:
-//	           its SolveStones (default DefaultSolveStones)
+//	           its SolveStones (default DefaultSolveStones, with a time
+//	           limit DefaultTimedSolveStones)
 //	deepen=P   pvs: no new iteration after P% of the time per move
 //	           (default DefaultDeepen)
 //
