@@ -39,6 +39,10 @@ type PVS struct {
 	SolveStones int
 	// LMR enables late move reductions (on by default).
 	LMR bool
+	// Deepen: no new iteration starts after Deepen percent of the time
+	// per move (the rest goes to finishing the iteration under way, whose
+	// better move is played even when it does not finish).
+	Deepen int
 
 	rng     *rand.Rand
 	tt      pvsTable
@@ -50,13 +54,23 @@ type PVS struct {
 	clock   clock
 	nodes   uint64
 	aborted bool
+	stats   pvsStats
 	pvTable
 	moves [maxPly + 1][rules.MaxMoves]rules.Move
 	keys  [maxPly + 1][rules.MaxMoves]int32
 }
 
-// DefaultSolveStones is the SolveStones of NewPVS.
+// DefaultSolveStones is the SolveStones of NewPVS without a time limit,
+// where the solver has a fixed node budget (solverFixedNodes).
 const DefaultSolveStones = 26
+
+// DefaultTimedSolveStones is the SolveStones of NewPVS with a time limit,
+// where the solver has half the time left (chosen by matches, see
+// docs/results).
+const DefaultTimedSolveStones = 30
+
+// DefaultDeepen is the Deepen of NewPVS.
+const DefaultDeepen = 50
 
 // solverFixedNodes is the solver's node budget in a search without a
 // time limit (fixed depth), which stays deterministic.
@@ -80,9 +94,13 @@ func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEnt
 		Eval:        EvalDefault,
 		SolveStones: DefaultSolveStones,
 		LMR:         true,
+		Deepen:      DefaultDeepen,
 		rng:         newRand(seed, streamPVS),
 		tt:          newPVSTable(tableBits),
 		solver:      solver.New(solver.WithTableEntries(solverEntries)),
+	}
+	if moveTime > 0 {
+		e.SolveStones = DefaultTimedSolveStones
 	}
 	// The solver allocates its table on its first call: make that call
 	// now, on a position lost at once (a lone stone), so that the
@@ -116,8 +134,7 @@ func (e *PVS) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
 // clock is the time control of one search: the package's stopper for
 // the budget, and ctx ending at the hard limit (the budget or ctx's own
 // deadline, whichever comes first). The search stops when ctx ends, and
-// starts no new iteration after half the budget (the next iteration
-// would most likely not finish).
+// starts no new iteration after PVS.Deepen percent of the budget.
 type clock struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -133,14 +150,14 @@ func newClock(ctx context.Context, budget time.Duration) clock {
 // expired reports whether the search must stop now.
 func (c *clock) expired() bool { return c.ctx.Err() != nil || c.stop.expired() }
 
-// deepen reports whether another iteration may start: less than half the
-// time to the hard limit has passed.
-func (c *clock) deepen() bool {
+// deepen reports whether another iteration may start: less than pct
+// percent of the time to the hard limit has passed.
+func (c *clock) deepen(pct int) bool {
 	if c.ctx.Err() != nil {
 		return false
 	}
 	d, ok := c.ctx.Deadline()
-	return !ok || time.Since(c.stop.start) < d.Sub(c.stop.start)/2
+	return !ok || time.Since(c.stop.start) < d.Sub(c.stop.start)*time.Duration(pct)/100
 }
 
 // left is the time until the hard limit (0: no limit).
@@ -168,6 +185,7 @@ func (e *PVS) Search(ctx context.Context, p rules.Position, depth int) SearchRes
 	e.clock = newClock(ctx, e.MoveTime)
 	defer func() { e.clock.cancel(); e.clock = clock{} }()
 	e.nodes = 0
+	e.stats = pvsStats{}
 	e.tt.newSearch()
 	if res, ok := e.solve(p); ok {
 		return res
@@ -186,7 +204,7 @@ func (e *PVS) Search(ctx context.Context, p rules.Position, depth int) SearchRes
 	var rootPV [maxPly + 1]rules.Move
 	prev := int32(0)
 	for d := 1; d <= depth; d++ {
-		if d > 1 && !e.clock.deepen() {
+		if d > 1 && !e.clock.deepen(e.Deepen) {
 			break
 		}
 		score, n := e.aspiration(p, root, d, prev)
@@ -200,6 +218,7 @@ func (e *PVS) Search(ctx context.Context, p rules.Position, depth int) SearchRes
 			break
 		}
 		prev = score
+		e.stats.iterNodes[d] = e.nodes
 		moveToFront(root, best.PV[0])
 		if score >= winBound || score <= -winBound {
 			break // solved: deeper iterations cannot change the result
@@ -208,6 +227,14 @@ func (e *PVS) Search(ctx context.Context, p rules.Position, depth int) SearchRes
 	best.PV = append([]rules.Move(nil), best.PV...)
 	best.Nodes = e.nodes
 	return best
+}
+
+// pvsStats counts what one search did, for diagnostics.
+type pvsStats struct {
+	probes, hits, ttCuts uint64 // table probes, entries found, cutoffs by an entry
+	cuts, firstCuts      uint64 // beta cutoffs, those by the first move searched
+	// iterNodes[d] is the node count when iteration d completed.
+	iterNodes [maxPly + 1]uint64
 }
 
 // solve asks the exact solver about a small enough endgame.
@@ -353,7 +380,9 @@ func (e *PVS) search(p rules.Position, depth, ply int, alpha, beta int32, pvNode
 	}
 	key := p.Hash()
 	ttMove := rules.NoMove
+	e.stats.probes++
 	if t := e.tt.probe(key); t != nil {
+		e.stats.hits++
 		ttMove = t.move
 		if int(t.depth) >= depth {
 			score := scoreFromTT(t.score, ply)
@@ -364,6 +393,7 @@ func (e *PVS) search(p rules.Position, depth, ply int, alpha, beta int32, pvNode
 					e.pv[ply][0] = ttMove
 					e.pvLen[ply] = 1
 				}
+				e.stats.ttCuts++
 				return score
 			}
 		}
@@ -428,6 +458,10 @@ func (e *PVS) search(p rules.Position, depth, ply int, alpha, beta int32, pvNode
 				alpha = score
 				e.setPV(ply, m)
 				if score >= beta {
+					e.stats.cuts++
+					if i == 0 {
+						e.stats.firstCuts++
+					}
 					if m != k0 {
 						e.killers[ply][1], e.killers[ply][0] = k0, m
 					}

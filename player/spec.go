@@ -32,7 +32,7 @@ var settings = map[string][]string{
 	KindRandom:    {"name"},
 	KindGreedy:    {"name"},
 	KindAlphaBeta: {"depth", "time", "name"},
-	KindPVS:       {"depth", "time", "eval", "lmr", "name"},
+	KindPVS:       {"depth", "time", "eval", "lmr", "maxstones", "deepen", "name"},
 	KindMCTS:      {"sims", "time", "c", "name"},
 	KindPerfect:   {"maxstones", "name"},
 	KindModel:     {"sims", "time", "name", "file"},
@@ -106,7 +106,11 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	sims=N     mcts, model: simulations per move
 //	c=X        mcts: UCB1 exploration constant (default √2)
 //	maxstones=N perfect: the most stones of a position above 5x5 it will
-//	           solve (default 24; 4x4 and 5x5 are always solved)
+//	           solve (default 24; 4x4 and 5x5 are always solved); pvs:
+//	           its SolveStones (default DefaultSolveStones, with a time
+//	           limit DefaultTimedSolveStones)
+//	deepen=P   pvs: no new iteration after P% of the time per move
+//	           (default DefaultDeepen)
 //
 // A model spec needs sims or time. The package that reads a kind's other
 // settings declares them (DeclareSettings): package agent, which loads
@@ -128,6 +132,8 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
+	// Deepen (pvs): PVS.Deepen; 0 = DefaultDeepen.
+	Deepen int
 	// Settings are the settings given of the keys another package
 	// declared (DeclareSettings), by key, as its Set returned them; nil
 	// when none was given.
@@ -290,6 +296,12 @@ func (s *Spec) set(key, value string, d SpecSettings) error {
 			return errors.New("want a whole number of stones 2..64")
 		}
 		s.MaxStones = n
+	case "deepen":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > 100 {
+			return errors.New("want a whole percentage 1..100")
+		}
+		s.Deepen = n
 	case "c":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(x > 0) || x > 100 {
@@ -401,6 +413,12 @@ func (f *Factory) New(seed uint64) (Player, error) {
 			p.Eval = w
 		}
 		p.LMR = !s.NoLMR
+		if s.MaxStones > 0 {
+			p.SolveStones = s.MaxStones
+		}
+		if s.Deepen > 0 {
+			p.Deepen = s.Deepen
+		}
 		return p, nil
 	case KindMCTS:
 		p := NewUCT(s.Sims, s.Time, s.C, seed)

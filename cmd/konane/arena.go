@@ -24,7 +24,8 @@ player specs. Each spec names a player and its settings:
     alphabeta:depth=4              alpha-beta search (depth=N and/or time=D)
     pvs:time=1s                    the strongest classical engine: principal
                                    variation search (depth=N and/or time=D;
-                                   eval=mob|full|M/S/P/T[/J/R], lmr=on|off)
+                                   eval=mob|full|M/S/P/T[/J/R], lmr=on|off,
+                                   maxstones=N solver threshold, deepen=P%)
     mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
     perfect                        the exact solver (4x4 and 5x5; larger boards
                                    only late in the game, see maxstones=N)
