@@ -1520,10 +1520,21 @@ function candidateArrows(m, arrows) {
   }
 }
 
-// candidateText names the candidates: "f4‑d4 62%, d6‑d4 55%".
+// candidateText names the candidates: "f4-d4 62%, d6-d4 55%", each move
+// with its chance kept on one line (span.mv), the moves as written so
+// that copied text reads back as moves.
 function candidateText(m) {
-  const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
-  return t("review.candidates", {list: list});
+  const [before, after] = (catalog["review.candidates"] || "{list}").split("{list}");
+  const nodes = [document.createTextNode(before)];
+  m.candidates.forEach((c, i) => {
+    if (i > 0) nodes.push(document.createTextNode(", "));
+    const span = document.createElement("span");
+    span.className = "mv";
+    span.textContent = c.move + " " + t("eval.value", {p: pct(c.winrate)});
+    nodes.push(span);
+  });
+  nodes.push(document.createTextNode(after || ""));
+  return nodes;
 }
 
 // ---- Variations in the review --------------------------------------
@@ -1659,7 +1670,10 @@ function drawVariation() {
     lines.push(t(st.winner === "black" ? "review.varOverBlack" : "review.varOverWhite"));
   } else if (h) {
     const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv;
-    lines.push(tNodes(st.turn === "black" ? "review.varEvalBlack" : "review.varEvalWhite", {p: pct(h.winProb), move: h.move, pv: pv.join(" ")}));
+    // The line after the move, when the search has one ("Expected line: ."
+    // said nothing).
+    const key = st.turn === "black" ? (pv.length ? "review.varEvalBlack" : "review.varEvalBlackShort") : (pv.length ? "review.varEvalWhite" : "review.varEvalWhiteShort");
+    lines.push(tNodes(key, {p: pct(h.winProb), move: h.move, pv: pv.join(" ")}));
   } else if (v.moves.length > 0) {
     lines.push(t("review.varWait"));
   }
@@ -1732,7 +1746,7 @@ function drawOpenings(d) {
     };
     cell([mv(o.black)]);
     cell([mv(o.white)]);
-    cell([document.createTextNode(pct(o.blackWinrate) + "%")], "num");
+    cell([document.createTextNode(t("eval.value", {p: pct(o.blackWinrate)}))], "num");
     cell([document.createTextNode(o.exact ? t(o.exact === "black" ? "open.exactBlack" : "open.exactWhite") : "–")], o.exact ? "exact " + o.exact : "");
     const line = [];
     o.pv.forEach((m, i) => {
