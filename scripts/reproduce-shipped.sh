@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Trains the shipped models exactly as they were made (same code, same
-# seed, same settings), then copies them into models/ for go:embed.
+# Trains the hand-chained models exactly as they were made (same code,
+# same seed, same settings), then copies them into models/ for go:embed.
+# The 6x6 model shipped today is one of them; the 8x8 one is the model
+# shipped until 2026-12-02 (the 8x8 model shipped now comes from one run
+# of the defaults: scripts/train-default.sh 8).
 #
-#   scripts/reproduce-shipped.sh 8    # the 8x8 model: two runs, 65 + 266 generations
+#   scripts/reproduce-shipped.sh 8    # the former 8x8 model: two runs, 65 + 266 generations
 #   scripts/reproduce-shipped.sh 6    # the 6x6 model: five runs, 70 + 517 + 310 + 479 + 102 generations
 #
 # These runs were chained by hand, each with a constant learning rate
