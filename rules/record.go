@@ -39,9 +39,9 @@ import (
 //
 // Reading validates everything: the size, tag syntax, every move against
 // the rules of the position it is played in, and a Result tag that
-// contradicts a finished game. In error messages moves are numbered from 1
-// counting each side's move separately (the 7th move of a game is Black's
-// move in pair 4).
+// contradicts a finished game. Error messages number a move as records
+// do, by Black/White pairs with the side ("white's move 2", the game's 4th
+// move); RecordError.Move keeps its 1-based index in the game.
 type Record struct {
 	Size     int
 	Tags     []Tag    // ordered; "Size" is not a tag but the Size field
@@ -156,7 +156,9 @@ var ErrNoSize = errors.New(`no [Size "N"] tag before the moves`)
 
 // RecordError is the error of reading or validating a record. Line is the
 // 1-based line of the text format (0 when unknown or JSON), Move the 1-based
-// number of the offending move (0 when the error is not about a move).
+// index of the offending move in the game, Black's first move 1 (0 when
+// the error is not about a move). Error names the move as people count
+// moves: "black's move 3" is Move 5.
 type RecordError struct {
 	Path string // file name, when read from a file
 	Line int
@@ -175,7 +177,7 @@ func (e *RecordError) Error() string {
 		fmt.Fprintf(&b, " line %d", e.Line)
 	}
 	if e.Move > 0 {
-		fmt.Fprintf(&b, ": move %d %s", e.Move, Quote(e.Text))
+		fmt.Fprintf(&b, ": %s's move %d %s", Color((e.Move-1)%2), (e.Move+1)/2, Quote(e.Text))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Err.Error())

@@ -192,10 +192,10 @@ func TestParseRecordErrors(t *testing.T) {
 		{"size twice", "[Size \"8\"]\n[Size \"6\"]\n", "rules: record line 2: tag Size appears twice", false},
 		{"bad result tag", "[Size \"8\"]\n[Result \"1/2-1/2\"]\n", `rules: record line 2: tag Result "1/2-1/2": want 1-0, 0-1 or *`, false},
 		{"invalid utf-8 tag", "[Size \"8\"]\n[Event \"\\xff\"]\n", "rules: record line 2: tag Event: value is not valid UTF-8", false},
-		{"illegal removal", "[Size \"8\"]\n\n1. c3 *\n", `rules: record line 3: move 1 "c3": illegal move: Black's removal must be from a corner`, true},
-		{"off the board", "[Size \"8\"]\n\n1. d4 e4\n2. b4-d4\n e6-e4 3. f4-d9\n", `rules: record line 5: move 5 "f4-d9": square "d9" is off the 8x8 board`, false},
-		{"illegal jump", "[Size \"6\"]\n\n1. c3 c4 2. a3-c3 e4-c4\n3. c1-c3 *\n", `rules: record line 4: move 5 "c1-c3": illegal move: the landing square c3 is not empty`, true},
-		{"move after the end", "[Size \"4\"]\n\n1. a1 b1 2. a3-a1 b3-b1 3. d2-b2 d3-b3 4. c1-a1\n", "rules: record line 3: move 7 \"c1-a1\": illegal move: the game is over, black has no legal move", true},
+		{"illegal removal", "[Size \"8\"]\n\n1. c3 *\n", `rules: record line 3: black's move 1 "c3": illegal move: Black's removal must be from a corner`, true},
+		{"off the board", "[Size \"8\"]\n\n1. d4 e4\n2. b4-d4\n e6-e4 3. f4-d9\n", `rules: record line 5: black's move 3 "f4-d9": square "d9" is off the 8x8 board`, false},
+		{"illegal jump", "[Size \"6\"]\n\n1. c3 c4 2. a3-c3 e4-c4\n3. c1-c3 *\n", `rules: record line 4: black's move 3 "c1-c3": illegal move: the landing square c3 is not empty`, true},
+		{"move after the end", "[Size \"4\"]\n\n1. a1 b1 2. a3-a1 b3-b1 3. d2-b2 d3-b3 4. c1-a1\n", "rules: record line 3: black's move 4 \"c1-a1\": illegal move: the game is over, black has no legal move", true},
 		{"number out of sequence", "[Size \"8\"]\n\n1. d4 e4 3. b4-d4\n", `rules: record line 3: move number "3." out of sequence: the next move is black's, numbered 2.`, false},
 		{"white number on black move", "[Size \"8\"]\n\n1. d4 e4 2... b4-d4\n", `move number "2..." out of sequence`, false},
 		{"black number on white move", "[Size \"8\"]\n\n1. d4 1. e4\n", `move number "1." out of sequence: the next move is white's, numbered 1... (or nothing)`, false},
@@ -217,10 +217,10 @@ func TestParseRecordErrors(t *testing.T) {
 		{"json wrong type", "{\"size\": \"8\"}", "rules: record line 1: json: cannot unmarshal string", false},
 		{"json trailing data", "{\"size\": 8} {}", "rules: record: json: data after the record object", false},
 		{"json no size", "{\"moves\": []}", "rules: record: board size 0 outside 4..8", false},
-		{"json illegal move", "{\"size\": 8, \"moves\": [\"d4\", \"e4\", \"d6-d4\", \"e4-e6\"]}", `rules: record: move 4 "e4-e6": illegal move: no stone on e4`, true},
-		{"json move after the end", "{\"size\": 4, \"moves\": [\"a1\", \"b1\", \"a3-a1\", \"b3-b1\", \"d2-b2\", \"d3-b3\", \"c1-a1\"]}", `rules: record: move 7 "c1-a1": illegal move: the game is over, black has no legal move`, true},
+		{"json illegal move", "{\"size\": 8, \"moves\": [\"d4\", \"e4\", \"d6-d4\", \"e4-e6\"]}", `rules: record: white's move 2 "e4-e6": illegal move: no stone on e4`, true},
+		{"json move after the end", "{\"size\": 4, \"moves\": [\"a1\", \"b1\", \"a3-a1\", \"b3-b1\", \"d2-b2\", \"d3-b3\", \"c1-a1\"]}", `rules: record: black's move 4 "c1-a1": illegal move: the game is over, black has no legal move`, true},
 		{"json comments length", "{\"size\": 8, \"moves\": [\"d4\"], \"comments\": [\"a\", \"b\"]}", "rules: record: 2 comments for 1 moves", false},
-		{"json comment brace", "{\"size\": 8, \"moves\": [\"d4\"], \"comments\": [\"a}\"]}", `rules: record: move 1 "d4": comment contains }`, false},
+		{"json comment brace", "{\"size\": 8, \"moves\": [\"d4\"], \"comments\": [\"a}\"]}", `rules: record: black's move 1 "d4": comment contains }`, false},
 		{"json size tag", "{\"size\": 8, \"tags\": [{\"key\": \"Size\", \"value\": \"8\"}]}", `rules: record: "Size" is the record's Size field, not a tag`, false},
 		{"json duplicate tag", "{\"size\": 8, \"tags\": [{\"key\": \"A\", \"value\": \"\"}, {\"key\": \"A\", \"value\": \"\"}]}", "rules: record: tag A appears twice", false},
 	} {
@@ -273,11 +273,11 @@ func TestRecordWritersReject(t *testing.T) {
 		{"bad utf-8", func(r *Record) { r.SetTag("Event", "\xff") }, "tag Event: value is not valid UTF-8"},
 		{"bad result", func(r *Record) { r.SetTag("Result", "draw") }, `tag Result "draw"`},
 		{"comments length", func(r *Record) { r.Comments = []string{"a"} }, "1 comments for 3 moves"},
-		{"comment brace", func(r *Record) { r.Comments = []string{"", "}", ""} }, `rules: record: move 2 "e4": comment contains }`},
-		{"comment utf-8", func(r *Record) { r.Comments = []string{"", "", "\xff"} }, `rules: record: move 3 "b4-d4": comment is not valid UTF-8`},
-		{"illegal move", func(r *Record) { r.Moves[2] = Move{sq("d6"), sq("d3")} }, `rules: record: move 3 "d6-d3": illegal move: a jump moves an even number of squares`},
-		{"move off board", func(r *Record) { r.Size = 4 }, `rules: record: move 2 "e4": square "e4" is off the 4x4 board`},
-		{"no move", func(r *Record) { r.Moves[0] = NoMove }, `rules: record: move 1 "none"`},
+		{"comment brace", func(r *Record) { r.Comments = []string{"", "}", ""} }, `rules: record: white's move 1 "e4": comment contains }`},
+		{"comment utf-8", func(r *Record) { r.Comments = []string{"", "", "\xff"} }, `rules: record: black's move 2 "b4-d4": comment is not valid UTF-8`},
+		{"illegal move", func(r *Record) { r.Moves[2] = Move{sq("d6"), sq("d3")} }, `rules: record: black's move 2 "d6-d3": illegal move: a jump moves an even number of squares`},
+		{"move off board", func(r *Record) { r.Size = 4 }, `rules: record: white's move 1 "e4": square "e4" is off the 4x4 board`},
+		{"no move", func(r *Record) { r.Moves[0] = NoMove }, `rules: record: black's move 1 "none"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := game()
@@ -305,7 +305,7 @@ func TestRecordWritersReject(t *testing.T) {
 		t.Fatalf("Final: %v, %v", final, err)
 	}
 	r.Moves[1] = r.Moves[0]
-	if _, err := r.Final(); err == nil || !strings.Contains(err.Error(), `move 2 "d4": illegal move: White must remove one of its own stones`) || !errors.Is(err, ErrIllegal) {
+	if _, err := r.Final(); err == nil || !strings.Contains(err.Error(), `white's move 1 "d4": illegal move: White must remove one of its own stones`) || !errors.Is(err, ErrIllegal) {
 		t.Fatalf("Final of an illegal game: %v", err)
 	}
 	r.Size = 0
@@ -391,7 +391,7 @@ func TestRecordFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ReadRecordFile(bad)
-	if want := "rules: record " + bad + " line 3: move 3 \"h1-h3\": illegal move"; err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := "rules: record " + bad + " line 3: black's move 2 \"h1-h3\": illegal move"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %v, want prefix %q", err, want)
 	}
 	if _, err := ReadRecordFile(filepath.Join(dir, "missing.txt")); err == nil || !strings.HasPrefix(err.Error(), "rules: record: open ") {

@@ -257,22 +257,23 @@ func (s *Server) defaultSize() int {
 // stateJSON is everything the page draws; game is what the client keeps
 // and sends with its next request.
 type stateJSON struct {
-	Game    gameJSON  `json:"game"`
-	Size    int       `json:"size"`
-	Human   string    `json:"human"`
-	Level   string    `json:"level"`
-	Turn    string    `json:"turn"`
-	Phase   string    `json:"phase"`
-	Board   []string  `json:"board"` // top rank first; x black, o white, . empty
-	Moves   []string  `json:"moves"`
-	Last    string    `json:"last"` // "" before the first move
-	Legal   []string  `json:"legal"`
-	Over    bool      `json:"over"`
-	Winner  string    `json:"winner,omitempty"`
-	CanUndo bool      `json:"canUndo"`         // the human has a move to take back
-	Start   int       `json:"start,omitempty"` // moves the game started from (played on from a position)
-	Message msg       `json:"message"`
-	Eval    *evalJSON `json:"eval,omitempty"` // of the agent's move just made
+	Game     gameJSON  `json:"game"`
+	Size     int       `json:"size"`
+	Human    string    `json:"human"`
+	Level    string    `json:"level"`
+	Turn     string    `json:"turn"`
+	Phase    string    `json:"phase"`
+	Board    []string  `json:"board"` // top rank first; x black, o white, . empty
+	Moves    []string  `json:"moves"`
+	Last     string    `json:"last"` // "" before the first move
+	Legal    []string  `json:"legal"`
+	Over     bool      `json:"over"`
+	Winner   string    `json:"winner,omitempty"`
+	Resigned bool      `json:"resigned,omitempty"` // over because the human resigned
+	CanUndo  bool      `json:"canUndo"`            // the human has a move to take back
+	Start    int       `json:"start,omitempty"`    // moves the game started from (played on from a position)
+	Message  msg       `json:"message"`
+	Eval     *evalJSON `json:"eval,omitempty"` // of the agent's move just made
 }
 
 type evalJSON struct {
@@ -290,8 +291,8 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	st := stateJSON{
 		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
-		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
-		CanUndo: gm.canUndo(), Start: gm.start,
+		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: gm.over(),
+		Resigned: gm.resigned, CanUndo: gm.canUndo(), Start: gm.start,
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
@@ -301,9 +302,11 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
-	if w, ok := g.Winner(); ok {
+	if w, ok := gm.winner(); ok {
 		st.Winner = w.String()
-		if w == gm.human {
+		if gm.resigned {
+			st.Message = newMsg("status.resigned")
+		} else if w == gm.human {
 			st.Message = newMsg("status.youWin")
 		} else {
 			st.Message = newMsg("status.computerWins")
@@ -413,7 +416,7 @@ func startFrom(g *rules.Game, moves []string) error {
 			return badRequest("error.startOver", "n", fmt.Sprint(i))
 		}
 		if _, err := g.PlayText(text); err != nil {
-			return &apiError{code: http.StatusBadRequest, msg: newMsg("error.startMove", "n", fmt.Sprint(i+1), "move", text), detail: err}
+			return &apiError{code: http.StatusBadRequest, msg: moveMsg("error.startMoveBlack", "error.startMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
 	if g.Over() {
@@ -534,7 +537,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 	}
 	left := gm.g.Position()
 	switch {
-	case gm.g.Over():
+	case gm.over():
 		return nil, badRequest("error.gameOver")
 	case req.Move == "" && left.Turn == gm.human:
 		return nil, badRequest("error.yourTurn")
@@ -568,7 +571,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	}
 	p := gm.g.Position()
 	switch {
-	case gm.g.Over():
+	case gm.over():
 		return nil, badRequest("error.hintOver")
 	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
@@ -607,8 +610,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rec := agent.RecordAgainst(gm.g, "konane serve", gm.human, "konane (level "+gm.level.Name+")")
-	text, err := rec.MarshalText()
+	text, err := gm.record("konane serve").MarshalText()
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -282,9 +283,33 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			if p.text("resign") != msgs["page.resignConfirm"] || p.eval(`String(state.over)`) != "false" {
 				t.Errorf("one click on Resign: %q", p.text("resign"))
 			}
+			v = p.version()
 			p.click("#resign")
-			if status() != msgs["status.resigned"] || p.eval(`[state.over, document.getElementById("rematch").offsetParent !== null, document.getElementById("resign").offsetParent === null, document.getElementById("evalbar").getAttribute("aria-valuenow")].join(" ")`) != "true true true 0" {
-				t.Errorf("after resigning: %q", status())
+			p.settle(v)
+			resigned := `[state.over, document.getElementById("rematch").offsetParent !== null, document.getElementById("resign").offsetParent === null, document.getElementById("evalbar").getAttribute("aria-valuenow"), document.getElementById("hint").disabled, document.getElementById("undo").disabled].join(" ")`
+			if status() != msgs["status.resigned"] || p.eval(resigned) != "true true true 0 true true" {
+				t.Errorf("after resigning: %q, %s", status(), p.eval(resigned))
+			}
+			// The resignation is in the link and the record: the link
+			// opened again (a reload, or elsewhere) is the game resigned.
+			link = p.eval(`location.href`)
+			if !strings.HasSuffix(link, "."+strings.Join(moves, ".")+".resign") || !strings.HasSuffix(p.eval(`document.getElementById("record").href`), ".resign") {
+				t.Errorf("the resigned game's link %s, record %s", link, p.eval(`document.getElementById("record").href`))
+			}
+			r := tab(t, browser, ts, tc.accept, false)
+			r.load(strings.TrimPrefix(link, ts.url))
+			if r.text("status") != msgs["status.resigned"] || r.eval(resigned) != "true true true 0 true true" || r.eval(`state.moves.join(" ")`) != strings.Join(moves, " ") {
+				t.Errorf("the resigned game's link opened again: %q, %s", r.text("status"), r.eval(resigned))
+			}
+			if tc.lang == "en" {
+				// Its review works, and says who resigned.
+				v := r.version()
+				r.click("#reviewbtn")
+				r.settleWithin(v, 5*time.Minute)
+				if got := r.text("revstatus"); !strings.Contains(got, msgs["review.resignedBlack"]) || r.count("#revmoves .revmove") != len(moves) {
+					t.Errorf("the resigned game's review: %q, %d moves", got, r.count("#revmoves .revmove"))
+				}
+				r.screenshot("features-resigned-review-" + tc.lang)
 			}
 			v = p.version()
 			p.click("#rematch")
@@ -311,7 +336,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			// the page says why, in its language, and starts a new game.
 			prefix := strings.Split(msgs["error.link"], "{reason}")[0]
 			for _, link := range []struct{ hash, reason string }{
-				{"#g=1.6b.easy.0.d4.zz", "zz"},
+				{"#g=1.6b.easy.0.d4.zz", say("error.gameMoveWhite", "{pair}", "1", "{move}", "zz")},
 				{"#g=garbage", msgs["error.gameCode"]},
 			} {
 				q := tab(t, browser, ts, tc.accept, false)

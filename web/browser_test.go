@@ -972,6 +972,12 @@ func browserReviewIn(t *testing.T, p *page, lang string) {
 	if want := strings.Split(msgs["review.candidates"], "{list}")[0]; !strings.Contains(p.text("revmove"), want) {
 		t.Errorf("%s: the move's text %q does not name the candidates (%q)", lang, p.text("revmove"), want)
 	}
+	// The candidates' moves as written (copied, they read back as moves),
+	// each kept whole with its chance, in the language's percent format.
+	first := p.eval(fmt.Sprintf(`rv.data.moves[%d].candidates[0].move + " " + Math.round(100 * rv.data.moves[%d].candidates[0].winrate)`, k-1, k-1))
+	if want := strings.Replace(msgs["eval.value"], "{p}", strings.SplitN(first, " ", 2)[1], 1); !strings.Contains(p.text("revmove"), strings.SplitN(first, " ", 2)[0]+" "+want) || strings.Contains(p.text("revmove"), "\u2011") {
+		t.Errorf("%s: the candidates in %q: want %q as written", lang, p.text("revmove"), strings.SplitN(first, " ", 2)[0]+" "+want)
+	}
 	p.press(kb.ArrowRight)
 	if current() != fmt.Sprint(k+1) {
 		t.Errorf("%s: → from move %d chose %s", lang, k, current())
@@ -1069,6 +1075,11 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 		}
 		if pos.HasMoves() && (!strings.Contains(text, strings.Split(msgs[side], "{p}")[0]) || p.count("#revarrows .arrow.best") != 1) {
 			t.Errorf("variation move %d: the computer's view is missing: %q, %d arrows", i+1, text, p.count("#revarrows .arrow.best"))
+		}
+		// No empty expected line ("Expected line: ."): the short form
+		// when the search has no line after its move.
+		if empty := strings.Replace(strings.SplitN(msgs[side], "{move}", 2)[1], "{pv}", "", 1); strings.Contains(text, empty) {
+			t.Errorf("variation move %d: an empty expected line in %q", i+1, text)
 		}
 		if p.eval(`document.getElementById("varback").hidden ? "hidden" : "shown"`) != "shown" {
 			t.Error("no way back from the variation")

@@ -15,31 +15,60 @@ import (
 // request: the server keeps nothing between requests. Start is the
 // number of moves the game started from (a game played on from a
 // position of a review): they are not the human's to take back.
+// Resigned says that the human gave the game up after its moves: the
+// computer won, whatever the position.
 type gameJSON struct {
-	Size  int      `json:"size"`
-	Human string   `json:"human"` // black or white
-	Level string   `json:"level"`
-	Start int      `json:"start,omitempty"`
-	Moves []string `json:"moves"`
+	Size     int      `json:"size"`
+	Human    string   `json:"human"` // black or white
+	Level    string   `json:"level"`
+	Start    int      `json:"start,omitempty"`
+	Moves    []string `json:"moves"`
+	Resigned bool     `json:"resigned,omitempty"`
 }
 
 // game is a gameJSON checked and replayed through the rules.
 type game struct {
-	human rules.Color
-	level agent.Level
-	start int
-	g     *rules.Game
+	human    rules.Color
+	level    agent.Level
+	start    int
+	resigned bool // the human gave the game up
+	g        *rules.Game
 }
 
 // json returns the game as the client holds it.
 func (gm *game) json() gameJSON {
 	return gameJSON{Size: gm.g.Size(), Human: gm.human.String(), Level: gm.level.Name,
-		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves())}
+		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves()), Resigned: gm.resigned}
+}
+
+// over reports whether the game is over: by the rules, or resigned.
+func (gm *game) over() bool { return gm.resigned || gm.g.Over() }
+
+// winner returns the winner of a game that is over: the computer when
+// the human resigned, else the rules' winner.
+func (gm *game) winner() (rules.Color, bool) {
+	if gm.resigned {
+		return gm.human.Other(), true
+	}
+	return gm.g.Winner()
+}
+
+// record returns the game as a record; a resigned game's Result names
+// the computer's win before the end, as records write a resignation.
+func (gm *game) record(event string) *rules.Record {
+	rec := agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")")
+	if gm.resigned {
+		rec.SetTag("Result", rules.ResultFor(gm.human.Other()))
+	}
+	return rec
 }
 
 // canUndo reports whether the human has a move to take back: one of
-// theirs after the start moves.
+// theirs after the start moves, in a game not resigned.
 func (gm *game) canUndo() bool {
+	if gm.resigned {
+		return false
+	}
 	last := gm.g.Len() - 1
 	if last >= 0 && rules.Color(last%2) != gm.human { // Black makes the even-numbered moves
 		last--
@@ -64,7 +93,8 @@ func parseColor(name string) (rules.Color, error) {
 
 // replay checks a game sent by a client: a board size with a model, a
 // colour, a level offered, a start within the moves, and every move legal
-// in turn. The server trusts nothing in it.
+// in turn, and a resignation only before the game's end. The server
+// trusts nothing in it.
 func (s *Server) replay(gj gameJSON) (*game, error) {
 	if _, err := s.cfg.Engines.Get(gj.Size); err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(gj.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
@@ -89,21 +119,29 @@ func (s *Server) replay(gj gameJSON) (*game, error) {
 	}
 	for i, text := range gj.Moves {
 		if _, err := g.PlayText(text); err != nil {
-			return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.gameMove", "n", fmt.Sprint(i+1), "move", text), detail: err}
+			return nil, &apiError{code: http.StatusBadRequest, msg: moveMsg("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
-	return &game{human: human, level: level, start: gj.Start, g: g}, nil
+	if gj.Resigned && g.Over() {
+		return nil, badRequest("error.resignOver")
+	}
+	return &game{human: human, level: level, start: gj.Start, resigned: gj.Resigned, g: g}, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,
 // #g=CODE, and the record download takes it as ?g=CODE. CODE is
 //
-//	1.<size><b|w>.<level>.<start>[.<move>]...
+//	1.<size><b|w>.<level>.<start>[.<move>]...[.resign]
 //
 // for example 1.8b.medium.0.d5.e5.c5-e5: the format's version (1), the
 // board size and the human's colour, the level, the number of start moves
-// and the moves in project notation. It needs no escaping in a URL.
-const codeVersion = "1"
+// and the moves in project notation, then "resign" when the human
+// resigned (no move is spelled so; codes without it read as before). It
+// needs no escaping in a URL.
+const (
+	codeVersion = "1"
+	codeResign  = "resign"
+)
 
 // encodeGame writes gj as a CODE.
 func encodeGame(gj gameJSON) string {
@@ -112,11 +150,14 @@ func encodeGame(gj gameJSON) string {
 		c = "b"
 	}
 	parts := append([]string{codeVersion, strconv.Itoa(gj.Size) + c, gj.Level, strconv.Itoa(gj.Start)}, gj.Moves...)
+	if gj.Resigned {
+		parts = append(parts, codeResign)
+	}
 	return strings.Join(parts, ".")
 }
 
 // errCode is the error of a CODE that cannot be read.
-var errCode = errors.New("web: not a game code 1.<size><b|w>.<level>.<start>.<moves>")
+var errCode = errors.New("web: not a game code 1.<size><b|w>.<level>.<start>.<moves>[.resign]")
 
 // decodeGame reads a CODE; the game is then checked by replay.
 func decodeGame(code string) (gameJSON, error) {
@@ -130,6 +171,9 @@ func decodeGame(code string) (gameJSON, error) {
 		return gameJSON{}, errCode
 	}
 	gj := gameJSON{Size: size, Level: parts[2], Moves: parts[4:]}
+	if n := len(gj.Moves); n > 0 && gj.Moves[n-1] == codeResign {
+		gj.Moves, gj.Resigned = gj.Moves[:n-1], true
+	}
 	switch sc[len(sc)-1] {
 	case 'b':
 		gj.Human = "black"

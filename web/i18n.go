@@ -126,6 +126,19 @@ func newMsg(key string, pairs ...string) msg {
 	return m
 }
 
+// moveMsg is the message about the move of ply ply (1-based: Black's
+// first move is 1), black's key for a move of Black and white's for
+// White's, with the other parameters pairs: {pair} is its number as people
+// count moves, by Black/White pairs, and n keeps the ply for programs
+// (the JSON counts plies).
+func moveMsg(black, white string, ply int, pairs ...string) msg {
+	key := black
+	if ply%2 == 0 {
+		key = white
+	}
+	return newMsg(key, append([]string{"n", fmt.Sprint(ply), "pair", fmt.Sprint((ply + 1) / 2)}, pairs...)...)
+}
+
 // render fills in m.Text in language lang.
 func (c catalog) render(lang string, m msg) msg {
 	m.Text = c.text(lang, m.Code, m.Args)

@@ -16,8 +16,10 @@ type langOption struct {
 
 // renderPages renders the page, static/index.html, in every language:
 // {{t "page.title"}} is the text of a key, .Lang the language code, .Catalog all
-// texts of the language (for the script) and .Languages the switch.
-func renderPages(c catalog) (map[string][]byte, error) {
+// texts of the language (for the script), .Languages the switch and
+// .PublicURL the page's public address ("" if not known; see
+// Config.PublicURL).
+func renderPages(c catalog, publicURL string) (map[string][]byte, error) {
 	src, err := static.ReadFile("static/index.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: page: %w", err)
@@ -44,7 +46,8 @@ func renderPages(c catalog) (map[string][]byte, error) {
 			Lang      string
 			Catalog   map[string]string
 			Languages []langOption
-		}{code, c[code], opts})
+			PublicURL string
+		}{code, c[code], opts, publicURL})
 		if err != nil {
 			return nil, fmt.Errorf("web: page in %s: %w", code, err)
 		}

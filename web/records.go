@@ -63,7 +63,7 @@ func readRecord(text string) (*rules.Record, error) {
 		}
 	}
 	return nil, &apiError{code: http.StatusBadRequest, detail: err,
-		msg: newMsg("error.recordNoSize", "size", fmt.Sprint(bestSize), "n", fmt.Sprint(best.Move), "move", best.Text)}
+		msg: moveMsg("error.recordNoSizeBlack", "error.recordNoSizeWhite", best.Move, "size", fmt.Sprint(bestSize), "move", best.Text)}
 }
 
 // recordError is the answer to a record that cannot be read: the move
@@ -73,7 +73,7 @@ func recordError(err error) error {
 	var re *rules.RecordError
 	switch {
 	case errors.As(err, &re) && re.Move > 0:
-		return &apiError{code: http.StatusBadRequest, detail: err, msg: newMsg("error.recordMove", "n", fmt.Sprint(re.Move), "move", re.Text)}
+		return &apiError{code: http.StatusBadRequest, detail: err, msg: moveMsg("error.recordMoveBlack", "error.recordMoveWhite", re.Move, "move", re.Text)}
 	case errors.As(err, &re) && re.Line > 0:
 		return &apiError{code: http.StatusBadRequest, detail: err, msg: newMsg("error.record", "line", fmt.Sprint(re.Line))}
 	}

@@ -41,11 +41,11 @@ func TestReadRecordSize(t *testing.T) {
 		text, key string
 		args      map[string]string
 	}{
-		{"1. d4 e4 2. zz", "error.recordNoSize", map[string]string{"size": "8", "n": "3", "move": "zz"}},
-		{"1. c3 c4 2. a3-c3 zz", "error.recordNoSize", map[string]string{"size": "6", "n": "4", "move": "zz"}},
-		{"hello", "error.recordNoSize", map[string]string{"size": "8", "n": "1", "move": "hello"}},
+		{"1. d4 e4 2. zz", "error.recordNoSizeBlack", map[string]string{"size": "8", "n": "3", "pair": "2", "move": "zz"}},
+		{"1. c3 c4 2. a3-c3 zz", "error.recordNoSizeWhite", map[string]string{"size": "6", "n": "4", "pair": "2", "move": "zz"}},
+		{"hello", "error.recordNoSizeBlack", map[string]string{"size": "8", "n": "1", "pair": "1", "move": "hello"}},
 		{"1. d4 e4 {never closed", "error.record", map[string]string{"line": "1"}},
-		{"[Size \"6\"]\n\n1. d4 b1", "error.recordMove", map[string]string{"n": "2", "move": "b1"}},
+		{"[Size \"6\"]\n\n1. d4 b1", "error.recordMoveWhite", map[string]string{"n": "2", "pair": "1", "move": "b1"}},
 		{`{"size": 6, "moves": 1}`, "error.record", map[string]string{"line": "1"}},
 	} {
 		_, err := readRecord(tc.text)

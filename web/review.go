@@ -31,7 +31,11 @@ type reviewJSON struct {
 	Exact  []bool       `json:"exact"`  // whether it is exact (the solver's or a proof)
 	Over   bool         `json:"over"`
 	Winner string       `json:"winner,omitempty"`
-	Sims   int          `json:"sims"` // simulations per position
+	// Resigned: the game ended before its end, the loser resigned (a game
+	// of the page resigned, or a record whose Result is decided before
+	// the end).
+	Resigned bool `json:"resigned,omitempty"`
+	Sims     int  `json:"sims"` // simulations per position
 }
 
 // reviewMove is one move of a review; class and verdict are codes the
@@ -81,7 +85,7 @@ func (s *Server) review(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec = gm.g.Record()
+		rec = gm.record("konane serve")
 		human = gm.human.String()
 	case req.Record != "":
 		var err error
@@ -115,7 +119,11 @@ func (s *Server) review(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reviewOf(rep, ps, human, s.cfg.ReviewSims), nil
+	out := reviewOf(rep, ps, human, s.cfg.ReviewSims)
+	if w, ok := rec.Winner(); ok && !out.Over {
+		out.Over, out.Winner, out.Resigned = true, w.String(), true
+	}
+	return out, nil
 }
 
 // reviewOf puts a report on the positions ps into the form of the API.

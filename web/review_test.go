@@ -132,6 +132,26 @@ func TestAPIReview(t *testing.T) {
 	}
 	checkReview(t, part, 6, []string{"d4", "d3", "b4-d4"})
 
+	// A resigned game of the page, and its record downloaded (whose
+	// Result is decided before the end): over, the computer the winner.
+	res := ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{Game: gameJSON{Size: 6, Human: "black", Level: "easy", Moves: []string{"d4", "d3", "b4-d4"}, Resigned: true}}))
+	if !res.Over || !res.Resigned || res.Winner != "white" || res.Message.Code != "status.resigned" || res.CanUndo || len(res.Legal) != 0 {
+		t.Errorf("a resigned game's state: over %v, resigned %v, winner %q, %s, undo %v, legal %v", res.Over, res.Resigned, res.Winner, res.Message.Code, res.CanUndo, res.Legal)
+	}
+	resText, resRec := downloadRecord(t, ts.url+"/api/v2/record?g="+encodeGame(res.Game))
+	if resRec.Tag("Result") != "0-1" || !strings.Contains(string(resText), "2. b4-d4 0-1") {
+		t.Errorf("a resigned game's record:\n%s", resText)
+	}
+	for _, body := range []reviewRequest{{Game: &res.Game}, {Record: string(resText)}} {
+		var rr reviewJSON
+		if code := post(t, ts, "/api/v2/review", jsonBody(body), &rr); code != 200 || !rr.Over || !rr.Resigned || rr.Winner != "white" {
+			t.Errorf("review of a resigned game (record %v): %d, over %v, resigned %v, winner %q", body.Record != "", code, rr.Over, rr.Resigned, rr.Winner)
+		}
+		if len(rr.Moves) != 3 || len(rr.Boards) != 4 {
+			t.Errorf("review of a resigned game: %d moves, %d boards", len(rr.Moves), len(rr.Boards))
+		}
+	}
+
 	fresh := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
 	for _, tc := range []struct {
 		body      string
@@ -140,12 +160,12 @@ func TestAPIReview(t *testing.T) {
 	}{
 		{jsonBody(reviewRequest{Game: &st.Game, Record: unfinished}), 400, "error.reviewBoth", "not both"},
 		{`{}`, 400, "error.reviewNothing", "Name a game or a record"},
-		{`{"game":{"size":6,"human":"black","level":"easy","moves":["b1"]}}`, 400, "error.gameMove", "“b1”"},
+		{`{"game":{"size":6,"human":"black","level":"easy","moves":["b1"]}}`, 400, "error.gameMoveBlack", "Black's move 1 in the game, “b1”"},
 		{jsonBody(reviewRequest{Game: &fresh.Game}), 400, "error.reviewEmpty", "no move has been played"},
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n*\n"}), 400, "error.reviewEmpty", "no move has been played"},
-		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.recordMove", "Move 2 of the record, “b1”"},
+		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 b1\n"}), 400, "error.recordMoveWhite", "White's move 1 in the record, “b1”"},
 		{jsonBody(reviewRequest{Record: "[Size \"6\"]\n\n1. d4 }\n"}), 400, "error.record", "line 3"},
-		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.recordNoSize", "on 8×8, where they get farthest, move 1, “hello”"},
+		{jsonBody(reviewRequest{Record: "hello"}), 400, "error.recordNoSizeBlack", "on 8×8, where they get farthest, Black's move 1, “hello”"},
 		{jsonBody(reviewRequest{Record: `{"size":6,"moves":[1]}`}), 400, "error.record", "line 1"},
 		{jsonBody(reviewRequest{Record: "[Size \"9\"]\n\n1. a1 *\n"}), 400, "error.record", "board size 9 outside 4..8"}, // every size 4..8 has an agent
 		{jsonBody(reviewRequest{Record: unfinished + strings.Repeat(" ", 2000)}), 413, "error.tooLarge", "larger than 2000 bytes"},
@@ -210,8 +230,8 @@ func TestAPIStartFrom(t *testing.T) {
 		moves     []string
 		key, want string
 	}{
-		{[]string{"d4", "b1"}, "error.startMove", "Move 2 to start from, “b1”"},
-		{[]string{"z9"}, "error.startMove", "off the 6x6 board"},
+		{[]string{"d4", "b1"}, "error.startMoveWhite", "White's move 1 of the moves to start from, “b1”"},
+		{[]string{"z9"}, "error.startMoveBlack", "off the 6x6 board"},
 		{over.Moves, "error.startOver", fmt.Sprintf("after the first %d moves", len(over.Moves))},
 		{long, "error.startOver", fmt.Sprintf("after the first %d moves", len(over.Moves))},
 		{slices.Repeat([]string{"d4"}, 37), "error.startLong", "Too many moves"},

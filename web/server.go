@@ -70,6 +70,12 @@ type Config struct {
 	MetricsApart bool
 	// Logger gets one line per request (see Server.observe); nil = none.
 	Logger *slog.Logger
+	// PublicURL is the page's address as people reach it, through any
+	// proxy (https://konane.example.org/): when set, the page names its
+	// link preview image by that absolute address (og:image, /og.png),
+	// as link previews require. "" = no og:image: a server cannot tell
+	// its public address from a request behind a proxy.
+	PublicURL string
 }
 
 // Defaults of Config.MaxPerClient and Config.TreeCache.
@@ -91,6 +97,10 @@ type Server struct {
 	metrics       *metrics
 	draining      atomic.Bool
 	openingsCache openingsCache // the openings' tables by size
+
+	previewOnce sync.Once // draws previewPNG on the first request of /og.png
+	previewPNG  []byte
+	previewErr  error
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -173,11 +183,14 @@ func New(cfg Config) (*Server, error) {
 	case cfg.DrainDelay < 0:
 		return nil, fmt.Errorf("web: drain delay %v: want a positive duration", cfg.DrainDelay)
 	}
+	if cfg.PublicURL, err = parsePublicURL(cfg.PublicURL); err != nil {
+		return nil, err
+	}
 	msgs, err := loadCatalog()
 	if err != nil {
 		return nil, err
 	}
-	pages, err := renderPages(msgs)
+	pages, err := renderPages(msgs, cfg.PublicURL)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +239,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	}))
+	mux.HandleFunc("GET /og.png", s.preview)
 	mux.Handle("/api/", s.api())
 	mux.HandleFunc("/healthz", s.probes)
 	mux.HandleFunc("/readyz", s.probes)

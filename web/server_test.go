@@ -305,7 +305,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.size", "no computer player for 0×0 boards"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"red","level":"easy","moves":[]},"move":"d4"}`, 400, "error.color", "Unknown colour “red”"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
-		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMove", "Move 1 of the game, “b1”, is not legal"},
+		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMoveBlack", "Black's move 1 in the game, “b1”, is not legal"},
 		{"POST", "/api/v2/move", `{"game":` + game(strings.Split(strings.Repeat("a1,", 37), ",")...) + `}`, 400, "error.gameLong", "too many moves (38; at most 36)"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "start, 2 moves"},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
@@ -313,7 +313,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":""}`, 400, "error.yourTurn", "your move"},
 		{"POST", "/api/v2/hint", `{}`, 400, "error.size", "0×0"},
 		{"GET", "/api/v2/record?g=nope", "", 400, "error.gameCode", "cannot be read"},
-		{"GET", "/api/v2/record?g=1.6b.easy.0.b1", "", 400, "error.gameMove", "“b1”"},
+		{"GET", "/api/v2/record?g=1.6b.easy.0.b1", "", 400, "error.gameMoveBlack", "“b1”"},
 		{"GET", "/api/v2/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/v2/nothing"},
 		{"GET", "/api/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/nothing"},
 		// The first API's endpoints name their successors.
@@ -379,11 +379,27 @@ func TestGameCode(t *testing.T) {
 	if got := encodeGame(gj); got != "1.8w.medium.2.d5.e5.c5-e5" {
 		t.Errorf("encodeGame = %q", got)
 	}
+	// A resignation is the code's last part; codes without it (all the
+	// links written before resignations were kept) read as before.
+	gj.Resigned = true
+	if got := encodeGame(gj); got != "1.8w.medium.2.d5.e5.c5-e5.resign" {
+		t.Errorf("encodeGame of a resigned game = %q", got)
+	}
+	for code, want := range map[string]gameJSON{
+		"1.8w.medium.2.d5.e5.c5-e5.resign": gj,
+		"1.8b.easy.0.resign":               {Size: 8, Human: "black", Level: "easy", Moves: []string{}, Resigned: true},
+		"1.8b.easy.0.d5":                   {Size: 8, Human: "black", Level: "easy", Moves: []string{"d5"}},
+	} {
+		if got, err := decodeGame(code); err != nil || jsonBody(got) != jsonBody(want) {
+			t.Errorf("decodeGame(%q) = %+v, %v; want %+v", code, got, err, want)
+		}
+	}
 }
 
 func FuzzGameCode(f *testing.F) {
 	f.Add("1.8b.medium.0.d5.e5.c5-e5")
 	f.Add("1.6w.easy.3")
+	f.Add("1.6w.easy.0.d4.resign")
 	f.Fuzz(func(t *testing.T, code string) {
 		gj, err := decodeGame(code)
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:  "serve",
-		usage: "serve [--addr HOST:PORT] [--level L] [--max-level L] [--model FILE] [--seed S] [--searches N] [--max-per-client N] [--trusted-proxies LIST] [--move-timeout D] [--tree-cache N] [--review-sims N] [--review-timeout D] [--drain-delay D] [--log-format text|json] [--metrics-addr HOST:PORT]",
+		usage: "serve [--addr HOST:PORT] [--level L] [--max-level L] [--model FILE] [--seed S] [--searches N] [--max-per-client N] [--trusted-proxies LIST] [--move-timeout D] [--tree-cache N] [--review-sims N] [--review-timeout D] [--drain-delay D] [--log-format text|json] [--metrics-addr HOST:PORT] [--public-url URL]",
 		short: "serve a web page to play against the trained agent in a browser",
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
@@ -48,6 +48,14 @@ else. --max-level caps the levels offered. A review searches every position
 of a game with --review-sims simulations (within --review-timeout), in the
 same budget. Each replica keeps up to --tree-cache search trees between a
 game's moves (0: none).
+
+A link to the page shared in a chat or a post shows a preview (title,
+description, and with --public-url an image). The preview image, /og.png,
+must be named by its absolute address, which a server behind a proxy cannot
+know from its requests (the Host and X-Forwarded-* headers are the client's
+or the proxy's to write): give the address people open, e.g.
+--public-url https://konane.example.org/, and the page names
+https://konane.example.org/og.png. Without it the page has no og:image.
 
 /healthz answers while the process serves, /readyz while it takes new
 games, /metrics has Prometheus metrics (or on --metrics-addr alone). Each
@@ -93,6 +101,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	drainDelay := fs.Duration("drain-delay", 0, "on SIGTERM, how long to go on answering (readiness failed, new searches refused) before stopping")
 	logFormat := fs.String("log-format", "text", "request log on stderr: text or json")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not on --addr")
+	publicURL := fs.String("public-url", "", "the page's address as people open it (https://host/path/), for the link preview's image; default: no preview image")
 	for name, why := range goneServeFlags {
 		fs.Func(name, "removed: "+why, func(string) error {
 			return fmt.Errorf("--%s is gone: %s", name, why)
@@ -134,7 +143,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, MaxLevel: *maxLevel, Seed: *seed,
 		Searches: *searches, MaxPerClient: *perClient, TrustedProxies: trusted, MoveTimeout: *moveTimeout,
 		TreeCache: cache, ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, DrainDelay: *drainDelay,
-		MetricsApart: *metricsAddr != "", Logger: logger})
+		MetricsApart: *metricsAddr != "", Logger: logger, PublicURL: *publicURL})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

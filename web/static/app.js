@@ -87,20 +87,28 @@ applyTheme(prefs.get("theme", "auto"));
 // #g=CODE (kept up to date with history.replaceState, so that reload,
 // bookmark and a shared link bring the game back), and in the tab's
 // sessionStorage (for the language switch, which loads a new address).
-// CODE is 1.<size><b|w>.<level>.<start>[.<move>]..., e.g.
-// 1.8b.medium.0.d5.e5.c5-e5 (docs/http-api.md; web/game.go reads it for
-// the record download). Everything about the record is here.
+// CODE is 1.<size><b|w>.<level>.<start>[.<move>]...[.resign], e.g.
+// 1.8b.medium.0.d5.e5.c5-e5, with ".resign" when the human resigned
+// (docs/http-api.md; web/game.go reads it for the record download).
+// Everything about the record is here.
 const gameCode = {
   // encode writes a record as a CODE.
   encode(g) {
-    return ["1", g.size + (g.human === "black" ? "b" : "w"), g.level, String(g.start || 0)].concat(g.moves).join(".");
+    const p = ["1", g.size + (g.human === "black" ? "b" : "w"), g.level, String(g.start || 0)].concat(g.moves);
+    if (g.resigned) p.push("resign");
+    return p.join(".");
   },
   // decode reads a CODE, or returns null; the server checks the rest.
   decode(code) {
     const p = code.split(".");
     const m = p.length >= 4 && p[0] === "1" ? /^([0-9]+)([bw])$/.exec(p[1]) : null;
     if (!m || !/^[0-9]+$/.test(p[3])) return null;
-    return {size: Number(m[1]), human: m[2] === "b" ? "black" : "white", level: p[2], start: Number(p[3]), moves: p.slice(4)};
+    const g = {size: Number(m[1]), human: m[2] === "b" ? "black" : "white", level: p[2], start: Number(p[3]), moves: p.slice(4)};
+    if (g.moves.length > 0 && g.moves[g.moves.length - 1] === "resign") {
+      g.moves.pop();
+      g.resigned = true;
+    }
+    return g;
   },
   // save puts the record into the address and the tab's storage.
   save(g) {
@@ -806,12 +814,14 @@ function gameKey(ev) {
 }
 document.addEventListener("keydown", gameKey);
 
-// statusText is the status of the game: the server's message, or that the
-// human resigned.
-function statusText() { return state.resigned ? t("status.resigned") : msg(state.message); }
+// statusText is the status of the game: the server's message (which says
+// so when the human resigned).
+function statusText() { return msg(state.message); }
 
 // Resign asks once more on the button itself ("Really resign?") before
-// the game ends; the server keeps no games, so the page ends it.
+// the game ends. The resignation is part of the game (its record says
+// resigned, its link ends in ".resign"): the server answers the state of
+// the game resigned, which a reload or a shared link brings back.
 let resignTimer = null;
 function resignArmed(on) {
   clearTimeout(resignTimer);
@@ -828,23 +838,11 @@ function resign() {
     return;
   }
   resignArmed(false);
-  const other = state.human === "black" ? "white" : "black";
-  state = Object.assign({}, state, {over: true, winner: other, resigned: true, legal: [], canUndo: false});
-  selected = null;
-  hint = null;
-  viewPly = null;
-  document.body.dataset.over = "true";
-  $("status").className = "over lost";
-  $("status").textContent = statusText();
-  $("hint").disabled = true;
-  $("undo").disabled = true;
-  $("resign").hidden = true;
-  $("rematch").hidden = false;
-  $("reviewbtn").classList.add("primary");
-  drawEval();
-  drawBoard();
-  announce(statusText());
-  $("rematch").focus();
+  act(async () => {
+    const s = await api("api/v2/state", {game: Object.assign({}, state.game, {resigned: true})});
+    show(s, true);
+    $("rematch").focus();
+  }, null, true);
 }
 
 // rematch starts the same game again (board, level) with the colours
@@ -969,7 +967,9 @@ function startReview(body) {
       throw e;
     }
     rv.data = d;
-    $("revstatus").textContent = t("review.done", {n: d.moves.length, sims: d.sims});
+    let done = t("review.done", {n: d.moves.length, sims: d.sims});
+    if (d.resigned) done += " " + t(d.winner === "white" ? "review.resignedBlack" : "review.resignedWhite");
+    $("revstatus").textContent = done;
     $("revbody").hidden = false;
     drawSummary();
     drawReviewMoves();
@@ -1520,10 +1520,21 @@ function candidateArrows(m, arrows) {
   }
 }
 
-// candidateText names the candidates: "f4‑d4 62%, d6‑d4 55%".
+// candidateText names the candidates: "f4-d4 62%, d6-d4 55%", each move
+// with its chance kept on one line (span.mv), the moves as written so
+// that copied text reads back as moves.
 function candidateText(m) {
-  const list = m.candidates.map((c) => c.move.replace("-", "\u2011") + " " + pct(c.winrate) + "%").join(", ");
-  return t("review.candidates", {list: list});
+  const [before, after] = (catalog["review.candidates"] || "{list}").split("{list}");
+  const nodes = [document.createTextNode(before)];
+  m.candidates.forEach((c, i) => {
+    if (i > 0) nodes.push(document.createTextNode(", "));
+    const span = document.createElement("span");
+    span.className = "mv";
+    span.textContent = c.move + " " + t("eval.value", {p: pct(c.winrate)});
+    nodes.push(span);
+  });
+  nodes.push(document.createTextNode(after || ""));
+  return nodes;
 }
 
 // ---- Variations in the review --------------------------------------
@@ -1659,7 +1670,10 @@ function drawVariation() {
     lines.push(t(st.winner === "black" ? "review.varOverBlack" : "review.varOverWhite"));
   } else if (h) {
     const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv;
-    lines.push(tNodes(st.turn === "black" ? "review.varEvalBlack" : "review.varEvalWhite", {p: pct(h.winProb), move: h.move, pv: pv.join(" ")}));
+    // The line after the move, when the search has one ("Expected line: ."
+    // said nothing).
+    const key = st.turn === "black" ? (pv.length ? "review.varEvalBlack" : "review.varEvalBlackShort") : (pv.length ? "review.varEvalWhite" : "review.varEvalWhiteShort");
+    lines.push(tNodes(key, {p: pct(h.winProb), move: h.move, pv: pv.join(" ")}));
   } else if (v.moves.length > 0) {
     lines.push(t("review.varWait"));
   }
@@ -1732,7 +1746,7 @@ function drawOpenings(d) {
     };
     cell([mv(o.black)]);
     cell([mv(o.white)]);
-    cell([document.createTextNode(pct(o.blackWinrate) + "%")], "num");
+    cell([document.createTextNode(t("eval.value", {p: pct(o.blackWinrate)}))], "num");
     cell([document.createTextNode(o.exact ? t(o.exact === "black" ? "open.exactBlack" : "open.exactWhite") : "–")], o.exact ? "exact " + o.exact : "");
     const line = [];
     o.pv.forEach((m, i) => {

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"bytes"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent/agenttest"
+)
+
+// TestPreview: with Config.PublicURL the page names its preview image by
+// its absolute address (Open Graph wants one), in every language; without
+// it, no og:image; /og.png is a PNG of the size previews ask for, with the
+// board and its stones drawn.
+func TestPreview(t *testing.T) {
+	engines := agenttest.RunEngines(t)
+	ts := newTestServer(t, Config{Engines: engines, PublicURL: "https://konane.example.org/play"})
+	get := func(url string) string {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %v", url, resp.StatusCode, err)
+		}
+		return string(b)
+	}
+	for _, lang := range langCodes {
+		page := get(ts.url + "/?lang=" + lang)
+		for _, want := range []string{
+			`<meta property="og:url" content="https://konane.example.org/play/">`,
+			`<meta property="og:image" content="https://konane.example.org/play/og.png">`,
+			`<meta property="og:image:width" content="1200">`,
+			`<meta property="og:image:alt" content="` + ts.msgs[lang]["page.ogImageAlt"] + `">`,
+			`<meta name="twitter:card" content="summary_large_image">`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the %s page has no %s", lang, want)
+			}
+		}
+	}
+	plain := newTestServer(t, Config{Engines: engines})
+	if page := get(plain.url + "/"); strings.Contains(page, "og:image") || !strings.Contains(page, `og:title`) {
+		t.Error("without a public URL the page names an og:image, or has no og:title")
+	}
+
+	resp, err := http.Get(plain.url + "/og.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || len(body) > 100<<10 {
+		t.Fatalf("/og.png: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
+	img, err := png.Decode(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != PreviewWidth || b.Dy() != PreviewHeight {
+		t.Errorf("the preview is %v", b)
+	}
+	// The board's a1 (bottom left) holds a black stone, b1 a white one;
+	// e8 is empty after the preview's moves (the wood shows).
+	at := func(col, row int) color.RGBA {
+		x, y := 59+col*64+32, (PreviewHeight-512)/2+(7-row)*64+32
+		return color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+	}
+	if c := at(0, 0); c.R > 0x60 {
+		t.Errorf("a1 is %v, not a black stone", c)
+	}
+	if c := at(1, 0); c.R < 0xd0 || c.B < 0xd0 {
+		t.Errorf("b1 is %v, not a white stone", c)
+	}
+	if c := at(4, 7); c != (color.RGBA{0xd9, 0xb2, 0x7c, 0xff}) {
+		t.Errorf("e8 is %v, not the empty board's wood", c)
+	}
+	if dir := os.Getenv("KONANE_SCREENSHOTS"); dir != "" {
+		os.WriteFile(dir+"/og.png", body, 0o644)
+	}
+	if resp, err := http.Post(plain.url+"/og.png", "text/plain", nil); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /og.png: %v %v", resp.Status, err)
+	}
+
+	for _, bad := range []string{"konane.example.org", "ftp://konane.example.org/", "https://konane.example.org/?x=1", "https://konane.example.org/#g", "https:///x", "https://u:p@konane.example.org/"} {
+		if _, err := New(Config{Engines: engines, PublicURL: bad}); err == nil {
+			t.Errorf("New took the public URL %q", bad)
+		}
+	}
+	if u, err := parsePublicURL("http://localhost:8080"); err != nil || u != "http://localhost:8080/" {
+		t.Errorf("parsePublicURL: %q, %v", u, err)
+	}
+}
