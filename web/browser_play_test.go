@@ -268,6 +268,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
 				t.Fatal(err)
 			}
+			p.waitFor(`document.documentElement.dataset.theme === "dark"`) // theme.js follows the system's change
 			if bg() != dark {
 				t.Errorf("a system in dark mode: background %s, want %s", bg(), dark)
 			}
@@ -277,6 +278,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "auto"; s.dispatchEvent(new Event("change")); return ""; })()`)
 			chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+			p.waitFor(`document.documentElement.dataset.theme === "light"`)
 			// Resign: asked once more, then the game is lost; Rematch
 			// swaps the colours (the computer opens, the board flips).
 			p.click("#resign")

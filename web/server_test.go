@@ -455,6 +455,7 @@ func TestStaticAndHeaders(t *testing.T) {
 	for _, tc := range []struct{ path, ctype, want string }{
 		{"/", "text/html", "<title>"},
 		{"/app.js", "text/javascript", "api/v2/move"},
+		{"/theme.js", "text/javascript", "konaneApplyTheme"},
 		{"/style.css", "text/css", "#board"},
 	} {
 		resp, err := http.Get(ts.url + tc.path)
@@ -477,7 +478,7 @@ func TestStaticAndHeaders(t *testing.T) {
 		t.Errorf("POST /: %d", resp.StatusCode)
 	}
 	// No page refers to anything outside the server.
-	for _, name := range []string{"static/index.html", "static/app.js", "static/style.css"} {
+	for _, name := range []string{"static/index.html", "static/app.js", "static/theme.js", "static/style.css"} {
 		data, _ := static.ReadFile(name)
 		if strings.Contains(string(data), "http://") || strings.Contains(string(data), "https://") {
 			t.Errorf("%s refers to another site", name)

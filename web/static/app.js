@@ -71,13 +71,8 @@ const prefs = {
   get(k, d) { try { return localStorage.getItem("konane-" + k) || d; } catch (e) { return d; } },
   set(k, v) { try { localStorage.setItem("konane-" + k, v); } catch (e) { /* private mode */ } },
 };
-// The colours: "auto" follows the system (prefers-color-scheme), else
-// light or dark as chosen.
-function applyTheme(theme) {
-  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
-  else delete document.documentElement.dataset.theme;
-}
-applyTheme(prefs.get("theme", "auto"));
+// The colours: "auto" follows the system, else light or dark as chosen;
+// theme.js applies the kept choice (before the first paint, and again here).
 
 // ---- The game record and the page's address -------------------------
 //
@@ -1387,7 +1382,7 @@ function init() {
   $("theme").value = prefs.get("theme", "auto");
   $("theme").addEventListener("change", () => {
     prefs.set("theme", $("theme").value);
-    applyTheme($("theme").value);
+    window.konaneApplyTheme();
   });
   $("undo").addEventListener("click", () => {
     if (state && state.canUndo) act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
