@@ -6,11 +6,9 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
-	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
 )
@@ -110,18 +108,13 @@ func (s *Server) openings(r *http.Request) (any, error) {
 
 // computeOpenings analyses the openings of the engine's size.
 func (s *Server) computeOpenings(r *http.Request, e *agent.Engine) (*openingsJSON, error) {
-	release, err := s.search(r, "review", s.cfg.ReviewSims)
+	var ops []analysis.Opening
+	err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
+		ops, err = analysis.Openings(ctx, e, cfg, true)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
-	defer cancel()
-	start := time.Now()
-	ops, err := analysis.Openings(ctx, e, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed}, true)
-	s.metrics.search.WithLabelValues("openings", "review").Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
 	}
 	return openingsOf(e.Size(), s.cfg.ReviewSims, ops), nil
 }

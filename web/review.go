@@ -102,18 +102,13 @@ func (s *Server) review(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(rec.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
-	release, err := s.search(r, "review", s.cfg.ReviewSims)
+	var rep *analysis.Report
+	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
+		rep, err = analysis.Game(ctx, engine, rec, cfg)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
-	defer cancel()
-	start := time.Now()
-	rep, err := analysis.Game(ctx, engine, rec, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
-	s.metrics.search.WithLabelValues("review", "review").Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
 	}
 	ps, err := rec.Replay() // cannot fail: analysis.Game replayed it
 	if err != nil {
@@ -156,3 +151,26 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+// reviewSearch runs one review-sized analysis (a game's review, the
+// openings table) as run(ctx, cfg): within the admission budget of
+// Config.ReviewSims and Config.ReviewTimeout, with cfg the review's
+// simulations and seed, its time observed in the search metric under
+// kind. A failure of run is the API's error.reviewFailed (or
+// error.reviewBroken), 503.
+func (s *Server) reviewSearch(r *http.Request, kind string, run func(ctx context.Context, cfg analysis.Config) error) error {
+	release, err := s.search(r, "review", s.cfg.ReviewSims)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
+	defer cancel()
+	start := time.Now()
+	err = run(ctx, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
+	s.metrics.search.WithLabelValues(kind, "review").Observe(time.Since(start).Seconds())
+	if err != nil {
+		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
+	}
+	return nil
+}
