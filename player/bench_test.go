@@ -22,15 +22,27 @@ func benchPosition() rules.Position {
 // on 8x8, each search with a fresh transposition table (whose allocation
 // is not timed).
 func BenchmarkAlphaBetaDepth8(b *testing.B) {
-	p := benchPosition()
+	benchNodes(b, []rules.Position{benchPosition()}, 8, func() searcher { return NewAlphaBeta(8, 0, 1) })
+}
+
+// searcher is what benchNodes times: AlphaBeta and PVS.
+type searcher interface {
+	Search(ctx context.Context, p rules.Position, depth int) SearchResult
+}
+
+// benchNodes searches ps in turn to depth, each time with a fresh
+// searcher from fresh (made outside the timer), and reports nodes per
+// second of search and nodes per search.
+func benchNodes(b *testing.B, ps []rules.Position, depth int, fresh func() searcher) {
 	var nodes uint64
 	var searching time.Duration
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		ab := NewAlphaBeta(8, 0, 1)
+		e := fresh()
 		b.StartTimer()
 		start := time.Now()
-		nodes += ab.Search(context.Background(), p, 8).Nodes
+		nodes += e.Search(context.Background(), ps[i%len(ps)], depth).Nodes
 		searching += time.Since(start)
 	}
 	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
@@ -63,20 +75,8 @@ func BenchmarkGreedy(b *testing.B) {
 // on 8x8 and its allocations (none per node: a few per search, for the
 // result), each search with a fresh engine (not timed).
 func BenchmarkPVSDepth10(b *testing.B) {
-	p := benchPosition()
-	var nodes uint64
-	var searching time.Duration
 	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		e := NewPVS(10, 0, 1)
-		b.StartTimer()
-		start := time.Now()
-		nodes += e.Search(context.Background(), p, 10).Nodes
-		searching += time.Since(start)
-	}
-	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
+	benchNodes(b, []rules.Position{benchPosition()}, 10, func() searcher { return NewPVS(10, 0, 1) })
 }
 
 // BenchmarkPVSEvaluate reports the cost of one evaluation.
@@ -97,19 +97,5 @@ func BenchmarkPVSEvaluate(b *testing.B) {
 // TestPVSDepthReached), each searched to depth 9 by a fresh engine (not
 // timed).
 func BenchmarkPVSMiddleGame(b *testing.B) {
-	ps := middleGame(8)
-	var nodes uint64
-	var searching time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p := ps[i%len(ps)]
-		b.StopTimer()
-		e := NewPVS(9, 0, 1)
-		b.StartTimer()
-		start := time.Now()
-		nodes += e.Search(context.Background(), p, 9).Nodes
-		searching += time.Since(start)
-	}
-	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/search")
+	benchNodes(b, middleGame(8), 9, func() searcher { return NewPVS(9, 0, 1) })
 }
