@@ -5,7 +5,9 @@ import (
 	"flag"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +69,20 @@ func TestPVSDiagnose(t *testing.T) {
 			da = 99
 		}
 		abDepths = append(abDepths, da)
+		legal := p.LegalMoves(nil)
+		for name, res := range map[string]SearchResult{"pvs": r, "alphabeta": ra} {
+			if len(res.PV) == 0 || !slices.Contains(legal, res.PV[0]) {
+				t.Errorf("pos %d: %s's move %v is not legal there", i, name, res.PV)
+			}
+		}
+		if ps, pw, _ := r.Solved(); ps {
+			if as, aw, _ := ra.Solved(); as && aw != pw {
+				t.Errorf("pos %d: pvs proves a win %v, alphabeta %v", i, pw, aw)
+			}
+		}
+		if s.hits > s.probes || s.firstCuts > s.cuts {
+			t.Errorf("pos %d: counters: %d hits of %d probes, %d first-move cutoffs of %d", i, s.hits, s.probes, s.firstCuts, s.cuts)
+		}
 		same := len(r.PV) > 0 && len(ra.PV) > 0 && r.PV[0] == ra.PV[0]
 		t.Logf("pos %2d: %2d stones, %2d moves | pvs %s | ab %s | same move %v",
 			i, bits.OnesCount64(p.Black|p.White), len(p.LegalMoves(nil)), short(r), short(ra), same)
@@ -84,8 +100,10 @@ func TestPVSDiagnose(t *testing.T) {
 
 func short(r SearchResult) string {
 	s := r.String()
-	if i := strings.Index(s, " pv "); i >= 0 {
-		s = s[:i+8]
+	if i := strings.Index(s, " pv "); i >= 0 { // keep the first move of the line
+		if j := strings.IndexByte(s[i+4:], ' '); j >= 0 {
+			s = s[:i+4+j]
+		}
 	}
 	return s
 }
@@ -183,9 +201,9 @@ func TestSolverTime(t *testing.T) {
 		t.Skip("-diag.solverstones not set")
 	}
 	for _, f := range strings.Split(*diagSolverStones, ",") {
-		var n int
-		for _, c := range f {
-			n = n*10 + int(c-'0')
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 4 || n > 64 {
+			t.Fatalf("-diag.solverstones: %q is not a stone count 4..64", f)
 		}
 		var times []time.Duration
 		for g := 0; len(times) < 8 && g < 40; g++ {
