@@ -205,12 +205,7 @@ func TestTrainTemperature(t *testing.T) {
 // TestTrainSchedule: a new run gets its size's schedule unless --schedule
 // replaces it or --lr / --rescore-children make the setting constant.
 func TestTrainSchedule(t *testing.T) {
-	var got selfplay.Config
-	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
-		got = cfg
-		return nil
-	}
-	defer func() { trainLoop = selfplay.Run }()
+	got := captureTrainConfig(t)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -225,7 +220,7 @@ func TestTrainSchedule(t *testing.T) {
 		{[]string{"--schedule", "2:lr=0.01"}, "", "-schedule: selfplay: schedule"},
 	} {
 		var out bytes.Buffer
-		got = selfplay.Config{}
+		*got = selfplay.Config{}
 		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -242,12 +237,7 @@ func TestTrainSchedule(t *testing.T) {
 // TestTrainAuxHeads: a new run has no auxiliary heads unless --aux-heads
 // asks for them; a bad list is refused.
 func TestTrainAuxHeads(t *testing.T) {
-	var got selfplay.Config
-	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
-		got = cfg
-		return nil
-	}
-	defer func() { trainLoop = selfplay.Run }()
+	got := captureTrainConfig(t)
 	for _, tc := range []struct {
 		args []string
 		want net.AuxHeads
@@ -260,7 +250,7 @@ func TestTrainAuxHeads(t *testing.T) {
 		{[]string{"--aux-heads", "score"}, 0, `auxiliary head "score"`},
 	} {
 		var out bytes.Buffer
-		got = selfplay.Config{}
+		*got = selfplay.Config{}
 		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {

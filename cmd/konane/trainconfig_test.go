@@ -179,12 +179,7 @@ func TestTrainSettingsAgree(t *testing.T) {
 // TestTrainInit: --init takes the model's network, deeper with --blocks or
 // with the capture planes of --captures; --filters cannot change it.
 func TestTrainInit(t *testing.T) {
-	var got selfplay.Config
-	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
-		got = cfg
-		return nil
-	}
-	defer func() { trainLoop = selfplay.Run }()
+	got := captureTrainConfig(t)
 	model := filepath.Join(t.TempDir(), "m.safetensors")
 	m := nettest.TinyModel(t, 6, 1)
 	if err := m.Save(model); err != nil {
@@ -223,4 +218,18 @@ func TestTrainInit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// captureTrainConfig replaces the training loop of "konane train" for the
+// test's duration: the run does not start, and the configuration it
+// would have been given is stored in the returned Config.
+func captureTrainConfig(t *testing.T) *selfplay.Config {
+	t.Helper()
+	got := new(selfplay.Config)
+	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
+		*got = cfg
+		return nil
+	}
+	t.Cleanup(func() { trainLoop = selfplay.Run })
+	return got
 }
