@@ -163,12 +163,62 @@ func TestOutputs(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Count(table.String(), "\n"); lines != len(rec.Moves)+3 {
-		t.Errorf("table of %d lines, want %d:\n%s", lines, len(rec.Moves)+3, table.String())
+	if lines := strings.Count(table.String(), "\n"); lines != len(rec.Moves)+4 {
+		t.Errorf("table of %d lines, want %d:\n%s", lines, len(rec.Moves)+4, table.String())
+	}
+	// A random game is played to its end: the side without a move lost.
+	end := rep.Positions[len(rep.Positions)-1].Side
+	if want := fmt.Sprintf("result: %s wins (%s has no move)\n", end.Other(), end); !strings.HasSuffix(table.String(), want) {
+		t.Errorf("the table does not end with %q:\n%s", want, table.String())
+	}
+	if r := back.Result; !r.Over || r.Winner != end.Other().String() || r.Resigned {
+		t.Errorf("JSON result %+v, want %s to win", r, end.Other())
 	}
 	var png bytes.Buffer
 	if err := chart.WritePNG(&png, []chart.Panel{rep.Panel()}, 1); err != nil || png.Len() == 0 {
 		t.Errorf("chart: %v (%d bytes)", err, png.Len())
+	}
+}
+
+// TestResult: a game ends when the side to move has none (whatever the
+// Result tag says), or by the tag before that (a resignation); without
+// either it is unfinished.
+func TestResult(t *testing.T) {
+	rec := randomGame(6, 5)
+	ps, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := ps[len(ps)-1].Turn
+	cut := func(n int, result string) (*rules.Record, []rules.Position) {
+		r := rules.NewRecord(6)
+		for _, m := range rec.Moves[:n] {
+			r.AddMove(m, "")
+		}
+		if result != "" {
+			r.SetTag("Result", result)
+		}
+		return r, ps[:n+1]
+	}
+	for _, c := range []struct {
+		name   string
+		n      int
+		result string
+		want   Result
+		text   string
+	}{
+		{"played out", len(rec.Moves), "", Result{Over: true, Winner: end.Other()}, end.Other().String() + " wins (" + end.String() + " has no move)"},
+		{"played out, tag as well", len(rec.Moves), rules.ResultFor(end.Other()), Result{Over: true, Winner: end.Other()}, end.Other().String() + " wins (" + end.String() + " has no move)"},
+		{"black resigned", 4, rules.ResultFor(rules.White), Result{Over: true, Winner: rules.White, Resigned: true}, "white wins (black resigned)"},
+		{"white resigned", 5, rules.ResultFor(rules.Black), Result{Over: true, Winner: rules.Black, Resigned: true}, "black wins (white resigned)"},
+		{"unfinished", 5, "*", Result{}, "unfinished"},
+		{"no tag", 3, "", Result{}, "unfinished"},
+	} {
+		r, pos := cut(c.n, c.result)
+		got := resultOf(r, pos)
+		if got != c.want || got.String() != c.text {
+			t.Errorf("%s: %+v %q, want %+v %q", c.name, got, got, c.want, c.text)
+		}
 	}
 }
 
@@ -338,7 +388,13 @@ func TestTableGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := &Report{Size: 6}
+	// The game stopped after 6 moves, White named the winner: Black resigned.
+	short := rules.NewRecord(6)
+	for _, m := range rec.Moves[:6] {
+		short.AddMove(m, "")
+	}
+	short.SetTag("Result", rules.ResultFor(rules.White))
+	rep := &Report{Size: 6, Result: resultOf(short, ps[:7])}
 	for i, m := range rec.Moves[:6] {
 		r := Row{Ply: i + 1, Player: ps[i].Turn, Move: m, Before: 0.5 + 0.05*float64(i%3), After: 0.5 - 0.04*float64(i),
 			Line: rec.Moves[i:min(i+2, len(rec.Moves))]}

@@ -167,6 +167,39 @@ type Report struct {
 	Size      int
 	Positions []Position // the start, then the position after each move
 	Rows      []Row      // one per move
+	Result    Result
+}
+
+// Result is how a game ended: over when the side to move in its last
+// position has no move (the other side won), or when the record's Result
+// tag names a winner before that (the loser resigned); not over
+// otherwise.
+type Result struct {
+	Over     bool
+	Winner   rules.Color // when Over
+	Resigned bool        // over by the Result tag, before the end
+}
+
+// String is "black wins", "white wins (black resigned)" or "unfinished".
+func (r Result) String() string {
+	switch {
+	case !r.Over:
+		return "unfinished"
+	case r.Resigned:
+		return fmt.Sprintf("%s wins (%s resigned)", r.Winner, r.Winner.Other())
+	}
+	return fmt.Sprintf("%s wins (%s has no move)", r.Winner, r.Winner.Other())
+}
+
+// resultOf is the Result of the game rec whose positions are ps.
+func resultOf(rec *rules.Record, ps []rules.Position) Result {
+	if last := ps[len(ps)-1]; !last.HasMoves() {
+		return Result{Over: true, Winner: last.Turn.Other()}
+	}
+	if w, ok := rec.Winner(); ok {
+		return Result{Over: true, Winner: w, Resigned: true}
+	}
+	return Result{}
 }
 
 // Game analyses every position of the game rec (see Evaluate) and grades
@@ -180,7 +213,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Size: rec.Size, Positions: pos}
+	rep := &Report{Size: rec.Size, Positions: pos, Result: resultOf(rec, ps)}
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,

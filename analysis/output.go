@@ -44,14 +44,25 @@ type JSONCandidate struct {
 
 // JSONReport is a Report as JSON.
 type JSONReport struct {
-	Size int       `json:"size"`
-	Sims int       `json:"sims"` // simulations run in all
-	Rows []JSONRow `json:"moves"`
+	Size   int        `json:"size"`
+	Sims   int        `json:"sims"` // simulations run in all
+	Rows   []JSONRow  `json:"moves"`
+	Result JSONResult `json:"result"`
+}
+
+// JSONResult is a Result as JSON.
+type JSONResult struct {
+	Over     bool   `json:"over"`
+	Winner   string `json:"winner,omitempty"` // "black" or "white", when over
+	Resigned bool   `json:"resigned,omitempty"`
 }
 
 // JSON returns the report in its JSON form.
 func (rep *Report) JSON() JSONReport {
-	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}}
+	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Result.Over, Resigned: rep.Result.Resigned}}
+	if rep.Result.Over {
+		out.Result.Winner = rep.Result.Winner.String()
+	}
 	for _, p := range rep.Positions {
 		out.Sims += p.Search.Sims
 	}
@@ -81,7 +92,9 @@ func MoveNumber(ply int) string {
 	return strconv.Itoa(ply/2) + "..."
 }
 
-// WriteTable writes the report as a table for people, one row per move.
+// WriteTable writes the report as a table for people, one row per move,
+// then each side's count of inaccuracies, mistakes and blunders and the
+// game's Result.
 func (rep *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "no.\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
@@ -115,7 +128,8 @@ func (rep *Report) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
-	return nil
+	_, err := fmt.Fprintf(w, "result: %s\n", rep.Result)
+	return err
 }
 
 // Panel is the report as a chart: Black's probability of winning after

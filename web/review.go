@@ -114,11 +114,7 @@ func (s *Server) review(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := reviewOf(rep, ps, human, s.cfg.ReviewSims)
-	if w, ok := rec.Winner(); ok && !out.Over {
-		out.Over, out.Winner, out.Resigned = true, w.String(), true
-	}
-	return out, nil
+	return reviewOf(rep, ps, human, s.cfg.ReviewSims), nil
 }
 
 // reviewOf puts a report on the positions ps into the form of the API.
@@ -143,9 +139,8 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		}
 		out.Moves = append(out.Moves, m)
 	}
-	if last := ps[len(ps)-1]; !last.HasMoves() {
-		out.Over = true
-		out.Winner = last.Turn.Other().String()
+	if res := rep.Result; res.Over {
+		out.Over, out.Winner, out.Resigned = true, res.Winner.String(), res.Resigned
 	}
 	return out
 }

@@ -46,7 +46,9 @@ down) get exact probabilities (0 or 1), so that a move which throws a
 forced win away loses 100%% and is a blunder; the solver column then says
 "throws away a forced win", "only winning move", "keeps the win" or
 "lost whatever is played". The table ends with each side's count of
-inaccuracies, mistakes and blunders.
+inaccuracies, mistakes and blunders, and the result: "white wins (black
+has no move)", "white wins (black resigned)" when the record's Result
+names a winner before the end, or "unfinished".
 
 The default budget is %d simulations per position (--sims, or --time per
 position, or both: whichever ends first); %d positions are searched at
@@ -64,7 +66,7 @@ JSON instead of the table, moves counted by plies (1 = Black's first):
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
 "verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,
-"visits":..,"solved":"win"},...]},...]} (class, best, pv, verdict and
+"visits":..,"solved":"win"},...]},...],"result":{"over":true,"winner":"white","resigned":true}} (class, best, pv, verdict and
 candidates left out when empty; candidates are the agent's best %d moves
 before the move, its choice first, with the mover's win probability after
 each, exact where the solver settled the position).
