@@ -151,6 +151,34 @@ type CheckResult struct {
 	// RandomRate is the rate a uniformly random player is expected to
 	// reach on the same positions: the mean share of winning moves.
 	RandomRate float64
+	// KeptAt says, per position in the order checked, whether the move
+	// kept the win (nil for a result read back from a summary).
+	KeptAt []bool
+}
+
+// Paired compares two checks of the same positions: the difference of
+// their rates b.Rate − a.Rate, with its 95% interval for paired
+// proportions (positions both kept or both lost add nothing to the
+// variance), and the positions only a, and only b, kept. It fails when
+// the checks did not look at the same number of positions, or either
+// lacks its KeptAt.
+func Paired(a, b *CheckResult) (diff, low, high float64, onlyA, onlyB int, err error) {
+	n := len(a.KeptAt)
+	if n == 0 || n != len(b.KeptAt) {
+		return 0, 0, 0, 0, 0, fmt.Errorf("arena: paired solver check: %d and %d positions", len(a.KeptAt), len(b.KeptAt))
+	}
+	for i := range n {
+		switch {
+		case a.KeptAt[i] && !b.KeptAt[i]:
+			onlyA++
+		case b.KeptAt[i] && !a.KeptAt[i]:
+			onlyB++
+		}
+	}
+	nf, d := float64(n), float64(onlyB-onlyA)
+	diff = d / nf
+	half := 1.96 * math.Sqrt(float64(onlyA+onlyB)-d*d/nf) / nf
+	return diff, diff - half, diff + half, onlyA, onlyB, nil
 }
 
 // CheckConfig says how to check a player.
@@ -206,7 +234,7 @@ func CheckPlayer(ctx context.Context, positions []Critical, e Entrant, cfg Check
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	r := &CheckResult{Positions: len(positions)}
+	r := &CheckResult{Positions: len(positions), KeptAt: kept}
 	for i, c := range positions {
 		if kept[i] {
 			r.Kept++

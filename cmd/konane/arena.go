@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
@@ -14,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "arena",
-		usage: "arena --size N [--games K] [--parallel P] [--gauntlet] [flags] PLAYER_SPEC...\n       konane arena --size N --solver-check [--positions N] PLAYER_SPEC",
+		usage: "arena --size N [--games K] [--parallel P] [--gauntlet] [flags] PLAYER_SPEC...\n       konane arena --size N --solver-check [--positions N] PLAYER_SPEC...",
 		short: "play players against each other and rate them (Elo), or check one against the solver",
 		long: `Arena plays matches between players and rates them. Flags come before the
 player specs. Each spec names a player and its settings:
@@ -54,14 +55,17 @@ Elo better) and stops the pair once it decides.
 
 --solver-check samples critical positions (the side to move can win, but
 not every move wins) from random games, labels them with the exact
-solver, and reports how often the player's move keeps the win, beside the
-rate a random player would reach. For 4x4 to 6x6 boards: 5x5 samples
-hundreds of positions a second, 6x6 takes seconds per position.
+solver, and reports how often each player's move keeps the win, beside
+the rate a random player would reach. For 4x4 to 6x6 boards: 5x5 samples
+hundreds of positions a second, 6x6 takes about a second per position.
+Several players are checked on the same positions, labelled once, and
+each after the first is compared with it: the difference of the rates
+with its 95% interval for paired positions.
 
 A progress bar with the time left goes to standard error.
 
 Example: konane arena --size 6 --games 40 alphabeta:depth=4 greedy random
-Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4`,
+Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4 alphabeta:depth=2`,
 		run: runArena,
 	})
 }
@@ -112,8 +116,8 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	progress := newProgress("arena", stderr, *quiet)
 	if *check {
-		if len(specs) != 1 {
-			return usageError("arena", "--solver-check takes exactly one player spec, got %d", len(specs))
+		if len(specs) == 0 {
+			return usageError("arena", "--solver-check takes at least one player spec")
 		}
 		if *size > 6 {
 			return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", *size)
@@ -121,7 +125,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if *positions < 1 {
 			return usageError("arena", "--positions %d: want at least 1", *positions)
 		}
-		return arenaSolverCheck(ctx, stdout, specs[0], arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
+		return arenaSolverCheck(ctx, stdout, specs, arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
 	}
 	if len(specs) < 2 {
 		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
@@ -200,16 +204,21 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg 
 	return nil
 }
 
-func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, cfg arena.SampleConfig, progress *progress) error {
-	f, err := agent.NewFactory(spec)
-	if err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	if err := f.CheckSize(cfg.Size); err != nil {
-		return fmt.Errorf("arena: %w", err)
+func arenaSolverCheck(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.SampleConfig, progress *progress) error {
+	factories := make([]*player.Factory, len(specs))
+	names := make([]string, len(specs))
+	for i, spec := range specs {
+		f, err := agent.NewFactory(spec)
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		if err := f.CheckSize(cfg.Size); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		factories[i], names[i] = f, spec.Name
 	}
 	fmt.Fprintf(stdout, "arena: solver check of %s on %dx%d, %d critical positions from random games, seed %d\n",
-		spec.Name, cfg.Size, cfg.Size, cfg.Positions, cfg.Seed)
+		strings.Join(names, ", "), cfg.Size, cfg.Size, cfg.Positions, cfg.Seed)
 	cfg.Progress = progress.update("positions found")
 	crit, err := arena.SampleCritical(ctx, cfg)
 	progress.finish()
@@ -219,7 +228,31 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, c
 	if len(crit) < cfg.Positions {
 		fmt.Fprintf(stdout, "found only %d distinct critical positions\n", len(crit))
 	}
-	// A factory with shared machinery (a network) runs during the check.
+	results := make([]*arena.CheckResult, len(specs))
+	for i, f := range factories {
+		r, err := checkOne(ctx, crit, f, names[i], cfg, progress)
+		if err != nil {
+			return err
+		}
+		results[i] = r
+		fmt.Fprintf(stdout, "%s kept the win in %d of %d positions: %.1f%% (95%% CI %.1f-%.1f%%)\n",
+			names[i], r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High)
+	}
+	fmt.Fprintf(stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*results[0].RandomRate)
+	for i := 1; i < len(results); i++ {
+		d, lo, hi, onlyA, onlyB, err := arena.Paired(results[0], results[i])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s minus %s: %+.1f points (95%% CI %+.1f to %+.1f, paired: %d positions kept by %s only, %d by %s only)\n",
+			names[i], names[0], 100*d, 100*lo, 100*hi, onlyB, names[i], onlyA, names[0])
+	}
+	return nil
+}
+
+// checkOne runs the solver check of one player on crit, its shared
+// machinery (a network) running during the check.
+func checkOne(ctx context.Context, crit []arena.Critical, f *player.Factory, name string, cfg arena.SampleConfig, progress *progress) (*arena.CheckResult, error) {
 	runCtx, stop := context.WithCancel(ctx)
 	runErr := make(chan error, 1)
 	go func() { runErr <- f.Run(runCtx) }()
@@ -227,13 +260,7 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, spec player.Spec, c
 	progress.finish()
 	stop()
 	if rerr := <-runErr; rerr != nil && err == nil && ctx.Err() == nil {
-		err = fmt.Errorf("arena: %s: %w", spec.Name, rerr)
+		err = fmt.Errorf("arena: %s: %w", name, rerr)
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s kept the win in %d of %d positions: %.1f%% (95%% CI %.1f-%.1f%%)\n",
-		spec.Name, r.Kept, r.Positions, 100*r.Rate, 100*r.Low, 100*r.High)
-	fmt.Fprintf(stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*r.RandomRate)
-	return nil
+	return r, err
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,13 +93,22 @@ func TestArenaGauntletSPRTAnchor(t *testing.T) {
 }
 
 func TestArenaSolverCheck(t *testing.T) {
-	out, _, err := arenaCmd(t, "--size", "5", "--solver-check", "--positions", "40", "--quiet", "perfect")
+	out, _, err := arenaCmd(t, "--size", "5", "--solver-check", "--positions", "40", "--quiet", "perfect", "random")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// random is compared with perfect on the same positions: every
+	// position random lost is one perfect alone kept.
+	m := regexp.MustCompile(`random kept the win in (\d+) of 40 positions`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no line for random:\n%s", out)
+	}
+	kept, _ := strconv.Atoi(m[1])
 	for _, want := range []string{
-		"arena: solver check of perfect on 5x5, 40 critical positions from random games, seed 1\n",
+		"arena: solver check of perfect, random on 5x5, 40 critical positions from random games, seed 1\n",
 		"perfect kept the win in 40 of 40 positions: 100.0% (95% CI ",
+		fmt.Sprintf("random minus perfect: %+.1f points (95%% CI ", -100*float64(40-kept)/40),
+		fmt.Sprintf("paired: 0 positions kept by random only, %d by perfect only)\n", 40-kept),
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -125,7 +136,7 @@ func TestArenaErrors(t *testing.T) {
 		{[]string{"--size", "4", "--sprt", "10", "random", "greedy"}, `arena: --sprt: arena: sprt "10": want elo0,elo1`},
 		{[]string{"--size", "4", "--anchor", "nobody", "random", "greedy"}, `--anchor "nobody" is not the name of a player`},
 		{[]string{"--size", "4", "--prior", "-1", "random", "greedy"}, "--prior -1"},
-		{[]string{"--size", "4", "--solver-check", "random", "greedy"}, "--solver-check takes exactly one player spec, got 2"},
+		{[]string{"--size", "4", "--solver-check"}, "--solver-check takes at least one player spec"},
 		{[]string{"--size", "8", "--solver-check", "random"}, "only up to 6x6"},
 		{[]string{"--size", "4", "--solver-check", "--positions", "0", "random"}, "--positions 0"},
 		{[]string{"--size", "4", "random", "model:nowhere.safetensors,sims=10"}, "nowhere.safetensors"},
