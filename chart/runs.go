@@ -10,7 +10,7 @@ import (
 )
 
 // MetricsPanels are the learning curves of a run, one panel per quantity
-// (losses and entropy; game length and Black's wins; throughput), against
+// (losses, with the auxiliary heads' when the run trains them, and entropy; game length and Black's wins; throughput), against
 // the generation with the hours of training under each tick.
 func MetricsPanels(all []runfiles.Metrics) []Panel {
 	gens := make([]float64, len(all))
@@ -54,9 +54,25 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 	}
 	black := panel("Black's wins in self-play", "games won by Black (%)", series("Black", pct(func(m runfiles.Metrics) float64 { return m.BlackWinRate })))
 	black.Levels = []Level{{Name: "even (50%)", Y: 50}}
+	losses := []Series{series("policy", func(m runfiles.Metrics) float64 { return m.PolicyLoss }), series("value", func(m runfiles.Metrics) float64 { return m.ValueLoss })}
+	// The auxiliary heads' losses, for a run that trains them (0 in the
+	// generations before they were on, a gap).
+	for _, aux := range []struct {
+		name string
+		f    func(runfiles.Metrics) float64
+	}{
+		{"ownership", func(m runfiles.Metrics) float64 { return m.OwnershipLoss }},
+		{"moves left", func(m runfiles.Metrics) float64 { return m.MovesLeftLoss }},
+	} {
+		for _, m := range all {
+			if aux.f(m) > 0 {
+				losses = append(losses, series(aux.name, measured(aux.f)))
+				break
+			}
+		}
+	}
 	return []Panel{
-		panel("training losses", "loss (nats)",
-			series("policy", func(m runfiles.Metrics) float64 { return m.PolicyLoss }), series("value", func(m runfiles.Metrics) float64 { return m.ValueLoss })),
+		panel("training losses", "loss (nats)", losses...),
 		panel("entropy of the search policy", "entropy (nats)", series("targets", func(m runfiles.Metrics) float64 { return m.PolicyEntropy })),
 		panel("self-play game length", "plies per game", series("length", measured(func(m runfiles.Metrics) float64 { return m.GameLength }))),
 		black.WithYRange(0, 100),

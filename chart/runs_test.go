@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,5 +49,28 @@ func TestFormatHoursShortRun(t *testing.T) {
 		if got := formatHours(c.secs); got != c.want {
 			t.Errorf("formatHours(%v) = %q, want %q", c.secs, got, c.want)
 		}
+	}
+}
+
+// TestAuxLossSeries: the losses panel shows the auxiliary heads' losses
+// only for a run that trains them, with a gap where a generation has none.
+func TestAuxLossSeries(t *testing.T) {
+	ms := []runfiles.Metrics{{Generation: 1, PolicyLoss: 2, ValueLoss: 1}, {Generation: 2, PolicyLoss: 1.5, ValueLoss: 0.9}}
+	names := func(ms []runfiles.Metrics) (out []string) {
+		for _, s := range MetricsPanels(ms)[0].Series {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	if got := names(ms); !slices.Equal(got, []string{"policy", "value"}) {
+		t.Errorf("without auxiliary heads: series %v", got)
+	}
+	ms[1].OwnershipLoss, ms[1].MovesLeftLoss = 0.3, 0.05
+	if got := names(ms); !slices.Equal(got, []string{"policy", "value", "ownership", "moves left"}) {
+		t.Errorf("with auxiliary heads: series %v", got)
+	}
+	own := MetricsPanels(ms)[0].Series[2].Y
+	if !math.IsNaN(own[0]) || own[1] != 0.3 {
+		t.Errorf("ownership loss %v, want a gap then 0.3", own)
 	}
 }

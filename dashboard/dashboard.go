@@ -265,6 +265,12 @@ func lastMetrics(m runfiles.Metrics) map[string]float64 {
 			out[k] = v
 		}
 	}
+	// The auxiliary heads' losses only for a run that trains them.
+	for k, v := range map[string]float64{"ownership_loss": m.OwnershipLoss, "moves_left_loss": m.MovesLeftLoss} {
+		if v > 0 && !math.IsInf(v, 0) {
+			out[k] = v
+		}
+	}
 	return out
 }
 
