@@ -273,14 +273,29 @@ func (r *Report) Save(dir string) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	for _, g := range r.Results.Games {
-		path := filepath.Join(games, fmt.Sprintf("%05d.txt", g.Index+1))
-		data, err := r.Results.Record(g).MarshalText()
-		if err == nil {
-			err = atomicfile.WriteFile(path, data, 0o644)
+		if err := r.Results.SaveGame(dir, g); err != nil {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("arena: game %d: %w", g.Index+1, err)
-		}
+	}
+	return nil
+}
+
+// SaveGame writes the record of g as dir/games/NNNNN.txt (numbered by
+// round, the directory created if needed), atomically: what Save writes
+// for each game, for a caller that keeps each game as it ends
+// (Config.OnGame) so that an interrupted match loses none. res needs only
+// its Config and Names.
+func (res *Results) SaveGame(dir string, g Game) error {
+	games := filepath.Join(dir, "games")
+	if err := os.MkdirAll(games, 0o755); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	data, err := res.Record(g).MarshalText()
+	if err == nil {
+		err = atomicfile.WriteFile(filepath.Join(games, fmt.Sprintf("%05d.txt", g.Index+1)), data, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("arena: game %d: %w", g.Index+1, err)
 	}
 	return nil
 }

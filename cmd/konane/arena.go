@@ -47,7 +47,8 @@ maximum likelihood (Bradley–Terry) with 95% confidence intervals,
 anchored at 0 on --anchor (default: the first player). --prior adds
 virtual draws to every pair so that a player that won every game still
 gets a finite rating. With --out DIR it writes DIR/results.csv (pairs),
-DIR/ratings.csv, DIR/results.json and every game as DIR/games/NNNNN.txt.
+DIR/ratings.csv, DIR/results.json and every game as DIR/games/NNNNN.txt
+(each game as it ends: a match stopped early keeps the games it played).
 
 --sprt elo0,elo1[,alpha,beta] runs a sequential probability ratio test of
 the second player of each pair against the first (H0: elo0, H1: elo1
@@ -186,6 +187,15 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg 
 	}
 	fmt.Fprintln(stdout, cfg.Describe(len(specs)))
 	cfg.Progress = progress.update("games")
+	if out != "" {
+		// Each game is kept as it ends: a match stopped early keeps the
+		// games it played (the tables are written at the end).
+		partial := &arena.Results{Config: cfg, Names: make([]string, len(entrants))}
+		for i, e := range entrants {
+			partial.Names[i] = e.Name()
+		}
+		cfg.OnGame = func(g arena.Game) error { return partial.SaveGame(out, g) }
+	}
 	res, err := arena.Run(ctx, cfg, entrants)
 	progress.finish()
 	if err != nil {

@@ -11,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/rules"
 )
 
 func arenaCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -69,6 +71,51 @@ func TestArenaRoundRobin(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestArenaKeepsGamesAsTheyEnd: a match stopped after its first game
+// keeps, in --out, the games that ended, each as Save would write it; the
+// tables, written at the end, are not there.
+func TestArenaKeepsGamesAsTheyEnd(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := filepath.Join(dir, "games", "00001.txt")
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(first); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"arena", "--size", "6", "--games", "40", "--parallel", "1", "--quiet", "--out", dir,
+		"alphabeta:depth=5", "alphabeta:depth=4"}, strings.NewReader(""), &out, &errOut)
+	if err == nil {
+		t.Skip("the match ended before it could be stopped")
+	}
+	games, _ := filepath.Glob(filepath.Join(dir, "games", "*.txt"))
+	if len(games) == 0 || len(games) == 40 {
+		t.Fatalf("%d games kept of a match stopped after its first (%v)", len(games), err)
+	}
+	for _, g := range games {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := rules.ParseRecord(data)
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		if _, ok := rec.Winner(); !ok || rec.Tag("Event") != "konane arena" || !strings.HasPrefix(rec.Tag("Black"), "alphabeta:depth=") {
+			t.Errorf("%s: tags %v", g, rec.Tags)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.csv")); err == nil {
+		t.Error("results.csv written by a match that did not end")
 	}
 }
 
