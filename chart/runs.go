@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -105,11 +106,12 @@ func formatHours(secs float64) string {
 }
 
 // RatingsPanels are the figures of the ladder: Elo against generation, against
-// self-play games and against training hours, each with its 95%
+// self-play games and against training hours (the run's CPU hours when
+// its metrics record them, else wall-clock hours), each with its 95%
 // interval as a band and the anchors as dashed lines; and, when there is
 // one, the solver check against generation.
 func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
-	var gen, games, hours, elo, lo, hi, srate, slo, shi []float64
+	var gen, games, hours, cpuHours, elo, lo, hi, srate, slo, shi []float64
 	var levels, solverLevels []Level
 	// A random mover's expected rate is exact: it stands for the random
 	// anchor too, whose measured rate is named with it rather than drawn
@@ -129,6 +131,7 @@ func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 			continue
 		}
 		gen, games, hours = append(gen, float64(r.Generation)), append(games, r.SelfplayGames), append(hours, r.Hours)
+		cpuHours = append(cpuHours, r.CPUHours)
 		elo, lo, hi = append(elo, r.Elo), append(lo, r.Low), append(hi, r.High)
 		if r.SolverPositions > 0 {
 			srate, slo, shi = append(srate, 100*r.SolverRate), append(slo, 100*r.SolverLow), append(shi, 100*r.SolverHigh)
@@ -140,10 +143,17 @@ func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 	line := func(x []float64) []Series {
 		return []Series{{Name: "generation, 95% CI", X: x, Y: elo, Low: lo, High: hi, Points: true}}
 	}
+	// Training time is the run's own CPU time where its metrics record it
+	// (a shared machine's wall clock says more about the other jobs),
+	// else the wall clock.
+	timeX, timeLabel := hours, "training time (wall-clock hours)"
+	if slices.ContainsFunc(cpuHours, func(h float64) bool { return h > 0 && !math.IsInf(h, 0) }) {
+		timeX, timeLabel = cpuHours, "training time (the run's CPU hours)"
+	}
 	out := []Panel{
 		{Title: "strength by generation", XLabel: "generation", YLabel: ylabel, Series: line(gen), Levels: levels, IntegerX: true},
 		{Title: "strength by self-play games", XLabel: "self-play games", YLabel: ylabel, Series: line(games), Levels: levels},
-		{Title: "strength by training time", XLabel: "training time (hours)", YLabel: ylabel, Series: line(hours), Levels: levels},
+		{Title: "strength by training time", XLabel: timeLabel, YLabel: ylabel, Series: line(timeX), Levels: levels},
 	}
 	if len(solverLevels) > 0 || hasNumber(srate) {
 		if !math.IsNaN(random) {

@@ -74,3 +74,22 @@ func TestAuxLossSeries(t *testing.T) {
 		t.Errorf("ownership loss %v, want a gap then 0.3", own)
 	}
 }
+
+// TestRatingsTimeAxis: strength by training time is drawn against the
+// run's CPU hours where the ratings have them, else the wall clock.
+func TestRatingsTimeAxis(t *testing.T) {
+	rows := []runfiles.Rating{
+		{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), CPUHours: math.NaN()},
+		{Player: "gen-000001", Generation: 1, SelfplayGames: 8, Hours: 0.5, CPUHours: math.NaN(), Elo: 10, Low: 0, High: 20},
+		{Player: "gen-000002", Generation: 2, SelfplayGames: 16, Hours: 1, CPUHours: math.NaN(), Elo: 30, Low: 20, High: 40},
+	}
+	p := RatingsPanels(rows, "random")[2]
+	if p.XLabel != "training time (wall-clock hours)" || !slices.Equal(p.Series[0].X, []float64{0.5, 1}) {
+		t.Errorf("without CPU hours: %q, x %v", p.XLabel, p.Series[0].X)
+	}
+	rows[1].CPUHours, rows[2].CPUHours = 0.8, 1.7
+	p = RatingsPanels(rows, "random")[2]
+	if p.XLabel != "training time (the run's CPU hours)" || !slices.Equal(p.Series[0].X, []float64{0.8, 1.7}) {
+		t.Errorf("with CPU hours: %q, x %v", p.XLabel, p.Series[0].X)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -473,16 +474,22 @@ func (u *updater) writeOutputs() error {
 	if err != nil {
 		return err
 	}
-	games, hours := 0.0, map[int]float64{}
-	played := map[int]float64{}
+	games, cpu := 0.0, 0.0
+	played, hours, cpuHours := map[int]float64{}, map[int]float64{}, map[int]float64{}
 	for _, m := range metrics {
 		games += float64(m.Games)
-		played[m.Generation], hours[m.Generation] = games, m.WallSecs/3600
+		// A generation without its CPU time (metrics from before it was
+		// recorded) leaves every later sum unknown.
+		if m.CPUSecs <= 0 {
+			cpu = math.NaN()
+		}
+		cpu += m.CPUSecs
+		played[m.Generation], hours[m.Generation], cpuHours[m.Generation] = games, m.WallSecs/3600, cpu/3600
 	}
 	for i := range rows {
 		r := &rows[i]
 		if g, ok := played[r.Generation]; ok && !r.Anchor {
-			r.SelfplayGames, r.Hours = g, hours[r.Generation]
+			r.SelfplayGames, r.Hours, r.CPUHours = g, hours[r.Generation], cpuHours[r.Generation]
 		}
 		if c := u.solver[r.Player]; c != nil {
 			r.SolverPositions, r.SolverKept = c.Positions, c.Kept

@@ -13,6 +13,7 @@ import (
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -263,6 +264,11 @@ func TestConfigValidate(t *testing.T) {
 
 func TestRatingsRoundTrip(t *testing.T) {
 	dir := testRun(t, 1, 2)
+	// The run's metrics: the games, wall and CPU time of each generation.
+	ms := []runfiles.Metrics{{Generation: 1, Games: 8, WallSecs: 1800, CPUSecs: 3000}, {Generation: 2, Games: 8, WallSecs: 3600, CPUSecs: 1500}}
+	if err := os.WriteFile(filepath.Join(dir, runfiles.MetricsFile), runfiles.EncodeMetrics(ms), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := testConfig(t)
 	cfg.Games = 2
 	sum := update(t, dir, cfg)
@@ -282,6 +288,14 @@ func TestRatingsRoundTrip(t *testing.T) {
 		if r.Player != w.Player || r.Generation != w.Generation || r.Games != w.Games || r.SolverKept != w.SolverKept ||
 			abs(r.Elo-w.Elo) > 1e-3 || abs(r.High-w.High) > 1e-3 {
 			t.Errorf("row %d read back as %+v, want %+v", i, r, w)
+		}
+	}
+	// Games and CPU time are summed up to the generation; wall time is
+	// the run's at its end.
+	for _, r := range rows {
+		want := map[int][3]float64{1: {8, 0.5, 3000.0 / 3600}, 2: {16, 1, 4500.0 / 3600}}[r.Generation]
+		if !r.Anchor && (r.SelfplayGames != want[0] || abs(r.Hours-want[1]) > 1e-4 || abs(r.CPUHours-want[2]) > 1e-4) {
+			t.Errorf("%s: %v games, %v hours, %v CPU hours, want %v", r.Player, r.SelfplayGames, r.Hours, r.CPUHours, want)
 		}
 	}
 	names := make([]string, 0)

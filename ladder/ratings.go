@@ -91,7 +91,7 @@ func fit(s *store, anchors []string, anchor string, prior float64) ([]Row, error
 	for i, r := range ratings {
 		g, isGen := generationOf(r.Name)
 		rows[i] = Row{Player: r.Name, Generation: g, Anchor: !isGen, Elo: r.Elo, Low: r.Low, High: r.High, SE: r.SE,
-			Games: r.Games, Wins: r.Wins, SelfplayGames: math.NaN(), Hours: math.NaN(),
+			Games: r.Games, Wins: r.Wins, SelfplayGames: math.NaN(), Hours: math.NaN(), CPUHours: math.NaN(),
 			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()}
 	}
 	return rows, nil

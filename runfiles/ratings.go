@@ -13,12 +13,15 @@ import (
 // Rating is one player of the ladder, one row of ladder/ratings.csv.
 type Rating struct {
 	Player string
-	// Generation is the run's generation (0 for an anchor); Games and
-	// Hours are the self-play games played and the training hours spent
-	// up to it (NaN when the run's metrics do not say yet).
+	// Generation is the run's generation (0 for an anchor); SelfplayGames,
+	// Hours and CPUHours are the self-play games played, the training
+	// (wall) hours and the run's own CPU hours spent up to it (NaN when
+	// the run's metrics do not say: not yet, or, for CPUHours, a
+	// metrics.csv from before cpu_secs was recorded).
 	Generation    int
 	SelfplayGames float64
 	Hours         float64
+	CPUHours      float64
 	Anchor        bool // a fixed player
 	// Elo with its 95% interval (Low = High = Elo for the player rated 0).
 	Elo, Low, High, SE float64
@@ -29,8 +32,10 @@ type Rating struct {
 	SolverHigh, SolverRandom    float64
 }
 
+// ratingsHeader is the header of ratings.csv; files written before the
+// last column, cpu_hours, was added read back with CPUHours NaN.
 var ratingsHeader = []string{"player", "kind", "generation", "selfplay_games", "hours", "elo", "ci_low", "ci_high", "se",
-	"games", "wins", "solver_positions", "solver_kept", "solver_rate", "solver_low", "solver_high", "solver_random"}
+	"games", "wins", "solver_positions", "solver_kept", "solver_rate", "solver_low", "solver_high", "solver_random", "cpu_hours"}
 
 // WriteRatings writes rows as ratings.csv: the anchors, then the
 // generations in order.
@@ -44,7 +49,7 @@ func WriteRatings(w io.Writer, rows []Rating) error {
 		}
 		cw.Write([]string{r.Player, kind, gen, ffmt(r.SelfplayGames), ffmt(r.Hours), ffmt(r.Elo), ffmt(r.Low), ffmt(r.High), ffmt(r.SE),
 			strconv.Itoa(r.Games), strconv.Itoa(r.Wins), strconv.Itoa(r.SolverPositions), strconv.Itoa(r.SolverKept),
-			ffmt(r.SolverRate), ffmt(r.SolverLow), ffmt(r.SolverHigh), ffmt(r.SolverRandom)})
+			ffmt(r.SolverRate), ffmt(r.SolverLow), ffmt(r.SolverHigh), ffmt(r.SolverRandom), ffmt(r.CPUHours)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -54,7 +59,15 @@ func WriteRatings(w io.Writer, rows []Rating) error {
 func ParseRatings(data []byte) ([]Rating, error) {
 	rows, err := readCSV(data, ratingsHeader)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: ratings: %w", err)
+		// A file from before cpu_hours.
+		old, oldErr := readCSV(data, ratingsHeader[:len(ratingsHeader)-1])
+		if oldErr != nil {
+			return nil, fmt.Errorf("ladder: ratings: %w", err)
+		}
+		rows = old
+		for i := range rows {
+			rows[i] = append(rows[i], "")
+		}
 	}
 	out := make([]Rating, 0, len(rows))
 	for i, f := range rows {
@@ -78,12 +91,12 @@ func ParseRatings(data []byte) ([]Rating, error) {
 		if r.Player == "" {
 			return nil, fmt.Errorf("ladder: ratings line %d: no player name", line)
 		}
-		x, err := parseFloats([]string{f[3], f[4], f[5], f[6], f[7], f[8], f[13], f[14], f[15], f[16]}, line)
+		x, err := parseFloats([]string{f[3], f[4], f[5], f[6], f[7], f[8], f[13], f[14], f[15], f[16], f[17]}, line)
 		if err != nil {
 			return nil, fmt.Errorf("ladder: ratings: %w", err)
 		}
 		r.SelfplayGames, r.Hours, r.Elo, r.Low, r.High, r.SE = x[0], x[1], x[2], x[3], x[4], x[5]
-		r.SolverRate, r.SolverLow, r.SolverHigh, r.SolverRandom = x[6], x[7], x[8], x[9]
+		r.SolverRate, r.SolverLow, r.SolverHigh, r.SolverRandom, r.CPUHours = x[6], x[7], x[8], x[9], x[10]
 		ints := []*int{&r.Games, &r.Wins, &r.SolverPositions, &r.SolverKept}
 		for k, s := range []string{f[9], f[10], f[11], f[12]} {
 			n, err := strconv.Atoi(s)

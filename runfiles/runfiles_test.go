@@ -97,22 +97,34 @@ func TestRatingsRoundTrip(t *testing.T) {
 	rows := []Rating{
 		{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), SolverRate: 0.5, SolverLow: 0.4, SolverHigh: 0.6,
 			SolverRandom: 0.5, SolverPositions: 10, SolverKept: 5, Games: 4, Wins: 1},
-		{Player: GenDir(3), Generation: 3, SelfplayGames: 12, Hours: 0.5, Elo: 100, Low: 50, High: 150, SE: 25, Games: 4, Wins: 3,
+		{Player: GenDir(3), Generation: 3, SelfplayGames: 12, Hours: 0.5, CPUHours: 0.75, Elo: 100, Low: 50, High: 150, SE: 25, Games: 4, Wins: 3,
 			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()},
 	}
+	rows[0].CPUHours = math.NaN()
 	var b bytes.Buffer
 	if err := WriteRatings(&b, rows); err != nil {
 		t.Fatal(err)
 	}
-	const want = "player,kind,generation,selfplay_games,hours,elo,ci_low,ci_high,se,games,wins,solver_positions,solver_kept,solver_rate,solver_low,solver_high,solver_random\n" +
-		"random,anchor,,,,0.0000,0.0000,0.0000,0.0000,4,1,10,5,0.5000,0.4000,0.6000,0.5000\n" +
-		"gen-000003,generation,3,12.0000,0.5000,100.0000,50.0000,150.0000,25.0000,4,3,0,0,,,,\n"
+	const want = "player,kind,generation,selfplay_games,hours,elo,ci_low,ci_high,se,games,wins,solver_positions,solver_kept,solver_rate,solver_low,solver_high,solver_random,cpu_hours\n" +
+		"random,anchor,,,,0.0000,0.0000,0.0000,0.0000,4,1,10,5,0.5000,0.4000,0.6000,0.5000,\n" +
+		"gen-000003,generation,3,12.0000,0.5000,100.0000,50.0000,150.0000,25.0000,4,3,0,0,,,,,0.7500\n"
 	if b.String() != want {
 		t.Errorf("ratings.csv changed:\n%s\nwant\n%s", b.String(), want)
 	}
 	back, err := ParseRatings(b.Bytes())
-	if err != nil || len(back) != 2 || back[1].Elo != 100 || !math.IsNaN(back[0].Hours) {
+	if err != nil || len(back) != 2 || back[1].Elo != 100 || !math.IsNaN(back[0].Hours) || back[1].CPUHours != 0.75 || !math.IsNaN(back[0].CPUHours) {
 		t.Fatalf("parse: %+v, %v", back, err)
+	}
+	// A file from before cpu_hours reads back with CPUHours unknown.
+	const old = "player,kind,generation,selfplay_games,hours,elo,ci_low,ci_high,se,games,wins,solver_positions,solver_kept,solver_rate,solver_low,solver_high,solver_random\n" +
+		"gen-000003,generation,3,12.0000,0.5000,100.0000,50.0000,150.0000,25.0000,4,3,0,0,,,,\n"
+	back, err = ParseRatings([]byte(old))
+	if err != nil || len(back) != 1 || back[0].Hours != 0.5 || !math.IsNaN(back[0].CPUHours) {
+		t.Fatalf("parse of a file without cpu_hours: %+v, %v", back, err)
+	}
+	// A header that is neither is refused, naming the one expected.
+	if _, err := ParseRatings([]byte("player,kind\nx,anchor\n")); err == nil || !strings.Contains(err.Error(), "cpu_hours") {
+		t.Errorf("a wrong header: %v", err)
 	}
 }
 
