@@ -180,7 +180,8 @@ type Result struct {
 	Resigned bool        // over by the Result tag, before the end
 }
 
-// String is "black wins", "white wins (black resigned)" or "unfinished".
+// String is "black wins (white has no move)", "white wins (black
+// resigned)" or "unfinished".
 func (r Result) String() string {
 	switch {
 	case !r.Over:

@@ -251,12 +251,26 @@ func (res *Results) Record(g Game) *rules.Record {
 	return rec
 }
 
-// Save writes the report into dir (created if needed): results.csv (the
-// pairs), ratings.csv, results.json, and every game as a record in
-// games/NNNNN.txt, numbered by round. Every file is written atomically.
+// Save writes the report into dir (created if needed): its tables
+// (SaveTables) and every game as a record in games/NNNNN.txt, numbered by
+// round (SaveGame). Every file is written atomically.
 func (r *Report) Save(dir string) error {
-	games := filepath.Join(dir, "games")
-	if err := os.MkdirAll(games, 0o755); err != nil {
+	if err := r.SaveTables(dir); err != nil {
+		return err
+	}
+	for _, g := range r.Results.Games {
+		if err := r.Results.SaveGame(dir, g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SaveTables writes the report's tables into dir (created if needed),
+// atomically: results.csv (the pairs), ratings.csv and results.json; for
+// a caller that kept the games as they ended (SaveGame).
+func (r *Report) SaveTables(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	if err := atomicfile.Write(filepath.Join(dir, "results.csv"), 0o644, r.WritePairsCSV); err != nil {
@@ -271,11 +285,6 @@ func (r *Report) Save(dir string) error {
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, "results.json"), append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("arena: %w", err)
-	}
-	for _, g := range r.Results.Games {
-		if err := r.Results.SaveGame(dir, g); err != nil {
-			return err
-		}
 	}
 	return nil
 }

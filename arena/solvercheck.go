@@ -156,29 +156,37 @@ type CheckResult struct {
 	KeptAt []bool
 }
 
-// Paired compares two checks of the same positions: the difference of
-// their rates b.Rate − a.Rate, with its 95% interval for paired
-// proportions (positions both kept or both lost add nothing to the
-// variance), and the positions only a, and only b, kept. It fails when
-// the checks did not look at the same number of positions, or either
-// lacks its KeptAt.
-func Paired(a, b *CheckResult) (diff, low, high float64, onlyA, onlyB int, err error) {
+// PairedDiff compares two checks of the same positions (Paired).
+type PairedDiff struct {
+	// Diff is b.Rate − a.Rate; Low and High bound its 95% interval for
+	// paired proportions (positions both kept or both lost add nothing
+	// to the variance).
+	Diff, Low, High float64
+	OnlyA, OnlyB    int // positions only a, and only b, kept
+}
+
+// Paired compares the checks a and b of the same positions. It fails when
+// they did not look at the same number of positions, or either lacks its
+// KeptAt.
+func Paired(a, b *CheckResult) (PairedDiff, error) {
+	var p PairedDiff
 	n := len(a.KeptAt)
 	if n == 0 || n != len(b.KeptAt) {
-		return 0, 0, 0, 0, 0, fmt.Errorf("arena: paired solver check: %d and %d positions", len(a.KeptAt), len(b.KeptAt))
+		return p, fmt.Errorf("arena: paired solver check: %d and %d positions", len(a.KeptAt), len(b.KeptAt))
 	}
 	for i := range n {
 		switch {
 		case a.KeptAt[i] && !b.KeptAt[i]:
-			onlyA++
+			p.OnlyA++
 		case b.KeptAt[i] && !a.KeptAt[i]:
-			onlyB++
+			p.OnlyB++
 		}
 	}
-	nf, d := float64(n), float64(onlyB-onlyA)
-	diff = d / nf
-	half := 1.96 * math.Sqrt(float64(onlyA+onlyB)-d*d/nf) / nf
-	return diff, diff - half, diff + half, onlyA, onlyB, nil
+	nf, d := float64(n), float64(p.OnlyB-p.OnlyA)
+	p.Diff = d / nf
+	half := 1.96 * math.Sqrt(float64(p.OnlyA+p.OnlyB)-d*d/nf) / nf
+	p.Low, p.High = p.Diff-half, p.Diff+half
+	return p, nil
 }
 
 // CheckConfig says how to check a player.

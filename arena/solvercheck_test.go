@@ -105,20 +105,20 @@ func TestSolverCheck5x5(t *testing.T) {
 func TestPaired(t *testing.T) {
 	a := &CheckResult{KeptAt: []bool{true, true, false, false, true}}
 	b := &CheckResult{KeptAt: []bool{true, false, true, true, true}}
-	d, lo, hi, onlyA, onlyB, err := Paired(a, b)
+	p, err := Paired(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// d = (2-1)/5; half = 1.96·√(3 − 1/5)/5.
-	if onlyA != 1 || onlyB != 2 || math.Abs(d-0.2) > 1e-12 || math.Abs(d-lo-0.6559415) > 1e-6 || math.Abs(hi-d-0.6559415) > 1e-6 {
-		t.Errorf("Paired = %v [%v, %v], only a %d, only b %d; want 0.2 ± 0.6559415, 1, 2", d, lo, hi, onlyA, onlyB)
+	if p.OnlyA != 1 || p.OnlyB != 2 || math.Abs(p.Diff-0.2) > 1e-12 || math.Abs(p.Diff-p.Low-0.6559415) > 1e-6 || math.Abs(p.High-p.Diff-0.6559415) > 1e-6 {
+		t.Errorf("Paired = %+v; want 0.2 ± 0.6559415, only a 1, only b 2", p)
 	}
 	// Identical checks: no difference, no width.
-	if d, lo, hi, _, _, err := Paired(a, a); err != nil || d != 0 || lo != 0 || hi != 0 {
-		t.Errorf("Paired(a, a) = %v [%v, %v], %v", d, lo, hi, err)
+	if p, err := Paired(a, a); err != nil || p != (PairedDiff{}) {
+		t.Errorf("Paired(a, a) = %+v, %v", p, err)
 	}
 	for _, c := range [][2]*CheckResult{{a, {KeptAt: []bool{true}}}, {{}, {}}} {
-		if _, _, _, _, _, err := Paired(c[0], c[1]); err == nil {
+		if _, err := Paired(c[0], c[1]); err == nil {
 			t.Errorf("Paired of %d and %d positions: no error", len(c[0].KeptAt), len(c[1].KeptAt))
 		}
 	}

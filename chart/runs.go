@@ -11,8 +11,9 @@ import (
 )
 
 // MetricsPanels are the learning curves of a run, one panel per quantity
-// (losses, with the auxiliary heads' when the run trains them, and entropy; game length and Black's wins; throughput), against
-// the generation with the hours of training under each tick.
+// (losses, with the auxiliary heads' when the run trains them, and
+// entropy; game length and Black's wins; throughput), against the
+// generation with the hours of training under each tick.
 func MetricsPanels(all []runfiles.Metrics) []Panel {
 	gens := make([]float64, len(all))
 	for i, m := range all {

@@ -206,7 +206,7 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg 
 		return err
 	}
 	if out != "" {
-		if err := rep.Save(out); err != nil {
+		if err := rep.SaveTables(out); err != nil { // the games were kept as they ended
 			return err
 		}
 		fmt.Fprintf(stdout, "\nwrote %s: results.csv, ratings.csv, results.json and %d games in games/\n", out, len(res.Games))
@@ -250,12 +250,12 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, specs []player.Spec
 	}
 	fmt.Fprintf(stdout, "a random player would keep it in %.1f%% (expected over the same positions)\n", 100*results[0].RandomRate)
 	for i := 1; i < len(results); i++ {
-		d, lo, hi, onlyA, onlyB, err := arena.Paired(results[0], results[i])
+		p, err := arena.Paired(results[0], results[i])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s minus %s: %+.1f points (95%% CI %+.1f to %+.1f, paired: %d positions kept by %s only, %d by %s only)\n",
-			names[i], names[0], 100*d, 100*lo, 100*hi, onlyB, names[i], onlyA, names[0])
+			names[i], names[0], 100*p.Diff, 100*p.Low, 100*p.High, p.OnlyB, names[i], p.OnlyA, names[0])
 	}
 	return nil
 }
