@@ -132,7 +132,7 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
-	// Deepen (pvs): PVS.Deepen; 0 = DefaultDeepen.
+	// Deepen (pvs): Engine.Deepen; 0 = DefaultDeepen.
 	Deepen int
 	// Settings are the settings given of the keys another package
 	// declared (DeclareSettings), by key, as its Set returned them; nil
