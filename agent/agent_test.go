@@ -167,7 +167,7 @@ func TestEngines(t *testing.T) {
 // whose factory plays that size; the other kinds are player's.
 func TestNewFactory(t *testing.T) {
 	path := agenttest.TinyModelFile(t, 5)
-	spec, err := player.ParseSpec("model:" + path + ",sims=4,name=tiny")
+	spec, err := agent.ParseSpec("model:" + path + ",sims=4,name=tiny")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestPolicyTemp(t *testing.T) {
 		{"model:" + path + ",sims=4,ptemp=1", 1},
 		{"model:" + path + ",sims=4,ptemp=0.5", 0.5},
 	} {
-		spec, err := player.ParseSpec(tt.text)
+		spec, err := agent.ParseSpec(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}

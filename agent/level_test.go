@@ -93,7 +93,7 @@ func TestSpecStrength(t *testing.T) {
 		{"model:m,level=hard,time=1s", Strength{Time: time.Second}},
 		{"model:m,time=1s", Strength{Time: time.Second}},
 	} {
-		s, err := player.ParseSpec(tc.spec)
+		s, err := ParseSpec(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestSpecStrength(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want %+v", tc.spec, got, err, tc.want)
 		}
 	}
-	s, err := player.ParseSpec("model:m,level=expert")
+	s, err := ParseSpec("model:m,level=expert")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func parseSpecs(args []string) ([]player.Spec, error) {
 	specs := make([]player.Spec, len(args))
 	for i, text := range args {
-		s, err := player.ParseSpec(text)
+		s, err := agent.ParseSpec(text)
 		if err != nil {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
