@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -104,7 +105,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 type terminal struct {
 	out      io.Writer
 	engine   *agent.Engine
-	strength agent.Strength
+	strength player.Limits
 	level    string
 	color    string // black, white or random
 	seed     uint64
