@@ -35,6 +35,13 @@ func (f *agentFlags) declare(fs *flag.FlagSet) {
 // level's simulations or the time, whichever ends first. --level and
 // --sims given together conflict.
 func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (player.Limits, error) {
+	// The flags' own wording of what Limits.Validate refuses.
+	if f.sims < 0 {
+		return player.Limits{}, usageError(cmd, "--sims %d: want at least 1", f.sims)
+	}
+	if f.time < 0 {
+		return player.Limits{}, usageError(cmd, "--time %v: want a positive duration", f.time)
+	}
 	set := explicit(fs)
 	sims := f.sims
 	if set["level"] {
