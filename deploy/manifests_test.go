@@ -170,6 +170,7 @@ func TestManifests(t *testing.T) {
 		}
 	}
 	checkServe(t, servers, services, hpas, pdbs, ingresses)
+	checkImageTags(t, configMaps)
 	if args := trainers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "train" || !slices.Contains(args, "--selfplay=false") {
 		t.Errorf("trainer args %v: want train ... --selfplay=false", args)
 	}
@@ -251,5 +252,39 @@ func TestStrictDecodingCatchesTypos(t *testing.T) {
 	bad := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replica: 2\n")
 	if err := yaml.UnmarshalStrict(bad, &appsv1.Deployment{}); err == nil {
 		t.Fatal("a misspelt field (replica) decoded without error")
+	}
+}
+
+// checkImageTags checks that the container image carries the storage
+// driver of every run location in the manifests: the default build of
+// konane has only file://, and each bucket driver comes with a build tag
+// (s3, gcs, azure) that the Dockerfile's TAGS must name.
+func checkImageTags(t *testing.T, configMaps map[string]*corev1.ConfigMap) {
+	data, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "ARG TAGS="); ok {
+			tags = strings.Split(strings.Trim(v, `"`), ",")
+		}
+	}
+	if !strings.Contains(string(data), `-tags "$TAGS"`) {
+		t.Error("Dockerfile: the build does not pass -tags \"$TAGS\"")
+	}
+	tagOf := map[string]string{"s3": "s3", "gs": "gcs", "azblob": "azure"}
+	for _, cm := range configMaps {
+		run, ok := cm.Data["RUN"]
+		if !ok {
+			continue
+		}
+		scheme, _, found := strings.Cut(run, "://")
+		if !found || scheme == "file" {
+			continue
+		}
+		if tag, ok := tagOf[scheme]; !ok || !slices.Contains(tags, tag) {
+			t.Errorf("ConfigMap %s: RUN %s needs the %s driver, but the Dockerfile builds with tags %q", cm.Name, scheme+"://…", scheme, tags)
+		}
 	}
 }

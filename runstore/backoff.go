@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
-
-	"gocloud.dev/gcerrors"
 )
 
 // Backoff is a retry policy: up to Attempts tries, waiting First, then
@@ -22,21 +20,21 @@ type Backoff struct {
 var DefaultBackoff = Backoff{Attempts: 10, First: 200 * time.Millisecond, Max: 15 * time.Second}
 
 // Transient reports whether err is worth retrying: not a missing key, an
-// existing key, a refused permission or a bad argument, but a failed
-// connection, a server error, throttling, or AWS's 409 answer to racing
-// conditional writes (which gocloud reports as Unknown).
+// existing key, a refused permission, a bad argument or a cancelled
+// context, but a failed connection, a server error, throttling, or AWS's
+// 409 answer to racing conditional writes.
 func Transient(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrExist) ||
-		errors.Is(err, ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return false
-	}
-	switch gcerrors.Code(err) {
-	case gcerrors.NotFound, gcerrors.FailedPrecondition, gcerrors.PermissionDenied,
-		gcerrors.InvalidArgument, gcerrors.Unimplemented, gcerrors.AlreadyExists, gcerrors.Canceled:
-		return false
-	}
-	return true
+	var p *permanentError
+	return err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, ErrExist) &&
+		!errors.Is(err, ErrNotExist) && !errors.Is(err, fs.ErrPermission) && !errors.As(err, &p)
 }
+
+// permanentError is a backend's answer that a retry cannot change (a
+// bucket's refused permission or bad argument).
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // Wait returns how long to wait before try number attempt+1 (attempt ≥ 1).
 func (b Backoff) Wait(attempt int) time.Duration {
