@@ -101,7 +101,7 @@ const ingestPoll = 250 * time.Millisecond
 
 // play ingests the generation's games, and writes them as its shard and
 // the list of their keys.
-func (s *workerGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error) {
+func (s *workerGames) play(ctx context.Context, g *genWork, m *Metrics) ([]net.Sample, error) {
 	if s.start.IsZero() {
 		s.start = time.Now()
 	}
@@ -126,7 +126,7 @@ func (s *workerGames) play(ctx context.Context, g *generation, m *Metrics) ([]ne
 
 // judge measures the games per hour of the whole generation, waiting and
 // training: workers play while the trainer trains.
-func (s *workerGames) judge(_ context.Context, _ *generation, m *Metrics) error {
+func (s *workerGames) judge(_ context.Context, _ *genWork, m *Metrics) error {
 	m.GamesPerHour = float64(len(s.keys)) / time.Since(s.t0).Seconds() * 3600
 	return nil
 }
