@@ -10,6 +10,7 @@ import (
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -64,7 +65,8 @@ type trainOptions struct {
 	selfplay    bool
 	resume      bool
 	init        string
-	size        int
+	board       boardFlag // --size
+	size        int       // board's size, or 8 when --size is not given
 	ladderEvery int
 	// sims and fastSims set the playout cap through adaptSims.
 	sims, fastSims int
@@ -79,8 +81,8 @@ var trainSettings = []trainSetting{
 		help: "require DIR to hold a run and continue it"},
 	{flag: "init", option: func(o *trainOptions) any { return &o.init }, resume: session,
 		help: "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones"},
-	{flag: "size", option: func(o *trainOptions) any { return &o.size }, resume: keep,
-		help: "board size (4..8; 6 and 8 have tuned defaults)"},
+	{flag: "size", option: func(o *trainOptions) any { return &o.board }, resume: keep,
+		help: boardHelp("default 8; 6 and 8 have tuned defaults")},
 	{flag: "seed", field: func(c *selfplay.Config) any { return &c.Seed }, resume: keep,
 		help: "seed of every random choice of the run"},
 	{flag: "generations", field: func(c *selfplay.Config) any { return &c.Generations }, resume: session,
@@ -151,7 +153,7 @@ func trainFlagDefaults() (selfplay.Config, trainOptions) {
 	c := selfplay.DefaultConfig(8)
 	c.Gate = selfplay.GateConfig{Sims: 32, SPRT: arena.SPRT{Elo0: 0, Elo1: 30, Alpha: arena.DefaultSPRTError, Beta: arena.DefaultSPRTError}}
 	c.Net.Captures = net.DefaultConfig(0).Captures
-	return c, trainOptions{selfplay: true, size: 8}
+	return c, trainOptions{selfplay: true, size: rules.DefaultSize}
 }
 
 // trainFlags holds what the command line of "konane train" gave: the
@@ -185,6 +187,8 @@ func declareTrainFlags(fs *flag.FlagSet, f *trainFlags) {
 		case *selfplay.Schedule:
 			fs.Var(scheduleFlag{p}, s.flag, help)
 		case *net.AuxHeads:
+			fs.Var(p, s.flag, help)
+		case *boardFlag:
 			fs.Var(p, s.flag, help)
 		case *bool:
 			if s.choice[0] != "" {
