@@ -132,7 +132,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(specs) < 2 {
 		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
 	}
-	cfg := arena.Config{Size: size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+	cfg := arena.MatchConfig{Size: size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
 	if *sprtText != "" {
 		s, err := arena.ParseSPRT(*sprtText)
 		if err != nil {
@@ -177,7 +177,7 @@ func anchorIndex(specs []player.Spec, anchor string) (int, error) {
 	return 0, usageError("arena", "--anchor %q is not the name of a player", anchor)
 }
 
-func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
+func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.MatchConfig, anchor int, prior float64, out string, progress *progress) error {
 	entrants := make([]arena.Entrant, len(specs))
 	for i, s := range specs {
 		f, err := agent.NewFactory(s)

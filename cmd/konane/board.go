@@ -21,8 +21,15 @@ type boardFlag struct {
 // when it is not given (like "required" or "default 8").
 func addBoardFlag(fs *flag.FlagSet, without string) *boardFlag {
 	b := &boardFlag{}
-	fs.Var(b, "size", fmt.Sprintf("board size N (%d..%d); %s", rules.MinSize, rules.MaxSize, without))
+	fs.Var(b, "size", boardHelp(without))
 	return b
+}
+
+// boardHelp is the help of --size; without says what the command does
+// when it is not given. (train declares its --size from its settings
+// table, with this help.)
+func boardHelp(without string) string {
+	return fmt.Sprintf("board size N (%d..%d); %s", rules.MinSize, rules.MaxSize, without)
 }
 
 // String implements flag.Value.
@@ -54,6 +61,15 @@ func (b *boardFlag) get(cmd string) (int, error) {
 		return 0, nil
 	}
 	return b.size, checkSize(cmd, b.size)
+}
+
+// getOr is get with def in place of 0 when --size was not given.
+func (b *boardFlag) getOr(cmd string, def int) (int, error) {
+	n, err := b.get(cmd)
+	if n == 0 && err == nil {
+		n = def
+	}
+	return n, err
 }
 
 // checkSize validates a board size given as --size.

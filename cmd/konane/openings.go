@@ -59,10 +59,9 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	switch {
 	case fs.NArg() > 0:
 		return usageError("openings", "unexpected argument %q", fs.Arg(0))
-	case *sims < 0 || *sims > player.MaxSims:
-		return usageError("openings", "--sims %d: want 1..%d", *sims, player.MaxSims)
-	case *moveTime < 0 || *moveTime > player.MaxTime:
-		return usageError("openings", "--time %v: want a positive duration up to %v", *moveTime, player.MaxTime)
+	}
+	if err := checkLimits("openings", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
+		return err
 	}
 	n, err := board.get("openings")
 	if err != nil {

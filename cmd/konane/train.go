@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -176,7 +177,8 @@ func checkTrainRun(o *trainOptions) error {
 	if o.run == "" {
 		return usageError("train", "--run DIR is required")
 	}
-	if err := checkSize("train", o.size); err != nil {
+	var err error
+	if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
 		return err
 	}
 	local := isLocalRun(o.run)
