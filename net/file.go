@@ -58,8 +58,11 @@ func (m *Model) tensors(prefix string) []stTensor {
 // container, the checksum, the versions, the architecture and the shape of
 // every tensor, and that every weight is a finite number. Its errors wrap
 // ErrFormat, ErrVersion, ErrCorrupt or ErrNotFinite.
+//
+// A file larger than MaxFile (or an endless one such as /dev/zero) is
+// refused, wrapping ErrFormat, after reading at most MaxFile+1 bytes.
 func Load(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileMax(path)
 	if err != nil {
 		return nil, fmt.Errorf("net: loading model: %w", err)
 	}
@@ -71,6 +74,31 @@ func Load(path string) (*Model, error) {
 		return nil, fmt.Errorf("net: model %s: %w", path, err)
 	}
 	return m, nil
+}
+
+// MaxFile is the size in bytes of the largest model or checkpoint file
+// that Load and LoadCheckpoint read, many times the largest network.
+const MaxFile = 1 << 30
+
+// maxFile is MaxFile, lowered by tests.
+var maxFile int64 = MaxFile
+
+// readFileMax is os.ReadFile for files of at most MaxFile bytes; a larger
+// one gives an error wrapping ErrFormat.
+func readFileMax(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxFile {
+		return nil, fmt.Errorf("%s: %w: larger than %d MiB", path, ErrFormat, maxFile>>20)
+	}
+	return data, nil
 }
 
 // Check runs m once on the start position of its board and fails,
