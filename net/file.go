@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"time"
@@ -101,20 +102,23 @@ func readFileMax(path string) ([]byte, error) {
 	return data, nil
 }
 
-// Check runs m once on the start position of its board and fails,
-// wrapping ErrNotFinite, when the value is not a finite number in [-1, 1]
-// or a prior is not a finite number: finite weights can still overflow
-// (a model whose weights are all 3e38 loaded, then failed every move).
-// Load checks every model it reads.
+// Check runs m on probe positions of its board (the start, the first
+// moves and jumping positions of a fixed random game, whose input planes
+// differ) and fails, wrapping ErrNotFinite, when a value is not a finite
+// number in [-1, 1] or a prior is not a finite number: finite weights
+// can still overflow (a model whose weights are all 3e38 loaded, then
+// failed every move), also on planes that are empty at the start. Load
+// checks every model it reads.
 func (m *Model) Check() error {
-	e, err := NewEvaluator(m, EvalOptions{Batch: 1})
+	probes, names := checkPositions(m.cfg.Size)
+	e, err := NewEvaluator(m, EvalOptions{Batch: len(probes)})
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	preds, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(m.cfg.Size)})
+	preds, err := e.Evaluate(ctx, probes)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr
@@ -122,16 +126,31 @@ func (m *Model) Check() error {
 	if err != nil {
 		return err
 	}
-	v := preds[0].Value
-	if !(v >= -1 && v <= 1) {
-		return fmt.Errorf("%w: on the start position the network's value is %v, want a number in [-1, 1]", ErrNotFinite, v)
-	}
-	for i, p := range preds[0].Policy {
-		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
-			return fmt.Errorf("%w: on the start position the network's prior of move %d is %v", ErrNotFinite, i+1, p)
+	for k, pred := range preds {
+		if v := pred.Value; !(v >= -1 && v <= 1) {
+			return fmt.Errorf("%w: on the %s the network's value is %v, want a number in [-1, 1]", ErrNotFinite, names[k], v)
+		}
+		for i, p := range pred.Policy {
+			if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
+				return fmt.Errorf("%w: on the %s the network's prior of move %d is %v", ErrNotFinite, names[k], i+1, p)
+			}
 		}
 	}
 	return nil
+}
+
+// checkPositions returns the positions Check probes on a board of size n
+// and their names: the start and the positions after each of the first
+// ten moves of a random game from a fixed seed (two removals, then
+// jumps, which fill the capture planes).
+func checkPositions(n int) ([]rules.Position, []string) {
+	ps, _ := rules.Playout(rand.New(rand.NewPCG(47, 1)), rules.NewPosition(n), 10)
+	names := make([]string, len(ps))
+	for i := range ps {
+		names[i] = fmt.Sprintf("position after %d moves of a test game", i)
+	}
+	names[0] = "start position"
+	return ps, names
 }
 
 // LoadForSize is Load for a network of the given board size: a model of
