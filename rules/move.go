@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Move is a removal (From == To, the square emptied) or a jump (From = the
@@ -63,7 +64,8 @@ func ParseSquare(text string, size int) (Square, error) {
 		f += 'a' - 'A'
 	}
 	if f < 'a' || f > 'z' {
-		return NoSquare, fmt.Errorf("square %s: file %q is not a letter", Quote(text), text[0])
+		r, _ := utf8.DecodeRuneInString(text) // the character, not its first byte
+		return NoSquare, fmt.Errorf("square %s: file %q is not a letter from a to z", Quote(text), r)
 	}
 	rank := 0
 	for _, ch := range text[1:] {
