@@ -384,7 +384,9 @@ func TestSignatures(t *testing.T) {
 func TestBadRequests(t *testing.T) {
 	ap := newFakeAP(t)
 	tb := newTestBot(t, ap, func(c *Config, _ *ClientConfig) { c.MaxBody = 2048 })
-	signed := func(body string) (int, string) { return post(t, tb.url, []byte(body), ap.sign([]byte(body), time.Now())) }
+	signed := func(body string) (int, string) {
+		return post(t, tb.url, []byte(body), ap.sign([]byte(body), time.Now()))
+	}
 	big := `{"verb":"move","gameid":"` + strings.Repeat("x", 3000) + `"}`
 	for _, c := range []struct {
 		name string
@@ -459,7 +461,7 @@ func TestIllegalHistory(t *testing.T) {
 	ap := newFakeAP(t)
 	tb := newTestBot(t, ap, nil)
 	for i, moves := range [][][]string{
-		{{"b2"}},                      // not a removal square
+		{{"b2"}},                       // not a removal square
 		{{"d4", "d5"}, {"f6-d6", "x"}}, // unparsable
 		{{"d4"}, {"d5"}},               // a short round before the last
 		{{"d4", "d5", "b4-d4"}},        // three moves in a round

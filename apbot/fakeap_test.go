@@ -179,11 +179,11 @@ type fakeAP struct {
 	variants  map[string][]string
 	tokens    map[string]bool // issued and still valid
 	tokenHits int
-	fail      []int           // status codes to answer botQuery's next calls with; 0 = hang
-	hang      chan struct{}   // closed to release the hung calls
-	bodies    [][]byte        // every body botQuery got
+	fail      []int               // status codes to answer botQuery's next calls with; 0 = hang
+	hang      chan struct{}       // closed to release the hung calls
+	bodies    [][]byte            // every body botQuery got
 	moves     map[string][]string // game → the moves botQuery took
-	delay     time.Duration // before each answer of botQuery
+	delay     time.Duration       // before each answer of botQuery
 }
 
 const (
