@@ -36,12 +36,12 @@ type Limits struct {
 // Validate reports limits without any limit, or out of range.
 func (l Limits) Validate() error {
 	switch {
-	case l.Sims <= 0 && l.Time <= 0:
-		return errors.New("player: set simulations or time per move")
 	case l.Sims < 0 || l.Sims > MaxSims:
 		return fmt.Errorf("player: %d simulations: want 1..%d", l.Sims, MaxSims)
 	case l.Time < 0 || l.Time > MaxTime:
-		return fmt.Errorf("player: time per move %v: want up to %v", l.Time, MaxTime)
+		return fmt.Errorf("player: time per move %v: want a positive duration up to %v", l.Time, MaxTime)
+	case l.Sims == 0 && l.Time == 0:
+		return errors.New("player: set simulations or time per move")
 	}
 	return nil
 }

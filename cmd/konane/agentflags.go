@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
 )
 
 // agentFlags are the flags that play, serve and gtp share to choose the
@@ -33,28 +34,29 @@ func (f *agentFlags) declare(fs *flag.FlagSet) {
 // when only it is given; an explicit --level with --time gives the
 // level's simulations or the time, whichever ends first. --level and
 // --sims given together conflict.
-func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (agent.Strength, error) {
+func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (player.Limits, error) {
+	// The flags' own wording of what Limits.Validate refuses.
 	if f.sims < 0 {
-		return agent.Strength{}, usageError(cmd, "--sims %d: want at least 1", f.sims)
+		return player.Limits{}, usageError(cmd, "--sims %d: want at least 1", f.sims)
 	}
 	if f.time < 0 {
-		return agent.Strength{}, usageError(cmd, "--time %v: want a positive duration", f.time)
+		return player.Limits{}, usageError(cmd, "--time %v: want a positive duration", f.time)
 	}
 	set := explicit(fs)
 	sims := f.sims
 	if set["level"] {
 		l, err := agent.ParseLevel(f.level)
 		if err != nil {
-			return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
+			return player.Limits{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 		if set["sims"] {
-			return agent.Strength{}, usageError(cmd, "--sims %d and --level %s both set the simulations per move: give one of them", f.sims, f.level)
+			return player.Limits{}, usageError(cmd, "--sims %d and --level %s both set the simulations per move: give one of them", f.sims, f.level)
 		}
 		sims = l.Sims
 	}
 	s, err := agent.NewStrength(f.level, sims, f.time)
 	if err != nil {
-		return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
+		return player.Limits{}, fmt.Errorf("%s: %w", cmd, err)
 	}
 	return s, nil
 }

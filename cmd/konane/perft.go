@@ -34,12 +34,16 @@ Example: konane perft --size 8 --depth 7
 // runPerft is "konane perft": move sequences counted from every opening.
 func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", stderr)
-	size := fs.Int("size", rules.DefaultSize, "board size N (4..8)")
+	board := addBoardFlag(fs, fmt.Sprintf("default %d", rules.DefaultSize))
 	depth := fs.Int("depth", 0, "number of plies after the two removals (≥1)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkSize("perft", *size); err != nil {
+	size, err := board.get("perft")
+	if size == 0 {
+		size = rules.DefaultSize
+	}
+	if err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 40 {
@@ -49,7 +53,7 @@ func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageError("perft", "unexpected argument %q", fs.Arg(0))
 	}
 	total := make([]uint64, *depth)
-	for _, o := range rules.Openings(*size) {
+	for _, o := range rules.Openings(size) {
 		counts := make([]uint64, *depth)
 		if err := rules.PerftContext(ctx, o.Position, counts); err != nil {
 			return err
@@ -69,12 +73,4 @@ func joinCounts(c []uint64) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, " ")
-}
-
-// checkSize validates a --size flag.
-func checkSize(cmd string, size int) error {
-	if size < rules.MinSize || size > rules.MaxSize {
-		return usageError(cmd, "--size %d: supported board sizes are %d..%d", size, rules.MinSize, rules.MaxSize)
-	}
-	return nil
 }
