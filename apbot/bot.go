@@ -68,7 +68,7 @@ const (
 // probes, and the moves it computes and submits in the background.
 type Bot struct {
 	cfg      Config
-	strength agent.Strength // the level's, without the time
+	strength player.Limits // the level's, without the time
 	metrics  *metrics
 	log      *slog.Logger
 	handler  http.Handler
@@ -113,9 +113,10 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.MaxBody == 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if err := (player.Limits{Time: cfg.MoveTime}).Validate(); err != nil {
+		return nil, fmt.Errorf("apbot: %w", err)
+	}
 	switch {
-	case cfg.MoveTime < 0 || cfg.MoveTime > player.MaxTime:
-		return nil, fmt.Errorf("apbot: move time %v: want a positive duration up to %v", cfg.MoveTime, player.MaxTime)
 	case cfg.MaxSearches < 1:
 		return nil, fmt.Errorf("apbot: %d searches at once: want at least 1", cfg.MaxSearches)
 	case cfg.MaxPending < cfg.MaxSearches:
