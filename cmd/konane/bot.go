@@ -94,7 +94,7 @@ func runBot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if _, err := agent.ParseLevel(*level); err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
-	logger, err := requestLogger(*logFormat, stderr)
+	logger, err := requestLogger("bot", *logFormat, stderr)
 	if err != nil {
 		return err
 	}

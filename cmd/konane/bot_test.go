@@ -37,6 +37,7 @@ func TestBotFlagsAndEnvironment(t *testing.T) {
 		{[]string{"--tls-cert", "c.pem"}, "bot: --tls-cert and --tls-key go together"},
 		{[]string{"--move-time", "0s"}, "bot: --move-time 0s: want a positive duration"},
 		{[]string{"--retries", "11"}, "bot: --retries 11: want 0..10"},
+		{[]string{"--log-format", "xml"}, `bot: --log-format "xml": want text or json`},
 		{[]string{"--level", "huge"}, `bot: agent: unknown level "huge"`},
 		{[]string{"--stage", "dev"}, "bot: apbot: environment: AP_BOT_PUBLIC_KEY, AP_BOT_CLIENT_ID, AP_BOT_CLIENT_SECRET not set"},
 		{[]string{"--stage", "qa"}, `bot: apbot: stage ["qa"]: want dev, prod`},
