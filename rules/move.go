@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Move is a removal (From == To, the square emptied) or a jump (From = the
@@ -73,7 +74,8 @@ func parseCell(text string, w, h int) (row, col int, err error) {
 		f += 'a' - 'A'
 	}
 	if f < 'a' || f > 'z' {
-		return 0, 0, fmt.Errorf("square %s: file %q is not a letter", Quote(text), text[0])
+		r, _ := utf8.DecodeRuneInString(text) // the character, not its first byte
+		return 0, 0, fmt.Errorf("square %s: file %q is not a letter", Quote(text), r)
 	}
 	rank := 0
 	for _, ch := range text[1:] {

@@ -44,15 +44,19 @@ Example: konane perft --size 8 --depth 7
 // runPerft is "konane perft": move sequences counted from every opening.
 func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", stderr)
-	size := fs.Int("size", rules.DefaultSize, "board size N (4..8)")
+	sizeFlag := addBoardFlag(fs, fmt.Sprintf("default %d", rules.DefaultSize))
 	boardText := fs.String("board", "", "board: N, WxH (4..16 each) or an AbstractPlay variant, optionally /removal or /gap (instead of --size)")
 	depth := fs.Int("depth", 0, "number of plies after the two removals (≥1)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	board := rules.SquareBoard(*size)
+	size, err := sizeFlag.getOr("perft", rules.DefaultSize)
+	if err != nil {
+		return err
+	}
+	board := rules.SquareBoard(size)
 	if set := explicit(fs); set["board"] {
-		if set["size"] {
+		if sizeFlag.Given() {
 			return usageError("perft", "give --size or --board, not both")
 		}
 		b, err := rules.ParseBoard(*boardText)
@@ -60,8 +64,6 @@ func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return fmt.Errorf("perft: --board: %w", err)
 		}
 		board = b
-	} else if err := checkSize("perft", *size); err != nil {
-		return err
 	}
 	if *depth < 1 || *depth > 40 {
 		return usageError("perft", "--depth %d: want 1..40", *depth)
@@ -133,12 +135,4 @@ func joinCounts(c []uint64) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, " ")
-}
-
-// checkSize validates a --size flag.
-func checkSize(cmd string, size int) error {
-	if size < rules.MinSize || size > rules.MaxSize {
-		return usageError(cmd, "--size %d: supported board sizes are %d..%d", size, rules.MinSize, rules.MaxSize)
-	}
-	return nil
 }
