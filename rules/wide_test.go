@@ -177,9 +177,9 @@ func BenchmarkPerftBoards(b *testing.B) {
 		depth int
 	}{
 		{"7x6", 7},
-		{"9x8", 6},
-		{"15x12", 5},
-		{"16x16", 5},
+		{"9x8", 7},
+		{"15x12", 7},
+		{"16x16", 8},
 	} {
 		b.Run(bc.board, func(b *testing.B) {
 			board, err := ParseBoard(bc.board)
