@@ -15,18 +15,18 @@ type Board struct {
 	Cols, Rows int
 }
 
-// boards is the one table of AbstractPlay's Kōnane boards, default
-// first. Which of them the bot plays follows from the rules (Playable);
-// the challenge check, the move replay, the profile text and the docs all
-// read this table.
-var boards = []Board{
-	{"", 6, 6},
-	{"size-7", 7, 6},
-	{"size-8", 8, 8},
-	{"size-9", 9, 8},
-	{"size-11", 11, 8},
-	{"size-15", 15, 12},
-}
+// boards are AbstractPlay's Kōnane boards, default first, from the one
+// table of them, rules.AbstractPlayBoards. Which of them the bot plays
+// follows from the rules (Playable); the challenge check, the move
+// replay, the profile text and the supported list all read this list.
+var boards = func() []Board {
+	var out []Board
+	for _, rb := range rules.AbstractPlayBoards() {
+		id, _ := rb.AbstractPlayID()
+		out = append(out, Board{Variant: id, Cols: rb.W, Rows: rb.H})
+	}
+	return out
+}()
 
 // Boards returns AbstractPlay's Kōnane boards, default first.
 func Boards() []Board { return append([]Board(nil), boards...) }

@@ -277,6 +277,7 @@ func TestMovesEveryBoard(t *testing.T) {
 	if n < 10 {
 		t.Fatalf("only %d positions tried", n)
 	}
+	tb.Wait() // botQuery took the moves; their submissions end after
 	if got := tb.count(t, "konane_bot_moves_total", "delivered"); got != float64(n) {
 		t.Errorf("%v moves delivered, want %d", got, n)
 	}
