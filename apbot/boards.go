@@ -13,6 +13,7 @@ import (
 type Board struct {
 	Variant    string // AbstractPlay's variant id; "" for its default board
 	Cols, Rows int
+	rules      rules.Board // its size and start in our rules
 }
 
 // boards are AbstractPlay's Kōnane boards, default first, from the one
@@ -23,7 +24,7 @@ var boards = func() []Board {
 	var out []Board
 	for _, rb := range rules.AbstractPlayBoards() {
 		id, _ := rb.AbstractPlayID()
-		out = append(out, Board{Variant: id, Cols: rb.W, Rows: rb.H})
+		out = append(out, Board{Variant: id, Cols: rb.W, Rows: rb.H, rules: rb})
 	}
 	return out
 }()
@@ -31,16 +32,18 @@ var boards = func() []Board {
 // Boards returns AbstractPlay's Kōnane boards, default first.
 func Boards() []Board { return append([]Board(nil), boards...) }
 
-// Playable reports whether our rules play b. Today they play square
-// boards of rules.MinSize to rules.MaxSize; this is the one place that
-// changes when they play more.
-func (b Board) Playable() bool {
-	return b.Cols == b.Rows && b.Cols >= rules.MinSize && b.Cols <= rules.MaxSize
-}
+// Playable reports whether the bot plays b: whether our rules give it a
+// Position (boards of at most 8 files and ranks; the wider ones have only
+// a WidePosition, which no engine searches yet). This is the one place
+// that changes when the engines play more.
+func (b Board) Playable() bool { return b.rules.Validate() == nil && b.rules.Narrow() }
 
-// Size is the side of a square board (Cols), the size rules and agent
-// take.
-func (b Board) Size() int { return b.Cols }
+// Start returns b's starting position (Playable boards only).
+func (b Board) Start() (rules.Position, error) { return b.rules.Position() }
+
+// square reports whether b is square, and its side: the boards the
+// networks of package agent play.
+func (b Board) square() (int, bool) { return b.Cols, b.Cols == b.Rows }
 
 // String names the board for people: "6x6 (default)", "8x8 (size-8)".
 func (b Board) String() string {
