@@ -291,8 +291,8 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	st := stateJSON{
 		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
-		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: gm.over(),
-		Resigned: gm.resigned, CanUndo: gm.canUndo(), Start: gm.start,
+		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
+		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start,
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
@@ -302,9 +302,9 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
-	if w, ok := gm.winner(); ok {
+	if w, ok := g.Winner(); ok {
 		st.Winner = w.String()
-		if gm.resigned {
+		if gm.resigned() {
 			st.Message = newMsg("status.resigned")
 		} else if w == gm.human {
 			st.Message = newMsg("status.youWin")
@@ -537,7 +537,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 	}
 	left := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
 	case req.Move == "" && left.Turn == gm.human:
 		return nil, badRequest("error.yourTurn")
@@ -571,7 +571,7 @@ func (s *Server) hint(r *http.Request) (any, error) {
 	}
 	p := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.hintOver")
 	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
