@@ -45,7 +45,7 @@ type Config struct {
 	// Positions is the number of solver-labelled critical positions of
 	// the solver check (boards up to MaxSolverSize; 0: no check).
 	Positions int
-	// RandomPlies after the opening removals of each game (arena.Config).
+	// RandomPlies after the opening removals of each game (arena.MatchConfig).
 	RandomPlies int
 	Seed        uint64
 	// Parallel is the number of games played at once.

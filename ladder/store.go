@@ -170,7 +170,7 @@ func parseGame(data []byte, size int) (keptGame, error) {
 const maxGames = 10000
 
 // writeGame keeps one finished game of pairing p.
-func (s *store) writeGame(p pairing, cfg arena.Config, g arena.Game) error {
+func (s *store) writeGame(p pairing, cfg arena.MatchConfig, g arena.Game) error {
 	res := &arena.Results{Config: cfg, Names: []string{p.A, p.B}}
 	rec := res.Record(g)
 	rec.SetTag("Event", "konane ladder")

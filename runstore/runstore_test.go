@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -483,6 +484,23 @@ func TestBackoff(t *testing.T) {
 	s.retry(context.Background(), "read", "k", func() error { calls++; return context.Canceled })
 	if calls != 1 {
 		t.Fatalf("a cancelled call was tried %d times", calls)
+	}
+	// Errors a retry cannot change are given up at once (issue 47), and
+	// are not taken for the store working again.
+	var reports []Retrying
+	s = open(t, t.TempDir())
+	s.Report = func(r Retrying) { reports = append(reports, r) }
+	s.Backoff = Backoff{Attempts: 3, First: time.Millisecond, Max: time.Millisecond}
+	s.retry(context.Background(), "put", "k", func() error { return errors.New("connection reset") })
+	for _, errno := range []syscall.Errno{syscall.EEXIST, syscall.EISDIR, syscall.ENOTDIR} {
+		calls = 0
+		err := s.retry(context.Background(), "put", "k", func() error { calls++; return &fs.PathError{Op: "open", Path: "k", Err: errno} })
+		if calls != 1 || !errors.Is(err, errno) {
+			t.Errorf("%v: %d calls, %v; want 1 and the error", errno, calls, err)
+		}
+	}
+	if len(reports) != 1 || reports[0].Err == nil {
+		t.Errorf("reports %+v; want the first failure only, no recovery", reports)
 	}
 }
 

@@ -18,10 +18,10 @@ type gameSource interface {
 	// play returns the samples of generation g's games, in the order they
 	// are trained on, having written them as the generation's shard, and
 	// fills in m's self-play figures.
-	play(ctx context.Context, g *generation, m *runfiles.Metrics) ([]net.Sample, error)
+	play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error)
 	// judge runs once the generation's model is published, before its
 	// commit (the gate of ownGames).
-	judge(ctx context.Context, g *generation, m *runfiles.Metrics) error
+	judge(ctx context.Context, g *genWork, m *runfiles.Metrics) error
 	// commit adds what the source must remember to the state that
 	// commits a generation.
 	commit(st *runfiles.State)
@@ -120,7 +120,7 @@ func (l *loop) run(ctx context.Context, src gameSource) error {
 
 // generation does generation gen and commits it.
 func (l *loop) generation(ctx context.Context, src gameSource, gen int, start time.Time) (runfiles.Metrics, error) {
-	g := &generation{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
+	g := &genWork{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
 	m := runfiles.Metrics{Generation: gen, Best: gen - 1}
 	cpu := processCPU()
 	samples, err := src.play(ctx, g, &m)

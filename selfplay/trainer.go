@@ -102,7 +102,7 @@ const ingestPoll = 250 * time.Millisecond
 
 // play ingests the generation's games, and writes them as its shard and
 // the list of their keys.
-func (s *workerGames) play(ctx context.Context, g *generation, m *runfiles.Metrics) ([]net.Sample, error) {
+func (s *workerGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error) {
 	if s.start.IsZero() {
 		s.start = time.Now()
 	}
@@ -127,7 +127,7 @@ func (s *workerGames) play(ctx context.Context, g *generation, m *runfiles.Metri
 
 // judge measures the games per hour of the whole generation, waiting and
 // training: workers play while the trainer trains.
-func (s *workerGames) judge(_ context.Context, _ *generation, m *runfiles.Metrics) error {
+func (s *workerGames) judge(_ context.Context, _ *genWork, m *runfiles.Metrics) error {
 	m.GamesPerHour = float64(len(s.keys)) / time.Since(s.t0).Seconds() * 3600
 	return nil
 }

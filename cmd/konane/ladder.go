@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/player"
@@ -27,7 +28,7 @@ func (l *specList) String() string {
 }
 
 func (l *specList) Set(text string) error {
-	s, err := player.ParseSpec(text)
+	s, err := agent.ParseSpec(text)
 	if err != nil {
 		return err
 	}

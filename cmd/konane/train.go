@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -44,13 +45,9 @@ Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 
 --ladder-every N runs "konane ladder --every N" in the background after
 every N-th generation, one game at a time (see "konane help ladder"), so
-it uses at most about one core. Its CPU share, measured on a 6x6 run (12
-games of 32 simulations per generation: 5.8 CPU-seconds each): a rated
-generation took 21.6 CPU-seconds with 10 games per pairing at 32
-simulations, so --ladder-every 10 adds about 37% to training (27% of the
-total); the ladder's defaults (20 games, 64 simulations) cost about four
-times that, about 60% of the total at --ladder-every 10. Rate less often
-(a larger N) to give it less.
+it uses at most about one core; its cost grows with the ladder's games
+and simulations (see docs/results). Rate less often (a larger N) to
+give it less.
 
 --init MODEL starts a new run from the weights (and architecture) of a
 model file instead of random weights: to go on training a shipped model
@@ -180,7 +177,8 @@ func checkTrainRun(o *trainOptions) error {
 	if o.run == "" {
 		return usageError("train", "--run DIR is required")
 	}
-	if err := checkSize("train", o.size); err != nil {
+	var err error
+	if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
 		return err
 	}
 	local := isLocalRun(o.run)
