@@ -66,16 +66,8 @@
 //     drawn by package chart).
 //   - config.go: the defaults of `konane train` (DefaultConfig).
 //
-// A run directory holds (see RunDir for every file):
-//
-//	lock                     flocked by the trainer while it runs; holds its PID
-//	config.json              the run's configuration
-//	state.json               the last completed generation (written last: the commit point)
-//	replay/gen-NNNNNN.shard  the samples of each generation
-//	games/gen-NNNNNN/        every game as a text record, with search statistics as comments
-//	checkpoints/             trainer state (weights, momentum, step) of the last two generations
-//	models/gen-NNNNNN.safetensors, models/latest
-//	metrics.csv, metrics.png
+// The files of a run are listed once, in docs/run-layout.md; their names
+// and formats are package runfiles'.
 //
 // # Two cores
 //
