@@ -149,3 +149,25 @@ type recorder struct {
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
+
+// TestResultsNameNoMachinePaths: the result files say what was measured
+// with the command, commit and load, never a path of the machine they
+// were measured on.
+func TestResultsNameNoMachinePaths(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(repoRoot, "docs", "results", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no result files: %v", err)
+	}
+	machine := regexp.MustCompile(`(^|[\s(` + "`" + `'"=])/(work|tmp|root|home)/`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if machine.MatchString(line) {
+				t.Errorf("%s:%d names a path of one machine: %.80s", filepath.Base(f), i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}
