@@ -113,10 +113,9 @@ type terminal struct {
 	games    int        // games started, for the agents' seeds
 	width    int        // columns for lists of moves
 
-	human    rules.Color
-	game     *rules.Game
-	agent    *agent.Agent
-	resigned bool // the human gave this game up
+	human rules.Color
+	game  *rules.Game
+	agent *agent.Agent
 }
 
 const playHelp = `commands:
@@ -188,10 +187,8 @@ func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
 	}
 }
 
-func (t *terminal) over() bool { return t.resigned || t.game.Over() }
-
 func (t *terminal) prompt() string {
-	if t.over() {
+	if t.game.Over() {
 		return "game over> "
 	}
 	return t.human.String() + "> "
@@ -299,7 +296,6 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	t.agent = a
-	t.resigned = false
 	t.game, err = rules.NewGame(t.engine.Size())
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -333,7 +329,7 @@ func (t *terminal) showBoard() {
 	p := t.game.Position()
 	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintf(t.out, "x black, o white. %s\n", t.result())
 		fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
 		return
@@ -345,25 +341,16 @@ func (t *terminal) showBoard() {
 	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", p.Turn, who)
 }
 
-// winner returns the winner of the finished game.
-func (t *terminal) winner() rules.Color {
-	if t.resigned {
-		return t.human.Other()
-	}
-	w, _ := t.game.Winner()
-	return w
-}
-
 // result says why the game is over and who won.
 func (t *terminal) result() string {
-	w := t.winner()
+	w, method := t.game.Outcome()
 	who := "you win!"
 	if w != t.human {
 		who = "the computer wins."
 	}
 	why := fmt.Sprintf("%s has no legal move", w.Other())
-	if t.resigned {
-		why = fmt.Sprintf("you (%s) resigned", t.human)
+	if method == rules.Resignation {
+		why = fmt.Sprintf("you (%s) resigned", w.Other())
 	}
 	return fmt.Sprintf("Game over: %s. %s wins: %s", why, w, who)
 }
@@ -376,7 +363,7 @@ func (t *terminal) announce() {
 
 func (t *terminal) showMoves() {
 	p := t.game.Position()
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
@@ -386,11 +373,10 @@ func (t *terminal) showMoves() {
 
 // resign gives the game up.
 func (t *terminal) resign() {
-	if t.over() {
+	if t.game.Resign(t.human) != nil {
 		fmt.Fprintln(t.out, "the game is already over: type new for another game")
 		return
 	}
-	t.resigned = true
 	fmt.Fprintf(t.out, "You (%s) resign.\n", t.human)
 	t.showBoard()
 }
@@ -411,7 +397,7 @@ func (t *terminal) setLevel(args []string) {
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
@@ -448,7 +434,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 }
 
 func (t *terminal) hint(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no hint: the game is over")
 		return nil
 	}
@@ -463,7 +449,7 @@ func (t *terminal) hint(ctx context.Context) error {
 
 // eval gives the win probability from the human's side, as hint does.
 func (t *terminal) eval(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		t.announce()
 		return nil
 	}
@@ -485,16 +471,12 @@ func (t *terminal) undo() {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	t.resigned = false
 	fmt.Fprint(t.out, wrapWords("took back ", rules.MoveStrings(taken), t.width, 2))
 	t.showBoard()
 }
 
 func (t *terminal) save(path string) {
 	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")")
-	if t.resigned {
-		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
-	}
 	data, err := rec.MarshalFor(path)
 	if err == nil {
 		err = atomicfile.WriteFile(path, data, 0o644)

@@ -163,7 +163,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	}
 	left := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
 	case req.Move == "" && left.Turn == gm.human:
 		return nil, badRequest("error.yourTurn")
@@ -197,7 +197,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	}
 	p := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.hintOver")
 	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
