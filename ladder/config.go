@@ -232,17 +232,10 @@ func fileName(name string) string {
 	}, name)
 }
 
-// GenerationName is the ladder's name of a run's generation
-// (runfiles.GenDir).
-func GenerationName(gen int) string { return runfiles.GenDir(gen) }
-
 func isGenerationName(name string) bool {
-	_, ok := generationOf(name)
+	_, ok := runfiles.ParseGenDir(name)
 	return ok
 }
-
-// generationOf parses GenerationName.
-func generationOf(name string) (int, bool) { return runfiles.ParseGenDir(name) }
 
 func sortedKeys[V any](m map[int]V) []int {
 	out := make([]int, 0, len(m))

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -159,7 +160,7 @@ func checkFullDisk(t *testing.T, s *Store, dir string) {
 		return
 	}
 	filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && Temporary(filepath.ToSlash(path)) {
+		if err == nil && !e.IsDir() && runfiles.IsTemp(filepath.ToSlash(path)) {
 			t.Errorf("a failed write left %s", path)
 		}
 		return nil

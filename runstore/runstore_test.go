@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -255,7 +256,7 @@ func TestLatestPointer(t *testing.T) {
 		if err := s.Create(ctx, "models/gen-000003.safetensors", model); err != nil {
 			t.Fatal(err)
 		}
-		want := Latest{Generation: 3, Model: "models/gen-000003.safetensors", SHA256: SHA256(model), GamesPerGen: 64, Window: 2}
+		want := runfiles.Latest{Generation: 3, Model: "models/gen-000003.safetensors", SHA256: SHA256(model), GamesPerGen: 64, Window: 2}
 		if err := s.WriteLatest(ctx, want); err != nil {
 			t.Fatal(err)
 		}
@@ -486,7 +487,7 @@ func FuzzParseLatest(f *testing.F) {
 	f.Add([]byte(`{"model":"../x","sha256":"zz"}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l, err := ParseLatest(b)
+		l, err := runfiles.ParseLatest(b)
 		if err != nil {
 			return
 		}

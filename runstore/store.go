@@ -6,6 +6,7 @@ import (
 	"crypto/md5"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io"
 	"net/url"
 	"os"
@@ -324,25 +325,11 @@ func (s *Store) list(ctx context.Context, prefix string, out []Object) ([]Object
 		if err != nil {
 			return out, err
 		}
-		if o.IsDir || Temporary(o.Key) {
+		if o.IsDir || runfiles.IsTemp(o.Key) {
 			continue
 		}
 		out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})
 	}
-}
-
-// Temporary reports whether key names a temporary or hidden file rather
-// than an object of the run: a leftover of an interrupted write.
-func Temporary(key string) bool {
-	if strings.HasSuffix(key, ".tmp") || strings.Contains(key, ".tmp.") {
-		return true
-	}
-	for _, e := range strings.Split(key, "/") {
-		if strings.HasPrefix(e, ".") {
-			return true
-		}
-	}
-	return false
 }
 
 // Delete removes key; a missing key is not an error.
@@ -380,7 +367,7 @@ func checkKey(key string) error {
 	switch {
 	case key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/"):
 		return fmt.Errorf("invalid key %q", key)
-	case Temporary(key):
+	case runfiles.IsTemp(key):
 		return fmt.Errorf("invalid key %q: names a temporary or hidden file", key)
 	case strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) || strings.Contains(key, "__0x"):
 		return fmt.Errorf("invalid key %q: control characters, backslashes and \"__0x\" are not stored alike everywhere", key)

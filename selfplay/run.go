@@ -15,17 +15,14 @@ import (
 // Hooks lets a caller follow a run (progress bars, logs). Nil fields are
 // skipped. They are called from the goroutine running Run.
 type Hooks struct {
-	Start      func()               // the directory is locked and checked; training starts
-	Selfplay   func(gen, games int) // a generation's self-play starts, for games (a trainer fed by workers may take more)
-	Game       func()               // one game finished
-	Training   func(gen, steps int) // training starts
-	Gate       func(gen int)        // the gate match starts
-	Step       func()               // one training step done
-	Generation func(m Metrics)      // a generation is complete and saved
+	Start      func()                   // the directory is locked and checked; training starts
+	Selfplay   func(gen, games int)     // a generation's self-play starts, for games (a trainer fed by workers may take more)
+	Game       func()                   // one game finished
+	Training   func(gen, steps int)     // training starts
+	Gate       func(gen int)            // the gate match starts
+	Step       func()                   // one training step done
+	Generation func(m runfiles.Metrics) // a generation is complete and saved
 }
-
-// state is the commit point of a run (runfiles.State).
-type state = runfiles.State
 
 // Run trains in dir until the config's stop condition or ctx is done,
 // playing its own games (seeded: the same seed gives the same games,
@@ -102,7 +99,7 @@ type ownGames struct {
 	eval *net.Evaluator // Run must be running
 }
 
-func (s *ownGames) play(ctx context.Context, g *genWork, m *Metrics) ([]net.Sample, error) {
+func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error) {
 	model, err := g.selfplayModel(m)
 	if err != nil {
 		return nil, err
@@ -126,7 +123,7 @@ func (s *ownGames) play(ctx context.Context, g *genWork, m *Metrics) ([]net.Samp
 }
 
 // judge gates the generation's model against the best one.
-func (s *ownGames) judge(ctx context.Context, g *genWork, m *Metrics) error {
+func (s *ownGames) judge(ctx context.Context, g *genWork, m *runfiles.Metrics) error {
 	if g.cfg.Gate.Games == 0 || g.best == "" {
 		return nil
 	}
@@ -139,9 +136,9 @@ func (s *ownGames) judge(ctx context.Context, g *genWork, m *Metrics) error {
 	return nil
 }
 
-func (s *ownGames) commit(*state)       {}
-func (s *ownGames) committed(int) error { return nil }
-func (s *ownGames) redo() string        { return "it will be redone from its saved games on the next start" }
+func (s *ownGames) commit(*runfiles.State) {}
+func (s *ownGames) committed(int) error    { return nil }
+func (s *ownGames) redo() string           { return "it will be redone from its saved games on the next start" }
 
 // games are a generation's games: each one's summary and samples, nil
 // while it is not played.
@@ -168,9 +165,9 @@ func (gs *games) todo() []int {
 
 // selfplayModel is the model that plays the generation's games: the best
 // one when gating, else the trainer's.
-func (g *genWork) selfplayModel(m *Metrics) (*net.Model, error) {
+func (g *genWork) selfplayModel(m *runfiles.Metrics) (*net.Model, error) {
 	if g.best != "" {
-		m.Best = generationOf(g.best)
+		m.Best = runfiles.GenerationOf(g.best)
 		return g.dir.loadModel(g.best)
 	}
 	return g.trainer.Model(net.Metadata{Generation: g.gen - 1, Seed: g.cfg.Seed})
@@ -272,7 +269,7 @@ func (g *genWork) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
 // this process played `played` (the others were saved before a restart)
 // in `took` with the evaluator's stats: its speeds count only those (0:
 // none played here, speed unknown).
-func selfplayMetrics(m *Metrics, gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
+func selfplayMetrics(m *runfiles.Metrics, gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
 	m.SelfplaySecs = took.Seconds()
 	m.Games, m.Samples = len(gs.summaries), len(samples)
 	plies, blackWins := 0, 0
@@ -297,7 +294,7 @@ func selfplayMetrics(m *Metrics, gs *games, samples []net.Sample, stats net.Eval
 // train runs the generation's training steps on the replay buffer:
 // enough for each of the newSamples to be drawn ReuseRatio times on
 // average.
-func (g *genWork) train(ctx context.Context, newSamples int, m *Metrics) error {
+func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics) error {
 	batch := g.cfg.Train.Batch
 	m.Steps = int(math.Ceil(float64(newSamples) * g.cfg.ReuseRatio / float64(batch)))
 	if g.hooks.Training != nil {
@@ -338,7 +335,7 @@ func (g *genWork) gate(ctx context.Context) (gateResult, error) {
 	if g.hooks.Gate != nil {
 		g.hooks.Gate(g.gen)
 	}
-	candidate, err := g.dir.loadModel(ModelName(g.gen))
+	candidate, err := g.dir.loadModel(runfiles.ModelName(g.gen))
 	if err != nil {
 		return gateResult{}, err
 	}
@@ -403,7 +400,7 @@ func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Mod
 // openTrainer returns the run's trainer: a new network for a new run (or
 // the model it starts from, Config.Init), else the checkpoint of the last
 // completed generation.
-func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
+func openTrainer(d *RunDir, cfg Config, st runfiles.State) (*net.Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // still waits until no move is drawn moving (body[data-moving]) and
@@ -99,7 +100,7 @@ func positionAfter(t *testing.T, size int, moves []string, n int) string {
 		}
 		p = p.Play(m)
 	}
-	return strings.Join(boardRows(p), "")
+	return strings.Join(api.BoardRows(p), "")
 }
 
 // browserFeatures tries, in each language, what players expect of a

@@ -20,6 +20,7 @@ import (
 
 	"github.com/konanezero/konane/internal/browsertest"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // page is a tab of the browser, in a browser context of its own (its own
@@ -308,7 +309,7 @@ func TestBrowser(t *testing.T) {
 	browser := browsertest.New(t, 1200, 900)
 	// Reviews and the openings wait as long as the test does (settleWithin):
 	// a loaded machine takes minutes.
-	ts := newTestServer(t, Config{ReviewTimeout: 5 * time.Minute})
+	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute}})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
@@ -466,7 +467,19 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 
 	// The record link downloads the game the page shows.
-	_, rec := downloadRecord(t, p.eval(`document.getElementById("record").href`))
+	resp, err := http.Get(p.eval(`document.getElementById("record").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := rules.ParseRecord(text)
+	if err != nil {
+		t.Fatalf("the downloaded record: %v", err)
+	}
 	final, err := rec.Final()
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +487,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	if final.HasMoves() {
 		t.Fatalf("the downloaded game is not over:\n%s", final)
 	}
-	board := boardRows(final)
+	board := api.BoardRows(final)
 	shown := p.eval(`Array.from(document.querySelectorAll(".sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
 	if shown != strings.Join(board, "") {
 		t.Errorf("the page shows %s, the record ends with %s", shown, strings.Join(board, ""))
@@ -531,7 +544,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 		t.Fatal(err)
 	}
 	shown := p.eval(`Array.from(document.querySelectorAll("#revboard .sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
-	if want := strings.Join(boardRows(ps[k-1]), ""); shown != want {
+	if want := strings.Join(api.BoardRows(ps[k-1]), ""); shown != want {
 		t.Errorf("move %d is shown on %s, want the position before it, %s", k, shown, want)
 	}
 	played := rec.Moves[k-1].String()
@@ -1074,7 +1087,7 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 			p.settleWithin(v, 2*time.Minute)
 		}
 		pos = pos.Play(m)
-		if got, want := board(), strings.Join(boardRows(pos), ""); got != want {
+		if got, want := board(), strings.Join(api.BoardRows(pos), ""); got != want {
 			t.Fatalf("variation move %d, %s: the board shows %s, want %s", i+1, m, got, want)
 		}
 		text := p.text("revmove")
@@ -1104,7 +1117,7 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 	for range 2 {
 		p.press(kb.ArrowLeft)
 	}
-	if got, want := board(), strings.Join(boardRows(before), ""); got != want || p.eval(`rv.var ? "on" : "off"`) != "off" || p.eval(`String(rv.i)`) != k {
+	if got, want := board(), strings.Join(api.BoardRows(before), ""); got != want || p.eval(`rv.var ? "on" : "off"`) != "off" || p.eval(`String(rv.i)`) != k {
 		t.Errorf("after ← ←: the board %s (want %s), variation %s, move %s (want %s)", got, want, p.eval(`rv.var ? "on" : "off"`), p.eval(`String(rv.i)`), k)
 	}
 }

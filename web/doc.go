@@ -111,7 +111,7 @@
 //
 //	engines, _ := agent.OpenEngines("")
 //	go engines.Run(ctx)
-//	srv, err := web.New(web.Config{Engines: engines})
+//	srv, err := web.New(web.Config{API: api.Config{Engines: engines}})
 //	ln, err := net.Listen("tcp", "127.0.0.1:8080")
 //	err = srv.Serve(ctx, ln) // until ctx ends, then a graceful shutdown
 package web

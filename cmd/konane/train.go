@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io"
 	"io/fs"
 	"slices"
@@ -142,7 +143,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer store.Close()
 		logStoreRetries(store, logf)
 		if o.resume {
-			if _, err := store.Read(ctx, "config.json"); err != nil {
+			if _, err := store.Read(ctx, runfiles.ConfigFile); err != nil {
 				return usageError("train", "--resume: %s holds no run (%v)", o.run, err)
 			}
 		}
@@ -152,7 +153,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, logf)
 		defer wait()
 		generation := hooks.Generation
-		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
+		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }
 	}
 	return trainLoop(ctx, o.run, cfg, hooks, logf)
 }
@@ -377,7 +378,7 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 		Training: func(gen, steps int) { start(steps, fmt.Sprintf("gen %d training", gen)) },
 		Step:     add,
 		Gate:     func(gen int) { logf("gen %d: gate match against the best model", gen) },
-		Generation: func(m selfplay.Metrics) {
+		Generation: func(m runfiles.Metrics) {
 			prog.finish()
 			logf("%s", m)
 		},

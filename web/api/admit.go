@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/konanezero/konane/web/messages"
 )
 
 // admission bounds the searches running at once by what they cost: the
@@ -51,7 +53,7 @@ func (a *admission) retryAfter() int { return max(1, int(a.wait.Round(time.Secon
 // busyError is the 503 of a full server, with the seconds to wait.
 func (a *admission) busyError() error {
 	n := a.retryAfter()
-	return &apiError{code: http.StatusServiceUnavailable, retry: n, msg: newMsg("error.busy", "seconds", fmt.Sprint(n))}
+	return &apiError{code: http.StatusServiceUnavailable, retry: n, msg: messages.New("error.busy", "seconds", fmt.Sprint(n))}
 }
 
 // acquire admits a search of sims simulations for client, waiting for
@@ -64,7 +66,7 @@ func (a *admission) acquire(ctx context.Context, client string, sims int) (relea
 	if a.clients[client] >= a.perClient {
 		a.mu.Unlock()
 		a.refuse("client")
-		return nil, &apiError{code: http.StatusTooManyRequests, retry: 1, msg: newMsg("error.clientBusy", "max", fmt.Sprint(a.perClient))}
+		return nil, &apiError{code: http.StatusTooManyRequests, retry: 1, msg: messages.New("error.clientBusy", "max", fmt.Sprint(a.perClient))}
 	}
 	if len(a.waiters) == 0 && a.used+w <= a.capacity {
 		a.used += w

@@ -1,57 +1,20 @@
-package web
+package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
-
-// apiError is an error answered to the client: its status code, the
-// message for a person (a catalog key and parameters) and, where there is
-// one, the underlying error in English for developers.
-type apiError struct {
-	code   int
-	msg    msg
-	detail error
-	retry  int // seconds of Retry-After (503, 429); 0 = 5
-}
-
-// failure is the message of a search that failed: timedOut when it ran
-// out of its time budget, broken for anything else (an evaluator fault),
-// so that a player is not told to retry in time when time was not the
-// cause. The detail goes to the server's log either way.
-func failure(err error, timedOut, broken string) msg {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return newMsg(timedOut)
-	}
-	return newMsg(broken)
-}
-
-func (e *apiError) Error() string {
-	s := e.msg.Code
-	if e.detail != nil {
-		s += ": " + e.detail.Error()
-	}
-	return s
-}
-
-func (e *apiError) Unwrap() error { return e.detail }
-
-// badRequest is a 400 answer with the message of key and its parameters
-// as name, value pairs.
-func badRequest(key string, pairs ...string) error {
-	return &apiError{code: http.StatusBadRequest, msg: newMsg(key, pairs...)}
-}
 
 // v2Names are the endpoints of the API, /api/v2/<name>.
 var v2Names = map[string]string{ // name → method
@@ -76,10 +39,10 @@ var v1Names = map[string]string{
 
 // api routes the API requests; every answer, errors included, is JSON
 // (but the record download).
-func (s *Server) api() http.Handler {
+func (s *Service) api() http.Handler {
 	routes := map[string]func(r *http.Request) (any, error){
 		"config":   s.config,
-		"learn":    s.tutorialSteps,
+		"learn":    s.learn,
 		"new":      s.newGame,
 		"state":    s.state,
 		"move":     s.move,
@@ -92,17 +55,18 @@ func (s *Server) api() http.Handler {
 		if !ok {
 			old := strings.TrimPrefix(r.URL.Path, "/api/")
 			if next, ok := v1Names[old]; ok {
-				s.writeError(w, r, &apiError{code: http.StatusGone, msg: newMsg("error.oldAPI", "path", r.URL.Path, "new", "/api/v2/"+next)})
+				s.writeError(w, r, &apiError{code: http.StatusGone, msg: messages.New("error.oldAPI", "path", r.URL.Path, "new", "/api/v2/"+next)})
 				return
 			}
-			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: newMsg("error.noEndpoint", "path", r.URL.Path)})
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: messages.New("error.noEndpoint", "path", r.URL.Path)})
 			return
 		}
 		method, ok := v2Names[name]
 		if !ok {
-			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: newMsg("error.noEndpoint", "path", r.URL.Path)})
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: messages.New("error.noEndpoint", "path", r.URL.Path)})
 			return
 		}
+		noteEndpoint(r.Context(), "v2/"+name)
 		if r.Method != method {
 			s.writeError(w, r, methodNotAllowed(w, method))
 			return
@@ -127,102 +91,6 @@ func (s *Server) api() http.Handler {
 	})
 }
 
-// parseLevel reads a level name of a request: one of the levels offered
-// (up to Config.MaxLevel).
-func (s *Server) parseLevel(name string) (agent.Level, error) {
-	names := agent.LevelNames()[:s.maxLevel+1]
-	l, err := agent.ParseLevel(name)
-	if err != nil {
-		return agent.Level{}, &apiError{code: http.StatusBadRequest, msg: newMsg("error.level", "level", name, "levels", strings.Join(names, ", ")), detail: err}
-	}
-	if levelIndex(name) > s.maxLevel {
-		return agent.Level{}, badRequest("error.levelCap", "level", name, "max", names[len(names)-1])
-	}
-	return l, nil
-}
-
-func methodNotAllowed(w http.ResponseWriter, allow string) error {
-	w.Header().Set("Allow", allow)
-	return &apiError{code: http.StatusMethodNotAllowed, msg: newMsg("error.method", "method", allow)}
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(v) // a failed write has no one left to tell
-}
-
-// errorJSON is an error answer: error is the message in the language of
-// the request, code and args the message for the page to render in its
-// own, detail the underlying error in English (for developers).
-type errorJSON struct {
-	Error  string            `json:"error"`
-	Code   string            `json:"code"`
-	Args   map[string]string `json:"args,omitempty"`
-	Detail string            `json:"detail,omitempty"`
-}
-
-// maxDetail bounds the detail of an error answer, in bytes.
-const maxDetail = 3 * rules.MaxQuote
-
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		ae = &apiError{code: http.StatusInternalServerError, msg: newMsg("error.internal"), detail: err}
-	}
-	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
-		retry := ae.retry
-		if retry == 0 {
-			retry = 5
-		}
-		w.Header().Set("Retry-After", fmt.Sprint(retry))
-	}
-	m := s.msgs.render(negotiate(r), ae.msg)
-	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
-	if ae.detail != nil {
-		e.Detail = ae.detail.Error()
-		if len(e.Detail) > maxDetail { // an error that echoed a client's input whole
-			e.Detail = strings.ToValidUTF8(e.Detail[:maxDetail], "") + "…"
-		}
-	}
-	writeJSON(w, ae.code, e)
-}
-
-// decode reads the JSON body into v: one object with known fields only
-// (null, arrays and other values are refused, not read as an empty object).
-func decode(r *http.Request, v any) error {
-	body, err := io.ReadAll(r.Body)
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return &apiError{code: http.StatusRequestEntityTooLarge, msg: newMsg("error.tooLarge", "limit", fmt.Sprint(tooBig.Limit))}
-	}
-	body = bytes.TrimLeft(body, " \t\r\n")
-	switch {
-	case err != nil:
-		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: err}
-	case len(body) == 0:
-		return badRequest("error.emptyBody")
-	case body[0] != '{':
-		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: errors.New("the body is not a JSON object")}
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
-	}
-	if err == nil {
-		if _, e := dec.Token(); e != io.EOF {
-			err = errors.New("data after the JSON object")
-		}
-	}
-	if err != nil {
-		return &apiError{code: http.StatusBadRequest, msg: newMsg("error.malformed"), detail: err}
-	}
-	return nil
-}
-
 // configJSON tells the page what it may offer.
 type configJSON struct {
 	Sizes        []int       `json:"sizes"`
@@ -236,7 +104,7 @@ type levelJSON struct {
 	Sims int    `json:"sims"`
 }
 
-func (s *Server) config(*http.Request) (any, error) {
+func (s *Service) config(*http.Request) (any, error) {
 	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
 	for _, l := range agent.Levels()[:s.maxLevel+1] {
 		c.Levels = append(c.Levels, levelJSON{l.Name, l.Sims})
@@ -246,7 +114,7 @@ func (s *Server) config(*http.Request) (any, error) {
 
 // defaultSize is the board size of a new game that names none: the
 // standard 8x8 if there is a model for it, else the largest there is.
-func (s *Server) defaultSize() int {
+func (s *Service) defaultSize() int {
 	sizes := s.cfg.Engines.Sizes()
 	if slices.Contains(sizes, rules.DefaultSize) {
 		return rules.DefaultSize
@@ -257,23 +125,23 @@ func (s *Server) defaultSize() int {
 // stateJSON is everything the page draws; game is what the client keeps
 // and sends with its next request.
 type stateJSON struct {
-	Game     gameJSON  `json:"game"`
-	Size     int       `json:"size"`
-	Human    string    `json:"human"`
-	Level    string    `json:"level"`
-	Turn     string    `json:"turn"`
-	Phase    string    `json:"phase"`
-	Board    []string  `json:"board"` // top rank first; x black, o white, . empty
-	Moves    []string  `json:"moves"`
-	Last     string    `json:"last"` // "" before the first move
-	Legal    []string  `json:"legal"`
-	Over     bool      `json:"over"`
-	Winner   string    `json:"winner,omitempty"`
-	Resigned bool      `json:"resigned,omitempty"` // over because the human resigned
-	CanUndo  bool      `json:"canUndo"`            // the human has a move to take back
-	Start    int       `json:"start,omitempty"`    // moves the game started from (played on from a position)
-	Message  msg       `json:"message"`
-	Eval     *evalJSON `json:"eval,omitempty"` // of the agent's move just made
+	Game     gameJSON         `json:"game"`
+	Size     int              `json:"size"`
+	Human    string           `json:"human"`
+	Level    string           `json:"level"`
+	Turn     string           `json:"turn"`
+	Phase    string           `json:"phase"`
+	Board    []string         `json:"board"` // top rank first; x black, o white, . empty
+	Moves    []string         `json:"moves"`
+	Last     string           `json:"last"` // "" before the first move
+	Legal    []string         `json:"legal"`
+	Over     bool             `json:"over"`
+	Winner   string           `json:"winner,omitempty"`
+	Resigned bool             `json:"resigned,omitempty"` // over because the human resigned
+	CanUndo  bool             `json:"canUndo"`            // the human has a move to take back
+	Start    int              `json:"start,omitempty"`    // moves the game started from (played on from a position)
+	Message  messages.Message `json:"message"`
+	Eval     *evalJSON        `json:"eval,omitempty"` // of the agent's move just made
 }
 
 type evalJSON struct {
@@ -285,7 +153,7 @@ type evalJSON struct {
 
 // view draws the game with its message in the language of r, and an, the
 // analysis of the agent's move just made (nil if none).
-func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
+func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	g := gm.g
 	p := g.Position()
 	st := stateJSON{
@@ -298,59 +166,37 @@ func (s *Server) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 		st.Moves = []string{}
 	}
 	st.Game.Moves = st.Moves
-	st.Board = boardRows(p)
+	st.Board = BoardRows(p)
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
 	if w, ok := gm.winner(); ok {
 		st.Winner = w.String()
 		if gm.resigned {
-			st.Message = newMsg("status.resigned")
+			st.Message = messages.New("status.resigned")
 		} else if w == gm.human {
-			st.Message = newMsg("status.youWin")
+			st.Message = messages.New("status.youWin")
 		} else {
-			st.Message = newMsg("status.computerWins")
+			st.Message = messages.New("status.computerWins")
 		}
 	} else if p.Turn == gm.human {
 		st.Legal = rules.MoveStrings(p.LegalMoves(nil))
 		switch p.Phase() {
 		case rules.RemoveBlack:
-			st.Message = newMsg("status.removeBlack")
+			st.Message = messages.New("status.removeBlack")
 		case rules.RemoveWhite:
-			st.Message = newMsg("status.removeWhite")
+			st.Message = messages.New("status.removeWhite")
 		default:
-			st.Message = newMsg("status.jump")
+			st.Message = messages.New("status.jump")
 		}
 	} else {
-		st.Message = newMsg("status.thinking")
+		st.Message = messages.New("status.thinking")
 	}
 	if an != nil {
 		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
 	}
-	st.Message = s.msgs.render(negotiate(r), st.Message)
+	st.Message = s.msgs.Render(messages.Negotiate(r), st.Message)
 	return st
-}
-
-// boardRows draws p as the page gets it: one string per rank, the top
-// rank first, x for Black, o for White and . for an empty square.
-func boardRows(p rules.Position) []string {
-	n := int(p.Size)
-	rows := make([]string, 0, n)
-	for row := n - 1; row >= 0; row-- {
-		b := make([]byte, n)
-		for col := range b {
-			switch c, ok := p.At(rules.SquareAt(row, col)); {
-			case !ok:
-				b[col] = '.'
-			case c == rules.Black:
-				b[col] = 'x'
-			default:
-				b[col] = 'o'
-			}
-		}
-		rows = append(rows, string(b))
-	}
-	return rows
 }
 
 type newRequest struct {
@@ -366,7 +212,7 @@ type newRequest struct {
 // newGame starts a game: the defaults filled in, the colour drawn for
 // "random", the start moves checked, and the agent's first move if it
 // is to move.
-func (s *Server) newGame(r *http.Request) (any, error) {
+func (s *Service) newGame(r *http.Request) (any, error) {
 	var req newRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
@@ -375,7 +221,7 @@ func (s *Server) newGame(r *http.Request) (any, error) {
 		req.Size = s.defaultSize()
 	}
 	if _, err := s.cfg.Engines.Get(req.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(req.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(req.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel
@@ -416,7 +262,7 @@ func startFrom(g *rules.Game, moves []string) error {
 			return badRequest("error.startOver", "n", fmt.Sprint(i))
 		}
 		if _, err := g.PlayText(text); err != nil {
-			return &apiError{code: http.StatusBadRequest, msg: moveMsg("error.startMoveBlack", "error.startMoveWhite", i+1, "move", text), detail: err}
+			return &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.startMoveBlack", "error.startMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
 	if g.Over() {
@@ -426,7 +272,7 @@ func startFrom(g *rules.Game, moves []string) error {
 }
 
 // drawColor reads the human's colour of a new game, drawn for "random".
-func (s *Server) drawColor(color string) (rules.Color, error) {
+func (s *Service) drawColor(color string) (rules.Color, error) {
 	if color == "random" {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -439,26 +285,15 @@ func (s *Server) drawColor(color string) (rules.Color, error) {
 }
 
 // seed returns the seed of a new agent.
-func (s *Server) seed() uint64 {
+func (s *Service) seed() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.games++
 	return s.cfg.Seed + s.games
 }
 
-// search admits a search of sims simulations for the request (Config's
-// budget; refused while draining) and returns its release.
-func (s *Server) search(r *http.Request, level string, sims int) (func(), error) {
-	noteLevel(r.Context(), level)
-	if s.draining.Load() {
-		s.metrics.refused.WithLabelValues("draining").Inc()
-		return nil, &apiError{code: http.StatusServiceUnavailable, retry: 1, msg: newMsg("error.busy", "seconds", "1")}
-	}
-	return s.admit.acquire(r.Context(), s.client(r), sims)
-}
-
 // agent returns the agent kept under p by the tree cache, or a new one.
-func (s *Server) agent(p rules.Position) (*agent.Agent, error) {
+func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 	if a := s.trees.take(p); a != nil {
 		return a, nil
 	}
@@ -473,7 +308,7 @@ func (s *Server) agent(p rules.Position) (*agent.Agent, error) {
 // budget and Config.MoveTimeout). left is the position the agent left
 // the game in after its last move, under which the tree cache may keep
 // its search; the agent is kept under the position it leaves now.
-func (s *Server) agentMove(r *http.Request, gm *game, left rules.Position) (*agent.Analysis, error) {
+func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position) (*agent.Analysis, error) {
 	release, err := s.search(r, gm.level.Name, gm.level.Sims)
 	if err != nil {
 		return nil, err
@@ -504,7 +339,7 @@ type gameRequest struct {
 }
 
 // decodeGame reads a request on a game into req and replays its game.
-func (s *Server) decodeGame(r *http.Request, req any, gj *gameJSON) (*game, error) {
+func (s *Service) decodeGame(r *http.Request, req any, gj *gameJSON) (*game, error) {
 	if err := decode(r, req); err != nil {
 		return nil, err
 	}
@@ -513,7 +348,7 @@ func (s *Server) decodeGame(r *http.Request, req any, gj *gameJSON) (*game, erro
 
 // state draws a game without searching: after an undo, a change of
 // level, or a reload of the page.
-func (s *Server) state(r *http.Request) (any, error) {
+func (s *Service) state(r *http.Request) (any, error) {
 	var req gameRequest
 	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
@@ -529,7 +364,7 @@ type moveRequest struct {
 
 // move plays the human's move and the agent's reply; with no move, the
 // agent's move when it is to move (the game reloaded before it did).
-func (s *Server) move(r *http.Request) (any, error) {
+func (s *Service) move(r *http.Request) (any, error) {
 	var req moveRequest
 	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
@@ -545,7 +380,7 @@ func (s *Server) move(r *http.Request) (any, error) {
 		return nil, badRequest("error.notYourTurn")
 	case req.Move != "":
 		if _, err := gm.g.PlayText(req.Move); err != nil {
-			return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.move", "move", req.Move), detail: err}
+			return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.move", "move", req.Move), detail: err}
 		}
 	}
 	var an *agent.Analysis
@@ -563,7 +398,7 @@ type hintJSON struct {
 	PV      []string `json:"pv"`
 }
 
-func (s *Server) hint(r *http.Request) (any, error) {
+func (s *Service) hint(r *http.Request) (any, error) {
 	var req gameRequest
 	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
@@ -599,10 +434,10 @@ func (s *Server) hint(r *http.Request) (any, error) {
 
 // record sends the game of ?g=CODE (the page's fragment) as a record in
 // the text format, as a download.
-func (s *Server) record(w http.ResponseWriter, r *http.Request) {
+func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 	gj, err := decodeGame(r.URL.Query().Get("g"))
 	if err != nil {
-		s.writeError(w, r, &apiError{code: http.StatusBadRequest, msg: newMsg("error.gameCode"), detail: err})
+		s.writeError(w, r, &apiError{code: http.StatusBadRequest, msg: messages.New("error.gameCode"), detail: err})
 		return
 	}
 	gm, err := s.replay(gj)
@@ -619,4 +454,78 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", `attachment; filename="konane-game.txt"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(text)
+}
+
+// Handler serves the API (/api/), the probes (/healthz, /readyz) and,
+// unless Config.MetricsApart, /metrics; it passes every other request to
+// next (the page). It counts every request in the metrics and logs one
+// line for it (Config.Logger; see observe).
+func (s *Service) Handler(next http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", next)
+	mux.Handle("/api/", s.api())
+	mux.HandleFunc("/healthz", s.probes)
+	mux.HandleFunc("/readyz", s.probes)
+	if !s.cfg.MetricsApart {
+		mux.Handle("/metrics", s.MetricsHandler())
+	}
+	return s.observe(mux)
+}
+
+// learn answers GET /api/v2/learn: the steps of Config.Learn.
+func (s *Service) learn(*http.Request) (any, error) {
+	return map[string][]LearnStep{"steps": s.cfg.Learn}, nil
+}
+
+// openings answers GET /api/v2/openings?size=N (the default size when
+// absent): computed on the first request for the size (admitted as a
+// review: Config.ReviewSims simulations an opening, within
+// Config.ReviewTimeout), then from the cache.
+func (s *Service) openings(r *http.Request) (any, error) {
+	size := s.defaultSize()
+	if q := r.URL.Query().Get("size"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil {
+			return nil, badRequest("error.size", "size", q, "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
+		}
+		size = n
+	}
+	engine, err := s.cfg.Engines.Get(size)
+	if err != nil {
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
+	}
+	return s.openingsCache.get(r.Context(), size, func() (*openingsJSON, error) {
+		var ops []analysis.Opening
+		err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
+			ops, err = analysis.Openings(ctx, engine, cfg, true)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return openingsOf(size, s.cfg.ReviewSims, ops), nil
+	})
+}
+
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = &apiError{code: http.StatusInternalServerError, msg: messages.New("error.internal"), detail: err}
+	}
+	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
+		retry := ae.retry
+		if retry == 0 {
+			retry = 5
+		}
+		w.Header().Set("Retry-After", fmt.Sprint(retry))
+	}
+	m := s.msgs.Render(messages.Negotiate(r), ae.msg)
+	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
+	if ae.detail != nil {
+		e.Detail = ae.detail.Error()
+		if len(e.Detail) > maxDetail { // an error that echoed a client's input whole
+			e.Detail = strings.ToValidUTF8(e.Detail[:maxDetail], "") + "…"
+		}
+	}
+	writeJSON(w, ae.code, e)
 }

@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
 
 // reviewRequest names the game to review: a game of the page (game, as
@@ -70,7 +71,7 @@ var verdictCodes = map[analysis.Verdict]string{
 // uploaded record with package analysis: Config.ReviewSims simulations a
 // position, within Config.ReviewTimeout, admitted as one search of
 // ReviewSims simulations for its whole time.
-func (s *Server) review(r *http.Request) (any, error) {
+func (s *Service) review(r *http.Request) (any, error) {
 	var req reviewRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func (s *Server) review(r *http.Request) (any, error) {
 	}
 	engine, err := s.cfg.Engines.Get(rec.Size)
 	if err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(rec.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(rec.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	var rep *analysis.Report
 	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
@@ -127,7 +128,7 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		}
 		out.Black = append(out.Black, round3(black))
 		out.Exact = append(out.Exact, p.Exact != analysis.Unsolved)
-		out.Boards = append(out.Boards, boardRows(ps[i]))
+		out.Boards = append(out.Boards, BoardRows(ps[i]))
 	}
 	for _, row := range rep.Rows {
 		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
@@ -145,15 +146,13 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 	return out
 }
 
-func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
-
 // reviewSearch runs one review-sized analysis (a game's review, the
 // openings table) as run(ctx, cfg): within the admission budget of
 // Config.ReviewSims and Config.ReviewTimeout, with cfg the review's
 // simulations and seed, its time observed in the search metric under
 // kind. A failure of run is the API's error.reviewFailed (or
 // error.reviewBroken), 503.
-func (s *Server) reviewSearch(r *http.Request, kind string, run func(ctx context.Context, cfg analysis.Config) error) error {
+func (s *Service) reviewSearch(r *http.Request, kind string, run func(ctx context.Context, cfg analysis.Config) error) error {
 	release, err := s.search(r, "review", s.cfg.ReviewSims)
 	if err != nil {
 		return err

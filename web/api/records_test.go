@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
 
 // TestReadRecordSize: a bare move list (no [Size] tag, as other sites
@@ -33,7 +34,7 @@ func TestReadRecordSize(t *testing.T) {
 			t.Errorf("%q read on %dx%d, want %dx%d", tc.text, rec.Size, rec.Size, tc.size, tc.size)
 		}
 	}
-	c, err := loadCatalog()
+	c, err := messages.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func TestReadRecordSize(t *testing.T) {
 				t.Errorf("%q: %s = %q, want %q", tc.text, k, ae.msg.Args[k], v)
 			}
 		}
-		for _, code := range langCodes {
-			if text := c.render(code, ae.msg).Text; strings.ContainsAny(text, "?{}") && !strings.Contains(text, "[Size") {
+		for _, code := range messages.Codes() {
+			if text := c.Render(code, ae.msg).Text; strings.ContainsAny(text, "?{}") && !strings.Contains(text, "[Size") {
 				t.Errorf("%s: %q has a placeholder left", code, text)
 			}
 		}

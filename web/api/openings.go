@@ -1,13 +1,9 @@
-package web
+package api
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"strconv"
 	"sync"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -53,24 +49,10 @@ type openingsCache struct {
 	busy   map[int]chan struct{} // closed when the size's computation ends
 }
 
-// openings answers GET /api/v2/openings?size=N (the default size when
-// absent): computed on the first request for the size (admitted as a
-// review: Config.ReviewSims simulations an opening, within
-// Config.ReviewTimeout), then from the cache.
-func (s *Server) openings(r *http.Request) (any, error) {
-	size := s.defaultSize()
-	if q := r.URL.Query().Get("size"); q != "" {
-		n, err := strconv.Atoi(q)
-		if err != nil {
-			return nil, badRequest("error.size", "size", q, "sizes", sizeNames(s.cfg.Engines.Sizes()))
-		}
-		size = n
-	}
-	engine, err := s.cfg.Engines.Get(size)
-	if err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
-	}
-	c := &s.openingsCache
+// get returns the table of size: the one kept, else compute's (which
+// runs for one request of the size at a time, the others waiting for
+// it, until ctx ends), kept if it succeeds.
+func (c *openingsCache) get(ctx context.Context, size int, compute func() (*openingsJSON, error)) (*openingsJSON, error) {
 	for {
 		c.mu.Lock()
 		if t := c.tables[size]; t != nil {
@@ -90,11 +72,11 @@ func (s *Server) openings(r *http.Request) (any, error) {
 			select {
 			case <-wait:
 				continue
-			case <-r.Context().Done():
-				return nil, r.Context().Err()
+			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
 		}
-		t, err := s.computeOpenings(r, engine)
+		t, err := compute()
 		c.mu.Lock()
 		if err == nil {
 			c.tables[size] = t
@@ -104,19 +86,6 @@ func (s *Server) openings(r *http.Request) (any, error) {
 		c.mu.Unlock()
 		return t, err
 	}
-}
-
-// computeOpenings analyses the openings of the engine's size.
-func (s *Server) computeOpenings(r *http.Request, e *agent.Engine) (*openingsJSON, error) {
-	var ops []analysis.Opening
-	err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
-		ops, err = analysis.Openings(ctx, e, cfg, true)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return openingsOf(e.Size(), s.cfg.ReviewSims, ops), nil
 }
 
 // openingsOf puts analysis.Openings' result into the form of the API.

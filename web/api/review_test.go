@@ -1,9 +1,8 @@
-package web
+package api
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -42,8 +41,8 @@ func checkReview(t *testing.T, rv reviewJSON, size int, moves []string) {
 	p := rules.NewPosition(size)
 	for i, text := range moves {
 		m := rv.Moves[i]
-		if !slices.Equal(rv.Boards[i], boardRows(p)) {
-			t.Fatalf("board before move %d: %v, want %v", i+1, rv.Boards[i], boardRows(p))
+		if !slices.Equal(rv.Boards[i], BoardRows(p)) {
+			t.Fatalf("board before move %d: %v, want %v", i+1, rv.Boards[i], BoardRows(p))
 		}
 		if m.Ply != i+1 || m.Move != text || m.Player != p.Turn.String() {
 			t.Fatalf("move %d: %+v, want %s by %v", i+1, m, text, p.Turn)
@@ -85,8 +84,8 @@ func checkReview(t *testing.T, rv reviewJSON, size int, moves []string) {
 		}
 		p = p.Play(mv)
 	}
-	if !slices.Equal(rv.Boards[len(moves)], boardRows(p)) || rv.Over == p.HasMoves() {
-		t.Fatalf("final board %v (over %v), want %v", rv.Boards[len(moves)], rv.Over, boardRows(p))
+	if !slices.Equal(rv.Boards[len(moves)], BoardRows(p)) || rv.Over == p.HasMoves() {
+		t.Fatalf("final board %v (over %v), want %v", rv.Boards[len(moves)], rv.Over, BoardRows(p))
 	}
 	for k, b := range rv.Black {
 		if b < 0 || b > 1 {
@@ -239,21 +238,6 @@ func TestAPIStartFrom(t *testing.T) {
 		if code := ts.call(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Moves: tc.moves}), &e); code != 400 || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) {
 			t.Errorf("starting from %.50q: %d %+v; want %s %q", tc.moves, code, e, tc.key, tc.want)
 		}
-	}
-}
-
-// TestFavicon: the icon browsers ask for is there.
-func TestFavicon(t *testing.T) {
-	ts := newTestServer(t, Config{})
-	resp, err := http.Get(ts.url + "/favicon.ico")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	// An ICO file: reserved 0, type 1 (icon), one image.
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "image/") || !strings.HasPrefix(string(data), "\x00\x00\x01\x00\x01\x00") {
-		t.Errorf("/favicon.ico: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(data))
 	}
 }
 

@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
 
 // sizeOrder is the order in which readRecord tries the board sizes for a
@@ -63,7 +64,7 @@ func readRecord(text string) (*rules.Record, error) {
 		}
 	}
 	return nil, &apiError{code: http.StatusBadRequest, detail: err,
-		msg: moveMsg("error.recordNoSizeBlack", "error.recordNoSizeWhite", best.Move, "size", fmt.Sprint(bestSize), "move", best.Text)}
+		msg: messages.ForMove("error.recordNoSizeBlack", "error.recordNoSizeWhite", best.Move, "size", fmt.Sprint(bestSize), "move", best.Text)}
 }
 
 // recordError is the answer to a record that cannot be read: the move
@@ -73,9 +74,9 @@ func recordError(err error) error {
 	var re *rules.RecordError
 	switch {
 	case errors.As(err, &re) && re.Move > 0:
-		return &apiError{code: http.StatusBadRequest, detail: err, msg: moveMsg("error.recordMoveBlack", "error.recordMoveWhite", re.Move, "move", re.Text)}
+		return &apiError{code: http.StatusBadRequest, detail: err, msg: messages.ForMove("error.recordMoveBlack", "error.recordMoveWhite", re.Move, "move", re.Text)}
 	case errors.As(err, &re) && re.Line > 0:
-		return &apiError{code: http.StatusBadRequest, detail: err, msg: newMsg("error.record", "line", fmt.Sprint(re.Line))}
+		return &apiError{code: http.StatusBadRequest, detail: err, msg: messages.New("error.record", "line", fmt.Sprint(re.Line))}
 	}
-	return &apiError{code: http.StatusBadRequest, detail: err, msg: newMsg("error.recordUnreadable")}
+	return &apiError{code: http.StatusBadRequest, detail: err, msg: messages.New("error.recordUnreadable")}
 }

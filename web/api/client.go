@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"net/http"
@@ -11,7 +11,7 @@ import (
 // last address in X-Forwarded-For that is not a trusted proxy (the one
 // the nearest trusted proxy saw; the entries left of it are the client's
 // own word). IPv6 addresses count by their /64, which one host may hold.
-func (s *Server) client(r *http.Request) string {
+func (s *Service) client(r *http.Request) string {
 	addr, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr // not an IP (a test or a unix socket): as it is
@@ -38,7 +38,7 @@ func (s *Server) client(r *http.Request) string {
 }
 
 // trusted reports whether ip is one of the trusted proxies.
-func (s *Server) trusted(ip netip.Addr) bool {
+func (s *Service) trusted(ip netip.Addr) bool {
 	for _, p := range s.cfg.TrustedProxies {
 		if p.Contains(ip) {
 			return true

@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ func TestClientAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{cfg: Config{TrustedProxies: proxies}}
+	s := &Service{cfg: Config{TrustedProxies: proxies}}
 	for _, tc := range []struct {
 		remote, xff, want string
 	}{

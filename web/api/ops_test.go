@@ -1,31 +1,16 @@
-package web
+package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	stdnet "net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/konanezero/konane/agent/agenttest"
 )
-
-// checkSecurityHeaders: the page keeps to itself (no framing, nothing
-// from elsewhere, no type sniffing, no referrer).
-func checkSecurityHeaders(t *testing.T, path string, h http.Header) {
-	t.Helper()
-	csp := h.Get("Content-Security-Policy")
-	if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") ||
-		h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
-		t.Errorf("%s: security headers %q, %q, %q", path, csp, h.Get("X-Content-Type-Options"), h.Get("Referrer-Policy"))
-	}
-}
 
 // TestAdmission: searches weigh their simulations; beyond the budget they
 // queue, first come first served, for at most the wait; beyond the queue
@@ -137,7 +122,7 @@ func TestBusyAnswer(t *testing.T) {
 
 // TestProbesMetricsLogs: /healthz and /readyz, the metrics scraped after
 // a game's requests, one JSON log line per request without moves or
-// addresses, and the security headers on every answer; on Drain,
+// addresses; on Drain,
 // readiness fails and searches are refused while the rest is served.
 func TestProbesMetricsLogs(t *testing.T) {
 	var logs bytes.Buffer
@@ -154,10 +139,8 @@ func TestProbesMetricsLogs(t *testing.T) {
 		return resp.StatusCode, string(b), resp.Header
 	}
 	for _, p := range []string{"/healthz", "/readyz"} {
-		if code, body, h := get(p); code != 200 || body != "ok\n" {
+		if code, body, _ := get(p); code != 200 || body != "ok\n" {
 			t.Errorf("%s: %d %q", p, code, body)
-		} else {
-			checkSecurityHeaders(t, p, h)
 		}
 	}
 	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"white","level":"easy"}`)
@@ -227,56 +210,32 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// TestServeDrain: when Serve's context ends, a search in flight finishes
-// and is answered, /readyz fails during the drain delay, then the server
-// stops.
-func TestServeDrain(t *testing.T) {
-	es := agenttest.RunEngines(t)
-	srv, err := New(Config{Engines: es, DrainDelay: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := stdnet.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	// Hold the whole budget, so that a move request waits in the queue.
-	release, err := srv.admit.acquire(t.Context(), "192.0.2.1", 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answered := make(chan int, 1)
-	go func() {
-		resp, err := http.Post(url+"/api/v2/new", "application/json", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
-		if err != nil {
-			answered <- -1
-			return
-		}
-		resp.Body.Close()
-		answered <- resp.StatusCode
-	}()
-	time.Sleep(100 * time.Millisecond)
-	cancel()
-	time.Sleep(50 * time.Millisecond)
-	if resp, err := http.Get(url + "/readyz"); err != nil || resp.StatusCode != 503 {
-		t.Errorf("/readyz during the drain: %v %v", resp, err)
-	} else {
-		resp.Body.Close()
-	}
-	release()
-	if code := <-answered; code != 200 {
-		t.Errorf("the request in flight was answered %d", code)
-	}
-	select {
-	case err := <-done:
+// TestEndpointLabels: a request is counted under the endpoint of the API
+// it names (whatever its method), else under a fixed name by its path.
+func TestEndpointLabels(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, p := range []string{"/api/v2/new", "/api/v2/nope", "/api/move", "/app.js", "/healthz"} {
+		resp, err := http.Get(ts.url + p)
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return")
+		resp.Body.Close()
+	}
+	resp, err := http.Get(ts.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`konane_http_requests_total{code="405",endpoint="v2/new"} 1`,
+		`konane_http_requests_total{code="404",endpoint="api/other"} 1`,
+		`konane_http_requests_total{code="410",endpoint="api/v1"} 1`,
+		`konane_http_requests_total{code="404",endpoint="static"} 1`,
+		`konane_http_requests_total{code="200",endpoint="healthz"} 1`,
+	} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }

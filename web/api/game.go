@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
 
 // gameJSON is a game as the client holds it and sends it with every
@@ -95,9 +96,9 @@ func parseColor(name string) (rules.Color, error) {
 // colour, a level offered, a start within the moves, and every move legal
 // in turn, and a resignation only before the game's end. The server
 // trusts nothing in it.
-func (s *Server) replay(gj gameJSON) (*game, error) {
+func (s *Service) replay(gj gameJSON) (*game, error) {
 	if _, err := s.cfg.Engines.Get(gj.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: newMsg("error.size", "size", fmt.Sprint(gj.Size), "sizes", sizeNames(s.cfg.Engines.Sizes())), detail: err}
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(gj.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	human, err := parseColor(gj.Human)
 	if err != nil {
@@ -119,7 +120,7 @@ func (s *Server) replay(gj gameJSON) (*game, error) {
 	}
 	for i, text := range gj.Moves {
 		if _, err := g.PlayText(text); err != nil {
-			return nil, &apiError{code: http.StatusBadRequest, msg: moveMsg("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
+			return nil, &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
 	if gj.Resigned && g.Over() {
@@ -157,7 +158,7 @@ func encodeGame(gj gameJSON) string {
 }
 
 // errCode is the error of a CODE that cannot be read.
-var errCode = errors.New("web: not a game code 1.<size><b|w>.<level>.<start>.<moves>[.resign]")
+var errCode = errors.New("api: not a game code 1.<size><b|w>.<level>.<start>.<moves>[.resign]")
 
 // decodeGame reads a CODE; the game is then checked by replay.
 func decodeGame(code string) (gameJSON, error) {
@@ -189,4 +190,40 @@ func decodeGame(code string) (gameJSON, error) {
 		return gameJSON{}, errCode
 	}
 	return gj, nil
+}
+
+// parseLevel reads a level name of a request: one of the levels offered
+// (up to Config.MaxLevel).
+func (s *Service) parseLevel(name string) (agent.Level, error) {
+	names := agent.LevelNames()[:s.maxLevel+1]
+	l, err := agent.ParseLevel(name)
+	if err != nil {
+		return agent.Level{}, &apiError{code: http.StatusBadRequest, msg: messages.New("error.level", "level", name, "levels", strings.Join(names, ", ")), detail: err}
+	}
+	if levelIndex(name) > s.maxLevel {
+		return agent.Level{}, badRequest("error.levelCap", "level", name, "max", names[len(names)-1])
+	}
+	return l, nil
+}
+
+// BoardRows draws p as the page gets it: one string per rank, the top
+// rank first, x for Black, o for White and . for an empty square.
+func BoardRows(p rules.Position) []string {
+	n := int(p.Size)
+	rows := make([]string, 0, n)
+	for row := n - 1; row >= 0; row-- {
+		b := make([]byte, n)
+		for col := range b {
+			switch c, ok := p.At(rules.SquareAt(row, col)); {
+			case !ok:
+				b[col] = '.'
+			case c == rules.Black:
+				b[col] = 'x'
+			default:
+				b[col] = 'o'
+			}
+		}
+		rows = append(rows, string(b))
+	}
+	return rows
 }
