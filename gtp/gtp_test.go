@@ -390,3 +390,33 @@ func TestShortErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedGenmove: a genmove cut short by the end of the context
+// (SIGINT) answers "interrupted", not the evaluator's error (issue 47).
+func TestInterruptedGenmove(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	e, err := New(Config{Engines: es, Limits: player.Limits{Time: time.Minute}, Size: 6, Seed: 1, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- e.Serve(ctx, inR, &out) }()
+	io.WriteString(inW, "7 genmove b\n")
+	time.Sleep(300 * time.Millisecond) // genmove is searching
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	if got := out.String(); got != "?7 interrupted\n\n" {
+		t.Fatalf("answer %q, want %q", got, "?7 interrupted\n\n")
+	}
+}

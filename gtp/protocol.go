@@ -55,7 +55,8 @@ func parse(line string) command {
 var errQuit = errors.New("quit")
 
 // Serve reads commands from r and writes the answers to w until quit, the
-// end of the input or ctx ends (an interrupted command fails first). It
+// end of the input or ctx ends (a command it interrupts answers "?id
+// interrupted" first). It
 // returns nil then, and an error only when reading or writing fails.
 func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// Lines are read in their own goroutine so that the end of ctx is seen
@@ -119,6 +120,15 @@ func (e *Engine) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			failure = errors.New("missing command name after the id")
 		} else {
 			result, failure = e.execute(ctx, c)
+			if failure != nil && ctx.Err() != nil {
+				// Stopped (SIGINT), not failed: the search's own error
+				// means nothing to a controller.
+				respond(out, c.id, "", errors.New("interrupted"))
+				if err := out.Flush(); err != nil {
+					return fmt.Errorf("gtp: writing answers: %w", err)
+				}
+				return nil
+			}
 		}
 		quit := errors.Is(failure, errQuit)
 		if quit {

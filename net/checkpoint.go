@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 
 	"github.com/konanezero/konane/internal/atomicfile"
@@ -65,7 +64,7 @@ func (t *Trainer) writeCheckpoint(w io.Writer) error {
 // checkpoint's other options replace t's. Training then continues exactly
 // as if it had never stopped. On error t is unchanged.
 func (t *Trainer) LoadCheckpoint(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readFileMax(path)
 	if err != nil {
 		return fmt.Errorf("net: loading checkpoint: %w", err)
 	}

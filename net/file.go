@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"time"
@@ -58,8 +59,11 @@ func (m *Model) tensors(prefix string) []stTensor {
 // container, the checksum, the versions, the architecture and the shape of
 // every tensor, and that every weight is a finite number. Its errors wrap
 // ErrFormat, ErrVersion, ErrCorrupt or ErrNotFinite.
+//
+// A file larger than MaxFile (or an endless one such as /dev/zero) is
+// refused, wrapping ErrFormat, after reading at most MaxFile+1 bytes.
 func Load(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileMax(path)
 	if err != nil {
 		return nil, fmt.Errorf("net: loading model: %w", err)
 	}
@@ -73,20 +77,48 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// Check runs m once on the start position of its board and fails,
-// wrapping ErrNotFinite, when the value is not a finite number in [-1, 1]
-// or a prior is not a finite number: finite weights can still overflow
-// (a model whose weights are all 3e38 loaded, then failed every move).
-// Load checks every model it reads.
+// MaxFile is the size in bytes of the largest model or checkpoint file
+// that Load and LoadCheckpoint read, many times the largest network.
+const MaxFile = 1 << 30
+
+// maxFile is MaxFile, lowered by tests.
+var maxFile int64 = MaxFile
+
+// readFileMax is os.ReadFile for files of at most MaxFile bytes; a larger
+// one gives an error wrapping ErrFormat.
+func readFileMax(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxFile {
+		return nil, fmt.Errorf("%s: %w: larger than %d MiB", path, ErrFormat, maxFile>>20)
+	}
+	return data, nil
+}
+
+// Check runs m on probe positions of its board (the start, the first
+// moves and jumping positions of a fixed random game, whose input planes
+// differ) and fails, wrapping ErrNotFinite, when a value is not a finite
+// number in [-1, 1] or a prior is not a finite number: finite weights
+// can still overflow (a model whose weights are all 3e38 loaded, then
+// failed every move), also on planes that are empty at the start. Load
+// checks every model it reads.
 func (m *Model) Check() error {
-	e, err := NewEvaluator(m, EvalOptions{Batch: 1})
+	probes, names := checkPositions(m.cfg.Size)
+	e, err := NewEvaluator(m, EvalOptions{Batch: len(probes)})
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	preds, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(m.cfg.Size)})
+	preds, err := e.Evaluate(ctx, probes)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr
@@ -94,16 +126,31 @@ func (m *Model) Check() error {
 	if err != nil {
 		return err
 	}
-	v := preds[0].Value
-	if !(v >= -1 && v <= 1) {
-		return fmt.Errorf("%w: on the start position the network's value is %v, want a number in [-1, 1]", ErrNotFinite, v)
-	}
-	for i, p := range preds[0].Policy {
-		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
-			return fmt.Errorf("%w: on the start position the network's prior of move %d is %v", ErrNotFinite, i+1, p)
+	for k, pred := range preds {
+		if v := pred.Value; !(v >= -1 && v <= 1) {
+			return fmt.Errorf("%w: on the %s the network's value is %v, want a number in [-1, 1]", ErrNotFinite, names[k], v)
+		}
+		for i, p := range pred.Policy {
+			if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
+				return fmt.Errorf("%w: on the %s the network's prior of move %d is %v", ErrNotFinite, names[k], i+1, p)
+			}
 		}
 	}
 	return nil
+}
+
+// checkPositions returns the positions Check probes on a board of size n
+// and their names: the start and the positions after each of the first
+// ten moves of a random game from a fixed seed (two removals, then
+// jumps, which fill the capture planes).
+func checkPositions(n int) ([]rules.Position, []string) {
+	ps, _ := rules.Playout(rand.New(rand.NewPCG(47, 1)), rules.NewPosition(n), 10)
+	names := make([]string, len(ps))
+	for i := range ps {
+		names[i] = fmt.Sprintf("position after %d moves of a test game", i)
+	}
+	names[0] = "start position"
+	return ps, names
 }
 
 // LoadForSize is Load for a network of the given board size: a model of

@@ -180,3 +180,27 @@ func TestNewIsSeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRefusesEndlessFile: /dev/zero, a model that never ends, is
+// refused after maxFile bytes instead of filling the memory (issue 47).
+func TestLoadRefusesEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	defer func(m int64) { maxFile = m }(maxFile)
+	maxFile = 1 << 20
+	done := make(chan error, 1)
+	go func() { _, err := Load("/dev/zero"); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "larger than 1 MiB") {
+			t.Fatalf("Load(/dev/zero): %v, want ErrFormat, larger than 1 MiB", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Load(/dev/zero) reads on")
+	}
+	var tr Trainer
+	if err := tr.LoadCheckpoint("/dev/zero"); !errors.Is(err, ErrFormat) {
+		t.Fatalf("LoadCheckpoint(/dev/zero): %v, want ErrFormat", err)
+	}
+}

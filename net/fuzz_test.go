@@ -280,3 +280,29 @@ func TestLoadRefusesOverflowingModel(t *testing.T) {
 		t.Errorf("a fresh model fails its check: %v", err)
 	}
 }
+
+// TestCheckProbesJumpingPositions: a model that overflows only on the
+// capture planes, which are empty at the start, is refused at load rather
+// than failing every move of the jumping phase (issue 47).
+func TestCheckProbesJumpingPositions(t *testing.T) {
+	cfg := tinyConfig(6)
+	cfg.Captures = true
+	m := mustModel(t, cfg, 1)
+	w := m.weights["stem.w"]
+	planes := cfg.Encoding().Planes()
+	for o := range cfg.Filters {
+		for p := planeOwnCaptures; p < planes; p++ {
+			for k := range 9 {
+				w[(o*planes+p)*9+k] = 3e38
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "captures.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "moves of a test game") {
+		t.Fatalf("Load of a model overflowing on the capture planes: %v, want ErrNotFinite", err)
+	}
+}

@@ -43,6 +43,7 @@ func TestParseMoveErrors(t *testing.T) {
 		{"one character", start, "d", `square "d": want a file letter and a rank number`, false},
 		{"too long", start, "d444", `square "d444": want a file letter`, false},
 		{"file not a letter", start, "44", `file '4' is not a letter`, false},
+		{"file not ASCII", start, "\u00d04", `square "Ð4": file 'Ð' is not a letter from a to z`, false},
 		{"rank not a number", start, "dd", `rank "d" is not a number`, false},
 		{"file off board", start, "i4", `square "i4" is off the 8x8 board`, false},
 		{"rank zero", start, "d0", `square "d0" is off the 8x8 board`, false},

@@ -309,9 +309,16 @@ func ParseRecord(data []byte) (*Record, error) {
 	return r, nil
 }
 
-// ReadRecordFile reads a record file in either format.
+// MaxRecordFile is the size in bytes of the largest record file that
+// ReadRecordFile reads: a game on the largest board with a comment on
+// every move fits many times over.
+const MaxRecordFile = 1 << 20
+
+// ReadRecordFile reads a record file in either format. A file larger
+// than MaxRecordFile (or an endless one such as /dev/zero) is refused
+// after reading at most MaxRecordFile+1 bytes.
 func ReadRecordFile(path string) (*Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileMax(path, MaxRecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("rules: record: %w", err)
 	}
@@ -324,6 +331,23 @@ func ReadRecordFile(path string) (*Record, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// readFileMax is os.ReadFile for files of at most limit bytes.
+func readFileMax(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
+	}
+	return data, nil
 }
 
 // MarshalFor returns the record in the format a file name asks for:

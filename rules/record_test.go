@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // randomRecord plays a seeded random game of the given size and records
@@ -479,4 +480,22 @@ func ExampleRecord() {
 	//
 	// 1. c3 c4 2. a3-c3 {the first jump} e4-c4 *
 	// 4 moves; black to move
+}
+
+// TestReadRecordFileRefusesEndlessFile: /dev/zero is refused after
+// MaxRecordFile bytes instead of filling the memory (issue 47).
+func TestReadRecordFileRefusesEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadRecordFile("/dev/zero"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "rules: record: /dev/zero: larger than 1 MiB" {
+			t.Fatalf("ReadRecordFile(/dev/zero): %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ReadRecordFile(/dev/zero) reads on")
+	}
 }

@@ -6,9 +6,8 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"sync"
+	"syscall"
 	"time"
-
-	"gocloud.dev/gcerrors"
 )
 
 // Backoff is a retry policy: up to Attempts tries, waiting First, then
@@ -22,21 +21,35 @@ type Backoff struct {
 var DefaultBackoff = Backoff{Attempts: 10, First: 200 * time.Millisecond, Max: 15 * time.Second}
 
 // Transient reports whether err is worth retrying: not a missing key, an
-// existing key, a refused permission or a bad argument, but a failed
-// connection, a server error, throttling, or AWS's 409 answer to racing
-// conditional writes (which gocloud reports as Unknown).
+// existing key, a refused permission, a bad argument, a cancelled context
+// or a file system error that a retry cannot change (a directory or file
+// where the key needs the other, a name too long, a read-only file
+// system), but a failed connection, a server error, throttling, a full
+// disk, or AWS's 409 answer to racing conditional writes.
 func Transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrExist) ||
-		errors.Is(err, ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		errors.Is(err, ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist) {
 		return false
 	}
-	switch gcerrors.Code(err) {
-	case gcerrors.NotFound, gcerrors.FailedPrecondition, gcerrors.PermissionDenied,
-		gcerrors.InvalidArgument, gcerrors.Unimplemented, gcerrors.AlreadyExists, gcerrors.Canceled:
-		return false
+	for _, errno := range permanentErrnos {
+		if errors.Is(err, errno) {
+			return false
+		}
 	}
-	return true
+	var p *permanentError
+	return !errors.As(err, &p)
 }
+
+// permanentErrnos are the file system errors that Transient does not
+// retry (besides those of fs.ErrExist and fs.ErrPermission).
+var permanentErrnos = []error{syscall.EISDIR, syscall.ENOTDIR, syscall.ENAMETOOLONG, syscall.EROFS, syscall.ELOOP, syscall.EINVAL}
+
+// permanentError is a backend's answer that a retry cannot change (a
+// bucket's refused permission or bad argument).
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // Wait returns how long to wait before try number attempt+1 (attempt ≥ 1).
 func (b Backoff) Wait(attempt int) time.Duration {
@@ -65,8 +78,12 @@ func Sleep(ctx context.Context, d time.Duration) error {
 func (s *Store) retry(ctx context.Context, op, key string, f func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := f()
-		if err == nil || !Transient(err) {
+		if err == nil || errors.Is(err, ErrNotExist) || errors.Is(err, ErrExist) {
+			// An answer: the store works.
 			s.health.ok(s.Report, op, key)
+			return err
+		}
+		if !Transient(err) {
 			return err
 		}
 		s.health.failed(s.Report, Retrying{Op: op, Key: key, Err: err, Attempt: attempt})

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -404,22 +405,45 @@ func (d *RunDir) Metrics() ([]runfiles.Metrics, error) {
 	return m, nil
 }
 
-// resumeMetrics returns the metrics of generations 1..gen, for a run
-// resuming after generation gen; when metrics.csv lacks some of them
-// (deleted, or cut short) it warns through logf, naming the generations
-// whose history is lost, and the run goes on.
+// resumeMetrics returns the metrics of generations 1..gen in generation
+// order, for a run resuming after generation gen; when metrics.csv lacks
+// some of them (deleted, or cut short) it warns through logf, naming the
+// generations whose history is lost, and the run goes on.
 func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]runfiles.Metrics, error) {
-	all, err := d.Metrics()
+	rows, err := d.Metrics()
 	if err != nil {
 		return nil, err
 	}
-	all = all[:min(len(all), gen)]
-	if n := len(all); n < gen {
-		lost := fmt.Sprintf("generation %d", gen)
-		if n+1 < gen {
-			lost = fmt.Sprintf("generations %d to %d", n+1, gen)
+	byGen := make([]*runfiles.Metrics, gen+1)
+	for i := range rows {
+		if g := rows[i].Generation; g >= 1 && g <= gen && byGen[g] == nil {
+			byGen[g] = &rows[i]
 		}
-		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(runfiles.MetricsFile), n, gen, lost)
+	}
+	var all []runfiles.Metrics
+	var lost []string // ranges of generations without a row
+	for g := 1; g <= gen; g++ {
+		if byGen[g] != nil {
+			all = append(all, *byGen[g])
+			continue
+		}
+		end := g
+		for end < gen && byGen[end+1] == nil {
+			end++
+		}
+		if end == g {
+			lost = append(lost, strconv.Itoa(g))
+		} else {
+			lost = append(lost, fmt.Sprintf("%d to %d", g, end))
+		}
+		g = end
+	}
+	if len(lost) > 0 {
+		what := "generation " + lost[0]
+		if len(lost) > 1 || strings.Contains(lost[0], " to ") {
+			what = "generations " + strings.Join(lost, ", ")
+		}
+		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(runfiles.MetricsFile), len(all), gen, what)
 	}
 	return all, nil
 }

@@ -236,3 +236,44 @@ func TestMissingMetricsWarns(t *testing.T) {
 		t.Errorf("log %q: want a warning naming generations 1 to 2", logged)
 	}
 }
+
+// TestMetricsRowDeletedWarns: a metrics.csv whose row of generation 1 was
+// deleted warns that generation 1 is lost, not the last one, and keeps
+// the rows it has (issue 47).
+func TestMetricsRowDeletedWarns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 2
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, runfiles.MetricsFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[1], "1,") {
+		t.Fatalf("metrics.csv:\n%s", b)
+	}
+	if err := os.WriteFile(path, []byte(lines[0]+strings.Join(lines[2:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(logged, func(l string) bool {
+		return strings.HasPrefix(l, "warning: ") && strings.HasSuffix(l, "those of generation 1 are lost")
+	}) {
+		t.Errorf("log %q: want a warning naming generation 1", logged)
+	}
+	d := NewRunDir(dir)
+	defer d.Close()
+	all, err := d.Metrics()
+	if err != nil || len(all) != 2 || all[0].Generation != 2 || all[1].Generation != 3 {
+		t.Errorf("metrics after the resume: %+v, %v; want generations 2 and 3", all, err)
+	}
+}

@@ -348,6 +348,8 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 			case seeds <- rng.Uint64():
 			case <-gctx.Done():
 				return nil
+			case <-stopPoll: // the workers stopped (--games reached)
+				return nil
 			}
 		}
 	})

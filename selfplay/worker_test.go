@@ -268,3 +268,42 @@ func TestWorkOnLocalRun(t *testing.T) {
 		t.Fatalf("Work on a local run: %v, want ErrNoWorkerTrainer at once", err)
 	}
 }
+
+// TestWorkerGamesLimitReturns: a worker with --games returns once its
+// games are uploaded, instead of idling until it is killed (issue 47).
+func TestWorkerGamesLimitReturns(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	store, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	cfg.GamesPerGen = 100 // the trainer waits; only the worker's limit ends its games
+	tctx, stopTrainer := context.WithCancel(ctx)
+	trained := make(chan error, 1)
+	go func() { trained <- TrainFromWorkers(tctx, store, cfg, Hooks{}, t.Logf) }()
+	defer func() { stopTrainer(); <-trained }()
+	spool, err := runstore.OpenSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	wc := WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond, Games: 3}
+	done := make(chan error, 1)
+	go func() { done <- Work(ctx, store, spool, wc, WorkerHooks{}, t.Logf) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a worker with Games: 3 did not return")
+	}
+	objs, err := store.List(ctx, runfiles.WorkerShardPrefix(0))
+	if err != nil || len(objs) != 3 {
+		t.Fatalf("the store lists %d games (%v), want 3", len(objs), err)
+	}
+}

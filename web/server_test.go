@@ -7,6 +7,7 @@ import (
 	stdnet "net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,7 +82,8 @@ func TestStaticAndHeaders(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, tc := range []struct{ path, ctype, want string }{
 		{"/", "text/html", "<title>"},
-		{"/app.js", "text/javascript", "api/v2/move"},
+		{"/main.js", "text/javascript", "import "},
+		{"/game.js", "text/javascript", "api/v2/move"},
 		{"/theme.js", "text/javascript", "konaneApplyTheme"},
 		{"/style.css", "text/css", "#board"},
 		{"/healthz", "text/plain", "ok"},
@@ -107,10 +109,91 @@ func TestStaticAndHeaders(t *testing.T) {
 		t.Errorf("POST /: %d", resp.StatusCode)
 	}
 	// No page refers to anything outside the server.
-	for _, name := range []string{"static/index.html", "static/app.js", "static/theme.js", "static/style.css"} {
-		data, _ := static.ReadFile(name)
+	files, err := static.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, _ := static.ReadFile("static/" + f.Name())
 		if strings.Contains(string(data), "http://") || strings.Contains(string(data), "https://") {
-			t.Errorf("%s refers to another site", name)
+			t.Errorf("%s refers to another site", f.Name())
+		}
+	}
+}
+
+// The imports of an ES module: import {a, b} from "./file.js";
+var (
+	importLine = regexp.MustCompile(`(?m)^import \{([^}]*)\} from "\./([a-z0-9]+\.js)";$`)
+	exportDecl = regexp.MustCompile(`(?m)^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)`)
+)
+
+// TestModules: the page's script is ES modules that index.html loads from
+// main.js: every import names a file of static/ and a name it exports,
+// the imports run one way (no cycle), every module is reached from
+// main.js, and no file is longer than 600 lines (one to read in a
+// sitting).
+func TestModules(t *testing.T) {
+	index, err := static.ReadFile("static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(index), `<script type="module" src="main.js"></script>`) {
+		t.Error("index.html does not load main.js as a module")
+	}
+	files, err := static.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{}
+	for _, f := range files {
+		data, err := static.ReadFile("static/" + f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > 600 {
+			t.Errorf("static/%s has %d lines, more than 600", f.Name(), n)
+		}
+		if strings.HasSuffix(f.Name(), ".js") && f.Name() != "theme.js" { // theme.js runs before the first paint, not a module
+			src[f.Name()] = string(data)
+		}
+	}
+	exports := map[string]map[string]bool{}
+	for name, text := range src {
+		exports[name] = map[string]bool{}
+		for _, m := range exportDecl.FindAllStringSubmatch(text, -1) {
+			exports[name][m[1]] = true
+		}
+	}
+	reached, open := map[string]bool{}, map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if open[name] {
+			t.Errorf("%s imports itself through its imports: the modules import one way", name)
+			return
+		}
+		if reached[name] {
+			return
+		}
+		reached[name], open[name] = true, true
+		defer delete(open, name)
+		for _, m := range importLine.FindAllStringSubmatch(src[name], -1) {
+			file := m[2]
+			if _, ok := src[file]; !ok {
+				t.Errorf("%s imports from %s, which is not a module of static/", name, file)
+				continue
+			}
+			for _, id := range strings.Split(m[1], ",") {
+				if id = strings.TrimSpace(id); !exports[file][id] {
+					t.Errorf("%s imports %s from %s, which does not export it", name, id, file)
+				}
+			}
+			visit(file)
+		}
+	}
+	visit("main.js")
+	for name := range src {
+		if !reached[name] {
+			t.Errorf("%s is not reached from main.js", name)
 		}
 	}
 }

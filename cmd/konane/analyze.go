@@ -114,6 +114,12 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		if fi, err := os.Stat(filepath.Dir(f.path)); err != nil || !fi.IsDir() {
 			return usageError("analyze", "%s %s: no such directory %s", f.flag, f.path, filepath.Dir(f.path))
 		}
+		if sameFile(f.path, fs.Arg(0)) {
+			return usageError("analyze", "%s %s: that is the record read; name another file", f.flag, f.path)
+		}
+	}
+	if *out != "" && *plot != "" && sameFile(*out, *plot) {
+		return usageError("analyze", "--plot %s: --out writes that file; name another one", *plot)
 	}
 	rec, err := rules.ReadRecordFile(fs.Arg(0))
 	if err != nil {
@@ -147,6 +153,17 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return enc.Encode(rep.JSON())
 	}
 	return rep.WriteTable(stdout)
+}
+
+// sameFile reports whether paths a and b name one file: the same path
+// once cleaned, or the same existing file (links included).
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // openEngineFor opens the engine of model, or the shipped one of the

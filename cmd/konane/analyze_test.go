@@ -88,6 +88,10 @@ func TestAnalyzeBadInput(t *testing.T) {
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("[Size \"6\"]\n\n1. b1\n"), 0o644)
 	huge := filepath.Join(dir, "huge.txt")
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(game, link); err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(huge, []byte("[Size \"6\"]\n\n1. "+strings.Repeat("x", 2_000_000)+"\n"), 0o644)
 	for _, c := range []struct {
 		args []string
@@ -99,10 +103,18 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{[]string{"--time", "-1s", game}, "--time -1s"},
 		{[]string{filepath.Join(dir, "missing.txt")}, "missing.txt"},
 		{[]string{bad}, "bad.txt"},
-		{[]string{huge}, "(2000000 bytes)"},
+		{[]string{huge}, "huge.txt: larger than 1 MiB"},
+		{[]string{"--sims", "8", "--plot", game, game}, "--plot " + game + ": that is the record read"},
+		{[]string{"--sims", "8", "--out", dir + "/./game.txt", game}, "--out " + dir + "/./game.txt: that is the record read"},
+		{[]string{"--sims", "8", "--out", link, game}, "--out " + link + ": that is the record read"},
+		{[]string{"--out", filepath.Join(dir, "a.txt"), "--plot", filepath.Join(dir, "a.txt"), game}, "--plot " + filepath.Join(dir, "a.txt") + ": --out writes that file"},
 		{[]string{"--sims", "8", "--out", filepath.Join(dir, "no", "such", "dir.txt"), game}, "--out"},
 	} {
+		before, _ := os.ReadFile(game)
 		_, _, err := analyzeCmd(c.args...)
+		if after, _ := os.ReadFile(game); !bytes.Equal(before, after) {
+			t.Fatalf("analyze %.100q rewrote the record", c.args)
+		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 500 {
 			t.Errorf("analyze %.100q: %.500v, want a short error naming %q", c.args, err, c.want)
 		}

@@ -47,7 +47,7 @@ func register(c *command) {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupts(context.Background(), os.Stderr)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
@@ -55,6 +55,37 @@ func main() {
 			fmt.Fprintln(os.Stderr, "konane:", err)
 		}
 		os.Exit(1)
+	}
+}
+
+// interrupts returns a context that the first SIGINT or SIGTERM cancels,
+// so that a command stops cleanly (its files are written atomically);
+// a second signal exits at once with status 130, for a command stuck
+// where a context does not reach (a read of a FIFO without a writer).
+// stop unregisters the signals.
+func interrupts(parent context.Context, stderr io.Writer) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sig:
+			fmt.Fprintf(stderr, "konane: %v again: exiting at once\n", s)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
 	}
 }
 

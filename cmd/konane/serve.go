@@ -121,7 +121,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkServeFlags(*searches, *perClient, *treeCache, *reviewSims, *reviewTimeout, *moveTimeout, *drainDelay); err != nil {
 		return err
 	}
-	logger, err := requestLogger(*logFormat, stderr)
+	logger, err := requestLogger("serve", *logFormat, stderr)
 	if err != nil {
 		return err
 	}
@@ -188,14 +188,14 @@ func checkServeFlags(searches, perClient, treeCache, reviewSims int, reviewTimeo
 }
 
 // requestLogger is the request log of --log-format on w.
-func requestLogger(format string, w io.Writer) (*slog.Logger, error) {
+func requestLogger(cmd, format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, nil)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, usageError("serve", "--log-format %q: want text or json", format)
+	return nil, usageError(cmd, "--log-format %q: want text or json", format)
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;

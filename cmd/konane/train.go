@@ -87,7 +87,8 @@ moves as a policy target too.
 With --selfplay=false the trainer plays no games: workers do ("konane
 selfplay --run URL", on this or other machines), and it trains on the games
 they upload, each exactly once, from the newest two model generations. The
-run may then also be a bucket URL (s3://bucket/prefix?endpoint=...). Only
+run may then also be a bucket URL (s3://bucket/prefix?endpoint=..., in a
+konane built with -tags s3, as the container image is). Only
 one trainer holds a run: a second one is refused while the first lives; a
 trainer restarted after a crash takes the run back (at once on the same
 machine, after 30 s elsewhere). See "Train on many machines" in the README.
