@@ -127,7 +127,7 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Bot{cfg: cfg, strength: l.Strength(), log: cfg.Logger,
+	b := &Bot{cfg: cfg, strength: l.Limits(), log: cfg.Logger,
 		searches: make(chan struct{}, cfg.MaxSearches), dups: map[[32]byte]time.Time{}}
 	b.metrics = newMetrics(b)
 	mux := http.NewServeMux()
