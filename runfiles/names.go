@@ -123,3 +123,15 @@ func ParseSpoolName(name string) (key string, ok bool) {
 	}
 	return WorkerShardKey(gen, sum), true
 }
+
+// IsRunEntry reports whether name, an entry at the top of a run's
+// directory, is one a run writes: its files and folders (a hidden name,
+// such as a temporary file, counts as one too).
+func IsRunEntry(name string) bool {
+	switch name {
+	case LockFile, ConfigFile, StateFile, MetricsFile, PlotFile, ReplayDir, GamesDir,
+		ModelsDir, CheckpointsDir, LeaseDir, LadderDir:
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}

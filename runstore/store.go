@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"gocloud.dev/blob"
@@ -270,6 +271,12 @@ func (s *Store) Read(ctx context.Context, key string) ([]byte, error) {
 	if err != nil {
 		if gcerrors.Code(err) == gcerrors.NotFound {
 			err = ErrNotExist
+			if s.dir != "" {
+				// fileblob reports a folder as missing.
+				if fi, serr := os.Stat(s.filePath(key)); serr == nil && fi.IsDir() {
+					err = syscall.EISDIR
+				}
+			}
 		}
 		return nil, &OpError{"read", s.loc, key, err}
 	}

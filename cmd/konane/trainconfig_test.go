@@ -233,3 +233,26 @@ func captureTrainConfig(t *testing.T) *selfplay.Config {
 	t.Cleanup(func() { trainLoop = selfplay.Run })
 	return got
 }
+
+// TestTrainRefusesForeignDir: a new run is not started in a directory of
+// other files, and a config.json that is a folder is named as such, not
+// taken for a missing one (issue 47).
+func TestTrainRefusesForeignDir(t *testing.T) {
+	foreign := t.TempDir()
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
+	folder := t.TempDir()
+	os.Mkdir(filepath.Join(folder, "config.json"), 0o755)
+	for dir, want := range map[string]string{
+		foreign: `train: --run ` + foreign + `: the directory holds "notes.txt", which is not a run's`,
+		folder:  "config.json in " + folder + ": is a directory",
+	} {
+		var out bytes.Buffer
+		err := runCmd([]string{"train", "--run", dir, "--size", "4", "--generations", "1", "--games-per-gen", "2"}, &out)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("train --run %s: %v, want %q", dir, err, want)
+		}
+	}
+	if es, _ := os.ReadDir(foreign); len(es) != 1 {
+		t.Errorf("the refused directory holds %d entries, want only notes.txt", len(es))
+	}
+}
