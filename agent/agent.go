@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -41,23 +42,21 @@ func (a Analysis) WinProbFor(c rules.Color) float64 {
 // Line writes the principal line as text: "d4 e4 b4-d4".
 func (a Analysis) Line() string { return rules.MovesText(a.PV) }
 
-// Move chooses the agent's move in p: the search's recommendation, with
-// its analysis. A finished game gives player.ErrNoMoves.
-func (a *Agent) Move(ctx context.Context, p rules.Position, s Strength) (Analysis, error) {
+// Move chooses the agent's move in p within the limits s (which the
+// search checks, player.Limits.Validate): the search's recommendation,
+// with its analysis. A finished game gives player.ErrNoMoves.
+func (a *Agent) Move(ctx context.Context, p rules.Position, s player.Limits) (Analysis, error) {
 	return a.analyze(ctx, a.play, p, s)
 }
 
 // Advise analyses p for whoever is to move (the hint for a human, or the
 // evaluation of the position) without touching the search the agent plays
 // with.
-func (a *Agent) Advise(ctx context.Context, p rules.Position, s Strength) (Analysis, error) {
+func (a *Agent) Advise(ctx context.Context, p rules.Position, s player.Limits) (Analysis, error) {
 	return a.analyze(ctx, a.advise, p, s)
 }
 
-func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s Strength) (Analysis, error) {
-	if err := s.Validate(); err != nil {
-		return Analysis{}, fmt.Errorf("agent: %w", err)
-	}
+func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s player.Limits) (Analysis, error) {
 	if int(p.Size) != a.size {
 		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
 	}

@@ -17,7 +17,7 @@ import (
 
 // playOut plays a whole game of the agent against itself, asking for
 // advice before every move when advise is set, and returns the moves.
-func playOut(t *testing.T, e *agent.Engine, seed uint64, s agent.Strength, advise bool) []rules.Move {
+func playOut(t *testing.T, e *agent.Engine, seed uint64, s player.Limits, advise bool) []rules.Move {
 	t.Helper()
 	ctx := context.Background()
 	a, err := e.NewAgent(seed)
@@ -72,7 +72,7 @@ func TestAgentGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := agent.Strength{Sims: 8}
+	s := player.Limits{Sims: 8}
 	a := playOut(t, e, 1, s, false)
 	b := playOut(t, e, 1, s, false)
 	c := playOut(t, e, 1, s, true)
@@ -92,10 +92,10 @@ func TestAgentErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := a.Move(ctx, rules.NewPosition(8), agent.Strength{Sims: 4}); err == nil || !strings.Contains(err.Error(), "plays 6x6, not 8x8") {
+	if _, err := a.Move(ctx, rules.NewPosition(8), player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "plays 6x6, not 8x8") {
 		t.Errorf("8x8 position for a 6x6 model: %v", err)
 	}
-	if _, err := a.Move(ctx, rules.NewPosition(6), agent.Strength{}); err == nil {
+	if _, err := a.Move(ctx, rules.NewPosition(6), player.Limits{}); err == nil {
 		t.Error("no strength: no error")
 	}
 }
@@ -167,7 +167,7 @@ func TestEngines(t *testing.T) {
 // whose factory plays that size; the other kinds are player's.
 func TestNewFactory(t *testing.T) {
 	path := agenttest.TinyModelFile(t, 5)
-	spec, err := player.ParseSpec("model:" + path + ",sims=4,name=tiny")
+	spec, err := agent.ParseSpec("model:" + path + ",sims=4,name=tiny")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestPolicyTemp(t *testing.T) {
 		{"model:" + path + ",sims=4,ptemp=1", 1},
 		{"model:" + path + ",sims=4,ptemp=0.5", 0.5},
 	} {
-		spec, err := player.ParseSpec(tt.text)
+		spec, err := agent.ParseSpec(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}

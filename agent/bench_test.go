@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/rules/rulestest"
 )
@@ -41,7 +42,7 @@ func BenchmarkAgentMove(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					an, err := a.Move(ctx, p, Strength{Sims: l.Sims})
+					an, err := a.Move(ctx, p, player.Limits{Sims: l.Sims})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -84,7 +85,7 @@ func BenchmarkAgentGame(b *testing.B) {
 
 // benchmarkGame is BenchmarkAgentGame on a size×size board with the
 // limits s.
-func benchmarkGame(b *testing.B, size int, s Strength) {
+func benchmarkGame(b *testing.B, size int, s player.Limits) {
 	e, err := OpenEngine("", size)
 	if err != nil {
 		b.Fatal(err)

@@ -100,7 +100,7 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	}
 	newNeural := func(stream uint64) (*player.Neural, error) {
 		// The limits are those of each call (Agent.Move, Agent.Advise).
-		n, err := player.NewNeural(e, SearchConfig(e.Size()), Strength{Sims: levels[0].Sims}, seed^stream)
+		n, err := player.NewNeural(e, SearchConfig(e.Size()), player.Limits{Sims: levels[0].Sims}, seed^stream)
 		if err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
 		}
@@ -121,7 +121,7 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 // engine and the search settings cfg (SearchConfig for the agent as play,
 // serve and gtp offer it) within s per move, for matches (arena.Entrant):
 // the factory's Run runs the engine.
-func (e *Engine) Players(name string, cfg mcts.Config, s Strength) (*player.Factory, error) {
+func (e *Engine) Players(name string, cfg mcts.Config, s player.Limits) (*player.Factory, error) {
 	if e.model == nil {
 		return player.NewFactory(player.Spec{Kind: player.KindPerfect, Name: name})
 	}
@@ -158,12 +158,12 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 // names one; sims and time replace the level's simulations, as
 // NewStrength does), with the solver as the level says unless solver=
 // says otherwise.
-func specStrength(s player.Spec) (Strength, error) {
-	st := Strength{Sims: s.Sims, Time: s.Time}
+func specStrength(s player.Spec) (player.Limits, error) {
+	st := player.Limits{Sims: s.Sims, Time: s.Time}
 	if level := s.Settings[settingLevel]; level != "" {
 		var err error
 		if st, err = NewStrength(level, s.Sims, s.Time); err != nil {
-			return Strength{}, err
+			return player.Limits{}, err
 		}
 	}
 	switch s.Settings[settingSolver] {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -43,7 +44,7 @@ func ExampleAgent_Move() {
 	e, _ := engines.Get(6)
 	a, _ := e.NewAgent(1)
 	g, _ := rules.NewGame(6)
-	an, err := a.Move(ctx, g.Position(), agent.Strength{Sims: 16})
+	an, err := a.Move(ctx, g.Position(), player.Limits{Sims: 16})
 	if err != nil {
 		fmt.Println(err)
 		return

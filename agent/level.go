@@ -18,7 +18,7 @@ type Level struct {
 }
 
 // Strength returns the limits of a move at level l.
-func (l Level) Strength() Strength { return Strength{Sims: l.Sims, NoSolver: !l.Solver} }
+func (l Level) Strength() player.Limits { return player.Limits{Sims: l.Sims, NoSolver: !l.Solver} }
 
 // levels is the one table of difficulties that play, serve and gtp offer,
 // weakest first; all but the easiest use the solver (which makes the
@@ -85,36 +85,28 @@ func ParseLevel(name string) (Level, error) {
 	return Level{}, fmt.Errorf("agent: unknown level %q (want %s)", name, strings.Join(LevelNames(), ", "))
 }
 
-// Strength is how long the agent thinks about a move: the limits of its
-// search (see player.Limits, which also bounds them and describes them
-// for people).
-type Strength = player.Limits
-
 // NewStrength combines the usual command-line settings: a level name
 // gives the simulations, a positive sims replaces them, and a positive
 // moveTime limits the time per move (without sims, time alone then
 // decides, whatever the level).
-func NewStrength(level string, sims int, moveTime time.Duration) (Strength, error) {
-	if sims < 0 || sims > player.MaxSims {
-		return Strength{}, fmt.Errorf("agent: %d simulations: want 1..%d", sims, player.MaxSims)
-	}
-	if moveTime < 0 || moveTime > player.MaxTime {
-		return Strength{}, fmt.Errorf("agent: time per move %v: want a positive duration up to %v", moveTime, player.MaxTime)
-	}
+func NewStrength(level string, sims int, moveTime time.Duration) (player.Limits, error) {
 	if level == "" {
 		level = DefaultLevel
 	}
 	l, err := ParseLevel(level)
 	if err != nil {
-		return Strength{}, err
+		return player.Limits{}, err
 	}
 	s := l.Strength()
 	s.Time = moveTime
 	switch {
-	case sims > 0:
+	case sims != 0:
 		s.Sims = sims
-	case moveTime > 0:
+	case moveTime != 0:
 		s.Sims = 0
+	}
+	if err := s.Validate(); err != nil {
+		return player.Limits{}, err
 	}
 	return s, nil
 }

@@ -38,15 +38,15 @@ func TestNewStrength(t *testing.T) {
 		level string
 		sims  int
 		time  time.Duration
-		want  Strength
+		want  player.Limits
 		text  string
 	}{
-		{"", 0, 0, Strength{Sims: 512}, "512 simulations per move"},
-		{"easy", 0, 0, Strength{Sims: 16, NoSolver: true}, "16 simulations per move, without the solver"},
-		{"easy", 40, 0, Strength{Sims: 40, NoSolver: true}, "40 simulations per move, without the solver"},
-		{"max", 100, 0, Strength{Sims: 100}, "100 simulations per move"},
-		{"hard", 0, time.Second, Strength{Time: time.Second}, "1s per move"},
-		{"hard", 300, 2 * time.Second, Strength{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
+		{"", 0, 0, player.Limits{Sims: 512}, "512 simulations per move"},
+		{"easy", 0, 0, player.Limits{Sims: 16, NoSolver: true}, "16 simulations per move, without the solver"},
+		{"easy", 40, 0, player.Limits{Sims: 40, NoSolver: true}, "40 simulations per move, without the solver"},
+		{"max", 100, 0, player.Limits{Sims: 100}, "100 simulations per move"},
+		{"hard", 0, time.Second, player.Limits{Time: time.Second}, "1s per move"},
+		{"hard", 300, 2 * time.Second, player.Limits{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
 	} {
 		s, err := NewStrength(tc.level, tc.sims, tc.time)
 		if err != nil || s != tc.want || s.String() != tc.text {
@@ -72,7 +72,7 @@ func TestNewStrength(t *testing.T) {
 			t.Errorf("NewStrength(%q, %d, %v): %v; want an error about %q", tc.level, tc.sims, tc.time, err, tc.want)
 		}
 	}
-	if err := (Strength{}).Validate(); err == nil {
+	if err := (player.Limits{}).Validate(); err == nil {
 		t.Error("a strength without limits validates")
 	}
 }
@@ -82,18 +82,18 @@ func TestNewStrength(t *testing.T) {
 func TestSpecStrength(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
-		want Strength
+		want player.Limits
 	}{
-		{"model:m,sims=200", Strength{Sims: 200}},
-		{"model:m,sims=200,solver=off", Strength{Sims: 200, NoSolver: true}},
-		{"model:m,level=medium", Strength{Sims: 512}},
-		{"model:m,level=easy", Strength{Sims: 16, NoSolver: true}},
-		{"model:m,level=easy,solver=on", Strength{Sims: 16}},
-		{"model:m,level=hard,solver=off", Strength{Sims: 2048, NoSolver: true}},
-		{"model:m,level=hard,time=1s", Strength{Time: time.Second}},
-		{"model:m,time=1s", Strength{Time: time.Second}},
+		{"model:m,sims=200", player.Limits{Sims: 200}},
+		{"model:m,sims=200,solver=off", player.Limits{Sims: 200, NoSolver: true}},
+		{"model:m,level=medium", player.Limits{Sims: 512}},
+		{"model:m,level=easy", player.Limits{Sims: 16, NoSolver: true}},
+		{"model:m,level=easy,solver=on", player.Limits{Sims: 16}},
+		{"model:m,level=hard,solver=off", player.Limits{Sims: 2048, NoSolver: true}},
+		{"model:m,level=hard,time=1s", player.Limits{Time: time.Second}},
+		{"model:m,time=1s", player.Limits{Time: time.Second}},
 	} {
-		s, err := player.ParseSpec(tc.spec)
+		s, err := ParseSpec(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestSpecStrength(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want %+v", tc.spec, got, err, tc.want)
 		}
 	}
-	s, err := player.ParseSpec("model:m,level=expert")
+	s, err := ParseSpec("model:m,level=expert")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,14 +56,14 @@ func NewSolverEngine(size int) (*Engine, error) {
 // searcher is what an Agent asks for a move or an analysis: a network's
 // search (player.Neural) or the exact solver (solverSearch).
 type searcher interface {
-	Analyze(ctx context.Context, p rules.Position, l Strength) (mcts.Result, error)
+	Analyze(ctx context.Context, p rules.Position, l player.Limits) (mcts.Result, error)
 }
 
 // solverSearch analyses a position with the exact solver: every move's
 // value is exact.
 type solverSearch struct{ p *player.Perfect }
 
-func (s solverSearch) Analyze(ctx context.Context, p rules.Position, _ Strength) (mcts.Result, error) {
+func (s solverSearch) Analyze(ctx context.Context, p rules.Position, _ player.Limits) (mcts.Result, error) {
 	best, results, err := s.p.Analyze(ctx, p)
 	if err != nil {
 		return mcts.Result{}, err

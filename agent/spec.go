@@ -29,13 +29,18 @@ const (
 	settingPolicyTemp = "ptemp"
 )
 
-func init() {
-	player.DeclareSettings(player.KindModel, player.SpecSettings{
-		Keys:  []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, "name", "file"},
-		Set:   setModelSetting,
-		Check: checkModelSpec,
-	})
-}
+// Kinds are the kinds of player a spec may name: player.DefaultKinds,
+// with the model kind reading the settings above too.
+var Kinds = player.DefaultKinds.With(player.Kind{
+	Name:   player.KindModel,
+	Keys:   []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, "name", "file"},
+	Set:    setModelSetting,
+	Finish: checkModelSpec,
+})
+
+// ParseSpec reads a player spec of one of Kinds (see player.Spec): the
+// spec parser of commands that load model players.
+func ParseSpec(text string) (player.Spec, error) { return Kinds.Parse(text) }
 
 // setModelSetting checks a value of one of the settings above and returns
 // it as the spec keeps it (level and solver in lower case, ptemp as the
@@ -60,7 +65,7 @@ func setModelSetting(key, value string) (string, error) {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	}
-	return "", fmt.Errorf("agent: no model setting %q", key) // DeclareSettings names only the keys above
+	return "", fmt.Errorf("agent: no model setting %q", key) // Kinds names only the keys above
 }
 
 func parsePolicyTemp(value string) (float64, error) {
@@ -72,7 +77,7 @@ func parsePolicyTemp(value string) (float64, error) {
 }
 
 // checkModelSpec checks that a model spec says how long to search.
-func checkModelSpec(s player.Spec) error {
+func checkModelSpec(s *player.Spec) error {
 	if s.Sims == 0 && s.Time == 0 && s.Settings[settingLevel] == "" {
 		return errors.New("model needs level=L, sims=N or time=D")
 	}

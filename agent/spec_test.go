@@ -31,7 +31,7 @@ func TestSpecsGolden(t *testing.T) {
 	}
 	var out strings.Builder
 	for _, text := range specs {
-		s, err := player.ParseSpec(text)
+		s, err := ParseSpec(text)
 		if err != nil {
 			fmt.Fprintf(&out, "%q: %v\n", text, err)
 			continue

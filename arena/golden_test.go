@@ -13,7 +13,7 @@ import (
 // opening plies, three players, two at a time): testdata/games.golden,
 // byte for byte; -update rewrites it.
 func TestGamesGolden(t *testing.T) {
-	cfg := Config{Size: 5, Games: 4, Parallel: 2, RandomPlies: 2, Seed: 11}
+	cfg := MatchConfig{Size: 5, Games: 4, Parallel: 2, RandomPlies: 2, Seed: 11}
 	res, err := Run(context.Background(), cfg, factories(t, "random", "greedy", "alphabeta:depth=2"))
 	if err != nil {
 		t.Fatal(err)

@@ -46,8 +46,8 @@ type sizeChecker interface {
 	CheckSize(size int) error
 }
 
-// Config describes a match.
-type Config struct {
+// MatchConfig describes a match.
+type MatchConfig struct {
 	Size int
 	// Games is the number of games per pair of entrants. Games 2k and
 	// 2k+1 of a pair share opening line k with colours swapped, so an
@@ -117,8 +117,8 @@ func (p Pair) Games() int { return p.WinsA + p.WinsB }
 
 // Results are the outcome of a match.
 type Results struct {
-	Config  Config   // as run (Progress, OnGame and Skip cleared)
-	Names   []string // entrant names, in the order given
+	Config  MatchConfig // as run (Progress, OnGame and Skip cleared)
+	Names   []string    // entrant names, in the order given
 	Pairs   []Pair
 	Games   []Game // played games, in schedule order
 	Skipped int    // scheduled games not played because an SPRT decided
@@ -151,7 +151,7 @@ func Pairings(n int, gauntlet bool) [][2]int {
 // MaxMatchGames bounds the games of one match, all pairs together.
 const MaxMatchGames = 1 << 20
 
-func (c *Config) validate(n int) error {
+func (c *MatchConfig) validate(n int) error {
 	switch {
 	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
 		return fmt.Errorf("arena: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
@@ -184,7 +184,7 @@ func (c *Config) validate(n int) error {
 // Run(ctx) error run for the duration of the match. Any error (a player
 // failing or moving illegally, ctx ending) stops the match and is
 // returned with no results.
-func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Results, error) {
+func Run(ctx context.Context, cfg MatchConfig, entrants []Entrant) (*Results, error) {
 	if err := cfg.validate(len(entrants)); err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Results, error) 
 
 // play runs the schedule: round g of every pair, then round g+1, so that
 // the pairs progress together.
-func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (*Results, error) {
+func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []string) (*Results, error) {
 	pairings := Pairings(len(entrants), cfg.Gauntlet)
 	lines := Openings(cfg.Size, (cfg.Games+1)/2, cfg.RandomPlies, cfg.Seed)
 	res := &Results{Config: cfg, Names: names, Pairs: make([]Pair, len(pairings))}
@@ -304,7 +304,7 @@ func play(ctx context.Context, cfg Config, entrants []Entrant, names []string) (
 	return res, nil
 }
 
-func playOne(ctx context.Context, cfg Config, entrants []Entrant, i, line int, opening []rules.Move, black, white int) (*Game, error) {
+func playOne(ctx context.Context, cfg MatchConfig, entrants []Entrant, i, line int, opening []rules.Move, black, white int) (*Game, error) {
 	bp, err := entrants[black].New(playerSeed(cfg.Seed, i, rules.Black))
 	if err != nil {
 		return nil, fmt.Errorf("arena: %s: %w", entrants[black].Name(), err)

@@ -70,7 +70,7 @@ func TestOpenings(t *testing.T) {
 
 func TestRunRoundRobin(t *testing.T) {
 	entrants := factories(t, "random", "greedy", "alphabeta:depth=2")
-	cfg := Config{Size: 5, Games: 6, Parallel: 2, RandomPlies: 2, Seed: 11}
+	cfg := MatchConfig{Size: 5, Games: 6, Parallel: 2, RandomPlies: 2, Seed: 11}
 	calls := 0
 	cfg.Progress = func(done, total int) {
 		calls++
@@ -139,7 +139,7 @@ func TestRunRoundRobin(t *testing.T) {
 func TestRunGauntletAndSPRT(t *testing.T) {
 	entrants := factories(t, "random", "alphabeta:depth=3", "greedy")
 	sprt := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
-	cfg := Config{Size: 6, Games: 200, Parallel: 1, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
+	cfg := MatchConfig{Size: 6, Games: 200, Parallel: 1, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
 	res, err := Run(context.Background(), cfg, entrants)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestNewEntrant(t *testing.T) {
 		seeds[seed] = true
 		return player.NewRandom(seed), nil
 	})
-	res, err := Run(context.Background(), Config{Size: 4, Games: 4, Parallel: 1}, []Entrant{e, factories(t, "greedy")[0]})
+	res, err := Run(context.Background(), MatchConfig{Size: 4, Games: 4, Parallel: 1}, []Entrant{e, factories(t, "greedy")[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +216,10 @@ func TestRunErrors(t *testing.T) {
 	boom := errors.New("boom")
 	// One game at a time, so that the first failing game is game 1 (the
 	// misbehaving player has White there).
-	cfg := Config{Size: 4, Games: 2, Parallel: 1, Seed: 1}
+	cfg := MatchConfig{Size: 4, Games: 2, Parallel: 1, Seed: 1}
 	tests := []struct {
 		name     string
-		cfg      Config
+		cfg      MatchConfig
 		entrants []Entrant
 		want     string
 	}{
@@ -227,13 +227,13 @@ func TestRunErrors(t *testing.T) {
 		{"illegal", cfg, []Entrant{fake{name: "x"}, fake{name: "cheat", illegal: true}}, "arena: cheat (white) played the illegal move a1-h8 at move 4 (game 1)"},
 		{"same names", cfg, []Entrant{fake{name: "x"}, fake{name: "x"}}, `two players are named "x"`},
 		{"one player", cfg, []Entrant{fake{name: "x"}}, "at least 2 players"},
-		{"size", Config{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},
-		{"games", Config{Size: 4, Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
-		{"parallel", Config{Size: 4, Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
-		{"too many games", Config{Size: 4, Games: math.MaxInt, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}, fake{name: "z"}}, "games per pair: want at most 349525 with 3 players (1048576 games in all)"},
-		{"random plies", Config{Size: 4, Games: 1, Parallel: 1, RandomPlies: 17}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 random plies: want 0..16 on 4x4"},
-		{"negative random plies", Config{Size: 4, Games: 1, Parallel: 1, RandomPlies: -1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "-1 random plies"},
-		{"sprt", Config{Size: 4, Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
+		{"size", MatchConfig{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},
+		{"games", MatchConfig{Size: 4, Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
+		{"parallel", MatchConfig{Size: 4, Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
+		{"too many games", MatchConfig{Size: 4, Games: math.MaxInt, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}, fake{name: "z"}}, "games per pair: want at most 349525 with 3 players (1048576 games in all)"},
+		{"random plies", MatchConfig{Size: 4, Games: 1, Parallel: 1, RandomPlies: 17}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 random plies: want 0..16 on 4x4"},
+		{"negative random plies", MatchConfig{Size: 4, Games: 1, Parallel: 1, RandomPlies: -1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "-1 random plies"},
+		{"sprt", MatchConfig{Size: 4, Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), tt.cfg, tt.entrants)
@@ -248,7 +248,7 @@ func TestRunErrors(t *testing.T) {
 
 func TestRunRunsEntrants(t *testing.T) {
 	var runs atomic.Int32
-	cfg := Config{Size: 4, Games: 4, Parallel: 2, Seed: 1}
+	cfg := MatchConfig{Size: 4, Games: 4, Parallel: 2, Seed: 1}
 	if _, err := Run(context.Background(), cfg, []Entrant{fake{name: "x", runs: &runs}, fake{name: "y"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestRunRunsEntrants(t *testing.T) {
 // the games an uninterrupted match plays that were not kept.
 func TestRunSkipResumes(t *testing.T) {
 	ctx := context.Background()
-	cfg := Config{Size: 5, Games: 8, Parallel: 2, RandomPlies: 2, Seed: 7}
+	cfg := MatchConfig{Size: 5, Games: 8, Parallel: 2, RandomPlies: 2, Seed: 7}
 	full, err := Run(ctx, cfg, factories(t, "random", "greedy"))
 	if err != nil {
 		t.Fatal(err)

@@ -42,12 +42,12 @@ func (r *Report) anchorName() string {
 	return r.Results.Names[r.Anchor]
 }
 
-// Header is the one-line description of the match (Config.Describe).
+// Header is the one-line description of the match (MatchConfig.Describe).
 func (r *Report) Header() string { return r.Results.Config.Describe(len(r.Results.Names)) }
 
 // Describe is a one-line description of a match of the given number of
 // players, with every setting that makes it reproducible.
-func (c Config) Describe(players int) string {
+func (c MatchConfig) Describe(players int) string {
 	kind := "round robin"
 	if c.Gauntlet {
 		kind = "gauntlet"
@@ -292,7 +292,7 @@ func (r *Report) SaveTables(dir string) error {
 // SaveGame writes the record of g as dir/games/NNNNN.txt (numbered by
 // round, the directory created if needed), atomically: what Save writes
 // for each game, for a caller that keeps each game as it ends
-// (Config.OnGame) so that an interrupted match loses none. res needs only
+// (MatchConfig.OnGame) so that an interrupted match loses none. res needs only
 // its Config and Names.
 func (res *Results) SaveGame(dir string, g Game) error {
 	games := filepath.Join(dir, "games")

@@ -15,7 +15,7 @@ import (
 
 func TestReport(t *testing.T) {
 	sprt := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
-	cfg := Config{Size: 4, Games: 4, Parallel: 2, RandomPlies: 1, Seed: 3, SPRT: &sprt}
+	cfg := MatchConfig{Size: 4, Games: 4, Parallel: 2, RandomPlies: 1, Seed: 3, SPRT: &sprt}
 	res, err := Run(context.Background(), cfg, factories(t, "random", "greedy:name=g"))
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestReport(t *testing.T) {
 }
 
 func TestReportWithoutRatings(t *testing.T) {
-	res := &Results{Config: Config{Size: 4, Games: 2}, Names: []string{"a", "b"}, Pairs: []Pair{{A: 0, B: 1, WinsA: 2}}}
+	res := &Results{Config: MatchConfig{Size: 4, Games: 2}, Names: []string{"a", "b"}, Pairs: []Pair{{A: 0, B: 1, WinsA: 2}}}
 	rep := NewReport(res, 0, 0)
 	var text strings.Builder
 	rep.WriteText(&text)

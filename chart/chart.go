@@ -126,6 +126,47 @@ func points(xs, ys []float64) plotter.XYs {
 
 // build makes the plot of p and its legend (drawn beside it by draw).
 func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
+	pl, leg := p.newPlot()
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	smoothed := false
+	for i, s := range p.Series {
+		c := Palette[i%len(Palette)]
+		if s.Color != (color.RGBA{}) {
+			c = s.Color
+		}
+		for _, pt := range points(s.X, s.Y) {
+			xmin, xmax = math.Min(xmin, pt.X), math.Max(xmax, pt.X)
+		}
+		if err := s.addBand(pl, c); err != nil {
+			return nil, nil, err
+		}
+		if err := s.add(pl, &leg, c); err != nil {
+			return nil, nil, err
+		}
+		smoothed = smoothed || s.Smooth && len(points(s.X, s.Y)) > 0
+	}
+	if math.IsInf(xmin, 1) {
+		xmin, xmax = 0, 1
+	}
+	if err := p.addLevels(pl, &leg, xmin, xmax); err != nil {
+		return nil, nil, err
+	}
+	if smoothed {
+		gray := Palette[7]
+		raw, _ := plotter.NewLine(plotter.XYs{{}, {X: 1}})
+		raw.Color, raw.Width = fade(gray, 0x50), vg.Points(0.8)
+		ema, _ := plotter.NewLine(plotter.XYs{{}, {X: 1}})
+		ema.Color, ema.Width = gray, vg.Points(1.8)
+		leg.Add("measured", raw)
+		leg.Add("EMA "+strconv.Itoa(EMASpan), ema)
+	}
+	p.setAxes(pl)
+	return pl, &leg, nil
+}
+
+// newPlot returns the panel's empty plot, titled and gridded, and its
+// legend.
+func (p Panel) newPlot() (*plot.Plot, plot.Legend) {
 	pl := plot.New()
 	for _, sty := range []*text.Style{&pl.Title.TextStyle, &pl.X.Label.TextStyle, &pl.Y.Label.TextStyle,
 		&pl.X.Tick.Label, &pl.Y.Tick.Label} {
@@ -139,112 +180,114 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 	leg.Top, leg.Left = true, true
 	leg.TextStyle.Font = font.Font{Typeface: sans.Typeface, Variant: sans.Variant, Size: vg.Points(10)}
 	leg.ThumbnailWidth = vg.Points(18)
-	xmin, xmax := math.Inf(1), math.Inf(-1)
-	smoothed := false
-	for i, s := range p.Series {
-		c := Palette[i%len(Palette)]
-		if s.Color != (color.RGBA{}) {
-			c = s.Color
+	return pl, leg
+}
+
+// addBand draws the series' interval (Low to High) as a faded band, when
+// it has one of at least two points.
+func (s Series) addBand(pl *plot.Plot, c color.RGBA) error {
+	if s.Low == nil || s.High == nil {
+		return nil
+	}
+	var lo, hi plotter.XYs
+	for k := range s.X {
+		if k < len(s.Low) && k < len(s.High) && finite(s.X[k]) && finite(s.Low[k]) && finite(s.High[k]) {
+			lo, hi = append(lo, plotter.XY{X: s.X[k], Y: s.Low[k]}), append(hi, plotter.XY{X: s.X[k], Y: s.High[k]})
 		}
-		for _, pt := range points(s.X, s.Y) {
-			xmin, xmax = math.Min(xmin, pt.X), math.Max(xmax, pt.X)
-		}
-		if s.Low != nil && s.High != nil {
-			var lo, hi plotter.XYs
-			for k := range s.X {
-				if k < len(s.Low) && k < len(s.High) && finite(s.X[k]) && finite(s.Low[k]) && finite(s.High[k]) {
-					lo, hi = append(lo, plotter.XY{X: s.X[k], Y: s.Low[k]}), append(hi, plotter.XY{X: s.X[k], Y: s.High[k]})
-				}
-			}
-			if len(lo) > 1 {
-				ring := append(plotter.XYs{}, lo...)
-				for k := len(hi) - 1; k >= 0; k-- {
-					ring = append(ring, hi[k])
-				}
-				band, err := plotter.NewPolygon(ring)
-				if err != nil {
-					return nil, nil, err
-				}
-				band.Color = fade(c, 0x40)
-				band.LineStyle.Width = 0
-				pl.Add(band)
-			}
-		}
-		pts := points(s.X, s.Y)
-		if len(pts) == 0 {
-			continue
-		}
-		main := pts
-		if s.Smooth {
-			smoothed = true
-			raw, err := plotter.NewLine(pts)
-			if err != nil {
-				return nil, nil, err
-			}
-			raw.Color, raw.Width = fade(c, 0x50), vg.Points(0.8)
-			pl.Add(raw)
-			main = points(s.X, EMA(s.Y, EMASpan))
-		}
-		if s.Marks {
-			sc, err := plotter.NewScatter(main)
-			if err != nil {
-				return nil, nil, err
-			}
-			sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(3.5)
-			if s.Glyph != nil {
-				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = s.Glyph, vg.Points(5)
-			}
-			pl.Add(sc)
-			if s.Name != "" {
-				leg.Add(s.Name, sc)
-			}
-			continue
-		}
-		line, err := plotter.NewLine(main)
+	}
+	if len(lo) <= 1 {
+		return nil
+	}
+	ring := append(plotter.XYs{}, lo...)
+	for k := len(hi) - 1; k >= 0; k-- {
+		ring = append(ring, hi[k])
+	}
+	band, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return err
+	}
+	band.Color = fade(c, 0x40)
+	band.LineStyle.Width = 0
+	pl.Add(band)
+	return nil
+}
+
+// add draws the series itself (marks, or a line with optional points,
+// smoothed if asked) in colour c and names it in the legend.
+func (s Series) add(pl *plot.Plot, leg *plot.Legend, c color.RGBA) error {
+	pts := points(s.X, s.Y)
+	if len(pts) == 0 {
+		return nil
+	}
+	main := pts
+	if s.Smooth {
+		raw, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		line.Color, line.Width = c, vg.Points(1.8)
-		pl.Add(line)
-		thumbs := []plot.Thumbnailer{line}
-		if s.Points {
-			sc, err := plotter.NewScatter(main)
-			if err != nil {
-				return nil, nil, err
-			}
-			sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(2)
-			pl.Add(sc)
-			thumbs = append(thumbs, sc)
+		raw.Color, raw.Width = fade(c, 0x50), vg.Points(0.8)
+		pl.Add(raw)
+		main = points(s.X, EMA(s.Y, EMASpan))
+	}
+	if s.Marks {
+		sc, err := plotter.NewScatter(main)
+		if err != nil {
+			return err
 		}
+		sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(3.5)
+		if s.Glyph != nil {
+			sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = s.Glyph, vg.Points(5)
+		}
+		pl.Add(sc)
 		if s.Name != "" {
-			leg.Add(s.Name, thumbs...)
+			leg.Add(s.Name, sc)
 		}
+		return nil
 	}
-	if math.IsInf(xmin, 1) {
-		xmin, xmax = 0, 1
+	line, err := plotter.NewLine(main)
+	if err != nil {
+		return err
 	}
+	line.Color, line.Width = c, vg.Points(1.8)
+	pl.Add(line)
+	thumbs := []plot.Thumbnailer{line}
+	if s.Points {
+		sc, err := plotter.NewScatter(main)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, draw.CircleGlyph{}, vg.Points(2)
+		pl.Add(sc)
+		thumbs = append(thumbs, sc)
+	}
+	if s.Name != "" {
+		leg.Add(s.Name, thumbs...)
+	}
+	return nil
+}
+
+// addLevels draws the panel's horizontal reference levels from xmin to
+// xmax, dashed, each in the colour after the series'.
+func (p Panel) addLevels(pl *plot.Plot, leg *plot.Legend, xmin, xmax float64) error {
 	for i, l := range p.Levels {
 		if math.IsNaN(l.Y) {
 			continue
 		}
 		line, err := plotter.NewLine(plotter.XYs{{X: xmin, Y: l.Y}, {X: xmax, Y: l.Y}})
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		line.Color = Palette[(len(p.Series)+i)%len(Palette)]
 		line.Width, line.Dashes = vg.Points(1.2), []vg.Length{vg.Points(5), vg.Points(3)}
 		pl.Add(line)
 		leg.Add(l.Name, line)
 	}
-	if smoothed {
-		gray := Palette[7]
-		raw, _ := plotter.NewLine(plotter.XYs{{}, {X: 1}})
-		raw.Color, raw.Width = fade(gray, 0x50), vg.Points(0.8)
-		ema, _ := plotter.NewLine(plotter.XYs{{}, {X: 1}})
-		ema.Color, ema.Width = gray, vg.Points(1.8)
-		leg.Add("measured", raw)
-		leg.Add("EMA "+strconv.Itoa(EMASpan), ema)
-	}
+	return nil
+}
+
+// setAxes sets the ticks and the y range: a flat series gets a readable
+// range around it, and a fixed range (fixedY) wins.
+func (p Panel) setAxes(pl *plot.Plot) {
 	if p.IntegerX || p.Second != nil || p.XTicks > 0 {
 		pl.X.Tick.Marker = intTicks{integer: p.IntegerX, second: p.Second, target: p.XTicks}
 	}
@@ -257,7 +300,6 @@ func (p Panel) build() (*plot.Plot, *plot.Legend, error) {
 	if p.fixedY {
 		pl.Y.Min, pl.Y.Max = p.YMin, p.YMax
 	}
-	return pl, &leg, nil
 }
 
 // intTicks puts major ticks on round values (whole numbers, if asked),

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
+	"github.com/konanezero/konane/runfiles"
 	"html"
 	"io"
 	"math"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
-	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -44,20 +44,20 @@ func train(t *testing.T, dir string, gens int) {
 // writeRatings gives the run a ladder of two anchors and its generations.
 func writeRatings(t *testing.T, dir string, gens int) {
 	t.Helper()
-	rows := []ladder.Row{
+	rows := []runfiles.Rating{
 		{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), Games: 8, Wins: 2,
 			SolverPositions: 10, SolverKept: 5, SolverRate: 0.5, SolverLow: 0.2, SolverHigh: 0.8, SolverRandom: 0.45},
 		{Player: "greedy", Anchor: true, Elo: 150, Low: 50, High: 250, SE: 50, SelfplayGames: math.NaN(), Hours: math.NaN(), Games: 8, Wins: 5,
 			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()},
 	}
 	for g := 1; g <= gens; g++ {
-		rows = append(rows, ladder.Row{Player: ladder.GenerationName(g), Generation: g, SelfplayGames: float64(4 * g), Hours: 0.01 * float64(g),
+		rows = append(rows, runfiles.Rating{Player: runfiles.GenDir(g), Generation: g, SelfplayGames: float64(4 * g), Hours: 0.01 * float64(g),
 			Elo: 40 * float64(g), Low: 40*float64(g) - 90, High: 40*float64(g) + 90, SE: 45, Games: 8, Wins: 4,
 			SolverPositions: 10, SolverKept: 5 + g, SolverRate: float64(5+g) / 10, SolverLow: 0.3, SolverHigh: 0.9, SolverRandom: 0.45})
 	}
-	os.MkdirAll(filepath.Join(dir, ladder.Dir), 0o755)
-	if err := atomicfile.Write(filepath.Join(dir, ladder.Dir, ladder.RatingsFile), 0o644, func(w io.Writer) error {
-		return ladder.WriteRatings(w, rows)
+	os.MkdirAll(filepath.Join(dir, runfiles.LadderDir), 0o755)
+	if err := atomicfile.Write(filepath.Join(dir, runfiles.LadderDir, runfiles.RatingsFile), 0o644, func(w io.Writer) error {
+		return runfiles.WriteRatings(w, rows)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestAPI(t *testing.T) {
 	}
 
 	// A damaged file is reported, not fatal.
-	if err := os.WriteFile(filepath.Join(dir, ladder.Dir, ladder.RatingsFile), []byte("nonsense\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfiles.LadderDir, runfiles.RatingsFile), []byte("nonsense\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if st = getStatus(t, h); len(st.Errors) != 1 || !strings.Contains(st.Errors[0], "ratings.csv") || st.Generation != 2 {

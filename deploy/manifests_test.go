@@ -8,6 +8,8 @@ package deploy
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,7 +80,7 @@ func TestManifests(t *testing.T) {
 	}
 	configMaps, secrets := map[string]*corev1.ConfigMap{}, map[string]*corev1.Secret{}
 	var trainers []*appsv1.StatefulSet
-	var workers, servers []*appsv1.Deployment
+	var workers, servers, bots []*appsv1.Deployment
 	var pods []*corev1.PodTemplateSpec
 	var hpas []*autoscalingv2.HorizontalPodAutoscaler
 	var pdbs []*policyv1.PodDisruptionBudget
@@ -99,6 +101,9 @@ func TestManifests(t *testing.T) {
 		case *appsv1.Deployment:
 			if args := o.Spec.Template.Spec.Containers[0].Args; len(args) > 0 && args[0] == "serve" {
 				servers = append(servers, o)
+				continue
+			} else if len(args) > 0 && args[0] == "bot" {
+				bots = append(bots, o)
 				continue
 			}
 			workers = append(workers, o)
@@ -169,7 +174,17 @@ func TestManifests(t *testing.T) {
 			}
 		}
 	}
-	checkServe(t, servers, services, hpas, pdbs, ingresses)
+	var serveIngresses, botIngresses []*networkingv1.Ingress
+	for _, ing := range ingresses {
+		if svc := services[ing.Spec.Rules[0].HTTP.Paths[0].Backend.Service.Name]; svc != nil && svc.Spec.Selector["app.kubernetes.io/component"] == "bot" {
+			botIngresses = append(botIngresses, ing)
+		} else {
+			serveIngresses = append(serveIngresses, ing)
+		}
+	}
+	checkServe(t, servers, services, hpas, pdbs, serveIngresses)
+	checkBot(t, bots, services, configMaps, secrets, botIngresses)
+	checkImageTags(t, configMaps)
 	if args := trainers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "train" || !slices.Contains(args, "--selfplay=false") {
 		t.Errorf("trainer args %v: want train ... --selfplay=false", args)
 	}
@@ -245,11 +260,145 @@ func checkServe(t *testing.T, servers []*appsv1.Deployment, services map[string]
 	}
 }
 
+// checkBot checks the AbstractPlay bot: one Deployment of `konane bot`
+// with exactly one replica, replaced rather than rolled (its nonce memory
+// is per process), on 0.0.0.0:8080 as non-root, with probes, resource
+// requests, its settings from a ConfigMap and a Secret (the public key and
+// the client id and secret, never in its arguments), a grace period
+// longer than the longest move in flight (as apbot's Bot.Longest counts
+// it), a Service that selects it and an Ingress with TLS that exposes "/"
+// only.
+func checkBot(t *testing.T, bots []*appsv1.Deployment, services map[string]*corev1.Service, configMaps map[string]*corev1.ConfigMap, secrets map[string]*corev1.Secret, ingresses []*networkingv1.Ingress) {
+	t.Helper()
+	if len(bots) != 1 || len(ingresses) != 1 {
+		t.Fatalf("%d bot Deployments and %d bot Ingresses; want one each", len(bots), len(ingresses))
+	}
+	d := bots[0]
+	if d.Spec.Replicas == nil || *d.Spec.Replicas != 1 || d.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		t.Errorf("bot: want exactly 1 replica, replaced by Recreate")
+	}
+	pod := d.Spec.Template.Spec
+	if sc := pod.SecurityContext; sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot {
+		t.Errorf("bot: must run as a non-root user")
+	}
+	c := pod.Containers[0]
+	if !slices.Contains(c.Args, "0.0.0.0:8080") || c.Ports[0].ContainerPort != 8080 {
+		t.Errorf("bot args %v, ports %v: want --addr 0.0.0.0:8080", c.Args, c.Ports)
+	}
+	if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/readyz" ||
+		c.LivenessProbe == nil || c.LivenessProbe.HTTPGet == nil || c.LivenessProbe.HTTPGet.Path != "/healthz" {
+		t.Errorf("bot: probes on /readyz and /healthz wanted")
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() {
+		t.Errorf("bot: needs cpu and memory requests")
+	}
+	for _, a := range c.Args {
+		if strings.Contains(strings.ToLower(a), "secret") || strings.HasPrefix(a, "ssh-") {
+			t.Errorf("bot: argument %q: the settings come from the environment only", a)
+		}
+	}
+	vars := map[string]bool{}
+	for _, e := range c.EnvFrom {
+		switch {
+		case e.ConfigMapRef != nil && configMaps[e.ConfigMapRef.Name] != nil:
+			for k := range configMaps[e.ConfigMapRef.Name].Data {
+				vars[k] = true
+			}
+		case e.SecretRef != nil && secrets[e.SecretRef.Name] != nil:
+			for k := range secrets[e.SecretRef.Name].StringData {
+				vars[k] = true
+			}
+		default:
+			t.Errorf("bot: envFrom %v names no ConfigMap or Secret of the manifests", e)
+		}
+	}
+	for _, k := range []string{"AP_BOT_PUBLIC_KEY", "AP_BOT_CLIENT_ID", "AP_BOT_CLIENT_SECRET"} {
+		if !vars[k] {
+			t.Errorf("bot: no %s in its environment", k)
+		}
+	}
+	flag := func(name string) string {
+		if i := slices.Index(c.Args, name); i >= 0 && i+1 < len(c.Args) {
+			return c.Args[i+1]
+		}
+		return ""
+	}
+	move, err1 := time.ParseDuration(flag("--move-time"))
+	query, err2 := time.ParseDuration(flag("--query-timeout"))
+	var retries, pending, searches int
+	_, err3 := fmt.Sscan(flag("--retries"), &retries)
+	_, err4 := fmt.Sscan(flag("--max-pending"), &pending)
+	_, err5 := fmt.Sscan(flag("--max-searches"), &searches)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
+		t.Fatalf("bot: --move-time, --query-timeout, --retries, --max-pending and --max-searches must be given: %v", err)
+	}
+	search := 2*move + 5*time.Second
+	longest := time.Duration(pending/searches)*search + search + time.Duration(retries+2)*2*query
+	for i := range retries {
+		longest += time.Second << i
+	}
+	if pod.TerminationGracePeriodSeconds == nil || time.Duration(*pod.TerminationGracePeriodSeconds)*time.Second <= longest {
+		t.Errorf("bot: the grace period must exceed the longest move in flight, %v", longest)
+	}
+	var svc *corev1.Service
+	for _, s := range services {
+		if sel := s.Spec.Selector; len(sel) > 0 && sel["app.kubernetes.io/component"] == d.Spec.Template.Labels["app.kubernetes.io/component"] &&
+			sel["app.kubernetes.io/name"] == d.Spec.Template.Labels["app.kubernetes.io/name"] {
+			svc = s
+		}
+	}
+	if svc == nil {
+		t.Fatal("no Service selects the bot pods")
+	}
+	ing := ingresses[0]
+	if len(ing.Spec.TLS) == 0 || len(ing.Spec.Rules) != 1 || len(ing.Spec.Rules[0].HTTP.Paths) != 1 {
+		t.Fatalf("the bot's Ingress must have TLS and one path")
+	}
+	p := ing.Spec.Rules[0].HTTP.Paths[0]
+	if p.Backend.Service.Name != svc.Name || p.Path != "/" || p.PathType == nil || *p.PathType != networkingv1.PathTypeExact {
+		t.Errorf("the bot's Ingress must lead \"/\" (Exact, so not /metrics) to the Service %s", svc.Name)
+	}
+}
+
 // TestStrictDecodingCatchesTypos makes sure that the strict decoding above
 // would notice a misspelt field.
 func TestStrictDecodingCatchesTypos(t *testing.T) {
 	bad := []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replica: 2\n")
 	if err := yaml.UnmarshalStrict(bad, &appsv1.Deployment{}); err == nil {
 		t.Fatal("a misspelt field (replica) decoded without error")
+	}
+}
+
+// checkImageTags checks that the container image carries the storage
+// driver of every run location in the manifests: the default build of
+// konane has only file://, and each bucket driver comes with a build tag
+// (s3, gcs, azure) that the Dockerfile's TAGS must name.
+func checkImageTags(t *testing.T, configMaps map[string]*corev1.ConfigMap) {
+	data, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "ARG TAGS="); ok {
+			tags = strings.Split(strings.Trim(v, `"`), ",")
+		}
+	}
+	if !strings.Contains(string(data), `-tags "$TAGS"`) {
+		t.Error("Dockerfile: the build does not pass -tags \"$TAGS\"")
+	}
+	tagOf := map[string]string{"s3": "s3", "gs": "gcs", "azblob": "azure"}
+	for _, cm := range configMaps {
+		run, ok := cm.Data["RUN"]
+		if !ok {
+			continue
+		}
+		scheme, _, found := strings.Cut(run, "://")
+		if !found || scheme == "file" {
+			continue
+		}
+		if tag, ok := tagOf[scheme]; !ok || !slices.Contains(tags, tag) {
+			t.Errorf("ConfigMap %s: RUN %s needs the %s driver, but the Dockerfile builds with tags %q", cm.Name, scheme+"://…", scheme, tags)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
 )
@@ -17,7 +18,7 @@ import (
 // Config sets up an Engine.
 type Config struct {
 	Engines  *agent.Engines // the models, one per playable board size
-	Strength agent.Strength // how long genmove thinks
+	Strength player.Limits  // how long genmove thinks
 	Seed     uint64         // seed of the agents (one per game)
 	Size     int            // the board size at the start; 0 = 8 if it has a model, else the smallest that has one
 	Name     string         // answer to name; "" = "konane"

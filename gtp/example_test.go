@@ -8,6 +8,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/gtp"
+	"github.com/konanezero/konane/player"
 )
 
 // A controller sets up a 6x6 game, plays the two removals and a jump, and
@@ -18,7 +19,7 @@ func ExampleEngine_Serve() {
 		fmt.Println(err)
 		return
 	}
-	e, err := gtp.New(gtp.Config{Engines: engines, Strength: agent.Strength{Sims: 16}})
+	e, err := gtp.New(gtp.Config{Engines: engines, Strength: player.Limits{Sims: 16}})
 	if err != nil {
 		fmt.Println(err)
 		return

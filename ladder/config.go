@@ -45,7 +45,7 @@ type Config struct {
 	// Positions is the number of solver-labelled critical positions of
 	// the solver check (boards up to MaxSolverSize; 0: no check).
 	Positions int
-	// RandomPlies after the opening removals of each game (arena.Config).
+	// RandomPlies after the opening removals of each game (arena.MatchConfig).
 	RandomPlies int
 	Seed        uint64
 	// Parallel is the number of games played at once.
@@ -232,17 +232,10 @@ func fileName(name string) string {
 	}, name)
 }
 
-// GenerationName is the ladder's name of a run's generation
-// (runfiles.GenDir).
-func GenerationName(gen int) string { return runfiles.GenDir(gen) }
-
 func isGenerationName(name string) bool {
-	_, ok := generationOf(name)
+	_, ok := runfiles.ParseGenDir(name)
 	return ok
 }
-
-// generationOf parses GenerationName.
-func generationOf(name string) (int, bool) { return runfiles.ParseGenDir(name) }
 
 func sortedKeys[V any](m map[int]V) []int {
 	out := make([]int, 0, len(m))

@@ -15,7 +15,7 @@
 // Nothing is ever replayed. Each game is written the moment it ends, as a
 // game record in DIR/ladder/games/A_vs_B/NNNNN.txt (pairing A against B,
 // game number NNNNN of its schedule). A pairing's game i depends only on
-// the ladder seed, the two names and i (arena.Config.Skip plays the
+// the ladder seed, the two names and i (arena.MatchConfig.Skip plays the
 // missing ones), so an interrupted call continues where it stopped,
 // raising Config.Games plays only the added games, and a new generation
 // plays only its own pairings. What the kept games depend on (board size,

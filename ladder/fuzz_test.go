@@ -3,6 +3,7 @@ package ladder
 import (
 	"bytes"
 	"context"
+	"github.com/konanezero/konane/runfiles"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 func seeds(f *testing.F) (game, critical, solver, ratings []byte) {
 	root := f.TempDir()
 	ctx := context.Background()
-	cfg := arena.Config{Size: 4, Games: 1, Parallel: 1, Seed: 1}
+	cfg := arena.MatchConfig{Size: 4, Games: 1, Parallel: 1, Seed: 1}
 	s := &store{root: root, size: 4, pairs: map[pairing]*tally{}}
 	p := pairing{"random", "greedy"}
 	cfg.OnGame = func(g arena.Game) error { return s.writeGame(p, cfg, g) }
@@ -32,15 +33,15 @@ func seeds(f *testing.F) (game, critical, solver, ratings []byte) {
 		f.Fatal(err)
 	}
 	check := map[string]*arena.CheckResult{"random": {Positions: 3, Kept: 1, Rate: 1. / 3, Low: 0.1, High: 0.8, RandomRate: 0.4}}
-	if err := writeSolver(filepath.Join(root, solverFile), []string{"random"}, check); err != nil {
+	if err := writeSolver(filepath.Join(root, runfiles.SolverFile), []string{"random"}, check); err != nil {
 		f.Fatal(err)
 	}
 	var buf bytes.Buffer
-	rows := []Row{{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), Games: 4, Wins: 1,
+	rows := []runfiles.Rating{{Player: "random", Anchor: true, SelfplayGames: math.NaN(), Hours: math.NaN(), Games: 4, Wins: 1,
 		SolverPositions: 3, SolverKept: 1, SolverRate: 1. / 3, SolverLow: 0.1, SolverHigh: 0.8, SolverRandom: 0.4},
 		{Player: "gen-000002", Generation: 2, SelfplayGames: 24, Hours: 0.1, Elo: 120, Low: 20, High: 220, SE: 50, Games: 4, Wins: 3,
 			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()}}
-	if err := WriteRatings(&buf, rows); err != nil {
+	if err := runfiles.WriteRatings(&buf, rows); err != nil {
 		f.Fatal(err)
 	}
 	read := func(rel string) []byte {
@@ -50,7 +51,7 @@ func seeds(f *testing.F) (game, critical, solver, ratings []byte) {
 		}
 		return b
 	}
-	return read(filepath.Join(gamesDir, "random_vs_greedy", "00001.txt")), read(criticalFile), read(solverFile), buf.Bytes()
+	return read(filepath.Join(gamesDir, "random_vs_greedy", "00001.txt")), read(criticalFile), read(runfiles.SolverFile), buf.Bytes()
 }
 
 func randomEntrant(name string) arena.Entrant {
@@ -140,15 +141,15 @@ func FuzzParseRatings(f *testing.F) {
 	f.Add(ratings)
 	f.Add([]byte("player\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rows, err := ParseRatings(data)
+		rows, err := runfiles.ParseRatings(data)
 		if err != nil {
 			return
 		}
 		var buf bytes.Buffer
-		if err := WriteRatings(&buf, rows); err != nil {
+		if err := runfiles.WriteRatings(&buf, rows); err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseRatings(buf.Bytes())
+		again, err := runfiles.ParseRatings(buf.Bytes())
 		if err != nil || len(again) != len(rows) {
 			t.Fatalf("rewritten ratings: %d rows, %v", len(again), err)
 		}

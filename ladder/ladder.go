@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io"
 	"io/fs"
 	"math"
@@ -23,11 +24,11 @@ import (
 
 // Summary says what one call of Update did.
 type Summary struct {
-	Kept    int   // games kept from earlier calls (none of them replayed)
-	Played  int   // games played in this call
-	Rated   []int // generations that got new games or a solver check
-	Pending int   // generations left for a later call (Config.Generations)
-	Rows    []Row // the ratings after the call (nil if they could not be fitted)
+	Kept    int               // games kept from earlier calls (none of them replayed)
+	Played  int               // games played in this call
+	Rated   []int             // generations that got new games or a solver check
+	Pending int               // generations left for a later call (Config.Generations)
+	Rows    []runfiles.Rating // the ratings after the call (nil if they could not be fitted)
 	// RatingsErr says why there are no ratings (too few games so far).
 	RatingsErr error
 }
@@ -52,7 +53,7 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 	if err != nil {
 		return nil, err
 	}
-	root := filepath.Join(dir, Dir)
+	root := filepath.Join(dir, runfiles.LadderDir)
 	if err := os.MkdirAll(filepath.Join(root, gamesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
@@ -74,7 +75,7 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 		return nil, err
 	}
 	u.sum.Kept = u.store.games()
-	if u.solver, err = readSolver(filepath.Join(root, solverFile)); err != nil {
+	if u.solver, err = readSolver(filepath.Join(root, runfiles.SolverFile)); err != nil {
 		return nil, err
 	}
 	err = u.run(ctx)
@@ -204,7 +205,7 @@ func (u *updater) ladderGenerations() ([]int, error) {
 	}
 	for p := range u.store.pairs {
 		for _, n := range []string{p.A, p.B} {
-			if g, ok := generationOf(n); ok && have[g] {
+			if g, ok := runfiles.ParseGenDir(n); ok && have[g] {
 				on[g] = true
 			}
 		}
@@ -215,10 +216,10 @@ func (u *updater) ladderGenerations() ([]int, error) {
 func (u *updater) pairings(g int, rungs []int) []pairing {
 	var out []pairing
 	for _, a := range u.cfg.Anchors {
-		out = append(out, pairing{GenerationName(g), a.Name})
+		out = append(out, pairing{runfiles.GenDir(g), a.Name})
 	}
 	for i := len(rungs) - 1; i >= 0; i-- {
-		out = append(out, pairing{GenerationName(g), GenerationName(rungs[i])})
+		out = append(out, pairing{runfiles.GenDir(g), runfiles.GenDir(rungs[i])})
 	}
 	return out
 }
@@ -230,7 +231,7 @@ func (u *updater) needs(g int, rungs []int) bool {
 			return true
 		}
 	}
-	return u.positions > 0 && u.solver[GenerationName(g)] == nil
+	return u.positions > 0 && u.solver[runfiles.GenDir(g)] == nil
 }
 
 func (u *updater) missing(p pairing) int {
@@ -251,7 +252,7 @@ func (u *updater) missing(p pairing) int {
 // rungs, and checks it against the solver.
 func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[string]arena.Entrant) error {
 	start := time.Now()
-	need := map[string]bool{GenerationName(g): true}
+	need := map[string]bool{runfiles.GenDir(g): true}
 	for _, p := range u.pairings(g, rungs) {
 		if isGenerationName(p.B) && u.missing(p) > 0 {
 			need[p.B] = true
@@ -280,7 +281,7 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 			played += n
 		}
 		if u.positions > 0 {
-			return u.check(ctx, entrant(GenerationName(g)))
+			return u.check(ctx, entrant(runfiles.GenDir(g)))
 		}
 		return nil
 	}()
@@ -288,7 +289,7 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 		return err
 	}
 	msg := fmt.Sprintf("generation %d: %d games played against %s", g, played, strings.Join(opponents(u.pairings(g, rungs)), ", "))
-	if r := u.solver[GenerationName(g)]; r != nil {
+	if r := u.solver[runfiles.GenDir(g)]; r != nil {
 		msg += fmt.Sprintf("; solver check %.1f%% (%d/%d)", 100*r.Rate, r.Kept, r.Positions)
 	}
 	u.logf("%s, %s", msg, time.Since(start).Round(time.Second))
@@ -338,7 +339,7 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 			out[name] = e.players
 			continue
 		}
-		g, _ := generationOf(name)
+		g, _ := runfiles.ParseGenDir(name)
 		m, err := selfplay.NewRunDir(u.dir).LoadModel(g) // arena.Run checks its size
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
@@ -394,7 +395,7 @@ func (u *updater) play(ctx context.Context, a, b arena.Entrant) (int, error) {
 		return 0, nil
 	}
 	t := u.store.tally(p)
-	cfg := arena.Config{Size: u.size, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
+	cfg := arena.MatchConfig{Size: u.size, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
 		Seed: p.seed(u.cfg.Seed)}
 	kept := make(map[int]bool, len(t.kept))
 	for i := range t.kept {
@@ -459,7 +460,7 @@ func (u *updater) check(ctx context.Context, e arena.Entrant) error {
 		names = append(names, n)
 	}
 	sortNames(names)
-	return writeSolver(filepath.Join(u.root, solverFile), names, u.solver)
+	return writeSolver(filepath.Join(u.root, runfiles.SolverFile), names, u.solver)
 }
 
 // writeOutputs fits the ratings and rewrites ratings.csv and elo.png.
@@ -496,7 +497,7 @@ func (u *updater) writeOutputs() error {
 			r.SolverRate, r.SolverLow, r.SolverHigh, r.SolverRandom = c.Rate, c.Low, c.High, c.RandomRate
 		}
 	}
-	if err := atomicfile.Write(filepath.Join(u.root, RatingsFile), 0o644, func(w io.Writer) error { return WriteRatings(w, rows) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(u.root, runfiles.RatingsFile), 0o644, func(w io.Writer) error { return runfiles.WriteRatings(w, rows) }); err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
 	return SavePlot(filepath.Join(u.root, PlotFile), rows, u.cfg.AnchorName())
@@ -513,7 +514,7 @@ func readSolver(path string) (map[string]*arena.CheckResult, error) {
 	}
 	m, err := parseSolver(data)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: %s: %w", path, err)
+		return nil, fmt.Errorf("%w (%s)", err, path)
 	}
 	return m, nil
 }

@@ -41,7 +41,7 @@ func addModels(t *testing.T, dir string, gens ...int) {
 	}
 	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
 	for _, g := range gens {
-		if err := os.WriteFile(filepath.Join(dir, "models", selfplay.ModelName(g)), model, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "models", runfiles.ModelName(g)), model, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,13 +65,13 @@ func testConfig(t *testing.T) Config {
 func gameFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	paths, _ := filepath.Glob(filepath.Join(dir, Dir, gamesDir, "*", "*.txt"))
+	paths, _ := filepath.Glob(filepath.Join(dir, runfiles.LadderDir, gamesDir, "*", "*.txt"))
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, _ := filepath.Rel(filepath.Join(dir, Dir), p)
+		rel, _ := filepath.Rel(filepath.Join(dir, runfiles.LadderDir), p)
 		out[rel] = string(b)
 	}
 	return out
@@ -103,8 +103,8 @@ func TestUpdateIsIncremental(t *testing.T) {
 	if sum.RatingsErr != nil || len(sum.Rows) != 4 {
 		t.Fatalf("ratings: %v, %d rows; want 4 rows", sum.RatingsErr, len(sum.Rows))
 	}
-	for _, name := range []string{RatingsFile, PlotFile, criticalFile, solverFile, settingsFile} {
-		if _, err := os.Stat(filepath.Join(dir, Dir, name)); err != nil {
+	for _, name := range []string{runfiles.RatingsFile, PlotFile, criticalFile, runfiles.SolverFile, settingsFile} {
+		if _, err := os.Stat(filepath.Join(dir, runfiles.LadderDir, name)); err != nil {
 			t.Errorf("missing output: %v", err)
 		}
 	}
@@ -131,7 +131,7 @@ func TestUpdateIsIncremental(t *testing.T) {
 	// exactly as the first time.
 	lost := []string{filepath.Join(gamesDir, "gen-000002_vs_greedy", "00003.txt"), filepath.Join(gamesDir, "random_vs_greedy", "00001.txt")}
 	for _, l := range lost {
-		if err := os.Remove(filepath.Join(dir, Dir, l)); err != nil {
+		if err := os.Remove(filepath.Join(dir, runfiles.LadderDir, l)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +195,7 @@ func TestUpdateRefuses(t *testing.T) {
 	cfg.Positions, cfg.Games = 0, 2
 	update(t, dir, cfg)
 
-	l, err := lockfile.Acquire(filepath.Join(dir, Dir, lockFile))
+	l, err := lockfile.Acquire(filepath.Join(dir, runfiles.LadderDir, lockFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestUpdateRefuses(t *testing.T) {
 		t.Errorf("other sims: got %v, want a *SettingsError naming sims 4", err)
 	}
 
-	path := filepath.Join(dir, Dir, gamesDir, "gen-000001_vs_greedy", "00002.txt")
+	path := filepath.Join(dir, runfiles.LadderDir, gamesDir, "gen-000001_vs_greedy", "00002.txt")
 	if err := os.WriteFile(path, []byte("[Size \"4\"]\n\n1. a1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -272,11 +272,11 @@ func TestRatingsRoundTrip(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Games = 2
 	sum := update(t, dir, cfg)
-	data, err := os.ReadFile(filepath.Join(dir, Dir, RatingsFile))
+	data, err := os.ReadFile(filepath.Join(dir, runfiles.LadderDir, runfiles.RatingsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ParseRatings(data)
+	rows, err := runfiles.ParseRatings(data)
 	if err != nil {
 		t.Fatal(err)
 	}

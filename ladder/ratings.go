@@ -12,16 +12,6 @@ import (
 	"github.com/konanezero/konane/runfiles"
 )
 
-// Row is one player of the ladder, one row of DIR/ladder/ratings.csv
-// (runfiles.Rating, which owns the file's format).
-type Row = runfiles.Rating
-
-// WriteRatings writes rows as ratings.csv (runfiles.WriteRatings).
-func WriteRatings(w io.Writer, rows []Row) error { return runfiles.WriteRatings(w, rows) }
-
-// ParseRatings reads a ratings.csv (runfiles.ParseRatings).
-func ParseRatings(data []byte) ([]Row, error) { return runfiles.ParseRatings(data) }
-
 func writeCSV(path string, rows [][]string) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
@@ -33,7 +23,7 @@ func writeCSV(path string, rows [][]string) error {
 // fit rates every player of the kept games by Bradley–Terry (arena.FitElo)
 // and returns the rows: anchors in the order given, then the other
 // anchors that have games, then the generations.
-func fit(s *store, anchors []string, anchor string, prior float64) ([]Row, error) {
+func fit(s *store, anchors []string, anchor string, prior float64) ([]runfiles.Rating, error) {
 	seen := map[string]bool{}
 	var names []string
 	add := func(n string) {
@@ -87,10 +77,10 @@ func fit(s *store, anchors []string, anchor string, prior float64) ([]Row, error
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]Row, len(names))
+	rows := make([]runfiles.Rating, len(names))
 	for i, r := range ratings {
-		g, isGen := generationOf(r.Name)
-		rows[i] = Row{Player: r.Name, Generation: g, Anchor: !isGen, Elo: r.Elo, Low: r.Low, High: r.High, SE: r.SE,
+		g, isGen := runfiles.ParseGenDir(r.Name)
+		rows[i] = runfiles.Rating{Player: r.Name, Generation: g, Anchor: !isGen, Elo: r.Elo, Low: r.Low, High: r.High, SE: r.SE,
 			Games: r.Games, Wins: r.Wins, SelfplayGames: math.NaN(), Hours: math.NaN(), CPUHours: math.NaN(),
 			SolverRate: math.NaN(), SolverLow: math.NaN(), SolverHigh: math.NaN(), SolverRandom: math.NaN()}
 	}

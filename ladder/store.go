@@ -1,13 +1,10 @@
 package ladder
 
 import (
-	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,14 +18,11 @@ import (
 
 // Files and folders of DIR/ladder.
 const (
-	Dir          = runfiles.LadderDir   // the ladder's folder in a run directory
-	lockFile     = "lock"               // held while a ladder works
-	settingsFile = "ladder.json"        // settings the kept games depend on
-	gamesDir     = "games"              // games/A_vs_B/NNNNN.txt, one record per game
-	criticalFile = "critical.json"      // the solver-labelled positions
-	solverFile   = "solver.csv"         // solver check results per player
-	RatingsFile  = runfiles.RatingsFile // the ratings, rewritten after each generation
-	PlotFile     = "elo.png"            // the plot of the ratings
+	lockFile     = "lock"          // held while a ladder works
+	settingsFile = "ladder.json"   // settings the kept games depend on
+	gamesDir     = "games"         // games/A_vs_B/NNNNN.txt, one record per game
+	criticalFile = "critical.json" // the solver-labelled positions
+	PlotFile     = "elo.png"       // the plot of the ratings
 )
 
 // pairing is one match of the ladder: A (the newer generation, or the
@@ -176,7 +170,7 @@ func parseGame(data []byte, size int) (keptGame, error) {
 const maxGames = 10000
 
 // writeGame keeps one finished game of pairing p.
-func (s *store) writeGame(p pairing, cfg arena.Config, g arena.Game) error {
+func (s *store) writeGame(p pairing, cfg arena.MatchConfig, g arena.Game) error {
 	res := &arena.Results{Config: cfg, Names: []string{p.A, p.B}}
 	rec := res.Record(g)
 	rec.SetTag("Event", "konane ladder")
@@ -273,78 +267,27 @@ func parseCritical(data []byte, size int) ([]arena.Critical, error) {
 	return out, nil
 }
 
-// solverHeader is the header of solver.csv: one row per player checked.
-var solverHeader = []string{"player", "positions", "kept", "rate", "ci_low", "ci_high", "random_rate"}
-
+// writeSolver writes the solver check of the players named, in that
+// order, as solver.csv (runfiles.EncodeSolverChecks).
 func writeSolver(path string, names []string, results map[string]*arena.CheckResult) error {
-	rows := [][]string{solverHeader}
-	for _, n := range names {
+	rows := make([]runfiles.SolverCheck, len(names))
+	for i, n := range names {
 		r := results[n]
-		rows = append(rows, []string{n, strconv.Itoa(r.Positions), strconv.Itoa(r.Kept), ffmt(r.Rate), ffmt(r.Low), ffmt(r.High), ffmt(r.RandomRate)})
+		rows[i] = runfiles.SolverCheck{Player: n, Positions: r.Positions, Kept: r.Kept, Rate: r.Rate, Low: r.Low, High: r.High, RandomRate: r.RandomRate}
 	}
-	return writeCSV(path, rows)
+	return atomicfile.WriteFile(path, runfiles.EncodeSolverChecks(rows), 0o644)
 }
 
-// parseSolver reads solver.csv back.
+// parseSolver reads solver.csv back (runfiles.ParseSolverChecks), by
+// player.
 func parseSolver(data []byte) (map[string]*arena.CheckResult, error) {
-	rows, err := readCSV(data, solverHeader)
+	rows, err := runfiles.ParseSolverChecks(data)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*arena.CheckResult{}
-	for i, r := range rows {
-		var c arena.CheckResult
-		var err error
-		if c.Positions, err = strconv.Atoi(r[1]); err == nil {
-			c.Kept, err = strconv.Atoi(r[2])
-		}
-		if err != nil || c.Positions < 1 || c.Kept < 0 || c.Kept > c.Positions {
-			return nil, fmt.Errorf("line %d: %s kept the win in %q of %q positions", i+2, r[0], r[2], r[1])
-		}
-		fs, err := parseFloats(r[3:], i+2)
-		if err != nil {
-			return nil, err
-		}
-		c.Rate, c.Low, c.High, c.RandomRate = fs[0], fs[1], fs[2], fs[3]
-		if _, dup := out[r[0]]; dup || r[0] == "" {
-			return nil, fmt.Errorf("line %d: player %q empty or listed twice", i+2, r[0])
-		}
-		out[r[0]] = &c
+	out := make(map[string]*arena.CheckResult, len(rows))
+	for _, r := range rows {
+		out[r.Player] = &arena.CheckResult{Positions: r.Positions, Kept: r.Kept, Rate: r.Rate, Low: r.Low, High: r.High, RandomRate: r.RandomRate}
 	}
 	return out, nil
-}
-
-func parseFloats(fields []string, line int) ([]float64, error) {
-	out := make([]float64, len(fields))
-	for k, f := range fields {
-		if f == "" {
-			out[k] = math.NaN()
-			continue
-		}
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %q is not a number", line, f)
-		}
-		out[k] = x
-	}
-	return out, nil
-}
-
-func ffmt(x float64) string {
-	if math.IsNaN(x) {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'f', 4, 64)
-}
-
-// readCSV reads CSV data whose first row must be header, every row as long.
-func readCSV(data []byte, header []string) ([][]string, error) {
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 || strings.Join(rows[0], ",") != strings.Join(header, ",") {
-		return nil, fmt.Errorf("the header is not %s", strings.Join(header, ","))
-	}
-	return rows[1:], nil
 }

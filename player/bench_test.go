@@ -25,7 +25,7 @@ func BenchmarkAlphaBetaDepth8(b *testing.B) {
 	benchNodes(b, []rules.Position{benchPosition()}, 8, func() searcher { return NewAlphaBeta(8, 0, 1) })
 }
 
-// searcher is what benchNodes times: AlphaBeta and PVS.
+// searcher is what benchNodes times: the Engine in both configurations.
 type searcher interface {
 	Search(ctx context.Context, p rules.Position, depth int) SearchResult
 }

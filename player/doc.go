@@ -5,10 +5,12 @@
 //   - Random: a uniformly random legal move.
 //   - Greedy: one ply of lookahead on mobility (own jumps minus the
 //     opponent's), taking a win when one is there.
-//   - AlphaBeta: negamax alpha-beta with iterative deepening, a
-//     transposition table, move ordering and the mobility evaluation,
-//     limited by depth or time per move; Search also returns the score and
-//     principal variation for analysis.
+//   - Engine: the one alpha-beta searcher (iterative deepening, a
+//     transposition table, move ordering), limited by depth or time per
+//     move, in two configurations: NewPVS (principal variation search with
+//     the full evaluation and the endgame solver) and NewAlphaBeta (plain
+//     alpha-beta on mobility, the baseline); Search also returns the score
+//     and principal variation for analysis.
 //   - UCT: pure Monte Carlo tree search with random playouts.
 //   - Perfect: the exact solver, on boards small enough to solve.
 //   - Neural: MCTS guided by a network's evaluator, within Limits
@@ -21,7 +23,7 @@
 // a Factory that makes a fresh player for each game, so that games played
 // in parallel share no mutable state. All randomness comes from the seed
 // given to the factory. Code builds players directly (NewAlphaBeta,
-// NewNeural, NewNeuralFactory) rather than through spec text.
+// NewPVS, NewNeural, NewNeuralFactory) rather than through spec text.
 //
 // Player opens no files: a neural player receives a Network (an
 // evaluator with its board size), which package agent makes from a model

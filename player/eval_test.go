@@ -62,3 +62,19 @@ func TestParseWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalPlainIsEvaluate: the plain engine's evaluation is Evaluate, the
+// mobility difference, on positions of random games.
+func TestEvalPlainIsEvaluate(t *testing.T) {
+	for seed := range uint64(20) {
+		for plies := 3; plies < 40; plies += 4 {
+			p := goldenOpening(8, plies, seed)
+			if p.Phase() != rules.Jumping || !p.HasMoves() {
+				continue
+			}
+			if got, _ := EvalPlain.evaluate(p); int(got) != Evaluate(p) {
+				t.Fatalf("seed %d plies %d: EvalPlain %d, Evaluate %d", seed, plies, got, Evaluate(p))
+			}
+		}
+	}
+}

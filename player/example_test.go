@@ -18,7 +18,7 @@ func ExampleParseSpec() {
 	// player: spec "alphabeta:dept=6": unknown setting "dept" for alphabeta (want depth, time, name)
 }
 
-func ExampleAlphaBeta_Search() {
+func ExampleEngine_Search() {
 	// A 4x4 game is short enough to solve from the first jump.
 	p := rules.Openings(4)[0].Position
 	res := player.NewAlphaBeta(0, 0, 1).Search(context.Background(), p, 0)

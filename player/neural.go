@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -36,14 +35,32 @@ type Limits struct {
 // Validate reports limits without any limit, or out of range.
 func (l Limits) Validate() error {
 	switch {
-	case l.Sims <= 0 && l.Time <= 0:
-		return errors.New("player: set simulations or time per move")
 	case l.Sims < 0 || l.Sims > MaxSims:
-		return fmt.Errorf("player: %d simulations: want 1..%d", l.Sims, MaxSims)
+		return &LimitsError{Field: "sims", Limits: l}
 	case l.Time < 0 || l.Time > MaxTime:
-		return fmt.Errorf("player: time per move %v: want up to %v", l.Time, MaxTime)
+		return &LimitsError{Field: "time", Limits: l}
+	case l.Sims == 0 && l.Time == 0:
+		return &LimitsError{Limits: l}
 	}
 	return nil
+}
+
+// LimitsError is what Limits.Validate refuses: Field is "sims" or
+// "time" for a limit out of range (1..MaxSims simulations, a positive
+// time up to MaxTime), "" when neither limit is set.
+type LimitsError struct {
+	Field  string
+	Limits Limits
+}
+
+func (e *LimitsError) Error() string {
+	switch e.Field {
+	case "sims":
+		return fmt.Sprintf("player: %d simulations: want 1..%d", e.Limits.Sims, MaxSims)
+	case "time":
+		return fmt.Sprintf("player: time per move %v: want a positive duration up to %v", e.Limits.Time, MaxTime)
+	}
+	return "player: set simulations or time per move"
 }
 
 // String describes the limits for people: "64 simulations per move",

@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,32 @@ func TestNeuralErrors(t *testing.T) {
 	}
 	if _, err := NewFactory(mustSpec(t, "model:x.safetensors,sims=4")); err == nil || !strings.Contains(err.Error(), "needs its network") {
 		t.Errorf("NewFactory of a model spec: %v", err)
+	}
+}
+
+// TestLimitsValidate: Validate names the limit out of range in a
+// LimitsError, and refuses limits without any limit.
+func TestLimitsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		l     Limits
+		field string
+		ok    bool
+	}{
+		{Limits{Sims: 1}, "", true},
+		{Limits{Time: time.Second}, "", true},
+		{Limits{}, "", false},
+		{Limits{Sims: -1}, "sims", false},
+		{Limits{Sims: MaxSims + 1, Time: time.Second}, "sims", false},
+		{Limits{Sims: 5, Time: -time.Second}, "time", false},
+		{Limits{Time: MaxTime + 1}, "time", false},
+	} {
+		err := tc.l.Validate()
+		var le *LimitsError
+		switch {
+		case tc.ok && err != nil, !tc.ok && !errors.As(err, &le):
+			t.Errorf("%+v: %v", tc.l, err)
+		case !tc.ok && le.Field != tc.field:
+			t.Errorf("%+v: field %q, want %q (%v)", tc.l, le.Field, tc.field, err)
+		}
 	}
 }

@@ -3,7 +3,7 @@ package player
 import "github.com/konanezero/konane/rules"
 
 // pvTable holds the principal variations of a search in progress (the
-// triangular table of AlphaBeta and PVS): pv[ply][:pvLen[ply]] is the
+// triangular table of Engine): pv[ply][:pvLen[ply]] is the
 // best line found from ply on.
 type pvTable struct {
 	pv    [maxPly + 1][maxPly + 1]rules.Move

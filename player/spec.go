@@ -26,61 +26,135 @@ const (
 // nor time.
 const DefaultDepth = 4
 
-// settings lists the keys of each kind that this package reads, in the
-// order errors name them; DeclareSettings adds the keys of other packages.
-var settings = map[string][]string{
-	KindRandom:    {"name"},
-	KindGreedy:    {"name"},
-	KindAlphaBeta: {"depth", "time", "name"},
-	KindPVS:       {"depth", "time", "eval", "lmr", "maxstones", "deepen", "name"},
-	KindMCTS:      {"sims", "time", "c", "name"},
-	KindPerfect:   {"maxstones", "name"},
-	KindModel:     {"sims", "time", "name", "file"},
-}
-
-// SpecSettings are the settings of a kind that another package reads
-// (agent reads the model kind's level, solver and ptemp): ParseSpec
-// accepts them, checks them with Set and keeps them in Spec.Settings.
-type SpecSettings struct {
-	// Keys is every key of the kind, in the order errors name them: the
-	// declaring package's and this package's own (which it must hold).
+// Kind is one kind of player, as a Spec names it: its name, the settings
+// it reads, what it does once they are read, and how to make its players.
+// The kinds a spec may name are a Kinds list (DefaultKinds, or a package's
+// own list that adds to it): adding a kind is adding one value there.
+type Kind struct {
+	Name string
+	// Keys is every setting of the kind, in the order errors name them;
+	// "name" is every kind's. The keys that Spec has a field for are read
+	// into it; the others by Set.
 	Keys []string
-	// Set checks the value of one of the declaring package's keys and
+	// Set checks the value of a key that Spec has no field for and
 	// returns the value that Spec.Settings keeps; its error says what was
-	// wanted.
+	// wanted. Nil when the kind has no such key.
 	Set func(key, value string) (string, error)
-	// Check, when set, checks a spec of the kind once all its settings
-	// are read, in place of this package's check of the kind.
-	Check func(Spec) error
+	// Finish, when set, gives a spec of the kind its defaults and checks
+	// it, once all its settings are read.
+	Finish func(*Spec) error
+	// New makes a player of the spec for one game, seeded with seed; nil
+	// for a kind whose players need more than their spec (a model player
+	// needs its network: agent.NewFactory loads it).
+	New func(s Spec, seed uint64) (Player, error)
 }
 
-// declared holds the SpecSettings of each kind that has them.
-var declared = map[string]SpecSettings{}
+// Kinds is the list of kinds a spec may name.
+type Kinds []Kind
 
-// DeclareSettings makes ParseSpec accept the settings d of kind that the
-// calling package reads. It is for a package's init (it is not safe for
-// concurrent use with ParseSpec) and panics on an unknown kind, a second
-// declaration, or keys that leave out one of this package's own.
-func DeclareSettings(kind string, d SpecSettings) {
-	own, ok := settings[kind]
-	if !ok {
-		panic(fmt.Sprintf("player: DeclareSettings of unknown kind %q", kind))
+// DefaultKinds are this package's kinds. The model kind reads the keys
+// of package player only (sims, time, name, file): package agent, which
+// loads model players, extends it (agent.Kinds, agent.ParseSpec).
+var DefaultKinds = Kinds{
+	{Name: KindRandom, Keys: []string{"name"}, New: func(s Spec, seed uint64) (Player, error) {
+		p := NewRandom(seed)
+		p.name = s.Name
+		return p, nil
+	}},
+	{Name: KindGreedy, Keys: []string{"name"}, New: func(s Spec, seed uint64) (Player, error) {
+		p := NewGreedy(seed)
+		p.name = s.Name
+		return p, nil
+	}},
+	{Name: KindAlphaBeta, Keys: []string{"depth", "time", "name"}, Finish: defaultDepth, New: func(s Spec, seed uint64) (Player, error) {
+		p := NewAlphaBeta(s.Depth, s.Time, seed)
+		p.name = s.Name
+		return p, nil
+	}},
+	{Name: KindPVS, Keys: []string{"depth", "time", "eval", "lmr", "maxstones", "deepen", "name"}, Finish: defaultDepth, New: newPVSPlayer},
+	{Name: KindMCTS, Keys: []string{"sims", "time", "c", "name"}, New: func(s Spec, seed uint64) (Player, error) {
+		p := NewUCT(s.Sims, s.Time, s.C, seed)
+		p.name = s.Name
+		return p, nil
+	}},
+	{Name: KindPerfect, Keys: []string{"maxstones", "name"}, New: func(s Spec, seed uint64) (Player, error) {
+		p := NewPerfect(seed)
+		p.name = s.Name
+		if s.MaxStones > 0 {
+			p.MaxStones = s.MaxStones
+		}
+		return p, nil
+	}},
+	{Name: KindModel, Keys: []string{"sims", "time", "name", "file"}, Finish: func(s *Spec) error {
+		if s.Sims == 0 && s.Time == 0 {
+			return errors.New("model needs sims=N or time=D")
+		}
+		return nil
+	}},
+}
+
+// defaultDepth is the Finish of the alpha-beta kinds: DefaultDepth when
+// neither depth nor time is set.
+func defaultDepth(s *Spec) error {
+	if s.Depth == 0 && s.Time == 0 {
+		s.Depth = DefaultDepth
 	}
-	if _, twice := declared[kind]; twice {
-		panic(fmt.Sprintf("player: the settings of %s are declared twice", kind))
+	return nil
+}
+
+func newPVSPlayer(s Spec, seed uint64) (Player, error) {
+	p := NewPVS(s.Depth, s.Time, seed)
+	p.name = s.Name
+	if s.Eval != "" {
+		w, err := ParseWeights(s.Eval)
+		if err != nil {
+			return nil, fmt.Errorf("player: %s: eval=%s: %w", s.Name, s.Eval, err)
+		}
+		p.Eval = w
 	}
-	for _, k := range own {
-		if !contains(d.Keys, k) {
-			panic(fmt.Sprintf("player: DeclareSettings(%s) leaves out its setting %q", kind, k))
+	p.LMR = !s.NoLMR
+	if s.MaxStones > 0 {
+		p.SolveStones = s.MaxStones
+	}
+	if s.Deepen > 0 {
+		p.Deepen = s.Deepen
+	}
+	return p, nil
+}
+
+// With returns the list with k in place of the kind of its name, or
+// added at the end.
+func (ks Kinds) With(k Kind) Kinds {
+	out := append(Kinds(nil), ks...)
+	for i := range out {
+		if out[i].Name == k.Name {
+			out[i] = k
+			return out
 		}
 	}
-	if d.Set == nil && len(d.Keys) > len(own) {
-		panic(fmt.Sprintf("player: DeclareSettings(%s) declares keys without Set", kind))
-	}
-	declared[kind] = d
+	return append(out, k)
 }
 
-var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect, KindModel}
+// kind returns the kind named name.
+func (ks Kinds) kind(name string) (*Kind, bool) {
+	for i := range ks {
+		if ks[i].Name == name {
+			return &ks[i], true
+		}
+	}
+	return nil, false
+}
+
+func (ks Kinds) names() string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// specFields are the keys that Spec has a field for: Spec.set reads them.
+var specFields = []string{"name", "file", "depth", "time", "eval", "lmr", "sims", "c", "maxstones", "deepen"}
 
 // Spec names a player and its settings, as written on a command line:
 //
@@ -112,10 +186,10 @@ var kinds = []string{KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, K
 //	deepen=P   pvs: no new iteration after P% of the time per move
 //	           (default DefaultDeepen)
 //
-// A model spec needs sims or time. The package that reads a kind's other
-// settings declares them (DeclareSettings): package agent, which loads
-// model players, declares the model kind's level, solver and ptemp, and
-// its own check of what a model spec needs.
+// A model spec needs sims or time. A package that reads other settings
+// of a kind gives its own Kind value (Kinds.With): package agent, which
+// loads model players, reads the model kind's level, solver and ptemp
+// (agent.ParseSpec).
 type Spec struct {
 	Kind  string
 	Name  string
@@ -132,63 +206,56 @@ type Spec struct {
 	// MaxStones (perfect): the most stones of a position above 5x5 that
 	// the player will solve; 0 = solver.DefaultMaxStones.
 	MaxStones int
-	// Deepen (pvs): PVS.Deepen; 0 = DefaultDeepen.
+	// Deepen (pvs): Engine.Deepen; 0 = DefaultDeepen.
 	Deepen int
-	// Settings are the settings given of the keys another package
-	// declared (DeclareSettings), by key, as its Set returned them; nil
-	// when none was given.
+	// Settings are the settings given of the keys that Spec has no field
+	// for, by key, as the kind's Set returned them; nil when none was
+	// given.
 	Settings map[string]string
 }
 
-// ParseSpec reads a player spec (see Spec). Its errors name the spec and
-// what is wrong with it: an unknown kind, an unknown or repeated setting,
-// or a bad value.
-func ParseSpec(text string) (Spec, error) {
-	s, err := parseSpec(strings.TrimSpace(text))
+// ParseSpec reads a player spec of one of DefaultKinds (see Spec).
+func ParseSpec(text string) (Spec, error) { return DefaultKinds.Parse(text) }
+
+// Parse reads a player spec of one of the kinds (see Spec). Its errors
+// name the spec and what is wrong with it: an unknown kind, an unknown or
+// repeated setting, or a bad value.
+func (ks Kinds) Parse(text string) (Spec, error) {
+	s, err := ks.parse(strings.TrimSpace(text))
 	if err != nil {
 		return Spec{}, fmt.Errorf("player: spec %q: %w", text, err)
 	}
 	return s, nil
 }
 
-func parseSpec(text string) (Spec, error) {
+func (ks Kinds) parse(text string) (Spec, error) {
 	if text == "" {
 		return Spec{}, errors.New("empty (want kind[:key=value,...], like alphabeta:depth=4)")
 	}
-	kind, rest, _ := strings.Cut(text, ":")
-	kind = strings.ToLower(strings.TrimSpace(kind))
-	keys, ok := settings[kind]
+	name, rest, _ := strings.Cut(text, ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	k, ok := ks.kind(name)
 	if !ok {
-		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", kind, strings.Join(kinds, ", "))
+		return Spec{}, fmt.Errorf("unknown player kind %q (want one of %s)", name, ks.names())
 	}
-	d, isDeclared := declared[kind]
-	if isDeclared {
-		keys = d.Keys
-	}
-	s := Spec{Kind: kind, Name: text}
+	s := Spec{Kind: name, Name: text}
 	var items []string
 	if rest != "" {
 		items = strings.Split(rest, ",")
 	}
-	if kind == KindModel {
+	if contains(k.Keys, "file") {
 		var err error
 		if s.Model, items, err = modelFile(rest); err != nil {
 			return Spec{}, err
 		}
 	}
-	if err := s.readSettings(items, keys, d); err != nil {
+	if err := s.readSettings(items, k); err != nil {
 		return Spec{}, err
 	}
-	if (kind == KindAlphaBeta || kind == KindPVS) && s.Depth == 0 && s.Time == 0 {
-		s.Depth = DefaultDepth
-	}
-	switch {
-	case d.Check != nil:
-		if err := d.Check(s); err != nil {
+	if k.Finish != nil {
+		if err := k.Finish(&s); err != nil {
 			return Spec{}, err
 		}
-	case kind == KindModel && s.Sims == 0 && s.Time == 0:
-		return Spec{}, errors.New("model needs sims=N or time=D")
 	}
 	return s, nil
 }
@@ -218,8 +285,9 @@ func modelFile(rest string) (model string, items []string, err error) {
 }
 
 // readSettings reads the key=value items into s: each once, of the keys
-// of s's kind (this package's, or declared by another, d).
-func (s *Spec) readSettings(items, keys []string, d SpecSettings) error {
+// of s's kind k.
+func (s *Spec) readSettings(items []string, k *Kind) error {
+	keys := k.Keys
 	seen := map[string]bool{}
 	for _, item := range items {
 		key, value, ok := strings.Cut(item, "=")
@@ -234,18 +302,21 @@ func (s *Spec) readSettings(items, keys []string, d SpecSettings) error {
 			return fmt.Errorf("setting %q given twice", key)
 		}
 		seen[key] = true
-		if err := s.set(key, value, d); err != nil {
+		if err := s.set(key, value, k); err != nil {
 			return fmt.Errorf("setting %s=%q: %w", key, value, err)
 		}
 	}
 	return nil
 }
 
-// set reads the setting key=value into s: one of this package's keys of
-// s's kind, or else one that d declares.
-func (s *Spec) set(key, value string, d SpecSettings) error {
-	if !contains(settings[s.Kind], key) {
-		v, err := d.Set(key, value)
+// set reads the setting key=value into s: into its field, or else by the
+// kind's Set into s.Settings.
+func (s *Spec) set(key, value string, k *Kind) error {
+	if !contains(specFields, key) {
+		if k.Set == nil {
+			return fmt.Errorf("player: kind %s has no Set for its key %q", k.Name, key)
+		}
+		v, err := k.Set(key, value)
 		if err != nil {
 			return err
 		}
@@ -343,22 +414,28 @@ func contains(list []string, s string) bool {
 // kinds Run returns at once.
 type Factory struct {
 	spec   Spec
-	net    Network     // the neural players' network; nil for the other kinds
-	cfg    mcts.Config // the neural players' search settings
-	limits Limits      // the neural players' limits
+	newer  func(Spec, uint64) (Player, error) // the kind's New; nil for neural players
+	net    Network                            // the neural players' network; nil for the other kinds
+	cfg    mcts.Config                        // the neural players' search settings
+	limits Limits                             // the neural players' limits
 }
 
+// NewFactory is DefaultKinds.NewFactory.
+func NewFactory(s Spec) (*Factory, error) { return DefaultKinds.NewFactory(s) }
+
 // NewFactory checks the spec and returns the factory of its players, for
-// every kind but model: a model player needs its network loaded, which
-// agent.NewFactory does (then NewNeuralFactory). It starts no goroutine.
-func NewFactory(s Spec) (*Factory, error) {
-	switch s.Kind {
-	case KindRandom, KindGreedy, KindAlphaBeta, KindPVS, KindMCTS, KindPerfect:
-		return &Factory{spec: s}, nil
-	case KindModel:
-		return nil, fmt.Errorf("player: %s: a model player needs its network (agent.NewFactory loads it)", s.Name)
+// every kind with a New: not for model, whose players need their network
+// loaded, which agent.NewFactory does (then NewNeuralFactory). It starts
+// no goroutine.
+func (ks Kinds) NewFactory(s Spec) (*Factory, error) {
+	k, ok := ks.kind(s.Kind)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("player: unknown player kind %q", s.Kind)
+	case k.New == nil:
+		return nil, fmt.Errorf("player: %s: a %s player needs its network (agent.NewFactory loads it)", s.Name, s.Kind)
 	}
-	return nil, fmt.Errorf("player: unknown player kind %q", s.Kind)
+	return &Factory{spec: s, newer: k.New}, nil
 }
 
 // Name is the name of the factory's players.
@@ -388,49 +465,8 @@ func (f *Factory) Run(ctx context.Context) error {
 
 // New makes a player for one game, seeded with seed.
 func (f *Factory) New(seed uint64) (Player, error) {
-	s := f.spec
-	switch s.Kind {
-	case KindRandom:
-		p := NewRandom(seed)
-		p.name = s.Name
-		return p, nil
-	case KindGreedy:
-		p := NewGreedy(seed)
-		p.name = s.Name
-		return p, nil
-	case KindAlphaBeta:
-		p := NewAlphaBeta(s.Depth, s.Time, seed)
-		p.name = s.Name
-		return p, nil
-	case KindPVS:
-		p := NewPVS(s.Depth, s.Time, seed)
-		p.name = s.Name
-		if s.Eval != "" {
-			w, err := ParseWeights(s.Eval)
-			if err != nil {
-				return nil, fmt.Errorf("player: %s: eval=%s: %w", s.Name, s.Eval, err)
-			}
-			p.Eval = w
-		}
-		p.LMR = !s.NoLMR
-		if s.MaxStones > 0 {
-			p.SolveStones = s.MaxStones
-		}
-		if s.Deepen > 0 {
-			p.Deepen = s.Deepen
-		}
-		return p, nil
-	case KindMCTS:
-		p := NewUCT(s.Sims, s.Time, s.C, seed)
-		p.name = s.Name
-		return p, nil
-	case KindPerfect:
-		p := NewPerfect(seed)
-		p.name = s.Name
-		if s.MaxStones > 0 {
-			p.MaxStones = s.MaxStones
-		}
-		return p, nil
+	if f.newer != nil {
+		return f.newer(f.spec, seed)
 	}
 	return f.newNeural(seed)
 }

@@ -75,14 +75,13 @@ func TestParseSpecErrors(t *testing.T) {
 	}
 }
 
-// TestDeclareSettings: a kind's settings declared by another package are
-// accepted in its order, checked by its Set, kept in Settings and checked
-// as a whole by its Check; the other kinds are unchanged.
-func TestDeclareSettings(t *testing.T) {
-	saved := declared
-	t.Cleanup(func() { declared = saved })
-	declared = map[string]SpecSettings{}
-	DeclareSettings(KindModel, SpecSettings{
+// TestKindsWith: a kind given by another package (Kinds.With) reads its
+// own settings in its order, checked by its Set, kept in Settings and
+// checked as a whole by its Finish; DefaultKinds and the other kinds are
+// unchanged.
+func TestKindsWith(t *testing.T) {
+	kinds := DefaultKinds.With(Kind{
+		Name: KindModel,
 		Keys: []string{"colour", "sims", "time", "name", "file"},
 		Set: func(key, value string) (string, error) {
 			if value != "red" && value != "blue" {
@@ -90,16 +89,19 @@ func TestDeclareSettings(t *testing.T) {
 			}
 			return strings.ToUpper(value), nil
 		},
-		Check: func(s Spec) error {
+		Finish: func(s *Spec) error {
 			if s.Settings["colour"] == "" {
 				return errors.New("model needs a colour")
 			}
 			return nil
 		},
 	})
-	s, err := ParseSpec("model:m.safetensors,colour=red")
+	if len(kinds) != len(DefaultKinds) {
+		t.Fatalf("With added a kind of a known name: %d kinds, want %d", len(kinds), len(DefaultKinds))
+	}
+	s, err := kinds.Parse("model:m.safetensors,colour=red")
 	if want := (Spec{Kind: KindModel, Name: "model:m.safetensors,colour=red", Model: "m.safetensors", Settings: map[string]string{"colour": "RED"}}); err != nil || !reflect.DeepEqual(s, want) {
-		t.Errorf("ParseSpec: %+v, %v; want %+v", s, err, want)
+		t.Errorf("Parse: %+v, %v; want %+v", s, err, want)
 	}
 	for text, want := range map[string]string{
 		"model:m.safetensors,sims=3":                 "model needs a colour",
@@ -108,39 +110,33 @@ func TestDeclareSettings(t *testing.T) {
 		"model:m.safetensors,colour=red,depth=3":     `unknown setting "depth" for model (want colour, sims, time, name, file)`,
 		"alphabeta:colour=red":                       `unknown setting "colour" for alphabeta (want depth, time, name)`,
 	} {
-		if _, err := ParseSpec(text); err == nil || !strings.HasSuffix(err.Error(), want) {
-			t.Errorf("ParseSpec(%q): %v; want %q", text, err, want)
+		if _, err := kinds.Parse(text); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("Parse(%q): %v; want %q", text, err, want)
 		}
 	}
-	for _, tc := range []struct {
-		name string
-		d    SpecSettings
-	}{
-		{"twice", SpecSettings{Keys: []string{"sims", "time", "name", "file"}}}, // KindModel is declared above
-		{"own key left out", SpecSettings{Keys: []string{"sims", "name", "file"}}},
-		{"keys without Set", SpecSettings{Keys: []string{"colour", "sims", "time", "name", "file"}}},
-	} {
-		name, d := tc.name, tc.d
-		if name != "twice" {
-			declared = map[string]SpecSettings{}
-		}
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			DeclareSettings(KindModel, d)
-		}()
+	if _, err := ParseSpec("model:m.safetensors,colour=red"); err == nil {
+		t.Error("DefaultKinds changed by With")
 	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("unknown kind: no panic")
-			}
-		}()
-		DeclareSettings("minimax", SpecSettings{})
-	}()
+	// A new kind is one value: parsed and made from it alone.
+	kinds = kinds.With(Kind{Name: "first", Keys: []string{"name"}, New: func(s Spec, seed uint64) (Player, error) {
+		return NewGreedy(seed), nil
+	}})
+	s, err = kinds.Parse("first:name=f")
+	if err != nil || s.Kind != "first" || s.Name != "f" {
+		t.Fatalf("Parse(first:name=f) = %+v, %v", s, err)
+	}
+	f, err := kinds.NewFactory(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := f.New(1); err != nil || p == nil {
+		t.Errorf("New: %v, %v", p, err)
+	}
+	// A key without a Spec field and no Set is an error, not a panic.
+	kinds = kinds.With(Kind{Name: "broken", Keys: []string{"colour", "name"}})
+	if _, err := kinds.Parse("broken:colour=red"); err == nil || !strings.Contains(err.Error(), "no Set") {
+		t.Errorf("Parse(broken:colour=red): %v; want an error naming the missing Set", err)
+	}
 }
 
 func TestFactoryNames(t *testing.T) {

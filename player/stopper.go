@@ -8,7 +8,7 @@ import (
 // stopper says when a search under limits stops: once it has done max
 // units of work (simulations, nodes, plies), or once its time is up,
 // whichever comes first. One stopper serves every player of this package
-// that takes a time limit (Analyze, UCT, AlphaBeta, PVS); a search checks it
+// that takes a time limit (Analyze, UCT, Engine); a search checks it
 // between units of its own choosing, and ctx's end on its own.
 type stopper struct {
 	start    time.Time
@@ -54,7 +54,7 @@ func (s stopper) left(n int) float64 {
 }
 
 // context is ctx that also ends when the time is up, for a search that
-// watches a context (AlphaBeta); call cancel once the search returns.
+// watches a context (Engine); call cancel once the search returns.
 func (s stopper) context(ctx context.Context) (context.Context, context.CancelFunc) {
 	if s.deadline.IsZero() {
 		return ctx, func() {}

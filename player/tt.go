@@ -6,12 +6,37 @@ import "github.com/konanezero/konane/rules"
 // entries of a PVS player (16 bytes each: 2^21 entries, 32 MiB).
 const DefaultPVSTableBits = 21
 
+// DefaultTTBits is the log2 of the number of transposition table entries
+// of an alpha-beta player (16 bytes each: 4 MiB).
+const DefaultTTBits = 18
+
 // provenDepth is the depth stored with a proven result: it answers a
 // search of any depth.
 const provenDepth = 127
 
-// pvsEntry is one transposition table entry: 16 bytes.
-type pvsEntry struct {
+// ttFlag is the kind of bound a table entry's score is.
+type ttFlag uint8
+
+const (
+	ttExact ttFlag = iota + 1
+	ttLower        // the score is a lower bound (a beta cutoff)
+	ttUpper        // the score is an upper bound (no move raised alpha)
+)
+
+// boundOf is the kind of bound a node's best score is, searched in the
+// window (alpha0, beta).
+func boundOf(best, alpha0, beta int32) ttFlag {
+	switch {
+	case best >= beta:
+		return ttLower
+	case best <= alpha0:
+		return ttUpper
+	}
+	return ttExact
+}
+
+// ttEntry is one transposition table entry: 16 bytes.
+type ttEntry struct {
 	key   uint64 // the position's rules.Position.Hash (side to move included)
 	score int32  // proven scores relative to this position (scoreToTT)
 	move  rules.Move
@@ -19,44 +44,70 @@ type pvsEntry struct {
 	flag  ttFlag // low 2 bits; the search's generation in the 6 above
 }
 
-func (e *pvsEntry) bound() ttFlag { return e.flag & 3 }
-func (e *pvsEntry) gen() uint8    { return uint8(e.flag) >> 2 }
+func (e *ttEntry) bound() ttFlag { return e.flag & 3 }
+func (e *ttEntry) gen() uint8    { return uint8(e.flag) >> 2 }
 
-// pvsTable is a transposition table of two-entry buckets: the first entry
-// of a bucket keeps the deepest result (depth-preferred, unless it comes
-// from an older search), the second always takes the newest one.
-type pvsTable struct {
-	entries []pvsEntry
-	mask    uint64 // of the bucket index
+// table is the engine's transposition table, in one of two schemes:
+//
+//   - buckets of two entries (the PVS engine's): the first entry of a
+//     bucket keeps the deepest result (depth-preferred, unless it comes
+//     from an older search), the second always takes the newest one; a
+//     proven result is kept at every depth, and an upper bound keeps the
+//     move an earlier result of the position stored.
+//   - one entry per slot, always replaced (the plain alpha-beta engine's).
+type table struct {
+	entries []ttEntry
+	mask    uint64 // of the bucket (or slot) index
 	gen     uint8  // the current search's generation, 0..63
+	single  bool   // one entry per slot, always replaced
 }
 
-func newPVSTable(bits int) pvsTable {
+// newTable returns a table of 2^bits entries in buckets of two, or of
+// single entries.
+func newTable(bits int, single bool) table {
 	n := 1 << bits
-	return pvsTable{entries: make([]pvsEntry, n), mask: uint64(n/2 - 1)}
+	t := table{entries: make([]ttEntry, n), single: single, mask: uint64(n/2 - 1)}
+	if single {
+		t.mask = uint64(n - 1)
+	}
+	return t
+}
+
+// bucket is the bucket (or slot) of key.
+func (t *table) bucket(key uint64) []ttEntry {
+	if t.single {
+		return t.entries[key&t.mask : key&t.mask+1]
+	}
+	return t.entries[2*(key&t.mask) : 2*(key&t.mask)+2]
 }
 
 // probe returns the entry of key, or nil.
-func (t *pvsTable) probe(key uint64) *pvsEntry {
-	b := t.entries[2*(key&t.mask):]
-	if b[0].key == key {
-		return &b[0]
-	}
-	if b[1].key == key {
-		return &b[1]
+func (t *table) probe(key uint64) *ttEntry {
+	for i, b := 0, t.bucket(key); i < len(b); i++ {
+		if b[i].key == key {
+			return &b[i]
+		}
 	}
 	return nil
 }
 
-// store records a search result of the position key at ply.
-func (t *pvsTable) store(key uint64, score int32, m rules.Move, depth, ply int, flag ttFlag) {
+// store records a search result of the position key at ply: its score of
+// the kind flag, found searching depth plies, and its best move.
+func (t *table) store(key uint64, score int32, m rules.Move, depth, ply int, flag ttFlag) {
+	b := t.bucket(key)
+	if t.single {
+		b[0] = ttEntry{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag}
+		return
+	}
 	// A proven result holds at every depth.
 	switch {
 	case score >= winBound && flag != ttUpper, score <= -winBound && flag != ttLower:
 		depth = provenDepth
 	}
-	e := pvsEntry{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag | ttFlag(t.gen<<2)}
-	b := t.entries[2*(key&t.mask):]
+	if flag == ttUpper {
+		m = rules.NoMove // no move known to be best
+	}
+	e := ttEntry{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag | ttFlag(t.gen<<2)}
 	switch {
 	case b[0].key == key:
 		if m == rules.NoMove {
@@ -77,4 +128,26 @@ func (t *pvsTable) store(key uint64, score int32, m rules.Move, depth, ply int, 
 
 // newSearch starts a generation: entries of older searches become the
 // first to be replaced.
-func (t *pvsTable) newSearch() { t.gen = (t.gen + 1) & 63 }
+func (t *table) newSearch() { t.gen = (t.gen + 1) & 63 }
+
+// Proven scores are stored relative to the stored position, not the root,
+// so that an entry stays right when reached at another ply.
+func scoreToTT(s int32, ply int) int32 {
+	switch {
+	case s >= winBound:
+		return s + int32(ply)
+	case s <= -winBound:
+		return s - int32(ply)
+	}
+	return s
+}
+
+func scoreFromTT(s int32, ply int) int32 {
+	switch {
+	case s >= winBound:
+		return s - int32(ply)
+	case s <= -winBound:
+		return s + int32(ply)
+	}
+	return s
+}

@@ -12,12 +12,16 @@ import (
 //	bit 8 = a2, ..., bit 63 = h8.
 //
 // Row 0 is rank 1 (the bottom), col 0 is file a (the left). The stride is
-// 8 for every board size, so a board of size N uses rows and columns
-// 0..N-1 and the other bits are always zero. A Bitboard holds one bit per
-// square.
+// 8 for every board, so a board of W files and H ranks uses columns 0..W-1
+// of rows 0..H-1 and the other bits are always zero. A Bitboard holds one
+// bit per square. It is the representation of every board of at most 8
+// files and 8 ranks (Position); larger boards use WideBitboard (wide.go),
+// so that the boards of up to 64 squares keep their one-word fast path.
 type Bitboard = uint64
 
-// Board sizes supported.
+// Square board sizes supported by Position and by the packages that take
+// a board size N (N×N). Position also holds the rectangles of MinSize..
+// MaxSize files and ranks; Board describes every board up to MaxSide.
 const (
 	MinSize     = 4
 	MaxSize     = 8
@@ -82,23 +86,49 @@ func (c Color) String() string {
 }
 
 // ValidMask returns the bitboard of the squares of a board of the given size.
-func ValidMask(size int) Bitboard { return validMasks[size] }
+func ValidMask(size int) Bitboard { return validMasks[uint8(size)] }
 
+// The shape code of a board of W files and H ranks (both MinSize..MaxSize),
+// the value of Position.Size: N on a square board N×N, as it has always
+// been, and 16*W + H on a rectangle. Code that handles only square boards
+// reads Size as the board size and rejects a rectangle as a size above
+// MaxSize; the rules index their tables by the code (a uint8 indexing a
+// [256] table needs no bounds check).
+func shapeCode(w, h int) uint8 {
+	if w == h {
+		return uint8(w)
+	}
+	return uint8(16*w + h)
+}
+
+// shapeDims returns the files and ranks of a shape code, as given (no
+// validation).
+func shapeDims(code uint8) (w, h int) {
+	if code < 16 {
+		return int(code), int(code)
+	}
+	return int(code >> 4), int(code & 15)
+}
+
+// validMasks[code] is the bitboard of the squares of the board of that
+// shape code, 0 for a code that is no board.
 var (
-	validMasks [MaxSize + 1]Bitboard
+	validMasks [256]Bitboard
 	fileA      Bitboard = 0x0101010101010101
 	fileH      Bitboard = fileA << 7
 )
 
 func init() {
-	for n := MinSize; n <= MaxSize; n++ {
-		var m Bitboard
-		for r := 0; r < n; r++ {
-			for c := 0; c < n; c++ {
-				m |= SquareAt(r, c).Bit()
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			var m Bitboard
+			for r := 0; r < h; r++ {
+				for c := 0; c < w; c++ {
+					m |= SquareAt(r, c).Bit()
+				}
 			}
+			validMasks[shapeCode(w, h)] = m
 		}
-		validMasks[n] = m
 	}
 }
 

@@ -56,8 +56,18 @@ func (m Move) String() string {
 
 // ParseSquare reads a square such as "d4" on a board of the given size.
 func ParseSquare(text string, size int) (Square, error) {
+	row, col, err := parseCell(text, size, size)
+	if err != nil {
+		return NoSquare, err
+	}
+	return SquareAt(row, col), nil
+}
+
+// parseCell reads a square in project notation, a file letter a.. and a
+// rank number 1.. ("d4", "h12"), on a board of w files and h ranks.
+func parseCell(text string, w, h int) (row, col int, err error) {
 	if len(text) < 2 || len(text) > 3 {
-		return NoSquare, fmt.Errorf("square %s: want a file letter and a rank number, like d4", Quote(text))
+		return 0, 0, fmt.Errorf("square %s: want a file letter and a rank number, like d4", Quote(text))
 	}
 	f := text[0]
 	if f >= 'A' && f <= 'Z' {
@@ -65,20 +75,20 @@ func ParseSquare(text string, size int) (Square, error) {
 	}
 	if f < 'a' || f > 'z' {
 		r, _ := utf8.DecodeRuneInString(text) // the character, not its first byte
-		return NoSquare, fmt.Errorf("square %s: file %q is not a letter from a to z", Quote(text), r)
+		return 0, 0, fmt.Errorf("square %s: file %q is not a letter", Quote(text), r)
 	}
 	rank := 0
 	for _, ch := range text[1:] {
 		if ch < '0' || ch > '9' {
-			return NoSquare, fmt.Errorf("square %s: rank %s is not a number", Quote(text), Quote(text[1:]))
+			return 0, 0, fmt.Errorf("square %s: rank %s is not a number", Quote(text), Quote(text[1:]))
 		}
 		rank = rank*10 + int(ch-'0')
 	}
-	col, row := int(f-'a'), rank-1
-	if col >= size || row < 0 || row >= size {
-		return NoSquare, fmt.Errorf("square %s is off the %dx%d board", Quote(text), size, size)
+	col, row = int(f-'a'), rank-1
+	if col >= w || row < 0 || row >= h {
+		return 0, 0, fmt.Errorf("square %s is off the %dx%d board", Quote(text), w, h)
 	}
-	return SquareAt(row, col), nil
+	return row, col, nil
 }
 
 // MoveStrings writes each move in project notation.
@@ -124,12 +134,11 @@ func (e *MoveError) Error() string { return fmt.Sprintf("rules: move %s: %v", Qu
 func (e *MoveError) Unwrap() error { return e.Err }
 
 func parseMove(p Position, text string) (Move, error) {
-	size := int(p.Size)
 	if text == "" {
 		return NoMove, errors.New("empty")
 	}
 	from, to, isJump := strings.Cut(text, "-")
-	a, err := ParseSquare(from, size)
+	a, err := p.parseSquare(from)
 	if err != nil {
 		return NoMove, err
 	}
@@ -156,7 +165,7 @@ func parseMove(p Position, text string) (Move, error) {
 		}
 		return m, nil
 	}
-	b, err := ParseSquare(to, size)
+	b, err := p.parseSquare(to)
 	if err != nil {
 		return NoMove, err
 	}
@@ -193,6 +202,15 @@ func parseMove(p Position, text string) (Move, error) {
 		}
 	}
 	return m, nil
+}
+
+// parseSquare reads a square of p's board.
+func (p Position) parseSquare(text string) (Square, error) {
+	row, col, err := parseCell(text, p.Width(), p.Height())
+	if err != nil {
+		return NoSquare, err
+	}
+	return SquareAt(row, col), nil
 }
 
 func abs(x int) int {

@@ -2,8 +2,8 @@ package rules
 
 import "math/bits"
 
-// MaxMoves bounds the number of legal moves of any position of any
-// supported size; a [MaxMoves]Move array is always a large enough buffer.
+// MaxMoves bounds the number of legal moves of any Position (any board of
+// at most 64 squares); a [MaxMoves]Move array is always a large enough buffer.
 // (Removals: at most 4 corners + 4 central squares; jumps: each of the at
 // most 32 stones of one side lands on at most 3 squares in each of 4
 // directions on 8x8, far fewer in practice.)
@@ -125,27 +125,23 @@ func (p Position) whiteRemovals() Bitboard {
 	return adj & p.White
 }
 
-// openingSquares[n]: the corners and central squares of an n×n board.
-var openingSquares [MaxSize + 1]Bitboard
+// openingSquares[code]: the corners and central squares of the board of a
+// shape code (see IsOpeningSquare).
+var openingSquares [256]Bitboard
 
 func init() {
-	for n := MinSize; n <= MaxSize; n++ {
-		var m Bitboard
-		for _, r := range []int{0, n - 1} {
-			for _, c := range []int{0, n - 1} {
-				m |= SquareAt(r, c).Bit()
-			}
-		}
-		if n%2 == 1 {
-			m |= SquareAt(n/2, n/2).Bit()
-		} else {
-			for r := n/2 - 1; r <= n/2; r++ {
-				for c := n/2 - 1; c <= n/2; c++ {
-					m |= SquareAt(r, c).Bit()
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			var m Bitboard
+			for r := 0; r < h; r++ {
+				for c := 0; c < w; c++ {
+					if IsOpeningSquare(w, h, r, c) {
+						m |= SquareAt(r, c).Bit()
+					}
 				}
 			}
+			openingSquares[shapeCode(w, h)] = m
 		}
-		openingSquares[n] = m
 	}
 }
 

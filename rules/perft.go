@@ -64,10 +64,18 @@ type Opening struct {
 
 // Openings returns every legal pair of removals of a size×size board, in
 // the order of Black's squares, then White's.
-func Openings(size int) []Opening {
+func Openings(size int) []Opening { return OpeningsFrom(NewPosition(size)) }
+
+// OpeningsFrom returns every legal pair of removals from start (a full
+// board, Black to move, as Board.Position gives with the removal start),
+// in the order of Black's squares, then White's; none when start is not a
+// full board.
+func OpeningsFrom(start Position) []Opening {
+	if start.Phase() != RemoveBlack {
+		return nil
+	}
 	var out []Opening
 	var b1, b2 [MaxMoves]Move
-	start := NewPosition(size)
 	for _, bm := range start.LegalMoves(b1[:0]) {
 		p := start.Play(bm)
 		for _, wm := range p.LegalMoves(b2[:0]) {

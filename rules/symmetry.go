@@ -38,54 +38,68 @@ func (s Symmetry) Inverse() Symmetry {
 	return s
 }
 
-// symSquare[size][sym][square] is the image of a square.
-var symSquare [MaxSize + 1][NumSymmetries][64]Square
+// symSquare[w][h][sym][square] is the image of a square of a board of w
+// files and h ranks; the symmetries that exchange files and ranks map it
+// onto an h×w board.
+var symSquare [MaxSize + 1][MaxSize + 1][NumSymmetries][64]Square
 
 func init() {
-	for n := MinSize; n <= MaxSize; n++ {
-		for s := Symmetry(0); s < NumSymmetries; s++ {
-			for sq := range symSquare[n][s] {
-				symSquare[n][s][sq] = NoSquare
-			}
-			for r := 0; r < n; r++ {
-				for c := 0; c < n; c++ {
-					symSquare[n][s][SquareAt(r, c)] = transform(s, n, r, c)
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			for s := Symmetry(0); s < NumSymmetries; s++ {
+				for sq := range symSquare[w][h][s] {
+					symSquare[w][h][s][sq] = NoSquare
+				}
+				for r := 0; r < h; r++ {
+					for c := 0; c < w; c++ {
+						symSquare[w][h][s][SquareAt(r, c)] = transform(s, w, h, r, c)
+					}
 				}
 			}
 		}
 	}
 }
 
-func transform(s Symmetry, n, r, c int) Square {
-	m := n - 1
+// transform maps (r, c) of a w×h board; for the symmetries that swap the
+// axes the image lies on an h×w board.
+func transform(s Symmetry, w, h, r, c int) Square {
+	mw, mh := w-1, h-1
 	switch s {
 	case Rotate90:
-		r, c = c, m-r
+		r, c = c, mh-r
 	case Rotate180:
-		r, c = m-r, m-c
+		r, c = mh-r, mw-c
 	case Rotate270:
-		r, c = m-c, r
+		r, c = mw-c, r
 	case FlipFiles:
-		c = m - c
+		c = mw - c
 	case FlipRanks:
-		r = m - r
+		r = mh - r
 	case Transpose:
 		r, c = c, r
 	case AntiTranspose:
-		r, c = m-c, m-r
+		r, c = mw-c, mh-r
 	}
 	return SquareAt(r, c)
 }
 
-// Square maps a square of a size×size board.
-func (s Symmetry) Square(sq Square, size int) Square { return symSquare[size][s][sq] }
+// SwapsAxes reports whether s exchanges files and ranks (the quarter turns
+// and the two diagonal mirrors): on a W×H board its image is H×W.
+func (s Symmetry) SwapsAxes() bool {
+	return s == Rotate90 || s == Rotate270 || s == Transpose || s == AntiTranspose
+}
 
-// Bitboard maps every square of b.
-func (s Symmetry) Bitboard(b Bitboard, size int) Bitboard {
+// Square maps a square of a size×size board.
+func (s Symmetry) Square(sq Square, size int) Square { return symSquare[size][size][s][sq] }
+
+// Bitboard maps every square of b on a size×size board.
+func (s Symmetry) Bitboard(b Bitboard, size int) Bitboard { return s.bitboard(b, size, size) }
+
+func (s Symmetry) bitboard(b Bitboard, w, h int) Bitboard {
 	if s == Identity {
 		return b
 	}
-	t := &symSquare[size][s]
+	t := &symSquare[w][h][s]
 	var out Bitboard
 	for b != 0 {
 		out |= t[popLSB(&b)].Bit()
@@ -93,20 +107,29 @@ func (s Symmetry) Bitboard(b Bitboard, size int) Bitboard {
 	return out
 }
 
-// Position maps every stone of p; the side to move is unchanged.
+// Position maps every stone of p; the side to move is unchanged. On a
+// rectangle the symmetries that swap the axes give a position of the
+// transposed board (W×H becomes H×W).
 func (s Symmetry) Position(p Position) Position {
-	n := int(p.Size)
-	p.Black = s.Bitboard(p.Black, n)
-	p.White = s.Bitboard(p.White, n)
+	w, h := p.Width(), p.Height()
+	p.Black = s.bitboard(p.Black, w, h)
+	p.White = s.bitboard(p.White, w, h)
+	if s.SwapsAxes() {
+		p.Size = shapeCode(h, w)
+	}
 	return p
 }
 
-// Canonical returns the least of p's 8 symmetric images (comparing the
-// Black bitboards, then the White ones): the same position for every
+// Canonical returns the least of p's symmetric images on its own board (8
+// on a square board, the 4 that keep the axes on a rectangle), comparing
+// the Black bitboards, then the White ones: the same position for every
 // image of p, so that symmetric positions are counted or stored once.
 func (p Position) Canonical() Position {
 	best := p
 	for s := Symmetry(1); s < NumSymmetries; s++ {
+		if !p.Square() && s.SwapsAxes() {
+			continue
+		}
 		q := s.Position(p)
 		if q.Black < best.Black || q.Black == best.Black && q.White < best.White {
 			best = q

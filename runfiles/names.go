@@ -16,8 +16,9 @@ const (
 	GamesDir       = "games"
 	ModelsDir      = "models"
 	CheckpointsDir = "checkpoints"
-	LatestFile     = "latest"                   // under ModelsDir
-	LatestKey      = ModelsDir + "/latest.json" // the workers' pointer (Latest)
+	LatestFile     = "latest"                     // under ModelsDir
+	LatestModelKey = ModelsDir + "/" + LatestFile // the trainer's newest model: its ModelName and a newline
+	LatestKey      = ModelsDir + "/latest.json"   // the workers' pointer (Latest)
 	LeaseDir       = "lease"
 	LadderDir      = "ladder"
 	RatingsFile    = "ratings.csv" // under LadderDir
@@ -37,6 +38,15 @@ func ParseGenDir(name string) (gen int, ok bool) {
 	return gen, true
 }
 
+// Prefix is the common prefix of the keys under folder dir (ModelsDir,
+// CheckpointsDir, ...), for listing them.
+func Prefix(dir string) string { return dir + "/" }
+
+// GenReplayDir is the folder of generation gen's games under replay/: a
+// local trainer's per-game samples (GameShardKey) or the workers' uploads
+// (WorkerShardKey).
+func GenReplayDir(gen int) string { return ReplayDir + "/" + GenDir(gen) }
+
 // GameName is the base name of game i of a generation played by a local
 // trainer (with .txt for its record, .shard for its samples).
 func GameName(i int) string { return fmt.Sprintf("game-%05d", i) }
@@ -49,14 +59,28 @@ func GameRecordKey(gen, i int) string {
 // GameShardKey is the key of the samples of game i of generation gen,
 // kept until the generation's games are merged into its shard.
 func GameShardKey(gen, i int) string {
-	return ReplayDir + "/" + GenDir(gen) + "/" + GameName(i) + ".shard"
+	return GenReplayDir(gen) + "/" + GameName(i) + ".shard"
 }
 
 // ModelName is the file name of the model exported after generation gen.
 func ModelName(gen int) string { return fmt.Sprintf("gen-%06d.safetensors", gen) }
 
 // ModelKey is the key of the model of generation gen.
-func ModelKey(gen int) string { return ModelsDir + "/" + ModelName(gen) }
+func ModelKey(gen int) string { return ModelFileKey(ModelName(gen)) }
+
+// ModelFileKey is the key of the model file name (a ModelName, as
+// state.json and models/latest record it).
+func ModelFileKey(name string) string { return ModelsDir + "/" + name }
+
+// ParseModelKey returns the generation whose model key is key (ok false
+// for any other key).
+func ParseModelKey(key string) (gen int, ok bool) {
+	name, ok := strings.CutPrefix(key, Prefix(ModelsDir))
+	if gen = GenerationOf(name); !ok || gen < 1 || name != ModelName(gen) {
+		return 0, false
+	}
+	return gen, true
+}
 
 // GenerationOf is the generation of a model named by ModelName (0 for
 // anything else).
@@ -71,7 +95,11 @@ func GenerationOf(name string) int {
 func CheckpointName(gen int) string { return fmt.Sprintf("gen-%06d.ckpt", gen) }
 
 // CheckpointKey is the key of the checkpoint after generation gen.
-func CheckpointKey(gen int) string { return CheckpointsDir + "/" + CheckpointName(gen) }
+func CheckpointKey(gen int) string { return CheckpointFileKey(CheckpointName(gen)) }
+
+// CheckpointFileKey is the key of the checkpoint file name (a
+// CheckpointName, as state.json records it).
+func CheckpointFileKey(name string) string { return CheckpointsDir + "/" + name }
 
 // ShardName is the file name of the merged samples of generation gen.
 func ShardName(gen int) string { return fmt.Sprintf("gen-%06d.shard", gen) }
@@ -91,7 +119,7 @@ func KeysKey(gen int) string { return ReplayDir + "/" + KeysName(gen) }
 func WorkerShardKey(gen int, sum string) string { return WorkerShardPrefix(gen) + sum + ".shard" }
 
 // WorkerShardPrefix is the common prefix of the keys of model gen's games.
-func WorkerShardPrefix(gen int) string { return ReplayDir + "/" + GenDir(gen) + "/" }
+func WorkerShardPrefix(gen int) string { return Prefix(GenReplayDir(gen)) }
 
 // ParseWorkerShardKey returns the generation and hash of a worker shard
 // key.

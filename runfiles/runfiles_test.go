@@ -141,6 +141,12 @@ func TestNames(t *testing.T) {
 		{SpoolName(12, sum), "gen-000012-" + sum + ".shard"},
 		{RatingsKey, "ladder/ratings.csv"},
 		{LatestKey, "models/latest.json"},
+		{LatestModelKey, "models/latest"},
+		{ModelFileKey("gen-000012.safetensors"), "models/gen-000012.safetensors"},
+		{CheckpointFileKey("gen-000012.ckpt"), "checkpoints/gen-000012.ckpt"},
+		{GenReplayDir(12), "replay/gen-000012"},
+		{WorkerShardPrefix(12), "replay/gen-000012/"},
+		{Prefix(ModelsDir), "models/"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s, want %s", c.got, c.want)
@@ -151,6 +157,14 @@ func TestNames(t *testing.T) {
 	}
 	if g, ok := ParseGenDir(GenDir(7)); !ok || g != 7 {
 		t.Errorf("ParseGenDir: %d %v", g, ok)
+	}
+	if g, ok := ParseModelKey(ModelKey(7)); !ok || g != 7 {
+		t.Errorf("ParseModelKey(ModelKey(7)): %d %v", g, ok)
+	}
+	for _, k := range []string{"models/gen-7.safetensors", "models/gen-000000.safetensors", "models/latest", "replay/gen-000007.safetensors", "models/gen-000007.safetensors.tmp"} {
+		if g, ok := ParseModelKey(k); ok {
+			t.Errorf("ParseModelKey(%q) = %d, true", k, g)
+		}
 	}
 	if _, ok := ParseGenDir("gen-7"); ok {
 		t.Error("ParseGenDir took gen-7")
@@ -193,5 +207,33 @@ func TestStateAndLatest(t *testing.T) {
 	c, err := ParseRunConfig([]byte(`{"size": 6, "seed": 3, "games_per_gen": 40, "net": {"filters": 32}}`))
 	if err != nil || c != (RunConfig{Size: 6, Seed: 3, GamesPerGen: 40}) {
 		t.Fatalf("run config: %+v, %v", c, err)
+	}
+}
+
+func TestSolverChecks(t *testing.T) {
+	rows := []SolverCheck{
+		{Player: "random", Positions: 10, Kept: 5, Rate: 0.5, Low: 0.25, High: 0.75, RandomRate: 0.5},
+		{Player: GenDir(2), Positions: 4, Kept: 4, Rate: 1, Low: 0.5, High: 1, RandomRate: math.NaN()},
+	}
+	b := EncodeSolverChecks(rows)
+	const want = "player,positions,kept,rate,ci_low,ci_high,random_rate\n" +
+		"random,10,5,0.5000,0.2500,0.7500,0.5000\n" +
+		"gen-000002,4,4,1.0000,0.5000,1.0000,\n"
+	if string(b) != want {
+		t.Errorf("solver.csv changed:\n%s\nwant\n%s", b, want)
+	}
+	back, err := ParseSolverChecks(b)
+	if err != nil || len(back) != 2 || back[0] != rows[0] || back[1].Kept != 4 || !math.IsNaN(back[1].RandomRate) {
+		t.Fatalf("parse: %+v, %v", back, err)
+	}
+	for _, c := range []struct{ data, want string }{
+		{"player,positions\nx,1\n", "header"},
+		{"player,positions,kept,rate,ci_low,ci_high,random_rate\nx,1,2,,,,\n", "line 2: x kept the win in \"2\" of \"1\""},
+		{"player,positions,kept,rate,ci_low,ci_high,random_rate\nx,1,1,a,,,\n", "line 2: \"a\" is not a number"},
+		{"player,positions,kept,rate,ci_low,ci_high,random_rate\nx,1,1,,,,\nx,2,1,,,,\n", "line 3: player \"x\" empty or listed twice"},
+	} {
+		if _, err := ParseSolverChecks([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "ladder: solver.csv") {
+			t.Errorf("%q: %v, want an error with %q", c.data, err, c.want)
+		}
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"gocloud.dev/gcerrors"
 )
 
 // Backoff is a retry policy: up to Attempts tries, waiting First, then
@@ -23,12 +21,11 @@ type Backoff struct {
 var DefaultBackoff = Backoff{Attempts: 10, First: 200 * time.Millisecond, Max: 15 * time.Second}
 
 // Transient reports whether err is worth retrying: not a missing key, an
-// existing key, a refused permission, a bad argument or a file system
-// error that a retry cannot change (a directory or file where the key
-// needs the other, a name too long, a read-only file system), but a
-// failed connection, a server error, throttling, a full disk, or AWS's
-// 409 answer to racing conditional writes (which gocloud reports as
-// Unknown).
+// existing key, a refused permission, a bad argument, a cancelled context
+// or a file system error that a retry cannot change (a directory or file
+// where the key needs the other, a name too long, a read-only file
+// system), but a failed connection, a server error, throttling, a full
+// disk, or AWS's 409 answer to racing conditional writes.
 func Transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrExist) ||
 		errors.Is(err, ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist) {
@@ -39,17 +36,20 @@ func Transient(err error) bool {
 			return false
 		}
 	}
-	switch gcerrors.Code(err) {
-	case gcerrors.NotFound, gcerrors.FailedPrecondition, gcerrors.PermissionDenied,
-		gcerrors.InvalidArgument, gcerrors.Unimplemented, gcerrors.AlreadyExists, gcerrors.Canceled:
-		return false
-	}
-	return true
+	var p *permanentError
+	return !errors.As(err, &p)
 }
 
 // permanentErrnos are the file system errors that Transient does not
 // retry (besides those of fs.ErrExist and fs.ErrPermission).
 var permanentErrnos = []error{syscall.EISDIR, syscall.ENOTDIR, syscall.ENAMETOOLONG, syscall.EROFS, syscall.ELOOP, syscall.EINVAL}
+
+// permanentError is a backend's answer that a retry cannot change (a
+// bucket's refused permission or bad argument).
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // Wait returns how long to wait before try number attempt+1 (attempt ≥ 1).
 func (b Backoff) Wait(attempt int) time.Duration {

@@ -1,36 +1,36 @@
 package runstore
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 )
 
-// The writes of a file:// store do not go through gocloud.dev/blob's
-// fileblob, whose writer renames its temporary file into place on Close
-// even after a failed Write (blob.WriteAll closes after a failed Write, and
-// the content MD5 it checks is that of the bytes it was handed, not of the
-// bytes that reached the disk): on a full disk a truncated object appeared
-// under its final name. Nor does fileblob sync anything. They go through
-// internal/atomicfile instead: a temporary file next to the destination,
-// synced, then renamed over it (Put) or hard-linked to it (Create, which
-// link(2) makes atomic: of two racing writers exactly one succeeds), and
-// the folder synced. Reads, listings and deletes still use fileblob, which
-// maps a key to the same path (checkKey refuses the keys it would escape).
-
-// filePath is the file of key in a file:// store.
-func (s *Store) filePath(key string) string {
-	return filepath.Join(s.dir, filepath.FromSlash(key))
+// fileBackend is a file:// store: key is the file dir/key, and every
+// operation is one of the os package. Writes go through
+// internal/atomicfile: a temporary file next to the destination, synced,
+// then renamed over it (Put) or hard-linked to it (Create, which link(2)
+// makes atomic: of two racing writers exactly one succeeds), and the
+// folder synced; so a write that fails (a full disk) leaves the old
+// content or nothing, never a truncated file under the final name.
+type fileBackend struct {
+	dir string
 }
 
-// writeFile writes key in a file:// store: create-only, or replacing.
-func (s *Store) writeFile(key string, data []byte, createOnly bool) error {
-	path := s.filePath(key)
-	if err := mkdirAll(s.dir, filepath.Dir(path)); err != nil {
+// path is the file of key.
+func (b *fileBackend) path(key string) string {
+	return filepath.Join(b.dir, filepath.FromSlash(key))
+}
+
+func (b *fileBackend) write(_ context.Context, key string, data []byte, createOnly bool) error {
+	path := b.path(key)
+	if err := mkdirAll(b.dir, filepath.Dir(path)); err != nil {
 		return err
 	}
 	if !createOnly {
@@ -42,6 +42,72 @@ func (s *Store) writeFile(key string, data []byte, createOnly bool) error {
 	}
 	return err
 }
+
+func (b *fileBackend) read(_ context.Context, key string) ([]byte, error) {
+	data, err := os.ReadFile(b.path(key))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, ErrNotExist
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, syscall.EISDIR // a folder under the key's name, not a missing key
+	}
+	return data, err
+}
+
+// list walks the deepest folder that holds every key with prefix. A file
+// or folder that vanishes during the walk (a temporary file renamed, a
+// folder removed) is left out: it was not there when the walk got to it.
+func (b *fileBackend) list(_ context.Context, prefix string, out []Object) ([]Object, error) {
+	root := b.dir
+	if i := strings.LastIndex(prefix, "/"); i >= 0 {
+		root = b.path(prefix[:i])
+	}
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return nil
+			}
+			return err
+		}
+		if path == root {
+			return nil
+		}
+		rel, err := filepath.Rel(b.dir, path)
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		if e.IsDir() {
+			if folder := key + "/"; !strings.HasPrefix(folder, prefix) && !strings.HasPrefix(prefix, folder) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasPrefix(key, prefix) || !e.Type().IsRegular() {
+			return nil
+		}
+		fi, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, Object{Key: key, Size: fi.Size(), ModTime: fi.ModTime()})
+		return nil
+	})
+	return out, err
+}
+
+func (b *fileBackend) delete(_ context.Context, key string) error {
+	err := os.Remove(b.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func (b *fileBackend) close() error { return nil }
 
 // mkdirAll makes dir, a folder under root (which exists), with its
 // missing parents, and syncs the parent of each folder it makes, so that

@@ -9,38 +9,29 @@ import (
 	"github.com/konanezero/konane/runfiles"
 )
 
-// Latest is the pointer to a run's newest model, models/latest.json
+// ReadLatest reads the pointer to the run's newest model
 // (runfiles.Latest, which owns its format), written only by the trainer
-// after the model itself.
-type Latest = runfiles.Latest
-
-// LatestKey is the key of the pointer.
-const LatestKey = runfiles.LatestKey
-
-// ReadLatest reads the pointer; the error wraps ErrNotExist before the
-// trainer published its first model.
-func (s *Store) ReadLatest(ctx context.Context) (Latest, error) {
-	b, err := s.Read(ctx, LatestKey)
+// after the model itself; the error wraps ErrNotExist before the trainer
+// published its first model.
+func (s *Store) ReadLatest(ctx context.Context) (runfiles.Latest, error) {
+	b, err := s.Read(ctx, runfiles.LatestKey)
 	if err != nil {
-		return Latest{}, err
+		return runfiles.Latest{}, err
 	}
-	l, err := ParseLatest(b)
+	l, err := runfiles.ParseLatest(b)
 	if err != nil {
-		return l, &OpError{"read", s.loc, LatestKey, err}
+		return l, &OpError{"read", s.loc, runfiles.LatestKey, err}
 	}
 	return l, nil
 }
 
-// ParseLatest decodes and checks a model pointer (runfiles.ParseLatest).
-func ParseLatest(b []byte) (Latest, error) { return runfiles.ParseLatest(b) }
-
 // WriteLatest replaces the pointer.
-func (s *Store) WriteLatest(ctx context.Context, l Latest) error {
+func (s *Store) WriteLatest(ctx context.Context, l runfiles.Latest) error {
 	b, err := l.Encode()
 	if err != nil {
 		return err
 	}
-	return s.Put(ctx, LatestKey, b)
+	return s.Put(ctx, runfiles.LatestKey, b)
 }
 
 // ReadVerified reads key and checks that its sha256 is sum (hex).

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,6 +29,9 @@ func testStores(t *testing.T) map[string]func(t *testing.T) *Store {
 	base := os.Getenv("KONANE_TEST_S3")
 	if base == "" && os.Getenv("KONANE_REQUIRE_S3") != "" {
 		t.Fatal("KONANE_REQUIRE_S3 is set but KONANE_TEST_S3 names no S3 server")
+	}
+	if base != "" && !linked["s3"] {
+		t.Fatal("KONANE_TEST_S3 is set but this build has no s3 driver: go test -tags s3")
 	}
 	if base != "" {
 		stores["s3"] = func(t *testing.T) *Store { return open(t, freshPrefix(base)) }
@@ -138,10 +142,12 @@ func TestList(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// What a writer killed mid-write leaves behind (fileblob with
-		// no_tmp_dir names it KEY.<hex>.tmp).
-		if err := s.bucket.WriteAll(ctx, "replay/gen-000001/c.shard.18a3f.tmp", []byte("half"), nil); err != nil {
-			t.Fatal(err)
+		// What a writer killed mid-write leaves behind: internal/atomicfile's
+		// .NAME.tmpNNN, gocloud fileblob's NAME.<hex>.tmp.
+		for _, k := range []string{"replay/gen-000001/.c.shard.tmp123", "replay/gen-000001/c.shard.18a3f.tmp"} {
+			if err := s.b.write(ctx, k, []byte("half"), false); err != nil {
+				t.Fatal(err)
+			}
 		}
 		objs, err := s.List(ctx, "replay/")
 		if err != nil {
@@ -256,7 +262,7 @@ func TestLatestPointer(t *testing.T) {
 		if err := s.Create(ctx, "models/gen-000003.safetensors", model); err != nil {
 			t.Fatal(err)
 		}
-		want := Latest{Generation: 3, Model: "models/gen-000003.safetensors", SHA256: SHA256(model), GamesPerGen: 64, Window: 2}
+		want := runfiles.Latest{Generation: 3, Model: "models/gen-000003.safetensors", SHA256: SHA256(model), GamesPerGen: 64, Window: 2}
 		if err := s.WriteLatest(ctx, want); err != nil {
 			t.Fatal(err)
 		}
@@ -504,7 +510,7 @@ func FuzzParseLatest(f *testing.F) {
 	f.Add([]byte(`{"model":"../x","sha256":"zz"}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l, err := ParseLatest(b)
+		l, err := runfiles.ParseLatest(b)
 		if err != nil {
 			return
 		}
@@ -520,6 +526,7 @@ func TestOpenUnknownScheme(t *testing.T) {
 	for _, c := range []struct{ loc, says string }{
 		{"ftp://host/run", `unknown storage scheme "ftp"`},
 		{"S3X://bucket/run", `unknown storage scheme "s3x"`},
+		{"s3://bucket/run?endpoint=http://127.0.0.1:8333", "-tags s3"},
 		{"gs://bucket/run", "-tags gcs"},
 		{"azblob://container/run", "-tags azure"},
 	} {

@@ -3,22 +3,17 @@ package runstore
 import (
 	"bytes"
 	"context"
-	"crypto/md5"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
-	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/fileblob" // file://
-	_ "gocloud.dev/blob/s3blob"   // s3:// (AWS, MinIO, R2, SeaweedFS, GCS interoperability)
-	"gocloud.dev/gcerrors"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // ErrExist is wrapped by the error of a create-only write whose key exists.
@@ -50,9 +45,9 @@ func (e *OpError) Unwrap() error { return e.Err }
 // optional prefix), addressed by slash-separated keys. It is safe for
 // concurrent use.
 type Store struct {
-	bucket *blob.Bucket
-	loc    string // as given to Open
-	dir    string // the directory of a file:// store, "" otherwise
+	b   backend
+	loc string // as given to Open
+	dir string // the directory of a file:// store, "" otherwise
 
 	// Backoff is the retry policy of transient errors (network failures,
 	// server errors, a conflicting conditional write). Open sets
@@ -70,15 +65,37 @@ type Store struct {
 	health health // for Report
 }
 
+// backend is where a Store's objects are: a local directory (fileBackend,
+// driver_file.go, in every build) or a bucket (driver_blob.go, in a build
+// with the tag of its driver). Keys are checked by the Store; retries,
+// sorting and the skipping of temporary files are the Store's too.
+type backend interface {
+	// write stores data under key; createOnly refuses, with an error
+	// wrapping ErrExist, a key that exists. A write that fails leaves no
+	// object, or the old one.
+	write(ctx context.Context, key string, data []byte, createOnly bool) error
+	// read returns key's content, or an error wrapping ErrNotExist.
+	read(ctx context.Context, key string) ([]byte, error)
+	// list appends the objects whose keys start with prefix to out, in
+	// any order; an error wrapping ErrNotExist means that an object
+	// vanished while it listed (List starts over).
+	list(ctx context.Context, prefix string, out []Object) ([]Object, error)
+	// delete removes key; a missing key is not an error.
+	delete(ctx context.Context, key string) error
+	close() error
+}
+
 // Open opens the store at location: a path or file:// URL (a local or
-// network file system such as NFS), or a bucket URL that gocloud.dev/blob
-// understands, such as
+// network file system such as NFS), or, in a build with a bucket driver
+// (see linked), a bucket URL that gocloud.dev/blob understands, such as
 //
 //	s3://bucket/prefix?endpoint=http://127.0.0.1:8333&use_path_style=true&region=us-east-1
 //
 // A path in a bucket URL becomes the key prefix of the run. Local
 // directories are created if missing; temporary files are kept next to
-// their destination, so that a directory on another mount (NFS) works.
+// their destination, so that a directory on another mount (NFS) works. A
+// scheme whose driver is not in the build is refused with an error that
+// names the build tag to use.
 func Open(ctx context.Context, location string) (*Store, error) {
 	if location == "" {
 		return nil, errors.New("runstore: empty run location")
@@ -107,45 +124,48 @@ func Open(ctx context.Context, location string) (*Store, error) {
 			return nil, fmt.Errorf("runstore: %w", err)
 		}
 		s.dir = dir
-		q.Set("no_tmp_dir", "true") // rename within one file system
-		q.Set("metadata", "skip")   // no .attrs sidecar files: the directory keeps a plain layout
-		u = &url.URL{Scheme: "file", Path: filepath.ToSlash(dir), RawQuery: q.Encode()}
-	default:
-		if p := strings.Trim(u.Path, "/"); p != "" {
-			q.Set("prefix", p+"/")
-			u.Path = ""
-		}
-		u.RawQuery = q.Encode()
+		s.b = &fileBackend{dir: dir}
+		return s, nil
 	}
-	b, err := blob.OpenBucket(ctx, u.String())
+	if p := strings.Trim(u.Path, "/"); p != "" {
+		q.Set("prefix", p+"/")
+		u.Path = ""
+	}
+	u.RawQuery = q.Encode()
+	b, err := openBucket(ctx, u.String())
 	if err != nil {
 		return nil, fmt.Errorf("runstore: opening %s: %w", location, err)
 	}
-	s.bucket = b
+	s.b = b
 	return s, nil
 }
 
-// linked are the schemes of the drivers in this build besides file and s3:
-// gs (Google Cloud Storage) with the build tag gcs, azblob (Azure Blob
-// Storage) with azure. They are not in the default build: they double
-// the module's dependencies (gRPC, OpenTelemetry, the Azure SDK) and add
-// about 23 MB (56%) to the konane binary; GCS also serves buckets through
-// its S3 interface (s3://BUCKET?endpoint=https://storage.googleapis.com
-// with HMAC keys).
-var linked = map[string]bool{"file": true, "s3": true}
+// linked are the schemes of the storage drivers in this build: file
+// always, and each bucket driver with its build tag: s3 (S3 and
+// compatible servers: AWS, MinIO, R2, SeaweedFS, GCS through its S3
+// interface) with -tags s3, gs (Google Cloud Storage) with -tags gcs,
+// azblob (Azure Blob Storage) with -tags azure. The bucket drivers are
+// not in the default build, which is the one a player downloads: they
+// come with gocloud.dev/blob and, through it, the cloud SDKs, gRPC and
+// OpenTelemetry. The container image (deploy/Dockerfile) is built with
+// -tags s3.
+var linked = map[string]bool{"file": true}
 
-// checkScheme refuses a location whose storage is not in this build.
+// checkScheme refuses a location whose storage is not in this build, in
+// one line that says which build has it.
 func checkScheme(scheme string) error {
 	if linked[scheme] {
 		return nil
 	}
 	switch scheme {
+	case "s3":
+		return errors.New("s3:// (S3 and compatible servers) is not in this build: build konane with -tags s3 (as the container image is), or use a path or file:// URL")
 	case "gs":
-		return errors.New("gs:// (Google Cloud Storage) is not in this build: build konane with -tags gcs, or use the bucket through GCS's S3 interface: s3://BUCKET/PREFIX?endpoint=https://storage.googleapis.com with HMAC keys")
+		return errors.New("gs:// (Google Cloud Storage) is not in this build: build konane with -tags gcs, or with -tags s3 and use the bucket through GCS's S3 interface: s3://BUCKET/PREFIX?endpoint=https://storage.googleapis.com with HMAC keys")
 	case "azblob":
 		return errors.New("azblob:// (Azure Blob Storage) is not in this build: build konane with -tags azure")
 	}
-	return fmt.Errorf("unknown storage scheme %q: want a path, file:///path or s3://bucket/prefix?endpoint=... (gs:// with -tags gcs, azblob:// with -tags azure)", scheme)
+	return fmt.Errorf("unknown storage scheme %q: want a path, file:///path, or s3://bucket/prefix?endpoint=... (with -tags s3; gs:// with -tags gcs, azblob:// with -tags azure)", scheme)
 }
 
 // Location returns the location the store was opened with.
@@ -162,13 +182,13 @@ func (s *Store) Name(key string) string {
 	case s.dir == "":
 		return s.loc + " " + key
 	case strings.Contains(s.loc, "://"):
-		return s.filePath(key)
+		return s.b.(*fileBackend).path(key)
 	}
 	return filepath.Join(s.loc, filepath.FromSlash(key))
 }
 
 // Close releases the store's resources.
-func (s *Store) Close() error { return s.bucket.Close() }
+func (s *Store) Close() error { return s.b.close() }
 
 // Create writes data under key only if key does not exist yet; otherwise
 // it returns an error wrapping ErrExist and leaves the object as it was.
@@ -218,43 +238,11 @@ func (s *Store) write(ctx context.Context, op, key string, data []byte, createOn
 	if err := checkKey(key); err != nil {
 		return &OpError{op, s.loc, key, err}
 	}
-	err := s.retry(ctx, op, key, func() error {
-		if s.dir != "" {
-			return s.writeFile(key, data, createOnly)
-		}
-		return s.writeBlob(ctx, key, data, createOnly)
-	})
+	err := s.retry(ctx, op, key, func() error { return s.b.write(ctx, key, data, createOnly) })
 	if err != nil {
-		if gcerrors.Code(err) == gcerrors.FailedPrecondition {
-			err = ErrExist
-		}
 		return &OpError{op, s.loc, key, err}
 	}
 	return nil
-}
-
-// writeBlob writes key through the bucket's driver. A Write that fails
-// cancels the writer's context before Close, which makes every driver
-// abort the upload instead of committing what it got (blob.WriteAll does
-// not: fileblob then renames a truncated file into place).
-func (s *Store) writeBlob(ctx context.Context, key string, data []byte, createOnly bool) error {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sum := md5.Sum(data)
-	w, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{
-		IfNotExist:  createOnly,
-		ContentType: "application/octet-stream",
-		ContentMD5:  sum[:],
-	})
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(data); err != nil {
-		cancel()
-		w.Close()
-		return err
-	}
-	return w.Close()
 }
 
 // Read returns the content of key, or an error wrapping ErrNotExist.
@@ -265,19 +253,10 @@ func (s *Store) Read(ctx context.Context, key string) ([]byte, error) {
 	var data []byte
 	err := s.retry(ctx, "read", key, func() error {
 		var err error
-		data, err = s.bucket.ReadAll(ctx, key)
+		data, err = s.b.read(ctx, key)
 		return err
 	})
 	if err != nil {
-		if gcerrors.Code(err) == gcerrors.NotFound {
-			err = ErrNotExist
-			if s.dir != "" {
-				// fileblob reports a folder as missing.
-				if fi, serr := os.Stat(s.filePath(key)); serr == nil && fi.IsDir() {
-					err = syscall.EISDIR
-				}
-			}
-		}
 		return nil, &OpError{"read", s.loc, key, err}
 	}
 	return data, nil
@@ -291,19 +270,19 @@ type Object struct {
 }
 
 // List returns the objects whose keys start with prefix, sorted by key.
-// Temporary files that a writer killed on file:// left behind (*.tmp) and
-// hidden names (a path element starting with ".") are skipped.
+// The temporary files that a killed writer left behind and hidden names
+// (runfiles.IsTemp) are skipped.
 //
-// On file:// a listing reads the directory, then each entry: a writer's
-// temporary file renamed in between makes the listing fail with NotFound.
-// That is a race, not an answer, so List starts over (up to
-// listRestarts times, at once) before it gives up.
+// A bucket's listing may fail with NotFound when an object vanishes while
+// it lists (a writer's temporary file renamed). That is a race, not an
+// answer, so List starts over (up to listRestarts times, at once) before
+// it gives up.
 func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 	var out []Object
 	err := s.retry(ctx, "list", prefix, func() error {
 		var err error
 		for range listRestarts {
-			if out, err = s.list(ctx, prefix, out[:0]); gcerrors.Code(err) != gcerrors.NotFound {
+			if out, err = s.b.list(ctx, prefix, out[:0]); !errors.Is(err, ErrNotExist) {
 				break
 			}
 		}
@@ -312,6 +291,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 	if err != nil {
 		return nil, &OpError{"list", s.loc, prefix, err}
 	}
+	out = slices.DeleteFunc(out, func(o Object) bool { return runfiles.IsTemp(o.Key) })
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
 }
@@ -320,42 +300,10 @@ func (s *Store) List(ctx context.Context, prefix string) ([]Object, error) {
 // vanished while it listed.
 const listRestarts = 20
 
-// list is one listing of prefix, appended to out.
-func (s *Store) list(ctx context.Context, prefix string, out []Object) ([]Object, error) {
-	it := s.bucket.List(&blob.ListOptions{Prefix: prefix})
-	for {
-		o, err := it.Next(ctx)
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		if o.IsDir || Temporary(o.Key) {
-			continue
-		}
-		out = append(out, Object{Key: o.Key, Size: o.Size, ModTime: o.ModTime})
-	}
-}
-
-// Temporary reports whether key names a temporary or hidden file rather
-// than an object of the run: a leftover of an interrupted write.
-func Temporary(key string) bool {
-	if strings.HasSuffix(key, ".tmp") || strings.Contains(key, ".tmp.") {
-		return true
-	}
-	for _, e := range strings.Split(key, "/") {
-		if strings.HasPrefix(e, ".") {
-			return true
-		}
-	}
-	return false
-}
-
 // Delete removes key; a missing key is not an error.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	err := s.retry(ctx, "delete", key, func() error { return s.bucket.Delete(ctx, key) })
-	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+	err := s.retry(ctx, "delete", key, func() error { return s.b.delete(ctx, key) })
+	if err != nil {
 		return &OpError{"delete", s.loc, key, err}
 	}
 	return nil
@@ -374,20 +322,20 @@ func (s *Store) DeleteAll(ctx context.Context, prefix string) error {
 			return err
 		}
 	}
-	if s.dir != "" {
-		removeEmptyDirs(s.filePath(prefix))
+	if fb, ok := s.b.(*fileBackend); ok {
+		removeEmptyDirs(fb.path(prefix))
 	}
 	return nil
 }
 
-// checkKey refuses keys that no backend stores alike, and those that
-// fileblob would escape (control characters, "__0x"), so that a key is
-// its file's path on file://.
+// checkKey refuses keys that no backend stores alike (control
+// characters, backslashes, and "__0x", which gocloud's fileblob escapes),
+// so that a key is its file's path on file://.
 func checkKey(key string) error {
 	switch {
 	case key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/"):
 		return fmt.Errorf("invalid key %q", key)
-	case Temporary(key):
+	case runfiles.IsTemp(key):
 		return fmt.Errorf("invalid key %q: names a temporary or hidden file", key)
 	case strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) || strings.Contains(key, "__0x"):
 		return fmt.Errorf("invalid key %q: control characters, backslashes and \"__0x\" are not stored alike everywhere", key)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"github.com/konanezero/konane/runfiles"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -161,7 +162,7 @@ func TestAuxRun(t *testing.T) {
 	dir := t.TempDir()
 	quiet := func(string, ...any) {}
 	var log []string // the generations' log lines, as konane train prints them
-	hooks := Hooks{Generation: func(m Metrics) { log = append(log, m.String()) }}
+	hooks := Hooks{Generation: func(m runfiles.Metrics) { log = append(log, m.String()) }}
 	if err := Run(context.Background(), dir, cfg, hooks, quiet); err != nil {
 		t.Fatal(err)
 	}

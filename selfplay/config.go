@@ -1,6 +1,11 @@
 package selfplay
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/konanezero/konane/mcts"
@@ -82,4 +87,138 @@ func defaultRandomPlies(size int) int {
 // "" when a run saved with saved may resume with given.
 func ResumeDiff(saved, given Config) string {
 	return configDiff(saved.identity(), given.identity())
+}
+
+// Config is everything that defines a training run. It is written to
+// DIR/config.json when the run starts; a resumed run must agree with it in
+// everything but the stop conditions and the parallelism.
+type Config struct {
+	Size int    `json:"size"`
+	Seed uint64 `json:"seed"`
+
+	Net   net.Config       `json:"net"`
+	Train net.TrainOptions `json:"train"`
+	Game  GameConfig       `json:"game"`
+
+	GamesPerGen int `json:"games_per_gen"`
+	// ReuseRatio: training steps per generation are chosen so that each new
+	// sample is drawn this many times on average (KataGo's samples-reused).
+	ReuseRatio float64    `json:"reuse_ratio"`
+	MinWindow  int        `json:"min_window"` // replay window while the run is young
+	MaxWindow  int        `json:"max_window"`
+	Gate       GateConfig `json:"gate"`
+	// Schedule changes the learning rate and the rescored children by
+	// generation (empty: Train.LR and Game.RescoreChildren throughout).
+	Schedule Schedule `json:"schedule,omitempty"`
+
+	// Not part of the run's identity: may change when resuming.
+	Parallel    int           `json:"parallel"`   // games in flight
+	EvalBatch   int           `json:"eval_batch"` // evaluator batch size
+	CacheSize   int           `json:"cache_size"` // evaluator position cache entries
+	Generations int           `json:"generations"`
+	Duration    time.Duration `json:"duration"` // stop after this wall time (0: no limit)
+	// Init is a model file whose weights a new run starts from instead
+	// of random ones (its architecture must be Net, or Net with fewer
+	// residual blocks: see InitModel); a run that has
+	// generations already continues from its own checkpoint.
+	Init string `json:"init,omitempty"`
+	// InitModel is the model of Init when the caller has loaded it
+	// already (konane train does, to learn its network): the run then
+	// starts from it and does not read Init again. Never saved.
+	InitModel *net.Model `json:"-"`
+}
+
+// Validate reports the first invalid setting.
+func (c Config) Validate() error {
+	if err := c.Game.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.Game.Size != c.Size || c.Net.Size != c.Size:
+		return fmt.Errorf("selfplay: board sizes disagree (run %d, game %d, net %d)", c.Size, c.Game.Size, c.Net.Size)
+	case c.GamesPerGen < 1:
+		return fmt.Errorf("selfplay: games per generation %d: want ≥ 1", c.GamesPerGen)
+	case c.ReuseRatio <= 0:
+		return fmt.Errorf("selfplay: reuse ratio %g: want > 0", c.ReuseRatio)
+	case c.MinWindow < 1 || c.MaxWindow < c.MinWindow:
+		return fmt.Errorf("selfplay: replay window %d..%d: want 1 ≤ min ≤ max", c.MinWindow, c.MaxWindow)
+	case c.Parallel < 1:
+		return fmt.Errorf("selfplay: parallel games %d: want ≥ 1", c.Parallel)
+	case c.EvalBatch < 1:
+		return fmt.Errorf("selfplay: evaluator batch %d: want ≥ 1", c.EvalBatch)
+	case c.CacheSize < 0:
+		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
+	case c.Generations < 0 || c.Duration < 0:
+		return errors.New("selfplay: generations and duration must not be negative")
+	}
+	if err := c.Net.Validate(); err != nil {
+		return err
+	}
+	if err := c.Train.Validate(); err != nil {
+		return err
+	}
+	if err := c.Schedule.Validate(); err != nil {
+		return err
+	}
+	for _, st := range c.Schedule {
+		if err := c.at(st.From).Game.Validate(); err != nil {
+			return fmt.Errorf("%w (schedule stage from generation %d)", err, st.From)
+		}
+	}
+	return c.Gate.Validate()
+}
+
+// identity is the part of a config that a resumed run must keep.
+func (c Config) identity() Config {
+	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
+	c.Init, c.InitModel = "", nil
+	return c
+}
+
+// configDiff lists the settings in which two configurations differ, as
+// "seed: saved 1, given 5; ...", or returns "" when they agree.
+func configDiff(saved, given Config) string {
+	flat := func(c Config) map[string]string {
+		b, _ := json.Marshal(c)
+		var tree map[string]any
+		json.Unmarshal(b, &tree)
+		out := map[string]string{}
+		var walk func(prefix string, v any)
+		walk = func(prefix string, v any) {
+			if m, ok := v.(map[string]any); ok {
+				for k, x := range m {
+					walk(strings.TrimPrefix(prefix+"."+k, "."), x)
+				}
+				return
+			}
+			j, _ := json.Marshal(v)
+			out[prefix] = string(j)
+		}
+		walk("", tree)
+		return out
+	}
+	a, b := flat(saved), flat(given)
+	// A setting missing on one side (a field added since the run began, or
+	// left out when zero) is its zero value.
+	zero := map[string]bool{"": true, "0": true, "false": true, `""`: true, "null": true, "[]": true, "{}": true}
+	show := func(v string) string {
+		if v == "" {
+			return "(not set)"
+		}
+		return v
+	}
+	var diffs []string
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			b[k] = ""
+		}
+	}
+	for k, w := range b {
+		v := a[k]
+		if v != w && !(zero[v] && zero[w]) {
+			diffs = append(diffs, fmt.Sprintf("%s: saved %s, given %s", k, show(v), show(w)))
+		}
+	}
+	sort.Strings(diffs)
+	return strings.Join(diffs, "; ")
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
+	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestMakeFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(local, "lock"))
-	os.Remove(filepath.Join(local, plotFile))
+	os.Remove(filepath.Join(local, runfiles.PlotFile))
 
 	workers := filepath.Join("testdata", "run-workers")
 	os.RemoveAll(workers)
@@ -96,7 +97,7 @@ func TestMakeFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(filepath.Join(workers, plotFile))
+	os.Remove(filepath.Join(workers, runfiles.PlotFile))
 	os.Remove(filepath.Join(workers, "lock"))
 }
 
@@ -196,8 +197,8 @@ func TestResumeLocalFixture(t *testing.T) {
 	if err != nil || st.Generation != 3 {
 		t.Fatalf("state %+v, %v; want generation 3", st, err)
 	}
-	samples := shardSamplesHash(t, filepath.Join(dir, replayDir, shardName(3)))
-	tensors := modelTensorsHash(t, filepath.Join(dir, modelsDir, ModelName(3)))
+	samples := shardSamplesHash(t, filepath.Join(dir, runfiles.ReplayDir, runfiles.ShardName(3)))
+	tensors := modelTensorsHash(t, filepath.Join(dir, runfiles.ModelsDir, runfiles.ModelName(3)))
 	t.Logf("generation 3: samples %s, tensors %s", samples, tensors)
 	if samples != localGen3Samples {
 		t.Errorf("generation 3's samples hash to %s, a03df0f made %s", samples, localGen3Samples)
@@ -225,7 +226,7 @@ func TestResumeWorkersFixture(t *testing.T) {
 	defer store.Close()
 	before := map[string]bool{}
 	for g := 1; g <= 2; g++ {
-		b, err := store.Read(ctx, "replay/"+keysName(g))
+		b, err := store.Read(ctx, "replay/"+runfiles.KeysName(g))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +242,7 @@ func TestResumeWorkersFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := store.Read(ctx, "replay/"+keysName(3))
+	b, err := store.Read(ctx, "replay/"+runfiles.KeysName(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func TestResumeWorkersFixture(t *testing.T) {
 		t.Errorf("generation 3 trained on %d games, want at least %d", len(keys), cfg.GamesPerGen)
 	}
 	for _, k := range keys {
-		if g, _, ok := parseWorkerShardKey(k); !ok || g < 3-AcceptWindow {
+		if g, _, ok := runfiles.ParseWorkerShardKey(k); !ok || g < 3-AcceptWindow {
 			t.Errorf("generation 3 trained on %s, outside the window", k)
 		}
 		if before[k] {

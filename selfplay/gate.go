@@ -63,7 +63,7 @@ func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate,
 		entrants = append(entrants, f)
 	}
 	sprt := cfg.SPRT
-	res, err := arena.Run(ctx, arena.Config{Size: size, Games: cfg.Games, Parallel: 8, Gauntlet: true,
+	res, err := arena.Run(ctx, arena.MatchConfig{Size: size, Games: cfg.Games, Parallel: 8, Gauntlet: true,
 		RandomPlies: 2, Seed: seed, SPRT: &sprt}, entrants)
 	if err != nil {
 		return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 			Training:   func(int, int) { say("training") },
 			Step:       func() { say("step") },
 			Gate:       func(int) { say("gate") },
-			Generation: func(Metrics) { say("generation") },
+			Generation: func(runfiles.Metrics) { say("generation") },
 		}
 		if err := Run(context.Background(), dir, cfg, hooks, func(string, ...any) {}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -107,7 +108,7 @@ func checkRunFiles(t *testing.T, dir string, round int) {
 		case ".safetensors":
 			_, err = net.Load(path)
 		case ".json":
-			if filepath.Base(path) == stateFile {
+			if filepath.Base(path) == runfiles.StateFile {
 				_, err = NewRunDir(dir).readState()
 			}
 		}

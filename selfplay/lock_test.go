@@ -3,6 +3,7 @@ package selfplay
 import (
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ func TestOneTrainerPerRun(t *testing.T) {
 	}()
 	want := strconv.Itoa(first.Process.Pid)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		b, _ := os.ReadFile(filepath.Join(dir, lockFile))
+		b, _ := os.ReadFile(filepath.Join(dir, runfiles.LockFile))
 		if strings.TrimSpace(string(b)) == want {
 			break
 		}

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"github.com/konanezero/konane/runfiles"
 	"path/filepath"
 	"time"
 
@@ -17,13 +18,13 @@ type gameSource interface {
 	// play returns the samples of generation g's games, in the order they
 	// are trained on, having written them as the generation's shard, and
 	// fills in m's self-play figures.
-	play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error)
+	play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error)
 	// judge runs once the generation's model is published, before its
 	// commit (the gate of ownGames).
-	judge(ctx context.Context, g *generation, m *Metrics) error
+	judge(ctx context.Context, g *genWork, m *runfiles.Metrics) error
 	// commit adds what the source must remember to the state that
 	// commits a generation.
-	commit(st *state)
+	commit(st *runfiles.State)
 	// committed runs after the commit and the models/latest pointer.
 	committed(gen int) error
 	// redo says what the next start does with a generation interrupted.
@@ -35,11 +36,11 @@ type gameSource interface {
 type loop struct {
 	dir        *RunDir
 	cfg        Config
-	st         state   // the last commit
-	wallBefore float64 // wall seconds of the run before this session
+	st         runfiles.State // the last commit
+	wallBefore float64        // wall seconds of the run before this session
 	trainer    *net.Trainer
 	replay     *Replay
-	all        []Metrics
+	all        []runfiles.Metrics
 	hooks      Hooks
 	logf       func(string, ...any)
 	// check runs before the writes that only the run's holder may make
@@ -118,9 +119,9 @@ func (l *loop) run(ctx context.Context, src gameSource) error {
 }
 
 // generation does generation gen and commits it.
-func (l *loop) generation(ctx context.Context, src gameSource, gen int, start time.Time) (Metrics, error) {
-	g := &generation{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
-	m := Metrics{Generation: gen, Best: gen - 1}
+func (l *loop) generation(ctx context.Context, src gameSource, gen int, start time.Time) (runfiles.Metrics, error) {
+	g := &genWork{dir: l.dir, cfg: l.cfg.at(gen), gen: gen, trainer: l.trainer, replay: l.replay, best: l.st.Best, hooks: l.hooks}
+	m := runfiles.Metrics{Generation: gen, Best: gen - 1}
 	cpu := processCPU()
 	samples, err := src.play(ctx, g, &m)
 	if err != nil {
@@ -154,7 +155,7 @@ func (l *loop) publish(gen int) error {
 	parent := ""
 	switch {
 	case gen > 1:
-		parent = ModelName(gen - 1)
+		parent = runfiles.ModelName(gen - 1)
 	case gen == 1 && l.cfg.Init != "":
 		parent = filepath.Base(l.cfg.Init)
 	}
@@ -170,15 +171,15 @@ func (l *loop) publish(gen int) error {
 // then the state that names its checkpoint and model (the commit point),
 // then the pointers to its model, and drops the checkpoints no longer
 // needed.
-func (l *loop) commit(src gameSource, m Metrics, ckptSum string) error {
+func (l *loop) commit(src gameSource, m runfiles.Metrics, ckptSum string) error {
 	d, gen := l.dir, m.Generation
 	l.all = append(l.all, m)
 	if err := d.writeMetrics(l.all); err != nil {
 		return err
 	}
-	st := state{Generation: gen, Checkpoint: checkpointName(gen), CheckpointSHA256: ckptSum, Model: ModelName(gen), Best: l.st.Best, WallSecs: m.WallSecs}
+	st := runfiles.State{Generation: gen, Checkpoint: runfiles.CheckpointName(gen), CheckpointSHA256: ckptSum, Model: runfiles.ModelName(gen), Best: l.st.Best, WallSecs: m.WallSecs}
 	if l.cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
-		st.Best = ModelName(gen)
+		st.Best = runfiles.ModelName(gen)
 	}
 	src.commit(&st)
 	if err := l.check(); err != nil {

@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"github.com/konanezero/konane/runfiles"
 	"runtime"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestRunMemoryFlat(t *testing.T) {
 		bound = 4 << 20
 	)
 	var base, most uint64
-	hooks := Hooks{Generation: func(m Metrics) {
+	hooks := Hooks{Generation: func(m runfiles.Metrics) {
 		if m.Generation < from {
 			return
 		}

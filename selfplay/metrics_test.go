@@ -10,8 +10,8 @@ import (
 	"github.com/konanezero/konane/runfiles"
 )
 
-func sampleMetrics() []Metrics {
-	return []Metrics{
+func sampleMetrics() []runfiles.Metrics {
+	return []runfiles.Metrics{
 		{Generation: 1, Games: 12, Samples: 300, Window: 300, Steps: 10, PolicyLoss: 1.5, ValueLoss: 0.9, L2: 0.01,
 			PolicyEntropy: 1.2, GameLength: 24.5, BlackWinRate: 0.5, EvalsPerSec: 600, GamesPerHour: 4000,
 			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0},
@@ -39,7 +39,7 @@ func TestMetricsRoundTrip(t *testing.T) {
 		t.Errorf("missing file: %v, %v; want nothing and no error", m, err)
 	}
 	bad := strings.Replace(string(mustRead(t, path)), "24.5", "x", 1)
-	if _, err := ParseMetrics([]byte(bad)); err == nil || !strings.Contains(err.Error(), "game_length") {
+	if _, err := runfiles.ParseMetrics([]byte(bad)); err == nil || !strings.Contains(err.Error(), "game_length") {
 		t.Errorf("bad field: got %v, want an error naming game_length", err)
 	}
 }
@@ -50,7 +50,7 @@ func TestMetricsOldFile(t *testing.T) {
 	old := "generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate," +
 		"evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best\n" +
 		"1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0\n"
-	got, err := ParseMetrics([]byte(old))
+	got, err := runfiles.ParseMetrics([]byte(old))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func FuzzParseMetrics(f *testing.F) {
 	f.Add([]byte("generation\n1\n"))
 	f.Add([]byte("\"unterminated"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ms, err := ParseMetrics(data)
+		ms, err := runfiles.ParseMetrics(data)
 		if err != nil {
 			return
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/runfiles"
 )
 
 // A Replay is the training window: the most recent self-play samples,
@@ -397,6 +396,3 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	}
 	return out, tag, nil
 }
-
-// shardName names generation g's shard.
-func shardName(g int) string { return runfiles.ShardName(g) }

@@ -2,13 +2,9 @@ package selfplay
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/konanezero/konane/net"
@@ -16,106 +12,17 @@ import (
 	"github.com/konanezero/konane/runfiles"
 )
 
-// Config is everything that defines a training run. It is written to
-// DIR/config.json when the run starts; a resumed run must agree with it in
-// everything but the stop conditions and the parallelism.
-type Config struct {
-	Size int    `json:"size"`
-	Seed uint64 `json:"seed"`
-
-	Net   net.Config       `json:"net"`
-	Train net.TrainOptions `json:"train"`
-	Game  GameConfig       `json:"game"`
-
-	GamesPerGen int `json:"games_per_gen"`
-	// ReuseRatio: training steps per generation are chosen so that each new
-	// sample is drawn this many times on average (KataGo's samples-reused).
-	ReuseRatio float64    `json:"reuse_ratio"`
-	MinWindow  int        `json:"min_window"` // replay window while the run is young
-	MaxWindow  int        `json:"max_window"`
-	Gate       GateConfig `json:"gate"`
-	// Schedule changes the learning rate and the rescored children by
-	// generation (empty: Train.LR and Game.RescoreChildren throughout).
-	Schedule Schedule `json:"schedule,omitempty"`
-
-	// Not part of the run's identity: may change when resuming.
-	Parallel    int           `json:"parallel"`   // games in flight
-	EvalBatch   int           `json:"eval_batch"` // evaluator batch size
-	CacheSize   int           `json:"cache_size"` // evaluator position cache entries
-	Generations int           `json:"generations"`
-	Duration    time.Duration `json:"duration"` // stop after this wall time (0: no limit)
-	// Init is a model file whose weights a new run starts from instead
-	// of random ones (its architecture must be Net, or Net with fewer
-	// residual blocks: see InitModel); a run that has
-	// generations already continues from its own checkpoint.
-	Init string `json:"init,omitempty"`
-	// InitModel is the model of Init when the caller has loaded it
-	// already (konane train does, to learn its network): the run then
-	// starts from it and does not read Init again. Never saved.
-	InitModel *net.Model `json:"-"`
-}
-
-// Validate reports the first invalid setting.
-func (c Config) Validate() error {
-	if err := c.Game.Validate(); err != nil {
-		return err
-	}
-	switch {
-	case c.Game.Size != c.Size || c.Net.Size != c.Size:
-		return fmt.Errorf("selfplay: board sizes disagree (run %d, game %d, net %d)", c.Size, c.Game.Size, c.Net.Size)
-	case c.GamesPerGen < 1:
-		return fmt.Errorf("selfplay: games per generation %d: want ≥ 1", c.GamesPerGen)
-	case c.ReuseRatio <= 0:
-		return fmt.Errorf("selfplay: reuse ratio %g: want > 0", c.ReuseRatio)
-	case c.MinWindow < 1 || c.MaxWindow < c.MinWindow:
-		return fmt.Errorf("selfplay: replay window %d..%d: want 1 ≤ min ≤ max", c.MinWindow, c.MaxWindow)
-	case c.Parallel < 1:
-		return fmt.Errorf("selfplay: parallel games %d: want ≥ 1", c.Parallel)
-	case c.EvalBatch < 1:
-		return fmt.Errorf("selfplay: evaluator batch %d: want ≥ 1", c.EvalBatch)
-	case c.CacheSize < 0:
-		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
-	case c.Generations < 0 || c.Duration < 0:
-		return errors.New("selfplay: generations and duration must not be negative")
-	}
-	if err := c.Net.Validate(); err != nil {
-		return err
-	}
-	if err := c.Train.Validate(); err != nil {
-		return err
-	}
-	if err := c.Schedule.Validate(); err != nil {
-		return err
-	}
-	for _, st := range c.Schedule {
-		if err := c.at(st.From).Game.Validate(); err != nil {
-			return fmt.Errorf("%w (schedule stage from generation %d)", err, st.From)
-		}
-	}
-	return c.Gate.Validate()
-}
-
-// identity is the part of a config that a resumed run must keep.
-func (c Config) identity() Config {
-	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
-	c.Init, c.InitModel = "", nil
-	return c
-}
-
 // Hooks lets a caller follow a run (progress bars, logs). Nil fields are
 // skipped. They are called from the goroutine running Run.
 type Hooks struct {
-	Start      func()               // the directory is locked and checked; training starts
-	Selfplay   func(gen, games int) // a generation's self-play starts, for games (a trainer fed by workers may take more)
-	Game       func()               // one game finished
-	Training   func(gen, steps int) // training starts
-	Gate       func(gen int)        // the gate match starts
-	Step       func()               // one training step done
-	Generation func(m Metrics)      // a generation is complete and saved
+	Start      func()                   // the directory is locked and checked; training starts
+	Selfplay   func(gen, games int)     // a generation's self-play starts, for games (a trainer fed by workers may take more)
+	Game       func()                   // one game finished
+	Training   func(gen, steps int)     // training starts
+	Gate       func(gen int)            // the gate match starts
+	Step       func()                   // one training step done
+	Generation func(m runfiles.Metrics) // a generation is complete and saved
 }
-
-// state is the commit point of a run (runfiles.State).
-type state = runfiles.State
 
 // Run trains in dir until the config's stop condition or ctx is done,
 // playing its own games (seeded: the same seed gives the same games,
@@ -172,11 +79,11 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	return l.run(ctx, &ownGames{eval: eval})
 }
 
-// generation is one generation's work. For a run that plays its own
+// genWork is one generation's work. For a run that plays its own
 // games (ownGames): recover the games an interrupted attempt saved, play
 // the others, merge them into the generation's shard; then, for every
 // run, train, export the model, and (own games) gate it.
-type generation struct {
+type genWork struct {
 	dir     *RunDir
 	cfg     Config
 	gen     int
@@ -192,7 +99,7 @@ type ownGames struct {
 	eval *net.Evaluator // Run must be running
 }
 
-func (s *ownGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error) {
+func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error) {
 	model, err := g.selfplayModel(m)
 	if err != nil {
 		return nil, err
@@ -216,7 +123,7 @@ func (s *ownGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.S
 }
 
 // judge gates the generation's model against the best one.
-func (s *ownGames) judge(ctx context.Context, g *generation, m *Metrics) error {
+func (s *ownGames) judge(ctx context.Context, g *genWork, m *runfiles.Metrics) error {
 	if g.cfg.Gate.Games == 0 || g.best == "" {
 		return nil
 	}
@@ -229,9 +136,9 @@ func (s *ownGames) judge(ctx context.Context, g *generation, m *Metrics) error {
 	return nil
 }
 
-func (s *ownGames) commit(*state)       {}
-func (s *ownGames) committed(int) error { return nil }
-func (s *ownGames) redo() string        { return "it will be redone from its saved games on the next start" }
+func (s *ownGames) commit(*runfiles.State) {}
+func (s *ownGames) committed(int) error    { return nil }
+func (s *ownGames) redo() string           { return "it will be redone from its saved games on the next start" }
 
 // games are a generation's games: each one's summary and samples, nil
 // while it is not played.
@@ -258,9 +165,9 @@ func (gs *games) todo() []int {
 
 // selfplayModel is the model that plays the generation's games: the best
 // one when gating, else the trainer's.
-func (g *generation) selfplayModel(m *Metrics) (*net.Model, error) {
+func (g *genWork) selfplayModel(m *runfiles.Metrics) (*net.Model, error) {
 	if g.best != "" {
-		m.Best = generationOf(g.best)
+		m.Best = runfiles.GenerationOf(g.best)
 		return g.dir.loadModel(g.best)
 	}
 	return g.trainer.Model(net.Metadata{Generation: g.gen - 1, Seed: g.cfg.Seed})
@@ -269,7 +176,7 @@ func (g *generation) selfplayModel(m *Metrics) (*net.Model, error) {
 // recover finds the games of the generation that an interrupted attempt
 // saved. After a crash that came once they were merged, it returns the
 // merged samples too (then every game is there).
-func (g *generation) recover() (gs *games, merged []net.Sample, err error) {
+func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 	n, size := g.cfg.GamesPerGen, g.cfg.Size
 	gs = &games{summaries: make([]*gameSummary, n), samples: make([][]net.Sample, n)}
 	merged, mergedErr := g.dir.readShard(g.gen, size)
@@ -304,7 +211,7 @@ func (g *generation) recover() (gs *games, merged []net.Sample, err error) {
 // evaluator, saving each as it finishes (so that an interrupted
 // generation resumes with the games it had finished). It returns the
 // evaluator's statistics over these games.
-func (g *generation) play(ctx context.Context, eval *net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
+func (g *genWork) play(ctx context.Context, eval *net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
 	todo := gs.todo()
 	if g.hooks.Selfplay != nil {
 		g.hooks.Selfplay(g.gen, g.cfg.GamesPerGen)
@@ -344,7 +251,7 @@ func (g *generation) play(ctx context.Context, eval *net.Evaluator, gs *games, m
 // merge writes the samples of every game, in game order, as the
 // generation's shard (unless recover found it merged already), drops the
 // per-game ones, and returns them.
-func (g *generation) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
+func (g *genWork) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
 	samples := merged
 	if samples == nil {
 		for _, s := range gs.samples {
@@ -362,7 +269,7 @@ func (g *generation) merge(gs *games, merged []net.Sample) ([]net.Sample, error)
 // this process played `played` (the others were saved before a restart)
 // in `took` with the evaluator's stats: its speeds count only those (0:
 // none played here, speed unknown).
-func selfplayMetrics(m *Metrics, gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
+func selfplayMetrics(m *runfiles.Metrics, gs *games, samples []net.Sample, stats net.EvalStats, played int, took time.Duration) {
 	m.SelfplaySecs = took.Seconds()
 	m.Games, m.Samples = len(gs.summaries), len(samples)
 	plies, blackWins := 0, 0
@@ -387,7 +294,7 @@ func selfplayMetrics(m *Metrics, gs *games, samples []net.Sample, stats net.Eval
 // train runs the generation's training steps on the replay buffer:
 // enough for each of the newSamples to be drawn ReuseRatio times on
 // average.
-func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) error {
+func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics) error {
 	batch := g.cfg.Train.Batch
 	m.Steps = int(math.Ceil(float64(newSamples) * g.cfg.ReuseRatio / float64(batch)))
 	if g.hooks.Training != nil {
@@ -424,11 +331,11 @@ func (g *generation) train(ctx context.Context, newSamples int, m *Metrics) erro
 }
 
 // gate plays the generation's model against the best one (see gate.go).
-func (g *generation) gate(ctx context.Context) (gateResult, error) {
+func (g *genWork) gate(ctx context.Context) (gateResult, error) {
 	if g.hooks.Gate != nil {
 		g.hooks.Gate(g.gen)
 	}
-	candidate, err := g.dir.loadModel(ModelName(g.gen))
+	candidate, err := g.dir.loadModel(runfiles.ModelName(g.gen))
 	if err != nil {
 		return gateResult{}, err
 	}
@@ -493,7 +400,7 @@ func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Mod
 // openTrainer returns the run's trainer: a new network for a new run (or
 // the model it starts from, Config.Init), else the checkpoint of the last
 // completed generation.
-func openTrainer(d *RunDir, cfg Config, st state) (*net.Trainer, error) {
+func openTrainer(d *RunDir, cfg Config, st runfiles.State) (*net.Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -543,54 +450,6 @@ func loadReplay(read func(gen int) ([]net.Sample, error), r *Replay, upTo int) e
 	}
 	r.total = total
 	return nil
-}
-
-// configDiff lists the settings in which two configurations differ, as
-// "seed: saved 1, given 5; ...", or returns "" when they agree.
-func configDiff(saved, given Config) string {
-	flat := func(c Config) map[string]string {
-		b, _ := json.Marshal(c)
-		var tree map[string]any
-		json.Unmarshal(b, &tree)
-		out := map[string]string{}
-		var walk func(prefix string, v any)
-		walk = func(prefix string, v any) {
-			if m, ok := v.(map[string]any); ok {
-				for k, x := range m {
-					walk(strings.TrimPrefix(prefix+"."+k, "."), x)
-				}
-				return
-			}
-			j, _ := json.Marshal(v)
-			out[prefix] = string(j)
-		}
-		walk("", tree)
-		return out
-	}
-	a, b := flat(saved), flat(given)
-	// A setting missing on one side (a field added since the run began, or
-	// left out when zero) is its zero value.
-	zero := map[string]bool{"": true, "0": true, "false": true, `""`: true, "null": true, "[]": true, "{}": true}
-	show := func(v string) string {
-		if v == "" {
-			return "(not set)"
-		}
-		return v
-	}
-	var diffs []string
-	for k := range a {
-		if _, ok := b[k]; !ok {
-			b[k] = ""
-		}
-	}
-	for k, w := range b {
-		v := a[k]
-		if v != w && !(zero[v] && zero[w]) {
-			diffs = append(diffs, fmt.Sprintf("%s: saved %s, given %s", k, show(v), show(w)))
-		}
-	}
-	sort.Strings(diffs)
-	return strings.Join(diffs, "; ")
 }
 
 // meanEntropy is the mean entropy, in nats, of the policy targets (of

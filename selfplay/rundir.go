@@ -44,20 +44,6 @@ type RunDir struct {
 	openErr error
 }
 
-// Files and folders of a run directory (runfiles names them all).
-const (
-	lockFile    = runfiles.LockFile
-	configFile  = runfiles.ConfigFile
-	stateFile   = runfiles.StateFile
-	metricsFile = runfiles.MetricsFile
-	plotFile    = runfiles.PlotFile
-	replayDir   = runfiles.ReplayDir
-	gamesDir    = runfiles.GamesDir
-	modelsDir   = runfiles.ModelsDir
-	ckptDir     = runfiles.CheckpointsDir
-	latestFile  = runfiles.LatestFile
-)
-
 // NewRunDir returns the run directory root without touching it (to ask
 // HasRun, or to read its models): a missing directory holds no run.
 func NewRunDir(root string) *RunDir {
@@ -84,13 +70,13 @@ func OpenStoreRunDir(ctx context.Context, store *runstore.Store) (*RunDir, error
 // writes that do not finish (cancelling the run's context) never leave a
 // file half-written.
 func OpenRunDir(root string) (*RunDir, error) {
-	for _, sub := range []string{"", replayDir, gamesDir, modelsDir, ckptDir} {
+	for _, sub := range []string{"", runfiles.ReplayDir, runfiles.GamesDir, runfiles.ModelsDir, runfiles.CheckpointsDir} {
 		if err := os.MkdirAll(filepath.Join(root, sub), 0o755); err != nil {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
 	d := NewRunDir(root)
-	lock, err := lockfile.Acquire(filepath.Join(root, lockFile))
+	lock, err := lockfile.Acquire(filepath.Join(root, runfiles.LockFile))
 	var busy *lockfile.BusyError
 	if errors.As(err, &busy) {
 		return nil, &LockedError{Dir: root, PID: busy.PID}
@@ -244,7 +230,7 @@ func (d *RunDir) removeAll(folder string) error {
 
 // HasRun reports whether the directory holds a run (its configuration).
 func (d *RunDir) HasRun() bool {
-	_, err := d.readFile(configFile)
+	_, err := d.readFile(runfiles.ConfigFile)
 	return err == nil
 }
 
@@ -252,8 +238,8 @@ func (d *RunDir) HasRun() bool {
 // fs.ErrNotExist when the directory holds no run, and is a *FileError
 // when the file is not a valid configuration (see parseConfig).
 func (d *RunDir) ReadConfig() (Config, error) {
-	path := d.name(configFile)
-	b, err := d.readFile(configFile)
+	path := d.name(runfiles.ConfigFile)
+	b, err := d.readFile(runfiles.ConfigFile)
 	if err != nil {
 		return Config{}, err
 	}
@@ -273,7 +259,7 @@ func (d *RunDir) ReadConfig() (Config, error) {
 // none gets the saved one, so that a run stopped before its first
 // generation was complete still starts from it.
 func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
-	path := d.name(configFile)
+	path := d.name(runfiles.ConfigFile)
 	saved, err := d.ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
 		what, err := d.runFile()
@@ -284,7 +270,7 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
 		d.run = cfg.Seed
-		return cfg, d.writeJSON(configFile, cfg)
+		return cfg, d.writeJSON(runfiles.ConfigFile, cfg)
 	}
 	if err != nil {
 		return cfg, err
@@ -299,7 +285,7 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		return cfg, fmt.Errorf("selfplay: %s holds a run started from %s, not %s", d.root, saved.Init, cfg.Init)
 	}
 	d.run = cfg.Seed
-	return cfg, d.writeJSON(configFile, cfg)
+	return cfg, d.writeJSON(runfiles.ConfigFile, cfg)
 }
 
 // runFile names a file of the run in the directory ("" if there is none):
@@ -307,15 +293,15 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 // metrics, or anything under models, checkpoints, replay or games (the
 // lease of a store is not the run's).
 func (d *RunDir) runFile(folders ...string) (string, error) {
-	names := []string{stateFile, metricsFile}
+	names := []string{runfiles.StateFile, runfiles.MetricsFile}
 	if len(folders) > 0 {
 		names = nil
 	} else {
-		folders = []string{modelsDir, ckptDir, replayDir, gamesDir}
+		folders = []string{runfiles.ModelsDir, runfiles.CheckpointsDir, runfiles.ReplayDir, runfiles.GamesDir}
 	}
 	prefixes := slices.Clone(names)
 	for _, f := range folders {
-		prefixes = append(prefixes, f+"/")
+		prefixes = append(prefixes, runfiles.Prefix(f))
 	}
 	for _, prefix := range prefixes {
 		keys, err := d.list(prefix)
@@ -333,7 +319,7 @@ func (d *RunDir) runFile(folders ...string) (string, error) {
 // unknown to Config, and valid (Config.Validate).
 func parseConfig(b []byte) (Config, error) {
 	var c Config
-	if err := decodeObject(b, &c); err != nil {
+	if err := runfiles.DecodeObject(b, &c); err != nil {
 		return c, fmt.Errorf("not a run configuration: %w", err)
 	}
 	if err := c.Validate(); err != nil {
@@ -347,35 +333,28 @@ func parseConfig(b []byte) (Config, error) {
 // state.json is refused with a *FileError naming it: state.json is
 // written when a run is created (initState), so the run was damaged, and
 // starting it again would overwrite its models.
-func (d *RunDir) readState() (state, error) {
-	path := d.name(stateFile)
-	b, err := d.readFile(stateFile)
+func (d *RunDir) readState() (runfiles.State, error) {
+	path := d.name(runfiles.StateFile)
+	b, err := d.readFile(runfiles.StateFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		what, err := d.runFile(modelsDir, ckptDir, replayDir)
+		what, err := d.runFile(runfiles.ModelsDir, runfiles.CheckpointsDir, runfiles.ReplayDir)
 		if err != nil {
-			return state{}, err
+			return runfiles.State{}, err
 		}
 		if what != "" && d.HasRun() { // without config.json, checkOrWriteConfig names that first
-			return state{}, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
+			return runfiles.State{}, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
 		}
-		return state{}, nil
+		return runfiles.State{}, nil
 	}
 	if err != nil {
-		return state{}, err
+		return runfiles.State{}, err
 	}
-	st, err := parseState(b)
+	st, err := runfiles.ParseState(b)
 	if err != nil {
-		return state{}, &FileError{Path: path, Err: err}
+		return runfiles.State{}, &FileError{Path: path, Err: err}
 	}
 	return st, nil
 }
-
-// parseState reads a saved state (runfiles.ParseState).
-func parseState(b []byte) (state, error) { return runfiles.ParseState(b) }
-
-// decodeObject decodes b, which must hold exactly one JSON object, into
-// v, refusing fields that v does not have (runfiles.DecodeObject).
-func decodeObject(b []byte, v any) error { return runfiles.DecodeObject(b, v) }
 
 // FileError is a file of a run directory that cannot be used as it is:
 // corrupt, out of bounds, or missing while the rest of the run is there.
@@ -390,15 +369,15 @@ func (e *FileError) Error() string {
 func (e *FileError) Unwrap() error { return e.Err }
 
 // writeState commits a generation.
-func (d *RunDir) writeState(st state) error { return d.writeJSON(stateFile, st) }
+func (d *RunDir) writeState(st runfiles.State) error { return d.writeJSON(runfiles.StateFile, st) }
 
 // initState writes the state of a new run (generation 0) unless the run
 // has one: a run has a state.json from its creation on (see readState).
 func (d *RunDir) initState() error {
-	if _, err := d.readFile(stateFile); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := d.readFile(runfiles.StateFile); !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return d.writeState(state{})
+	return d.writeState(runfiles.State{})
 }
 
 func (d *RunDir) writeJSON(key string, v any) error {
@@ -411,17 +390,17 @@ func (d *RunDir) writeJSON(key string, v any) error {
 
 // Metrics returns the metrics of the generations so far (none for a new
 // run).
-func (d *RunDir) Metrics() ([]Metrics, error) {
-	b, err := d.readFile(metricsFile)
+func (d *RunDir) Metrics() ([]runfiles.Metrics, error) {
+	b, err := d.readFile(runfiles.MetricsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	m, err := ParseMetrics(b)
+	m, err := runfiles.ParseMetrics(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%s)", err, d.name(metricsFile))
+		return nil, fmt.Errorf("%w (%s)", err, d.name(runfiles.MetricsFile))
 	}
 	return m, nil
 }
@@ -430,18 +409,18 @@ func (d *RunDir) Metrics() ([]Metrics, error) {
 // order, for a run resuming after generation gen; when metrics.csv lacks
 // some of them (deleted, or cut short) it warns through logf, naming the
 // generations whose history is lost, and the run goes on.
-func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, error) {
+func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]runfiles.Metrics, error) {
 	rows, err := d.Metrics()
 	if err != nil {
 		return nil, err
 	}
-	byGen := make([]*Metrics, gen+1)
+	byGen := make([]*runfiles.Metrics, gen+1)
 	for i := range rows {
 		if g := rows[i].Generation; g >= 1 && g <= gen && byGen[g] == nil {
 			byGen[g] = &rows[i]
 		}
 	}
-	var all []Metrics
+	var all []runfiles.Metrics
 	var lost []string // ranges of generations without a row
 	for g := 1; g <= gen; g++ {
 		if byGen[g] != nil {
@@ -464,29 +443,29 @@ func (d *RunDir) resumeMetrics(gen int, logf func(string, ...any)) ([]Metrics, e
 		if len(lost) > 1 || strings.Contains(lost[0], " to ") {
 			what = "generations " + strings.Join(lost, ", ")
 		}
-		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(metricsFile), len(all), gen, what)
+		logf("warning: %s holds the metrics of %d of the %d generations done: those of %s are lost", d.name(runfiles.MetricsFile), len(all), gen, what)
 	}
 	return all, nil
 }
 
 // writeMetrics rewrites the metrics with all generations so far.
-func (d *RunDir) writeMetrics(all []Metrics) error {
-	return d.writeFile(metricsFile, runfiles.EncodeMetrics(all))
+func (d *RunDir) writeMetrics(all []runfiles.Metrics) error {
+	return d.writeFile(runfiles.MetricsFile, runfiles.EncodeMetrics(all))
 }
 
 // writePlot redraws the plot of the metrics.
-func (d *RunDir) writePlot(all []Metrics) error {
+func (d *RunDir) writePlot(all []runfiles.Metrics) error {
 	var b bytes.Buffer
 	if err := plotMetrics(&b, all); err != nil {
 		return err
 	}
-	return d.writeFile(plotFile, b.Bytes())
+	return d.writeFile(runfiles.PlotFile, b.Bytes())
 }
 
 // readShard reads the samples of generation gen; a shard that says it
 // is of another generation or run is refused.
 func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
-	return d.readRunShard(replayDir+"/"+shardName(gen), size, gen)
+	return d.readRunShard(runfiles.ShardKey(gen), size, gen)
 }
 
 // readRunShard reads the shard at key, which must say that it holds
@@ -501,7 +480,7 @@ func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
 
 // writeShard writes the samples of generation gen.
 func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
-	return d.writeRunShard(replayDir+"/"+shardName(gen), size, gen, samples)
+	return d.writeRunShard(runfiles.ShardKey(gen), size, gen, samples)
 }
 
 // writeRunShard writes samples of generation gen of this run at key,
@@ -514,17 +493,6 @@ func (d *RunDir) writeRunShard(key string, size, gen int, samples []net.Sample) 
 	return d.writeFile(key, b.Bytes())
 }
 
-// genDir is the folder of generation gen under replay/ and games/.
-func genDir(gen int) string { return runfiles.GenDir(gen) }
-
-func gameName(i int) string { return runfiles.GameName(i) }
-
-// gameKey is the key of game i of generation gen under folder (games or
-// replay), without its extension.
-func gameKey(folder string, gen, i int) string {
-	return folder + "/" + genDir(gen) + "/" + gameName(i)
-}
-
 // writeGame saves game i of generation gen as it finishes: its record,
 // then its samples until the generation's games are merged.
 func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sample) error {
@@ -532,15 +500,15 @@ func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sa
 	if err != nil {
 		return err
 	}
-	if err := d.writeFile(gameKey(gamesDir, gen, i)+".txt", data); err != nil {
+	if err := d.writeFile(runfiles.GameRecordKey(gen, i), data); err != nil {
 		return err
 	}
-	return d.writeRunShard(gameKey(replayDir, gen, i)+".shard", size, gen, samples)
+	return d.writeRunShard(runfiles.GameShardKey(gen, i), size, gen, samples)
 }
 
 // readGameRecord reads the record of game i of generation gen.
 func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
-	key := gameKey(gamesDir, gen, i) + ".txt"
+	key := runfiles.GameRecordKey(gen, i)
 	data, err := d.readFile(key)
 	if err != nil {
 		return nil, err
@@ -555,22 +523,14 @@ func (d *RunDir) readGameRecord(gen, i int) (*rules.Record, error) {
 // readGameSamples reads the samples of game i of generation gen, saved
 // until the generation's games are merged.
 func (d *RunDir) readGameSamples(gen, i, size int) ([]net.Sample, error) {
-	return d.readRunShard(gameKey(replayDir, gen, i)+".shard", size, gen)
+	return d.readRunShard(runfiles.GameShardKey(gen, i), size, gen)
 }
 
 // removeGameSamples drops the per-game samples of generation gen, once
 // merged into its shard.
 func (d *RunDir) removeGameSamples(gen int) error {
-	return d.removeAll(replayDir + "/" + genDir(gen))
+	return d.removeAll(runfiles.GenReplayDir(gen))
 }
-
-// ModelName is the file name of the model exported after generation gen.
-func ModelName(gen int) string { return runfiles.ModelName(gen) }
-
-// generationOf is the generation of a model named by ModelName.
-func generationOf(name string) int { return runfiles.GenerationOf(name) }
-
-func checkpointName(gen int) string { return runfiles.CheckpointName(gen) }
 
 // publishModel exports the model of generation gen, create-only, and
 // returns its sha256; it does not make it the latest (point does). A
@@ -587,7 +547,7 @@ func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() err
 	if err := check(); err != nil {
 		return "", err
 	}
-	key := modelsDir + "/" + ModelName(gen)
+	key := runfiles.ModelKey(gen)
 	err = d.createFile(key, data)
 	if errors.Is(err, runstore.ErrExist) {
 		if old, rerr := d.readFile(key); rerr == nil && bytes.Equal(old, data) {
@@ -603,19 +563,19 @@ func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() err
 
 // point makes the model of generation gen the latest: models/latest.
 func (d *RunDir) point(gen int) error {
-	return d.writeFile(modelsDir+"/"+latestFile, []byte(ModelName(gen)+"\n"))
+	return d.writeFile(runfiles.LatestModelKey, []byte(runfiles.ModelName(gen)+"\n"))
 }
 
 // pointWorkers makes the model of generation gen the one that workers
 // play, models/latest.json, which also says how many games the trainer
 // wants per generation.
 func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
-	key := modelsDir + "/" + ModelName(gen)
+	key := runfiles.ModelKey(gen)
 	data, err := d.readFile(key)
 	if err != nil {
 		return err
 	}
-	l := runstore.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data), GamesPerGen: gamesPerGen, Window: AcceptWindow}
+	l := runfiles.Latest{Generation: gen, Model: key, SHA256: runstore.SHA256(data), GamesPerGen: gamesPerGen, Window: AcceptWindow}
 	b, err := l.Encode()
 	if err != nil {
 		return err
@@ -633,33 +593,16 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 // the window's models.
 const AcceptWindow = 3
 
-// workerShardKey is the key of a game of model gen uploaded by a worker.
-func workerShardKey(gen int, sum string) string { return runfiles.WorkerShardKey(gen, sum) }
-
-// workerShardPrefix is the common prefix of the keys of model gen's games.
-func workerShardPrefix(gen int) string { return runfiles.WorkerShardPrefix(gen) }
-
-// parseWorkerShardKey returns the generation and hash of a worker shard key.
-func parseWorkerShardKey(key string) (gen int, sum string, ok bool) {
-	return runfiles.ParseWorkerShardKey(key)
-}
-
-// spoolName names a game in a worker's spool: gen-NNNNNN-<sha256>.shard.
-func spoolName(gen int, sum string) string { return runfiles.SpoolName(gen, sum) }
-
-// parseSpoolName returns the store key of a game in a worker's spool.
-func parseSpoolName(name string) (key string, ok bool) { return runfiles.ParseSpoolName(name) }
-
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.
 func (d *RunDir) workerShards(gen int) ([]string, error) {
-	listed, err := d.list(workerShardPrefix(gen))
+	listed, err := d.list(runfiles.WorkerShardPrefix(gen))
 	if err != nil {
 		return nil, err
 	}
 	var keys []string
 	for _, k := range listed {
-		if _, _, ok := parseWorkerShardKey(k); ok {
+		if _, _, ok := runfiles.ParseWorkerShardKey(k); ok {
 			keys = append(keys, k)
 		}
 	}
@@ -673,7 +616,7 @@ func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	gen, sum, _ := parseWorkerShardKey(key)
+	gen, sum, _ := runfiles.ParseWorkerShardKey(key)
 	samples, err := decodeRunShard(key, b, size, gen, d.run)
 	if err != nil {
 		return nil, err
@@ -686,31 +629,28 @@ func (d *RunDir) readWorkerShard(key string, size int) ([]net.Sample, error) {
 
 // writeKeys records the worker shards that generation gen trained on.
 func (d *RunDir) writeKeys(gen int, keys []string) error {
-	return d.writeFile(replayDir+"/"+keysName(gen), []byte(strings.Join(keys, "\n")+"\n"))
+	return d.writeFile(runfiles.KeysKey(gen), []byte(strings.Join(keys, "\n")+"\n"))
 }
 
 // readKeys returns the worker shards that generation gen trained on.
 func (d *RunDir) readKeys(gen int) ([]string, error) {
-	b, err := d.readFile(replayDir + "/" + keysName(gen))
+	b, err := d.readFile(runfiles.KeysKey(gen))
 	if err != nil {
 		return nil, err
 	}
 	return strings.Fields(string(b)), nil
 }
 
-func keysName(g int) string { return runfiles.KeysName(g) }
-
 // Generations lists the generations that have an exported model, in
 // order.
 func (d *RunDir) Generations() ([]int, error) {
-	keys, err := d.list(modelsDir + "/")
+	keys, err := d.list(runfiles.Prefix(runfiles.ModelsDir))
 	if err != nil {
 		return nil, err
 	}
 	var gens []int
 	for _, k := range keys {
-		name := strings.TrimPrefix(k, modelsDir+"/")
-		if g := generationOf(name); g > 0 && name == ModelName(g) {
+		if g, ok := runfiles.ParseModelKey(k); ok {
 			gens = append(gens, g)
 		}
 	}
@@ -719,12 +659,12 @@ func (d *RunDir) Generations() ([]int, error) {
 }
 
 // LoadModel reads the model exported after generation gen.
-func (d *RunDir) LoadModel(gen int) (*net.Model, error) { return d.loadModel(ModelName(gen)) }
+func (d *RunDir) LoadModel(gen int) (*net.Model, error) { return d.loadModel(runfiles.ModelName(gen)) }
 
 // loadModel reads the model of that name (ModelName), with the checks of
 // net.Load.
 func (d *RunDir) loadModel(name string) (*net.Model, error) {
-	key := modelsDir + "/" + name
+	key := runfiles.ModelFileKey(name)
 	data, err := d.readFile(key)
 	if err != nil {
 		return nil, err
@@ -742,11 +682,11 @@ func (d *RunDir) loadModel(name string) (*net.Model, error) {
 // LatestModel returns the path of the newest model (its key in the store
 // for a bucket).
 func (d *RunDir) LatestModel() (string, error) {
-	b, err := d.readFile(modelsDir + "/" + latestFile)
+	b, err := d.readFile(runfiles.LatestModelKey)
 	if err != nil {
 		return "", fmt.Errorf("selfplay: run %s has no exported model yet: %w", d.root, err)
 	}
-	return d.name(modelsDir + "/" + strings.TrimSpace(string(b))), nil
+	return d.name(runfiles.ModelFileKey(strings.TrimSpace(string(b)))), nil
 }
 
 // LatestModel returns the path of the newest model of the run directory
@@ -760,7 +700,7 @@ func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error)
 	if err != nil {
 		return "", err
 	}
-	if err := d.writeFile(ckptDir+"/"+checkpointName(gen), data); err != nil {
+	if err := d.writeFile(runfiles.CheckpointKey(gen), data); err != nil {
 		return "", err
 	}
 	return runstore.SHA256(data), nil
@@ -769,13 +709,13 @@ func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error)
 // loadCheckpoint restores the trainer from the checkpoint that st
 // commits; one whose sha256 is not the one st recorded (a checkpoint of
 // another generation or run copied over it) is refused.
-func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
-	key := ckptDir + "/" + st.Checkpoint
+func (d *RunDir) loadCheckpoint(st runfiles.State, t *net.Trainer) error {
+	key := runfiles.CheckpointFileKey(st.Checkpoint)
 	data, err := d.readFile(key)
 	if err == nil && st.CheckpointSHA256 != "" {
 		if sum := runstore.SHA256(data); sum != st.CheckpointSHA256 {
 			return &FileError{Path: d.name(key),
-				Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, stateFile, st.CheckpointSHA256, st.Generation)}
+				Err: fmt.Errorf("sha256 %s, but %s records %s: not the checkpoint of generation %d", sum, runfiles.StateFile, st.CheckpointSHA256, st.Generation)}
 		}
 	}
 	if err == nil {
@@ -783,7 +723,7 @@ func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
 	}
 	if me, ok := errors.AsType[*net.MismatchError](err); ok {
 		// The checkpoint is what the run trained; config.json is what changed.
-		return &FileError{Path: d.name(configFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
+		return &FileError{Path: d.name(runfiles.ConfigFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
 			me.Trainer.Size, me.Trainer.Size, me.Trainer.Arch(), me.Checkpoint.Size, me.Checkpoint.Size, me.Checkpoint.Arch(), st.Checkpoint)}
 	}
 	if err != nil {
@@ -794,9 +734,9 @@ func (d *RunDir) loadCheckpoint(st state, t *net.Trainer) error {
 
 // removeOldCheckpoints keeps the checkpoints of generations gen and gen-1.
 func (d *RunDir) removeOldCheckpoints(gen int) {
-	keys, _ := d.list(ckptDir + "/")
+	keys, _ := d.list(runfiles.Prefix(runfiles.CheckpointsDir))
 	for _, k := range keys {
-		if k != ckptDir+"/"+checkpointName(gen) && k != ckptDir+"/"+checkpointName(gen-1) {
+		if k != runfiles.CheckpointKey(gen) && k != runfiles.CheckpointKey(gen-1) {
 			d.remove(k)
 		}
 	}

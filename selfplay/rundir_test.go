@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,26 +37,26 @@ func TestRunRefusesBadFiles(t *testing.T) {
 		inFile string            // the file the error must name
 		says   string
 	}{
-		{"negative generation", map[string]string{configFile: string(good), stateFile: `{"generation": -5}`}, stateFile, "generation -5"},
-		{"huge generation", map[string]string{configFile: string(good), stateFile: `{"generation": 99999999999}`}, stateFile, "generation"},
-		{"checkpoint elsewhere", map[string]string{configFile: string(good),
-			stateFile: `{"generation": 1, "checkpoint": "../../etc/passwd", "model": "gen-000001.safetensors"}`}, stateFile, "checkpoint"},
-		{"best from the future", map[string]string{configFile: string(good),
-			stateFile: `{"generation": 1, "checkpoint": "gen-000001.ckpt", "model": "gen-000001.safetensors", "best": "gen-000002.safetensors"}`}, stateFile, "best"},
-		{"negative wall time", map[string]string{configFile: string(good),
-			stateFile: `{"generation": 0, "wall_secs": -1}`}, stateFile, "wall_secs"},
-		{"state field unknown", map[string]string{configFile: string(good), stateFile: `{"generations": 3}`}, stateFile, `unknown field "generations"`},
-		{"state not JSON", map[string]string{configFile: string(good), stateFile: `{"generation": 1`}, stateFile, "corrupt"},
-		{"config missing beside a state", map[string]string{stateFile: `{"generation": 0}`}, configFile, "missing"},
-		{"config missing beside models", map[string]string{"models/gen-000001.safetensors": "x"}, configFile, "models/gen-000001.safetensors"},
-		{"config missing beside samples", map[string]string{"replay/gen-000001.shard": "x"}, configFile, "replay/gen-000001.shard"},
-		{"config field unknown", map[string]string{configFile: withField}, configFile, `unknown field "games_per_generation"`},
-		{"config null", map[string]string{configFile: "null"}, configFile, "not a JSON object"},
-		{"config with trailing data", map[string]string{configFile: string(good) + "{}"}, configFile, "data after"},
-		{"config learning rate", map[string]string{configFile: changed(func(c *Config) { c.Train.LR = -5 })}, configFile, "learning rate -5"},
-		{"config batch", map[string]string{configFile: changed(func(c *Config) { c.Train.Batch = 0 })}, configFile, "batch 0"},
-		{"config cache size", map[string]string{configFile: changed(func(c *Config) { c.CacheSize = -1 })}, configFile, "cache size -1"},
-		{"config out of bounds", map[string]string{configFile: strings.Replace(string(good), `"games_per_gen":6`, `"games_per_gen":-6`, 1)}, configFile, "games per generation -6"},
+		{"negative generation", map[string]string{runfiles.ConfigFile: string(good), runfiles.StateFile: `{"generation": -5}`}, runfiles.StateFile, "generation -5"},
+		{"huge generation", map[string]string{runfiles.ConfigFile: string(good), runfiles.StateFile: `{"generation": 99999999999}`}, runfiles.StateFile, "generation"},
+		{"checkpoint elsewhere", map[string]string{runfiles.ConfigFile: string(good),
+			runfiles.StateFile: `{"generation": 1, "checkpoint": "../../etc/passwd", "model": "gen-000001.safetensors"}`}, runfiles.StateFile, "checkpoint"},
+		{"best from the future", map[string]string{runfiles.ConfigFile: string(good),
+			runfiles.StateFile: `{"generation": 1, "checkpoint": "gen-000001.ckpt", "model": "gen-000001.safetensors", "best": "gen-000002.safetensors"}`}, runfiles.StateFile, "best"},
+		{"negative wall time", map[string]string{runfiles.ConfigFile: string(good),
+			runfiles.StateFile: `{"generation": 0, "wall_secs": -1}`}, runfiles.StateFile, "wall_secs"},
+		{"state field unknown", map[string]string{runfiles.ConfigFile: string(good), runfiles.StateFile: `{"generations": 3}`}, runfiles.StateFile, `unknown field "generations"`},
+		{"state not JSON", map[string]string{runfiles.ConfigFile: string(good), runfiles.StateFile: `{"generation": 1`}, runfiles.StateFile, "corrupt"},
+		{"config missing beside a state", map[string]string{runfiles.StateFile: `{"generation": 0}`}, runfiles.ConfigFile, "missing"},
+		{"config missing beside models", map[string]string{"models/gen-000001.safetensors": "x"}, runfiles.ConfigFile, "models/gen-000001.safetensors"},
+		{"config missing beside samples", map[string]string{"replay/gen-000001.shard": "x"}, runfiles.ConfigFile, "replay/gen-000001.shard"},
+		{"config field unknown", map[string]string{runfiles.ConfigFile: withField}, runfiles.ConfigFile, `unknown field "games_per_generation"`},
+		{"config null", map[string]string{runfiles.ConfigFile: "null"}, runfiles.ConfigFile, "not a JSON object"},
+		{"config with trailing data", map[string]string{runfiles.ConfigFile: string(good) + "{}"}, runfiles.ConfigFile, "data after"},
+		{"config learning rate", map[string]string{runfiles.ConfigFile: changed(func(c *Config) { c.Train.LR = -5 })}, runfiles.ConfigFile, "learning rate -5"},
+		{"config batch", map[string]string{runfiles.ConfigFile: changed(func(c *Config) { c.Train.Batch = 0 })}, runfiles.ConfigFile, "batch 0"},
+		{"config cache size", map[string]string{runfiles.ConfigFile: changed(func(c *Config) { c.CacheSize = -1 })}, runfiles.ConfigFile, "cache size -1"},
+		{"config out of bounds", map[string]string{runfiles.ConfigFile: strings.Replace(string(good), `"games_per_gen":6`, `"games_per_gen":-6`, 1)}, runfiles.ConfigFile, "games per generation -6"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -83,7 +84,7 @@ func TestRunRefusesBadFiles(t *testing.T) {
 	}
 	// A new directory, even one with empty folders, starts a run.
 	dir := t.TempDir()
-	for _, sub := range []string{modelsDir, replayDir} {
+	for _, sub := range []string{runfiles.ModelsDir, runfiles.ReplayDir} {
 		os.MkdirAll(filepath.Join(dir, sub), 0o755)
 	}
 	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
@@ -99,7 +100,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() && info.Name() != lockFile {
+		if err == nil && !info.IsDir() && info.Name() != runfiles.LockFile {
 			b, _ := os.ReadFile(path)
 			out[path] = string(b)
 		}
@@ -109,7 +110,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 }
 
 func FuzzParseState(f *testing.F) {
-	for _, st := range []state{{}, {Generation: 3, Checkpoint: checkpointName(3), Model: ModelName(3), Best: ModelName(2), WallSecs: 12.5}} {
+	for _, st := range []runfiles.State{{}, {Generation: 3, Checkpoint: runfiles.CheckpointName(3), Model: runfiles.ModelName(3), Best: runfiles.ModelName(2), WallSecs: 12.5}} {
 		b, err := json.Marshal(st)
 		if err != nil {
 			f.Fatal(err)
@@ -123,7 +124,7 @@ func FuzzParseState(f *testing.F) {
 	f.Add([]byte(`{"generation": 2, "checkpoint": "gen-000002.ckpt", "model": "gen-000002.safetensors", "ingested": ["replay/gen-000001/` + strings.Repeat("ab", 32) + `.shard"]}`))
 	f.Add([]byte(`{"generation": 1, "checkpoint": "gen-000001.ckpt", "model": "gen-000001.safetensors", "ingested": ["../x"]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		st, err := parseState(data)
+		st, err := runfiles.ParseState(data)
 		if err != nil {
 			return
 		}
@@ -134,7 +135,7 @@ func FuzzParseState(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := parseState(b)
+		again, err := runfiles.ParseState(b)
 		if err != nil || !reflect.DeepEqual(again, st) {
 			t.Fatalf("state %+v written back reads %+v, %v", st, again, err)
 		}
@@ -201,12 +202,12 @@ func TestFiltersChangedBlamesConfig(t *testing.T) {
 	cfg.Net.Filters *= 2
 	cfg.Generations = 2
 	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(dir, configFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfiles.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
 	var fe *FileError
-	if !errors.As(err, &fe) || fe.Path != filepath.Join(dir, configFile) || !strings.Contains(err.Error(), "the run trained") {
+	if !errors.As(err, &fe) || fe.Path != filepath.Join(dir, runfiles.ConfigFile) || !strings.Contains(err.Error(), "the run trained") {
 		t.Fatalf("resume with other filters: %v, want an error naming config.json", err)
 	}
 }
@@ -220,7 +221,7 @@ func TestMissingMetricsWarns(t *testing.T) {
 	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(dir, metricsFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, runfiles.MetricsFile)); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Generations = 3
@@ -246,7 +247,7 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, metricsFile)
+	path := filepath.Join(dir, runfiles.MetricsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"encoding/json"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -67,7 +68,7 @@ func checkpointLR(t *testing.T, dir string, cfg Config, gen int) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.LoadCheckpoint(filepath.Join(dir, "checkpoints", checkpointName(gen))); err != nil {
+	if err := tr.LoadCheckpoint(filepath.Join(dir, "checkpoints", runfiles.CheckpointName(gen))); err != nil {
 		t.Fatal(err)
 	}
 	return tr.Options().LR

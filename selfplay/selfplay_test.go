@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -202,8 +203,8 @@ func TestRunResumesExactly(t *testing.T) {
 	}
 	games = 0
 	var replayed int
-	var resumed Metrics
-	count := Hooks{Game: func() { replayed++ }, Generation: func(m Metrics) { resumed = m }}
+	var resumed runfiles.Metrics
+	count := Hooks{Game: func() { replayed++ }, Generation: func(m runfiles.Metrics) { resumed = m }}
 	if err := Run(ctx, split, cfg, count, quiet); err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +310,8 @@ func TestRunWithGate(t *testing.T) {
 			want = m.Generation
 		}
 	}
-	if st.Best != ModelName(want) {
-		t.Fatalf("best model %q, want %q", st.Best, ModelName(want))
+	if st.Best != runfiles.ModelName(want) {
+		t.Fatalf("best model %q, want %q", st.Best, runfiles.ModelName(want))
 	}
 	bestAfter2 := 1
 	if all[1].GateAccepted {
@@ -396,7 +397,7 @@ func TestInitModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Init = path
-	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, state{})
+	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, runfiles.State{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestInitModel(t *testing.T) {
 	// is: the file is not read again.
 	loaded := cfg
 	loaded.Init, loaded.InitModel = filepath.Join(t.TempDir(), "gone.safetensors"), src
-	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, state{}); err != nil {
+	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, runfiles.State{}); err != nil {
 		t.Fatalf("with the init model loaded: %v", err)
 	}
 	if got, err = tr.Model(net.Metadata{}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +23,11 @@ func TestStateWrittenAtCreation(t *testing.T) {
 	if err := Run(ctx, dir, fixtureConfig(), hooks, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	b, err := os.ReadFile(filepath.Join(dir, runfiles.StateFile))
 	if err != nil {
 		t.Fatalf("no state.json after the run's creation: %v", err)
 	}
-	if st, err := parseState(b); err != nil || st.Generation != 0 {
+	if st, err := runfiles.ParseState(b); err != nil || st.Generation != 0 {
 		t.Fatalf("state %+v, %v; want generation 0", st, err)
 	}
 }
@@ -36,35 +37,35 @@ func TestStateWrittenAtCreation(t *testing.T) {
 // (a03df0f started it again from generation 1 and overwrote them).
 func TestMissingStateRefused(t *testing.T) {
 	dir := copyFixture(t, "run-local")
-	model := filepath.Join(dir, modelsDir, ModelName(1))
+	model := filepath.Join(dir, runfiles.ModelsDir, runfiles.ModelName(1))
 	before, err := os.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(dir, stateFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, runfiles.StateFile)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := fixtureConfig()
 	cfg.Generations = 3
 	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
 	var fe *FileError
-	if !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, stateFile) || !strings.Contains(err.Error(), "missing") {
-		t.Fatalf("run without state.json: %v, want a FileError naming %s", err, stateFile)
+	if !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, runfiles.StateFile) || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("run without state.json: %v, want a FileError naming %s", err, runfiles.StateFile)
 	}
 	if after, _ := os.ReadFile(model); !bytes.Equal(before, after) {
-		t.Error("the refused run rewrote models/" + ModelName(1))
+		t.Error("the refused run rewrote models/" + runfiles.ModelName(1))
 	}
 
 	ctx := context.Background()
 	wdir := copyFixture(t, "run-workers")
-	os.Remove(filepath.Join(wdir, stateFile))
+	os.Remove(filepath.Join(wdir, runfiles.StateFile))
 	store, err := runstore.Open(ctx, wdir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, stateFile) {
-		t.Fatalf("worker-fed run without state.json: %v, want a FileError naming %s", err, stateFile)
+	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, runfiles.StateFile) {
+		t.Fatalf("worker-fed run without state.json: %v, want a FileError naming %s", err, runfiles.StateFile)
 	}
 }
 
@@ -86,13 +87,13 @@ func TestCommittedModelWriteOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := store.Read(ctx, modelsDir+"/"+ModelName(2))
+	before, _ := store.Read(ctx, runfiles.ModelKey(2))
 	ok := func() error { return nil }
 	var fe *FileError
 	if _, err := d.publishModel(2, 2, other, ok); !errors.As(err, &fe) {
 		t.Fatalf("replacing committed generation 2: %v, want a FileError", err)
 	}
-	if after, _ := store.Read(ctx, modelsDir+"/"+ModelName(2)); !bytes.Equal(before, after) {
+	if after, _ := store.Read(ctx, runfiles.ModelKey(2)); !bytes.Equal(before, after) {
 		t.Error("a committed model was replaced")
 	}
 	if _, err := d.publishModel(2, 1, other, ok); err != nil {
@@ -112,8 +113,8 @@ func TestSwappedFilesRefused(t *testing.T) {
 	}
 	cfg.Generations = 5
 	for _, c := range []struct{ from, to, want string }{
-		{filepath.Join(ckptDir, checkpointName(3)), filepath.Join(ckptDir, checkpointName(4)), "not the checkpoint of generation 4"},
-		{filepath.Join(replayDir, shardName(3)), filepath.Join(replayDir, shardName(4)), "holds generation 3"},
+		{filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(3)), filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(4)), "not the checkpoint of generation 4"},
+		{filepath.Join(runfiles.ReplayDir, runfiles.ShardName(3)), filepath.Join(runfiles.ReplayDir, runfiles.ShardName(4)), "holds generation 3"},
 	} {
 		run := filepath.Join(t.TempDir(), "run")
 		os.CopyFS(run, os.DirFS(dir))

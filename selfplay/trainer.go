@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"slices"
 	"time"
 
@@ -101,7 +102,7 @@ const ingestPoll = 250 * time.Millisecond
 
 // play ingests the generation's games, and writes them as its shard and
 // the list of their keys.
-func (s *workerGames) play(ctx context.Context, g *generation, m *Metrics) ([]net.Sample, error) {
+func (s *workerGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error) {
 	if s.start.IsZero() {
 		s.start = time.Now()
 	}
@@ -126,17 +127,17 @@ func (s *workerGames) play(ctx context.Context, g *generation, m *Metrics) ([]ne
 
 // judge measures the games per hour of the whole generation, waiting and
 // training: workers play while the trainer trains.
-func (s *workerGames) judge(_ context.Context, _ *generation, m *Metrics) error {
+func (s *workerGames) judge(_ context.Context, _ *genWork, m *runfiles.Metrics) error {
 	m.GamesPerHour = float64(len(s.keys)) / time.Since(s.t0).Seconds() * 3600
 	return nil
 }
 
 // commit records the keys trained on, in the window: the commit point
 // says which games were trained on.
-func (s *workerGames) commit(st *state) {
+func (s *workerGames) commit(st *runfiles.State) {
 	ingested := append(slices.Clone(s.st.Ingested), s.keys...)
 	st.Ingested = slices.DeleteFunc(ingested, func(k string) bool {
-		g, _, _ := parseWorkerShardKey(k)
+		g, _, _ := runfiles.ParseWorkerShardKey(k)
 		return g <= st.Generation-AcceptWindow // never listed again
 	})
 }
@@ -165,7 +166,7 @@ func (s *workerGames) trained(gen int) (map[string]bool, error) {
 	for g := max(gen-AcceptWindow+1, 1); g < gen && g <= s.st.Generation; g++ {
 		keys, err := s.dir.readKeys(g)
 		if err != nil {
-			return nil, &FileError{Path: s.dir.name(replayDir + "/" + keysName(g)), Err: fmt.Errorf("%w: the games generation %d trained on are needed to train on each game once", err, g)}
+			return nil, &FileError{Path: s.dir.name(runfiles.KeysKey(g)), Err: fmt.Errorf("%w: the games generation %d trained on are needed to train on each game once", err, g)}
 		}
 		for _, k := range keys {
 			done[k] = true

@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,12 +43,12 @@ func TestScaleOutWaste(t *testing.T) {
 	}
 	uploaded := map[string]int{} // key → model generation
 	for g := 0; g <= gens; g++ {
-		objs, err := store.List(ctx, workerShardPrefix(g))
+		objs, err := store.List(ctx, runfiles.WorkerShardPrefix(g))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, o := range objs {
-			if mg, _, ok := parseWorkerShardKey(o.Key); ok {
+			if mg, _, ok := runfiles.ParseWorkerShardKey(o.Key); ok {
 				uploaded[o.Key] = mg
 			}
 		}
@@ -56,7 +57,7 @@ func TestScaleOutWaste(t *testing.T) {
 	lagSum, lagN := 0, 0
 	least, most := -1, 0 // games per generation
 	for g := 1; g <= gens; g++ {
-		b, err := store.Read(ctx, "replay/"+keysName(g))
+		b, err := store.Read(ctx, "replay/"+runfiles.KeysName(g))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestScaleOutWaste(t *testing.T) {
 		}
 		most = max(most, len(keys))
 		for _, k := range keys {
-			mg, _, _ := parseWorkerShardKey(k)
+			mg, _, _ := runfiles.ParseWorkerShardKey(k)
 			trained[k] = true
 			lagSum += g - mg
 			lagN++

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"math/rand/v2"
 	"os"
 	"sync"
@@ -129,7 +130,7 @@ type uploader struct {
 // succeeds (with backoff) or ctx is done.
 func (u *uploader) run(ctx context.Context) error {
 	for name := range u.queue {
-		key, ok := parseSpoolName(name)
+		key, ok := runfiles.ParseSpoolName(name)
 		if !ok {
 			continue // not ours
 		}
@@ -259,7 +260,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		ms.mu.Unlock()
 		wg.Wait()
 	}()
-	load := func(l runstore.Latest) error {
+	load := func(l runfiles.Latest) error {
 		s, err := loadSlot(ctx, store, cfg, wc, l)
 		if err != nil {
 			return err
@@ -287,7 +288,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 	bp.setWanted(latest.GamesPerGen)
 	// A (re)started worker counts the games already there before it
 	// starts any.
-	if objs, err := store.List(ctx, workerShardPrefix(latest.Generation)); err == nil {
+	if objs, err := store.List(ctx, runfiles.WorkerShardPrefix(latest.Generation)); err == nil {
 		if have, want, paused := bp.listed(latest.Generation, len(objs)); paused && hooks.Paused != nil {
 			call(func() { hooks.Paused(latest.Generation, have, want) })
 		}
@@ -326,7 +327,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				}
 			}
 			gen := ms.gen()
-			objs, err := store.List(gctx, workerShardPrefix(gen))
+			objs, err := store.List(gctx, runfiles.WorkerShardPrefix(gen))
 			if err != nil {
 				logf("warning: %v", err)
 				continue
@@ -385,7 +386,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
-				name := spoolName(s.gen, runstore.SHA256(buf.Bytes()))
+				name := runfiles.SpoolName(s.gen, runstore.SHA256(buf.Bytes()))
 				if err := spool.Add(name, buf.Bytes()); err != nil {
 					bp.done(s.gen)
 					errOnce.Do(func() { firstErr = err })
@@ -524,13 +525,13 @@ func (b *backpressure) uploaded(name string) {
 		return
 	}
 	delete(b.spooled, name)
-	key, _ := parseSpoolName(name)
-	gen, _, _ := parseWorkerShardKey(key)
+	key, _ := runfiles.ParseSpoolName(name)
+	gen, _, _ := runfiles.ParseWorkerShardKey(key)
 	b.mine[gen] -= n // identical games share a name and one upload
 }
 
 // loadSlot downloads a model, checks its sha256 and makes its evaluator.
-func loadSlot(ctx context.Context, store *runstore.Store, cfg Config, wc WorkerConfig, l runstore.Latest) (*modelSlot, error) {
+func loadSlot(ctx context.Context, store *runstore.Store, cfg Config, wc WorkerConfig, l runfiles.Latest) (*modelSlot, error) {
 	data, err := store.ReadVerified(ctx, l.Model, l.SHA256)
 	if err != nil {
 		return nil, err
@@ -562,13 +563,13 @@ func loadSlot(ctx context.Context, store *runstore.Store, cfg Config, wc WorkerC
 func waitForRun(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (Config, error) {
 	var cfg Config
 	for told := false; ; told = true {
-		b, err := store.Read(ctx, configFile)
+		b, err := store.Read(ctx, runfiles.ConfigFile)
 		if ctx.Err() != nil {
 			return cfg, nil // stopped (or --time over) while waiting
 		}
 		if err == nil {
 			if cfg, err = parseConfig(b); err != nil {
-				return cfg, &FileError{Path: store.Location() + " " + configFile, Err: err}
+				return cfg, &FileError{Path: store.Location() + " " + runfiles.ConfigFile, Err: err}
 			}
 			return cfg, nil
 		}
@@ -592,7 +593,7 @@ var ErrNoWorkerTrainer = errors.New("this run's trainer plays its own games and 
 const leasePrefix = "lease/"
 
 // waitForLatest reads models/latest.json, waiting for the first model.
-func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (runstore.Latest, error) {
+func waitForLatest(ctx context.Context, store *runstore.Store, poll time.Duration, logf func(string, ...any)) (runfiles.Latest, error) {
 	for told := false; ; told = true {
 		l, err := store.ReadLatest(ctx)
 		if ctx.Err() != nil {

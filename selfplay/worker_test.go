@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +80,7 @@ func TestWorkersFeedTrainer(t *testing.T) {
 		t.Errorf("workers played with models %v, want 0 and later ones", models)
 	}
 	// The local layout of a run is there too, for konane play and arena.
-	if p, err := LatestModel(store.Dir()); err != nil || filepath.Base(p) != ModelName(3) {
+	if p, err := LatestModel(store.Dir()); err != nil || filepath.Base(p) != runfiles.ModelName(3) {
 		t.Errorf("LatestModel: %s, %v", p, err)
 	}
 	// A resumed trainer goes on from the commit point.
@@ -110,32 +111,32 @@ func TestTrainerRefusesSecond(t *testing.T) {
 
 func TestShardAndSpoolNames(t *testing.T) {
 	sum := strings.Repeat("0f", 32)
-	key := workerShardKey(12, sum)
-	if g, s, ok := parseWorkerShardKey(key); !ok || g != 12 || s != sum {
+	key := runfiles.WorkerShardKey(12, sum)
+	if g, s, ok := runfiles.ParseWorkerShardKey(key); !ok || g != 12 || s != sum {
 		t.Fatalf("parse %s: %d %s %v", key, g, s, ok)
 	}
-	if k, ok := parseSpoolName(spoolName(12, sum)); !ok || k != key {
+	if k, ok := runfiles.ParseSpoolName(runfiles.SpoolName(12, sum)); !ok || k != key {
 		t.Fatalf("spool name maps to %s %v, want %s", k, ok, key)
 	}
 	for _, bad := range []string{"replay/gen-000001.shard", "replay/gen-000001/x.shard", "replay/gen-1/" + sum + ".shard",
 		"replay/gen-000001/" + sum + ".shard.1f.tmp", "replay/gen-000001/" + sum + ".keys"} {
-		if _, _, ok := parseWorkerShardKey(bad); ok {
+		if _, _, ok := runfiles.ParseWorkerShardKey(bad); ok {
 			t.Errorf("%s parsed as a worker shard", bad)
 		}
 	}
 }
 
 func FuzzParseSpoolName(f *testing.F) {
-	f.Add(spoolName(3, strings.Repeat("ab", 32)))
+	f.Add(runfiles.SpoolName(3, strings.Repeat("ab", 32)))
 	f.Add("gen-000003-x.shard")
 	f.Add(".lock")
 	f.Fuzz(func(t *testing.T, name string) {
-		key, ok := parseSpoolName(name)
+		key, ok := runfiles.ParseSpoolName(name)
 		if !ok {
 			return
 		}
-		g, sum, ok := parseWorkerShardKey(key)
-		if !ok || spoolName(g, sum) != name {
+		g, sum, ok := runfiles.ParseWorkerShardKey(key)
+		if !ok || runfiles.SpoolName(g, sum) != name {
 			t.Fatalf("%q → %q does not round-trip", name, key)
 		}
 	})
@@ -178,10 +179,10 @@ func TestBackpressureCountsOwnGames(t *testing.T) {
 	}
 	b.start(3)
 	// A game reaches the spool, then the store; the next listing shows it.
-	name := spoolName(3, strings.Repeat("ab", 32))
+	name := runfiles.SpoolName(3, strings.Repeat("ab", 32))
 	b.spool(name)
 	b.uploaded(name)
-	b.uploaded(spoolName(3, strings.Repeat("cd", 32))) // left by an earlier run: not counted
+	b.uploaded(runfiles.SpoolName(3, strings.Repeat("cd", 32))) // left by an earlier run: not counted
 	if have, _, _ := b.listed(3, 3); have != 4 || admits() {
 		t.Fatalf("after an upload: %d counted, want 4 and no admission", have)
 	}
@@ -218,7 +219,7 @@ func TestUploadReplacesBrokenObject(t *testing.T) {
 	defer spool.Close()
 	data := bytes.Repeat([]byte("a game "), 1000)
 	sum := runstore.SHA256(data)
-	name, key := spoolName(3, sum), workerShardKey(3, sum)
+	name, key := runfiles.SpoolName(3, sum), runfiles.WorkerShardKey(3, sum)
 	if err := spool.Add(name, data); err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestUploadReplacesBrokenObject(t *testing.T) {
 func TestWorkOnLocalRun(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := json.Marshal(tinyConfig())
-	if err := os.WriteFile(filepath.Join(dir, configFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfiles.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -301,7 +302,7 @@ func TestWorkerGamesLimitReturns(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("a worker with Games: 3 did not return")
 	}
-	objs, err := store.List(ctx, workerShardPrefix(0))
+	objs, err := store.List(ctx, runfiles.WorkerShardPrefix(0))
 	if err != nil || len(objs) != 3 {
 		t.Fatalf("the store lists %d games (%v), want 3", len(objs), err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // still waits until no move is drawn moving (body[data-moving]) and
@@ -23,7 +24,7 @@ func (p *page) still() {
 	p.t.Helper()
 	p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
 	p.eval(boardShownJS + `; window.boardShown = boardShown; ""`)
-	got := p.eval(`[document.getElementById("fly").children.length, document.querySelectorAll("#board .stone.arriving").length, boardShown() === state.board.join("") || viewPly !== null].join(" ")`)
+	got := p.eval(`[document.getElementById("fly").children.length, document.querySelectorAll("#board .stone.arriving").length, boardShown() === konane.state.board.join("") || konane.viewPly !== null].join(" ")`)
 	if got != "0 0 true" {
 		p.t.Errorf("after the moves moved: %s (stones over the board, stones hidden, board as the state's)", got)
 	}
@@ -99,7 +100,7 @@ func positionAfter(t *testing.T, size int, moves []string, n int) string {
 		}
 		p = p.Play(m)
 	}
-	return strings.Join(boardRows(p), "")
+	return strings.Join(api.BoardRows(p), "")
 }
 
 // browserFeatures tries, in each language, what players expect of a
@@ -142,7 +143,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			p.settle(v)
 			p.still()
 			last := p.eval(`Array.from(document.querySelectorAll("#board .sq.last")).map(e => e.dataset.sq).join("-")`)
-			if want := p.eval(`state.last`); last != want {
+			if want := p.eval(`konane.state.last`); last != want {
 				t.Errorf("last move marked on %q, the last move is %q", last, want)
 			}
 			if bg := p.eval(`getComputedStyle(document.querySelector("#board .sq.last")).backgroundImage`); !strings.Contains(bg, "gradient") {
@@ -171,13 +172,13 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			// A jump by drag and drop.
 			n := p.count("#moves .mvbtn")
-			to := p.eval(`state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
+			to := p.eval(`konane.state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
 			v = p.version()
 			p.drag(`#board [data-sq="`+from+`"]`, `#board [data-sq="`+to+`"]`)
 			p.settle(v)
 			p.still()
 			var moves []string
-			json.Unmarshal([]byte(p.eval(`JSON.stringify(state.moves)`)), &moves)
+			json.Unmarshal([]byte(p.eval(`JSON.stringify(konane.state.moves)`)), &moves)
 			if len(moves) < n+1 || moves[n] != from+"-"+to {
 				t.Fatalf("the drag from %s to %s: moves %v", from, to, moves)
 			}
@@ -204,7 +205,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 				t.Errorf("→ from the start shows %s, want %s", got, want)
 			}
 			p.press(kb.End)
-			if p.eval(`String(boardShown() === state.board.join("") && document.getElementById("viewbar").hidden && viewPly === null)`) != "true" {
+			if p.eval(`String(boardShown() === konane.state.board.join("") && document.getElementById("viewbar").hidden && konane.viewPly === null)`) != "true" {
 				t.Error("End does not come back to the game")
 			}
 			p.click(`#moves .mvbtn[data-ply="2"]`)
@@ -213,12 +214,12 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			p.screenshot("features-lookback-" + tc.lang)
 			p.click("#viewlive")
-			if p.eval(`String(viewPly === null && boardShown() === state.board.join(""))`) != "true" {
+			if p.eval(`String(konane.viewPly === null && boardShown() === konane.state.board.join(""))`) != "true" {
 				t.Error("Back to the game does not show the game")
 			}
 			// Flip: White's side at the bottom, and back.
 			p.click("#flip")
-			if got, want := p.eval(`document.querySelector("#board .sq").dataset.sq + " " + boardShown()`), "f1 "+p.eval(`state.board.join("")`); got != want {
+			if got, want := p.eval(`document.querySelector("#board .sq").dataset.sq + " " + boardShown()`), "f1 "+p.eval(`konane.state.board.join("")`); got != want {
 				t.Errorf("flipped: the top left square and the board %s, want %s; %s", got, want, p.eval(`document.getElementById("board").dataset.flipped + " " + Array.from(document.querySelectorAll("#board .sq")).map(e => e.dataset.sq).join(",")`))
 			}
 			p.click("#flip")
@@ -249,7 +250,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			link := p.eval(`document.body.dataset.copied`)
 			q := tab(t, browser, ts, tc.accept, false)
 			q.load(strings.TrimPrefix(link, ts.url))
-			if got, want := q.eval(`state.moves.join(" ") + " " + state.human + " " + document.documentElement.lang`), strings.Join(moves, " ")+" black "+tc.lang; got != want {
+			if got, want := q.eval(`konane.state.moves.join(" ") + " " + konane.state.human + " " + document.documentElement.lang`), strings.Join(moves, " ")+" black "+tc.lang; got != want {
 				t.Errorf("the copied link opens %q, want %q", got, want)
 			}
 			// Dark mode: chosen, and the system's.
@@ -282,13 +283,13 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			// Resign: asked once more, then the game is lost; Rematch
 			// swaps the colours (the computer opens, the board flips).
 			p.click("#resign")
-			if p.text("resign") != msgs["page.resignConfirm"] || p.eval(`String(state.over)`) != "false" {
+			if p.text("resign") != msgs["page.resignConfirm"] || p.eval(`String(konane.state.over)`) != "false" {
 				t.Errorf("one click on Resign: %q", p.text("resign"))
 			}
 			v = p.version()
 			p.click("#resign")
 			p.settle(v)
-			resigned := `[state.over, document.getElementById("rematch").offsetParent !== null, document.getElementById("resign").offsetParent === null, document.getElementById("evalbar").getAttribute("aria-valuenow"), document.getElementById("hint").disabled, document.getElementById("undo").disabled].join(" ")`
+			resigned := `[konane.state.over, document.getElementById("rematch").offsetParent !== null, document.getElementById("resign").offsetParent === null, document.getElementById("evalbar").getAttribute("aria-valuenow"), document.getElementById("hint").disabled, document.getElementById("undo").disabled].join(" ")`
 			if status() != msgs["status.resigned"] || p.eval(resigned) != "true true true 0 true true" {
 				t.Errorf("after resigning: %q, %s", status(), p.eval(resigned))
 			}
@@ -300,7 +301,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			r := tab(t, browser, ts, tc.accept, false)
 			r.load(strings.TrimPrefix(link, ts.url))
-			if r.text("status") != msgs["status.resigned"] || r.eval(resigned) != "true true true 0 true true" || r.eval(`state.moves.join(" ")`) != strings.Join(moves, " ") {
+			if r.text("status") != msgs["status.resigned"] || r.eval(resigned) != "true true true 0 true true" || r.eval(`konane.state.moves.join(" ")`) != strings.Join(moves, " ") {
 				t.Errorf("the resigned game's link opened again: %q, %s", r.text("status"), r.eval(resigned))
 			}
 			if tc.lang == "en" {
@@ -317,7 +318,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			p.click("#rematch")
 			p.settle(v)
 			p.still()
-			if got := p.eval(`[state.human, state.size, state.level, state.moves.length, document.querySelector("#board .sq").dataset.sq].join(" ")`); got != "white 6 easy 1 f1" {
+			if got := p.eval(`[konane.state.human, konane.state.size, konane.state.level, konane.state.moves.length, document.querySelector("#board .sq").dataset.sq].join(" ")`); got != "white 6 easy 1 f1" {
 				t.Errorf("the rematch: %s, want white 6 easy 1 f1", got)
 			}
 			p.screenshot("features-rematch-" + tc.lang)
@@ -344,7 +345,7 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 				q := tab(t, browser, ts, tc.accept, false)
 				q.step("opening "+link.hash, chromedp.Navigate(ts.url+"/"+link.hash))
 				q.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
-				if e := q.text("error"); !strings.HasPrefix(e, prefix) || !strings.Contains(e, link.reason) || q.eval(`String(state.moves.length)`) != "0" {
+				if e := q.text("error"); !strings.HasPrefix(e, prefix) || !strings.Contains(e, link.reason) || q.eval(`String(konane.state.moves.length)`) != "0" {
 					t.Errorf("the link %s: %q", link.hash, e)
 				}
 			}

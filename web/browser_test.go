@@ -20,6 +20,7 @@ import (
 
 	"github.com/konanezero/konane/internal/browsertest"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // page is a tab of the browser, in a browser context of its own (its own
@@ -308,7 +309,7 @@ func TestBrowser(t *testing.T) {
 	browser := browsertest.New(t, 1200, 900)
 	// Reviews and the openings wait as long as the test does (settleWithin):
 	// a loaded machine takes minutes.
-	ts := newTestServer(t, Config{ReviewTimeout: 5 * time.Minute})
+	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute}})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
@@ -334,7 +335,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 		}
 		p.settle(v)
 	}
-	href, moves := p.eval(`location.href`), p.eval(`state.moves.join(" ")`)
+	href, moves := p.eval(`location.href`), p.eval(`konane.state.moves.join(" ")`)
 	if !strings.Contains(href, "#g=1.6b.easy.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
 		t.Fatalf("the address %s does not hold the game %s", href, moves)
 	}
@@ -344,7 +345,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
 	p.step("reloading", chromedp.Reload())
 	p.waitFor(`document.body.dataset.busy === "false" && document.body.dataset.version !== "0" && document.querySelector(".sq") !== null`)
-	if got := p.eval(`state.moves.join(" ")`); got != moves {
+	if got := p.eval(`konane.state.moves.join(" ")`); got != moves {
 		t.Errorf("after a reload: moves %q, want %q", got, moves)
 	}
 	if got := p.eval(`[document.getElementById("sound").checked, document.getElementById("theme").value, document.documentElement.dataset.theme].join(" ")`); got != "true dark dark" {
@@ -360,7 +361,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	p.still()
 	q := tab(t, browser, ts, "en-US,en", false)
 	q.load(path)
-	if got := q.eval(`state.moves.join(" ") + " " + state.human + " " + state.level`); got != moves+" black easy" {
+	if got := q.eval(`konane.state.moves.join(" ") + " " + konane.state.human + " " + konane.state.level`); got != moves+" black easy" {
 		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
 	}
 	v = q.version()
@@ -369,7 +370,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 		q.click(".sq.target")
 	}
 	q.settle(v)
-	if n := len(strings.Fields(q.eval(`state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(state.over)`) != "true" {
+	if n := len(strings.Fields(q.eval(`konane.state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(konane.state.over)`) != "true" {
 		t.Errorf("the shared game did not go on: %d moves after %d", n, len(strings.Fields(moves)))
 	}
 }
@@ -412,7 +413,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 		if !target {
 			return
 		}
-		got := p.eval(fmt.Sprintf(`document.body.dataset.busy === "true" ? [document.querySelector('[data-sq=%q] .stone.' + state.human) !== null, document.querySelectorAll(".sq.movable, .sq.selected").length, document.getElementById("hint").disabled].join(" ") : "answered"`, to))
+		got := p.eval(fmt.Sprintf(`document.body.dataset.busy === "true" ? [document.querySelector('[data-sq=%q] .stone.' + konane.state.human) !== null, document.querySelectorAll(".sq.movable, .sq.selected").length, document.getElementById("hint").disabled].join(" ") : "answered"`, to))
 		switch got {
 		case "answered":
 		case "true 0 true":
@@ -428,7 +429,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 		if move > 0 {
 			got := p.eval(`Array.from(document.querySelectorAll("#evaltext .mv")).map(s => s.textContent + (getComputedStyle(s).whiteSpace === "nowrap" ? "" : "(wraps)")).join(" ")`)
 			ms := strings.Fields(got)
-			if len(ms) == 0 || ms[0] != p.eval(`state.eval.agentMove`) || len(ms) > 1 && ms[1] == ms[0] || strings.Contains(got, "(wraps)") {
+			if len(ms) == 0 || ms[0] != p.eval(`konane.state.eval.agentMove`) || len(ms) > 1 && ms[1] == ms[0] || strings.Contains(got, "(wraps)") {
 				t.Errorf("move %d: the moves of the evaluation %q: %s", move, p.text("evaltext"), got)
 			}
 		}
@@ -466,7 +467,19 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	}
 
 	// The record link downloads the game the page shows.
-	_, rec := downloadRecord(t, p.eval(`document.getElementById("record").href`))
+	resp, err := http.Get(p.eval(`document.getElementById("record").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := rules.ParseRecord(text)
+	if err != nil {
+		t.Fatalf("the downloaded record: %v", err)
+	}
 	final, err := rec.Final()
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +487,7 @@ func browserGame(t *testing.T, browser context.Context, ts *testServer) {
 	if final.HasMoves() {
 		t.Fatalf("the downloaded game is not over:\n%s", final)
 	}
-	board := boardRows(final)
+	board := api.BoardRows(final)
 	shown := p.eval(`Array.from(document.querySelectorAll(".sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
 	if shown != strings.Join(board, "") {
 		t.Errorf("the page shows %s, the record ends with %s", shown, strings.Join(board, ""))
@@ -519,8 +532,8 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	// Click the worst move's point in the graph (a mistake or a blunder,
 	// when there is one).
 	var k int
-	fmt.Sscan(p.eval(`String(rv.data.moves.reduce((a, m) => m.loss > a.loss ? m : a).ply)`), &k)
-	worst := p.eval(`(() => { const m = rv.data.moves[` + fmt.Sprint(k-1) + `]; return m.class + " " + m.loss; })()`)
+	fmt.Sscan(p.eval(`String(konane.rv.data.moves.reduce((a, m) => m.loss > a.loss ? m : a).ply)`), &k)
+	worst := p.eval(`(() => { const m = konane.rv.data.moves[` + fmt.Sprint(k-1) + `]; return m.class + " " + m.loss; })()`)
 	t.Logf("the worst move: %d. %s (%s)", k, rec.Moves[k-1], worst)
 	p.click(fmt.Sprintf(`#revgraph .pt[data-ply="%d"] .hit`, k))
 	if got := p.eval(`document.querySelector("#revmoves [aria-current=true]").dataset.ply`); got != fmt.Sprint(k) {
@@ -531,14 +544,14 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 		t.Fatal(err)
 	}
 	shown := p.eval(`Array.from(document.querySelectorAll("#revboard .sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
-	if want := strings.Join(boardRows(ps[k-1]), ""); shown != want {
+	if want := strings.Join(api.BoardRows(ps[k-1]), ""); shown != want {
 		t.Errorf("move %d is shown on %s, want the position before it, %s", k, shown, want)
 	}
 	played := rec.Moves[k-1].String()
 	if !strings.Contains(p.text("revmove"), played) || p.count("#revarrows .arrow.played") != 1 {
 		t.Errorf("move %d, %s: text %q, %d arrows of the move played", k, played, p.text("revmove"), p.count("#revarrows .arrow.played"))
 	}
-	best := p.eval(`rv.data.moves[` + fmt.Sprint(k-1) + `].best`)
+	best := p.eval(`konane.rv.data.moves[` + fmt.Sprint(k-1) + `].best`)
 	if (best != played) != (p.count("#revarrows .arrow.best") == 1) || !strings.Contains(p.text("revmove"), best) {
 		t.Errorf("the computer's choice %s (played %s): %d arrows, text %q", best, played, p.count("#revarrows .arrow.best"), p.text("revmove"))
 	}
@@ -560,7 +573,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	}
 	// The computer's candidates: labelled with their chances on the
 	// board, and named under it.
-	nc := p.eval(`String(rv.data.moves[` + fmt.Sprint(k-1) + `].candidates.length)`)
+	nc := p.eval(`String(konane.rv.data.moves[` + fmt.Sprint(k-1) + `].candidates.length)`)
 	if got := fmt.Sprint(p.count("#revarrows .candlabel")); got != nc || nc == "0" {
 		t.Errorf("move %d: %s candidate labels on the board, %s candidates", k, got, nc)
 	}
@@ -587,7 +600,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 		Human string
 		Turn  string
 	}
-	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify({moves: state.moves, start: state.start || 0, human: state.human, turn: state.turn})`)), &got); err != nil {
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify({moves: konane.state.moves, start: konane.state.start || 0, human: konane.state.human, turn: konane.state.turn})`)), &got); err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Fields(rules.MovesText(rec.Moves[:k-1])); strings.Join(got.Moves, " ") != strings.Join(want, " ") || got.Start != k-1 || got.Human != got.Turn || got.Human != ps[k-1].Turn.String() {
@@ -620,7 +633,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	v = p.version()
 	p.step("choosing the record file", chromedp.SetUploadFiles(chromedp.CSS("#revfile"), []string{file}))
 	p.settle(v)
-	if got := p.count("#revmoves .revmove"); got != n || p.eval(`rv.data.human || "none"`) != "none" {
+	if got := p.count("#revmoves .revmove"); got != n || p.eval(`konane.rv.data.human || "none"`) != "none" {
 		t.Errorf("the record file's review lists %d moves of %d", got, n)
 	}
 }
@@ -772,16 +785,16 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	check("6x6")
 	dragged := false
 	p.playToEnd(p.tap, func(move int) {
-		if !dragged && p.eval(`state.phase`) == "jumping" {
+		if !dragged && p.eval(`konane.state.phase`) == "jumping" {
 			// The first jump by dragging the stone with a finger.
 			dragged = true
 			from := p.eval(`document.querySelector("#board .sq.movable").dataset.sq`)
-			to := p.eval(`state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
-			n := p.eval(`String(state.moves.length)`)
+			to := p.eval(`konane.state.legal.find(m => m.startsWith(` + fmt.Sprintf("%q", from+"-") + `)).split("-")[1]`)
+			n := p.eval(`String(konane.state.moves.length)`)
 			v := p.version()
 			p.touchDrag(`#board [data-sq="`+from+`"]`, `#board [data-sq="`+to+`"]`)
 			p.settle(v)
-			if got := p.eval(`state.moves[` + n + `]`); got != from+"-"+to {
+			if got := p.eval(`konane.state.moves[` + n + `]`); got != from+"-"+to {
 				t.Errorf("a finger dragged %s to %s: the move played is %q", from, to, got)
 			}
 			// A tap at once after a touch drag was lost in Chromium's
@@ -818,7 +831,7 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	v := p.version()
 	p.tap("#revsend")
 	p.settle(v)
-	if n := p.count("#revmoves .revmove"); n == 0 || p.count("#revboard .sq") != 36 || p.eval(`rv.data.human || "none"`) != "none" {
+	if n := p.count("#revmoves .revmove"); n == 0 || p.count("#revboard .sq") != 36 || p.eval(`konane.rv.data.human || "none"`) != "none" {
 		t.Errorf("the uploaded record's review: %d moves, %d squares", n, p.count("#revboard .sq"))
 	}
 	check("review")
@@ -961,7 +974,7 @@ func browserReviewIn(t *testing.T, p *page, lang string) {
 	t.Helper()
 	msgs := p.msgs()
 	var moves []string
-	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify(state.moves)`)), &moves); err != nil {
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify(konane.state.moves)`)), &moves); err != nil {
 		t.Fatal(err)
 	}
 	v := p.version()
@@ -977,7 +990,7 @@ func browserReviewIn(t *testing.T, p *page, lang string) {
 	if current() != fmt.Sprint(k) {
 		t.Fatalf("%s: clicking move %d chose %s", lang, k, current())
 	}
-	nc := p.eval(fmt.Sprintf(`String((rv.data.moves[%d].candidates || []).length)`, k-1))
+	nc := p.eval(fmt.Sprintf(`String((konane.rv.data.moves[%d].candidates || []).length)`, k-1))
 	if got := fmt.Sprint(p.count("#revarrows .candlabel")); got != nc || nc == "0" {
 		t.Errorf("%s: move %d: %s candidate labels, %s candidates", lang, k, got, nc)
 	}
@@ -986,7 +999,7 @@ func browserReviewIn(t *testing.T, p *page, lang string) {
 	}
 	// The candidates' moves as written (copied, they read back as moves),
 	// each kept whole with its chance, in the language's percent format.
-	first := p.eval(fmt.Sprintf(`rv.data.moves[%d].candidates[0].move + " " + Math.round(100 * rv.data.moves[%d].candidates[0].winrate)`, k-1, k-1))
+	first := p.eval(fmt.Sprintf(`konane.rv.data.moves[%d].candidates[0].move + " " + Math.round(100 * konane.rv.data.moves[%d].candidates[0].winrate)`, k-1, k-1))
 	if want := strings.Replace(msgs["eval.value"], "{p}", strings.SplitN(first, " ", 2)[1], 1); !strings.Contains(p.text("revmove"), strings.SplitN(first, " ", 2)[0]+" "+want) || strings.Contains(p.text("revmove"), "\u2011") {
 		t.Errorf("%s: the candidates in %q: want %q as written", lang, p.text("revmove"), strings.SplitN(first, " ", 2)[0]+" "+want)
 	}
@@ -1031,7 +1044,7 @@ func checkReviewNumbers(t *testing.T, p *page) {
 			break
 		}
 	}
-	k := p.eval(`String(rv.i)`)
+	k := p.eval(`String(konane.rv.i)`)
 	var ply int
 	fmt.Sscan(k, &ply)
 	key, pair := "review.movedBlack", (ply+1)/2
@@ -1054,7 +1067,7 @@ func checkReviewNumbers(t *testing.T, p *page) {
 func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 	t.Helper()
 	msgs := p.msgs()
-	k := p.eval(`String(rv.i)`)
+	k := p.eval(`String(konane.rv.i)`)
 	board := func() string {
 		return p.eval(`Array.from(document.querySelectorAll("#revboard .sq")).map(s => s.querySelector(".black") ? "x" : s.querySelector(".white") ? "o" : ".").join("")`)
 	}
@@ -1074,7 +1087,7 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 			p.settleWithin(v, 2*time.Minute)
 		}
 		pos = pos.Play(m)
-		if got, want := board(), strings.Join(boardRows(pos), ""); got != want {
+		if got, want := board(), strings.Join(api.BoardRows(pos), ""); got != want {
 			t.Fatalf("variation move %d, %s: the board shows %s, want %s", i+1, m, got, want)
 		}
 		text := p.text("revmove")
@@ -1104,8 +1117,8 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 	for range 2 {
 		p.press(kb.ArrowLeft)
 	}
-	if got, want := board(), strings.Join(boardRows(before), ""); got != want || p.eval(`rv.var ? "on" : "off"`) != "off" || p.eval(`String(rv.i)`) != k {
-		t.Errorf("after ← ←: the board %s (want %s), variation %s, move %s (want %s)", got, want, p.eval(`rv.var ? "on" : "off"`), p.eval(`String(rv.i)`), k)
+	if got, want := board(), strings.Join(api.BoardRows(before), ""); got != want || p.eval(`konane.rv.var ? "on" : "off"`) != "off" || p.eval(`String(konane.rv.i)`) != k {
+		t.Errorf("after ← ←: the board %s (want %s), variation %s, move %s (want %s)", got, want, p.eval(`konane.rv.var ? "on" : "off"`), p.eval(`String(konane.rv.i)`), k)
 	}
 }
 

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"net/http"
-	"net/url"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,50 +17,54 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/golden"
+	"github.com/konanezero/konane/web/messages"
 )
 
-// sources returns the files that may use message keys: the package's Go
-// files (not the tests, nor doc.go, whose examples are no uses) and the
-// page's files.
+// sources returns the files that may use message keys: the Go files of
+// the page and of the play service, its subfolder api (not the tests, nor
+// doc.go, whose examples are no uses), and the page's static files.
 func sources(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") && e.Name() != "doc.go" {
-			data, err := os.ReadFile(e.Name())
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[e.Name()] = string(data)
-		}
-	}
-	files, err := static.ReadDir("static")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		data, err := static.ReadFile("static/" + f.Name())
+	for _, dir := range []string{".", "api"} {
+		entries, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out["static/"+f.Name()] = string(data)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") && e.Name() != "doc.go" {
+				name := path.Join(dir, e.Name())
+				data, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[name] = string(data)
+			}
+		}
+	}
+	err := fs.WalkDir(static, "static", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := static.ReadFile(name)
+		out[name] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
 // The ways code names a message: t("key") in the script, {{t "key"}} in
-// the page template, newMsg("key") and badRequest("key") in Go.
-var keyCall = regexp.MustCompile(`(?:\b(?:t|newMsg|badRequest)\(|\{\{t )"([^"]+)"`)
+// the page template, messages.New("key") and badRequest("key") in Go.
+var keyCall = regexp.MustCompile(`(?:\b(?:t|messages\.New|badRequest)\(|\{\{t )"([^"]+)"`)
 
 // TestCatalog: every language has every key of English with the same
 // parameters; every key the code uses is in the catalog, and every key of
 // the catalog is used somewhere, written out in full.
 func TestCatalog(t *testing.T) {
-	c, err := loadCatalog()
+	c, err := messages.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,78 +93,6 @@ func TestCatalog(t *testing.T) {
 			t.Errorf("level %s has no name in the catalog (add level.%s, and to levelKeys in app.js)", l.Name, l.Name)
 		}
 	}
-	// Every language's file is complete: the check the server runs at
-	// start (and fails on) finds each kind of fault.
-	if err := c.check(); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name   string
-		change func(c catalog)
-		want   string
-	}{
-		{"missing", func(c catalog) { delete(c["sv"], "page.title") }, `messages/sv.json: no "page.title"`},
-		{"extra", func(c catalog) { c["pt-BR"]["page.bogus"] = "x" }, `messages/pt-BR.json: "page.bogus" is not in en.json`},
-		{"parameters", func(c catalog) { c["de"]["error.move"] = "Ungültig: {zug}" }, `messages/de.json: "error.move" has parameters [{zug}], English [{move}]`},
-	} {
-		broken := catalog{}
-		for code, m := range c {
-			broken[code] = maps.Clone(m)
-		}
-		tc.change(broken)
-		if err := broken.check(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v; want %q", tc.name, err, tc.want)
-		}
-	}
-}
-
-func TestRender(t *testing.T) {
-	c, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := c.render("de", newMsg("error.size", "size", "7", "sizes", sizeNames([]int{6, 8})))
-	if want := "Für 7×7-Bretter gibt es keinen Computergegner (es gibt einen für 6×6, 8×8)."; m.Text != want {
-		t.Errorf("rendered %q, want %q", m.Text, want)
-	}
-	if got := c.text("en", "error.move", nil); got != "“{move}” is not a legal move here." {
-		t.Errorf("a missing parameter shows as %q", got)
-	}
-	if got := c.text("en", "no.such.key", nil); got != "no.such.key" {
-		t.Errorf("a missing key shows as %q", got)
-	}
-}
-
-func TestNegotiate(t *testing.T) {
-	for _, tc := range []struct {
-		query, cookie, accept string
-		want                  string
-	}{
-		{"", "", "", "en"},
-		{"", "", "de-CH,de;q=0.9,en;q=0.8", "de"},
-		{"", "", "pt-BR,pt;q=0.9", "pt-BR"},
-		{"", "", "pt;q=0.9", "pt-BR"},
-		{"", "", "pt-PT,pt;q=0.9", "pt-BR"},
-		{"", "", "sv-FI", "sv"},
-		{"", "", "fr-FR,fr;q=0.9,it;q=0.5", "it"},
-		{"", "", "fr-FR", "en"},
-		{"", "", "en-US,de;q=0.5", "en"},
-		{"", "", "garbage;;;q=x", "en"},
-		{"", "sv", "de", "sv"},
-		{"it", "sv", "de", "it"},
-		{"pt-PT", "", "", "pt-BR"},
-		{"xx", "", "de", "de"},
-		{"", "%%bad", "it", "it"},
-	} {
-		r, _ := http.NewRequest("GET", "/?lang="+tc.query, nil)
-		if tc.cookie != "" {
-			r.AddCookie(&http.Cookie{Name: langCookie, Value: tc.cookie})
-		}
-		r.Header.Set("Accept-Language", tc.accept)
-		if got := negotiate(r); got != tc.want {
-			t.Errorf("?lang=%s, cookie %q, Accept-Language %q: %s, want %s", tc.query, tc.cookie, tc.accept, got, tc.want)
-		}
-	}
 }
 
 // TestPageLanguages: the page comes in the language of the request, says
@@ -183,7 +116,7 @@ func TestPageLanguages(t *testing.T) {
 		resp.Body.Close()
 		return resp, string(body)
 	}
-	for _, code := range langCodes {
+	for _, code := range messages.Codes() {
 		resp, body := get("/", code+";q=0.9")
 		if !strings.Contains(body, `<html lang="`+code+`">`) || resp.Header.Get("Content-Language") != code {
 			t.Errorf("Accept-Language %s: page in %s", code, resp.Header.Get("Content-Language"))
@@ -210,7 +143,7 @@ func TestPageLanguages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st stateJSON
+		var st struct{ Message messages.Message }
 		json.NewDecoder(r.Body).Decode(&st)
 		r.Body.Close()
 		if st.Message.Code != "status.removeBlack" || st.Message.Text != c[code]["status.removeBlack"] {
@@ -222,7 +155,7 @@ func TestPageLanguages(t *testing.T) {
 	resp, body := get("/?lang=sv", "de")
 	var ck *http.Cookie
 	for _, x := range resp.Cookies() {
-		if x.Name == langCookie {
+		if x.Name == messages.Cookie {
 			ck = x
 		}
 	}
@@ -263,7 +196,7 @@ func htmlText(s string) string {
 // no native speaker has checked yet (messages/reviewed.txt names those
 // checked). go test ./web -run TestReviewList -update rewrites it.
 func TestReviewList(t *testing.T) {
-	c, err := loadCatalog()
+	c, err := messages.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +211,7 @@ func TestReviewList(t *testing.T) {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) != 2 || !slices.Contains(langCodes[1:], f[0]) || c["en"][f[1]] == "" {
+		if len(f) != 2 || !slices.Contains(messages.Codes()[1:], f[0]) || c["en"][f[1]] == "" {
 			t.Errorf("messages/reviewed.txt:%d: %q: want a language code (not en) and a key of the catalog", i+1, line)
 			continue
 		}
@@ -290,7 +223,7 @@ func TestReviewList(t *testing.T) {
 		"terms of the rules pages that send players here; none is checked by a native speaker yet. To review: correct\n" +
 		"the text in `web/messages/<lang>.json`, add a line `<lang> <key>` to `web/messages/reviewed.txt`, and\n" +
 		"regenerate this list with `go test ./web -run TestReviewList -update` (the test fails when it is stale).\n")
-	for _, code := range langCodes[1:] {
+	for _, code := range messages.Codes()[1:] {
 		var rows []string
 		for _, key := range slices.Sorted(maps.Keys(c[code])) {
 			if !reviewed[code+" "+key] {
@@ -313,97 +246,3 @@ func TestReviewList(t *testing.T) {
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-// FuzzNegotiate: any ?lang=, cookie and Accept-Language give one of the
-// page's languages, without a panic.
-func FuzzNegotiate(f *testing.F) {
-	for _, seed := range [][3]string{
-		{"", "", "de-CH,de;q=0.9,en;q=0.8"},
-		{"sv", "it", "pt-BR"},
-		{"x-klingon", "%%", "*;q=0.1,fr;q=x"},
-		{"zh-Hant-TW-u-ca-chinese", "", ",,,;;;"},
-	} {
-		f.Add(seed[0], seed[1], seed[2])
-	}
-	f.Fuzz(func(t *testing.T, query, cookie, accept string) {
-		r, err := http.NewRequest("GET", "/", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.URL.RawQuery = url.Values{"lang": {query}}.Encode()
-		r.Header.Set("Cookie", langCookie+"="+cookie)
-		r.Header.Set("Accept-Language", accept)
-		if got := negotiate(r); !slices.Contains(langCodes, got) {
-			t.Fatalf("?lang=%q, cookie %q, Accept-Language %q: %q", query, cookie, accept, got)
-		}
-		if code, ok := chosenLang(r); ok != slices.Contains(langCodes, code) {
-			t.Fatalf("?lang=%q chooses %q, %v", query, code, ok)
-		}
-	})
-}
-
-// TestSizeWording: error.size names the computer player the same way in
-// every language (not "an opponent of the computer") and writes every
-// size alike, 7×7 and 6×6, never 6x6.
-func TestSizeWording(t *testing.T) {
-	c, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, code := range langCodes {
-		text := c.render(code, newMsg("error.size", "size", "7", "sizes", sizeNames([]int{6, 8}))).Text
-		if strings.Contains(text, "6x6") || !strings.Contains(text, "7×7") || !strings.Contains(text, "6×6, 8×8") {
-			t.Errorf("%s: %q mixes the ways of writing a size", code, text)
-		}
-		for _, wrong := range []string{"avversario del computer", "adversário do computador"} {
-			if strings.Contains(text, wrong) {
-				t.Errorf("%s: %q: the computer is the opponent, not its opponent's", code, text)
-			}
-		}
-	}
-}
-
-// TestLevelNames: a level's name stands alone in the level menu and in
-// the sentence status.levelChanged, so it is one word ("max", not
-// "strongest" or "am stärksten", which break the sentence).
-func TestLevelNames(t *testing.T) {
-	c, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, code := range langCodes {
-		for _, key := range []string{"level.easy", "level.medium", "level.hard", "level.max"} {
-			if name := c[code][key]; strings.ContainsAny(name, " ()") {
-				t.Errorf("%s %s: %q is not one word", code, key, name)
-			}
-		}
-		if name := c[code]["level.max"]; strings.HasPrefix(name, "strong") {
-			t.Errorf("%s level.max: %q", code, name)
-		}
-	}
-}
-
-// TestPhrases: phrases the language review of issue 33 found unnatural or
-// wrong stay out of the catalogs.
-func TestPhrases(t *testing.T) {
-	c, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrong := map[string][]string{
-		"en":    {"papamu,"},
-		"de":    {"lieber nicht würdest", "Du gewinnst!", "papamu,"},
-		"sv":    {"Du vinner!", "Datorn vinner", "tvingad vinst", "papamu,"},
-		"it":    {"pietra", "pietre", "Giochi {move}", "papamu,"},
-		"pt-BR": {"onde ela cai", "papamu,"},
-	}
-	for code, phrases := range wrong {
-		for key, text := range c[code] {
-			for _, w := range phrases {
-				if strings.Contains(strings.ToLower(text), strings.ToLower(w)) {
-					t.Errorf("%s %s: %q has %q", code, key, text, w)
-				}
-			}
-		}
-	}
-}

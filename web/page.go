@@ -2,10 +2,19 @@ package web
 
 import (
 	"bytes"
+	"embed"
 	"fmt"
 	"html/template"
 	"net/http"
+
+	"github.com/konanezero/konane/web/messages"
 )
+
+// static holds the page's files: index.html (a template rendered by
+// renderPages), the script's modules, the style sheet and the icon.
+//
+//go:embed static
+var static embed.FS
 
 // langOption is an entry of the page's language switch: each language
 // named in itself.
@@ -19,13 +28,13 @@ type langOption struct {
 // texts of the language (for the script), .Languages the switch and
 // .PublicURL the page's public address ("" if not known; see
 // Config.PublicURL).
-func renderPages(c catalog, publicURL string) (map[string][]byte, error) {
+func renderPages(c messages.Catalog, publicURL string) (pages, error) {
 	src, err := static.ReadFile("static/index.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: page: %w", err)
 	}
-	pages := map[string][]byte{}
-	for _, code := range langCodes {
+	out := pages{}
+	for _, code := range messages.Codes() {
 		funcs := template.FuncMap{"t": func(key string) (string, error) {
 			t, ok := c[code][key]
 			if !ok {
@@ -38,7 +47,7 @@ func renderPages(c catalog, publicURL string) (map[string][]byte, error) {
 			return nil, fmt.Errorf("web: page: %w", err)
 		}
 		var opts []langOption
-		for _, other := range langCodes {
+		for _, other := range messages.Codes() {
 			opts = append(opts, langOption{other, c[other]["page.langName"], other == code})
 		}
 		var b bytes.Buffer
@@ -51,22 +60,25 @@ func renderPages(c catalog, publicURL string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("web: page in %s: %w", code, err)
 		}
-		pages[code] = b.Bytes()
+		out[code] = b.Bytes()
 	}
-	return pages, nil
+	return out, nil
 }
 
-// page sends the page in the language of the request; a language named by
-// ?lang= is remembered in a cookie for a year.
-func (s *Server) page(w http.ResponseWriter, r *http.Request) {
-	lang := negotiate(r)
-	if chosen, ok := chosenLang(r); ok {
-		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: chosen, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode})
+// pages is the page rendered in each language, by language code.
+type pages map[string][]byte
+
+// ServeHTTP sends the page in the language of the request; a language
+// named by ?lang= is remembered in a cookie for a year.
+func (p pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	lang := messages.Negotiate(r)
+	if chosen, ok := messages.Chosen(r); ok {
+		http.SetCookie(w, &http.Cookie{Name: messages.Cookie, Value: chosen, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode})
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Language", lang)
 	h.Set("Vary", "Accept-Language, Cookie")
 	h.Set("Cache-Control", "no-cache")
-	w.Write(s.pages[lang])
+	w.Write(p[lang])
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"golang.org/x/image/font"
@@ -34,15 +35,21 @@ const (
 var previewMoves = []string{"e5", "f5", "c5-e5", "f7-f5", "d6-f6", "e8-e6", "c7-e7", "h7-d7"}
 
 // preview answers /og.png, drawn on the first request.
-func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
-	s.previewOnce.Do(func() { s.previewPNG, s.previewErr = previewImage() })
-	if s.previewErr != nil {
+type preview struct {
+	once sync.Once
+	png  []byte
+	err  error
+}
+
+func (p *preview) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.once.Do(func() { p.png, p.err = previewImage() })
+	if p.err != nil {
 		http.Error(w, "no preview", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "public, max-age=86400")
-	http.ServeContent(w, r, "og.png", time.Time{}, bytes.NewReader(s.previewPNG))
+	http.ServeContent(w, r, "og.png", time.Time{}, bytes.NewReader(p.png))
 }
 
 // parsePublicURL checks Config.PublicURL: an absolute http or https

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/web/api"
+	"github.com/konanezero/konane/web/messages"
 )
 
 // TestPreview: with Config.PublicURL the page names its preview image by
@@ -19,7 +21,7 @@ import (
 // board and its stones drawn.
 func TestPreview(t *testing.T) {
 	engines := agenttest.RunEngines(t)
-	ts := newTestServer(t, Config{Engines: engines, PublicURL: "https://konane.example.org/play"})
+	ts := newTestServer(t, Config{API: api.Config{Engines: engines}, PublicURL: "https://konane.example.org/play"})
 	get := func(url string) string {
 		t.Helper()
 		resp, err := http.Get(url)
@@ -33,7 +35,7 @@ func TestPreview(t *testing.T) {
 		}
 		return string(b)
 	}
-	for _, lang := range langCodes {
+	for _, lang := range messages.Codes() {
 		page := get(ts.url + "/?lang=" + lang)
 		for _, want := range []string{
 			`<meta property="og:url" content="https://konane.example.org/play/">`,
@@ -47,7 +49,7 @@ func TestPreview(t *testing.T) {
 			}
 		}
 	}
-	plain := newTestServer(t, Config{Engines: engines})
+	plain := newTestServer(t, Config{API: api.Config{Engines: engines}})
 	if page := get(plain.url + "/"); strings.Contains(page, "og:image") || !strings.Contains(page, `og:title`) {
 		t.Error("without a public URL the page names an og:image, or has no og:title")
 	}
@@ -91,7 +93,7 @@ func TestPreview(t *testing.T) {
 	}
 
 	for _, bad := range []string{"konane.example.org", "ftp://konane.example.org/", "https://konane.example.org/?x=1", "https://konane.example.org/#g", "https:///x", "https://u:p@konane.example.org/"} {
-		if _, err := New(Config{Engines: engines, PublicURL: bad}); err == nil {
+		if _, err := New(Config{API: api.Config{Engines: engines}, PublicURL: bad}); err == nil {
 			t.Errorf("New took the public URL %q", bad)
 		}
 	}

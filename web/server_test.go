@@ -3,42 +3,44 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	stdnet "net"
 	"net/http"
 	"net/http/httptest"
-	"slices"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
-	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
+	"github.com/konanezero/konane/web/messages"
 )
 
-// testServer is a Server behind httptest.
+// testServer is a Server behind httptest, with the catalog of its page.
 type testServer struct {
 	*Server
-	url string
+	url  string
+	msgs messages.Catalog
 }
 
 func newTestServer(t *testing.T, cfg Config) *testServer {
 	t.Helper()
-	ts := &testServer{}
-	if cfg.Engines == nil {
-		cfg.Engines = agenttest.RunEngines(t)
+	if cfg.API.Engines == nil {
+		cfg.API.Engines = agenttest.RunEngines(t)
 	}
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	msgs, err := messages.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
-	ts.Server, ts.url = srv, hs.URL
-	return ts
+	return &testServer{Server: srv, url: hs.URL, msgs: msgs}
 }
 
 // call sends a request (a POST when body is not "") and decodes the JSON
@@ -65,388 +67,14 @@ func (ts *testServer) call(t *testing.T, path, body string, out any) int {
 	return resp.StatusCode
 }
 
-// mustState calls an endpoint that must answer a state.
-func (ts *testServer) mustState(t *testing.T, path, body string) stateJSON {
+// checkSecurityHeaders: the page keeps to itself (no framing, nothing
+// from elsewhere, no type sniffing, no referrer).
+func checkSecurityHeaders(t *testing.T, path string, h http.Header) {
 	t.Helper()
-	var st stateJSON
-	if code := ts.call(t, path, body, &st); code != http.StatusOK {
-		t.Fatalf("%s %s: status %d", path, body, code)
-	}
-	return st
-}
-
-// errJSON is an error answer (other answers decode into it without error).
-type errJSON = errorJSON
-
-func jsonBody(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// checkState replays the state's moves and checks the board, turn, legal
-// moves and evaluation against the rules.
-func checkState(t *testing.T, st stateJSON) rules.Position {
-	t.Helper()
-	p := rules.NewPosition(st.Size)
-	for i, text := range st.Moves {
-		m, err := rules.ParseMove(p, text)
-		if err != nil {
-			t.Fatalf("move %d of the state: %v", i+1, err)
-		}
-		p = p.Play(m)
-	}
-	for i, row := range st.Board {
-		for col, c := range row {
-			s := rules.SquareAt(st.Size-1-i, col)
-			got, ok := p.At(s)
-			want := '.'
-			if ok {
-				want = map[rules.Color]rune{rules.Black: 'x', rules.White: 'o'}[got]
-			}
-			if c != want {
-				t.Fatalf("square %s shows %c, the moves give %c", s, c, want)
-			}
-		}
-	}
-	if st.Turn != p.Turn.String() || st.Phase != p.Phase().String() || st.Over == p.HasMoves() {
-		t.Fatalf("state turn %s phase %s over %v; the moves give %v, %v, %v", st.Turn, st.Phase, st.Over, p.Turn, p.Phase(), !p.HasMoves())
-	}
-	wantLegal := []string{}
-	if !st.Over && st.Turn == st.Human {
-		wantLegal = strings.Fields(rules.MovesText(p.LegalMoves(nil)))
-	}
-	if strings.Join(st.Legal, " ") != strings.Join(wantLegal, " ") {
-		t.Fatalf("legal %v, want %v", st.Legal, wantLegal)
-	}
-	if st.Eval != nil {
-		if st.Eval.HumanWinProb < 0 || st.Eval.HumanWinProb > 1 || len(st.Eval.PV) == 0 || st.Eval.PV[0] != st.Eval.AgentMove {
-			t.Fatalf("eval %+v", st.Eval)
-		}
-	}
-	if st.Message.Code == "" || st.Message.Text == "" || strings.Contains(st.Message.Text, "{") {
-		t.Fatalf("message %+v", st.Message)
-	}
-	return p
-}
-
-// playToEnd plays the first legal move until the game ends.
-func playToEnd(t *testing.T, ts *testServer, st stateJSON) stateJSON {
-	t.Helper()
-	for !st.Over {
-		if len(st.Legal) == 0 {
-			t.Fatalf("human's turn without legal moves: %+v", st)
-		}
-		before := len(st.Moves)
-		st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
-		checkState(t, st)
-		if n := len(st.Moves); n != before+2 && !(st.Over && n == before+1) {
-			t.Fatalf("%d moves after %d and one move of each side", n, before)
-		}
-		if n := len(st.Moves); n == before+2 && (st.Eval == nil || st.Eval.AgentMove != st.Last) {
-			t.Fatalf("no evaluation of the agent's move %s: %+v", st.Last, st.Eval)
-		}
-	}
-	return st
-}
-
-// TestAPIGame: whole games through the API in both colours; the record
-// download is the game played.
-func TestAPIGame(t *testing.T) {
-	ts := newTestServer(t, Config{})
-	for _, color := range []string{"black", "white"} {
-		st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: color, Level: "easy"}))
-		checkState(t, st)
-		if st.Human != color || st.Level != "easy" || st.Size != 6 {
-			t.Fatalf("new game %+v", st)
-		}
-		if color == "white" && (len(st.Moves) != 1 || st.Eval == nil) {
-			t.Fatalf("the agent did not open as Black: %+v", st)
-		}
-		if color == "black" && (st.Message.Code != "status.removeBlack" || !strings.Contains(st.Message.Text, "corner or the centre")) {
-			t.Errorf("opening message %q", st.Message)
-		}
-		st = playToEnd(t, ts, st)
-		if st.Winner == "" || (st.Winner == st.Human) != (st.Message.Code == "status.youWin") || (st.Winner == st.Human) != strings.HasPrefix(st.Message.Text, "You win!") {
-			t.Errorf("final state: winner %q, message %q", st.Winner, st.Message)
-		}
-		// The record download.
-		resp, err := http.Get(ts.url + "/api/v2/record?g=" + encodeGame(st.Game))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") {
-			t.Fatalf("record: status %d, headers %v", resp.StatusCode, resp.Header)
-		}
-		rec, err := rules.ParseRecord(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Join(strings.Fields(rules.MovesText(rec.Moves)), " ") != strings.Join(st.Moves, " ") {
-			t.Errorf("record moves %v, game %v", rec.Moves, st.Moves)
-		}
-		if w, ok := rec.Winner(); !ok || w.String() != st.Winner {
-			t.Errorf("record result %q, winner %s", rec.Tag("Result"), st.Winner)
-		}
-		if rec.Tag(strings.ToUpper(color[:1])+color[1:]) != "you" {
-			t.Errorf("record tags %v", rec.Tags)
-		}
-		// The state endpoint agrees.
-		if again := ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{st.Game})); strings.Join(again.Moves, " ") != strings.Join(st.Moves, " ") || !again.Over {
-			t.Errorf("state after the game: %+v", again)
-		}
-		var e errJSON
-		if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: "a1"}), &e); code != 400 || e.Code != "error.gameOver" || !strings.Contains(e.Error, "game is over") {
-			t.Errorf("move after the end: %d %v", code, e)
-		}
-		if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &e); code != 400 || e.Code != "error.hintOver" || !strings.Contains(e.Error, "No hint: the game is over") {
-			t.Errorf("hint after the end: %d %v", code, e)
-		}
-	}
-}
-
-func TestAPIUndoLevelHint(t *testing.T) {
-	ts := newTestServer(t, Config{})
-	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
-	if st.CanUndo {
-		t.Errorf("can undo at the start")
-	}
-	var h hintJSON
-	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb < 0 || h.WinProb > 1 || h.PV[0] != h.Move {
-		t.Errorf("hint: %d %+v (legal %v)", code, h, st.Legal)
-	}
-	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
-	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
-	if len(st.Moves) != 4 || st.Eval == nil || st.Eval.Ply != 4 || st.Eval.AgentMove != st.Last {
-		t.Fatalf("%d moves after two of each side, eval %+v", len(st.Moves), st.Eval)
-	}
-	// Undo is the client's: the game with two moves fewer.
-	undone := st.Game
-	undone.Moves = undone.Moves[:2]
-	st = ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{undone}))
-	checkState(t, st)
-	if len(st.Moves) != 2 || st.Eval != nil || st.Turn != "black" || !st.CanUndo {
-		t.Errorf("after undo: %d moves, eval %v, %s to move, can undo %v", len(st.Moves), st.Eval, st.Turn, st.CanUndo)
-	}
-	changed := st.Game
-	changed.Level = "medium"
-	if st = ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{changed})); st.Level != "medium" || st.Game.Level != "medium" {
-		t.Errorf("level %q after setting medium", st.Level)
-	}
-	changed.Level = "insane"
-	var e errJSON
-	if code := ts.call(t, "/api/v2/state", jsonBody(gameRequest{changed}), &e); code != 400 || e.Code != "error.level" || !strings.Contains(e.Error, "Unknown level “insane”") || !strings.Contains(e.Detail, `unknown level "insane"`) {
-		t.Errorf("bad level: %d %v", code, e)
-	}
-	// As White, nothing of the human's to take back before White's move.
-	w := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "white", Level: "easy"}))
-	if w.CanUndo {
-		t.Errorf("White can undo before its first move")
-	}
-	w = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: w.Game, Move: w.Legal[0]}))
-	if !w.CanUndo {
-		t.Errorf("White cannot undo after its first move")
-	}
-	// A game reloaded while the agent was to move: it moves on request.
-	half := w.Game
-	half.Moves = half.Moves[:2]
-	w = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: half}))
-	if len(w.Moves) != 3 || w.Turn != "white" || w.Eval == nil {
-		t.Errorf("the agent's move on request: moves %v, %s to move, eval %v", w.Moves, w.Turn, w.Eval)
-	}
-	if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: w.Game}), &e); code != 400 || e.Code != "error.yourTurn" {
-		t.Errorf("no move on the human's turn: %d %v", code, e)
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// TestAPIErrors: every bad request gets a JSON error with the right status,
-// message key and a text (or, for developers, detail) naming what was
-// wrong.
-func TestAPIErrors(t *testing.T) {
-	ts := newTestServer(t, Config{MaxBody: 300, MaxLevel: "hard"})
-	st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: "easy"}))
-	game := func(moves ...string) string {
-		return jsonBody(gameJSON{Size: 6, Human: "black", Level: "easy", Moves: moves})
-	}
-	g := jsonBody(st.Game)
-	for _, tc := range []struct {
-		method, path, body string
-		code               int
-		key, want          string
-	}{
-		{"POST", "/api/v2/new", "{", 400, "error.malformed", "unexpected EOF"},
-		{"POST", "/api/v2/new", "", 400, "error.emptyBody", "The request is empty"},
-		{"POST", "/api/v2/new", " \n ", 400, "error.emptyBody", "The request is empty"},
-		{"POST", "/api/v2/new", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/new", "[]", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/new", `"size"`, 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/move", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/new", `{"size":9}`, 400, "error.size", "no computer player for 9×9 boards (there is one for 4×4, 5×5, 6×6, 7×7, 8×8)"},
-		{"POST", "/api/v2/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
-		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard)"},
-		{"POST", "/api/v2/new", `{"size":6,"level":"max"}`, 400, "error.levelCap", "“max” is not offered on this server (the strongest is hard)"},
-		{"POST", "/api/v2/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},
-		{"POST", "/api/v2/new", `{"size":6,"bogus":1}`, 400, "error.malformed", `unknown field "bogus"`},
-		{"POST", "/api/v2/new", `{"size":6} {"size":6}`, 400, "error.malformed", "more than one JSON value"},
-		{"POST", "/api/v2/new", `{"size":6,"level":"` + strings.Repeat("x", 400) + `"}`, 413, "error.tooLarge", "larger than 300 bytes"},
-		{"GET", "/api/v2/new", "", 405, "error.method", "use POST"},
-		{"GET", "/api/v2/state", "", 405, "error.method", "use POST"},
-		{"POST", "/api/v2/record", "{}", 405, "error.method", "use GET"},
-		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.size", "no computer player for 0×0 boards"},
-		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"red","level":"easy","moves":[]},"move":"d4"}`, 400, "error.color", "Unknown colour “red”"},
-		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
-		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMoveBlack", "Black's move 1 in the game, “b1”, is not legal"},
-		{"POST", "/api/v2/move", `{"game":` + game(strings.Split(strings.Repeat("a1,", 37), ",")...) + `}`, 400, "error.gameLong", "too many moves (38; at most 36)"},
-		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "start, 2 moves"},
-		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
-		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
-		{"POST", "/api/v2/move", `{"game":` + g + `,"move":""}`, 400, "error.yourTurn", "your move"},
-		{"POST", "/api/v2/hint", `{}`, 400, "error.size", "0×0"},
-		{"GET", "/api/v2/record?g=nope", "", 400, "error.gameCode", "cannot be read"},
-		{"GET", "/api/v2/record?g=1.6b.easy.0.b1", "", 400, "error.gameMoveBlack", "“b1”"},
-		{"GET", "/api/v2/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/v2/nothing"},
-		{"GET", "/api/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/nothing"},
-		// The first API's endpoints name their successors.
-		{"POST", "/api/move", `{"id":"x","move":"d4"}`, 410, "error.oldAPI", "use /api/v2/move"},
-		{"POST", "/api/undo", `{"id":"x"}`, 410, "error.oldAPI", "use /api/v2/state"},
-		{"GET", "/api/state?id=x", "", 410, "error.oldAPI", "use /api/v2/state"},
-		{"GET", "/api/config", "", 410, "error.oldAPI", "use /api/v2/config"},
-	} {
-		req, _ := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var e errJSON
-		err = json.NewDecoder(resp.Body).Decode(&e)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != tc.code || e.Code != tc.key || !strings.Contains(e.Error+" "+e.Detail, tc.want) || strings.Contains(e.Error, "{") || resp.Header.Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s %.60q: %d %+v (%v); want %d, %s and %q", tc.method, tc.path, tc.body, resp.StatusCode, e, err, tc.code, tc.key, tc.want)
-		}
-		if tc.code == 405 && resp.Header.Get("Allow") == "" {
-			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
-		}
-	}
-	// The levels offered stop at the maximum.
-	var c configJSON
-	ts.call(t, "/api/v2/config", "", &c)
-	if len(c.Levels) != 3 || c.Levels[2].Name != "hard" {
-		t.Errorf("levels offered up to hard: %+v", c.Levels)
-	}
-}
-
-// TestStateless: a game whose requests go to different servers (replicas
-// with nothing in common but the models) plays on unharmed, and the
-// game's code (the page's #g=) round-trips.
-func TestStateless(t *testing.T) {
-	es := agenttest.RunEngines(t)
-	replicas := []*testServer{newTestServer(t, Config{Engines: es, Seed: 1}), newTestServer(t, Config{Engines: es, Seed: 2, TreeCache: -1})}
-	st := replicas[0].mustState(t, "/api/v2/new", `{"size":6,"color":"white","level":"easy"}`)
-	for i := 1; !st.Over; i++ {
-		st = replicas[i%2].mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
-		checkState(t, st)
-		code := encodeGame(st.Game)
-		back, err := decodeGame(code)
-		if err != nil || jsonBody(back) != jsonBody(st.Game) {
-			t.Fatalf("game code %s reads back as %+v, %v; want %+v", code, back, err, st.Game)
-		}
-		if strings.ContainsAny(code, "#%&?/ +") {
-			t.Fatalf("game code %q needs escaping in a URL", code)
-		}
-	}
-	if st.Winner == "" {
-		t.Fatalf("no winner: %+v", st)
-	}
-}
-
-func TestGameCode(t *testing.T) {
-	for _, bad := range []string{"", "1", "2.6b.easy.0", "1.6x.easy.0", "1.b.easy.0", "1.9b.easy.0", "1.6b.easy.x", "1.6b.easy"} {
-		if _, err := decodeGame(bad); err == nil {
-			t.Errorf("decodeGame(%q) took it", bad)
-		}
-	}
-	gj := gameJSON{Size: 8, Human: "white", Level: "medium", Start: 2, Moves: []string{"d5", "e5", "c5-e5"}}
-	if got := encodeGame(gj); got != "1.8w.medium.2.d5.e5.c5-e5" {
-		t.Errorf("encodeGame = %q", got)
-	}
-	// A resignation is the code's last part; codes without it (all the
-	// links written before resignations were kept) read as before.
-	gj.Resigned = true
-	if got := encodeGame(gj); got != "1.8w.medium.2.d5.e5.c5-e5.resign" {
-		t.Errorf("encodeGame of a resigned game = %q", got)
-	}
-	for code, want := range map[string]gameJSON{
-		"1.8w.medium.2.d5.e5.c5-e5.resign": gj,
-		"1.8b.easy.0.resign":               {Size: 8, Human: "black", Level: "easy", Moves: []string{}, Resigned: true},
-		"1.8b.easy.0.d5":                   {Size: 8, Human: "black", Level: "easy", Moves: []string{"d5"}},
-	} {
-		if got, err := decodeGame(code); err != nil || jsonBody(got) != jsonBody(want) {
-			t.Errorf("decodeGame(%q) = %+v, %v; want %+v", code, got, err, want)
-		}
-	}
-}
-
-func FuzzGameCode(f *testing.F) {
-	f.Add("1.8b.medium.0.d5.e5.c5-e5")
-	f.Add("1.6w.easy.3")
-	f.Add("1.6w.easy.0.d4.resign")
-	f.Fuzz(func(t *testing.T, code string) {
-		gj, err := decodeGame(code)
-		if err != nil {
-			return
-		}
-		if again, err := decodeGame(encodeGame(gj)); err != nil || jsonBody(again) != jsonBody(gj) {
-			t.Fatalf("%q: %+v, then %+v, %v", code, gj, again, err)
-		}
-	})
-}
-
-// TestConcurrentGames: games played at the same time all finish, and are
-// each the same as when played alone (the agents are deterministic and
-// share only the evaluator).
-func TestConcurrentGames(t *testing.T) {
-	ts := newTestServer(t, Config{})
-	const games = 4
-	finals := make([]stateJSON, games)
-	t.Run("parallel", func(t *testing.T) {
-		for g := range games {
-			t.Run(fmt.Sprint(g), func(t *testing.T) {
-				t.Parallel()
-				st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`)
-				finals[g] = playToEnd(t, ts, st)
-			})
-		}
-	})
-	// A game's seed is the server's seed plus the number of games before
-	// it, so the concurrent games got the seeds 0..games-1 in some order:
-	// played one after the other, with nothing else going on, the same
-	// seeds give the same games, each exactly once.
-	var concurrent, alone []string
-	for g := range games {
-		if !finals[g].Over {
-			t.Fatalf("game %d did not end", g)
-		}
-		concurrent = append(concurrent, strings.Join(finals[g].Moves, " "))
-	}
-	solo := newTestServer(t, Config{Seed: 0})
-	for range games {
-		st := playToEnd(t, solo, solo.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`))
-		alone = append(alone, strings.Join(st.Moves, " "))
-	}
-	slices.Sort(concurrent)
-	slices.Sort(alone)
-	if !slices.Equal(concurrent, alone) {
-		t.Errorf("the concurrent games are not the games of the same seeds played one after the other:\n%q\n%q", concurrent, alone)
+	csp := h.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") ||
+		h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("%s: security headers %q, %q, %q", path, csp, h.Get("X-Content-Type-Options"), h.Get("Referrer-Policy"))
 	}
 }
 
@@ -454,9 +82,12 @@ func TestStaticAndHeaders(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, tc := range []struct{ path, ctype, want string }{
 		{"/", "text/html", "<title>"},
-		{"/app.js", "text/javascript", "api/v2/move"},
+		{"/main.js", "text/javascript", "import "},
+		{"/game.js", "text/javascript", "api/v2/move"},
 		{"/theme.js", "text/javascript", "konaneApplyTheme"},
 		{"/style.css", "text/css", "#board"},
+		{"/healthz", "text/plain", "ok"},
+		{"/api/v2/config", "application/json", "defaultLevel"},
 	} {
 		resp, err := http.Get(ts.url + tc.path)
 		if err != nil {
@@ -478,10 +109,91 @@ func TestStaticAndHeaders(t *testing.T) {
 		t.Errorf("POST /: %d", resp.StatusCode)
 	}
 	// No page refers to anything outside the server.
-	for _, name := range []string{"static/index.html", "static/app.js", "static/theme.js", "static/style.css"} {
-		data, _ := static.ReadFile(name)
+	files, err := static.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, _ := static.ReadFile("static/" + f.Name())
 		if strings.Contains(string(data), "http://") || strings.Contains(string(data), "https://") {
-			t.Errorf("%s refers to another site", name)
+			t.Errorf("%s refers to another site", f.Name())
+		}
+	}
+}
+
+// The imports of an ES module: import {a, b} from "./file.js";
+var (
+	importLine = regexp.MustCompile(`(?m)^import \{([^}]*)\} from "\./([a-z0-9]+\.js)";$`)
+	exportDecl = regexp.MustCompile(`(?m)^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)`)
+)
+
+// TestModules: the page's script is ES modules that index.html loads from
+// main.js: every import names a file of static/ and a name it exports,
+// the imports run one way (no cycle), every module is reached from
+// main.js, and no file is longer than 600 lines (one to read in a
+// sitting).
+func TestModules(t *testing.T) {
+	index, err := static.ReadFile("static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(index), `<script type="module" src="main.js"></script>`) {
+		t.Error("index.html does not load main.js as a module")
+	}
+	files, err := static.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{}
+	for _, f := range files {
+		data, err := static.ReadFile("static/" + f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > 600 {
+			t.Errorf("static/%s has %d lines, more than 600", f.Name(), n)
+		}
+		if strings.HasSuffix(f.Name(), ".js") && f.Name() != "theme.js" { // theme.js runs before the first paint, not a module
+			src[f.Name()] = string(data)
+		}
+	}
+	exports := map[string]map[string]bool{}
+	for name, text := range src {
+		exports[name] = map[string]bool{}
+		for _, m := range exportDecl.FindAllStringSubmatch(text, -1) {
+			exports[name][m[1]] = true
+		}
+	}
+	reached, open := map[string]bool{}, map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if open[name] {
+			t.Errorf("%s imports itself through its imports: the modules import one way", name)
+			return
+		}
+		if reached[name] {
+			return
+		}
+		reached[name], open[name] = true, true
+		defer delete(open, name)
+		for _, m := range importLine.FindAllStringSubmatch(src[name], -1) {
+			file := m[2]
+			if _, ok := src[file]; !ok {
+				t.Errorf("%s imports from %s, which is not a module of static/", name, file)
+				continue
+			}
+			for _, id := range strings.Split(m[1], ",") {
+				if id = strings.TrimSpace(id); !exports[file][id] {
+					t.Errorf("%s imports %s from %s, which does not export it", name, id, file)
+				}
+			}
+			visit(file)
+		}
+	}
+	visit("main.js")
+	for name := range src {
+		if !reached[name] {
+			t.Errorf("%s is not reached from main.js", name)
 		}
 	}
 }
@@ -490,7 +202,7 @@ func TestStaticAndHeaders(t *testing.T) {
 // returns nil.
 func TestServeShutdown(t *testing.T) {
 	es := agenttest.RunEngines(t)
-	srv, err := New(Config{Engines: es})
+	srv, err := New(Config{API: api.Config{Engines: es}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +217,12 @@ func TestServeShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c configJSON
+	var c struct {
+		Sizes        []int `json:"sizes"`
+		DefaultSize  int   `json:"defaultSize"`
+		Levels       []any `json:"levels"`
+		DefaultLevel string
+	}
 	json.NewDecoder(resp.Body).Decode(&c)
 	resp.Body.Close()
 	if len(c.Sizes) == 0 || c.DefaultSize != 8 || len(c.Levels) != len(agent.Levels()) || c.DefaultLevel != agent.DefaultLevel {
@@ -525,99 +242,104 @@ func TestServeShutdown(t *testing.T) {
 	}
 }
 
-func TestNewConfigErrors(t *testing.T) {
-	es, err := agent.OpenEngines("")
+// TestServeDrain: when Serve's context ends, a request in flight
+// finishes and is answered, /readyz fails during the drain delay, then
+// the server stops.
+func TestServeDrain(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	srv, err := New(Config{API: api.Config{Engines: es}, DrainDelay: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln, err := stdnet.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	// A request to /slow is in flight until unblocked.
+	arrived, unblock := make(chan struct{}), make(chan struct{})
+	h := srv.Handler()
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			close(arrived)
+			<-unblock
+		}
+		h.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.serve(ctx, ln, slow) }()
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := http.Get(url + "/slow")
+		if err != nil {
+			answered <- -1
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	<-arrived
+	cancel()
+	time.Sleep(50 * time.Millisecond)
+	if resp, err := http.Get(url + "/readyz"); err != nil || resp.StatusCode != 503 {
+		t.Errorf("/readyz during the drain: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	var e struct{ Code string }
+	resp, err := http.Post(url+"/api/v2/new", "application/json", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&e)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || e.Code != "error.busy" {
+		t.Errorf("a search during the drain: %d %+v", resp.StatusCode, e)
+	}
+	close(unblock)
+	if code := <-answered; code != 404 { // /slow is no page: answered as such
+		t.Errorf("the request in flight was answered %d", code)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
+
+// TestFavicon: the icon browsers ask for is there.
+func TestFavicon(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	resp, err := http.Get(ts.url + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	// An ICO file: reserved 0, type 1 (icon), one image.
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "image/") || !strings.HasPrefix(string(data), "\x00\x00\x01\x00\x01\x00") {
+		t.Errorf("/favicon.ico: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(data))
+	}
+}
+
+// TestNewConfigErrors: the page's own settings are checked, and the play
+// service's errors come through.
+func TestNewConfigErrors(t *testing.T) {
+	es := agenttest.RunEngines(t)
 	for _, tc := range []struct {
 		cfg  Config
 		want string
 	}{
-		{Config{}, "no engines"},
-		{Config{Engines: es, DefaultLevel: "silly"}, "unknown level"},
-		{Config{Engines: es, MaxLevel: "silly"}, "maximum level"},
-		{Config{Engines: es, MaxLevel: "easy"}, "above the maximum level"},
-		{Config{Engines: es, Searches: -1}, "searches at once"},
-		{Config{Engines: es, MaxPerClient: -1}, "per client"},
-		{Config{Engines: es, MaxBody: 10}, "maximum body"},
-		{Config{Engines: es, ReviewSims: -1}, "simulations per reviewed position"},
-		{Config{Engines: es, ReviewTimeout: time.Millisecond}, "review timeout"},
-		{Config{Engines: es, MaxBody: 8192, MaxRecord: 4096}, "maximum record"},
+		{Config{}, "web: api: no engines"},
+		{Config{API: api.Config{Engines: es}, DrainDelay: -time.Second}, "drain delay"},
+		{Config{API: api.Config{Engines: es}, PublicURL: "ftp://x/"}, "public URL"},
 	} {
 		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v): %v; want %q", tc.cfg, err, tc.want)
-		}
-	}
-}
-
-// TestAgentFailure: when the agent cannot move in time, the answer says
-// why, and the game the client holds is as it was.
-func TestAgentFailure(t *testing.T) {
-	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
-	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"easy"}`)
-	var e errJSON
-	if code := ts.call(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}), &e); code != 503 || e.Code != "error.agentFailed" || !strings.Contains(e.Error, "could not find a move in time") || !strings.Contains(e.Detail, "deadline") {
-		t.Fatalf("move with no time for the agent: %d %q", code, e.Error)
-	}
-	if code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white"}`, &e); code != 503 {
-		t.Errorf("new game as White with no time for the agent: %d %q", code, e.Error)
-	}
-}
-
-// TestFailureMessage: only a search that ran out of time is told to the
-// player as "not in time"; any other fault gets the message that says so.
-func TestFailureMessage(t *testing.T) {
-	for _, tc := range []struct {
-		err  error
-		want string
-	}{
-		{context.DeadlineExceeded, "error.agentFailed"},
-		{fmt.Errorf("mcts: evaluating: %w", context.DeadlineExceeded), "error.agentFailed"},
-		{errors.New("net: value NaN outside [-1, 1]"), "error.agentBroken"},
-		{context.Canceled, "error.agentBroken"},
-	} {
-		if got := failure(tc.err, "error.agentFailed", "error.agentBroken"); got.Code != tc.want {
-			t.Errorf("failure(%v) = %s, want %s", tc.err, got.Code, tc.want)
-		}
-	}
-}
-
-// downloadRecord fetches a game record from url (the page's download
-// link, /api/v2/record) and parses it; it returns the text and the record.
-func downloadRecord(t *testing.T, url string) ([]byte, *rules.Record) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	text, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("record from %s: %v", url, err)
-	}
-	rec, err := rules.ParseRecord(text)
-	if err != nil {
-		t.Fatalf("record from %s: %v", url, err)
-	}
-	return text, rec
-}
-
-// TestShortErrorBodies: an error answer quotes at most a few hundred
-// bytes of the request, however long (a 60 KB record gave a 60 KB body).
-func TestShortErrorBodies(t *testing.T) {
-	ts := newTestServer(t, Config{})
-	long := strings.Repeat("q", 60_000)
-	for path, body := range map[string]string{
-		"/api/v2/state":  jsonBody(map[string]any{"game": map[string]any{"size": 6, "human": "black", "level": "easy", "moves": []string{long}}}),
-		"/api/v2/review": jsonBody(map[string]any{"record": "[Size \"6\"]\n1. " + long}),
-		"/api/v2/new ":   `{"size":6,"` + long + `":1}`,
-		"/api/v2/new  ":  jsonBody(map[string]any{"size": 6, "level": long}),
-	} {
-		var e errJSON
-		ts.call(t, strings.TrimSpace(path), body, &e)
-		if b, _ := json.Marshal(e); len(b) > 1000 || e.Error == "" {
-			t.Errorf("%s: error answer of %d bytes: %.200s", path, len(b), b)
 		}
 	}
 }

@@ -2,35 +2,10 @@ package web
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
-
-// tutorialStep is a step of "Learn the rules", as the page gets it: a
-// position, what the player may do in it and what the step asks for, and
-// the catalog keys of its texts. The page explains a wrong click itself
-// (a stone of the other side, an empty square, a stone that cannot jump,
-// a diagonal, a turn, no landing square), with the legal moves to tell
-// them apart.
-type tutorialStep struct {
-	ID    string   `json:"id"`
-	Size  int      `json:"size"`
-	Board []string `json:"board"` // as in a state: top rank first, x/o/.
-	Turn  string   `json:"turn"`
-	Phase string   `json:"phase"`
-	// Click: the step asks for a click on one of Legal (squares), not a
-	// move.
-	Click bool       `json:"click,omitempty"`
-	Legal []string   `json:"legal"` // the legal moves
-	Task  []string   `json:"task"`  // those that do what the step asks
-	Marks []string   `json:"marks"` // the squares to highlight
-	Title string     `json:"title"` // message keys
-	Text  string     `json:"text"`  //
-	Done  string     `json:"done"`  // after the task
-	Wrong string     `json:"wrong"` // after a legal move that is not the task ("" if all are)
-	After [][]string `json:"after"` // the board after each move of Task, in the same order
-}
 
 // tutorialDef is a step as written here: the position as a diagram
 // (rules.ParsePosition), the task (nil: any legal move) and the marks.
@@ -114,15 +89,15 @@ const full6 = `
 
 // tutorial builds the steps from their definitions, checking each: a
 // valid position, a task of legal moves, marks on the board.
-func tutorial() ([]tutorialStep, error) {
-	var steps []tutorialStep
+func tutorial() ([]api.LearnStep, error) {
+	var steps []api.LearnStep
 	for _, d := range tutorialDefs {
 		p, err := rules.ParsePosition(d.diagram)
 		if err != nil {
 			return nil, fmt.Errorf("web: tutorial step %s: %w", d.id, err)
 		}
-		st := tutorialStep{
-			ID: d.id, Size: int(p.Size), Board: boardRows(p), Turn: p.Turn.String(), Phase: p.Phase().String(),
+		st := api.LearnStep{
+			ID: d.id, Size: int(p.Size), Board: api.BoardRows(p), Turn: p.Turn.String(), Phase: p.Phase().String(),
 			Click: d.click, Marks: d.marks, Title: d.title, Text: d.text, Done: d.done, Wrong: d.wrng,
 		}
 		if st.Marks == nil {
@@ -147,7 +122,7 @@ func tutorial() ([]tutorialStep, error) {
 				if err != nil {
 					return nil, fmt.Errorf("web: tutorial step %s: task: %w", d.id, err)
 				}
-				st.After = append(st.After, boardRows(p.Play(m)))
+				st.After = append(st.After, api.BoardRows(p.Play(m)))
 			}
 		}
 		for _, sq := range st.Marks {
@@ -158,8 +133,4 @@ func tutorial() ([]tutorialStep, error) {
 		steps = append(steps, st)
 	}
 	return steps, nil
-}
-
-func (s *Server) tutorialSteps(*http.Request) (any, error) {
-	return map[string][]tutorialStep{"steps": s.tutorial}, nil
 }

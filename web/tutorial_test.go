@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // TestTutorial: each step of "Learn the rules" shows what its text says.
@@ -14,7 +15,7 @@ func TestTutorial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]tutorialStep{}
+	byID := map[string]api.LearnStep{}
 	for _, st := range steps {
 		byID[st.ID] = st
 		if len(st.Task) == 0 || len(st.After) != len(st.Task) && !st.Click {
@@ -111,7 +112,7 @@ func TestTutorial(t *testing.T) {
 	}
 	// The API serves the steps.
 	ts := newTestServer(t, Config{})
-	var got struct{ Steps []tutorialStep }
+	var got struct{ Steps []api.LearnStep }
 	if code := ts.call(t, "/api/v2/learn", "", &got); code != http.StatusOK || len(got.Steps) != len(steps) || got.Steps[4].Task[0] != "a2-e2" {
 		t.Errorf("GET /api/v2/learn: %d, %d steps", code, len(got.Steps))
 	}

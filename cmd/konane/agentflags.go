@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
 )
 
 // agentFlags are the flags that play, serve and gtp share to choose the
@@ -33,30 +35,49 @@ func (f *agentFlags) declare(fs *flag.FlagSet) {
 // when only it is given; an explicit --level with --time gives the
 // level's simulations or the time, whichever ends first. --level and
 // --sims given together conflict.
-func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (agent.Strength, error) {
-	if f.sims < 0 {
-		return agent.Strength{}, usageError(cmd, "--sims %d: want at least 1", f.sims)
-	}
-	if f.time < 0 {
-		return agent.Strength{}, usageError(cmd, "--time %v: want a positive duration", f.time)
-	}
+func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (player.Limits, error) {
 	set := explicit(fs)
 	sims := f.sims
 	if set["level"] {
 		l, err := agent.ParseLevel(f.level)
 		if err != nil {
-			return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
+			return player.Limits{}, fmt.Errorf("%s: %w", cmd, err)
 		}
 		if set["sims"] {
-			return agent.Strength{}, usageError(cmd, "--sims %d and --level %s both set the simulations per move: give one of them", f.sims, f.level)
+			return player.Limits{}, usageError(cmd, "--sims %d and --level %s both set the simulations per move: give one of them", f.sims, f.level)
 		}
 		sims = l.Sims
 	}
 	s, err := agent.NewStrength(f.level, sims, f.time)
 	if err != nil {
-		return agent.Strength{}, fmt.Errorf("%s: %w", cmd, err)
+		return player.Limits{}, limitsFlagError(cmd, err)
 	}
 	return s, nil
+}
+
+// checkLimits checks the limits that --sims and --time give (both 0:
+// the command's default) with Limits.Validate, its error worded for the
+// flags.
+func checkLimits(cmd string, l player.Limits) error {
+	if l.Sims == 0 && l.Time == 0 {
+		return nil
+	}
+	return limitsFlagError(cmd, l.Validate())
+}
+
+// limitsFlagError words an error of Limits.Validate for the flags --sims
+// and --time; other errors it prefixes with cmd; nil stays nil.
+func limitsFlagError(cmd string, err error) error {
+	var le *player.LimitsError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &le) && le.Field == "sims":
+		return usageError(cmd, "--sims %d: want 1..%d", le.Limits.Sims, player.MaxSims)
+	case errors.As(err, &le) && le.Field == "time":
+		return usageError(cmd, "--time %v: want a positive duration up to %v", le.Limits.Time, player.MaxTime)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
 }
 
 // levelHelp lists the levels: "easy (16 simulations), medium (512), ...".

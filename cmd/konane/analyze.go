@@ -102,10 +102,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return usageError("analyze", "name a game record file to analyse")
 	case fs.NArg() > 1:
 		return usageError("analyze", "unexpected argument %s (one record at a time)", rules.Quote(fs.Arg(1)))
-	case *sims < 0 || *sims > player.MaxSims:
-		return usageError("analyze", "--sims %d: want 1..%d", *sims, player.MaxSims)
-	case *moveTime < 0 || *moveTime > player.MaxTime:
-		return usageError("analyze", "--time %v: want a positive duration up to %v", *moveTime, player.MaxTime)
+	}
+	if err := checkLimits("analyze", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
+		return err
 	}
 	for _, f := range []struct{ flag, path string }{{"--out", *out}, {"--plot", *plot}} {
 		if f.path == "" {

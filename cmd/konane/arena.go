@@ -75,7 +75,7 @@ Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4 
 // solver check of one.
 func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("arena", stderr)
-	size := fs.Int("size", 0, "board size N (4..8), required")
+	board := addBoardFlag(fs, "required")
 	games := fs.Int("games", 20, "games per pair of players")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
@@ -91,10 +91,11 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *size == 0 {
+	if !board.Given() {
 		return usageError("arena", "--size is required")
 	}
-	if err := checkSize("arena", *size); err != nil {
+	size, err := board.get("arena")
+	if err != nil {
 		return err
 	}
 	if *parallel < 1 {
@@ -120,18 +121,18 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if len(specs) == 0 {
 			return usageError("arena", "--solver-check takes at least one player spec")
 		}
-		if *size > 6 {
-			return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", *size)
+		if size > 6 {
+			return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", size)
 		}
 		if *positions < 1 {
 			return usageError("arena", "--positions %d: want at least 1", *positions)
 		}
-		return arenaSolverCheck(ctx, stdout, specs, arena.SampleConfig{Size: *size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
+		return arenaSolverCheck(ctx, stdout, specs, arena.SampleConfig{Size: size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
 	}
 	if len(specs) < 2 {
 		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
 	}
-	cfg := arena.Config{Size: *size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+	cfg := arena.MatchConfig{Size: size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
 	if *sprtText != "" {
 		s, err := arena.ParseSPRT(*sprtText)
 		if err != nil {
@@ -153,7 +154,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func parseSpecs(args []string) ([]player.Spec, error) {
 	specs := make([]player.Spec, len(args))
 	for i, text := range args {
-		s, err := player.ParseSpec(text)
+		s, err := agent.ParseSpec(text)
 		if err != nil {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
@@ -176,7 +177,7 @@ func anchorIndex(specs []player.Spec, anchor string) (int, error) {
 	return 0, usageError("arena", "--anchor %q is not the name of a player", anchor)
 }
 
-func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.Config, anchor int, prior float64, out string, progress *progress) error {
+func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.MatchConfig, anchor int, prior float64, out string, progress *progress) error {
 	entrants := make([]arena.Entrant, len(specs))
 	for i, s := range specs {
 		f, err := agent.NewFactory(s)

@@ -263,3 +263,33 @@ func TestTrainAuxHeads(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainPresence: a train flag given is a value, whatever it is: 0 and
+// -1 no longer ask for the default (the flags not given do), so a real 0
+// is kept and a value out of range is refused, naming it.
+func TestTrainPresence(t *testing.T) {
+	got := captureTrainConfig(t)
+	var out bytes.Buffer
+	if err := runCmd([]string{"train", "--run", filepath.Join(t.TempDir(), "run"), "--size", "4", "--blocks", "0"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got.Net.Blocks != 0 || got.Size != 4 {
+		t.Errorf("--blocks 0: %dx%d with %d blocks; want 4x4 with 0", got.Size, got.Size, got.Net.Blocks)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rescore-stones", "-1"}, "rescore stones -1: want 0 (off) or more"},
+		{[]string{"--random-plies", "-1"}, "random plies -1: want 0 (none) or more"},
+		{[]string{"--games-per-gen", "0"}, "games per generation 0"},
+		{[]string{"--batch", "0"}, "batch 0"},
+		{[]string{"--filters", "0"}, "0 filters"},
+		{[]string{"--full-prob", "0"}, "FullFraction 0"},
+	} {
+		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		want string // in the error
 	}{
 		{noPositional("analysis"), "flag provided but not defined"},
+		{noPositional("bot"), "flag provided but not defined"},
 		{[]string{"analyze", game, "--sims", "-1"}, "--sims -1: want 1.."},
 		{[]string{"analyze", "--sims", "1", game, "--time", "-1s"}, "--time -1s: want a positive duration"},
 		{[]string{"arena", "random", "--size", "3", "greedy"}, "size"},

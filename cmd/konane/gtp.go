@@ -50,7 +50,7 @@ Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level
 // the end of the input.
 func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("gtp", stderr)
-	size := fs.Int("size", 0, "board size at the start (default 8, or the size of --model)")
+	board := addBoardFlag(fs, "at the start; default 8, or the size of --model")
 	var af agentFlags
 	af.declare(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -59,10 +59,9 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if fs.NArg() > 0 {
 		return usageError("gtp", "unexpected argument %q", fs.Arg(0))
 	}
-	if *size != 0 {
-		if err := checkSize("gtp", *size); err != nil {
-			return err
-		}
+	size, err := board.get("gtp")
+	if err != nil {
+		return err
 	}
 	strength, err := af.strength("gtp", fs)
 	if err != nil {
@@ -72,7 +71,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("gtp: %w", err)
 	}
-	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: *size, Version: buildVersion()})
+	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: size, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

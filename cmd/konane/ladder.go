@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/konanezero/konane/runfiles"
 	"io"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/player"
@@ -26,7 +28,7 @@ func (l *specList) String() string {
 }
 
 func (l *specList) Set(text string) error {
-	s, err := player.ParseSpec(text)
+	s, err := agent.ParseSpec(text)
 	if err != nil {
 		return err
 	}
@@ -127,7 +129,7 @@ func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) 
 			fmt.Fprintf(w, "no ratings yet: %v\n", sum.RatingsErr)
 		} else {
 			writeLadderTable(w, sum.Rows)
-			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(run, ladder.Dir, ladder.RatingsFile), filepath.Join(run, ladder.Dir, ladder.PlotFile))
+			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(run, runfiles.LadderDir, runfiles.RatingsFile), filepath.Join(run, runfiles.LadderDir, ladder.PlotFile))
 		}
 	}
 	if err != nil && ctx.Err() != nil {
@@ -146,9 +148,9 @@ func anchorNames(cfg ladder.Config) []string {
 }
 
 // writeLadderTable prints the anchors and the last few generations.
-func writeLadderTable(w io.Writer, rows []ladder.Row) {
+func writeLadderTable(w io.Writer, rows []runfiles.Rating) {
 	fmt.Fprintf(w, "%-20s %7s %16s %7s %9s\n", "player", "Elo", "95% CI", "games", "solver")
-	var gens []ladder.Row
+	var gens []runfiles.Rating
 	for _, r := range rows {
 		if r.Anchor {
 			writeLadderRow(w, r)
@@ -165,7 +167,7 @@ func writeLadderTable(w io.Writer, rows []ladder.Row) {
 	}
 }
 
-func writeLadderRow(w io.Writer, r ladder.Row) {
+func writeLadderRow(w io.Writer, r runfiles.Rating) {
 	ci := "anchor"
 	if r.SE > 0 {
 		ci = fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)

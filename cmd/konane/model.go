@@ -40,7 +40,7 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
 func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("model", stderr)
 	def := net.DefaultConfig(0)
-	size := fs.Int("size", 0, "board size N (4..8), for new")
+	board := addBoardFlag(fs, "for new, required")
 	filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
 	captures := fs.Bool("captures", def.Captures, "read the capture input planes (input encoding 2), for new")
@@ -64,10 +64,14 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		printModelInfo(stdout, rest[0], m)
 		return nil
 	case "new":
-		if err := checkSize("model", *size); err != nil {
+		size, err := board.get("model")
+		if err == nil && size == 0 {
+			err = checkSize("model", size) // required: "--size 0" names the range
+		}
+		if err != nil {
 			return err
 		}
-		cfg := net.DefaultConfig(*size)
+		cfg := net.DefaultConfig(size)
 		cfg.Filters, cfg.Blocks, cfg.Captures = *filters, *blocks, *captures
 		m, err := net.New(cfg, *seed)
 		if err != nil {

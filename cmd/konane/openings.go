@@ -45,7 +45,7 @@ Example: konane openings --size 6`, analysis.MaxExactOpenings, analysis.MaxExact
 // runOpenings is "konane openings".
 func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("openings", stderr)
-	size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
+	board := addBoardFlag(fs, "default 8, or the size of --model")
 	sims := fs.Int("sims", 0, fmt.Sprintf("search simulations per opening (default %d)", analysis.DefaultSims))
 	moveTime := fs.Duration("time", 0, "search time per opening, like 500ms (with --sims: whichever ends first)")
 	exact := fs.Bool("exact", true, fmt.Sprintf("solve the openings exactly (boards up to %dx%d)", analysis.MaxExactOpenings, analysis.MaxExactOpenings))
@@ -59,17 +59,14 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	switch {
 	case fs.NArg() > 0:
 		return usageError("openings", "unexpected argument %q", fs.Arg(0))
-	case *sims < 0 || *sims > player.MaxSims:
-		return usageError("openings", "--sims %d: want 1..%d", *sims, player.MaxSims)
-	case *moveTime < 0 || *moveTime > player.MaxTime:
-		return usageError("openings", "--time %v: want a positive duration up to %v", *moveTime, player.MaxTime)
 	}
-	if *size != 0 {
-		if err := checkSize("openings", *size); err != nil {
-			return err
-		}
+	if err := checkLimits("openings", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
+		return err
 	}
-	n := *size
+	n, err := board.get("openings")
+	if err != nil {
+		return err
+	}
 	if n == 0 && *model == "" {
 		n = rules.DefaultSize
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -61,7 +62,7 @@ Example: printf 'd4\nmoves\nquit\n' | konane play --size 8`,
 // runPlay is "konane play": games against the agent on stdin and stdout.
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
-	size := fs.Int("size", 0, "board size N (default 8, or the size of --model)")
+	board := addBoardFlag(fs, "default 8, or the size of --model")
 	color := fs.String("color", "black", "your colour: black (moves first), white or random")
 	var af agentFlags
 	af.declare(fs)
@@ -71,10 +72,9 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if fs.NArg() > 0 {
 		return usageError("play", "unexpected argument %q", fs.Arg(0))
 	}
-	if *size != 0 {
-		if err := checkSize("play", *size); err != nil {
-			return err
-		}
+	size, err := board.get("play")
+	if err != nil {
+		return err
 	}
 	switch *color {
 	case "black", "white", "random":
@@ -85,7 +85,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	n := *size
+	n := size
 	if n == 0 && af.model == "" {
 		n = rules.DefaultSize
 	}
@@ -105,7 +105,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 type terminal struct {
 	out      io.Writer
 	engine   *agent.Engine
-	strength agent.Strength
+	strength player.Limits
 	level    string
 	color    string // black, white or random
 	seed     uint64

@@ -269,6 +269,8 @@ func TestPlayFlagErrors(t *testing.T) {
 		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
 		{[]string{"play", "--level", "silly"}, `unknown level "silly"`},
 		{[]string{"play", "--sims", "-3"}, "--sims -3"},
+		{[]string{"play", "--sims", "2000000"}, "play: --sims 2000000: want 1.."},
+		{[]string{"play", "--level", "easy", "--time", "11m"}, "play: --time 11m0s: want a positive duration up to 10m0s"},
 		{[]string{"play", "--time", "-1s"}, "--time -1s"},
 		{[]string{"play", "extra"}, `unexpected argument "extra"`},
 		{[]string{"play", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},

@@ -48,6 +48,9 @@ Without --spool, a worker takes the first of the run's spools under the
 user cache directory (DIR, DIR-2, DIR-3, ...) that no other worker on
 the machine holds.
 
+A bucket URL (s3://...) needs a konane built with -tags s3 (as the
+container image is); a path or file:// URL works in every build.
+
 Example: konane selfplay --run s3://konane/runs/8x8?endpoint=http://minio:9000&use_path_style=true&region=us-east-1 --workers 32`,
 		run: runSelfplay,
 	})

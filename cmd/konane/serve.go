@@ -13,6 +13,7 @@ import (
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/web"
+	"github.com/konanezero/konane/web/api"
 )
 
 func init() {
@@ -93,9 +94,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	seed := fs.Uint64("seed", 1, "seed of the agents and of the colours drawn at random")
 	searches := fs.Int("searches", 0, "searches of the default level at once (0 = GOMAXPROCS); a search weighs its simulations; twice as many may wait 1s, the rest get 503")
 	moveTimeout := fs.Duration("move-timeout", 2*time.Minute, "the longest the computer may think about one move")
-	perClient := fs.Int("max-per-client", web.DefaultMaxPerClient, "requests one client address has in flight at once (IPv6: per /64), per replica")
+	perClient := fs.Int("max-per-client", api.DefaultMaxPerClient, "requests one client address has in flight at once (IPv6: per /64), per replica")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client")
-	treeCache := fs.Int("tree-cache", web.DefaultTreeCache, "search trees kept between a game's moves, per replica (0 = none)")
+	treeCache := fs.Int("tree-cache", api.DefaultTreeCache, "search trees kept between a game's moves, per replica (0 = none)")
 	reviewSims := fs.Int("review-sims", analysis.DefaultSims, "search simulations per position of a game reviewed")
 	reviewTimeout := fs.Duration("review-timeout", time.Minute, "the longest the review of one game may take")
 	drainDelay := fs.Duration("drain-delay", 0, "on SIGTERM, how long to go on answering (readiness failed, new searches refused) before stopping")
@@ -110,7 +111,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	trusted, err := web.ParseProxies(*proxies)
+	trusted, err := api.ParseProxies(*proxies)
 	if err != nil {
 		return usageError("serve", "--trusted-proxies: %v", err)
 	}
@@ -120,7 +121,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkServeFlags(*searches, *perClient, *treeCache, *reviewSims, *reviewTimeout, *moveTimeout, *drainDelay); err != nil {
 		return err
 	}
-	logger, err := requestLogger(*logFormat, stderr)
+	logger, err := requestLogger("serve", *logFormat, stderr)
 	if err != nil {
 		return err
 	}
@@ -140,10 +141,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv, err := web.New(web.Config{Engines: engines, DefaultLevel: *level, MaxLevel: *maxLevel, Seed: *seed,
+	srv, err := web.New(web.Config{API: api.Config{Engines: engines, DefaultLevel: *level, MaxLevel: *maxLevel, Seed: *seed,
 		Searches: *searches, MaxPerClient: *perClient, TrustedProxies: trusted, MoveTimeout: *moveTimeout,
-		TreeCache: cache, ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout, DrainDelay: *drainDelay,
-		MetricsApart: *metricsAddr != "", Logger: logger, PublicURL: *publicURL})
+		TreeCache: cache, ReviewSims: *reviewSims, ReviewTimeout: *reviewTimeout,
+		MetricsApart: *metricsAddr != "", Logger: logger}, DrainDelay: *drainDelay, PublicURL: *publicURL})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -187,14 +188,14 @@ func checkServeFlags(searches, perClient, treeCache, reviewSims int, reviewTimeo
 }
 
 // requestLogger is the request log of --log-format on w.
-func requestLogger(format string, w io.Writer) (*slog.Logger, error) {
+func requestLogger(cmd, format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, nil)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, usageError("serve", "--log-format %q: want text or json", format)
+	return nil, usageError(cmd, "--log-format %q: want text or json", format)
 }
 
 // serveWith runs the engines' evaluators and the server until ctx ends;

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +61,7 @@ Example: konane solve --size 4 --position "a1 a2 c1-a1"
 // runSolve is "konane solve": the start of a board or one position, solved.
 func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", stderr)
-	size := fs.Int("size", 0, "board size N (4..8); required unless --position is a game record")
+	board := addBoardFlag(fs, "required unless --position is a game record")
 	position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
 	stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -71,8 +70,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageError("solve", "unexpected argument %q", fs.Arg(0))
 	}
-	sizeSet := false
-	fs.Visit(func(f *flag.Flag) { sizeSet = sizeSet || f.Name == "size" })
+	sizeSet := board.Given()
+	size, err := board.get("solve")
+	if err != nil {
+		return err
+	}
 	record, err := positionFile(*position)
 	if err != nil {
 		return err
@@ -81,18 +83,15 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if !sizeSet {
 			return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
 		}
-		if err := checkSize("solve", *size); err != nil {
-			return err
-		}
 	}
 	s := solver.New()
 	began := time.Now()
 	if *position == "" {
-		if err := solveStart(ctx, s, *size, stdout); err != nil {
+		if err := solveStart(ctx, s, size, stdout); err != nil {
 			return fmt.Errorf("solve: %w", err)
 		}
 	} else {
-		p, err := parsePosition(*size, sizeSet, *position, record)
+		p, err := parsePosition(size, sizeSet, *position, record)
 		if err != nil {
 			return err
 		}

@@ -46,13 +46,9 @@ Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 
 --ladder-every N runs "konane ladder --every N" in the background after
 every N-th generation, one game at a time (see "konane help ladder"), so
-it uses at most about one core. Its CPU share, measured on a 6x6 run (12
-games of 32 simulations per generation: 5.8 CPU-seconds each): a rated
-generation took 21.6 CPU-seconds with 10 games per pairing at 32
-simulations, so --ladder-every 10 adds about 37% to training (27% of the
-total); the ladder's defaults (20 games, 64 simulations) cost about four
-times that, about 60% of the total at --ladder-every 10. Rate less often
-(a larger N) to give it less.
+it uses at most about one core; its cost grows with the ladder's games
+and simulations (see docs/results). Rate less often (a larger N) to
+give it less.
 
 --init MODEL starts a new run from the weights (and architecture) of a
 model file instead of random weights: to go on training a shipped model
@@ -92,7 +88,8 @@ moves as a policy target too.
 With --selfplay=false the trainer plays no games: workers do ("konane
 selfplay --run URL", on this or other machines), and it trains on the games
 they upload, each exactly once, from the newest two model generations. The
-run may then also be a bucket URL (s3://bucket/prefix?endpoint=...). Only
+run may then also be a bucket URL (s3://bucket/prefix?endpoint=..., in a
+konane built with -tags s3, as the container image is). Only
 one trainer holds a run: a second one is refused while the first lives; a
 trainer restarted after a crash takes the run back (at once on the same
 machine, after 30 s elsewhere). See "Train on many machines" in the README.
@@ -148,7 +145,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer store.Close()
 		logStoreRetries(store, logf)
 		if o.resume {
-			if _, err := store.Read(ctx, "config.json"); err != nil {
+			if _, err := store.Read(ctx, runfiles.ConfigFile); err != nil {
 				return usageError("train", "--resume: %s holds no run (%v)", o.run, err)
 			}
 		}
@@ -158,7 +155,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, logf)
 		defer wait()
 		generation := hooks.Generation
-		hooks.Generation = func(m selfplay.Metrics) { generation(m); rate(m.Generation) }
+		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }
 	}
 	return trainLoop(ctx, o.run, cfg, hooks, logf)
 }
@@ -181,7 +178,8 @@ func checkTrainRun(o *trainOptions) error {
 	if o.run == "" {
 		return usageError("train", "--run DIR is required")
 	}
-	if err := checkSize("train", o.size); err != nil {
+	var err error
+	if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
 		return err
 	}
 	local := isLocalRun(o.run)
@@ -405,7 +403,7 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 		Training: func(gen, steps int) { start(steps, fmt.Sprintf("gen %d training", gen)) },
 		Step:     add,
 		Gate:     func(gen int) { logf("gen %d: gate match against the best model", gen) },
-		Generation: func(m selfplay.Metrics) {
+		Generation: func(m runfiles.Metrics) {
 			prog.finish()
 			logf("%s", m)
 		},

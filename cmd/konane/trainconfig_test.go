@@ -44,7 +44,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		{"--search", "puct", "--solve-nodes", "100", "--solve-stones", "20"},
 		{"--size", "6", "--rescore-stones", "0", "--random-plies", "0"},
 		{"--size", "5", "--rescore-stones", "12", "--rescore-children", "2", "--rescore-child-policy"},
-		{"--size", "6", "--rescore-stones", "-1", "--random-plies", "-1"},
+		{"--size", "4", "--blocks", "0", "--games-per-gen", "8"}, // 0 is a value: no residual block
 		{"--filters", "8", "--blocks", "2", "--captures=false", "--batch", "16", "--lr", "0.01", "--reuse", "4"},
 		{"--gate-games", "10"},
 		{"--gate-games", "10", "--gate-sims", "8", "--gate-sprt", "-10,20,0.1,0.1"},
@@ -193,7 +193,7 @@ func TestTrainInit(t *testing.T) {
 	}{
 		{nil, want.Blocks, ""},
 		{[]string{"--blocks", "3"}, 3, ""},
-		{[]string{"--blocks", "0"}, want.Blocks, ""},
+		{[]string{"--blocks", "0"}, 0, "--blocks and --captures can only add to it"}, // 0 is a value, not "the model's"
 		{[]string{"--filters", "16"}, 0, "--filters cannot change it"},
 		{[]string{"--resume"}, 0, "holds no run"},
 	} {

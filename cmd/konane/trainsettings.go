@@ -10,6 +10,7 @@ import (
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -50,10 +51,6 @@ type trainSetting struct {
 	// choice names a boolean's values, true first ("on", "off"), instead
 	// of a flag that takes no value.
 	choice [2]string
-	// asDefault is a value that asks for the default, as command lines
-	// written before this table did ("0: size default"): given so, the
-	// flag counts as not given.
-	asDefault string
 	// min and max bound a number; want says so in the error ("0..10").
 	min, max float64
 	want     string
@@ -68,7 +65,8 @@ type trainOptions struct {
 	selfplay    bool
 	resume      bool
 	init        string
-	size        int
+	board       boardFlag // --size
+	size        int       // board's size, or 8 when --size is not given
 	ladderEvery int
 	// sims and fastSims set the playout cap through adaptSims.
 	sims, fastSims int
@@ -83,23 +81,23 @@ var trainSettings = []trainSetting{
 		help: "require DIR to hold a run and continue it"},
 	{flag: "init", option: func(o *trainOptions) any { return &o.init }, resume: session,
 		help: "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones"},
-	{flag: "size", option: func(o *trainOptions) any { return &o.size }, resume: keep,
-		help: "board size (4..8; 6 and 8 have tuned defaults)"},
+	{flag: "size", option: func(o *trainOptions) any { return &o.board }, resume: keep,
+		help: boardHelp("default 8; 6 and 8 have tuned defaults")},
 	{flag: "seed", field: func(c *selfplay.Config) any { return &c.Seed }, resume: keep,
 		help: "seed of every random choice of the run"},
 	{flag: "generations", field: func(c *selfplay.Config) any { return &c.Generations }, resume: session,
 		help: "stop after this many generations in all (0: no limit)"},
 	{flag: "time", field: func(c *selfplay.Config) any { return &c.Duration }, resume: session,
 		help: "stop after this much wall time in this session (0: no limit)"},
-	{flag: "games-per-gen", field: func(c *selfplay.Config) any { return &c.GamesPerGen }, resume: keep, asDefault: "0",
+	{flag: "games-per-gen", field: func(c *selfplay.Config) any { return &c.GamesPerGen }, resume: keep,
 		help: "self-play games per generation (fed by workers: at least this many, every new game it finds)"},
-	{flag: "workers", field: func(c *selfplay.Config) any { return &c.Parallel }, resume: mayChange, asDefault: "0",
+	{flag: "workers", field: func(c *selfplay.Config) any { return &c.Parallel }, resume: mayChange,
 		help: "games in flight at once, feeding the batched evaluator"},
 	{flag: "sims", option: func(o *trainOptions) any { return &o.sims }, resume: keep,
 		help: "simulations of a full search (default 64)"},
 	{flag: "fast-sims", option: func(o *trainOptions) any { return &o.fastSims }, resume: keep,
 		help: "simulations of a cheap search under playout-cap randomization (default min(16, sims/4))"},
-	{flag: "full-prob", field: func(c *selfplay.Config) any { return &c.Game.Cap.FullFraction }, resume: keep, asDefault: "0",
+	{flag: "full-prob", field: func(c *selfplay.Config) any { return &c.Game.Cap.FullFraction }, resume: keep,
 		help: "probability of a full search per move (1: no playout cap)"},
 	{flag: "search", field: func(c *selfplay.Config) any { return &c.Game.MCTS.Gumbel }, resume: keep, choice: [2]string{"gumbel", "puct"},
 		help: "root search: gumbel or puct"},
@@ -111,33 +109,33 @@ var trainSettings = []trainSetting{
 		help: "the endgame solver tries leaves with at most this many stones"},
 	{flag: "value-mix", field: func(c *selfplay.Config) any { return &c.Game.ValueMix }, resume: keep,
 		help: "weight of the root search's value in the value target, beside the game's result (0..1)"},
-	{flag: "rescore-stones", field: func(c *selfplay.Config) any { return &c.Game.RescoreStones }, resume: keep, asDefault: "-1",
+	{flag: "rescore-stones", field: func(c *selfplay.Config) any { return &c.Game.RescoreStones }, resume: keep,
 		help: "after each game, exact targets from the solver for every position with at most this many stones (0: none)"},
 	{flag: "rescore-children", field: func(c *selfplay.Config) any { return &c.Game.RescoreChildren }, resume: keep,
 		help: "for every position rescoring solves, up to this many of its children become value-only samples with their exact values (0: none)"},
 	{flag: "rescore-child-policy", field: func(c *selfplay.Config) any { return &c.Game.RescoreChildPolicy }, resume: keep,
 		help: "with --rescore-children: a child whose side to move wins also gets its winning moves as a policy target"},
-	{flag: "random-plies", field: func(c *selfplay.Config) any { return &c.Game.RandomPlies }, resume: keep, asDefault: "-1",
+	{flag: "random-plies", field: func(c *selfplay.Config) any { return &c.Game.RandomPlies }, resume: keep,
 		help: "open each self-play game with 0 to this many random moves, which give no samples (0: none)"},
 	{flag: "temperature", field: func(c *selfplay.Config) any { return &c.Game.Temperature.Final }, resume: keep, min: 0, max: 10, want: "0..10",
 		help: "temperature of the move choice of a full search after the first size plies (which use 1): 0 plays the most visited move, 1 samples by visits"},
 	{flag: "exact-values", field: func(c *selfplay.Config) any { return &c.Game.ExactValues }, resume: keep,
 		help: "a position whose search proved its value gets that value as its target"},
-	{flag: "filters", field: func(c *selfplay.Config) any { return &c.Net.Filters }, resume: keep, asDefault: "0",
+	{flag: "filters", field: func(c *selfplay.Config) any { return &c.Net.Filters }, resume: keep,
 		help: "network filters"},
-	{flag: "blocks", field: func(c *selfplay.Config) any { return &c.Net.Blocks }, resume: keep, asDefault: "0",
+	{flag: "blocks", field: func(c *selfplay.Config) any { return &c.Net.Blocks }, resume: keep,
 		help: "network residual blocks"},
 	{flag: "captures", field: func(c *selfplay.Config) any { return &c.Net.Captures }, resume: keep,
 		help: "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)"},
 	{flag: "aux-heads", field: func(c *selfplay.Config) any { return &c.Net.Aux }, resume: keep,
 		help: "auxiliary heads trained beside the policy and the value: none, ownership (which squares hold a stone at the game's end), moves-left (plies until the end), or both, comma-separated"},
-	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep, asDefault: "0",
+	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep,
 		help: "training batch"},
-	{flag: "lr", field: func(c *selfplay.Config) any { return &c.Train.LR }, resume: keep, asDefault: "0",
+	{flag: "lr", field: func(c *selfplay.Config) any { return &c.Train.LR }, resume: keep,
 		help: "a constant learning rate instead of the schedule (on a new run without --schedule)"},
 	{flag: "schedule", field: func(c *selfplay.Config) any { return &c.Schedule }, resume: keep,
 		help: `learning rate and rescored children by generation, "GEN:lr=X[,children=N];..." or "none" (see "konane help train")`},
-	{flag: "reuse", field: func(c *selfplay.Config) any { return &c.ReuseRatio }, resume: keep, asDefault: "0",
+	{flag: "reuse", field: func(c *selfplay.Config) any { return &c.ReuseRatio }, resume: keep,
 		help: "times each new sample is drawn for training on average"},
 	{flag: "gate-games", field: func(c *selfplay.Config) any { return &c.Gate.Games }, resume: keep,
 		help: "gate each new model against the best one in up to this many games (0: no gating)"},
@@ -155,7 +153,7 @@ func trainFlagDefaults() (selfplay.Config, trainOptions) {
 	c := selfplay.DefaultConfig(8)
 	c.Gate = selfplay.GateConfig{Sims: 32, SPRT: arena.SPRT{Elo0: 0, Elo1: 30, Alpha: arena.DefaultSPRTError, Beta: arena.DefaultSPRTError}}
 	c.Net.Captures = net.DefaultConfig(0).Captures
-	return c, trainOptions{selfplay: true, size: 8}
+	return c, trainOptions{selfplay: true, size: rules.DefaultSize}
 }
 
 // trainFlags holds what the command line of "konane train" gave: the
@@ -189,6 +187,8 @@ func declareTrainFlags(fs *flag.FlagSet, f *trainFlags) {
 		case *selfplay.Schedule:
 			fs.Var(scheduleFlag{p}, s.flag, help)
 		case *net.AuxHeads:
+			fs.Var(p, s.flag, help)
+		case *boardFlag:
 			fs.Var(p, s.flag, help)
 		case *bool:
 			if s.choice[0] != "" {
@@ -230,16 +230,13 @@ func sizeDefaults(s trainSetting) string {
 	return " (default 4x4..8x8: " + strings.Join(vals, ", ") + ")"
 }
 
-// given returns the flags given on the command line, less those given as
-// their asDefault value, after checking the values of those given.
+// given returns the flags given on the command line (a flag given is a
+// value, whatever it is: presence, not sentinels, asks for a default),
+// after checking the values of those given.
 func (f *trainFlags) given(fs *flag.FlagSet) (map[string]bool, error) {
 	set := explicit(fs)
 	for _, s := range trainSettings {
 		if !set[s.flag] {
-			continue
-		}
-		if s.asDefault != "" && fs.Lookup(s.flag).Value.String() == s.asDefault {
-			delete(set, s.flag)
 			continue
 		}
 		if s.want != "" {

@@ -1,0 +1,103 @@
+package apbot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// Board is one of AbstractPlay's Kōnane boards: the variant id that
+// selects it and its size in columns and rows, as gameslib's konane.ts
+// sets them (setBoardSize).
+type Board struct {
+	Variant    string // AbstractPlay's variant id; "" for its default board
+	Cols, Rows int
+}
+
+// boards is the one table of AbstractPlay's Kōnane boards, default
+// first. Which of them the bot plays follows from the rules (Playable);
+// the challenge check, the move replay, the profile text and the docs all
+// read this table.
+var boards = []Board{
+	{"", 6, 6},
+	{"size-7", 7, 6},
+	{"size-8", 8, 8},
+	{"size-9", 9, 8},
+	{"size-11", 11, 8},
+	{"size-15", 15, 12},
+}
+
+// Boards returns AbstractPlay's Kōnane boards, default first.
+func Boards() []Board { return append([]Board(nil), boards...) }
+
+// Playable reports whether our rules play b. Today they play square
+// boards of rules.MinSize to rules.MaxSize; this is the one place that
+// changes when they play more.
+func (b Board) Playable() bool {
+	return b.Cols == b.Rows && b.Cols >= rules.MinSize && b.Cols <= rules.MaxSize
+}
+
+// Size is the side of a square board (Cols), the size rules and agent
+// take.
+func (b Board) Size() int { return b.Cols }
+
+// String names the board for people: "6x6 (default)", "8x8 (size-8)".
+func (b Board) String() string {
+	v := b.Variant
+	if v == "" {
+		v = "default"
+	}
+	return fmt.Sprintf("%dx%d (%s)", b.Cols, b.Rows, v)
+}
+
+// VariantError is the error of BoardOf: the variants of a challenge or a
+// game that name no board of the table, or more than one.
+type VariantError struct {
+	Variants []string
+	Reason   string
+}
+
+func (e *VariantError) Error() string {
+	return fmt.Sprintf("apbot: variants %s: %s", quoteList(e.Variants), e.Reason)
+}
+
+// BoardOf returns the board that a challenge's or a game's variants
+// select: the default board for none, the board of the one variant given.
+// A variant not in the table (which may change the rules in ways the bot
+// does not know) or two boards are a *VariantError; whether the bot plays
+// the board is Playable's to say.
+func BoardOf(variants []string) (Board, error) {
+	var given []string
+	for _, v := range variants {
+		if v != "" { // gameslib ignores an empty variant too
+			given = append(given, v)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return boards[0], nil
+	case 1:
+		for _, b := range boards {
+			if b.Variant != "" && b.Variant == given[0] {
+				return b, nil
+			}
+		}
+		return Board{}, &VariantError{variants, "not a Kōnane board of AbstractPlay"}
+	}
+	return Board{}, &VariantError{variants, "more than one variant"}
+}
+
+// quoteList writes at most a few short strings of the input, quoted.
+func quoteList(ss []string) string {
+	const most = 3
+	var parts []string
+	for i, s := range ss {
+		if i == most {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, rules.Quote(s))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}

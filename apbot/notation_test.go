@@ -1,0 +1,51 @@
+package apbot
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// TestNotationMatchesGameslib: in every position of random games on the
+// boards the bot plays, our rules' legal moves, written in our notation,
+// are exactly the moves of AbstractPlay's konane.ts (its port apGame), so
+// that the histories the bot replays and the moves it submits mean the
+// same on both sides.
+func TestNotationMatchesGameslib(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, board := range Boards() {
+		if !board.Playable() || board.Cols != board.Rows { // rectangles: once rules.NewPosition takes them
+			continue
+		}
+		var variants []string
+		if board.Variant != "" {
+			variants = []string{board.Variant}
+		}
+		for range 30 {
+			ap := newAPGame(variants)
+			p := rules.NewPosition(board.Size())
+			var buf [rules.MaxMoves]rules.Move
+			for {
+				want := ap.moves()
+				got := rules.MoveStrings(p.LegalMoves(buf[:0]))
+				slices.Sort(want)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s after %v: rules %v, gameslib %v", board, ap.history, got, want)
+				}
+				if len(want) == 0 {
+					break
+				}
+				m := want[rng.IntN(len(want))]
+				mv, err := rules.ParseMove(p, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p = p.Play(mv)
+				ap.move(m)
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestDefaultBuildDeps: the default build, the one a player downloads and
+// runs, carries no cloud storage: no gocloud.dev, and none of what it
+// brings (the AWS SDK, gRPC, OpenTelemetry). The bucket drivers come
+// with build tags (runstore: s3, gcs, azure).
+func TestDefaultBuildDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/konanezero/konane/cmd/konane").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, banned := range []string{"gocloud.dev/", "github.com/aws/", "google.golang.org/grpc", "go.opentelemetry.io/"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("the default build imports %s", pkg)
+			}
+		}
+	}
+}

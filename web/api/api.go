@@ -1,0 +1,208 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/web/messages"
+)
+
+// v2Names are the endpoints of the API, /api/v2/<name>.
+var v2Names = map[string]string{ // name → method
+	"config": http.MethodGet,
+	"learn":  http.MethodGet,
+	"record": http.MethodGet,
+	"new":    http.MethodPost,
+	"state":  http.MethodPost,
+	"move":   http.MethodPost,
+	"hint":   http.MethodPost,
+	"review": http.MethodPost,
+	// openings is new in v2 (GET ?size=N).
+	"openings": http.MethodGet,
+}
+
+// v1Names are the endpoints of the first API, which kept games on the
+// server; they answer 410 Gone naming their successor.
+var v1Names = map[string]string{
+	"config": "config", "learn": "learn", "record": "record", "new": "new", "state": "state",
+	"move": "move", "hint": "hint", "review": "review", "undo": "state", "level": "state",
+}
+
+// api routes the API requests; every answer, errors included, is JSON
+// (but the record download).
+func (s *Service) api() http.Handler {
+	routes := map[string]func(r *http.Request) (any, error){
+		"config":   s.config,
+		"learn":    s.learn,
+		"new":      s.newGame,
+		"state":    s.state,
+		"move":     s.move,
+		"hint":     s.hint,
+		"review":   s.review,
+		"openings": s.openings,
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, "/api/v2/")
+		if !ok {
+			old := strings.TrimPrefix(r.URL.Path, "/api/")
+			if next, ok := v1Names[old]; ok {
+				s.writeError(w, r, &apiError{code: http.StatusGone, msg: messages.New("error.oldAPI", "path", r.URL.Path, "new", "/api/v2/"+next)})
+				return
+			}
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: messages.New("error.noEndpoint", "path", r.URL.Path)})
+			return
+		}
+		method, ok := v2Names[name]
+		if !ok {
+			s.writeError(w, r, &apiError{code: http.StatusNotFound, msg: messages.New("error.noEndpoint", "path", r.URL.Path)})
+			return
+		}
+		noteEndpoint(r.Context(), "v2/"+name)
+		if r.Method != method {
+			s.writeError(w, r, methodNotAllowed(w, method))
+			return
+		}
+		if name == "record" {
+			s.record(w, r)
+			return
+		}
+		if r.Method == http.MethodPost {
+			limit := s.cfg.MaxBody
+			if name == "review" {
+				limit = s.cfg.MaxRecord // a record is longer than a game's moves
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+		}
+		v, err := routes[name](r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
+	})
+}
+
+// configJSON tells the page what it may offer.
+type configJSON struct {
+	Sizes        []int       `json:"sizes"`
+	DefaultSize  int         `json:"defaultSize"`
+	Levels       []levelJSON `json:"levels"`
+	DefaultLevel string      `json:"defaultLevel"`
+}
+
+type levelJSON struct {
+	Name string `json:"name"`
+	Sims int    `json:"sims"`
+}
+
+func (s *Service) config(*http.Request) (any, error) {
+	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
+	for _, l := range agent.Levels()[:s.maxLevel+1] {
+		c.Levels = append(c.Levels, levelJSON{l.Name, l.Sims})
+	}
+	return c, nil
+}
+
+// record sends the game of ?g=CODE (the page's fragment) as a record in
+// the text format, as a download.
+func (s *Service) record(w http.ResponseWriter, r *http.Request) {
+	gj, err := decodeGame(r.URL.Query().Get("g"))
+	if err != nil {
+		s.writeError(w, r, &apiError{code: http.StatusBadRequest, msg: messages.New("error.gameCode"), detail: err})
+		return
+	}
+	gm, err := s.replay(gj)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	text, err := gm.record("konane serve").MarshalText()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="konane-game.txt"`)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(text)
+}
+
+// Handler serves the API (/api/), the probes (/healthz, /readyz) and,
+// unless Config.MetricsApart, /metrics; it passes every other request to
+// next (the page). It counts every request in the metrics and logs one
+// line for it (Config.Logger; see observe).
+func (s *Service) Handler(next http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", next)
+	mux.Handle("/api/", s.api())
+	mux.HandleFunc("/healthz", s.probes)
+	mux.HandleFunc("/readyz", s.probes)
+	if !s.cfg.MetricsApart {
+		mux.Handle("/metrics", s.MetricsHandler())
+	}
+	return s.observe(mux)
+}
+
+// learn answers GET /api/v2/learn: the steps of Config.Learn.
+func (s *Service) learn(*http.Request) (any, error) {
+	return map[string][]LearnStep{"steps": s.cfg.Learn}, nil
+}
+
+// openings answers GET /api/v2/openings?size=N (the default size when
+// absent): computed on the first request for the size (admitted as a
+// review: Config.ReviewSims simulations an opening, within
+// Config.ReviewTimeout), then from the cache.
+func (s *Service) openings(r *http.Request) (any, error) {
+	size := s.defaultSize()
+	if q := r.URL.Query().Get("size"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil {
+			return nil, badRequest("error.size", "size", q, "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
+		}
+		size = n
+	}
+	engine, err := s.cfg.Engines.Get(size)
+	if err != nil {
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
+	}
+	return s.openingsCache.get(r.Context(), size, func() (*openingsJSON, error) {
+		var ops []analysis.Opening
+		err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
+			ops, err = analysis.Openings(ctx, engine, cfg, true)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return openingsOf(size, s.cfg.ReviewSims, ops), nil
+	})
+}
+
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = &apiError{code: http.StatusInternalServerError, msg: messages.New("error.internal"), detail: err}
+	}
+	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
+		retry := ae.retry
+		if retry == 0 {
+			retry = 5
+		}
+		w.Header().Set("Retry-After", fmt.Sprint(retry))
+	}
+	m := s.msgs.Render(messages.Negotiate(r), ae.msg)
+	e := errorJSON{Error: m.Text, Code: m.Code, Args: m.Args}
+	if ae.detail != nil {
+		e.Detail = ae.detail.Error()
+		if len(e.Detail) > maxDetail { // an error that echoed a client's input whole
+			e.Detail = strings.ToValidUTF8(e.Detail[:maxDetail], "") + "…"
+		}
+	}
+	writeJSON(w, ae.code, e)
+}

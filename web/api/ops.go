@@ -1,0 +1,160 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/konanezero/konane/web/messages"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// MetricsHandler serves the metrics in the Prometheus text format; the
+// server's Handler serves it at /metrics too unless Config.MetricsApart.
+func (s *Service) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// probes answers /healthz (the process serves) and /readyz (it takes new
+// games).
+func (s *Service) probes(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if r.URL.Path == "/readyz" && !s.ready() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintln(w, "draining")
+		return
+	}
+	fmt.Fprintln(w, "ok")
+}
+
+// endpoint names a request for the metrics and the log, from a fixed set
+// (so that a scan of made-up paths adds no series): the endpoint of the
+// API the request named (noteEndpoint), else by its path.
+func endpoint(ri *reqInfo, path string) string {
+	switch {
+	case ri.endpoint != "":
+		return ri.endpoint
+	case path == "/":
+		return "page"
+	case path == "/healthz" || path == "/readyz" || path == "/metrics":
+		return path[1:]
+	case strings.HasPrefix(path, "/api/v2/"):
+		return "api/other"
+	case strings.HasPrefix(path, "/api/"):
+		return "api/v1"
+	}
+	return "static"
+}
+
+// reqInfo is what a handler tells the request log: the API's endpoint
+// ("v2/new") and the level searched.
+type reqInfo struct{ endpoint, level string }
+
+type infoKey struct{}
+
+// noteEndpoint records the endpoint of the API a request named, for its
+// log line and metrics.
+func noteEndpoint(ctx context.Context, name string) {
+	if ri, ok := ctx.Value(infoKey{}).(*reqInfo); ok {
+		ri.endpoint = name
+	}
+}
+
+// noteLevel records the level of the request's search for its log line.
+func noteLevel(ctx context.Context, level string) {
+	if ri, ok := ctx.Value(infoKey{}).(*reqInfo); ok {
+		ri.level = level
+	}
+}
+
+// statusWriter remembers the status of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe counts every request in the metrics and logs one line for it
+// (Config.Logger): its id (the client's X-Request-Id if it is a short
+// token, else a new one; sent back in X-Request-Id), method, endpoint,
+// status, duration and the level searched. It logs no moves and no
+// addresses. The probes and /metrics log at debug level.
+func (s *Service) observe(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if !tokenLike(id) {
+			var b [8]byte
+			rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		ri := &reqInfo{}
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, ri)))
+		if sw.code == 0 {
+			sw.code = http.StatusOK
+		}
+		ep := endpoint(ri, r.URL.Path)
+		s.metrics.requests.WithLabelValues(ep, fmt.Sprint(sw.code)).Inc()
+		if s.cfg.Logger == nil {
+			return
+		}
+		lvl := slog.LevelInfo
+		if ep == "healthz" || ep == "readyz" || ep == "metrics" {
+			lvl = slog.LevelDebug
+		}
+		attrs := []slog.Attr{slog.String("id", id), slog.String("method", r.Method), slog.String("endpoint", ep),
+			slog.Int("status", sw.code), slog.Float64("duration_s", time.Since(start).Seconds())}
+		if ri.level != "" {
+			attrs = append(attrs, slog.String("level", ri.level))
+		}
+		s.cfg.Logger.LogAttrs(r.Context(), lvl, "request", attrs...)
+	})
+}
+
+// tokenLike reports whether a client's request id may go into the log:
+// 1..64 characters of [A-Za-z0-9._-].
+func tokenLike(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// search admits a search of sims simulations for the request (Config's
+// budget; refused while draining) and returns its release.
+func (s *Service) search(r *http.Request, level string, sims int) (func(), error) {
+	noteLevel(r.Context(), level)
+	if s.draining.Load() {
+		s.metrics.refused.WithLabelValues("draining").Inc()
+		return nil, &apiError{code: http.StatusServiceUnavailable, retry: 1, msg: messages.New("error.busy", "seconds", "1")}
+	}
+	return s.admit.acquire(r.Context(), s.client(r), sims)
+}

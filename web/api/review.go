@@ -1,0 +1,170 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
+)
+
+// reviewRequest names the game to review: a game of the page (game, as
+// far as it is played) or a record played elsewhere (record, in the text
+// or JSON format that `konane analyze` reads), not both.
+type reviewRequest struct {
+	Game   *gameJSON `json:"game,omitempty"`
+	Record string    `json:"record,omitempty"`
+}
+
+// reviewJSON is a game's review: one entry per move, and per position
+// (the start, then after each move) the board and Black's chance of
+// winning, for the graph.
+type reviewJSON struct {
+	Size   int          `json:"size"`
+	Human  string       `json:"human,omitempty"` // the human's colour in a game of the server; "" for a record
+	Moves  []reviewMove `json:"moves"`
+	Boards [][]string   `json:"boards"` // as in a state: the start, then after each move
+	Black  []float64    `json:"black"`  // Black's probability of winning per position
+	Exact  []bool       `json:"exact"`  // whether it is exact (the solver's or a proof)
+	Over   bool         `json:"over"`
+	Winner string       `json:"winner,omitempty"`
+	// Resigned: the game ended before its end, the loser resigned (a game
+	// of the page resigned, or a record whose Result is decided before
+	// the end).
+	Resigned bool `json:"resigned,omitempty"`
+	Sims     int  `json:"sims"` // simulations per position
+}
+
+// reviewMove is one move of a review; class and verdict are codes the
+// page names from its catalog.
+type reviewMove struct {
+	Ply     int      `json:"ply"` // 1-based
+	Player  string   `json:"player"`
+	Move    string   `json:"move"`
+	Before  float64  `json:"before"` // the mover's probability of winning before the move
+	After   float64  `json:"after"`  // and after it
+	Loss    float64  `json:"loss"`
+	Class   string   `json:"class,omitempty"` // inaccuracy, mistake, blunder (analysis.Class)
+	Best    string   `json:"best,omitempty"`  // the agent's choice
+	PV      []string `json:"pv,omitempty"`    // the line it expected, from best
+	Line    []string `json:"line"`            // the move played and the line expected after it
+	Verdict string   `json:"verdict,omitempty"`
+	// Candidates are the agent's best moves before this one, its choice
+	// first, with the mover's chance after each (analysis.Row.Candidates).
+	Candidates []analysis.JSONCandidate `json:"candidates,omitempty"`
+}
+
+// verdictCodes name the solver's verdicts for the page (its catalog has
+// review.verdict.<code>).
+var verdictCodes = map[analysis.Verdict]string{
+	analysis.KeepsWin:    "keepsWin",
+	analysis.OnlyWin:     "onlyWin",
+	analysis.ThrowsWin:   "throwsWin",
+	analysis.AlreadyLost: "alreadyLost",
+}
+
+// review analyses a game of the page (as far as it is played) or an
+// uploaded record with package analysis: Config.ReviewSims simulations a
+// position, within Config.ReviewTimeout, admitted as one search of
+// ReviewSims simulations for its whole time.
+func (s *Service) review(r *http.Request) (any, error) {
+	var req reviewRequest
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	var rec *rules.Record
+	human := ""
+	switch {
+	case req.Game != nil && req.Record != "":
+		return nil, badRequest("error.reviewBoth")
+	case req.Game != nil:
+		gm, err := s.replay(*req.Game)
+		if err != nil {
+			return nil, err
+		}
+		rec = gm.record("konane serve")
+		human = gm.human.String()
+	case req.Record != "":
+		var err error
+		if rec, err = readRecord(req.Record); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, badRequest("error.reviewNothing")
+	}
+	if len(rec.Moves) == 0 {
+		return nil, badRequest("error.reviewEmpty")
+	}
+	engine, err := s.cfg.Engines.Get(rec.Size)
+	if err != nil {
+		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(rec.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
+	}
+	var rep *analysis.Report
+	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
+		rep, err = analysis.Game(ctx, engine, rec, cfg)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	ps, err := rec.Replay() // cannot fail: analysis.Game replayed it
+	if err != nil {
+		return nil, err
+	}
+	return reviewOf(rep, ps, human, s.cfg.ReviewSims), nil
+}
+
+// reviewOf puts a report on the positions ps into the form of the API.
+func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int) reviewJSON {
+	out := reviewJSON{Size: rep.Size, Human: human, Sims: sims, Moves: []reviewMove{}}
+	for i, p := range rep.Positions {
+		black := p.WinProb
+		if p.Side != rules.Black {
+			black = 1 - black
+		}
+		out.Black = append(out.Black, round3(black))
+		out.Exact = append(out.Exact, p.Exact != analysis.Unsolved)
+		out.Boards = append(out.Boards, BoardRows(ps[i]))
+	}
+	for _, row := range rep.Rows {
+		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
+			Before: round3(row.Before), After: round3(row.After), Loss: round3(row.Loss),
+			Class: row.Class.String(), PV: rules.MoveStrings(row.Search.PV), Line: rules.MoveStrings(row.Line),
+			Verdict: verdictCodes[row.Verdict], Candidates: analysis.CandidatesJSON(row.Candidates)}
+		if row.Search.Best != rules.NoMove {
+			m.Best = row.Search.Best.String()
+		}
+		out.Moves = append(out.Moves, m)
+	}
+	if res := rep.Result; res.Over {
+		out.Over, out.Winner, out.Resigned = true, res.Winner.String(), res.Resigned
+	}
+	return out
+}
+
+// reviewSearch runs one review-sized analysis (a game's review, the
+// openings table) as run(ctx, cfg): within the admission budget of
+// Config.ReviewSims and Config.ReviewTimeout, with cfg the review's
+// simulations and seed, its time observed in the search metric under
+// kind. A failure of run is the API's error.reviewFailed (or
+// error.reviewBroken), 503.
+func (s *Service) reviewSearch(r *http.Request, kind string, run func(ctx context.Context, cfg analysis.Config) error) error {
+	release, err := s.search(r, "review", s.cfg.ReviewSims)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
+	defer cancel()
+	start := time.Now()
+	err = run(ctx, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
+	s.metrics.search.WithLabelValues(kind, "review").Observe(time.Since(start).Seconds())
+	if err != nil {
+		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
+	}
+	return nil
+}

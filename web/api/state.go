@@ -1,0 +1,113 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
+)
+
+// What the page draws of a game: its state, as every answer about a
+// game carries it.
+
+// stateJSON is everything the page draws; game is what the client keeps
+// and sends with its next request.
+type stateJSON struct {
+	Game     gameJSON         `json:"game"`
+	Size     int              `json:"size"`
+	Human    string           `json:"human"`
+	Level    string           `json:"level"`
+	Turn     string           `json:"turn"`
+	Phase    string           `json:"phase"`
+	Board    []string         `json:"board"` // top rank first; x black, o white, . empty
+	Moves    []string         `json:"moves"`
+	Last     string           `json:"last"` // "" before the first move
+	Legal    []string         `json:"legal"`
+	Over     bool             `json:"over"`
+	Winner   string           `json:"winner,omitempty"`
+	Resigned bool             `json:"resigned,omitempty"` // over because the human resigned
+	CanUndo  bool             `json:"canUndo"`            // the human has a move to take back
+	Start    int              `json:"start,omitempty"`    // moves the game started from (played on from a position)
+	Message  messages.Message `json:"message"`
+	Eval     *evalJSON        `json:"eval,omitempty"` // of the agent's move just made
+}
+
+type evalJSON struct {
+	Ply          int      `json:"ply"` // the agent's move is moves[ply-1]
+	AgentMove    string   `json:"agentMove"`
+	HumanWinProb float64  `json:"humanWinProb"`
+	PV           []string `json:"pv"`
+}
+
+// view draws the game with its message in the language of r, and an, the
+// analysis of the agent's move just made (nil if none).
+func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
+	g := gm.g
+	p := g.Position()
+	st := stateJSON{
+		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
+		Turn: p.Turn.String(), Phase: p.Phase().String(),
+		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: gm.over(),
+		Resigned: gm.resigned, CanUndo: gm.canUndo(), Start: gm.start,
+	}
+	if st.Moves == nil {
+		st.Moves = []string{}
+	}
+	st.Game.Moves = st.Moves
+	st.Board = BoardRows(p)
+	if g.Len() > 0 {
+		st.Last = g.Last().String()
+	}
+	if w, ok := gm.winner(); ok {
+		st.Winner = w.String()
+		if gm.resigned {
+			st.Message = messages.New("status.resigned")
+		} else if w == gm.human {
+			st.Message = messages.New("status.youWin")
+		} else {
+			st.Message = messages.New("status.computerWins")
+		}
+	} else if p.Turn == gm.human {
+		st.Legal = rules.MoveStrings(p.LegalMoves(nil))
+		switch p.Phase() {
+		case rules.RemoveBlack:
+			st.Message = messages.New("status.removeBlack")
+		case rules.RemoveWhite:
+			st.Message = messages.New("status.removeWhite")
+		default:
+			st.Message = messages.New("status.jump")
+		}
+	} else {
+		st.Message = messages.New("status.thinking")
+	}
+	if an != nil {
+		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
+	}
+	st.Message = s.msgs.Render(messages.Negotiate(r), st.Message)
+	return st
+}
+
+// gameRequest is a request on a game the client holds.
+type gameRequest struct {
+	Game gameJSON `json:"game"`
+}
+
+// decodeGame reads a request on a game into req and replays its game.
+func (s *Service) decodeGame(r *http.Request, req any, gj *gameJSON) (*game, error) {
+	if err := decode(r, req); err != nil {
+		return nil, err
+	}
+	return s.replay(*gj)
+}
+
+// state draws a game without searching: after an undo, a change of
+// level, or a reload of the page.
+func (s *Service) state(r *http.Request) (any, error) {
+	var req gameRequest
+	gm, err := s.decodeGame(r, &req, &req.Game)
+	if err != nil {
+		return nil, err
+	}
+	return s.view(r, gm, nil), nil
+}

@@ -1,0 +1,57 @@
+
+// ---- The game record and the page's address -------------------------
+//
+// The server keeps no game: the page holds it, as the record the server
+// sends in every state (state.game: {size, human, level, start, moves}),
+// and sends it with every request. The record also lives in the address,
+// #g=CODE (kept up to date with history.replaceState, so that reload,
+// bookmark and a shared link bring the game back), and in the tab's
+// sessionStorage (for the language switch, which loads a new address).
+// CODE is 1.<size><b|w>.<level>.<start>[.<move>]...[.resign], e.g.
+// 1.8b.medium.0.d5.e5.c5-e5, with ".resign" when the human resigned
+// (docs/http-api.md; web/api/game.go reads it for the record download).
+// Everything about the record is here.
+export const gameCode = {
+  // encode writes a record as a CODE.
+  encode(g) {
+    const p = ["1", g.size + (g.human === "black" ? "b" : "w"), g.level, String(g.start || 0)].concat(g.moves);
+    if (g.resigned) p.push("resign");
+    return p.join(".");
+  },
+  // decode reads a CODE, or returns null; the server checks the rest.
+  decode(code) {
+    const p = code.split(".");
+    const m = p.length >= 4 && p[0] === "1" ? /^([0-9]+)([bw])$/.exec(p[1]) : null;
+    if (!m || !/^[0-9]+$/.test(p[3])) return null;
+    const g = {size: Number(m[1]), human: m[2] === "b" ? "black" : "white", level: p[2], start: Number(p[3]), moves: p.slice(4)};
+    if (g.moves.length > 0 && g.moves[g.moves.length - 1] === "resign") {
+      g.moves.pop();
+      g.resigned = true;
+    }
+    return g;
+  },
+  // save puts the record into the address and the tab's storage.
+  save(g) {
+    const code = gameCode.encode(g);
+    history.replaceState(null, "", location.pathname + location.search + "#g=" + code);
+    sessionStorage.setItem("konane-game-v2", code);
+  },
+  // load returns the record of the address, else of the tab's storage,
+  // else null; undefined when there is a code that cannot be read.
+  load() {
+    const h = /^#g=(.+)$/.exec(location.hash);
+    const code = h ? decodeURIComponent(h[1]) : sessionStorage.getItem("konane-game-v2");
+    if (!code) return null;
+    return gameCode.decode(code) || undefined;
+  },
+  forget() { sessionStorage.removeItem("konane-game-v2"); },
+  // undone is the record with the human's last move and the reply taken
+  // back (state.canUndo says whether there is one).
+  undone(g) {
+    let last = g.moves.length - 1;
+    if (last >= 0 && (last % 2 === 0 ? "black" : "white") !== g.human) last--;
+    return Object.assign({}, g, {moves: g.moves.slice(0, Math.max(last, 0))});
+  },
+  // recordURL is the download of the record in the text format.
+  recordURL(g) { return "api/v2/record?g=" + encodeURIComponent(gameCode.encode(g)); },
+};

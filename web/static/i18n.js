@@ -1,0 +1,54 @@
+// Every text comes from the catalog the server put into the page (the
+// messages of its language, web/messages/*.json): t(key, {param: v}).
+// Keys are always written out in full, so that the catalog test finds
+// them. The API sends messages as {code, args}, rendered here by msg().
+
+import {$} from "./page.js";
+
+export const catalog = JSON.parse($("catalog").textContent);
+
+// t returns the text of key with its {parameters} filled in.
+export function t(key, args) {
+  const text = catalog[key];
+  if (text === undefined) return key;
+  return text.replace(/\{([a-zA-Z]+)\}/g, (p, name) => (args && name in args ? String(args[name]) : p));
+}
+
+// moveArgs are the parameters that hold moves, one or several.
+const moveArgs = new Set(["move", "pv", "line", "moves"]);
+
+// tNodes is t as nodes: each move in a parameter of moveArgs is a span of
+// class mv, which does not wrap inside (d7-d5 stays whole) and copies as
+// the move itself, hyphen included.
+export function tNodes(key, args) {
+  const text = catalog[key];
+  if (text === undefined) return [document.createTextNode(key)];
+  const nodes = [];
+  for (const part of text.split(/(\{[a-zA-Z]+\})/)) {
+    const name = part.startsWith("{") ? part.slice(1, -1) : null;
+    if (name === null || !args || !(name in args)) {
+      nodes.push(document.createTextNode(part));
+    } else if (!moveArgs.has(name)) {
+      nodes.push(document.createTextNode(String(args[name])));
+    } else {
+      String(args[name]).split(" ").forEach((mv, i) => {
+        if (i > 0) nodes.push(document.createTextNode(" "));
+        const span = document.createElement("span");
+        span.className = "mv";
+        span.textContent = mv;
+        nodes.push(span);
+      });
+    }
+  }
+  return nodes;
+}
+
+// putText sets el's content to tNodes(key, args).
+export function putText(el, key, args) { el.replaceChildren(...tNodes(key, args)); }
+
+// msg renders a message of the API ({code, args}).
+export function msg(m) { return t(m.code, m.args); }
+
+// The names of the levels: literal keys, one per level of agent.Levels.
+const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
+export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }

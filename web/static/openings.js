@@ -1,0 +1,90 @@
+// The openings.
+//
+// What `konane openings` prints, on the page: every pair of opening
+// removals with the computer's view of Black's chance and, where the
+// solver works the board out (up to 6x6), the exact result, from
+// api/v2/openings (computed once per board size by the server).
+
+import {api, config} from "./api.js";
+import {act} from "./game.js";
+import {t} from "./i18n.js";
+import {$} from "./page.js";
+import {pct} from "./review.js";
+
+export function openingsInit() {
+  const sel = $("opensize");
+  for (const n of config.sizes) sel.append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
+  $("openings").addEventListener("toggle", () => {
+    if ($("openings").open && !$("opentable").dataset.size) loadOpenings();
+  });
+  sel.addEventListener("change", loadOpenings);
+}
+
+function loadOpenings() {
+  const size = Number($("opensize").value);
+  act(async () => {
+    $("openstatus").textContent = t("open.wait");
+    let d;
+    try {
+      d = await api("api/v2/openings?size=" + size);
+    } catch (e) {
+      $("openstatus").textContent = "";
+      throw e;
+    }
+    if (Number($("opensize").value) === d.size) drawOpenings(d);
+  });
+}
+
+function drawOpenings(d) {
+  const table = $("opentable");
+  table.replaceChildren();
+  table.dataset.size = String(d.size);
+  const head = table.createTHead().insertRow();
+  for (const key of ["open.black", "open.white", "open.chance", "open.exact", "open.line"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(key);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const o of d.openings) {
+    const tr = body.insertRow();
+    tr.className = o.black === d.choice ? "choice" : "";
+    const cell = (nodes, cls) => {
+      const td = tr.insertCell();
+      if (cls) td.className = cls;
+      td.replaceChildren(...nodes);
+    };
+    const mv = (m) => {
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = m;
+      return span;
+    };
+    cell([mv(o.black)]);
+    cell([mv(o.white)]);
+    cell([document.createTextNode(t("eval.value", {p: pct(o.blackWinrate)}))], "num");
+    cell([document.createTextNode(o.exact ? t(o.exact === "black" ? "open.exactBlack" : "open.exactWhite") : "–")], o.exact ? "exact " + o.exact : "");
+    const line = [];
+    o.pv.forEach((m, i) => {
+      if (i > 0) line.push(document.createTextNode(" "));
+      line.push(mv(m));
+    });
+    cell(line, "line");
+  }
+  const notes = [t("open.choice", {move: d.choice, p: pct(d.choiceWorst)})];
+  if (d.solved) {
+    notes.push(d.winner === "black" ? t("open.solvedBlack", {size: d.size, list: d.winning.join(", ")}) : t("open.solvedWhite", {size: d.size}));
+    notes.push(t("open.agree", {agree: d.agree, n: d.openings.length}));
+  } else {
+    notes.push(t("open.unsolved", {size: d.size}));
+  }
+  $("openstatus").textContent = "";
+  const box = $("opennotes");
+  box.replaceChildren();
+  for (const text of notes) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    box.append(p);
+  }
+}
