@@ -279,6 +279,12 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		return cfg, fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
 	}
 	switch {
+	case saved.Games != "" && cfg.Games != "" && saved.Games != cfg.Games:
+		return cfg, &ModeError{Dir: d.root, Saved: saved.Games}
+	case cfg.Games == "" || saved.Games == "":
+		cfg.Games = saved.Games // a run made before the mode was recorded keeps none
+	}
+	switch {
 	case cfg.Init == "":
 		cfg.Init = saved.Init
 	case saved.Init != "" && cfg.Init != saved.Init:

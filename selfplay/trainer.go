@@ -64,6 +64,7 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 		return err
 	}
 	defer d.Close()
+	cfg.Games = ModeWorkers
 	l, err := openLoop(d, cfg, hooks, logf, func() error { return lease.Check(ctx) })
 	if err != nil {
 		return err

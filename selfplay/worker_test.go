@@ -307,3 +307,47 @@ func TestWorkerGamesLimitReturns(t *testing.T) {
 		t.Fatalf("the store lists %d games (%v), want 3", len(objs), err)
 	}
 }
+
+// TestRunModeRecorded: a run records where its games are played, and
+// neither a local trainer resumes a run fed by workers (whose games it
+// would look for in games/, issue 47) nor the reverse.
+func TestRunModeRecorded(t *testing.T) {
+	ctx := context.Background()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+
+	local := t.TempDir()
+	if err := Run(ctx, local, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	store, err := runstore.Open(ctx, local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var me *ModeError
+	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {
+		t.Fatalf("workers on a local run: %v, want a ModeError", err)
+	}
+
+	fed := t.TempDir()
+	wstore, err := runstore.Open(ctx, fed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wstore.Close()
+	tctx, stop := context.WithCancel(ctx)
+	hooks := Hooks{Start: stop} // the run is made; stop before its games
+	if err := TrainFromWorkers(tctx, wstore, cfg, hooks, t.Logf); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if err := Run(ctx, fed, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "resume it with --selfplay=false") {
+		t.Fatalf("a local trainer on a run fed by workers: %v, want a ModeError", err)
+	}
+	d := NewRunDir(fed)
+	defer d.Close()
+	saved, err := d.ReadConfig()
+	if err != nil || saved.Games != ModeWorkers {
+		t.Fatalf("config.json of a run fed by workers: games %q, %v", saved.Games, err)
+	}
+}

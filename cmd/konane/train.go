@@ -222,6 +222,17 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 			return cfg, usageError("train", "--size %d: %s holds a %dx%d run", o.size, o.run, saved.Size, saved.Size)
 		}
 		cfg = saved
+		// A run resumes where its games were played: without
+		// --selfplay, in its mode; with one that contradicts it, not.
+		switch workers := saved.Games == selfplay.ModeWorkers; {
+		case saved.Games == "" || workers == !o.selfplay:
+		case !set["selfplay"] && workers:
+			o.selfplay = false
+		case workers:
+			return cfg, usageError("train", "--run %s: the run is trained from workers' games: add --selfplay=false (without --selfplay=true)", o.run)
+		default:
+			return cfg, usageError("train", "--run %s: the run plays its own games: leave out --selfplay=false", o.run)
+		}
 	}
 	cfg.Init = o.init
 	if err := adaptSims(&cfg.Game.Cap, set, o.sims, o.fastSims); err != nil {
