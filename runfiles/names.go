@@ -21,6 +21,7 @@ const (
 	LatestKey      = ModelsDir + "/latest.json"   // the workers' pointer (Latest)
 	LeaseDir       = "lease"
 	LadderDir      = "ladder"
+	QuarantineDir  = "quarantine" // the worker games a trainer refused, under their keys
 	RatingsFile    = "ratings.csv" // under LadderDir
 	RatingsKey     = LadderDir + "/" + RatingsFile
 )
@@ -158,7 +159,7 @@ func ParseSpoolName(name string) (key string, ok bool) {
 func IsRunEntry(name string) bool {
 	switch name {
 	case LockFile, ConfigFile, StateFile, MetricsFile, PlotFile, ReplayDir, GamesDir,
-		ModelsDir, CheckpointsDir, LeaseDir, LadderDir:
+		ModelsDir, CheckpointsDir, LeaseDir, LadderDir, QuarantineDir:
 		return true
 	}
 	return strings.HasPrefix(name, ".")

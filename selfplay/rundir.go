@@ -599,6 +599,21 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 // the window's models.
 const AcceptWindow = 3
 
+// quarantine moves key, a worker's game that the trainer refused, to
+// quarantine/KEY, out of the folder whose games the trainer and the
+// workers count: left there, enough broken objects would make the
+// workers wait for a generation that the trainer still lacks.
+func (d *RunDir) quarantine(key string) error {
+	b, err := d.readFile(key)
+	if err == nil {
+		err = d.writeFile(runfiles.QuarantineDir+"/"+key, b)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return d.remove(key)
+}
+
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.
 func (d *RunDir) workerShards(gen int) ([]string, error) {

@@ -206,7 +206,10 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 					if errors.As(err, &op) {
 						return nil, nil, 0, err // the store failed, not the game
 					}
-					s.logf("warning: skipping %v", err)
+					s.logf("warning: skipping %v (moved to %s/)", err, runfiles.QuarantineDir)
+					if err := d.quarantine(k); err != nil {
+						return nil, nil, 0, err
+					}
 					continue
 				}
 				found = true
