@@ -21,7 +21,7 @@ const (
 	LatestKey      = ModelsDir + "/latest.json"   // the workers' pointer (Latest)
 	LeaseDir       = "lease"
 	LadderDir      = "ladder"
-	QuarantineDir  = "quarantine" // the worker games a trainer refused, under their keys
+	QuarantineDir  = "quarantine"  // the worker games a trainer refused, under their keys
 	RatingsFile    = "ratings.csv" // under LadderDir
 	RatingsKey     = LadderDir + "/" + RatingsFile
 )
