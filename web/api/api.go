@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
 
@@ -73,6 +75,14 @@ func (s *Service) api() http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
+			// A body of another type is what a form or a "simple"
+			// cross-site request sends without a preflight: refused,
+			// so that no other site makes its visitors run searches.
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				s.writeError(w, r, &apiError{code: http.StatusUnsupportedMediaType, msg: messages.New("error.malformed"),
+					detail: fmt.Errorf("Content-Type %s, want application/json", rules.Quote(r.Header.Get("Content-Type")))})
+				return
+			}
 			limit := s.cfg.MaxBody
 			if name == "review" {
 				limit = s.cfg.MaxRecord // a record is longer than a game's moves

@@ -107,6 +107,7 @@ func TestBusyAnswer(t *testing.T) {
 	}
 	defer release()
 	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Language", "de")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -236,6 +237,51 @@ func TestEndpointLabels(t *testing.T) {
 	} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+// TestCrossSiteRefused: a POST whose body is not declared JSON (what a
+// form or a "simple" cross-site request sends without a preflight) runs
+// no search, and the probes and metrics answer GET and HEAD only
+// (issue 47).
+func TestCrossSiteRefused(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	body := `{"size":6,"color":"white","level":"easy"}`
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("POST /api/v2/new as %q: %d, want 415", ct, resp.StatusCode)
+		}
+	}
+	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST as JSON: %v, %v", resp.StatusCode, err)
+	}
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		for _, method := range []string{"POST", "PUT", "DELETE", "TRACE"} {
+			req, _ := http.NewRequest(method, ts.url+path, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("%s %s: %d, want 405", method, path, resp.StatusCode)
+			}
+		}
+		req, _ := http.NewRequest("HEAD", ts.url+path, nil)
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+			t.Errorf("HEAD %s: %v", path, err)
 		}
 	}
 }
