@@ -2,10 +2,14 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -283,5 +287,56 @@ func TestCrossSiteRefused(t *testing.T) {
 		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
 			t.Errorf("HEAD %s: %v", path, err)
 		}
+	}
+}
+
+// TestClientGoneNotAFault: a search whose client left is answered (to no
+// one) and counted as 499, not as a 500 (issue 47).
+func TestClientGoneNotAFault(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := httptest.NewRequest("POST", "/api/v2/move", nil).WithContext(ctx)
+	w := httptest.NewRecorder()
+	ts.writeError(w, r, fmt.Errorf("mcts: evaluate: %w", context.Canceled))
+	if w.Code != StatusClientGone {
+		t.Errorf("a search whose client left: %d, want %d", w.Code, StatusClientGone)
+	}
+	w = httptest.NewRecorder()
+	ts.writeError(w, httptest.NewRequest("POST", "/api/v2/move", nil), errors.New("a fault"))
+	if w.Code != 500 {
+		t.Errorf("a fault: %d, want 500", w.Code)
+	}
+}
+
+// TestAccessLogSummarised: the log shows one line a minute for an
+// endpoint and status, not one per request (issue 47), and counts the
+// requests it stands for.
+func TestAccessLogSummarised(t *testing.T) {
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	ts := newTestServer(t, Config{Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, nil))})
+	for range 50 {
+		resp, err := http.Get(ts.url + "/api/v2/config")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	mu.Unlock()
+	if len(lines) != 1 || !strings.Contains(lines[0], `"endpoint":"v2/config"`) || !strings.Contains(lines[0], `"requests":1`) {
+		t.Fatalf("50 requests logged as %d lines: %q", len(lines), lines)
+	}
+	var a accessSummary
+	now := time.Now()
+	for i, want := range []int64{1, 0, 0} {
+		if n := a.due("v2/move", 200, now.Add(time.Duration(i)*time.Second)); n != want {
+			t.Errorf("request %d: due %d, want %d", i, n, want)
+		}
+	}
+	if n := a.due("v2/move", 200, now.Add(accessEvery)); n != 3 {
+		t.Errorf("a minute later: due %d, want 3 (the requests since the last line)", n)
 	}
 }
