@@ -18,7 +18,7 @@
 //	e, err := engines.Get(6)
 //	a, err := e.NewAgent(seed)            // one per game
 //	g, err := rules.NewGame(6)
-//	s, err := agent.NewStrength("medium", 0, 0)
+//	s, err := agent.NewLimits("medium", 0, 0)
 //	an, err := a.Move(ctx, g.Position(), s)
 //	fmt.Println(an.Best, an.WinProb(), an.Line())
 //	err = g.Play(an.Best)

@@ -79,11 +79,39 @@ func FitElo(names []string, pairs []Pair, anchor int, prior float64) ([]Rating, 
 	if len(free) == 0 {
 		return ratings, nil // the anchor alone: rated 0 by definition
 	}
+	theta, err := newtonFit(w, free)
+	if err != nil {
+		return nil, err
+	}
+	_, info := derivatives(w, theta, free)
+	var chol mat.Cholesky
+	if !chol.Factorize(info) {
+		return nil, fmt.Errorf("arena: elo: the information matrix is singular")
+	}
+	var cov mat.SymDense
+	if err := chol.InverseTo(&cov); err != nil {
+		return nil, fmt.Errorf("arena: elo: %w", err)
+	}
+	for i := range ratings {
+		ratings[i].Elo = theta[i] * eloPerNatural
+		ratings[i].Low, ratings[i].High = ratings[i].Elo, ratings[i].Elo
+	}
+	for k, i := range free {
+		se := math.Sqrt(cov.At(k, k)) * eloPerNatural
+		ratings[i].SE = se
+		ratings[i].Low, ratings[i].High = ratings[i].Elo-1.96*se, ratings[i].Elo+1.96*se
+	}
+	return ratings, nil
+}
+
+// newtonFit returns the maximum-likelihood natural-log strengths of the
+// players given the win counts w, by Newton's method with step halving;
+// the players not in free (the anchor) stay at 0.
+func newtonFit(w [][]float64, free []int) ([]float64, error) {
+	n := len(w)
 	theta := make([]float64, n) // natural-log strengths, theta[anchor] = 0
-	var info *mat.SymDense
 	for iter := 0; ; iter++ {
-		grad, inf := derivatives(w, theta, free)
-		info = inf
+		grad, info := derivatives(w, theta, free)
 		var chol mat.Cholesky
 		if !chol.Factorize(info) {
 			return nil, fmt.Errorf("arena: elo: the information matrix is singular")
@@ -110,31 +138,12 @@ func FitElo(names []string, pairs []Pair, anchor int, prior float64) ([]Rating, 
 		}
 		theta = next
 		if maxStep < 1e-10 {
-			break
+			return theta, nil
 		}
 		if iter == 200 {
 			return nil, fmt.Errorf("arena: elo: the fit did not converge")
 		}
 	}
-	_, info = derivatives(w, theta, free)
-	var chol mat.Cholesky
-	if !chol.Factorize(info) {
-		return nil, fmt.Errorf("arena: elo: the information matrix is singular")
-	}
-	var cov mat.SymDense
-	if err := chol.InverseTo(&cov); err != nil {
-		return nil, fmt.Errorf("arena: elo: %w", err)
-	}
-	for i := range ratings {
-		ratings[i].Elo = theta[i] * eloPerNatural
-		ratings[i].Low, ratings[i].High = ratings[i].Elo, ratings[i].Elo
-	}
-	for k, i := range free {
-		se := math.Sqrt(cov.At(k, k)) * eloPerNatural
-		ratings[i].SE = se
-		ratings[i].Low, ratings[i].High = ratings[i].Elo-1.96*se, ratings[i].Elo+1.96*se
-	}
-	return ratings, nil
 }
 
 func logLikelihood(w [][]float64, theta []float64) float64 {

@@ -75,7 +75,7 @@ func parseCell(text string, w, h int) (row, col int, err error) {
 	}
 	if f < 'a' || f > 'z' {
 		r, _ := utf8.DecodeRuneInString(text) // the character, not its first byte
-		return 0, 0, fmt.Errorf("square %s: file %q is not a letter", Quote(text), r)
+		return 0, 0, fmt.Errorf("square %s: file %q is not a letter from a to z", Quote(text), r)
 	}
 	rank := 0
 	for _, ch := range text[1:] {

@@ -73,7 +73,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("gtp: %w", err)
 	}
-	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: size, Version: buildVersion()})
+	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

@@ -317,7 +317,7 @@ func (t *terminal) describeStrength() string {
 		return "the exact solver, which plays perfectly at every level"
 	}
 	l, err := agent.ParseLevel(t.level)
-	if err == nil && t.strength == l.Strength() {
+	if err == nil && t.strength == l.Limits() {
 		return fmt.Sprintf("level %s: %s", l.Name, t.strength)
 	}
 	return t.strength.String()
@@ -393,7 +393,7 @@ func (t *terminal) setLevel(args []string) {
 		fmt.Fprintf(t.out, "unknown level %q: want %s\n", args[0], strings.Join(agent.LevelNames(), ", "))
 		return
 	}
-	t.level, t.strength = l.Name, l.Strength()
+	t.level, t.strength = l.Name, l.Limits()
 	fmt.Fprintf(t.out, "the computer now plays at %s\n", t.describeStrength())
 }
 
