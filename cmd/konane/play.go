@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -491,7 +492,7 @@ func (t *terminal) undo() {
 }
 
 func (t *terminal) save(path string) {
-	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")")
+	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")", time.Now())
 	if t.resigned {
 		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
 	}

@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/konanezero/konane/agent/agenttest"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/agent/agenttest"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -181,6 +182,9 @@ func TestPlayWholeGame(t *testing.T) {
 			}
 			if rec.Tag(map[rules.Color]string{rules.Black: "Black", rules.White: "White"}[human]) != "you" {
 				t.Errorf("record tags %v", rec.Tags)
+			}
+			if _, err := time.Parse("2006.01.02", rec.Tag("Date")); err != nil {
+				t.Errorf("record Date tag %q: %v", rec.Tag("Date"), err)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -56,8 +57,8 @@ func (gm *game) winner() (rules.Color, bool) {
 
 // record returns the game as a record; a resigned game's Result names
 // the computer's win before the end, as records write a resignation.
-func (gm *game) record(event string) *rules.Record {
-	rec := agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")")
+func (gm *game) record(event string, date time.Time) *rules.Record {
+	rec := agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")", date)
 	if gm.resigned {
 		rec.SetTag("Result", rules.ResultFor(gm.human.Other()))
 	}
@@ -112,7 +113,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(gj.Size)))
 	}
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
-		return nil, badRequest("error.gameStart", "start", fmt.Sprint(gj.Start), "n", fmt.Sprint(len(gj.Moves)))
+		return nil, badRequest("error.gameStart")
 	}
 	g, err := rules.NewGame(gj.Size)
 	if err != nil {
