@@ -48,9 +48,10 @@ A bad move or command gets the reason and the prompt again. On a terminal
 the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
 The input may be a pipe, so that games can be scripted.
 
-The computer plays with the model shipped for the board size (6x6 and 8x8;
-other sizes need --model FILE, whose size is then the board's), searching
-the simulations of --level per move, or --sims, or for --time per move.
+The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
+` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others; other sizes need --model FILE,
+whose size is then the board's. Its search runs the simulations of
+--level per move, or --sims, or for --time per move.
 The win probability is the search's estimate.
 
 Example: konane play --size 6 --color white --level hard
