@@ -540,3 +540,47 @@ func TestOpenUnknownScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFolder: a key that is a folder on file:// is reported as one,
+// not as missing (issue 47).
+func TestReadFolder(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	if err := os.Mkdir(filepath.Join(dir, "config.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Read(context.Background(), "config.json")
+	if errors.Is(err, ErrNotExist) || !errors.Is(err, syscall.EISDIR) {
+		t.Fatalf("read of a folder: %v, want EISDIR", err)
+	}
+}
+
+// TestListSymlinkedRun: a run directory that is a symbolic link (to a
+// folder on another disk) lists its objects like the folder itself.
+func TestListSymlinkedRun(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "run")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	s := open(t, link)
+	ctx := context.Background()
+	for _, k := range []string{"state.json", "models/gen-000001.safetensors"} {
+		if err := s.Put(ctx, k, []byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for prefix, want := range map[string]string{"": "models/gen-000001.safetensors state.json", "models/": "models/gen-000001.safetensors", "state": "state.json"} {
+		objs, err := s.List(ctx, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			got = append(got, o.Key)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("list %q in a linked run: %v, want %s", prefix, got, want)
+		}
+	}
+}

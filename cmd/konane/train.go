@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -21,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "train --run DIR|URL [--size 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
+		usage: "train --run DIR|URL [--board 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
 		short: "learn from zero by self-play (resumable)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
@@ -35,7 +36,7 @@ replay buffer, random streams, generation counter; with the settings saved
 in config.json, so "konane train --run DIR" is all it takes. Flags given
 then may change how long and how wide this session runs (--time,
 --generations, --workers); one that would change the run itself (say
---size or --lr) is refused, naming the setting. Ctrl-C or SIGTERM finish
+--board or --lr) is refused, naming the setting. Ctrl-C or SIGTERM finish
 the write in progress and exit 0; even kill -9 loses at most the unsaved
 games of the running generation. One trainer at a time holds DIR (a lock
 on DIR/lock, which dies with its process): a second one fails at once,
@@ -93,7 +94,7 @@ one trainer holds a run: a second one is refused while the first lives; a
 trainer restarted after a crash takes the run back (at once on the same
 machine, after 30 s elsewhere). See "Train on many machines" in the README.
 
-Example: konane train --run runs/6x6 --size 6 --time 30m
+Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
 	})
@@ -217,10 +218,21 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 	def := selfplay.DefaultConfig(o.size)
 	cfg := def
 	if resuming && o.init == "" {
-		if set["size"] && o.size != saved.Size {
-			return cfg, usageError("train", "--size %d: %s holds a %dx%d run", o.size, o.run, saved.Size, saved.Size)
+		if o.board.Given() && o.size != saved.Size {
+			return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
 		}
 		cfg = saved
+		// A run resumes where its games were played: without
+		// --selfplay, in its mode; with one that contradicts it, not.
+		switch workers := saved.Games == selfplay.ModeWorkers; {
+		case saved.Games == "" || workers == !o.selfplay:
+		case !set["selfplay"] && workers:
+			o.selfplay = false
+		case workers:
+			return cfg, usageError("train", "--run %s: the run is trained from workers' games: add --selfplay=false (without --selfplay=true)", o.run)
+		default:
+			return cfg, usageError("train", "--run %s: the run plays its own games: leave out --selfplay=false", o.run)
+		}
 	}
 	cfg.Init = o.init
 	if err := adaptSims(&cfg.Game.Cap, set, o.sims, o.fastSims); err != nil {
@@ -301,11 +313,34 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 	cfg, err = d.ReadConfig()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if local {
+			if err := checkNewRunDir(strings.TrimPrefix(run, "file://")); err != nil {
+				return cfg, false, err
+			}
+		}
 		return cfg, false, nil
 	case err != nil:
 		return cfg, false, fmt.Errorf("train: %w", err)
 	}
 	return cfg, true, nil
+}
+
+// checkNewRunDir refuses to start a run in a directory that holds files
+// of something else: a mistyped --run would mix the run into them.
+func checkNewRunDir(dir string) error {
+	es, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("train: --run: %w", err)
+	}
+	for _, e := range es {
+		if !runfiles.IsRunEntry(e.Name()) {
+			return usageError("train", "--run %s: the directory holds %s, which is not a run's, and no run (config.json): name an empty or new directory", dir, rules.Quote(e.Name()))
+		}
+	}
+	return nil
 }
 
 // constantSchedule adapts the schedule of a new run to the flags given

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
 
@@ -73,6 +76,14 @@ func (s *Service) api() http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
+			// A body of another type is what a form or a "simple"
+			// cross-site request sends without a preflight: refused,
+			// so that no other site makes its visitors run searches.
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				s.writeError(w, r, &apiError{code: http.StatusUnsupportedMediaType, msg: messages.New("error.malformed"),
+					detail: fmt.Errorf("Content-Type %s, want application/json", rules.Quote(r.Header.Get("Content-Type")))})
+				return
+			}
 			limit := s.cfg.MaxBody
 			if name == "review" {
 				limit = s.cfg.MaxRecord // a record is longer than a game's moves
@@ -122,21 +133,29 @@ func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	text, err := gm.record("konane serve").MarshalText()
+	now := s.now().UTC()
+	text, err := gm.record("konane serve", now).MarshalText()
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="konane-game.txt"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.g.Size(), now)+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(text)
 }
 
+// recordName is the file name of a record downloaded at t of a game on
+// a size×size board: konane-8x8-2026-12-03-1955.txt, so that downloads
+// sort by time and do not overwrite one another.
+func recordName(size int, t time.Time) string {
+	return fmt.Sprintf("konane-%dx%d-%s.txt", size, size, t.Format("2006-01-02-1504"))
+}
+
 // Handler serves the API (/api/), the probes (/healthz, /readyz) and,
 // unless Config.MetricsApart, /metrics; it passes every other request to
-// next (the page). It counts every request in the metrics and logs one
-// line for it (Config.Logger; see observe).
+// next (the page). It counts every request in the metrics and logs a
+// summary of them (Config.Logger; see observe).
 func (s *Service) Handler(next http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", next)
@@ -184,9 +203,20 @@ func (s *Service) openings(r *http.Request) (any, error) {
 	})
 }
 
+// StatusClientGone is the status that the metrics and the log give a
+// request whose client closed the connection before the answer (nginx's
+// 499), so that a 5xx is always a fault of the server.
+const StatusClientGone = 499
+
 func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	switch {
+	case errors.As(err, &ae):
+	case r.Context().Err() != nil:
+		// The client left during the search: no fault of ours, and no
+		// one reads the answer; counted and logged as 499, not 500.
+		ae = &apiError{code: StatusClientGone, msg: messages.New("error.internal"), detail: err}
+	default:
 		ae = &apiError{code: http.StatusInternalServerError, msg: messages.New("error.internal"), detail: err}
 	}
 	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {
