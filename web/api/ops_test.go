@@ -370,3 +370,15 @@ func TestClientShare(t *testing.T) {
 		t.Fatalf("a client's first search of the whole budget: %v", err)
 	}
 }
+
+// TestFailedFirstMoveTakesNothingBack: when the computer cannot play the
+// first move of a new game (the human plays White), the message does not
+// say that the human's move was taken back (issue 47).
+func TestFailedFirstMoveTakesNothingBack(t *testing.T) {
+	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
+	var e errJSON
+	code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white","level":"easy"}`, &e)
+	if code != 503 || e.Code != "error.agentFailedNoTakeBack" || strings.Contains(e.Error, "taken back") {
+		t.Errorf("a new game as White whose first move fails: %d %+v", code, e)
+	}
+}
