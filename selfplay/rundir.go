@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
@@ -598,6 +599,19 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 // workerGames.trained), not only from state.json, which keeps those of
 // the window's models.
 const AcceptWindow = 3
+
+// staleTemp is the age beyond which a temporary file in the store is a
+// killed writer's: a worker's upload takes seconds.
+const staleTemp = 10 * time.Minute
+
+// removeStale removes the temporary files that killed workers left in
+// the games folders (file:// only): without it they stayed until the
+// next OpenRunDir, that is the trainer's restart.
+func (d *RunDir) removeStale() {
+	if s, err := d.objects(); err == nil {
+		s.RemoveStale(runfiles.ReplayDir+"/", time.Now().Add(-staleTemp))
+	}
+}
 
 // quarantine moves key, a worker's game that the trainer refused, to
 // quarantine/KEY, out of the folder whose games the trainer and the

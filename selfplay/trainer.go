@@ -188,6 +188,8 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 	if s.hooks.Selfplay != nil {
 		s.hooks.Selfplay(gen, cfg.GamesPerGen)
 	}
+	d.removeStale()
+	swept := time.Now()
 	for len(keys) < cfg.GamesPerGen {
 		found := false
 		for g := max(gen-AcceptWindow, 0); g < gen; g++ {
@@ -228,6 +230,10 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 		}
 		if limit := cfg.Duration; limit > 0 && time.Since(s.start) >= limit {
 			return nil, nil, 0, errTimeUp
+		}
+		if time.Since(swept) >= time.Minute { // while waiting, now and then
+			d.removeStale()
+			swept = time.Now()
 		}
 		if err := runstore.Sleep(ctx, ingestPoll); err != nil {
 			return nil, nil, 0, err
