@@ -59,8 +59,8 @@ type JSONResult struct {
 
 // JSON returns the report in its JSON form.
 func (rep *Report) JSON() JSONReport {
-	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Result.Over, Resigned: rep.Result.Resigned}}
-	if rep.Result.Over {
+	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Result.Over(), Resigned: rep.Result.Method == rules.Resignation}}
+	if rep.Result.Over() {
 		out.Result.Winner = rep.Result.Winner.String()
 	}
 	for _, p := range rep.Positions {

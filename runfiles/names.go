@@ -21,6 +21,7 @@ const (
 	LatestKey      = ModelsDir + "/latest.json"   // the workers' pointer (Latest)
 	LeaseDir       = "lease"
 	LadderDir      = "ladder"
+	QuarantineDir  = "quarantine"  // the worker games a trainer refused, under their keys
 	RatingsFile    = "ratings.csv" // under LadderDir
 	RatingsKey     = LadderDir + "/" + RatingsFile
 )
@@ -150,4 +151,16 @@ func ParseSpoolName(name string) (key string, ok bool) {
 		return "", false
 	}
 	return WorkerShardKey(gen, sum), true
+}
+
+// IsRunEntry reports whether name, an entry at the top of a run's
+// directory, is one a run writes: its files and folders (a hidden name,
+// such as a temporary file, counts as one too).
+func IsRunEntry(name string) bool {
+	switch name {
+	case LockFile, ConfigFile, StateFile, MetricsFile, PlotFile, ReplayDir, GamesDir,
+		ModelsDir, CheckpointsDir, LeaseDir, LadderDir, QuarantineDir:
+		return true
+	}
+	return strings.HasPrefix(name, ".")
 }

@@ -45,8 +45,11 @@ func (b *fileBackend) write(_ context.Context, key string, data []byte, createOn
 
 func (b *fileBackend) read(_ context.Context, key string) ([]byte, error) {
 	data, err := os.ReadFile(b.path(key))
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, ErrNotExist
+	}
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, syscall.EISDIR // a folder under the key's name, not a missing key
 	}
 	return data, err
 }

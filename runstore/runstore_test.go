@@ -540,3 +540,17 @@ func TestOpenUnknownScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFolder: a key that is a folder on file:// is reported as one,
+// not as missing (issue 47).
+func TestReadFolder(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	if err := os.Mkdir(filepath.Join(dir, "config.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Read(context.Background(), "config.json")
+	if errors.Is(err, ErrNotExist) || !errors.Is(err, syscall.EISDIR) {
+		t.Fatalf("read of a folder: %v, want EISDIR", err)
+	}
+}

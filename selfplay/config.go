@@ -107,6 +107,12 @@ type Config struct {
 	MinWindow  int        `json:"min_window"` // replay window while the run is young
 	MaxWindow  int        `json:"max_window"`
 	Gate       GateConfig `json:"gate"`
+	// Games is where the run's games are played, ModeLocal or
+	// ModeWorkers: set by Run and TrainFromWorkers, recorded at the
+	// run's creation, and a run resumes only in its mode (a *ModeError
+	// otherwise). "" in a run made before the mode was recorded, which
+	// resumes in either.
+	Games string `json:"games,omitempty"`
 	// Schedule changes the learning rate and the rescored children by
 	// generation (empty: Train.LR and Game.RescoreChildren throughout).
 	Schedule Schedule `json:"schedule,omitempty"`
@@ -126,6 +132,27 @@ type Config struct {
 	// already (konane train does, to learn its network): the run then
 	// starts from it and does not read Init again. Never saved.
 	InitModel *net.Model `json:"-"`
+}
+
+// Where a run's games are played (Config.Games).
+const (
+	ModeLocal   = "local"   // by the trainer (konane train, Run)
+	ModeWorkers = "workers" // by konane selfplay workers (TrainFromWorkers)
+)
+
+// ModeError is a run resumed in the other mode than the one it was made
+// in (Config.Games): a trainer that plays its own games on a run fed by
+// workers, or the reverse.
+type ModeError struct {
+	Dir   string
+	Saved string // the run's mode
+}
+
+func (e *ModeError) Error() string {
+	if e.Saved == ModeWorkers {
+		return "selfplay: " + e.Dir + " is trained from workers' games: resume it with --selfplay=false"
+	}
+	return "selfplay: " + e.Dir + " plays its own games: resume it without --selfplay=false"
 }
 
 // Validate reports the first invalid setting.
@@ -172,6 +199,7 @@ func (c Config) Validate() error {
 func (c Config) identity() Config {
 	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
 	c.Init, c.InitModel = "", nil
+	c.Games = "" // checked on its own (ModeError)
 	return c
 }
 

@@ -45,6 +45,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 		return err
 	}
 	defer d.Close()
+	cfg.Games = ModeLocal
 	l, err := openLoop(d, cfg, hooks, logf, nil)
 	if err != nil {
 		return err

@@ -279,6 +279,12 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		return cfg, fmt.Errorf("selfplay: %s holds a run with a different configuration (%s); use the same settings or another --run directory", d.root, diff)
 	}
 	switch {
+	case saved.Games != "" && cfg.Games != "" && saved.Games != cfg.Games:
+		return cfg, &ModeError{Dir: d.root, Saved: saved.Games}
+	case cfg.Games == "" || saved.Games == "":
+		cfg.Games = saved.Games // a run made before the mode was recorded keeps none
+	}
+	switch {
 	case cfg.Init == "":
 		cfg.Init = saved.Init
 	case saved.Init != "" && cfg.Init != saved.Init:
@@ -592,6 +598,21 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 // workerGames.trained), not only from state.json, which keeps those of
 // the window's models.
 const AcceptWindow = 3
+
+// quarantine moves key, a worker's game that the trainer refused, to
+// quarantine/KEY, out of the folder whose games the trainer and the
+// workers count: left there, enough broken objects would make the
+// workers wait for a generation that the trainer still lacks.
+func (d *RunDir) quarantine(key string) error {
+	b, err := d.readFile(key)
+	if err == nil {
+		err = d.writeFile(runfiles.QuarantineDir+"/"+key, b)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return d.remove(key)
+}
 
 // workerShards lists the keys of the games that workers uploaded for
 // model gen, in key order.

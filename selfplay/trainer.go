@@ -64,6 +64,7 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 		return err
 	}
 	defer d.Close()
+	cfg.Games = ModeWorkers
 	l, err := openLoop(d, cfg, hooks, logf, func() error { return lease.Check(ctx) })
 	if err != nil {
 		return err
@@ -205,7 +206,10 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 					if errors.As(err, &op) {
 						return nil, nil, 0, err // the store failed, not the game
 					}
-					s.logf("warning: skipping %v", err)
+					s.logf("warning: skipping %v (moved to %s/)", err, runfiles.QuarantineDir)
+					if err := d.quarantine(k); err != nil {
+						return nil, nil, 0, err
+					}
 					continue
 				}
 				found = true

@@ -289,7 +289,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 	// A (re)started worker counts the games already there before it
 	// starts any.
 	if objs, err := store.List(ctx, runfiles.WorkerShardPrefix(latest.Generation)); err == nil {
-		if have, want, paused := bp.listed(latest.Generation, len(objs)); paused && hooks.Paused != nil {
+		if have, want, paused := bp.listed(latest.Generation, countGames(objs)); paused && hooks.Paused != nil {
 			call(func() { hooks.Paused(latest.Generation, have, want) })
 		}
 	}
@@ -332,7 +332,7 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 				logf("warning: %v", err)
 				continue
 			}
-			if have, want, paused := bp.listed(gen, len(objs)); paused && hooks.Paused != nil {
+			if have, want, paused := bp.listed(gen, countGames(objs)); paused && hooks.Paused != nil {
 				call(func() { hooks.Paused(gen, have, want) })
 			}
 		}
@@ -407,6 +407,20 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		return firstErr
 	}
 	return nil
+}
+
+// countGames counts the objects of a games folder that are games by
+// their names, as the trainer counts them (workerShards): other files
+// there do not fill a generation, and broken games the trainer refuses
+// leave the folder (RunDir.quarantine).
+func countGames(objs []runstore.Object) int {
+	n := 0
+	for _, o := range objs {
+		if _, _, ok := runfiles.ParseWorkerShardKey(o.Key); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // pausedPoll is how often a paused worker looks for the next model.

@@ -307,3 +307,110 @@ func TestWorkerGamesLimitReturns(t *testing.T) {
 		t.Fatalf("the store lists %d games (%v), want 3", len(objs), err)
 	}
 }
+
+// TestRunModeRecorded: a run records where its games are played, and
+// neither a local trainer resumes a run fed by workers (whose games it
+// would look for in games/, issue 47) nor the reverse.
+func TestRunModeRecorded(t *testing.T) {
+	ctx := context.Background()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+
+	local := t.TempDir()
+	if err := Run(ctx, local, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	store, err := runstore.Open(ctx, local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var me *ModeError
+	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {
+		t.Fatalf("workers on a local run: %v, want a ModeError", err)
+	}
+
+	fed := t.TempDir()
+	wstore, err := runstore.Open(ctx, fed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wstore.Close()
+	tctx, stop := context.WithCancel(ctx)
+	hooks := Hooks{Start: stop} // the run is made; stop before its games
+	if err := TrainFromWorkers(tctx, wstore, cfg, hooks, t.Logf); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if err := Run(ctx, fed, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "resume it with --selfplay=false") {
+		t.Fatalf("a local trainer on a run fed by workers: %v, want a ModeError", err)
+	}
+	d := NewRunDir(fed)
+	defer d.Close()
+	saved, err := d.ReadConfig()
+	if err != nil || saved.Games != ModeWorkers {
+		t.Fatalf("config.json of a run fed by workers: games %q, %v", saved.Games, err)
+	}
+}
+
+// TestJunkInGamesFolder: broken objects named as games, and other files,
+// in the newest games folder do not stall the run: the trainer moves
+// what it refuses to quarantine/ and the workers count only games, so
+// the generation fills with real games (issue 47).
+func TestJunkInGamesFolder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "run")
+	store, err := runstore.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	var junk []string
+	addJunk := func() { // once the run is made, before the workers' games
+		for i := range cfg.GamesPerGen {
+			b := []byte(fmt.Sprintf("not a game %d", i))
+			k := runfiles.WorkerShardKey(0, runstore.SHA256(b))
+			if err := store.Create(ctx, k, b); err != nil {
+				t.Error(err)
+			}
+			junk = append(junk, k)
+			if err := store.Create(ctx, fmt.Sprintf("%snotes-%d.txt", runfiles.WorkerShardPrefix(0), i), []byte("x")); err != nil {
+				t.Error(err)
+			}
+		}
+		if err := os.Symlink(filepath.Join(dir, "config.json"), filepath.Join(dir, runfiles.WorkerShardPrefix(0)+strings.Repeat("ab", 32)+".shard")); err != nil {
+			t.Error(err)
+		}
+	}
+	started := make(chan struct{})
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		sp, err := runstore.OpenSpool(t.TempDir())
+		if err != nil {
+			done <- err
+			return
+		}
+		defer sp.Close()
+		select {
+		case <-started:
+		case <-wctx.Done():
+		}
+		done <- Work(wctx, store, sp, WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond}, WorkerHooks{}, t.Logf)
+	}()
+	err = TrainFromWorkers(ctx, store, cfg, Hooks{Start: func() { addJunk(); close(started) }}, t.Logf)
+	stop()
+	if werr := <-done; werr != nil {
+		t.Errorf("worker: %v", werr)
+	}
+	if err != nil {
+		t.Fatalf("the trainer: %v (the run stalled on the junk)", err)
+	}
+	for _, k := range junk {
+		if _, err := store.Read(ctx, runfiles.QuarantineDir+"/"+k); err != nil {
+			t.Errorf("%s not quarantined: %v", k, err)
+		}
+	}
+}

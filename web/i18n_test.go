@@ -138,6 +138,7 @@ func TestPageLanguages(t *testing.T) {
 		}
 		// The API answers in it.
 		req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"black","level":"easy"}`))
+		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept-Language", code)
 		r, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	stdnet "net"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/konanezero/konane/web/api"
@@ -80,6 +82,12 @@ func (s *Server) Handler() http.Handler {
 		}
 		if r.URL.Path == "/" {
 			s.pages.ServeHTTP(w, r)
+			return
+		}
+		// A name no file can have (invalid UTF-8 such as /%ff) is not
+		// found, where the file server would answer 500.
+		if !fs.ValidPath(strings.TrimPrefix(path.Clean(r.URL.Path), "/")) {
+			http.NotFound(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)

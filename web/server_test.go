@@ -343,3 +343,19 @@ func TestNewConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidPathNotFound: a path no file can have (invalid UTF-8) is
+// not found, not a server fault (issue 47).
+func TestInvalidPathNotFound(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, p := range []string{"/%ff", "/a/%ff%fe", "/%c0%af"} {
+		resp, err := http.Get(ts.url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 404 {
+			t.Errorf("GET %s: %d, want 404", p, resp.StatusCode)
+		}
+	}
+}

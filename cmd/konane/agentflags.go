@@ -48,7 +48,7 @@ func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (player.Limits, erro
 		}
 		sims = l.Sims
 	}
-	s, err := agent.NewStrength(f.level, sims, f.time)
+	s, err := agent.NewLimits(f.level, sims, f.time)
 	if err != nil {
 		return player.Limits{}, limitsFlagError(cmd, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/gtp"
+	"github.com/konanezero/konane/rules"
 )
 
 func init() {
@@ -38,8 +39,9 @@ play and genmove fail for the side not to move, and genmove fails with
 are failure answers ("? message"); only quit or the end of the input
 ends the session.
 
-boardsize accepts the sizes that have a model: the shipped ones (6 and 8),
-or with --model FILE the model's size only.
+boardsize accepts the sizes the computer plays, ` + rules.SizeList(agent.Sizes()) + ` (the
+exact solver on the small ones, a shipped model on the others), or with
+--model FILE the model's size only.
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
@@ -71,7 +73,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("gtp: %w", err)
 	}
-	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: size, Version: buildVersion()})
+	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

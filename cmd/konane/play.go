@@ -49,9 +49,10 @@ A bad move or command gets the reason and the prompt again. On a terminal
 the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
 The input may be a pipe, so that games can be scripted.
 
-The computer plays with the model shipped for the board size (6x6 and 8x8;
-other sizes need --model FILE, whose size is then the board's), searching
-the simulations of --level per move, or --sims, or for --time per move.
+The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
+` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others; other sizes need --model FILE,
+whose size is then the board's. Its search runs the simulations of
+--level per move, or --sims, or for --time per move.
 The win probability is the search's estimate.
 
 Example: konane play --size 6 --color white --level hard
@@ -114,10 +115,9 @@ type terminal struct {
 	games    int        // games started, for the agents' seeds
 	width    int        // columns for lists of moves
 
-	human    rules.Color
-	game     *rules.Game
-	agent    *agent.Agent
-	resigned bool // the human gave this game up
+	human rules.Color
+	game  *rules.Game
+	agent *agent.Agent
 	// resignAsked: the last command was resign, whose confirmation
 	// (yes) the next line is.
 	resignAsked bool
@@ -192,10 +192,8 @@ func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
 	}
 }
 
-func (t *terminal) over() bool { return t.resigned || t.game.Over() }
-
 func (t *terminal) prompt() string {
-	if t.over() {
+	if t.game.Over() {
 		return "game over> "
 	}
 	return t.human.String() + "> "
@@ -306,7 +304,6 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	t.agent = a
-	t.resigned = false
 	t.game, err = rules.NewGame(t.engine.Size())
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -336,7 +333,7 @@ func (t *terminal) describeStrength() string {
 	if !t.strength.NoSolver {
 		s += ", perfect in the endgame"
 	}
-	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Strength() {
+	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Limits() {
 		return fmt.Sprintf("level %s: %s", l.Name, s)
 	}
 	return s
@@ -355,7 +352,7 @@ func (t *terminal) showBoard() {
 	p := t.game.Position()
 	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
-	if t.over() {
+	if t.game.Over() {
 		t.say("x black, o white. " + t.result())
 		t.say("Type new for another game, undo, save FILE, or quit.")
 		return
@@ -367,25 +364,16 @@ func (t *terminal) showBoard() {
 	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", p.Turn, who)
 }
 
-// winner returns the winner of the finished game.
-func (t *terminal) winner() rules.Color {
-	if t.resigned {
-		return t.human.Other()
-	}
-	w, _ := t.game.Winner()
-	return w
-}
-
 // result says why the game is over and who won.
 func (t *terminal) result() string {
-	w := t.winner()
+	w, method := t.game.Outcome()
 	who := "you win!"
 	if w != t.human {
 		who = "the computer wins."
 	}
 	why := fmt.Sprintf("%s has no legal move", w.Other())
-	if t.resigned {
-		why = fmt.Sprintf("you (%s) resigned", t.human)
+	if method == rules.Resignation {
+		why = fmt.Sprintf("you (%s) resigned", w.Other())
 	}
 	return fmt.Sprintf("Game over: %s. %s wins: %s", why, w, who)
 }
@@ -398,7 +386,7 @@ func (t *terminal) announce() {
 
 func (t *terminal) showMoves() {
 	p := t.game.Position()
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
@@ -409,7 +397,7 @@ func (t *terminal) showMoves() {
 // askResign asks for the confirmation of a resignation: the next line
 // (see confirmResign).
 func (t *terminal) askResign() {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "the game is already over: type new for another game")
 		return
 	}
@@ -437,11 +425,10 @@ func (t *terminal) confirmResign(line string) (handled bool) {
 
 // resign gives the game up.
 func (t *terminal) resign() {
-	if t.over() {
+	if t.game.Resign(t.human) != nil {
 		fmt.Fprintln(t.out, "the game is already over: type new for another game")
 		return
 	}
-	t.resigned = true
 	fmt.Fprintf(t.out, "You (%s) resign.\n", t.human)
 	t.showBoard()
 }
@@ -457,12 +444,12 @@ func (t *terminal) setLevel(args []string) {
 		fmt.Fprintf(t.out, "unknown level %q: want %s\n", args[0], strings.Join(agent.LevelNames(), ", "))
 		return
 	}
-	t.level, t.strength = l.Name, l.Strength()
+	t.level, t.strength = l.Name, l.Limits()
 	t.say("the computer now plays at " + t.describeStrength())
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
@@ -500,7 +487,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 }
 
 func (t *terminal) hint(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no hint: the game is over")
 		return nil
 	}
@@ -515,7 +502,7 @@ func (t *terminal) hint(ctx context.Context) error {
 
 // eval gives the win probability from the human's side, as hint does.
 func (t *terminal) eval(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		t.announce()
 		return nil
 	}
@@ -537,16 +524,12 @@ func (t *terminal) undo() {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	t.resigned = false
 	fmt.Fprint(t.out, wrapWords("took back ", rules.MoveStrings(taken), t.width, 2))
 	t.showBoard()
 }
 
 func (t *terminal) save(path string) {
 	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")", time.Now())
-	if t.resigned {
-		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
-	}
 	data, err := rec.MarshalFor(path)
 	if err == nil {
 		err = atomicfile.WriteFile(path, data, 0o644)

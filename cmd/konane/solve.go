@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:  "solve",
-		usage: "solve --size N [--position RECORD_OR_MOVES] [--stats]",
+		usage: "solve (--size N | --board B) [--position RECORD_OR_MOVES] [--stats]",
 		short: "solve the game or a position exactly (who wins with perfect play)",
 		long: `Solve finds the winner with perfect play from both sides.
 
@@ -38,7 +38,15 @@ game record file (a value that exists on disk or holds '.' or '/' is taken
 as a file, and a missing one is an error). It prints who is to move and who wins, then every legal
 move and whether it wins for the player who makes it.
 
---size is required, except with a game record, whose size is used.
+--board solves any board of at most 8 files and ranks instead: N, WxH or an
+AbstractPlay variant (default, size-7, size-8), with /removal or /gap to
+choose the start (default: gap where it is defined, that is when exactly one
+of W and H is odd; the removals elsewhere). On a gap board there are no
+removals and the start is solved at once ("start: black wins", then the
+value). --board takes a list of moves, not a game record.
+
+--size (or --board) is required, except with a game record, whose size is
+used.
 Sizes 4 and 5 take milliseconds, 6 a few seconds; on 7 and 8 only
 positions late in the game are within reach.
 
@@ -63,12 +71,19 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("solve", stderr)
 	board := addBoardFlag(fs, "required unless --position is a game record")
 	position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
+	boardText := fs.String("board", "", "board: N or WxH (4..8 each) or an AbstractPlay variant, optionally /removal or /gap (instead of --size)")
 	stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("solve", "unexpected argument %q", fs.Arg(0))
+	}
+	if explicit(fs)["board"] {
+		if board.Given() {
+			return usageError("solve", "give --size or --board, not both")
+		}
+		return solveBoard(ctx, *boardText, *position, *stats, stdout, stderr)
 	}
 	sizeSet := board.Given()
 	size, err := board.get("solve")
@@ -100,6 +115,53 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	if *stats {
+		st := s.Stats()
+		el := time.Since(began)
+		fmt.Fprintf(stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
+			el.Seconds(), st.Nodes, float64(st.Nodes)/el.Seconds(), st.Hits)
+	}
+	return nil
+}
+
+// solveBoard is "konane solve --board": the start, or a list of moves
+// from it, solved on any board the solver holds.
+func solveBoard(ctx context.Context, text, position string, stats bool, stdout, stderr io.Writer) error {
+	b, err := rules.ParseBoard(text)
+	if err != nil {
+		return fmt.Errorf("solve: --board: %w", err)
+	}
+	if !b.Narrow() {
+		return usageError("solve", "--board %s: the solver holds boards of at most %dx%d", b, rules.MaxSize, rules.MaxSize)
+	}
+	p, err := b.Position()
+	if err != nil {
+		return fmt.Errorf("solve: --board: %w", err)
+	}
+	s := solver.New()
+	began := time.Now()
+	if position == "" {
+		res, err := s.SolveBoard(ctx, b, func(r solver.OpeningResult) {
+			fmt.Fprintf(stdout, "%s %s: %s\n", r.Black, r.White, winner(r.BlackWins))
+		})
+		if err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+		if b.Start == rules.Gap {
+			fmt.Fprintf(stdout, "start: %s\n", winner(res.BlackWins))
+		}
+		fmt.Fprintf(stdout, "value: %s\n", winner(res.BlackWins))
+	} else {
+		if strings.ContainsAny(position, `./\`) {
+			return usageError("solve", "--board takes a list of moves, not a game record file (records give their own size)")
+		}
+		if p, err = playMoves(p, position); err != nil {
+			return err
+		}
+		if err := solvePosition(ctx, s, p, stdout); err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+	}
+	if stats {
 		st := s.Stats()
 		el := time.Since(began)
 		fmt.Fprintf(stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
@@ -189,7 +251,11 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 		}
 		return p, nil
 	}
-	p := rules.NewPosition(size)
+	return playMoves(rules.NewPosition(size), text)
+}
+
+// playMoves plays a list of moves (separated by spaces or commas) from p.
+func playMoves(p rules.Position, text string) (rules.Position, error) {
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	if len(fields) == 0 {
 		return p, usageError("solve", "--position %q: no moves", text)

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -221,6 +222,17 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 			return cfg, usageError("train", "--size %d: %s holds a %dx%d run", o.size, o.run, saved.Size, saved.Size)
 		}
 		cfg = saved
+		// A run resumes where its games were played: without
+		// --selfplay, in its mode; with one that contradicts it, not.
+		switch workers := saved.Games == selfplay.ModeWorkers; {
+		case saved.Games == "" || workers == !o.selfplay:
+		case !set["selfplay"] && workers:
+			o.selfplay = false
+		case workers:
+			return cfg, usageError("train", "--run %s: the run is trained from workers' games: add --selfplay=false (without --selfplay=true)", o.run)
+		default:
+			return cfg, usageError("train", "--run %s: the run plays its own games: leave out --selfplay=false", o.run)
+		}
 	}
 	cfg.Init = o.init
 	if err := adaptSims(&cfg.Game.Cap, set, o.sims, o.fastSims); err != nil {
@@ -301,11 +313,34 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 	cfg, err = d.ReadConfig()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if local {
+			if err := checkNewRunDir(strings.TrimPrefix(run, "file://")); err != nil {
+				return cfg, false, err
+			}
+		}
 		return cfg, false, nil
 	case err != nil:
 		return cfg, false, fmt.Errorf("train: %w", err)
 	}
 	return cfg, true, nil
+}
+
+// checkNewRunDir refuses to start a run in a directory that holds files
+// of something else: a mistyped --run would mix the run into them.
+func checkNewRunDir(dir string) error {
+	es, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("train: --run: %w", err)
+	}
+	for _, e := range es {
+		if !runfiles.IsRunEntry(e.Name()) {
+			return usageError("train", "--run %s: the directory holds %s, which is not a run's, and no run (config.json): name an empty or new directory", dir, rules.Quote(e.Name()))
+		}
+	}
+	return nil
 }
 
 // constantSchedule adapts the schedule of a new run to the flags given

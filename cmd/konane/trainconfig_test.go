@@ -233,3 +233,77 @@ func captureTrainConfig(t *testing.T) *selfplay.Config {
 	t.Cleanup(func() { trainLoop = selfplay.Run })
 	return got
 }
+
+// TestTrainRefusesForeignDir: a new run is not started in a directory of
+// other files, and a config.json that is a folder is named as such, not
+// taken for a missing one (issue 47).
+func TestTrainRefusesForeignDir(t *testing.T) {
+	foreign := t.TempDir()
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
+	folder := t.TempDir()
+	os.Mkdir(filepath.Join(folder, "config.json"), 0o755)
+	for dir, want := range map[string]string{
+		foreign: `train: --run ` + foreign + `: the directory holds "notes.txt", which is not a run's`,
+		folder:  "config.json in " + folder + ": is a directory",
+	} {
+		var out bytes.Buffer
+		err := runCmd([]string{"train", "--run", dir, "--size", "4", "--generations", "1", "--games-per-gen", "2"}, &out)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("train --run %s: %v, want %q", dir, err, want)
+		}
+	}
+	if es, _ := os.ReadDir(foreign); len(es) != 1 {
+		t.Errorf("the refused directory holds %d entries, want only notes.txt", len(es))
+	}
+}
+
+// TestTrainResumesInRunMode: a run fed by workers resumes fed by workers
+// when --selfplay is not given, and is refused in one line naming the
+// flag when it contradicts the run; a run made before the mode was
+// recorded resumes as the flags say (issue 47).
+func TestTrainResumesInRunMode(t *testing.T) {
+	var called string
+	trainLoop = func(context.Context, string, selfplay.Config, selfplay.Hooks, func(string, ...any)) error {
+		called = "local"
+		return nil
+	}
+	trainFromWorkers = func(context.Context, *runstore.Store, selfplay.Config, selfplay.Hooks, func(string, ...any)) error {
+		called = "workers"
+		return nil
+	}
+	defer func() { trainLoop, trainFromWorkers = selfplay.Run, selfplay.TrainFromWorkers }()
+	runWith := func(mode string) string {
+		dir := t.TempDir()
+		cfg := selfplay.DefaultConfig(4)
+		cfg.Games = mode
+		b, _ := json.Marshal(cfg)
+		if err := os.WriteFile(filepath.Join(dir, "config.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, c := range []struct {
+		mode  string
+		flags []string
+		want  string // the loop called, or the error
+	}{
+		{selfplay.ModeWorkers, nil, "workers"},
+		{selfplay.ModeWorkers, []string{"--selfplay=false"}, "workers"},
+		{selfplay.ModeWorkers, []string{"--selfplay=true"}, "the run is trained from workers' games: add --selfplay=false"},
+		{selfplay.ModeLocal, nil, "local"},
+		{selfplay.ModeLocal, []string{"--selfplay=false"}, "the run plays its own games: leave out --selfplay=false"},
+		{"", nil, "local"},
+		{"", []string{"--selfplay=false"}, "workers"},
+	} {
+		called = ""
+		var out bytes.Buffer
+		err := runCmd(append([]string{"train", "--run", runWith(c.mode)}, c.flags...), &out)
+		got := called
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, c.want) || strings.Contains(got, "\n") {
+			t.Errorf("a run of mode %q, train %v: %q, want %q", c.mode, c.flags, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
 
@@ -74,6 +76,14 @@ func (s *Service) api() http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
+			// A body of another type is what a form or a "simple"
+			// cross-site request sends without a preflight: refused,
+			// so that no other site makes its visitors run searches.
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+				s.writeError(w, r, &apiError{code: http.StatusUnsupportedMediaType, msg: messages.New("error.malformed"),
+					detail: fmt.Errorf("Content-Type %s, want application/json", rules.Quote(r.Header.Get("Content-Type")))})
+				return
+			}
 			limit := s.cfg.MaxBody
 			if name == "review" {
 				limit = s.cfg.MaxRecord // a record is longer than a game's moves
@@ -144,8 +154,8 @@ func recordName(size int, t time.Time) string {
 
 // Handler serves the API (/api/), the probes (/healthz, /readyz) and,
 // unless Config.MetricsApart, /metrics; it passes every other request to
-// next (the page). It counts every request in the metrics and logs one
-// line for it (Config.Logger; see observe).
+// next (the page). It counts every request in the metrics and logs a
+// summary of them (Config.Logger; see observe).
 func (s *Service) Handler(next http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", next)
@@ -193,9 +203,20 @@ func (s *Service) openings(r *http.Request) (any, error) {
 	})
 }
 
+// StatusClientGone is the status that the metrics and the log give a
+// request whose client closed the connection before the answer (nginx's
+// 499), so that a 5xx is always a fault of the server.
+const StatusClientGone = 499
+
 func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	switch {
+	case errors.As(err, &ae):
+	case r.Context().Err() != nil:
+		// The client left during the search: no fault of ours, and no
+		// one reads the answer; counted and logged as 499, not 500.
+		ae = &apiError{code: StatusClientGone, msg: messages.New("error.internal"), detail: err}
+	default:
 		ae = &apiError{code: http.StatusInternalServerError, msg: messages.New("error.internal"), detail: err}
 	}
 	if ae.code == http.StatusServiceUnavailable || ae.code == http.StatusTooManyRequests {

@@ -50,6 +50,7 @@ func TestClientAddress(t *testing.T) {
 func newGameFrom(t *testing.T, ts *testServer, xff string) (int, errJSON) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
+	req.Header.Set("Content-Type", "application/json")
 	if xff != "" {
 		req.Header.Set("X-Forwarded-For", xff)
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/konanezero/konane/web/messages"
@@ -17,12 +18,28 @@ import (
 // MetricsHandler serves the metrics in the Prometheus text format; the
 // server's Handler serves it at /metrics too unless Config.MetricsApart.
 func (s *Service) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+	return readOnly(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+}
+
+// readOnly answers GET and HEAD with h, and other methods with 405.
+func readOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed: GET or HEAD", http.StatusMethodNotAllowed)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // probes answers /healthz (the process serves) and /readyz (it takes new
 // games).
 func (s *Service) probes(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		readOnly(nil).ServeHTTP(w, r)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if r.URL.Path == "/readyz" && !s.ready() {
@@ -95,8 +112,12 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe counts every request in the metrics and logs one line for it
-// (Config.Logger): its id (the client's X-Request-Id if it is a short
+// observe counts every request in the metrics and logs it (Config.Logger)
+// as a summary, not line by line: every answer of ours that failed (5xx)
+// at error level, and of the others at most one line a minute for each
+// endpoint and status (the first of the minute), whose "requests" counts
+// the requests of that endpoint and status since the previous line. A
+// line holds the request's id (the client's X-Request-Id if it is a short
 // token, else a new one; sent back in X-Request-Id), method, endpoint,
 // status, duration and the level searched. It logs no moves and no
 // addresses. The probes and /metrics log at debug level.
@@ -125,13 +146,61 @@ func (s *Service) observe(h http.Handler) http.Handler {
 		if ep == "healthz" || ep == "readyz" || ep == "metrics" {
 			lvl = slog.LevelDebug
 		}
+		n := int64(1)
+		if sw.code >= 500 {
+			lvl = slog.LevelError
+		} else if n = s.accessLog.due(ep, sw.code, start); n == 0 {
+			return
+		}
 		attrs := []slog.Attr{slog.String("id", id), slog.String("method", r.Method), slog.String("endpoint", ep),
-			slog.Int("status", sw.code), slog.Float64("duration_s", time.Since(start).Seconds())}
+			slog.Int("status", sw.code), slog.Float64("duration_s", time.Since(start).Seconds()), slog.Int64("requests", n)}
 		if ri.level != "" {
 			attrs = append(attrs, slog.String("level", ri.level))
 		}
 		s.cfg.Logger.LogAttrs(r.Context(), lvl, "request", attrs...)
 	})
+}
+
+// accessSummary decides which requests the log shows (see observe).
+type accessSummary struct {
+	mu   sync.Mutex
+	keys map[accessKey]*accessCount
+}
+
+type accessKey struct {
+	endpoint string
+	code     int
+}
+
+type accessCount struct {
+	last time.Time // of the key's last line
+	n    int64     // requests since it
+}
+
+// accessEvery is how often at most the log shows a line for one endpoint
+// and status.
+const accessEvery = time.Minute
+
+// due counts a request of endpoint ep answered with code at now, and
+// returns 0 when it is not logged, else the requests its line stands for.
+func (a *accessSummary) due(ep string, code int, now time.Time) int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.keys == nil {
+		a.keys = map[accessKey]*accessCount{}
+	}
+	c := a.keys[accessKey{ep, code}]
+	if c == nil {
+		c = &accessCount{}
+		a.keys[accessKey{ep, code}] = c
+	}
+	c.n++
+	if !c.last.IsZero() && now.Sub(c.last) < accessEvery {
+		return 0
+	}
+	n := c.n
+	c.last, c.n = now, 0
+	return n
 }
 
 // tokenLike reports whether a client's request id may go into the log:

@@ -2,10 +2,14 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -107,6 +111,7 @@ func TestBusyAnswer(t *testing.T) {
 	}
 	defer release()
 	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Language", "de")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -237,5 +242,101 @@ func TestEndpointLabels(t *testing.T) {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+// TestCrossSiteRefused: a POST whose body is not declared JSON (what a
+// form or a "simple" cross-site request sends without a preflight) runs
+// no search, and the probes and metrics answer GET and HEAD only
+// (issue 47).
+func TestCrossSiteRefused(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	body := `{"size":6,"color":"white","level":"easy"}`
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("POST /api/v2/new as %q: %d, want 415", ct, resp.StatusCode)
+		}
+	}
+	req, _ := http.NewRequest("POST", ts.url+"/api/v2/new", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST as JSON: %v, %v", resp.StatusCode, err)
+	}
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		for _, method := range []string{"POST", "PUT", "DELETE", "TRACE"} {
+			req, _ := http.NewRequest(method, ts.url+path, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("%s %s: %d, want 405", method, path, resp.StatusCode)
+			}
+		}
+		req, _ := http.NewRequest("HEAD", ts.url+path, nil)
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+			t.Errorf("HEAD %s: %v", path, err)
+		}
+	}
+}
+
+// TestClientGoneNotAFault: a search whose client left is answered (to no
+// one) and counted as 499, not as a 500 (issue 47).
+func TestClientGoneNotAFault(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := httptest.NewRequest("POST", "/api/v2/move", nil).WithContext(ctx)
+	w := httptest.NewRecorder()
+	ts.writeError(w, r, fmt.Errorf("mcts: evaluate: %w", context.Canceled))
+	if w.Code != StatusClientGone {
+		t.Errorf("a search whose client left: %d, want %d", w.Code, StatusClientGone)
+	}
+	w = httptest.NewRecorder()
+	ts.writeError(w, httptest.NewRequest("POST", "/api/v2/move", nil), errors.New("a fault"))
+	if w.Code != 500 {
+		t.Errorf("a fault: %d, want 500", w.Code)
+	}
+}
+
+// TestAccessLogSummarised: the log shows one line a minute for an
+// endpoint and status, not one per request (issue 47), and counts the
+// requests it stands for.
+func TestAccessLogSummarised(t *testing.T) {
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	ts := newTestServer(t, Config{Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, nil))})
+	for range 50 {
+		resp, err := http.Get(ts.url + "/api/v2/config")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	mu.Unlock()
+	if len(lines) != 1 || !strings.Contains(lines[0], `"endpoint":"v2/config"`) || !strings.Contains(lines[0], `"requests":1`) {
+		t.Fatalf("50 requests logged as %d lines: %q", len(lines), lines)
+	}
+	var a accessSummary
+	now := time.Now()
+	for i, want := range []int64{1, 0, 0} {
+		if n := a.due("v2/move", 200, now.Add(time.Duration(i)*time.Second)); n != want {
+			t.Errorf("request %d: due %d, want %d", i, n, want)
+		}
+	}
+	if n := a.due("v2/move", 200, now.Add(accessEvery)); n != 3 {
+		t.Errorf("a minute later: due %d, want 3 (the requests since the last line)", n)
 	}
 }

@@ -322,6 +322,9 @@ func TestAPIErrors(t *testing.T) {
 		{"GET", "/api/config", "", 410, "error.oldAPI", "use /api/v2/config"},
 	} {
 		req, _ := http.NewRequest(tc.method, ts.url+tc.path, strings.NewReader(tc.body))
+		if tc.method == "POST" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -57,7 +57,8 @@ type Config struct {
 	// MetricsApart leaves /metrics out of Handler (serve MetricsHandler
 	// on an address of its own).
 	MetricsApart bool
-	// Logger gets one line per request (see Service.Handler); nil = none.
+	// Logger gets every failed request and a summary of the others (see
+	// Service.Handler); nil = none.
 	Logger *slog.Logger
 	// Learn are the steps of "Learn the rules" that GET /api/v2/learn
 	// answers (the page's tutorial); nil = none.
@@ -82,6 +83,7 @@ type Service struct {
 	metrics       *metrics
 	draining      atomic.Bool
 	openingsCache openingsCache    // the openings' tables by size
+	accessLog     accessSummary    // which requests the log shows (observe)
 	now           func() time.Time // the clock of the record download's date (tests fix it)
 
 	mu    sync.Mutex // guards rng and games
