@@ -71,7 +71,7 @@ func BenchmarkAgentGame(b *testing.B) {
 	for _, size := range []int{8, 6} {
 		for _, l := range Levels() {
 			for _, solver := range []bool{true, false} {
-				s := l.Strength()
+				s := l.Limits()
 				s.NoSolver = !solver
 				name := fmt.Sprintf("%dx%d/%s", size, size, l.Name)
 				if !solver {

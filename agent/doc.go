@@ -8,21 +8,7 @@
 // human) and the record of a person's game against it (RecordAgainst; the
 // game itself, its moves, take-backs and record, is a rules.Game).
 //
-// # Levels
-//
-// One table of named levels, easy, medium, hard and max, gives 16, 512,
-// 2048 and 8192 search simulations per move; all but easy search with
-// MCTS-Solver and the exact endgame solver (mcts.Config.Solver), so that
-// they never miss a forced win they can see and play endgames of up to 30
-// stones perfectly once solved; easy plays plain MCTS. NewStrength combines
-// a level with the --sims and --time flags. medium and hard are sized to
-// answer on 8x8 within 0.3 s and 1 s on a 2-core machine, with a margin;
-// the times measured are in docs/results/2026-12-01-latency.md (the one
-// place they are stated). One game's search runs on one core.
-// A proven win (Analysis.Value 1) is played at once. The win probability
-// shown to people is (Value+1)/2 of the search root, Value being the root's mean value for
-// the side to move in [-1, 1]; the principal line is the search's most
-// visited path.
+// The design and its reasons: docs/internals/agent.md.
 //
 // # Usage
 //
@@ -32,7 +18,7 @@
 //	e, err := engines.Get(6)
 //	a, err := e.NewAgent(seed)            // one per game
 //	g, err := rules.NewGame(6)
-//	s, err := agent.NewStrength("medium", 0, 0)
+//	s, err := agent.NewLimits("medium", 0, 0)
 //	an, err := a.Move(ctx, g.Position(), s)
 //	fmt.Println(an.Best, an.WinProb(), an.Line())
 //	err = g.Play(an.Best)

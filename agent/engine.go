@@ -139,7 +139,7 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if s.Kind != player.KindModel {
 		return player.NewFactory(s)
 	}
-	strength, err := specStrength(s)
+	strength, err := specLimits(s)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
@@ -154,15 +154,15 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	return e.Players(s.Name, cfg, strength)
 }
 
-// specStrength is the strength of a model spec: its level's (when it
+// specLimits is the strength of a model spec: its level's (when it
 // names one; sims and time replace the level's simulations, as
-// NewStrength does), with the solver as the level says unless solver=
+// NewLimits does), with the solver as the level says unless solver=
 // says otherwise.
-func specStrength(s player.Spec) (player.Limits, error) {
+func specLimits(s player.Spec) (player.Limits, error) {
 	st := player.Limits{Sims: s.Sims, Time: s.Time}
 	if level := s.Settings[settingLevel]; level != "" {
 		var err error
-		if st, err = NewStrength(level, s.Sims, s.Time); err != nil {
+		if st, err = NewLimits(level, s.Sims, s.Time); err != nil {
 			return player.Limits{}, err
 		}
 	}

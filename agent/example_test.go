@@ -20,10 +20,10 @@ func ExampleLevels() {
 	// max 8192
 }
 
-func ExampleNewStrength() {
-	s, _ := agent.NewStrength("hard", 0, 0)
+func ExampleNewLimits() {
+	s, _ := agent.NewLimits("hard", 0, 0)
 	fmt.Println(s)
-	s, _ = agent.NewStrength("hard", 0, 1500_000_000) // --time 1.5s
+	s, _ = agent.NewLimits("hard", 0, 1500_000_000) // --time 1.5s
 	fmt.Println(s)
 	// Output:
 	// 2048 simulations per move

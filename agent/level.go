@@ -17,8 +17,8 @@ type Level struct {
 	Solver bool
 }
 
-// Strength returns the limits of a move at level l.
-func (l Level) Strength() player.Limits { return player.Limits{Sims: l.Sims, NoSolver: !l.Solver} }
+// Limits returns the limits of a move at level l.
+func (l Level) Limits() player.Limits { return player.Limits{Sims: l.Sims, NoSolver: !l.Solver} }
 
 // levels is the one table of difficulties that play, serve and gtp offer,
 // weakest first; all but the easiest use the solver (which makes the
@@ -85,11 +85,11 @@ func ParseLevel(name string) (Level, error) {
 	return Level{}, fmt.Errorf("agent: unknown level %q (want %s)", name, strings.Join(LevelNames(), ", "))
 }
 
-// NewStrength combines the usual command-line settings: a level name
+// NewLimits combines the usual command-line settings: a level name
 // gives the simulations, a positive sims replaces them, and a positive
 // moveTime limits the time per move (without sims, time alone then
 // decides, whatever the level).
-func NewStrength(level string, sims int, moveTime time.Duration) (player.Limits, error) {
+func NewLimits(level string, sims int, moveTime time.Duration) (player.Limits, error) {
 	if level == "" {
 		level = DefaultLevel
 	}
@@ -97,7 +97,7 @@ func NewStrength(level string, sims int, moveTime time.Duration) (player.Limits,
 	if err != nil {
 		return player.Limits{}, err
 	}
-	s := l.Strength()
+	s := l.Limits()
 	s.Time = moveTime
 	switch {
 	case sims != 0:

@@ -33,7 +33,7 @@ func TestParseLevel(t *testing.T) {
 	}
 }
 
-func TestNewStrength(t *testing.T) {
+func TestNewLimits(t *testing.T) {
 	for _, tc := range []struct {
 		level string
 		sims  int
@@ -48,9 +48,9 @@ func TestNewStrength(t *testing.T) {
 		{"hard", 0, time.Second, player.Limits{Time: time.Second}, "1s per move"},
 		{"hard", 300, 2 * time.Second, player.Limits{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
 	} {
-		s, err := NewStrength(tc.level, tc.sims, tc.time)
+		s, err := NewLimits(tc.level, tc.sims, tc.time)
 		if err != nil || s != tc.want || s.String() != tc.text {
-			t.Errorf("NewStrength(%q, %d, %v) = %+v %q, %v; want %+v %q", tc.level, tc.sims, tc.time, s, s, err, tc.want, tc.text)
+			t.Errorf("NewLimits(%q, %d, %v) = %+v %q, %v; want %+v %q", tc.level, tc.sims, tc.time, s, s, err, tc.want, tc.text)
 		}
 		if err := s.Validate(); err != nil {
 			t.Errorf("%+v: %v", s, err)
@@ -68,8 +68,8 @@ func TestNewStrength(t *testing.T) {
 		{"easy", 0, -time.Second, "time per move"},
 		{"easy", 0, time.Hour, "time per move"},
 	} {
-		if _, err := NewStrength(tc.level, tc.sims, tc.time); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewStrength(%q, %d, %v): %v; want an error about %q", tc.level, tc.sims, tc.time, err, tc.want)
+		if _, err := NewLimits(tc.level, tc.sims, tc.time); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewLimits(%q, %d, %v): %v; want an error about %q", tc.level, tc.sims, tc.time, err, tc.want)
 		}
 	}
 	if err := (player.Limits{}).Validate(); err == nil {
@@ -77,9 +77,9 @@ func TestNewStrength(t *testing.T) {
 	}
 }
 
-// TestSpecStrength: a model spec's level, sims, time and solver settings
+// TestSpecLimits: a model spec's level, sims, time and solver settings
 // combine as the commands' flags do.
-func TestSpecStrength(t *testing.T) {
+func TestSpecLimits(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want player.Limits
@@ -97,7 +97,7 @@ func TestSpecStrength(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := specStrength(s)
+		got, err := specLimits(s)
 		if err != nil || got != tc.want {
 			t.Errorf("%s: %+v, %v; want %+v", tc.spec, got, err, tc.want)
 		}
@@ -106,7 +106,7 @@ func TestSpecStrength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := specStrength(s); err == nil || !strings.Contains(err.Error(), "expert") {
+	if _, err := specLimits(s); err == nil || !strings.Contains(err.Error(), "expert") {
 		t.Errorf("level=expert: %v", err)
 	}
 }

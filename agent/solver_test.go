@@ -30,7 +30,7 @@ func TestSolverEngine(t *testing.T) {
 			t.Fatalf("%dx%d: engine with model %v, size %d", n, n, e.Model(), e.Size())
 		}
 		ctx := context.Background()
-		s, _ := NewStrength("easy", 0, 0)
+		s, _ := NewLimits("easy", 0, 0)
 		for seed := uint64(1); seed <= 3; seed++ {
 			a, err := e.NewAgent(seed)
 			if err != nil {

@@ -38,7 +38,7 @@ func TestSpecsGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "%q: %s %q model %q sims %d time %v", text, s.Kind, s.Name, s.Model, s.Sims, s.Time)
 		if s.Kind == player.KindModel {
-			st, err := specStrength(s)
+			st, err := specLimits(s)
 			fmt.Fprintf(&out, " strength %+v %v", st, err)
 		}
 		out.WriteString("\n")

@@ -170,51 +170,49 @@ type Report struct {
 	Result    Result
 }
 
-// Result is how a game ended: over when the side to move in its last
-// position has no move (the other side won), or when the record's Result
-// tag names a winner before that (the loser resigned); not over
-// otherwise.
+// Result is how a game ended, as its rules.Game says (Game.Outcome): the
+// winner, and how (rules.NoMoveLeft; rules.Resignation when the record's
+// Result tag names a winner before the end; rules.NotOver while the game
+// goes on).
 type Result struct {
-	Over     bool
-	Winner   rules.Color // when Over
-	Resigned bool        // over by the Result tag, before the end
+	Winner rules.Color // when Over
+	Method rules.Method
 }
+
+// Over reports whether the game is over.
+func (r Result) Over() bool { return r.Method != rules.NotOver }
 
 // String is "black wins (white has no move)", "white wins (black
 // resigned)" or "unfinished".
 func (r Result) String() string {
-	switch {
-	case !r.Over:
+	switch r.Method {
+	case rules.NotOver:
 		return "unfinished"
-	case r.Resigned:
+	case rules.Resignation:
 		return fmt.Sprintf("%s wins (%s resigned)", r.Winner, r.Winner.Other())
 	}
 	return fmt.Sprintf("%s wins (%s has no move)", r.Winner, r.Winner.Other())
 }
 
-// resultOf is the Result of the game rec whose positions are ps.
-func resultOf(rec *rules.Record, ps []rules.Position) Result {
-	if last := ps[len(ps)-1]; !last.HasMoves() {
-		return Result{Over: true, Winner: last.Turn.Other()}
-	}
-	if w, ok := rec.Winner(); ok {
-		return Result{Over: true, Winner: w, Resigned: true}
-	}
-	return Result{}
+// resultOf is the Result of g.
+func resultOf(g *rules.Game) Result {
+	w, m := g.Outcome()
+	return Result{Winner: w, Method: m}
 }
 
 // Game analyses every position of the game rec (see Evaluate) and grades
 // each move. The engine must be running and play rec's board size.
 func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (*Report, error) {
-	ps, err := rec.Replay()
+	g, err := rec.Game()
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
+	ps := g.Positions()
 	pos, err := Evaluate(ctx, e, ps, nil, cfg)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Size: rec.Size, Positions: pos, Result: resultOf(rec, ps)}
+	rep := &Report{Size: rec.Size, Positions: pos, Result: resultOf(g)}
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,

@@ -13,34 +13,37 @@ import (
 type Board struct {
 	Variant    string // AbstractPlay's variant id; "" for its default board
 	Cols, Rows int
+	rules      rules.Board // its size and start in our rules
 }
 
-// boards is the one table of AbstractPlay's Kōnane boards, default
-// first. Which of them the bot plays follows from the rules (Playable);
-// the challenge check, the move replay, the profile text and the docs all
-// read this table.
-var boards = []Board{
-	{"", 6, 6},
-	{"size-7", 7, 6},
-	{"size-8", 8, 8},
-	{"size-9", 9, 8},
-	{"size-11", 11, 8},
-	{"size-15", 15, 12},
-}
+// boards are AbstractPlay's Kōnane boards, default first, from the one
+// table of them, rules.AbstractPlayBoards. Which of them the bot plays
+// follows from the rules (Playable); the challenge check, the move
+// replay, the profile text and the supported list all read this list.
+var boards = func() []Board {
+	var out []Board
+	for _, rb := range rules.AbstractPlayBoards() {
+		id, _ := rb.AbstractPlayID()
+		out = append(out, Board{Variant: id, Cols: rb.W, Rows: rb.H, rules: rb})
+	}
+	return out
+}()
 
 // Boards returns AbstractPlay's Kōnane boards, default first.
 func Boards() []Board { return append([]Board(nil), boards...) }
 
-// Playable reports whether our rules play b. Today they play square
-// boards of rules.MinSize to rules.MaxSize; this is the one place that
-// changes when they play more.
-func (b Board) Playable() bool {
-	return b.Cols == b.Rows && b.Cols >= rules.MinSize && b.Cols <= rules.MaxSize
-}
+// Playable reports whether the bot plays b: whether our rules give it a
+// Position (boards of at most 8 files and ranks; the wider ones have only
+// a WidePosition, which no engine searches yet). This is the one place
+// that changes when the engines play more.
+func (b Board) Playable() bool { return b.rules.Validate() == nil && b.rules.Narrow() }
 
-// Size is the side of a square board (Cols), the size rules and agent
-// take.
-func (b Board) Size() int { return b.Cols }
+// Start returns b's starting position (Playable boards only).
+func (b Board) Start() (rules.Position, error) { return b.rules.Position() }
+
+// square reports whether b is square, and its side: the boards the
+// networks of package agent play.
+func (b Board) square() (int, bool) { return b.Cols, b.Cols == b.Rows }
 
 // String names the board for people: "6x6 (default)", "8x8 (size-8)".
 func (b Board) String() string {

@@ -127,7 +127,7 @@ func New(cfg Config) (*Bot, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &Bot{cfg: cfg, strength: l.Strength(), log: cfg.Logger,
+	b := &Bot{cfg: cfg, strength: l.Limits(), log: cfg.Logger,
 		searches: make(chan struct{}, cfg.MaxSearches), dups: map[[32]byte]time.Time{}}
 	b.metrics = newMetrics(b)
 	mux := http.NewServeMux()
@@ -219,8 +219,22 @@ func (b *Bot) Plays(board Board) (plays, network bool) {
 	if !board.Playable() {
 		return false, false
 	}
-	e, err := b.cfg.Engines.Get(board.Size())
-	return true, err == nil && e.Model() != nil
+	_, network = b.network(board)
+	return true, network
+}
+
+// network returns the engine of a trained network for board, if there is
+// one.
+func (b *Bot) network(board Board) (*agent.Engine, bool) {
+	n, square := board.square()
+	if !square {
+		return nil, false
+	}
+	e, err := b.cfg.Engines.Get(n)
+	if err != nil || e.Model() == nil {
+		return nil, false
+	}
+	return e, true
 }
 
 // probe answers /healthz (the process serves) and /readyz (it takes
@@ -480,42 +494,50 @@ func (b *Bot) forget(key [32]byte) {
 }
 
 // Replay plays a move webhook's history on board: its rounds in order,
-// each a move per seat (only the last may be short). Its errors say which
-// move is wrong and why.
-func Replay(board Board, rounds [][]string) (*rules.Game, error) {
-	g, err := rules.NewGame(board.Size())
+// each a move per seat (only the last may be short). It returns the
+// position and the number of moves played; its errors say which move is
+// wrong and why.
+func Replay(board Board, rounds [][]string) (rules.Position, int, error) {
+	p, err := board.Start()
 	if err != nil {
-		return nil, fmt.Errorf("apbot: %w", err)
+		return rules.Position{}, 0, fmt.Errorf("apbot: %w", err)
 	}
+	ply := 0
 	for i, r := range rounds {
 		if len(r) == 0 || len(r) > 2 || len(r) < 2 && i < len(rounds)-1 {
-			return nil, fmt.Errorf("apbot: round %d has %d moves: want 2 (1 in the last round)", i+1, len(r))
+			return rules.Position{}, 0, fmt.Errorf("apbot: round %d has %d moves: want 2 (1 in the last round)", i+1, len(r))
 		}
-		for _, mv := range r {
-			if _, err := g.PlayText(mv); err != nil {
-				return nil, fmt.Errorf("apbot: ply %d: %w", g.Len()+1, err)
+		for _, text := range r {
+			ply++
+			if !p.HasMoves() {
+				return rules.Position{}, 0, fmt.Errorf("apbot: ply %d: the game is already over", ply)
 			}
+			m, err := rules.ParseMove(p, text)
+			if err != nil {
+				return rules.Position{}, 0, fmt.Errorf("apbot: ply %d: %w", ply, err)
+			}
+			p = p.Play(m)
 		}
 	}
-	return g, nil
+	return p, ply, nil
 }
 
 // play replays the history of m, chooses a move and submits it; false
 // when no move reached AbstractPlay.
 func (b *Bot) play(m MoveRequest, board Board) bool {
-	g, err := Replay(board, m.Moves)
+	pos, plies, err := Replay(board, m.Moves)
 	if err != nil {
 		b.lost(m, resultIllegal, err.Error())
 		return false
 	}
-	if g.Over() {
+	if !pos.HasMoves() {
 		b.lost(m, resultGameOver, "the history ends the game")
 		return false
 	}
 	b.searches <- struct{}{}
 	t := ThinkTime(b.cfg.MoveTime, m.ClockCurr)
 	start := time.Now()
-	mv, err := b.choose(board, g.Position(), t, b.seed(m.GameID, g.Len()))
+	mv, err := b.choose(board, pos, t, b.seed(m.GameID, plies))
 	<-b.searches
 	b.metrics.search.WithLabelValues(fmt.Sprintf("%dx%d", board.Cols, board.Rows)).Observe(time.Since(start).Seconds())
 	if err != nil {
@@ -527,12 +549,12 @@ func (b *Bot) play(m MoveRequest, board Board) bool {
 	b.metrics.moves.WithLabelValues(string(out)).Inc()
 	switch out {
 	case Delivered:
-		b.log.Info("move submitted", "gameid", m.GameID, "ply", g.Len()+1, "move", s.Move, "think", time.Since(start).Round(time.Millisecond))
+		b.log.Info("move submitted", "gameid", m.GameID, "ply", plies+1, "move", s.Move, "think", time.Since(start).Round(time.Millisecond))
 	case ProbablyDelivered:
 		b.log.Warn("move probably delivered: a retry after a timeout was refused", "gameid", m.GameID, "move", s.Move, "err", err)
 	default:
 		b.log.Error("MOVE LOST: botQuery did not take the move and AbstractPlay will not ask again; the game waits for the bot",
-			"gameid", m.GameID, "ply", g.Len()+1, "move", s.Move, "err", err)
+			"gameid", m.GameID, "ply", plies+1, "move", s.Move, "err", err)
 		return false
 	}
 	return true
@@ -549,8 +571,8 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 func (b *Bot) choose(board Board, p rules.Position, t time.Duration, seed uint64) (rules.Move, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
-	e, err := b.cfg.Engines.Get(board.Size())
-	if err != nil {
+	e, ok := b.network(board)
+	if !ok {
 		return player.NewPVS(0, t, seed).Move(ctx, p)
 	}
 	a, err := e.NewAgent(seed)

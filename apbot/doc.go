@@ -39,7 +39,7 @@
 // Move strings are AbstractPlay's and ours alike: a removal is its square
 // ("d4"), a jump origin and final landing ("c3-c5"); seat 1 is Black
 // (a1), who moves first. Boards without a trained network are played by
-// the classical engine (player.PVS), and the profile text says so
+// the classical engine (player.NewPVS), and the profile text says so
 // (Bot.Profile).
 //
 // The bot keeps nothing on disk. Its nonce and duplicate memories are per

@@ -16,7 +16,7 @@ import (
 func TestNotationMatchesGameslib(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, board := range Boards() {
-		if !board.Playable() || board.Cols != board.Rows { // rectangles: once rules.NewPosition takes them
+		if !board.Playable() {
 			continue
 		}
 		var variants []string
@@ -25,7 +25,10 @@ func TestNotationMatchesGameslib(t *testing.T) {
 		}
 		for range 30 {
 			ap := newAPGame(variants)
-			p := rules.NewPosition(board.Size())
+			p, err := board.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
 			var buf [rules.MaxMoves]rules.Move
 			for {
 				want := ap.moves()

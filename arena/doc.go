@@ -4,16 +4,7 @@
 // that stops a match once it is decided, and a check of a player's moves
 // against the exact solver.
 //
-// Fairness: every pair plays the same opening lines (each legal pair of
-// removals in a seeded order, followed by a few seeded random jumps), and
-// each line twice with colours swapped. Players are made fresh for every
-// game from their Entrant with a seed derived from the match seed and the
-// game number, so a match is reproducible whatever the parallelism (up to
-// players limited by time, and to where an SPRT stops).
-//
-// Ratings are the maximum-likelihood fit of the Bradley–Terry model
-// (FitElo), anchored on one player, with 95% intervals from the observed
-// Fisher information.
+// The design and its reasons: docs/internals/arena.md.
 //
 // # Usage
 //

@@ -26,6 +26,6 @@
 //
 //	engines, _ := agent.OpenEngines("")
 //	go engines.Run(ctx)
-//	e, err := gtp.New(gtp.Config{Engines: engines, Strength: player.Limits{Sims: 64}, Size: 8})
+//	e, err := gtp.New(gtp.Config{Engines: engines, Limits: player.Limits{Sims: 64}, Size: 8})
 //	err = e.Serve(ctx, os.Stdin, os.Stdout)
 package gtp

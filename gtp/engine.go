@@ -17,12 +17,12 @@ import (
 
 // Config sets up an Engine.
 type Config struct {
-	Engines  *agent.Engines // the models, one per playable board size
-	Strength player.Limits  // how long genmove thinks
-	Seed     uint64         // seed of the agents (one per game)
-	Size     int            // the board size at the start; 0 = 8 if it has a model, else the smallest that has one
-	Name     string         // answer to name; "" = "konane"
-	Version  string         // answer to version; "" = "devel"
+	Engines *agent.Engines // the models, one per playable board size
+	Limits  player.Limits  // how long genmove thinks
+	Seed    uint64         // seed of the agents (one per game)
+	Size    int            // the board size at the start; 0 = 8 if it has a model, else the smallest that has one
+	Name    string         // answer to name; "" = "konane"
+	Version string         // answer to version; "" = "devel"
 }
 
 // solverTableEntries sizes the solver's table (24 bytes each: 24 MiB).
@@ -45,7 +45,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Engines == nil {
 		return nil, errors.New("gtp: no engines")
 	}
-	if err := cfg.Strength.Validate(); err != nil {
+	if err := cfg.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("gtp: %w", err)
 	}
 	if cfg.Name == "" {
@@ -237,7 +237,7 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 	if err := e.checkTurn(c); err != nil {
 		return "", err
 	}
-	an, err := e.agent.Move(ctx, e.game.Position(), e.cfg.Strength)
+	an, err := e.agent.Move(ctx, e.game.Position(), e.cfg.Limits)
 	if err != nil {
 		return "", err
 	}
@@ -291,7 +291,7 @@ func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 	if !p.HasMoves() {
 		return fmt.Sprintf("%s 0.000", p.Turn), nil
 	}
-	an, err := e.agent.Advise(ctx, p, e.cfg.Strength)
+	an, err := e.agent.Advise(ctx, p, e.cfg.Limits)
 	if err != nil {
 		return "", err
 	}

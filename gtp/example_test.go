@@ -19,7 +19,7 @@ func ExampleEngine_Serve() {
 		fmt.Println(err)
 		return
 	}
-	e, err := gtp.New(gtp.Config{Engines: engines, Strength: player.Limits{Sims: 16}})
+	e, err := gtp.New(gtp.Config{Engines: engines, Limits: player.Limits{Sims: 16}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -19,7 +19,7 @@ import (
 
 func newEngine(t *testing.T, es *agent.Engines, size int) *Engine {
 	t.Helper()
-	e, err := New(Config{Engines: es, Strength: player.Limits{Sims: 8}, Size: size, Seed: 1, Version: "test"})
+	e, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Size: size, Seed: 1, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,16 +302,16 @@ func TestNewErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(Config{Engines: only6, Strength: player.Limits{Sims: 8}, Size: 7}); err == nil || !strings.Contains(err.Error(), "no model for 7x7 (there is one for 6x6)") {
+	if _, err := New(Config{Engines: only6, Limits: player.Limits{Sims: 8}, Size: 7}); err == nil || !strings.Contains(err.Error(), "no model for 7x7 (there is one for 6x6)") {
 		t.Errorf("size without a model: %v", err)
 	}
 	if _, err := New(Config{Engines: es}); err == nil {
 		t.Error("no strength: no error")
 	}
-	if _, err := New(Config{Strength: player.Limits{Sims: 8}}); err == nil {
+	if _, err := New(Config{Limits: player.Limits{Sims: 8}}); err == nil {
 		t.Error("no engines: no error")
 	}
-	e, err := New(Config{Engines: es, Strength: player.Limits{Sims: 8}})
+	e, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}})
 	if err != nil || e.engine.Size() != 8 {
 		t.Errorf("default size: %v", err)
 	}
@@ -395,7 +395,7 @@ func TestShortErrors(t *testing.T) {
 // (SIGINT) answers "interrupted", not the evaluator's error (issue 47).
 func TestInterruptedGenmove(t *testing.T) {
 	es := agenttest.RunEngines(t)
-	e, err := New(Config{Engines: es, Strength: player.Limits{Time: time.Minute}, Size: 6, Seed: 1, Version: "test"})
+	e, err := New(Config{Engines: es, Limits: player.Limits{Time: time.Minute}, Size: 6, Seed: 1, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,33 @@ import (
 )
 
 // Game is a game being played: its moves with every position, so that
-// moves can be taken back, and the tags and comments that its Record
-// carries. The zero Game is not usable; NewGame starts one.
+// moves can be taken back, the tags and comments that its Record
+// carries, and its outcome (Outcome: who won, and how). The zero Game is
+// not usable; NewGame starts one.
 type Game struct {
 	rec       Record     // the size, tags, moves and their comments
 	positions []Position // positions[i] is before rec.Moves[i]; one more than the moves
+	resigned  bool       // a side resigned after the last move: loser
+	loser     Color
+}
+
+// Method is how a game ended.
+type Method uint8
+
+const (
+	NotOver     Method = iota // the game goes on
+	NoMoveLeft                // the side to move had no legal move, and lost
+	Resignation               // a side gave the game up before its end
+)
+
+func (m Method) String() string {
+	switch m {
+	case NoMoveLeft:
+		return "no move left"
+	case Resignation:
+		return "resignation"
+	}
+	return "not over"
 }
 
 // NewGame starts a game on a size×size board.
@@ -21,21 +43,50 @@ func NewGame(size int) (*Game, error) {
 	return &Game{rec: Record{Size: size}, positions: []Position{NewPosition(size)}}, nil
 }
 
-// GameOverError is the error of a move in a finished game: the side to
-// move has no legal move, so Winner has won.
+// NewBoardGame starts a game on board b (of at most MaxSize files and
+// ranks, Position's boards); its error names what is wrong with b.
+func NewBoardGame(b Board) (*Game, error) {
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	if !b.Narrow() {
+		return nil, &BoardError{Text: b.String(), Err: fmt.Errorf("games are played on boards of at most %dx%d yet", MaxSize, MaxSize)}
+	}
+	r := NewBoardRecord(b)
+	p, err := r.start()
+	if err != nil {
+		return nil, err
+	}
+	return &Game{rec: *r, positions: []Position{p}}, nil
+}
+
+// GameOverError is the error of a move (or a resignation) in a finished
+// game: Winner has won, by Method (the side to move has no legal move,
+// or the loser resigned).
 type GameOverError struct {
 	Winner Color
+	Method Method
 }
 
 func (e *GameOverError) Error() string {
+	if e.Method == Resignation {
+		return fmt.Sprintf("rules: the game is over: %s resigned, %s won", e.Winner.Other(), e.Winner)
+	}
 	return fmt.Sprintf("rules: the game is over: %s has no legal move, %s won", e.Winner.Other(), e.Winner)
 }
 
-// Size is the board size.
+// Size is N of a square board N×N, 0 on a rectangle (see Board).
 func (g *Game) Size() int { return g.rec.Size }
+
+// Board is the board of the game.
+func (g *Game) Board() Board { return g.rec.Board() }
 
 // Position is the current position.
 func (g *Game) Position() Position { return g.positions[len(g.positions)-1] }
+
+// Positions returns every position of the game: the start, then the
+// position after each move (Len()+1 positions).
+func (g *Game) Positions() []Position { return slices.Clone(g.positions) }
 
 // Moves returns the moves played so far.
 func (g *Game) Moves() []Move { return slices.Clone(g.rec.Moves) }
@@ -56,7 +107,7 @@ func (g *Game) Last() Move {
 // why.
 func (g *Game) Play(m Move) error {
 	p := g.Position()
-	if !p.HasMoves() {
+	if g.Over() {
 		return g.overError()
 	}
 	if !p.Legal(m) {
@@ -75,7 +126,7 @@ func (g *Game) Play(m Move) error {
 // exactly what is wrong with it, as Play's.
 func (g *Game) PlayText(text string) (Move, error) {
 	p := g.Position()
-	if !p.HasMoves() {
+	if g.Over() {
 		return NoMove, g.overError()
 	}
 	m, err := ParseMove(p, text)
@@ -86,7 +137,24 @@ func (g *Game) PlayText(text string) (Move, error) {
 }
 
 func (g *Game) overError() error {
-	return &GameOverError{Winner: g.Position().Turn.Other()}
+	w, method := g.Outcome()
+	return &GameOverError{Winner: w, Method: method}
+}
+
+// Resign ends the game with c giving it up: c's opponent wins, by
+// Resignation, whatever the position. In a finished game the error is a
+// *GameOverError. Undo and TakeBack take a resignation back with the
+// moves they take back (Undo with no move to take back takes back the
+// resignation alone).
+func (g *Game) Resign(c Color) error {
+	if g.Over() {
+		return g.overError()
+	}
+	if c != Black && c != White {
+		return fmt.Errorf("rules: resign: no side %d", c)
+	}
+	g.resigned, g.loser = true, c
+	return nil
 }
 
 // SetComment sets the comment of the last move, which the record writes
@@ -108,8 +176,10 @@ func (g *Game) SetComment(comment string) {
 // SetTag sets a tag of the game's record (see Record.SetTag).
 func (g *Game) SetTag(key, value string) { g.rec.SetTag(key, value) }
 
-// Undo takes back the last move; false when there is none.
+// Undo takes back the last move, and a resignation after it; false when
+// there is no move.
 func (g *Game) Undo() (Move, bool) {
+	g.resigned = false
 	n := len(g.rec.Moves)
 	if n == 0 {
 		return NoMove, false
@@ -120,8 +190,9 @@ func (g *Game) Undo() (Move, bool) {
 }
 
 // TakeBack takes back c's last move and every move after it (the
-// opponent's reply), so that c is to move again, and returns the moves
-// taken back: none when c has not moved yet.
+// opponent's reply) and a resignation after them, so that c is to move
+// again, and returns the moves taken back: none (and the game as it was)
+// when c has not moved yet.
 func (g *Game) TakeBack(c Color) []Move {
 	last := len(g.rec.Moves) - 1 // Black makes the even-numbered moves: there are no passes
 	if last >= 0 && Color(last%2) != c {
@@ -132,6 +203,7 @@ func (g *Game) TakeBack(c Color) []Move {
 	}
 	taken := slices.Clone(g.rec.Moves[last:])
 	g.truncate(last)
+	g.resigned = false
 	return taken
 }
 
@@ -144,17 +216,28 @@ func (g *Game) truncate(n int) {
 	g.positions = g.positions[:n+1]
 }
 
-// Over reports whether the side to move has no legal move.
-func (g *Game) Over() bool { return !g.Position().HasMoves() }
+// Over reports whether the game is over: the side to move has no legal
+// move, or a side resigned.
+func (g *Game) Over() bool { return g.resigned || !g.Position().HasMoves() }
 
 // Winner returns the winner of a finished game; ok is false while it goes
 // on.
 func (g *Game) Winner() (winner Color, ok bool) {
-	p := g.Position()
-	if p.HasMoves() {
-		return 0, false
+	w, method := g.Outcome()
+	return w, method != NotOver
+}
+
+// Outcome returns who won and how: the opponent of a side that resigned
+// (Resignation), or the opponent of the side to move when it has no legal
+// move (NoMoveLeft); NotOver while the game goes on.
+func (g *Game) Outcome() (winner Color, method Method) {
+	switch p := g.Position(); {
+	case g.resigned:
+		return g.loser.Other(), Resignation
+	case !p.HasMoves():
+		return p.Turn.Other(), NoMoveLeft
 	}
-	return p.Turn.Other(), true
+	return 0, NotOver
 }
 
 // Record returns the game as a new record: the game's tags, then the
@@ -164,6 +247,7 @@ func (g *Game) Winner() (winner Color, ok bool) {
 func (g *Game) Record(tags ...Tag) *Record {
 	r := &Record{
 		Size:     g.rec.Size,
+		Rect:     g.rec.Rect,
 		Tags:     slices.Clone(g.rec.Tags),
 		Moves:    slices.Clone(g.rec.Moves),
 		Comments: slices.Clone(g.rec.Comments),
@@ -180,6 +264,26 @@ func (g *Game) Record(tags ...Tag) *Record {
 	}
 	r.SetTag("Result", result)
 	return r
+}
+
+// Game returns the game that r records, ready to play on: its moves with
+// every position (Replay's errors), its tags and comments, and its
+// outcome: when the Result tag names a winner before the end, the loser
+// resigned after the last move. A Result that names the loser of a
+// finished game is a *RecordError.
+func (r *Record) Game() (*Game, error) {
+	ps, err := r.Replay()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{rec: Record{Size: r.Size, Rect: r.Rect, Tags: slices.Clone(r.Tags), Moves: slices.Clone(r.Moves), Comments: slices.Clone(r.Comments)}, positions: ps}
+	if err := checkResult(r.Tag("Result"), ps[len(ps)-1]); err != nil {
+		return nil, &RecordError{Err: err}
+	}
+	if w, ok := r.Winner(); ok && ps[len(ps)-1].HasMoves() {
+		g.resigned, g.loser = true, w.Other()
+	}
+	return g, nil
 }
 
 func allEmpty(comments []string) bool {

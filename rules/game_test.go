@@ -152,3 +152,97 @@ func TestGameRecordTagsComments(t *testing.T) {
 		t.Errorf("the undone move's comment came back: %q", r.Comments)
 	}
 }
+
+// TestGameResign: the game keeps its outcome: a resignation ends it with
+// the other side the winner, by Resignation, before the end; no move is
+// played after it; the record's Result names the winner; taking the
+// moves back takes the resignation back too.
+func TestGameResign(t *testing.T) {
+	g, err := NewGame(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, m := g.Outcome(); m != NotOver || g.Over() {
+		t.Fatalf("a new game: outcome %v %v, over %v", w, m, g.Over())
+	}
+	for _, mv := range []string{"c3", "d3"} {
+		if _, err := g.PlayText(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Resign(White); err != nil {
+		t.Fatal(err)
+	}
+	if w, m := g.Outcome(); w != Black || m != Resignation || !g.Over() {
+		t.Fatalf("after White resigned: %v by %v, over %v; want Black by resignation", w, m, g.Over())
+	}
+	if w, ok := g.Winner(); !ok || w != Black {
+		t.Fatalf("Winner: %v %v", w, ok)
+	}
+	var over *GameOverError
+	if _, err := g.PlayText("e5-c5"); !errors.As(err, &over) || over.Winner != Black || over.Method != Resignation || !strings.Contains(err.Error(), "white resigned, black won") {
+		t.Fatalf("a move after the resignation: %v; want a GameOverError saying who resigned", err)
+	}
+	if err := g.Resign(Black); !errors.As(err, &over) {
+		t.Fatalf("a second resignation: %v; want a GameOverError", err)
+	}
+	rec := g.Record()
+	if rec.Tag("Result") != BlackWon {
+		t.Fatalf("the record's Result: %q, want %s", rec.Tag("Result"), BlackWon)
+	}
+	// The record gives the game back with its resignation.
+	back, err := rec.Game()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, m := back.Outcome(); w != Black || m != Resignation || back.Len() != 2 {
+		t.Fatalf("the game of its record: %v by %v after %d moves", w, m, back.Len())
+	}
+	// Taking White's move back takes the resignation back.
+	if taken := g.TakeBack(White); len(taken) != 1 {
+		t.Fatalf("took back %v", taken)
+	}
+	if _, m := g.Outcome(); m != NotOver || g.Over() {
+		t.Fatalf("after the take-back: %v, over %v", m, g.Over())
+	}
+	if err := g.Resign(Black); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.Undo(); !ok {
+		t.Fatal("undo")
+	}
+	if _, m := g.Outcome(); m != NotOver {
+		t.Fatalf("after an undo: %v", m)
+	}
+	if err := g.Resign(Color(7)); err == nil {
+		t.Fatal("a resignation of no side was taken")
+	}
+}
+
+// TestGameOutcomeNoMoveLeft: a game played to its end is won by the side
+// that made the last move, by NoMoveLeft, and its record's Result agrees;
+// a record whose Result names the loser is refused.
+func TestGameOutcomeNoMoveLeft(t *testing.T) {
+	g, err := NewGame(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !g.Over() {
+		var buf [MaxMoves]Move
+		if err := g.Play(g.Position().LegalMoves(buf[:0])[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, m := g.Outcome()
+	if m != NoMoveLeft || w != g.Position().Turn.Other() {
+		t.Fatalf("outcome %v by %v", w, m)
+	}
+	rec := g.Record()
+	if rec.Tag("Result") != ResultFor(w) {
+		t.Fatalf("Result %q", rec.Tag("Result"))
+	}
+	rec.SetTag("Result", ResultFor(w.Other()))
+	if _, err := rec.Game(); err == nil {
+		t.Fatal("a record naming the loser as the winner was taken")
+	}
+}

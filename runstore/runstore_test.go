@@ -577,3 +577,33 @@ func TestRemoveStale(t *testing.T) {
 		}
 	}
 }
+
+// TestListSymlinkedRun: a run directory that is a symbolic link (to a
+// folder on another disk) lists its objects like the folder itself.
+func TestListSymlinkedRun(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "run")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	s := open(t, link)
+	ctx := context.Background()
+	for _, k := range []string{"state.json", "models/gen-000001.safetensors"} {
+		if err := s.Put(ctx, k, []byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for prefix, want := range map[string]string{"": "models/gen-000001.safetensors state.json", "models/": "models/gen-000001.safetensors", "state": "state.json"} {
+		objs, err := s.List(ctx, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			got = append(got, o.Key)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("list %q in a linked run: %v, want %s", prefix, got, want)
+		}
+	}
+}

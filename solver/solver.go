@@ -91,11 +91,11 @@ func (s *Solver) Solve(ctx context.Context, p rules.Position) (bool, error) {
 const DefaultMaxStones = 24
 
 // Solvable reports whether p is small enough to solve at once: any
-// position of 4x4 or 5x5, and on larger boards one with at most maxStones
-// stones. It is the one test of the perfect player and the GTP engine's
+// position of a board of at most 25 squares (4x4, 5x5, 4x5, 5x4, 4x6 has
+// 24), and on larger boards one with at most maxStones stones. It is the one test of the perfect player and the GTP engine's
 // konane-solve.
 func Solvable(p rules.Position, maxStones int) bool {
-	return p.Size <= 5 || bits.OnesCount64(p.Black|p.White) <= maxStones
+	return p.Width()*p.Height() <= 25 || bits.OnesCount64(p.Black|p.White) <= maxStones
 }
 
 // MoveResult is the outcome of one legal move.

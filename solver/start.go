@@ -13,11 +13,12 @@ type OpeningResult struct {
 	BlackWins bool // Black, to make the first jump, wins with perfect play
 }
 
-// Start is the solution of a whole game from the empty-handed start.
+// Start is the solution of a whole game from its start.
 type Start struct {
-	Size      int
-	Openings  []OpeningResult // in rules.Openings order
-	BlackWins bool            // Black has a removal after which every White removal loses
+	Size      int             // the board size N of SolveStart; 0 from SolveBoard
+	Board     rules.Board     // the board solved
+	Openings  []OpeningResult // in rules.Openings order; none on a gap board
+	BlackWins bool            // Black has a removal after which every White removal loses; on a gap board, Black (to jump first) wins
 }
 
 // SolveStart solves every opening of a size×size board, in rules.Openings
@@ -28,8 +29,43 @@ func (s *Solver) SolveStart(ctx context.Context, size int, report func(OpeningRe
 	if size < rules.MinSize || size > rules.MaxSize {
 		return Start{}, fmt.Errorf("solver: board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
 	}
-	res := Start{Size: size}
+	res := Start{Size: size, Board: rules.SquareBoard(size)}
 	for _, o := range rules.Openings(size) {
+		win, err := s.Solve(ctx, o.Position)
+		if err != nil {
+			return Start{}, err
+		}
+		r := OpeningResult{Opening: o, BlackWins: win}
+		res.Openings = append(res.Openings, r)
+		if report != nil {
+			report(r)
+		}
+	}
+	res.BlackWins = blackWins(res.Openings)
+	return res, nil
+}
+
+// SolveBoard solves the start of a board the solver holds (at most
+// rules.MaxSize files and ranks, Board.Narrow): on a board with the
+// removals every opening, in rules.OpeningsFrom order, and the value of the
+// game as SolveStart; on a gap board the start itself, Black to jump
+// first. report, when not nil, is called with each opening's result as soon
+// as it is known.
+func (s *Solver) SolveBoard(ctx context.Context, b rules.Board, report func(OpeningResult)) (Start, error) {
+	start, err := b.Position()
+	if err != nil {
+		return Start{}, fmt.Errorf("solver: %w", err)
+	}
+	res := Start{Board: b}
+	if b.Start == rules.Gap {
+		win, err := s.Solve(ctx, start)
+		if err != nil {
+			return Start{}, err
+		}
+		res.BlackWins = win
+		return res, nil
+	}
+	for _, o := range rules.OpeningsFrom(start) {
 		win, err := s.Solve(ctx, o.Position)
 		if err != nil {
 			return Start{}, err

@@ -8,8 +8,8 @@ import (
 
 // table is the transposition table: a fixed array of buckets of three
 // entries, each bucket one 64-byte cache line. Every entry holds a solved
-// position keyed exactly by both bitboards, the board size and the side
-// to move, so a hit is never a false positive, whatever the index
+// position keyed exactly by both bitboards, the board and the side to
+// move, so a hit is never a false positive, whatever the index
 // collisions.
 //
 // Replacement: slots 0 and 1 keep the most expensive results seen (by the
@@ -30,27 +30,29 @@ type bucket struct {
 	_            uint32
 }
 
-// meta packs the rest of an entry: bits 0-7 the key byte (valid<<7 |
-// size<<1 | turn, 0 for an empty slot), bit 8 the result (the side to
-// move wins), bits 9-15 the work (bit length of the node count of the
-// proof).
+// meta packs the rest of an entry: bits 0-9 the key (valid<<9 | board<<1
+// | turn, where board is the position's Size, the shape code of its board;
+// 0 for an empty slot), bit 10 the result (the side to move wins), bits
+// 11-17 the work (bit length of the node count of the proof).
 type meta uint32
 
 func newMeta(p rules.Position, win bool, nodes uint64) meta {
-	m := meta(entryKey(p)) | meta(bits.Len64(nodes))<<9
+	m := meta(entryKey(p)) | meta(bits.Len64(nodes))<<11
 	if win {
-		m |= 1 << 8
+		m |= 1 << 10
 	}
 	return m
 }
 
-func (m meta) key() uint8  { return uint8(m) }
-func (m meta) win() bool   { return m&(1<<8) != 0 }
-func (m meta) work() uint8 { return uint8(m>>9) & 0x7f }
+func (m meta) key() uint16 { return uint16(m) & 0x3ff }
+func (m meta) win() bool   { return m&(1<<10) != 0 }
+func (m meta) work() uint8 { return uint8(m>>11) & 0x7f }
 
-const validKey = 1 << 7
+const validKey = 1 << 9
 
-func entryKey(p rules.Position) uint8 { return validKey | p.Size<<1 | uint8(p.Turn) }
+func entryKey(p rules.Position) uint16 {
+	return validKey | uint16(p.Size)<<1 | uint16(p.Turn)
+}
 
 // newTable returns a table of at most maxEntries entries: the largest
 // power of two of buckets that fits, at least one.

@@ -48,7 +48,7 @@ func (f *agentFlags) strength(cmd string, fs *flag.FlagSet) (player.Limits, erro
 		}
 		sims = l.Sims
 	}
-	s, err := agent.NewStrength(f.level, sims, f.time)
+	s, err := agent.NewLimits(f.level, sims, f.time)
 	if err != nil {
 		return player.Limits{}, limitsFlagError(cmd, err)
 	}
@@ -90,5 +90,5 @@ func levelHelp() string {
 			parts = append(parts, fmt.Sprintf("%s (%d)", l.Name, l.Sims))
 		}
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d the exact solver plays perfectly at every level", agent.MaxSolverSize, agent.MaxSolverSize)
+	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d every level plays perfectly (those games are solved exactly)", agent.MaxSolverSize, agent.MaxSolverSize)
 }

@@ -10,12 +10,13 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/gtp"
+	"github.com/konanezero/konane/rules"
 )
 
 func init() {
 	register(&command{
 		name:  "gtp",
-		usage: "gtp [--size N] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		usage: "gtp [--board B] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
 		short: "run the agent as a Go Text Protocol engine on stdin/stdout",
 		long: `Gtp runs the agent as a Go Text Protocol (version 2) engine: it reads
 commands on standard input and answers on standard output, so that match
@@ -38,8 +39,9 @@ play and genmove fail for the side not to move, and genmove fails with
 are failure answers ("? message"); only quit or the end of the input
 ends the session.
 
-boardsize accepts the sizes that have a model: the shipped ones (6 and 8),
-or with --model FILE the model's size only.
+boardsize accepts the sizes the computer plays, ` + rules.SizeList(agent.Sizes()) + ` (the
+exact solver on the small ones, a shipped model on the others), or with
+--model FILE the model's size only.
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
@@ -50,7 +52,7 @@ Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level
 // the end of the input.
 func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("gtp", stderr)
-	board := addBoardFlag(fs, "at the start; default 8, or the size of --model")
+	board := addBoardFlag(fs, "at the start; default 8x8, or the board of --model; gtp plays "+squareBoards()+" only yet")
 	var af agentFlags
 	af.declare(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -71,7 +73,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("gtp: %w", err)
 	}
-	engine, err := gtp.New(gtp.Config{Engines: engines, Strength: strength, Seed: af.seed, Size: size, Version: buildVersion()})
+	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,9 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
 )
 
 // TestHelp: "konane help CMD" and "konane CMD -help" print the command's
@@ -37,5 +40,21 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"help", "nosuch"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 		t.Error("help of an unknown command: no error")
+	}
+}
+
+// TestHelpBoardsFromTable: the help of the commands that play against
+// the computer lists the boards it plays from the one table
+// (agent.Sizes: the solver's boards and the shipped models'), not by hand.
+func TestHelpBoardsFromTable(t *testing.T) {
+	want := strings.Join(strings.Fields(rules.SizeList(agent.Sizes())), " ")
+	for _, name := range []string{"play", "serve", "gtp"} {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"help", name}, nil, &out, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		if text := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(text, want) {
+			t.Errorf("konane help %s does not list the boards %s", name, want)
+		}
 	}
 }

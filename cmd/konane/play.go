@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -48,9 +49,10 @@ A bad move or command gets the reason and the prompt again. On a terminal
 the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
 The input may be a pipe, so that games can be scripted.
 
-The computer plays with the model shipped for the board size (6x6 and 8x8;
-other sizes need --model FILE, whose size is then the board's), searching
-the simulations of --level per move, or --sims, or for --time per move.
+The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
+` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others; other sizes need --model FILE,
+whose size is then the board's. Its search runs the simulations of
+--level per move, or --sims, or for --time per move.
 The win probability is the search's estimate.
 
 Example: konane play --size 6 --color white --level hard
@@ -113,10 +115,12 @@ type terminal struct {
 	games    int        // games started, for the agents' seeds
 	width    int        // columns for lists of moves
 
-	human    rules.Color
-	game     *rules.Game
-	agent    *agent.Agent
-	resigned bool // the human gave this game up
+	human rules.Color
+	game  *rules.Game
+	agent *agent.Agent
+	// resignAsked: the last command was resign, whose confirmation
+	// (yes) the next line is.
+	resignAsked bool
 }
 
 const playHelp = `commands:
@@ -125,7 +129,7 @@ const playHelp = `commands:
   hint         the computer's suggestion for you, with your win probability
   eval         your win probability and the line the computer expects (also: show)
   undo         take back your last move and the computer's reply
-  resign       give up the game
+  resign       give up the game (asks to confirm: yes)
   new          start a new game
   level [L]    show the computer's level, or set it: easy, medium, hard, max
   rules        the rules of Kōnane in short
@@ -188,10 +192,8 @@ func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
 	}
 }
 
-func (t *terminal) over() bool { return t.resigned || t.game.Over() }
-
 func (t *terminal) prompt() string {
-	if t.over() {
+	if t.game.Over() {
 		return "game over> "
 	}
 	return t.human.String() + "> "
@@ -201,6 +203,9 @@ func (t *terminal) prompt() string {
 // error only when the game cannot go on (the agent failed or ctx ended);
 // a bad move or command is answered with its reason.
 func (t *terminal) command(ctx context.Context, line string) (quit bool, err error) {
+	if t.resignAsked && t.confirmResign(line) {
+		return false, nil
+	}
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false, nil
@@ -240,7 +245,7 @@ func (t *terminal) command(ctx context.Context, line string) (quit bool, err err
 		}
 	case "resign":
 		if noArgs() {
-			t.resign()
+			t.askResign()
 		}
 	case "rules":
 		if noArgs() {
@@ -299,15 +304,14 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	t.agent = a
-	t.resigned = false
 	t.game, err = rules.NewGame(t.engine.Size())
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	n := t.engine.Size()
-	fmt.Fprintf(t.out, "New game on %dx%d: you play %s, the computer %s (%s). Black moves first.\n",
-		n, n, t.human, t.human.Other(), t.describeStrength())
-	fmt.Fprintln(t.out, "Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
+	t.say(fmt.Sprintf("New game on %dx%d: you play %s, the computer %s (%s). Black moves first.",
+		n, n, t.human, t.human.Other(), t.describeStrength()))
+	t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
 	if t.game.Position().Turn != t.human {
 		return t.agentMove(ctx)
 	}
@@ -315,15 +319,30 @@ func (t *terminal) newGame(ctx context.Context) error {
 	return nil
 }
 
+// describeStrength says how the computer plays, for the player (and the
+// saved record's tag): the level and its simulations, and "perfect in
+// the endgame" when the search ends in the exact solver (not the
+// developers' "without the solver" of player.Limits.String).
 func (t *terminal) describeStrength() string {
 	if t.engine.Model() == nil {
-		return "the exact solver, which plays perfectly at every level"
+		return "perfect play: this board is small enough to be solved exactly"
 	}
-	l, err := agent.ParseLevel(t.level)
-	if err == nil && t.strength == l.Strength() {
-		return fmt.Sprintf("level %s: %s", l.Name, t.strength)
+	search := t.strength
+	search.NoSolver = false // said in words below
+	s := search.String()
+	if !t.strength.NoSolver {
+		s += ", perfect in the endgame"
 	}
-	return t.strength.String()
+	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Limits() {
+		return fmt.Sprintf("level %s: %s", l.Name, s)
+	}
+	return s
+}
+
+// say writes one line of prose, broken between words to fit the
+// terminal's width.
+func (t *terminal) say(line string) {
+	fmt.Fprint(t.out, wrapWords("", strings.Fields(line), t.width, 0))
 }
 
 // showBoard draws the board, then one line that says which stones are
@@ -333,9 +352,9 @@ func (t *terminal) showBoard() {
 	p := t.game.Position()
 	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
-	if t.over() {
-		fmt.Fprintf(t.out, "x black, o white. %s\n", t.result())
-		fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+	if t.game.Over() {
+		t.say("x black, o white. " + t.result())
+		t.say("Type new for another game, undo, save FILE, or quit.")
 		return
 	}
 	who := "you"
@@ -345,38 +364,29 @@ func (t *terminal) showBoard() {
 	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", p.Turn, who)
 }
 
-// winner returns the winner of the finished game.
-func (t *terminal) winner() rules.Color {
-	if t.resigned {
-		return t.human.Other()
-	}
-	w, _ := t.game.Winner()
-	return w
-}
-
 // result says why the game is over and who won.
 func (t *terminal) result() string {
-	w := t.winner()
+	w, method := t.game.Outcome()
 	who := "you win!"
 	if w != t.human {
 		who = "the computer wins."
 	}
 	why := fmt.Sprintf("%s has no legal move", w.Other())
-	if t.resigned {
-		why = fmt.Sprintf("you (%s) resigned", t.human)
+	if method == rules.Resignation {
+		why = fmt.Sprintf("you (%s) resigned", w.Other())
 	}
 	return fmt.Sprintf("Game over: %s. %s wins: %s", why, w, who)
 }
 
 // announce names the winner of the finished game.
 func (t *terminal) announce() {
-	fmt.Fprintln(t.out, t.result())
-	fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+	t.say(t.result())
+	t.say("Type new for another game, undo, save FILE, or quit.")
 }
 
 func (t *terminal) showMoves() {
 	p := t.game.Position()
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
@@ -384,13 +394,41 @@ func (t *terminal) showMoves() {
 	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), rules.MoveStrings(moves), t.width, 2))
 }
 
-// resign gives the game up.
-func (t *terminal) resign() {
-	if t.over() {
+// askResign asks for the confirmation of a resignation: the next line
+// (see confirmResign).
+func (t *terminal) askResign() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "the game is already over: type new for another game")
 		return
 	}
-	t.resigned = true
+	t.resignAsked = true
+	t.say("Resign this game? Type yes to give it up; anything else plays on.")
+}
+
+// confirmResign takes the line after resign: yes (or y) resigns, and
+// reports handled; an empty line or no says the game goes on, handled
+// too; any other line says so and is then run as a command (handled
+// false).
+func (t *terminal) confirmResign(line string) (handled bool) {
+	t.resignAsked = false
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "yes", "y":
+		t.resign()
+		return true
+	case "", "no", "n":
+		fmt.Fprintln(t.out, "not resigned: the game goes on")
+		return true
+	}
+	fmt.Fprintln(t.out, "not resigned: the game goes on")
+	return false
+}
+
+// resign gives the game up.
+func (t *terminal) resign() {
+	if t.game.Resign(t.human) != nil {
+		fmt.Fprintln(t.out, "the game is already over: type new for another game")
+		return
+	}
 	fmt.Fprintf(t.out, "You (%s) resign.\n", t.human)
 	t.showBoard()
 }
@@ -398,7 +436,7 @@ func (t *terminal) resign() {
 // setLevel shows the level (no argument) or sets it for the next moves.
 func (t *terminal) setLevel(args []string) {
 	if len(args) == 0 {
-		fmt.Fprintf(t.out, "the computer plays at %s (levels: %s)\n", t.describeStrength(), levelHelp())
+		t.say(fmt.Sprintf("the computer plays at %s (levels: %s)", t.describeStrength(), levelHelp()))
 		return
 	}
 	l, err := agent.ParseLevel(args[0])
@@ -406,12 +444,12 @@ func (t *terminal) setLevel(args []string) {
 		fmt.Fprintf(t.out, "unknown level %q: want %s\n", args[0], strings.Join(agent.LevelNames(), ", "))
 		return
 	}
-	t.level, t.strength = l.Name, l.Strength()
-	fmt.Fprintf(t.out, "the computer now plays at %s\n", t.describeStrength())
+	t.level, t.strength = l.Name, l.Limits()
+	t.say("the computer now plays at " + t.describeStrength())
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
@@ -442,13 +480,14 @@ func (t *terminal) agentMove(ctx context.Context) error {
 	if err := t.game.Play(an.Best); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "The computer (%s) plays %s. Its win probability: %.0f%%.\n", t.human.Other(), an.Best, 100*an.WinProb())
+	// The player's chances, as hint and eval give them.
+	t.say(fmt.Sprintf("The computer (%s) plays %s. Your win probability: %.0f%%.", t.human.Other(), an.Best, 100*an.WinProbFor(t.human)))
 	t.showBoard()
 	return nil
 }
 
 func (t *terminal) hint(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		fmt.Fprintln(t.out, "no hint: the game is over")
 		return nil
 	}
@@ -463,7 +502,7 @@ func (t *terminal) hint(ctx context.Context) error {
 
 // eval gives the win probability from the human's side, as hint does.
 func (t *terminal) eval(ctx context.Context) error {
-	if t.over() {
+	if t.game.Over() {
 		t.announce()
 		return nil
 	}
@@ -471,8 +510,8 @@ func (t *terminal) eval(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "evaluation: your (%s) win probability is %.0f%% (%d simulations)\n",
-		t.human, 100*an.WinProbFor(t.human), an.Sims)
+	t.say(fmt.Sprintf("evaluation: your (%s) win probability is %.0f%% (%d simulations)",
+		t.human, 100*an.WinProbFor(t.human), an.Sims))
 	fmt.Fprint(t.out, wrapWords("expected line: ", rules.MoveStrings(an.PV), t.width, 2))
 	return nil
 }
@@ -485,16 +524,12 @@ func (t *terminal) undo() {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	t.resigned = false
 	fmt.Fprint(t.out, wrapWords("took back ", rules.MoveStrings(taken), t.width, 2))
 	t.showBoard()
 }
 
 func (t *terminal) save(path string) {
-	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")")
-	if t.resigned {
-		rec.SetTag("Result", rules.ResultFor(t.human.Other()))
-	}
+	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")", time.Now())
 	data, err := rec.MarshalFor(path)
 	if err == nil {
 		err = atomicfile.WriteFile(path, data, 0o644)

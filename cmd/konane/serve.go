@@ -12,6 +12,7 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web"
 	"github.com/konanezero/konane/web/api"
 )
@@ -24,7 +25,8 @@ func init() {
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
 jump; the stones you may remove in the opening are marked. The page offers
-the board size (those with a model: 6x6 and 8x8, or the size of --model),
+the board size (those the computer plays: ` + rules.SizeList(agent.Sizes()) + `, or the
+size of --model),
 your colour, the level, new game, undo, a hint, an evaluation bar with the
 computer's expected line, a download of the game record, and a review of
 the game (or of a record uploaded): the chance of winning after each move

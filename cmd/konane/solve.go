@@ -17,11 +17,11 @@ import (
 func init() {
 	register(&command{
 		name:  "solve",
-		usage: "solve --size N [--position RECORD_OR_MOVES] [--stats]",
+		usage: "solve --board B [--position RECORD_OR_MOVES] [--stats]",
 		short: "solve the game or a position exactly (who wins with perfect play)",
 		long: `Solve finds the winner with perfect play from both sides.
 
-Without --position it solves the start of an NxN game: one line per pair of
+Without --position it solves the start of a game: one line per pair of
 opening removals, in the order Black's squares then White's,
 
     BLACKSQ WHITESQ: black wins
@@ -35,21 +35,27 @@ replying:
 With --position it solves the position reached by a list of moves played
 from the start (separated by spaces or commas), or the final position of a
 game record file (a value that exists on disk or holds '.' or '/' is taken
-as a file, and a missing one is an error). It prints who is to move and who wins, then every legal
-move and whether it wins for the player who makes it.
+as a file, and a missing one is an error). It prints who is to move and who
+wins, then every legal move and whether it wins for the player who makes it.
 
---size is required, except with a game record, whose size is used.
+On a gap board there are no removals and the start is solved at once
+("start: black wins", then the value). A rectangle or a gap board takes a
+list of moves, not a game record.
+
+` + boardsParagraph("The solver holds "+narrowBoards()+".") + `
+
+--board is required, except with a game record, whose board is used.
 Sizes 4 and 5 take milliseconds, 6 a few seconds; on 7 and 8 only
 positions late in the game are within reach.
 
-Example: konane solve --size 5
+Example: konane solve --board 5
     a1 b1: black wins
     a1 a2: black wins
     ...
     e5 d5: black wins
     value: black wins
 
-Example: konane solve --size 4 --position "a1 a2 c1-a1"
+Example: konane solve --board 4 --position "a1 a2 c1-a1"
     white to move: white wins
     b3-b1: loses
     a4-a2: wins
@@ -70,19 +76,23 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageError("solve", "unexpected argument %q", fs.Arg(0))
 	}
-	sizeSet := board.Given()
-	size, err := board.get("solve")
+	rb, sizeSet, err := board.board("solve")
 	if err != nil {
 		return err
 	}
+	if sizeSet && !rb.Narrow() {
+		return usageError("solve", "%s: the solver holds boards of at most %dx%d: %s", board.flagText(), rules.MaxSize, rules.MaxSize, narrowBoards())
+	}
+	if sizeSet && (!rb.Square() || rb.Start != rules.Removal) {
+		return solveBoard(ctx, rb, *position, *stats, stdout, stderr)
+	}
+	size := rb.W
 	record, err := positionFile(*position)
 	if err != nil {
 		return err
 	}
-	if sizeSet || !record {
-		if !sizeSet {
-			return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
-		}
+	if !sizeSet && !record {
+		return usageError("solve", "--board is required (%s)", narrowBoards())
 	}
 	s := solver.New()
 	began := time.Now()
@@ -100,6 +110,46 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	if *stats {
+		st := s.Stats()
+		el := time.Since(began)
+		fmt.Fprintf(stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
+			el.Seconds(), st.Nodes, float64(st.Nodes)/el.Seconds(), st.Hits)
+	}
+	return nil
+}
+
+// solveBoard is "konane solve --board": the start, or a list of moves
+// from it, solved on any board the solver holds.
+func solveBoard(ctx context.Context, b rules.Board, position string, stats bool, stdout, stderr io.Writer) error {
+	p, err := b.Position()
+	if err != nil {
+		return fmt.Errorf("solve: --board: %w", err)
+	}
+	s := solver.New()
+	began := time.Now()
+	if position == "" {
+		res, err := s.SolveBoard(ctx, b, func(r solver.OpeningResult) {
+			fmt.Fprintf(stdout, "%s %s: %s\n", r.Black, r.White, winner(r.BlackWins))
+		})
+		if err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+		if b.Start == rules.Gap {
+			fmt.Fprintf(stdout, "start: %s\n", winner(res.BlackWins))
+		}
+		fmt.Fprintf(stdout, "value: %s\n", winner(res.BlackWins))
+	} else {
+		if strings.ContainsAny(position, `./\`) {
+			return usageError("solve", "--board %s takes a list of moves, not a game record file (records give their own board)", b)
+		}
+		if p, err = playMoves(p, position); err != nil {
+			return err
+		}
+		if err := solvePosition(ctx, s, p, stdout); err != nil {
+			return fmt.Errorf("solve: %w", err)
+		}
+	}
+	if stats {
 		st := s.Stats()
 		el := time.Since(began)
 		fmt.Fprintf(stderr, "time %.2fs, %d nodes (%.0f nodes/s), %d table hits\n",
@@ -181,7 +231,7 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 			return rules.Position{}, usageError("solve", "--position: %v", err)
 		}
 		if sizeSet && r.Size != size {
-			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --size says", text, r.Size, r.Size, size, size)
+			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --board says", text, r.Size, r.Size, size, size)
 		}
 		p, err := r.Final()
 		if err != nil {
@@ -189,7 +239,11 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 		}
 		return p, nil
 	}
-	p := rules.NewPosition(size)
+	return playMoves(rules.NewPosition(size), text)
+}
+
+// playMoves plays a list of moves (separated by spaces or commas) from p.
+func playMoves(p rules.Position, text string) (rules.Position, error) {
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	if len(fields) == 0 {
 		return p, usageError("solve", "--position %q: no moves", text)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -27,47 +28,37 @@ type gameJSON struct {
 	Resigned bool     `json:"resigned,omitempty"`
 }
 
-// game is a gameJSON checked and replayed through the rules.
+// game is a gameJSON checked and replayed through the rules; the game
+// keeps its outcome (a resignation of the human: rules.Game.Resign).
 type game struct {
-	human    rules.Color
-	level    agent.Level
-	start    int
-	resigned bool // the human gave the game up
-	g        *rules.Game
+	human rules.Color
+	level agent.Level
+	start int
+	g     *rules.Game
 }
 
 // json returns the game as the client holds it.
 func (gm *game) json() gameJSON {
 	return gameJSON{Size: gm.g.Size(), Human: gm.human.String(), Level: gm.level.Name,
-		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves()), Resigned: gm.resigned}
+		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves()), Resigned: gm.resigned()}
 }
 
-// over reports whether the game is over: by the rules, or resigned.
-func (gm *game) over() bool { return gm.resigned || gm.g.Over() }
-
-// winner returns the winner of a game that is over: the computer when
-// the human resigned, else the rules' winner.
-func (gm *game) winner() (rules.Color, bool) {
-	if gm.resigned {
-		return gm.human.Other(), true
-	}
-	return gm.g.Winner()
+// resigned reports whether the game ended by the human's resignation.
+func (gm *game) resigned() bool {
+	_, m := gm.g.Outcome()
+	return m == rules.Resignation
 }
 
 // record returns the game as a record; a resigned game's Result names
 // the computer's win before the end, as records write a resignation.
-func (gm *game) record(event string) *rules.Record {
-	rec := agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")")
-	if gm.resigned {
-		rec.SetTag("Result", rules.ResultFor(gm.human.Other()))
-	}
-	return rec
+func (gm *game) record(event string, date time.Time) *rules.Record {
+	return agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")", date)
 }
 
 // canUndo reports whether the human has a move to take back: one of
 // theirs after the start moves, in a game not resigned.
 func (gm *game) canUndo() bool {
-	if gm.resigned {
+	if gm.resigned() {
 		return false
 	}
 	last := gm.g.Len() - 1
@@ -112,7 +103,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(gj.Size)))
 	}
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
-		return nil, badRequest("error.gameStart", "start", fmt.Sprint(gj.Start), "n", fmt.Sprint(len(gj.Moves)))
+		return nil, badRequest("error.gameStart")
 	}
 	g, err := rules.NewGame(gj.Size)
 	if err != nil {
@@ -123,10 +114,10 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
-	if gj.Resigned && g.Over() {
+	if gj.Resigned && g.Resign(human) != nil {
 		return nil, badRequest("error.resignOver")
 	}
-	return &game{human: human, level: level, start: gj.Start, resigned: gj.Resigned, g: g}, nil
+	return &game{human: human, level: level, start: gj.Start, g: g}, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,

@@ -138,7 +138,7 @@ func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position, huma
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	start := time.Now()
-	an, err := a.Move(ctx, gm.g.Position(), gm.level.Strength())
+	an, err := a.Move(ctx, gm.g.Position(), gm.level.Limits())
 	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		if !humanMoved { // a new game, or the agent's move alone: nothing taken back
@@ -168,7 +168,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	}
 	left := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
 	case req.Move == "" && left.Turn == gm.human:
 		return nil, badRequest("error.yourTurn")
@@ -202,7 +202,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	}
 	p := gm.g.Position()
 	switch {
-	case gm.over():
+	case gm.g.Over():
 		return nil, badRequest("error.hintOver")
 	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
@@ -219,7 +219,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	start := time.Now()
-	an, err := a.Advise(ctx, p, gm.level.Strength())
+	an, err := a.Advise(ctx, p, gm.level.Limits())
 	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}

@@ -86,7 +86,7 @@ func (s *Service) review(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec = gm.record("konane serve")
+		rec = gm.record("konane serve", time.Time{})
 		human = gm.human.String()
 	case req.Record != "":
 		var err error
@@ -140,8 +140,8 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		}
 		out.Moves = append(out.Moves, m)
 	}
-	if res := rep.Result; res.Over {
-		out.Over, out.Winner, out.Resigned = true, res.Winner.String(), res.Resigned
+	if res := rep.Result; res.Over() {
+		out.Over, out.Winner, out.Resigned = true, res.Winner.String(), res.Method == rules.Resignation
 	}
 	return out
 }

@@ -48,8 +48,8 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 	st := stateJSON{
 		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
 		Turn: p.Turn.String(), Phase: p.Phase().String(),
-		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: gm.over(),
-		Resigned: gm.resigned, CanUndo: gm.canUndo(), Start: gm.start,
+		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
+		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start,
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
@@ -59,9 +59,9 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 	if g.Len() > 0 {
 		st.Last = g.Last().String()
 	}
-	if w, ok := gm.winner(); ok {
+	if w, ok := g.Winner(); ok {
 		st.Winner = w.String()
-		if gm.resigned {
+		if gm.resigned() {
 			st.Message = messages.New("status.resigned")
 		} else if w == gm.human {
 			st.Message = messages.New("status.youWin")

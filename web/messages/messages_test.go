@@ -166,10 +166,10 @@ func TestPhrases(t *testing.T) {
 	}
 	wrong := map[string][]string{
 		"en":    {"papamu,"},
-		"de":    {"lieber nicht würdest", "Du gewinnst!", "papamu,"},
-		"sv":    {"Du vinner!", "Datorn vinner", "tvingad vinst", "papamu,"},
-		"it":    {"pietra", "pietre", "Giochi {move}", "papamu,"},
-		"pt-BR": {"onde ela cai", "papamu,"},
+		"de":    {"lieber nicht würdest", "Du gewinnst!", "papamu,", " hält den Gewinn", "Zeichen:", "Hawaiianisch"},
+		"sv":    {"Du vinner!", "Datorn vinner", "tvingad vinst", "papamu,", "inexakt", "Hawaiiansk", "Escape ångrar", "för att ångra", "ångrades"},
+		"it":    {"pietra", "pietre", "Giochi {move}", "papamu,", "Sceglione", "accanto a lei", "Segni:"},
+		"pt-BR": {"onde ela cai", "papamu,", "cair", "é legal", "jogada legal", "partida legal"},
 	}
 	for code, phrases := range wrong {
 		for key, text := range c[code] {
@@ -178,6 +178,21 @@ func TestPhrases(t *testing.T) {
 					t.Errorf("%s %s: %q has %q", code, key, text, w)
 				}
 			}
+		}
+	}
+}
+
+// TestThemeLabel: the menu of light and dark is named for the page's
+// look ("Theme"), not "Colours", which reads as the stones' colour.
+func TestThemeLabel(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"en": "Theme", "de": "Design", "sv": "Tema", "it": "Tema", "pt-BR": "Tema"}
+	for _, code := range codes {
+		if got := c[code]["page.theme"]; got != want[code] {
+			t.Errorf("%s page.theme = %q, want %q", code, got, want[code])
 		}
 	}
 }
