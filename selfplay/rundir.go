@@ -568,6 +568,25 @@ func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() err
 	return runstore.SHA256(data), err
 }
 
+// checkModel checks that the model of the committed generation is the
+// one state.json recorded (when it recorded one): a model replaced under
+// models/ would otherwise stay behind the pointers that the run rewrites
+// on resuming.
+func (d *RunDir) checkModel(st runfiles.State) error {
+	if st.Generation == 0 || st.ModelSHA256 == "" {
+		return nil
+	}
+	key := runfiles.ModelKey(st.Generation)
+	data, err := d.readFile(key)
+	if err != nil {
+		return &FileError{Path: d.name(key), Err: err}
+	}
+	if sum := runstore.SHA256(data); sum != st.ModelSHA256 {
+		return &FileError{Path: d.name(key), Err: fmt.Errorf("sha256 %.12s…, but %s recorded %.12s… when it was committed: the model was replaced; restore it", sum, runfiles.StateFile, st.ModelSHA256)}
+	}
+	return nil
+}
+
 // point makes the model of generation gen the latest: models/latest.
 func (d *RunDir) point(gen int) error {
 	return d.writeFile(runfiles.LatestModelKey, []byte(runfiles.ModelName(gen)+"\n"))

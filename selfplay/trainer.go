@@ -73,7 +73,7 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 	if st := l.st; st.Generation > 0 {
 		logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
 			st.Generation+1, l.replay.Len(), st.Model, len(st.Ingested))
-	} else if err := l.publish(0); err != nil { // the untrained model, for the workers' first games
+	} else if _, err := l.publish(0); err != nil { // the untrained model, for the workers' first games
 		return err
 	}
 	// A crash between the commit and the pointers left them behind.
