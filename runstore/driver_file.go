@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 )
@@ -153,4 +154,29 @@ func removeEmptyDirs(dir string) {
 	if os.Remove(dir) == nil {
 		atomicfile.SyncDir(filepath.Dir(dir))
 	}
+}
+
+// RemoveStale removes the temporary files that writers killed before
+// their rename left in folder (a key prefix ending in "/", or "" for the
+// whole store) and its subfolders, those last modified before before: a
+// write in progress is younger. Only a file:// store has them (the other
+// stores write an object whole); elsewhere it does nothing.
+func (s *Store) RemoveStale(folder string, before time.Time) {
+	fb, ok := s.b.(*fileBackend)
+	if !ok {
+		return
+	}
+	root := fb.dir
+	if folder != "" {
+		root = fb.path(strings.TrimSuffix(folder, "/"))
+	}
+	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !atomicfile.IsTemp(e.Name()) {
+			return nil
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
+			os.Remove(path)
+		}
+		return nil
+	})
 }

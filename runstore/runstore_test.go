@@ -555,6 +555,29 @@ func TestReadFolder(t *testing.T) {
 	}
 }
 
+// TestRemoveStale: the temporary files of killed writers go once they
+// are older than the limit; younger ones (writes in progress) stay.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	folder := filepath.Join(dir, "replay", "gen-000001")
+	os.MkdirAll(folder, 0o755)
+	old, young := filepath.Join(folder, ".a.shard.tmp123"), filepath.Join(folder, ".b.shard.tmp456")
+	game := filepath.Join(folder, "c.shard")
+	for _, p := range []string{old, young, game} {
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	os.Chtimes(old, hourAgo, hourAgo)
+	os.Chtimes(game, hourAgo, hourAgo)
+	s.RemoveStale("replay/", time.Now().Add(-10*time.Minute))
+	for p, want := range map[string]bool{old: false, young: true, game: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
 // TestListSymlinkedRun: a run directory that is a symbolic link (to a
 // folder on another disk) lists its objects like the folder itself.
 func TestListSymlinkedRun(t *testing.T) {
