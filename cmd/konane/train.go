@@ -92,7 +92,10 @@ run may then also be a bucket URL (s3://bucket/prefix?endpoint=..., in a
 konane built with -tags s3, as the container image is). Only
 one trainer holds a run: a second one is refused while the first lives; a
 trainer restarted after a crash takes the run back (at once on the same
-machine, after 30 s elsewhere). See "Train on many machines" in the README.
+machine, after 30 s elsewhere). A run records where its games are played
+(config.json's "games"): a run fed by workers resumes so without
+--selfplay=false, and a flag that contradicts the run is refused. See
+"Train on many machines" in the README.
 
 Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
