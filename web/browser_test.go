@@ -445,6 +445,60 @@ func browserHashChange(t *testing.T, browser context.Context, ts *testServer) {
 	}
 }
 
+// checkCandidateFigures: the review gives each move of the chosen move
+// k's candidates one figure, the same on its label on the board and in
+// the text, the move played the one its "after" says; the text lists
+// them best first; each label has its arrow's colour.
+func checkCandidateFigures(t *testing.T, p *page, k int) {
+	t.Helper()
+	var got struct {
+		Played, After string
+		Labels        [][3]string // move, text, fill
+		Named         [][2]string // move, figure
+		Strokes       map[string]string
+	}
+	js := fmt.Sprintf(`JSON.stringify((() => {
+		const m = konane.rv.data.moves[%d];
+		const strokes = {};
+		for (const g of document.querySelectorAll("#revarrows .arrow")) strokes[g.dataset.move] = getComputedStyle(g.querySelector("line, circle")).stroke;
+		return {
+			played: m.move, after: String(Math.round(100 * m.after)),
+			labels: Array.from(document.querySelectorAll("#revarrows .candlabel")).map(l => [l.dataset.move, l.textContent, getComputedStyle(l).fill]),
+			named: Array.from(document.querySelectorAll("#revmove .mv")).map(s => s.textContent.split(" ")).filter(w => w.length === 2),
+			strokes: strokes,
+		};
+	})())`, k-1)
+	if err := json.Unmarshal([]byte(p.eval(js)), &got); err != nil {
+		t.Fatal(err)
+	}
+	figure := map[string]string{}
+	last := 101
+	for _, n := range got.Named {
+		f := strings.TrimSuffix(n[1], "%")
+		figure[n[0]] = f
+		var v int
+		fmt.Sscan(f, &v)
+		if v > last {
+			t.Errorf("move %d: candidates not best first: %v", k, got.Named)
+		}
+		last = v
+	}
+	if len(got.Labels) == 0 {
+		t.Fatalf("move %d: no candidate labels", k)
+	}
+	for _, l := range got.Labels {
+		if f := strings.TrimSuffix(l[1], "%"); f != figure[l[0]] {
+			t.Errorf("move %d: %s is %s%% on the board and %s%% in the text", k, l[0], f, figure[l[0]])
+		}
+		if l[0] == got.Played && strings.TrimSuffix(l[1], "%") != got.After {
+			t.Errorf("move %d: the move played %s is labelled %s, its text says %s%% after", k, l[0], l[1], got.After)
+		}
+		if l[2] != got.Strokes[l[0]] {
+			t.Errorf("move %d: the label of %s in %s, its arrow in %s", k, l[0], l[2], got.Strokes[l[0]])
+		}
+	}
+}
+
 // browserGame plays a whole 6x6 game with the mouse, in English: choose
 // the board, the level and the colour, start a new game, then for each
 // move click a marked stone (a removal in the opening) or a stone and
@@ -650,6 +704,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 	if want := strings.Split(msgs["review.candidates"], "{list}")[0]; !strings.Contains(p.text("revmove"), want) {
 		t.Errorf("the move's text %q does not name the candidates (%q)", p.text("revmove"), want)
 	}
+	checkCandidateFigures(t, p, k)
 	if n := p.count("#revgraph .pt.inaccuracy circle.mark"); n != 0 {
 		t.Errorf("%d inaccuracies marked by a circle, like Black's stones", n)
 	}

@@ -191,7 +191,7 @@ export function drawArrows(svg, n, arrows) {
   for (const a of arrows) {
     const [from, to] = squares(a.move);
     const [x0, y0] = center(from);
-    const g = svgEl("g", {class: "arrow " + a.cls}, svg);
+    const g = svgEl("g", {class: "arrow " + a.cls, "data-move": a.move}, svg);
     if (!to) {
       svgEl("circle", {cx: x0, cy: y0, r: 0.42}, g);
       continue;
@@ -202,15 +202,24 @@ export function drawArrows(svg, n, arrows) {
     const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
   }
-  // The candidates' chances, on their target squares, over every arrow;
-  // two on one square are stacked, not overlaid.
-  const onSquare = {};
+  // The candidates' chances, over every arrow, each in its arrow's
+  // colour: on the landing square, moved back toward where the arrow
+  // comes from (so that two arrows into one square keep their labels
+  // apart), a removal's in its ring; two at one place are stacked.
+  const at = {};
   for (const a of arrows) {
     if (!a.label) continue;
     const [from, to] = squares(a.move);
-    const sq = to || from;
-    const k = onSquare[sq] = (onSquare[sq] || 0) + 1;
-    const [x, y] = center(sq);
-    svgEl("text", {x: x, y: y + 0.12 + (k - 1) * 0.32, class: "candlabel"}, svg).textContent = a.label;
+    let [x, y] = center(to || from);
+    if (to) {
+      const [x0, y0] = center(from);
+      const len = Math.hypot(x - x0, y - y0);
+      x -= ((x - x0) / len) * 0.28;
+      y -= ((y - y0) / len) * 0.28;
+    }
+    const key = x.toFixed(2) + "," + y.toFixed(2);
+    const k = at[key] = (at[key] || 0) + 1;
+    const colour = a.cls.includes("agreed") || a.cls.includes("best") ? "best" : a.cls.includes("cand") ? "cand" : "played";
+    svgEl("text", {x: x, y: y + 0.12 + (k - 1) * 0.32, class: "candlabel " + colour, "data-move": a.move}, svg).textContent = a.label;
   }
 }

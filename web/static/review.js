@@ -284,17 +284,26 @@ export function reviewKey(ev) {
   if (k !== rv.i || rv.var) selectMove(k, true);
 }
 
+// candidatesOf is the computer's candidates before move m, each with
+// one figure, the mover's chance after it (in percent), best first: the
+// move played has the figure its text gives ("35% before, 24% after",
+// the search after it), the others the search's before it.
+function candidatesOf(m) {
+  return (m.candidates || []).map((c) => ({move: c.move, p: pct(c.move === m.move ? m.after : c.winrate)}))
+    .sort((a, b) => b.p - a.p);
+}
+
 // candidateArrows adds the computer's candidates before move m to the
 // arrows (a thin arrow for those not drawn already) and labels each with
 // the mover's chance after it, as KaTrain and Lizzie do.
 function candidateArrows(m, arrows) {
-  for (const c of m.candidates || []) {
+  for (const c of candidatesOf(m)) {
     let a = arrows.find((x) => x.move === c.move);
     if (!a) {
       a = {move: c.move, cls: "cand"};
       arrows.push(a);
     }
-    a.label = pct(c.winrate) + "%";
+    a.label = c.p + "%";
   }
 }
 
@@ -304,11 +313,11 @@ function candidateArrows(m, arrows) {
 function candidateText(m) {
   const [before, after] = (catalog["review.candidates"] || "{list}").split("{list}");
   const nodes = [document.createTextNode(before)];
-  m.candidates.forEach((c, i) => {
+  candidatesOf(m).forEach((c, i) => {
     if (i > 0) nodes.push(document.createTextNode(", "));
     const span = document.createElement("span");
     span.className = "mv";
-    span.textContent = c.move + " " + t("eval.value", {p: pct(c.winrate)});
+    span.textContent = c.move + " " + t("eval.value", {p: c.p});
     nodes.push(span);
   });
   nodes.push(document.createTextNode(after || ""));
