@@ -102,3 +102,32 @@ func TestClassicalLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsOfRectangles: solve reads a 7x6 record and solves its final
+// position as it solves the moves given with --board; analyze, which
+// needs a network, refuses it in one line; a record against another
+// --board is refused.
+func TestRecordsOfRectangles(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte("[Board \"7x6\"]\n[Start \"gap\"]\n\n1. d6-d4 b5-d5 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromRecord, _, err := solveCmd(ctx, "--position", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromMoves, _, err := solveCmd(ctx, "--board", "7x6", "--position", "d6-d4 b5-d5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromRecord != fromMoves || !strings.HasPrefix(fromRecord, "black to move: ") {
+		t.Errorf("record:\n%s\nmoves:\n%s", fromRecord, fromMoves)
+	}
+	if _, _, err := solveCmd(ctx, "--board", "6", "--position", path); err == nil || err.Error() != "solve: --position "+path+": the game is 7x6, not 6x6 as --board says" {
+		t.Errorf("solve --board 6 with a 7x6 record: %v", err)
+	}
+	if _, _, err := analyzeCmd(path); err == nil || err.Error() != "analyze: "+path+": the game is on 7x6; analyze reads games on square boards only yet (no network plays rectangles)" {
+		t.Errorf("analyze of a 7x6 record: %v", err)
+	}
+}
