@@ -149,15 +149,18 @@ func (rep *Report) Panel() chart.Panel {
 		}
 		ys[i] *= 100
 	}
-	series := []chart.Series{{Name: "Black wins", X: xs, Y: ys}}
+	// The curve's name says what it measures, whoever won.
+	series := []chart.Series{{Name: "Black's win probability", X: xs, Y: ys}}
 	for _, k := range []struct {
 		class Class
 		glyph draw.GlyphDrawer
 		color color.RGBA
 	}{
-		{Inaccuracy, draw.CircleGlyph{}, color.RGBA{0xe6, 0xb4, 0x00, 0xff}},
-		{Mistake, draw.TriangleGlyph{}, color.RGBA{0xff, 0x7f, 0x0e, 0xff}},
-		{Blunder, draw.CrossGlyph{}, color.RGBA{0xd6, 0x27, 0x28, 0xff}},
+		// The shapes and colours of the page's review graph
+		// (web/static/review.js, style.css): ◆ ▲ ✖.
+		{Inaccuracy, chart.DiamondGlyph{}, color.RGBA{0xf2, 0xc1, 0x2e, 0xff}},
+		{Mistake, draw.PyramidGlyph{}, color.RGBA{0xe0, 0x7b, 0x00, 0xff}},
+		{Blunder, draw.CrossGlyph{}, color.RGBA{0xb0, 0x00, 0x20, 0xff}},
 	} {
 		marks := make([]float64, len(xs))
 		n := 0

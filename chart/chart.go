@@ -45,6 +45,25 @@ type Series struct {
 	Color color.RGBA
 }
 
+// DiamondGlyph is a filled diamond outlined in dark grey: the page's mark
+// of an inaccuracy (web/static/review.js), which gonum's glyphs lack.
+type DiamondGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (DiamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	p := make(vg.Path, 0, 5)
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: color.RGBA{0x33, 0x33, 0x33, 0xff}, Width: vg.Points(0.8)})
+	c.Stroke(p)
+}
+
 // Level is a horizontal reference line, such as an anchor's rating.
 type Level struct {
 	Name string

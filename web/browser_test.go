@@ -317,6 +317,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
+	t.Run("hashchange", func(t *testing.T) { browserHashChange(t, browser, ts) })
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 }
 
@@ -351,6 +352,10 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	if got := p.eval(`[document.getElementById("sound").checked, document.getElementById("theme").value, document.documentElement.dataset.theme].join(" ")`); got != "true dark dark" {
 		t.Errorf("after a reload: sound, colours chosen and shown: %s", got)
 	}
+	// The page asks for the evaluation the reload lost: the bar is not
+	// "no evaluation yet" (the computer has moved), and it names the
+	// computer's last move.
+	p.evaluated()
 	// A move with the sound on (made by the page, no file to load).
 	v := p.version()
 	p.click(".sq.movable")
@@ -364,6 +369,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	if got := q.eval(`konane.state.moves.join(" ") + " " + konane.state.human + " " + konane.state.level`); got != moves+" black easy" {
 		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
 	}
+	q.evaluated()
 	v = q.version()
 	q.click(".sq.movable")
 	if q.count(".sq.target") > 0 {
@@ -372,6 +378,70 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	q.settle(v)
 	if n := len(strings.Fields(q.eval(`konane.state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(konane.state.over)`) != "true" {
 		t.Errorf("the shared game did not go on: %d moves after %d", n, len(strings.Fields(moves)))
+	}
+}
+
+// evaluated waits for the evaluation of a game opened with the human to
+// move, and checks the bar shows it, after the computer's last move.
+func (p *page) evaluated() {
+	p.t.Helper()
+	msgs := p.msgs()
+	p.waitFor(fmt.Sprintf(`document.getElementById("evaltext").textContent !== %q && document.getElementById("evaltext").textContent !== %q`, msgs["eval.none"], msgs["eval.asking"]))
+	last := p.eval(`konane.state.moves[konane.state.moves.length - 1]`)
+	if text := p.text("evaltext"); !strings.Contains(text, last) || !regexp.MustCompile(`[0-9]+%`).MatchString(text) {
+		p.t.Errorf("the evaluation of the opened game reads %q, want a %% and the computer's move %s", text, last)
+	}
+	if now := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow")`); now == "" {
+		p.t.Error("the evaluation bar has no value")
+	}
+}
+
+// browserHashChange: a game's link pasted into the address of an open tab
+// opens that game (hashchange), and the next move goes on from it, not
+// from the game shown before; a link that cannot be read says so and
+// keeps the game.
+func browserHashChange(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	p.newGame(p.click)
+	for range 2 {
+		v := p.version()
+		p.click(".sq.movable")
+		if p.count(".sq.target") > 0 {
+			p.click(".sq.target")
+		}
+		p.settle(v)
+	}
+	moves := strings.Fields(p.eval(`konane.state.moves.join(" ")`))
+	// The same game cut after the first pair: Black to move again.
+	other := "1.6b.easy.0." + moves[0] + "." + moves[1]
+	v := p.version()
+	p.eval(fmt.Sprintf(`location.hash = "#g=%s"; ""`, other))
+	p.settle(v)
+	if got := p.eval(`konane.state.moves.join(".")`); got != moves[0]+"."+moves[1] {
+		t.Fatalf("after pasting #g=%s the page shows the moves %q", other, got)
+	}
+	p.evaluated()
+	v = p.version()
+	p.click(".sq.movable")
+	if p.count(".sq.target") > 0 {
+		p.click(".sq.target")
+	}
+	p.settle(v)
+	href := p.eval(`location.href`)
+	if !strings.Contains(href, "#g="+other+".") {
+		t.Errorf("after a move on the pasted game the address is %s, want it to go on from %s", href, other)
+	}
+	// A link that cannot be read: the error, and the game stays.
+	kept := p.eval(`konane.state.moves.join(".")`)
+	v = p.version()
+	p.eval(`location.hash = "#g=nonsense"; ""`)
+	p.waitFor(fmt.Sprintf(`document.body.dataset.version !== %q && document.body.dataset.busy === "false"`, v))
+	if e := p.text("error"); e == "" {
+		t.Error("a link that cannot be read says nothing")
+	}
+	if got := p.eval(`konane.state.moves.join(".")`); got != kept || !strings.HasSuffix(p.eval(`location.href`), kept) {
+		t.Errorf("after a bad link: moves %q, address %s; want the game %q kept", got, p.eval(`location.href`), kept)
 	}
 }
 

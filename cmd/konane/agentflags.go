@@ -90,7 +90,7 @@ func levelHelp() string {
 			parts = append(parts, fmt.Sprintf("%s (%d)", l.Name, l.Sims))
 		}
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d the exact solver plays perfectly at every level", agent.MaxSolverSize, agent.MaxSolverSize)
+	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d every level plays perfectly (those games are solved exactly)", agent.MaxSolverSize, agent.MaxSolverSize)
 }
 
 // classicalLevels lists the classical engine's time per move at each

@@ -154,6 +154,9 @@ type terminal struct {
 	human rules.Color
 	game  *rules.Game
 	agent *agent.Agent
+	// resignAsked: the last command was resign, whose confirmation
+	// (yes) the next line is.
+	resignAsked bool
 }
 
 const playHelp = `commands:
@@ -162,7 +165,7 @@ const playHelp = `commands:
   hint         the computer's suggestion for you, with your win probability
   eval         your win probability and the line the computer expects (also: show)
   undo         take back your last move and the computer's reply
-  resign       give up the game
+  resign       give up the game (asks to confirm: yes)
   new          start a new game
   level [L]    show the computer's level, or set it: easy, medium, hard, max
   rules        the rules of Kōnane in short
@@ -238,6 +241,9 @@ func (t *terminal) prompt() string {
 // error only when the game cannot go on (the agent failed or ctx ended);
 // a bad move or command is answered with its reason.
 func (t *terminal) command(ctx context.Context, line string) (quit bool, err error) {
+	if t.resignAsked && t.confirmResign(line) {
+		return false, nil
+	}
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return false, nil
@@ -277,7 +283,7 @@ func (t *terminal) command(ctx context.Context, line string) (quit bool, err err
 		}
 	case "resign":
 		if noArgs() {
-			t.resign()
+			t.askResign()
 		}
 	case "rules":
 		if noArgs() {
@@ -345,15 +351,15 @@ func (t *terminal) newGame(ctx context.Context) error {
 	if t.game, err = rules.NewBoardGame(t.board); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "New game on %s: you play %s, the computer %s (%s). Black moves first.\n",
-		t.boardName(), t.human, t.human.Other(), t.describeStrength())
+	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
+		t.boardName(), t.human, t.human.Other(), t.describeStrength()))
 	if t.engine == nil {
-		fmt.Fprintf(t.out, "On %dx%d the computer plays the classical engine (no network for this board yet).\n", t.board.W, t.board.H)
+		t.say(fmt.Sprintf("On %dx%d the computer plays the classical engine (no network for this board yet).", t.board.W, t.board.H))
 	}
 	if t.board.Start == rules.Gap {
-		fmt.Fprintln(t.out, "Type a move (f4-d4 to jump), or help.")
+		t.say("Type a move (f4-d4 to jump), or help.")
 	} else {
-		fmt.Fprintln(t.out, "Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
+		t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
 	}
 	if t.game.Position().Turn != t.human {
 		return t.agentMove(ctx)
@@ -372,6 +378,11 @@ func (t *terminal) boardName() string {
 	return name
 }
 
+// describeStrength says how the computer plays, for the player (and the
+// saved record's tag): the level and its simulations, and "perfect in
+// the endgame" when the search ends in the exact solver (not the
+// developers' "without the solver" of player.Limits.String); on a board
+// without a network, the classical engine and its time per move.
 func (t *terminal) describeStrength() string {
 	if t.engine == nil {
 		if l, err := agent.ParseLevel(t.level); err == nil && l.PVSTime == t.pvsTime {
@@ -380,13 +391,24 @@ func (t *terminal) describeStrength() string {
 		return fmt.Sprintf("the classical engine, %v per move", t.pvsTime)
 	}
 	if t.engine.Model() == nil {
-		return "the exact solver, which plays perfectly at every level"
+		return "perfect play: this board is small enough to be solved exactly"
 	}
-	l, err := agent.ParseLevel(t.level)
-	if err == nil && t.strength == l.Limits() {
-		return fmt.Sprintf("level %s: %s", l.Name, t.strength)
+	search := t.strength
+	search.NoSolver = false // said in words below
+	s := search.String()
+	if !t.strength.NoSolver {
+		s += ", perfect in the endgame"
 	}
-	return t.strength.String()
+	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Limits() {
+		return fmt.Sprintf("level %s: %s", l.Name, s)
+	}
+	return s
+}
+
+// say writes one line of prose, broken between words to fit the
+// terminal's width.
+func (t *terminal) say(line string) {
+	fmt.Fprint(t.out, wrapWords("", strings.Fields(line), t.width, 0))
 }
 
 // showBoard draws the board, then one line that says which stones are
@@ -397,8 +419,8 @@ func (t *terminal) showBoard() {
 	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
 	if t.game.Over() {
-		fmt.Fprintf(t.out, "x black, o white. %s\n", t.result())
-		fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+		t.say("x black, o white. " + t.result())
+		t.say("Type new for another game, undo, save FILE, or quit.")
 		return
 	}
 	who := "you"
@@ -424,8 +446,8 @@ func (t *terminal) result() string {
 
 // announce names the winner of the finished game.
 func (t *terminal) announce() {
-	fmt.Fprintln(t.out, t.result())
-	fmt.Fprintln(t.out, "Type new for another game, undo, save FILE, or quit.")
+	t.say(t.result())
+	t.say("Type new for another game, undo, save FILE, or quit.")
 }
 
 func (t *terminal) showMoves() {
@@ -436,6 +458,35 @@ func (t *terminal) showMoves() {
 	}
 	moves := p.LegalMoves(nil)
 	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), rules.MoveStrings(moves), t.width, 2))
+}
+
+// askResign asks for the confirmation of a resignation: the next line
+// (see confirmResign).
+func (t *terminal) askResign() {
+	if t.game.Over() {
+		fmt.Fprintln(t.out, "the game is already over: type new for another game")
+		return
+	}
+	t.resignAsked = true
+	t.say("Resign this game? Type yes to give it up; anything else plays on.")
+}
+
+// confirmResign takes the line after resign: yes (or y) resigns, and
+// reports handled; an empty line or no says the game goes on, handled
+// too; any other line says so and is then run as a command (handled
+// false).
+func (t *terminal) confirmResign(line string) (handled bool) {
+	t.resignAsked = false
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "yes", "y":
+		t.resign()
+		return true
+	case "", "no", "n":
+		fmt.Fprintln(t.out, "not resigned: the game goes on")
+		return true
+	}
+	fmt.Fprintln(t.out, "not resigned: the game goes on")
+	return false
 }
 
 // resign gives the game up.
@@ -451,7 +502,7 @@ func (t *terminal) resign() {
 // setLevel shows the level (no argument) or sets it for the next moves.
 func (t *terminal) setLevel(args []string) {
 	if len(args) == 0 {
-		fmt.Fprintf(t.out, "the computer plays at %s (levels: %s)\n", t.describeStrength(), levelHelp())
+		t.say(fmt.Sprintf("the computer plays at %s (levels: %s)", t.describeStrength(), levelHelp()))
 		return
 	}
 	l, err := agent.ParseLevel(args[0])
@@ -464,7 +515,7 @@ func (t *terminal) setLevel(args []string) {
 		t.pvsTime = l.PVSTime
 		t.pvs.MoveTime = l.PVSTime
 	}
-	fmt.Fprintf(t.out, "the computer now plays at %s\n", t.describeStrength())
+	t.say("the computer now plays at " + t.describeStrength())
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {
@@ -511,7 +562,8 @@ func (t *terminal) agentMove(ctx context.Context) error {
 	if err := t.game.Play(an.Best); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "The computer (%s) plays %s. Its win probability: %.0f%%.\n", t.human.Other(), an.Best, 100*an.WinProb())
+	// The player's chances, as hint and eval give them.
+	t.say(fmt.Sprintf("The computer (%s) plays %s. Your win probability: %.0f%%.", t.human.Other(), an.Best, 100*an.WinProbFor(t.human)))
 	t.showBoard()
 	return nil
 }
@@ -552,8 +604,8 @@ func (t *terminal) eval(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprintf(t.out, "evaluation: your (%s) win probability is %.0f%% (%d simulations)\n",
-		t.human, 100*an.WinProbFor(t.human), an.Sims)
+	t.say(fmt.Sprintf("evaluation: your (%s) win probability is %.0f%% (%d simulations)",
+		t.human, 100*an.WinProbFor(t.human), an.Sims))
 	fmt.Fprint(t.out, wrapWords("expected line: ", rules.MoveStrings(an.PV), t.width, 2))
 	return nil
 }
@@ -571,7 +623,7 @@ func (t *terminal) undo() {
 }
 
 func (t *terminal) save(path string) {
-	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")")
+	rec := agent.RecordAgainst(t.game, "konane play", t.human, "konane ("+t.describeStrength()+")", time.Now())
 	data, err := rec.MarshalFor(path)
 	if err == nil {
 		err = atomicfile.WriteFile(path, data, 0o644)

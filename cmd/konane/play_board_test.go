@@ -23,7 +23,8 @@ func TestPlayRectangle(t *testing.T) {
 	if err := run(context.Background(), []string{"play", "--board", "size-7", "--time", "20ms"}, strings.NewReader(script), &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	text := out.String()
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") } // lines are wrapped to the width
+	text := flat(out.String())
 	for _, want := range []string{
 		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move).",
 		"On 7x6 the computer plays the classical engine (no network for this board yet).",
@@ -35,8 +36,8 @@ func TestPlayRectangle(t *testing.T) {
 		"You (black) play d6-d4.\nThe computer (white) plays ",
 		"saved the game (2 moves)",
 	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("output lacks %q:\n%s", want, text)
+		if !strings.Contains(text, flat(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
 	data, err := os.ReadFile(path)

@@ -3,13 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/konanezero/konane/agent/agenttest"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/konanezero/konane/agent/agenttest"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -182,6 +184,9 @@ func TestPlayWholeGame(t *testing.T) {
 			if rec.Tag(map[rules.Color]string{rules.Black: "Black", rules.White: "White"}[human]) != "you" {
 				t.Errorf("record tags %v", rec.Tags)
 			}
+			if _, err := time.Parse("2006.01.02", rec.Tag("Date")); err != nil {
+				t.Errorf("record Date tag %q: %v", rec.Tag("Date"), err)
+			}
 		})
 	}
 }
@@ -224,7 +229,7 @@ func TestPlayBadInput(t *testing.T) {
 	}
 	text := playLines(t, script)
 	for _, want := range []string{
-		"(level easy: 16 simulations per move, without the solver)",
+		"(level easy: 16 simulations per move)",
 		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
 		"move \"z9\": square \"z9\" is off the 6x6 board\nblack> ",
 		"move \"b1\": illegal move: Black must remove one of its own stones\nblack> ",
@@ -243,7 +248,7 @@ func TestPlayBadInput(t *testing.T) {
 		"hint: ",
 		"could not save: ",
 	} {
-		if !strings.Contains(text, want) {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
@@ -299,13 +304,21 @@ func playLines(t *testing.T, script []string) string {
 }
 
 // TestPlayCommands: the board says which stones are whose; level, rules
-// and resign work; hint and eval speak of the same side's chances; after a
-// resignation the status line and the saved record agree.
+// and resign work, resign only once confirmed; hint, eval and the line
+// after the computer's move speak of the player's chances; after a
+// resignation the status line and the saved record agree; the prose is
+// broken between words to fit 80 columns and says nothing of "the
+// solver".
 func TestPlayCommands(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.txt")
-	script := []string{"level", "level silly", "level medium", "level easy", "rules", "d4", "hint", "eval", "resign", "resign", "d5", "save " + path}
+	script := []string{"level", "level silly", "level medium", "level easy", "rules", "d4", "hint", "eval",
+		"resign", "board", "resign", "yes", "resign", "d5", "save " + path}
 	text := playLines(t, script)
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	flat := words(text)
 	for _, want := range []string{
+		"Resign this game? Type yes to give it up; anything else plays on.\nblack> not resigned: the game goes on\n",
+		"Your win probability: ",
 		"x black, o white. black (you) to move.\nblack> ",
 		"the computer plays at level easy: 16 simulations per move",
 		"unknown level \"silly\": want easy, medium, hard, max\n",
@@ -319,13 +332,27 @@ func TestPlayCommands(t *testing.T) {
 		"the game is over: type new for another game",
 		"game over> ",
 	} {
-		if !strings.Contains(text, want) {
+		if !strings.Contains(flat, words(want)) {
 			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Count(text, "You (black) resign.") != 1 {
+		t.Errorf("resigned %d times, want once (after yes):\n%s", strings.Count(text, "You (black) resign."), text)
+	}
+	for _, wrong := range []string{"solver", "Its win probability"} {
+		if strings.Contains(text, wrong) {
+			t.Errorf("output has %q", wrong)
+		}
+	}
+	prompt := regexp.MustCompile(`^((black|white|game over)> )+`)
+	for _, line := range strings.Split(text, "\n") {
+		if line = prompt.ReplaceAllString(line, ""); utf8.RuneCountInString(line) > 80 {
+			t.Errorf("a line of %d columns: %q", utf8.RuneCountInString(line), line)
 		}
 	}
 	// hint and eval give the same side's win probability.
 	hint := regexp.MustCompile(`hint: \S+ \(your win probability: (\d+)%\)`).FindStringSubmatch(text)
-	eval := regexp.MustCompile(`evaluation: your \(black\) win probability is (\d+)%`).FindStringSubmatch(text)
+	eval := regexp.MustCompile(`evaluation: your \(black\) win probability is (\d+)%`).FindStringSubmatch(flat)
 	if hint == nil || eval == nil {
 		t.Fatalf("no hint or eval:\n%s", text)
 	}

@@ -41,7 +41,7 @@ func newLineInput(stdin io.Reader, stdout io.Writer) *lineInput {
 			tt := term.NewTerminal(struct {
 				io.Reader
 				io.Writer
-			}{fin, fout}, "")
+			}{&homeEndReader{r: fin}, fout}, "")
 			if w, h, err := term.GetSize(int(fout.Fd())); err == nil && w > 0 {
 				in.width = w
 				tt.SetSize(w, h)
@@ -128,4 +128,64 @@ func wrapWords(prefix string, words []string, width, indent int) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// homeEndKeys are the encodings of Home and End that terminals send
+// besides ESC[H and ESC[F, the only ones golang.org/x/term reads: tmux,
+// screen and the Linux console (ESC[1~, ESC[4~), rxvt (ESC[7~, ESC[8~) and
+// the application cursor mode (ESC O H, ESC O F).
+var homeEndKeys = map[string]string{
+	"\x1b[1~": "\x1b[H", "\x1b[7~": "\x1b[H", "\x1bOH": "\x1b[H",
+	"\x1b[4~": "\x1b[F", "\x1b[8~": "\x1b[F", "\x1bOF": "\x1b[F",
+}
+
+// homeEndReader passes the terminal's input on with every encoding of
+// Home and End in homeEndKeys written as ESC[H and ESC[F. A sequence split
+// between two reads is held back until its end arrives (or the input
+// ends).
+type homeEndReader struct {
+	r       io.Reader
+	pending []byte // rewritten input not yet returned
+	partial []byte // the start of a sequence of homeEndKeys, waiting for its end
+	err     error  // the input's error, returned after pending
+}
+
+func (h *homeEndReader) Read(p []byte) (int, error) {
+	for len(h.pending) == 0 {
+		if h.err != nil {
+			return 0, h.err
+		}
+		buf := make([]byte, 256)
+		n, err := h.r.Read(buf)
+		h.err = err
+		h.pending, h.partial = rewriteHomeEnd(append(h.partial, buf[:n]...), err != nil)
+	}
+	n := copy(p, h.pending)
+	h.pending = h.pending[n:]
+	return n, nil
+}
+
+// rewriteHomeEnd rewrites the sequences of homeEndKeys in b; unless final,
+// a tail of b that may be the start of one is returned apart, as partial.
+func rewriteHomeEnd(b []byte, final bool) (out, partial []byte) {
+	out = make([]byte, 0, len(b))
+outer:
+	for i := 0; i < len(b); {
+		if b[i] == 0x1b {
+			rest := string(b[i:])
+			for seq, to := range homeEndKeys {
+				if strings.HasPrefix(rest, seq) {
+					out = append(out, to...)
+					i += len(seq)
+					continue outer
+				}
+				if !final && len(rest) < len(seq) && strings.HasPrefix(seq, rest) {
+					return out, append([]byte(nil), b[i:]...)
+				}
+			}
+		}
+		out = append(out, b[i])
+		i++
+	}
+	return out, nil
 }

@@ -240,12 +240,12 @@ func TestSolveBoardFlag(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[0], "a1 ") || !strings.HasPrefix(lines[len(lines)-1], "value: ") {
 		t.Errorf("5x4/removal output:\n%s", out)
 	}
-	out, _, err = solveCmd(ctx, "--board", "7x6", "--position", "d6-d4 b5-d5")
+	out, _, err = solveCmd(ctx, "--board", "4x5", "--position", "c1-c3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "black to move: ") {
-		t.Errorf("7x6 position output:\n%s", out)
+	if !strings.HasPrefix(out, "white to move: ") || !strings.Contains(out, "\n") {
+		t.Errorf("4x5 position output:\n%s", out)
 	}
 	for _, tc := range []struct {
 		args []string

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
@@ -132,15 +133,23 @@ func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	text, err := gm.record("konane serve").MarshalText()
+	now := s.now().UTC()
+	text, err := gm.record("konane serve", now).MarshalText()
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="konane-game.txt"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.g.Size(), now)+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(text)
+}
+
+// recordName is the file name of a record downloaded at t of a game on
+// a size×size board: konane-8x8-2026-12-03-1955.txt, so that downloads
+// sort by time and do not overwrite one another.
+func recordName(size int, t time.Time) string {
+	return fmt.Sprintf("konane-%dx%d-%s.txt", size, size, t.Format("2006-01-02-1504"))
 }
 
 // Handler serves the API (/api/), the probes (/healthz, /readyz) and,

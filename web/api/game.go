@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -50,8 +51,8 @@ func (gm *game) resigned() bool {
 
 // record returns the game as a record; a resigned game's Result names
 // the computer's win before the end, as records write a resignation.
-func (gm *game) record(event string) *rules.Record {
-	return agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")")
+func (gm *game) record(event string, date time.Time) *rules.Record {
+	return agent.RecordAgainst(gm.g, event, gm.human, "konane (level "+gm.level.Name+")", date)
 }
 
 // canUndo reports whether the human has a move to take back: one of
@@ -102,7 +103,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(gj.Size)))
 	}
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
-		return nil, badRequest("error.gameStart", "start", fmt.Sprint(gj.Start), "n", fmt.Sprint(len(gj.Moves)))
+		return nil, badRequest("error.gameStart")
 	}
 	g, err := rules.NewGame(gj.Size)
 	if err != nil {

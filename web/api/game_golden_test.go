@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/internal/golden"
 )
@@ -16,6 +17,7 @@ import (
 // byte for byte; -update rewrites it.
 func TestGameGolden(t *testing.T) {
 	ts := newTestServer(t, Config{})
+	ts.now = func() time.Time { return time.Date(2026, 12, 3, 19, 55, 0, 0, time.UTC) }
 	const moves = "b2.b3.d2-b2.d3-b3.a3-c3.a2-c2"
 	game := func(human string, start int, moves string) string {
 		ms := `"` + strings.ReplaceAll(moves, ".", `","`) + `"`
@@ -60,7 +62,11 @@ func TestGameGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&out, "%s %s %s\n%d %s\n%s\n", req.method, req.path, req.body, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		fmt.Fprintf(&out, "%s %s %s\n%d %s\n", req.method, req.path, req.body, resp.StatusCode, resp.Header.Get("Content-Type"))
+		if cd := resp.Header.Get("Content-Disposition"); cd != "" {
+			fmt.Fprintf(&out, "Content-Disposition: %s\n", cd)
+		}
+		fmt.Fprintf(&out, "%s\n", body)
 	}
 	golden.Check(t, "game.golden", []byte(out.String()))
 }

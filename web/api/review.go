@@ -86,7 +86,7 @@ func (s *Service) review(r *http.Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec = gm.record("konane serve")
+		rec = gm.record("konane serve", time.Time{})
 		human = gm.human.String()
 	case req.Record != "":
 		var err error

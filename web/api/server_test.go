@@ -306,7 +306,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
 		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMoveBlack", "Black's move 1 in the game, “b1”, is not legal"},
 		{"POST", "/api/v2/move", `{"game":` + game(strings.Split(strings.Repeat("a1,", 37), ",")...) + `}`, 400, "error.gameLong", "too many moves (38; at most 36)"},
-		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "start, 2 moves"},
+		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "The game in the address is damaged: where it starts does not fit its moves."},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":""}`, 400, "error.yourTurn", "your move"},

@@ -82,8 +82,9 @@ type Service struct {
 	trees         *trees           // the replica's search trees
 	metrics       *metrics
 	draining      atomic.Bool
-	openingsCache openingsCache // the openings' tables by size
-	accessLog     accessSummary // which requests the log shows (observe)
+	openingsCache openingsCache    // the openings' tables by size
+	accessLog     accessSummary    // which requests the log shows (observe)
+	now           func() time.Time // the clock of the record download's date (tests fix it)
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -175,6 +176,7 @@ func New(cfg Config) (*Service, error) {
 		maxLevel: maxLevel,
 		msgs:     msgs,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
+		now:      time.Now,
 	}
 	capacity := int64(cfg.Searches) * int64(def.Sims)
 	s.metrics = newMetrics(cfg.Engines, capacity, s.ready, func() int { return s.trees.len() })

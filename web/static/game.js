@@ -20,6 +20,9 @@ let flipped = false; // the Flip button pressed: the board turned from its usual
 // the computer's last move on the board, after an undo too.
 let evals = {};
 
+// asking is the ply whose evaluation askEval waits for, or null.
+let asking = null;
+
 // animated is how many moves of state have been drawn (moving or not).
 let animated = 0;
 
@@ -93,6 +96,36 @@ export function show(s, same) {
   }
   said.push(msg(s.message));
   announce(said.join(" "));
+  if (!old) askEval();
+}
+
+// askEval asks for the evaluation of a game the page opens with the
+// human to move (a reload, a link, the language switch, "Play on from
+// here"): the server sends one only with the computer's move, so the
+// page asks for the human's best move (as Hint does, whose search it
+// shares) and shows its win probability as the one of the computer's
+// last move. It runs beside other requests, not marking the page busy;
+// an answer for a game no longer shown, or a failure, leaves the bar as
+// it was.
+async function askEval() {
+  const s = state;
+  const ply = s.moves.length;
+  if (s.over || s.turn !== s.human || ply === 0 || evals[ply]) return;
+  asking = ply;
+  drawEval();
+  let e = null;
+  try {
+    const h = await api("api/v2/hint", {game: s.game});
+    e = {ply: ply, agentMove: s.moves[ply - 1], humanWinProb: h.winProb, pv: h.pv};
+  } catch (err) {
+    e = null;
+  }
+  if (asking === ply) asking = null;
+  // The same game, at this move or past it.
+  if (!state || state.game.size !== s.game.size || state.human !== s.human || state.moves.length < ply ||
+      state.moves.slice(0, ply).join(" ") !== s.moves.join(" ")) return;
+  if (e && !evals[ply]) evals[ply] = e;
+  drawEval();
 }
 
 function myTurn() {
@@ -325,10 +358,11 @@ function drawEval() {
     return;
   }
   if (!e) {
+    const none = t(asking === state.moves.length ? "eval.asking" : "eval.none");
     $("evalfill").style.width = "50%";
     bar.setAttribute("aria-valuenow", "50");
-    bar.setAttribute("aria-valuetext", t("eval.none"));
-    $("evaltext").textContent = t("eval.none");
+    bar.setAttribute("aria-valuetext", none);
+    $("evaltext").textContent = none;
     return;
   }
   const p = Math.round(100 * e.humanWinProb);

@@ -99,11 +99,7 @@ function init() {
     if (g === undefined) linkError = t("error.link", {reason: t("error.gameCode")});
     if (g) {
       try {
-        let s = await api("api/v2/state", {game: g});
-        if (!s.over && s.turn !== s.human) s = await api("api/v2/move", {game: s.game, move: ""});
-        $("size").value = String(s.size);
-        $("color").value = s.human;
-        return s;
+        return await openGame(g);
       } catch (e) {
         linkError = t("error.link", {reason: e.message});
       }
@@ -114,6 +110,43 @@ function init() {
     if (linkError) $("error").textContent = linkError;
     if (learnFirst) openTutorial();
   });
+  // A game's link (#g=...) pasted into the address of this tab opens that
+  // game, as on a page load; the page's own writes of the address
+  // (history.replaceState) fire no hashchange. A link that cannot be read
+  // is said why, and the game on the page stays (its address too).
+  window.addEventListener("hashchange", () => {
+    if (location.hash === "#learn") {
+      openTutorial();
+      return;
+    }
+    if (!/^#g=/.test(location.hash)) return;
+    const g = gameCode.load();
+    if (state && g && gameCode.encode(g) === gameCode.encode(state.game)) return;
+    act(async () => {
+      try {
+        if (!g) throw new Error(t("error.gameCode"));
+        const s = await openGame(g);
+        if (!$("review").hidden) closeReview();
+        if (!$("tutorial").hidden) closeTutorial();
+        return s;
+      } catch (e) {
+        if (state) gameCode.save(state.game);
+        throw new Error(t("error.link", {reason: e.message}));
+      }
+    }, t("status.starting"));
+  });
+}
+
+// openGame asks the server for the state of a game record (of the
+// address or the tab's storage), with the computer's move when it is to
+// move (a game saved before it moved), and sets the menus to its board
+// and colour.
+async function openGame(g) {
+  let s = await api("api/v2/state", {game: g});
+  if (!s.over && s.turn !== s.human) s = await api("api/v2/move", {game: s.game, move: ""});
+  $("size").value = String(s.size);
+  $("color").value = s.human;
+  return s;
 }
 
 // window.konane lets the browser tests (and a console) read what the page
