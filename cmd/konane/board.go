@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -90,8 +91,17 @@ func (v boardName) Set(text string) error {
 // Given reports whether --board (or --size) was given.
 func (b *boardFlag) Given() bool { return b.given }
 
-// flagText is the flag as given, for messages: "--board 7x6", "--size 9".
-func (b *boardFlag) flagText() string { return "--" + b.name + " " + b.text }
+// flagText is the flag as given, for messages: "--board 7x6", "--size 9";
+// a value that is not a short plain word is quoted (rules.Quote).
+func (b *boardFlag) flagText() string {
+	v := b.text
+	if len(v) > 16 || strings.ContainsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '/' || r == '-')
+	}) {
+		v = rules.Quote(v)
+	}
+	return "--" + b.name + " " + v
+}
 
 // board returns the board given, checked (cmd's usage error otherwise:
 // an unknown board, a side outside MinSide..MaxSide, a start the board
@@ -105,7 +115,9 @@ func (b *boardFlag) board(cmd string) (rules.Board, bool, error) {
 		return rules.Board{}, true, usageError(cmd, "--board and --size are the same flag: give one")
 	}
 	rb, err := rules.ParseBoard(b.text)
-	if err != nil {
+	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
+		return rules.Board{}, true, usageError(cmd, "%s: %v", b.flagText(), be.Err)
+	} else if err != nil {
 		return rules.Board{}, true, usageError(cmd, "--%s: %v", b.name, err)
 	}
 	return rb, true, nil

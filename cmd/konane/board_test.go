@@ -33,10 +33,11 @@ func TestBoardFlag(t *testing.T) {
 			getErr: "cmd: --size 9: no engine plays boards wider than 8x8 yet; cmd plays the square boards 4x4 to 8x8"},
 		{args: []string{"--board", "size-9"}, board: rules.Board{W: 9, H: 8, Start: rules.Gap},
 			narrow: "cmd: --board size-9: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks"},
-		{args: []string{"--size", "0"}, boardErr: `cmd: --size: rules: board "0": 0x0 is outside the boards 4x4..16x16`},
-		{args: []string{"--board", "17x6"}, boardErr: `cmd: --board: rules: board "17x6": 17x6 is outside the boards 4x4..16x16`},
-		{args: []string{"--size", "six"}, boardErr: `cmd: --size: rules: board "six": unknown board: want N or WxH with sides 4..16`},
-		{args: []string{"--board", "8/gap"}, boardErr: `cmd: --board: rules: board "8/gap": the gap start needs exactly one of width and height odd`},
+		{args: []string{"--size", "0"}, boardErr: `cmd: --size 0: 0x0 is outside the boards 4x4..16x16`},
+		{args: []string{"--board", "17x6"}, boardErr: `cmd: --board 17x6: 17x6 is outside the boards 4x4..16x16`},
+		{args: []string{"--size", "six"}, boardErr: `cmd: --size six: unknown board: want N or WxH with sides 4..16`},
+		{args: []string{"--board", "8/gap"}, boardErr: `cmd: --board 8/gap: the gap start needs exactly one of width and height odd`},
+		{args: []string{"--board", "x y\n" + strings.Repeat("z", 200)}, boardErr: `cmd: --board "x y\nzzz`},
 		{args: []string{"--board", "6", "--size", "6"}, boardErr: "cmd: --board and --size are the same flag: give one"},
 	} {
 		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)

@@ -230,8 +230,8 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 		if err != nil {
 			return rules.Position{}, usageError("solve", "--position: %v", err)
 		}
-		if sizeSet && r.Size != size {
-			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --board says", text, r.Size, r.Size, size, size)
+		if b := r.Board(); sizeSet && b != rules.SquareBoard(size) {
+			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --board says", text, b.W, b.H, size, size)
 		}
 		p, err := r.Final()
 		if err != nil {

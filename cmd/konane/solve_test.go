@@ -162,7 +162,7 @@ func TestSolveErrors(t *testing.T) {
 	}{
 		{"no size", nil, []string{"solve: --board is required"}},
 		{"no size with moves", []string{"--position", "a1"}, []string{"--board is required"}},
-		{"size 3", []string{"--size", "3"}, []string{`solve: --size: rules: board "3": 3x3 is outside the boards 4x4..16x16`}},
+		{"size 3", []string{"--size", "3"}, []string{"solve: --size 3: 3x3 is outside the boards 4x4..16x16"}},
 		{"size 9", []string{"--size", "9", "--position", "a1"}, []string{"--size 9"}},
 		{"argument", []string{"--size", "4", "extra"}, []string{"unexpected argument \"extra\""}},
 		{"unknown flag", []string{"--depth", "3"}, []string{"flag provided but not defined: -depth"}},
@@ -252,7 +252,7 @@ func TestSolveBoardFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"--board", "9x8"}, "solve: --board 9x8: the solver holds boards of at most 8x8"},
-		{[]string{"--board", "7x7/gap"}, `solve: --board: rules: board "7x7/gap": the gap start needs exactly one of width and height odd`},
+		{[]string{"--board", "7x7/gap"}, `solve: --board 7x7/gap: the gap start needs exactly one of width and height odd`},
 		{[]string{"--board", "4x5", "--size", "4"}, "solve: --board and --size are the same flag: give one"},
 		{[]string{"--board", "7x6", "--position", "d4"}, `solve: --position: move 1: rules: move "d4": illegal move`},
 	} {
