@@ -70,24 +70,12 @@ func perftNarrow(ctx context.Context, board rules.Board, depth int, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	total := make([]uint64, depth)
-	if board.Start == rules.Gap {
-		if err := rules.PerftContext(ctx, start, total); err != nil {
-			return err
-		}
-	}
+	var lines []perftLine[rules.Position]
 	for _, o := range rules.OpeningsFrom(start) {
-		counts := make([]uint64, depth)
-		if err := rules.PerftContext(ctx, o.Position, counts); err != nil {
-			return err
-		}
-		for i, c := range counts {
-			total[i] += c
-		}
-		fmt.Fprintf(stdout, "%s %s: %s\n", o.Black, o.White, joinCounts(counts))
+		lines = append(lines, perftLine[rules.Position]{o.Black.String() + " " + o.White.String(), o.Position})
 	}
-	fmt.Fprintf(stdout, "total: %s\n", joinCounts(total))
-	return nil
+	count := func(p rules.Position, c []uint64) error { return rules.PerftContext(ctx, p, c) }
+	return perftBoard(stdout, depth, board.Start == rules.Gap, start, lines, count)
 }
 
 // perftWide counts on a board of more than 8 files or ranks (WidePosition).
@@ -96,21 +84,39 @@ func perftWide(ctx context.Context, board rules.Board, depth int, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	var lines []perftLine[rules.WidePosition]
+	for _, o := range rules.WideOpenings(start) {
+		lines = append(lines, perftLine[rules.WidePosition]{o.Black.String() + " " + o.White.String(), o.Position})
+	}
+	count := func(p rules.WidePosition, c []uint64) error { return rules.WidePerftContext(ctx, p, c) }
+	return perftBoard(stdout, depth, board.Start == rules.Gap, start, lines, count)
+}
+
+// perftLine is one opening of a removal board: its two removals and the
+// position after them.
+type perftLine[P any] struct {
+	removals string
+	pos      P
+}
+
+// perftBoard writes perft's report: a line per opening (on removal
+// boards) and the total, counted from start itself on a gap board.
+func perftBoard[P any](stdout io.Writer, depth int, gap bool, start P, lines []perftLine[P], count func(P, []uint64) error) error {
 	total := make([]uint64, depth)
-	if board.Start == rules.Gap {
-		if err := rules.WidePerftContext(ctx, start, total); err != nil {
+	if gap {
+		if err := count(start, total); err != nil {
 			return err
 		}
 	}
-	for _, o := range rules.WideOpenings(start) {
+	for _, l := range lines {
 		counts := make([]uint64, depth)
-		if err := rules.WidePerftContext(ctx, o.Position, counts); err != nil {
+		if err := count(l.pos, counts); err != nil {
 			return err
 		}
 		for i, c := range counts {
 			total[i] += c
 		}
-		fmt.Fprintf(stdout, "%s %s: %s\n", o.Black, o.White, joinCounts(counts))
+		fmt.Fprintf(stdout, "%s: %s\n", l.removals, joinCounts(counts))
 	}
 	fmt.Fprintf(stdout, "total: %s\n", joinCounts(total))
 	return nil
