@@ -10,11 +10,14 @@ import (
 )
 
 // Level is a named difficulty: the number of search simulations per move
-// and whether the search uses MCTS-Solver and the exact endgame solver.
+// and whether the search uses MCTS-Solver and the exact endgame solver;
+// on a board without a network, the time per move of the classical
+// engine (pvs) that plays there instead.
 type Level struct {
-	Name   string
-	Sims   int
-	Solver bool
+	Name    string
+	Sims    int
+	Solver  bool
+	PVSTime time.Duration
 }
 
 // Limits returns the limits of a move at level l.
@@ -26,12 +29,13 @@ func (l Level) Limits() player.Limits { return player.Limits{Sims: l.Sims, NoSol
 // 0.3 s and 1 s per move on 8x8 on a 2-core machine, with a margin; a
 // level is one search on one core; max searches four times as much as
 // hard. The times measured (BenchmarkAgentGame) and why one core:
-// docs/results/2026-12-01-latency.md.
+// docs/results/2026-12-01-latency.md. PVSTime gives the classical engine
+// the same budgets, and easy a short one.
 var levels = []Level{
-	{"easy", 16, false},
-	{"medium", 512, true},
-	{"hard", 2048, true},
-	{"max", 8192, true},
+	{"easy", 16, false, 50 * time.Millisecond},
+	{"medium", 512, true, 300 * time.Millisecond},
+	{"hard", 2048, true, time.Second},
+	{"max", 8192, true, 4 * time.Second},
 }
 
 // policyTemps is the temperature of the network's priors in the search

@@ -115,51 +115,9 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 			out[i].Ply = plies[i]
 		}
 	}
-	// A position is done when both its solver pass and its search are:
-	// Progress counts positions, as the caller's report does.
-	parts := make([]atomic.Int32, len(ps))
-	var done atomic.Int64
-	var mu sync.Mutex // orders the Progress calls
-	report := func(i int) {
-		if parts[i].Add(1) < 2 {
-			return
-		}
-		n := int(done.Add(1))
-		if cfg.Progress != nil {
-			mu.Lock()
-			cfg.Progress(n, len(ps))
-			mu.Unlock()
-		}
-	}
+	ev := &evaluation{ps: ps, out: out, cfg: cfg, parts: make([]atomic.Int32, len(ps))}
 	g, ctx := errgroup.WithContext(ctx)
-	// The solver, from the end of the game backwards, so that its table
-	// carries over from each position to the one before.
-	g.Go(func() error {
-		if cfg.MaxStones < 0 {
-			for i := range ps {
-				report(i)
-			}
-			return nil
-		}
-		s := solver.New(solver.WithTableEntries(1 << 20))
-		for i := len(ps) - 1; i >= 0; i-- {
-			if solver.Solvable(ps[i], cfg.MaxStones) {
-				res, err := s.Analyze(ctx, ps[i])
-				if err != nil {
-					return fmt.Errorf("analysis: %w", err)
-				}
-				out[i].Exact = Lost
-				if wins := solver.WinningMoves(res); len(wins) > 0 {
-					out[i].Exact, out[i].Winning = Won, wins
-				}
-			}
-			report(i)
-		}
-		return nil
-	})
-	// The searches: Parallel workers taking positions in turn, each with
-	// a fresh agent (no tree carried from another position, so that the
-	// result does not depend on which worker took it).
+	g.Go(func() error { return ev.solve(ctx) })
 	next := make(chan int)
 	g.Go(func() error {
 		defer close(next)
@@ -174,47 +132,110 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 	})
 	workers := min(cfg.Parallel, max(len(ps), 1))
 	for range workers {
-		g.Go(func() error {
-			for i := range next {
-				if !ps[i].HasMoves() {
-					out[i].Search = agent.Analysis{Side: ps[i].Turn, Result: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
-					report(i)
-					continue
-				}
-				a, err := e.NewAgent(cfg.Seed ^ uint64(i))
-				if err != nil {
-					return err
-				}
-				an, err := a.Advise(ctx, ps[i], cfg.Limits)
-				if err != nil {
-					return fmt.Errorf("analysis: ply %d: %w", out[i].Ply, err)
-				}
-				out[i].Search = an
-				report(i)
-			}
-			return nil
-		})
+		g.Go(func() error { return ev.search(ctx, e, next) })
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	for i := range out {
-		if s := out[i].Search; out[i].Exact == Unsolved && s.Proven {
-			// MCTS-Solver proved the root: as exact as the solver, but
-			// without the list of winning moves.
-			out[i].Exact = Lost
-			if s.Value > 0 {
-				out[i].Exact = Won
-			}
-		}
-		switch {
-		case out[i].Exact == Won:
-			out[i].WinProb = 1
-		case out[i].Exact == Lost:
-			out[i].WinProb = 0
-		default:
-			out[i].WinProb = out[i].Search.WinProb()
-		}
+		out[i].settle()
 	}
 	return out, nil
+}
+
+// evaluation is one call of Evaluate: its positions, their results and
+// the count of parts done per position (its solver pass and its search).
+type evaluation struct {
+	ps    []rules.Position
+	out   []Position
+	cfg   Config
+	parts []atomic.Int32
+	done  atomic.Int64
+	mu    sync.Mutex // orders the Progress calls
+}
+
+// report marks one part of position i done; a position is done when
+// both its solver pass and its search are: Progress counts positions, as
+// the caller's report does.
+func (ev *evaluation) report(i int) {
+	if ev.parts[i].Add(1) < 2 {
+		return
+	}
+	n := int(ev.done.Add(1))
+	if ev.cfg.Progress != nil {
+		ev.mu.Lock()
+		ev.cfg.Progress(n, len(ev.ps))
+		ev.mu.Unlock()
+	}
+}
+
+// solve runs the solver, from the end of the game backwards, so that its
+// table carries over from each position to the one before.
+func (ev *evaluation) solve(ctx context.Context) error {
+	if ev.cfg.MaxStones < 0 {
+		for i := range ev.ps {
+			ev.report(i)
+		}
+		return nil
+	}
+	s := solver.New(solver.WithTableEntries(1 << 20))
+	for i := len(ev.ps) - 1; i >= 0; i-- {
+		if solver.Solvable(ev.ps[i], ev.cfg.MaxStones) {
+			res, err := s.Analyze(ctx, ev.ps[i])
+			if err != nil {
+				return fmt.Errorf("analysis: %w", err)
+			}
+			ev.out[i].Exact = Lost
+			if wins := solver.WinningMoves(res); len(wins) > 0 {
+				ev.out[i].Exact, ev.out[i].Winning = Won, wins
+			}
+		}
+		ev.report(i)
+	}
+	return nil
+}
+
+// search is one of the Parallel workers taking positions in turn from
+// next, each with a fresh agent (no tree carried from another position,
+// so that the result does not depend on which worker took it).
+func (ev *evaluation) search(ctx context.Context, e *agent.Engine, next <-chan int) error {
+	for i := range next {
+		p := ev.ps[i]
+		if !p.HasMoves() {
+			ev.out[i].Search = agent.Analysis{Side: p.Turn, Result: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
+			ev.report(i)
+			continue
+		}
+		a, err := e.NewAgent(ev.cfg.Seed ^ uint64(i))
+		if err != nil {
+			return err
+		}
+		an, err := a.Advise(ctx, p, ev.cfg.Limits)
+		if err != nil {
+			return fmt.Errorf("analysis: ply %d: %w", ev.out[i].Ply, err)
+		}
+		ev.out[i].Search = an
+		ev.report(i)
+	}
+	return nil
+}
+
+// settle sets the position's exact verdict from a search that proved its
+// root (MCTS-Solver: as exact as the solver, but without the list of
+// winning moves) and its win probability from the verdict or the search.
+func (p *Position) settle() {
+	if p.Exact == Unsolved && p.Search.Proven {
+		p.Exact = Lost
+		if p.Search.Value > 0 {
+			p.Exact = Won
+		}
+	}
+	switch p.Exact {
+	case Won:
+		p.WinProb = 1
+	case Lost:
+		p.WinProb = 0
+	default:
+		p.WinProb = p.Search.WinProb()
+	}
 }

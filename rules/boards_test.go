@@ -2,8 +2,10 @@ package rules
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestParseBoard(t *testing.T) {
@@ -259,4 +261,15 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// Position stays at four fields (the compiler keeps such a struct in
+// registers; see its doc) and one word per colour.
+func TestPositionLayout(t *testing.T) {
+	if n := reflect.TypeOf(Position{}).NumField(); n != 4 {
+		t.Errorf("Position has %d fields, want 4", n)
+	}
+	if size := unsafe.Sizeof(Position{}); size != 24 {
+		t.Errorf("Position takes %d bytes, want 24", size)
+	}
 }

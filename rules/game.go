@@ -43,6 +43,23 @@ func NewGame(size int) (*Game, error) {
 	return &Game{rec: Record{Size: size}, positions: []Position{NewPosition(size)}}, nil
 }
 
+// NewBoardGame starts a game on board b (of at most MaxSize files and
+// ranks, Position's boards); its error names what is wrong with b.
+func NewBoardGame(b Board) (*Game, error) {
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	if !b.Narrow() {
+		return nil, &BoardError{Text: b.String(), Err: fmt.Errorf("games are played on boards of at most %dx%d yet", MaxSize, MaxSize)}
+	}
+	r := NewBoardRecord(b)
+	p, err := r.start()
+	if err != nil {
+		return nil, err
+	}
+	return &Game{rec: *r, positions: []Position{p}}, nil
+}
+
 // GameOverError is the error of a move (or a resignation) in a finished
 // game: Winner has won, by Method (the side to move has no legal move,
 // or the loser resigned).
@@ -58,8 +75,11 @@ func (e *GameOverError) Error() string {
 	return fmt.Sprintf("rules: the game is over: %s has no legal move, %s won", e.Winner.Other(), e.Winner)
 }
 
-// Size is the board size.
+// Size is N of a square board N×N, 0 on a rectangle (see Board).
 func (g *Game) Size() int { return g.rec.Size }
+
+// Board is the board of the game.
+func (g *Game) Board() Board { return g.rec.Board() }
 
 // Position is the current position.
 func (g *Game) Position() Position { return g.positions[len(g.positions)-1] }
@@ -227,6 +247,7 @@ func (g *Game) Outcome() (winner Color, method Method) {
 func (g *Game) Record(tags ...Tag) *Record {
 	r := &Record{
 		Size:     g.rec.Size,
+		Rect:     g.rec.Rect,
 		Tags:     slices.Clone(g.rec.Tags),
 		Moves:    slices.Clone(g.rec.Moves),
 		Comments: slices.Clone(g.rec.Comments),
@@ -255,7 +276,7 @@ func (r *Record) Game() (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{rec: Record{Size: r.Size, Tags: slices.Clone(r.Tags), Moves: slices.Clone(r.Moves), Comments: slices.Clone(r.Comments)}, positions: ps}
+	g := &Game{rec: Record{Size: r.Size, Rect: r.Rect, Tags: slices.Clone(r.Tags), Moves: slices.Clone(r.Moves), Comments: slices.Clone(r.Comments)}, positions: ps}
 	if err := checkResult(r.Tag("Result"), ps[len(ps)-1]); err != nil {
 		return nil, &RecordError{Err: err}
 	}

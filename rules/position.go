@@ -27,9 +27,9 @@ func (ph Phase) String() string {
 // A Position holds every board of MinSize..MaxSize files and ranks; larger
 // boards are played as a WidePosition.
 //
-// It keeps four fields so that the compiler holds it in registers (a
-// struct of more fields lives in memory, which costs the 8x8 hot path
-// about a fifth of its speed), hence the board's shape in one byte.
+// It keeps four fields because the compiler holds a struct of at most four
+// fields in registers and puts a larger one in memory on the hot path;
+// hence the board's shape in one byte.
 type Position struct {
 	Black Bitboard // squares holding a Black stone
 	White Bitboard // squares holding a White stone

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// A Record is one game: the board size, ordered descriptive tags, the moves
+// A Record is one game: the board, ordered descriptive tags, the moves
 // from the starting position and optional per-move comments.
 //
 // Two file formats hold a record, and both round-trip exactly:
@@ -29,23 +29,34 @@ import (
 //
 //	1. c3 c4 2. a3-c3 {the first jump} e4-c4 1-0
 //
+// A square board is its [Size "N"], as every record has always had it. A
+// rectangle is [Board "WxH"] (W files, H ranks; ParseBoard's names are
+// read too) with its start, [Start "gap"] or [Start "removal"], which
+// reading takes as the board's default start when it is absent; [Size]
+// and [Board] do not go together.
+//
 // Tag values are written as Go quoted strings. A White move may be preceded
 // by "N..." when a comment interrupts the pair; move numbers are optional
 // when reading but checked when present.
 //
 // The JSON format is an object {"size":6,"tags":[{"key":..,"value":..}],
 // "moves":["c3","c4","a3-c3",...],"comments":["","","the first jump",...]}
-// for programs; tags and comments are left out when there are none.
+// for programs; tags and comments are left out when there are none. A
+// rectangle has "board":"7x6","start":"gap" in place of "size".
 //
-// Reading validates everything: the size, tag syntax, every move against
+// Reading validates everything: the board, tag syntax, every move against
 // the rules of the position it is played in, and a Result tag that
 // contradicts a finished game. Error messages number a move as records
 // do, by Black/White pairs with the side ("white's move 2", the game's 4th
 // move); RecordError.Move keeps its 1-based index in the game.
 type Record struct {
+	// Size is N of a square board N×N (which starts with the removals),
+	// 0 on a rectangle; Rect is the rectangle and its start, the zero
+	// Board on a square board. Board returns the board either way.
 	Size     int
-	Tags     []Tag    // ordered; "Size" is not a tag but the Size field
-	Moves    []Move   // from NewPosition(Size), Black first
+	Rect     Board
+	Tags     []Tag    // ordered; "Size", "Board" and "Start" are not tags but the board
+	Moves    []Move   // from the board's start, Black first
 	Comments []string // nil, or one per move ("" for none); all "" reads back as nil
 }
 
@@ -74,6 +85,47 @@ func ResultFor(winner Color) string {
 
 // NewRecord returns an empty record of a size×size game.
 func NewRecord(size int) *Record { return &Record{Size: size} }
+
+// NewBoardRecord returns an empty record of a game on b: Size on a square
+// board, Rect on a rectangle.
+func NewBoardRecord(b Board) *Record {
+	if b.Square() {
+		return &Record{Size: b.W}
+	}
+	return &Record{Rect: b}
+}
+
+// Board returns the board of the game: Rect, or the Size×Size board with
+// the removals.
+func (r *Record) Board() Board {
+	if r.Rect != (Board{}) {
+		return r.Rect
+	}
+	return SquareBoard(r.Size)
+}
+
+// start validates the record's board and returns its starting position.
+func (r *Record) start() (Position, error) {
+	if r.Rect == (Board{}) {
+		if err := checkSize(r.Size); err != nil {
+			return Position{}, err
+		}
+		return NewPosition(r.Size), nil
+	}
+	if r.Size != 0 {
+		return Position{}, fmt.Errorf("size %d and board %dx%d: a record has one board", r.Size, r.Rect.W, r.Rect.H)
+	}
+	if err := r.Rect.Validate(); err != nil {
+		return Position{}, errors.Unwrap(err)
+	}
+	if r.Rect.Square() {
+		return Position{}, fmt.Errorf("board %dx%d is square: a square board is the record's Size", r.Rect.W, r.Rect.H)
+	}
+	if !r.Rect.Narrow() {
+		return Position{}, fmt.Errorf("board %dx%d: records of boards wider than %dx%d cannot be read yet", r.Rect.W, r.Rect.H, MaxSize, MaxSize)
+	}
+	return r.Rect.Position()
+}
 
 // Tag returns the value of the tag key, or "" when it is absent.
 func (r *Record) Tag(key string) string {
@@ -124,10 +176,10 @@ func (r *Record) Winner() (winner Color, ok bool) {
 // after each move (len(Moves)+1 positions). It fails on the first move that
 // is not legal, naming its number and why.
 func (r *Record) Replay() ([]Position, error) {
-	if err := checkSize(r.Size); err != nil {
+	p, err := r.start()
+	if err != nil {
 		return nil, &RecordError{Err: err}
 	}
-	p := NewPosition(r.Size)
 	out := make([]Position, 0, len(r.Moves)+1)
 	out = append(out, p)
 	for i, m := range r.Moves {
@@ -149,10 +201,10 @@ func (r *Record) Final() (Position, error) {
 	return ps[len(ps)-1], nil
 }
 
-// ErrNoSize is the error of a text record without a [Size "N"] tag (a
-// bare move list, as other sites show games); a reader may try the sizes
-// itself by putting the tag before the text.
-var ErrNoSize = errors.New(`no [Size "N"] tag before the moves`)
+// ErrNoSize is the error of a text record without a [Size "N"] or a
+// [Board "WxH"] tag (a bare move list, as other sites show games); a
+// reader may try the sizes itself by putting the tag before the text.
+var ErrNoSize = errors.New(`no [Size "N"] tag before the moves (or [Board "WxH"] for a rectangle)`)
 
 // RecordError is the error of reading or validating a record. Line is the
 // 1-based line of the text format (0 when unknown or JSON), Move the 1-based
@@ -207,7 +259,7 @@ func checkMove(p Position, m Move) error {
 // check validates everything that the readers validate, so that whatever
 // the writers accept reads back.
 func (r *Record) check() error {
-	if err := checkSize(r.Size); err != nil {
+	if _, err := r.start(); err != nil {
 		return &RecordError{Err: err}
 	}
 	seen := make(map[string]bool, len(r.Tags))
@@ -239,8 +291,11 @@ func (r *Record) check() error {
 }
 
 func checkTag(t Tag) error {
-	if t.Key == "Size" {
+	switch t.Key {
+	case "Size":
 		return errors.New(`"Size" is the record's Size field, not a tag`)
+	case "Board", "Start":
+		return fmt.Errorf("%q is the record's Rect field, not a tag", t.Key)
 	}
 	if !validKey(t.Key) {
 		return fmt.Errorf("tag key %s: want a letter followed by letters, digits or _", Quote(t.Key))
@@ -374,7 +429,11 @@ func (r *Record) MarshalText() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "[Size %q]\n", strconv.Itoa(r.Size))
+	if r.Rect == (Board{}) {
+		fmt.Fprintf(&b, "[Size %q]\n", strconv.Itoa(r.Size))
+	} else {
+		fmt.Fprintf(&b, "[Board \"%dx%d\"]\n[Start %q]\n", r.Rect.W, r.Rect.H, r.Rect.Start.String())
+	}
 	for _, t := range r.Tags {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Key, strconv.Quote(t.Value))
 	}
@@ -432,7 +491,8 @@ func parseText(data []byte) (*Record, error) {
 	r := &Record{}
 	line := 0
 	seen := map[string]bool{}
-	sizeLine := 0
+	sizeLine, boardLine, startLine := 0, 0, 0
+	var start Start
 	for len(data) > 0 {
 		raw, rest, _ := bytes.Cut(data, []byte("\n"))
 		text := strings.TrimSpace(string(raw))
@@ -463,13 +523,28 @@ func parseText(data []byte) (*Record, error) {
 			r.Size, sizeLine = n, line
 			continue
 		}
+		if t.Key == "Board" {
+			b, err := ParseBoard(t.Value)
+			if err != nil {
+				return nil, &RecordError{Line: line, Err: fmt.Errorf("tag Board: %w", errors.Unwrap(err))}
+			}
+			r.Rect, boardLine = b, line
+			continue
+		}
+		if t.Key == "Start" {
+			if start, err = ParseStart(t.Value); err != nil {
+				return nil, &RecordError{Line: line, Err: fmt.Errorf("tag Start %s: want removal or gap", Quote(t.Value))}
+			}
+			startLine = line
+			continue
+		}
 		if err := checkTag(t); err != nil {
 			return nil, &RecordError{Line: line, Err: err}
 		}
 		r.Tags = append(r.Tags, t)
 	}
-	if sizeLine == 0 {
-		return nil, &RecordError{Err: ErrNoSize}
+	if err := r.settleBoard(sizeLine, boardLine, startLine, start); err != nil {
+		return nil, err
 	}
 	if err := r.parseMoves(data, line+1); err != nil {
 		return nil, err
@@ -549,6 +624,34 @@ func tokenize(data []byte, line int) ([]token, error) {
 	return toks, nil
 }
 
+// settleBoard sets the record's board from the tags read on the given
+// lines (0 for a tag absent): [Size] alone, or [Board] with [Start] (its
+// default start without), a square [Board] becoming Size; [Start] on its
+// own goes with [Size].
+func (r *Record) settleBoard(sizeLine, boardLine, startLine int, start Start) error {
+	switch {
+	case sizeLine == 0 && boardLine == 0:
+		return &RecordError{Err: ErrNoSize}
+	case sizeLine != 0 && boardLine != 0:
+		return &RecordError{Line: max(sizeLine, boardLine), Err: errors.New("tags Size and Board: give one")}
+	case sizeLine != 0:
+		r.Rect = SquareBoard(r.Size)
+	}
+	if startLine != 0 {
+		r.Rect.Start = start
+		if err := r.Rect.Validate(); err != nil {
+			return &RecordError{Line: startLine, Err: fmt.Errorf("tag Start: %w", errors.Unwrap(err))}
+		}
+	}
+	if r.Rect.Square() {
+		r.Size, r.Rect = r.Rect.W, Board{}
+	}
+	if _, err := r.start(); err != nil {
+		return &RecordError{Line: max(sizeLine, boardLine), Err: err}
+	}
+	return nil
+}
+
 // parseMoves reads the move text that starts on line, replaying the game
 // to validate each move.
 func (r *Record) parseMoves(data []byte, line int) error {
@@ -556,7 +659,10 @@ func (r *Record) parseMoves(data []byte, line int) error {
 	if err != nil {
 		return err
 	}
-	p := NewPosition(r.Size)
+	p, err := r.start()
+	if err != nil {
+		return &RecordError{Err: err}
+	}
 	var comments []string
 	hasComment := false
 	numbered := 0 // line of a pending move number, 0 if none
@@ -655,7 +761,9 @@ func cutMoveNumber(text string) (n, dots int, rest string, ok bool) {
 
 // recordJSON is the JSON format.
 type recordJSON struct {
-	Size     int      `json:"size"`
+	Size     int      `json:"size,omitempty"`
+	Board    string   `json:"board,omitempty"` // a rectangle's "WxH"
+	Start    string   `json:"start,omitempty"` // a rectangle's start
 	Tags     []Tag    `json:"tags,omitempty"`
 	Moves    []string `json:"moves"`
 	Comments []string `json:"comments,omitempty"`
@@ -668,6 +776,9 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	j := recordJSON{Size: r.Size, Tags: r.Tags, Moves: make([]string, len(r.Moves))}
+	if r.Rect != (Board{}) {
+		j.Board, j.Start = fmt.Sprintf("%dx%d", r.Rect.W, r.Rect.H), r.Rect.Start.String()
+	}
 	for i, m := range r.Moves {
 		j.Moves[i] = m.String()
 		if r.Comments != nil && r.Comments[i] != "" {
@@ -688,14 +799,24 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return &RecordError{Err: errors.New("json: data after the record object")}
 	}
-	if err := checkSize(j.Size); err != nil {
-		return &RecordError{Err: err}
-	}
 	rec := &Record{Size: j.Size}
+	if j.Board != "" || j.Start != "" {
+		b, err := boardOfJSON(j)
+		if err != nil {
+			return &RecordError{Err: err}
+		}
+		rec.Size, rec.Rect = 0, b
+		if b.Square() {
+			rec.Size, rec.Rect = b.W, Board{}
+		}
+	}
 	if len(j.Tags) > 0 {
 		rec.Tags = j.Tags
 	}
-	p := NewPosition(j.Size)
+	p, err := rec.start()
+	if err != nil {
+		return &RecordError{Err: err}
+	}
 	for i, text := range j.Moves {
 		if !p.HasMoves() {
 			return &RecordError{Move: i + 1, Text: text, Err: fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)}
@@ -723,6 +844,38 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 	}
 	*r = *rec
 	return nil
+}
+
+// boardOfJSON reads the board of a JSON record with "board" or "start":
+// "board" (ParseBoard's names) or "size", and "start" (else the board's
+// default).
+func boardOfJSON(j recordJSON) (Board, error) {
+	var b Board
+	switch {
+	case j.Board != "" && j.Size != 0:
+		return Board{}, errors.New(`"size" and "board": give one`)
+	case j.Board != "":
+		var err error
+		if b, err = ParseBoard(j.Board); err != nil {
+			return Board{}, fmt.Errorf("board: %w", errors.Unwrap(err))
+		}
+	default:
+		if err := checkSize(j.Size); err != nil {
+			return Board{}, err
+		}
+		b = SquareBoard(j.Size)
+	}
+	if j.Start != "" {
+		s, err := ParseStart(j.Start)
+		if err != nil {
+			return Board{}, fmt.Errorf("start %s: want removal or gap", Quote(j.Start))
+		}
+		b.Start = s
+		if err := b.Validate(); err != nil {
+			return Board{}, fmt.Errorf("start: %w", errors.Unwrap(err))
+		}
+	}
+	return b, nil
 }
 
 // jsonLine returns the line of a JSON syntax or type error, or 0.

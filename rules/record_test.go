@@ -409,6 +409,13 @@ func FuzzParseRecord(f *testing.F) {
 		"[Size \"8\"]\n\n1. d4 e4 2. b4-d4 2... e6-e4 3. f4-d9\n",
 		"{\"size\": 8, \"moves\": [\"d4\", \"e4\"], \"comments\": [\"\", \"c\"]}",
 		"{\"size\": 5, \"tags\": [{\"key\": \"Seed\", \"value\": \"1\"}]}",
+		"[Board \"7x6\"]\n[Start \"gap\"]\n\n1. d6-d4 b5-d5 *\n",
+		"[Board \"size-7\"]\n[Start \"removal\"]\n\n1. d4 c4 2. b4-d4 *\n",
+		"[Start \"gap\"]\n[Board \"5x8\"]\n\n1. c7-c5 {c} *\n",
+		"[Board \"6x6\"]\n[Start \"removal\"]\n\n1. c3 c4 *\n",
+		"[Board \"9x8\"]\n\n1. e6-e4 *\n",
+		"{\"board\": \"7x6\", \"start\": \"gap\", \"moves\": [\"d6-d4\"]}",
+		"{\"board\": \"4x7/removal\", \"moves\": [\"a1\"]}",
 		"",
 		"{",
 	} {

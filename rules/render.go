@@ -38,15 +38,15 @@ func Render(p Position, last Move) string {
 	if err := p.Validate(); err != nil {
 		return fmt.Sprintf("invalid position (%v)", err)
 	}
-	n := int(p.Size)
+	w, h := p.Width(), p.Height()
 	marked := func(row, col int) bool {
 		s := SquareAt(row, col)
 		return last != NoMove && (s == last.From || s == last.To)
 	}
 	var b strings.Builder
-	for row := n - 1; row >= 0; row-- {
+	for row := h - 1; row >= 0; row-- {
 		fmt.Fprintf(&b, "%d", row+1)
-		for col := 0; col < n; col++ {
+		for col := 0; col < w; col++ {
 			switch {
 			case marked(row, col):
 				b.WriteByte('[')
@@ -57,13 +57,13 @@ func Render(p Position, last Move) string {
 			}
 			b.WriteByte(cellChar(p, SquareAt(row, col)))
 		}
-		if marked(row, n-1) {
+		if marked(row, w-1) {
 			b.WriteByte(']')
 		}
 		b.WriteByte('\n')
 	}
 	b.WriteString(" ")
-	for col := 0; col < n; col++ {
+	for col := 0; col < w; col++ {
 		b.WriteByte(' ')
 		b.WriteByte(byte('a' + col))
 	}

@@ -391,7 +391,7 @@ func parseWideMove(p WidePosition, text string) (WideMove, error) {
 	}
 	var buf [WideMaxMoves]WideMove
 	for _, l := range p.LegalMoves(buf[:0]) {
-		if l == m {
+		if l == m && l.IsRemoval() != isJump { // "a1-a1" is no removal
 			return m, nil
 		}
 	}

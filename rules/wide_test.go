@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -177,9 +178,9 @@ func BenchmarkPerftBoards(b *testing.B) {
 		depth int
 	}{
 		{"7x6", 7},
-		{"9x8", 6},
-		{"15x12", 5},
-		{"16x16", 5},
+		{"9x8", 7},
+		{"15x12", 7},
+		{"16x16", 8},
 	} {
 		b.Run(bc.board, func(b *testing.B) {
 			board, err := ParseBoard(bc.board)
@@ -248,6 +249,46 @@ func FuzzParseWideMove(f *testing.F) {
 		}
 		if err := p.Play(m).Validate(); err != nil {
 			t.Fatalf("after %v: %v", m, err)
+		}
+	})
+}
+
+// FuzzParseMoveBoards: on every board of up to 8x8, from either start,
+// ParseMove on a Position and ParseWideMove on the same WidePosition
+// accept exactly the same text, as the same move, and only legal moves.
+func FuzzParseMoveBoards(f *testing.F) {
+	for _, s := range []string{"d6-d4", "b4-d4", "a1", "h8", "d4", "c1-c3", "", "-", "a1-a1", "a10"} {
+		f.Add(uint64(len(s)*7), uint8(len(s)), s)
+	}
+	f.Fuzz(func(t *testing.T, game uint64, plies uint8, text string) {
+		w, h := MinSize+int(game%5), MinSize+int(game/5%5)
+		start := Removal
+		if game/25%2 == 1 && GapDefined(w, h) {
+			start = Gap
+		}
+		b, err := NewBoard(w, h, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p0, err := b.Position()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, _ := Playout(newRand(game), p0, int(plies%40))
+		p := ps[len(ps)-1]
+		m, err := ParseMove(p, text)
+		wm, werr := ParseWideMove(p.Wide(), text)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%v: ParseMove(%q) = %v, %v; ParseWideMove = %v, %v", b, text, m, err, wm, werr)
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "rules: move ") || !strings.HasPrefix(werr.Error(), "rules: move ") {
+				t.Fatalf("errors %q and %q", err, werr)
+			}
+			return
+		}
+		if !p.Legal(m) || m.Wide() != wm {
+			t.Fatalf("%v: ParseMove(%q) = %v (legal %v), ParseWideMove = %v", b, text, m, p.Legal(m), wm)
 		}
 	})
 }

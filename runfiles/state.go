@@ -16,10 +16,13 @@ type State struct {
 	Checkpoint string `json:"checkpoint"` // trainer checkpoint after that generation
 	// CheckpointSHA256 is the sha256 (hex) of that checkpoint, checked
 	// when it is loaded ("" in states written before it was recorded).
-	CheckpointSHA256 string  `json:"checkpoint_sha256,omitempty"`
-	Model            string  `json:"model"`     // model exported after that generation
-	Best             string  `json:"best"`      // model that plays self-play when gating ("" = Model)
-	WallSecs         float64 `json:"wall_secs"` // wall time spent so far
+	CheckpointSHA256 string `json:"checkpoint_sha256,omitempty"`
+	Model            string `json:"model"` // model exported after that generation
+	// ModelSHA256 is the sha256 (hex) of that model, checked when the run
+	// resumes ("" in states written before it was recorded).
+	ModelSHA256 string  `json:"model_sha256,omitempty"`
+	Best        string  `json:"best"`      // model that plays self-play when gating ("" = Model)
+	WallSecs    float64 `json:"wall_secs"` // wall time spent so far
 	// Ingested lists, in a run fed by workers, the worker shards (keys)
 	// trained on so far within the accepted window.
 	Ingested []string `json:"ingested,omitempty"`
@@ -39,7 +42,7 @@ func (st State) Validate() error {
 	case !(st.WallSecs >= 0) || math.IsInf(st.WallSecs, 1):
 		return fmt.Errorf("wall_secs %v: want a finite number ≥ 0", st.WallSecs)
 	case st.Generation == 0:
-		if st.Checkpoint != "" || st.CheckpointSHA256 != "" || st.Model != "" || st.Best != "" || len(st.Ingested) > 0 {
+		if st.Checkpoint != "" || st.CheckpointSHA256 != "" || st.Model != "" || st.ModelSHA256 != "" || st.Best != "" || len(st.Ingested) > 0 {
 			return errors.New("generation 0 names a checkpoint, a model or games")
 		}
 		return nil
@@ -49,6 +52,8 @@ func (st State) Validate() error {
 		return fmt.Errorf("checkpoint_sha256 %q: want 64 hex digits", quote(st.CheckpointSHA256))
 	case st.Model != ModelName(st.Generation):
 		return fmt.Errorf("model %q of generation %d: want %q", st.Model, st.Generation, ModelName(st.Generation))
+	case st.ModelSHA256 != "" && !isSHA256(st.ModelSHA256):
+		return fmt.Errorf("model_sha256 %q: want 64 hex digits", quote(st.ModelSHA256))
 	}
 	if st.Best != "" {
 		if g := GenerationOf(st.Best); g < 1 || g > st.Generation || st.Best != ModelName(g) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 )
@@ -54,7 +55,8 @@ func (b *fileBackend) read(_ context.Context, key string) ([]byte, error) {
 	return data, err
 }
 
-// list walks the deepest folder that holds every key with prefix. A file
+// list walks the deepest folder that holds every key with prefix (not
+// the symbolic links to folders within the run). A file
 // or folder that vanishes during the walk (a temporary file renamed, a
 // folder removed) is left out: it was not there when the walk got to it.
 func (b *fileBackend) list(_ context.Context, prefix string, out []Object) ([]Object, error) {
@@ -62,14 +64,16 @@ func (b *fileBackend) list(_ context.Context, prefix string, out []Object) ([]Ob
 	if i := strings.LastIndex(prefix, "/"); i >= 0 {
 		root = b.path(prefix[:i])
 	}
-	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+	// The separator makes the walk follow root when it is a symbolic link
+	// (a run directory linked to another disk).
+	err := filepath.WalkDir(root+string(filepath.Separator), func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				return nil
 			}
 			return err
 		}
-		if path == root {
+		if path == root || path == root+string(filepath.Separator) {
 			return nil
 		}
 		rel, err := filepath.Rel(b.dir, path)
@@ -150,4 +154,29 @@ func removeEmptyDirs(dir string) {
 	if os.Remove(dir) == nil {
 		atomicfile.SyncDir(filepath.Dir(dir))
 	}
+}
+
+// RemoveStale removes the temporary files that writers killed before
+// their rename left in folder (a key prefix ending in "/", or "" for the
+// whole store) and its subfolders, those last modified before before: a
+// write in progress is younger. Only a file:// store has them (the other
+// stores write an object whole); elsewhere it does nothing.
+func (s *Store) RemoveStale(folder string, before time.Time) {
+	fb, ok := s.b.(*fileBackend)
+	if !ok {
+		return
+	}
+	root := fb.dir
+	if folder != "" {
+		root = fb.path(strings.TrimSuffix(folder, "/"))
+	}
+	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !atomicfile.IsTemp(e.Name()) {
+			return nil
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
+			os.Remove(path)
+		}
+		return nil
+	})
 }

@@ -554,3 +554,56 @@ func TestReadFolder(t *testing.T) {
 		t.Fatalf("read of a folder: %v, want EISDIR", err)
 	}
 }
+
+// TestRemoveStale: the temporary files of killed writers go once they
+// are older than the limit; younger ones (writes in progress) stay.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	folder := filepath.Join(dir, "replay", "gen-000001")
+	os.MkdirAll(folder, 0o755)
+	old, young := filepath.Join(folder, ".a.shard.tmp123"), filepath.Join(folder, ".b.shard.tmp456")
+	game := filepath.Join(folder, "c.shard")
+	for _, p := range []string{old, young, game} {
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	os.Chtimes(old, hourAgo, hourAgo)
+	os.Chtimes(game, hourAgo, hourAgo)
+	s.RemoveStale("replay/", time.Now().Add(-10*time.Minute))
+	for p, want := range map[string]bool{old: false, young: true, game: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
+// TestListSymlinkedRun: a run directory that is a symbolic link (to a
+// folder on another disk) lists its objects like the folder itself.
+func TestListSymlinkedRun(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "run")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	s := open(t, link)
+	ctx := context.Background()
+	for _, k := range []string{"state.json", "models/gen-000001.safetensors"} {
+		if err := s.Put(ctx, k, []byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for prefix, want := range map[string]string{"": "models/gen-000001.safetensors state.json", "models/": "models/gen-000001.safetensors", "state": "state.json"} {
+		objs, err := s.List(ctx, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			got = append(got, o.Key)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("list %q in a linked run: %v, want %s", prefix, got, want)
+		}
+	}
+}

@@ -76,6 +76,9 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, l.replay, st.Generation); err != nil {
 		return nil, err
 	}
+	if err := d.checkModel(st); err != nil {
+		return nil, err
+	}
 	if l.all, err = d.resumeMetrics(st.Generation, logf); err != nil {
 		return nil, err
 	}
@@ -138,7 +141,8 @@ func (l *loop) generation(ctx context.Context, src gameSource, gen int, start ti
 	if err != nil {
 		return m, err
 	}
-	if err := l.publish(gen); err != nil {
+	modelSum, err := l.publish(gen)
+	if err != nil {
 		return m, err
 	}
 	if err := src.judge(ctx, g, &m); err != nil {
@@ -146,12 +150,12 @@ func (l *loop) generation(ctx context.Context, src gameSource, gen int, start ti
 	}
 	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
 	m.WallSecs = l.wallBefore + time.Since(start).Seconds()
-	return m, l.commit(src, m, ckptSum)
+	return m, l.commit(src, m, ckptSum, modelSum)
 }
 
 // publish exports the trainer's model as generation gen (see
-// RunDir.publishModel).
-func (l *loop) publish(gen int) error {
+// RunDir.publishModel) and returns its sha256.
+func (l *loop) publish(gen int) (string, error) {
 	parent := ""
 	switch {
 	case gen > 1:
@@ -161,23 +165,22 @@ func (l *loop) publish(gen int) error {
 	}
 	out, err := l.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: l.cfg.Seed})
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = l.dir.publishModel(gen, l.st.Generation, out, l.check)
-	return err
+	return l.dir.publishModel(gen, l.st.Generation, out, l.check)
 }
 
 // commit records a finished generation, the last of all: its metrics,
 // then the state that names its checkpoint and model (the commit point),
 // then the pointers to its model, and drops the checkpoints no longer
 // needed.
-func (l *loop) commit(src gameSource, m runfiles.Metrics, ckptSum string) error {
+func (l *loop) commit(src gameSource, m runfiles.Metrics, ckptSum, modelSum string) error {
 	d, gen := l.dir, m.Generation
 	l.all = append(l.all, m)
 	if err := d.writeMetrics(l.all); err != nil {
 		return err
 	}
-	st := runfiles.State{Generation: gen, Checkpoint: runfiles.CheckpointName(gen), CheckpointSHA256: ckptSum, Model: runfiles.ModelName(gen), Best: l.st.Best, WallSecs: m.WallSecs}
+	st := runfiles.State{Generation: gen, Checkpoint: runfiles.CheckpointName(gen), CheckpointSHA256: ckptSum, Model: runfiles.ModelName(gen), ModelSHA256: modelSum, Best: l.st.Best, WallSecs: m.WallSecs}
 	if l.cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
 		st.Best = runfiles.ModelName(gen)
 	}

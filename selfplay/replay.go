@@ -279,120 +279,172 @@ func readShardFile(path string) ([]byte, error) {
 // decodeShard reads the bytes of a shard (see ReadShard), and its tag
 // (nil for version 1).
 func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err error) {
-	if len(data) < shardHeader+4 || string(data[:4]) != shardMagic {
-		return nil, nil, errors.New("not a replay shard (bad magic or too short)")
+	h, err := decodeShardHeader(data, size)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(data) > maxShardBytes {
-		return nil, nil, fmt.Errorf("%d bytes, more than the %d a shard may have", len(data), maxShardBytes)
-	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return nil, nil, errors.New("checksum mismatch (truncated or corrupted)")
-	}
-	v := binary.LittleEndian.Uint32(body[4:])
-	if v != 1 && v != shardVersion && v != shardVersionAux {
-		return nil, nil, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionAux)
-	}
-	aux := v == shardVersionAux
-	perSample := sampleHeader
-	if aux {
-		perSample += sampleAux
-	}
-	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
-		return nil, nil, fmt.Errorf("board size %d, want %d", s, size)
-	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return nil, nil, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
-	}
-	n := uint64(binary.LittleEndian.Uint32(body[12:]))
-	body = body[shardHeader:]
-	if v >= shardVersion {
-		if len(body) < shardTagBytes {
-			return nil, nil, errors.New("the file ends inside its header")
+	body := h.body
+	out = make([]net.Sample, 0, h.n)
+	for i := 0; i < int(h.n); i++ {
+		var s net.Sample
+		s, body, err = decodeSample(body, i, size, h.aux)
+		if err != nil {
+			return nil, nil, err
 		}
-		tag = &shardTag{gen: int(binary.LittleEndian.Uint32(body[0:])), run: binary.LittleEndian.Uint64(body[4:])}
-		body = body[shardTagBytes:]
-	}
-	if most := uint64(len(body) / perSample); n > most {
-		return nil, nil, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", n, len(body), most)
-	}
-	out = make([]net.Sample, 0, n)
-	var moves [rules.MaxMoves]rules.Move
-	for i := 0; i < int(n); i++ {
-		if len(body) < perSample {
-			return nil, nil, fmt.Errorf("sample %d: the file ends inside it", i)
-		}
-		s := net.Sample{Position: rules.Position{
-			Black: binary.LittleEndian.Uint64(body[0:]),
-			White: binary.LittleEndian.Uint64(body[8:]),
-			Size:  uint8(size),
-			Turn:  rules.Color(body[16]),
-		}}
-		if body[16] > byte(rules.White) {
-			return nil, nil, fmt.Errorf("sample %d: side to move %d is neither black nor white", i, body[16])
-		}
-		if err := s.Position.Validate(); err != nil {
-			return nil, nil, fmt.Errorf("sample %d: %w", i, err)
-		}
-		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
-		if !(s.Value >= -1 && s.Value <= 1) {
-			return nil, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
-		}
-		k := int(binary.LittleEndian.Uint16(body[21:]))
-		body = body[sampleHeader:]
-		if aux {
-			s.MovesLeft = int(binary.LittleEndian.Uint16(body[0:]))
-			s.Final = binary.LittleEndian.Uint64(body[2:])
-			body = body[sampleAux:]
-			if s.MovesLeft > net.MaxMovesLeft {
-				return nil, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
-			}
-			if s.Final&^s.Position.Valid() != 0 {
-				return nil, nil, fmt.Errorf("sample %d: final stones %#x off the board", i, s.Final)
-			}
-		}
-		if len(body) < policyEntry*k {
-			return nil, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
-		}
-		legal := s.Position.LegalMoves(moves[:0])
-		if len(legal) == 0 {
-			return nil, nil, fmt.Errorf("sample %d: the position has no legal move", i)
-		}
-		if k > len(legal) {
-			return nil, nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
-		}
-		var seen [rules.MaxMoves]bool
-		if k > 0 {
-			s.Policy = make([]net.ActionProb, k)
-		}
-		sum := 0.0
-		for j := range s.Policy {
-			a := int(binary.LittleEndian.Uint16(body[policyEntry*j:]))
-			p := math.Float32frombits(binary.LittleEndian.Uint32(body[policyEntry*j+2:]))
-			m := -1
-			if a < rules.NumActions(size) {
-				m = slices.Index(legal, rules.ActionMove(a, size))
-			}
-			switch {
-			case m < 0:
-				return nil, nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)
-			case seen[m]:
-				return nil, nil, fmt.Errorf("sample %d: policy on %v twice", i, legal[m])
-			case !(p > 0 && p <= 1):
-				return nil, nil, fmt.Errorf("sample %d: policy probability %v of %v outside (0, 1]", i, p, legal[m])
-			}
-			seen[m] = true
-			sum += float64(p)
-			s.Policy[j] = net.ActionProb{Action: int32(a), Prob: p}
-		}
-		if k > 0 && math.Abs(sum-1) > 1e-3 {
-			return nil, nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
-		}
-		body = body[policyEntry*k:]
 		out = append(out, s)
 	}
 	if len(body) != 0 {
 		return nil, nil, errors.New("trailing bytes after the last sample")
 	}
-	return out, tag, nil
+	return out, h.tag, nil
+}
+
+// shardHead is what a shard's header says: whether its samples carry the
+// auxiliary targets, how many there are, its tag (nil for version 1) and
+// the bytes of the samples.
+type shardHead struct {
+	aux  bool
+	n    uint64
+	tag  *shardTag
+	body []byte
+}
+
+// decodeShardHeader checks a shard's magic, size, checksum, version and
+// board size, and reads its header.
+func decodeShardHeader(data []byte, size int) (shardHead, error) {
+	var h shardHead
+	if len(data) < shardHeader+4 || string(data[:4]) != shardMagic {
+		return h, errors.New("not a replay shard (bad magic or too short)")
+	}
+	if len(data) > maxShardBytes {
+		return h, fmt.Errorf("%d bytes, more than the %d a shard may have", len(data), maxShardBytes)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return h, errors.New("checksum mismatch (truncated or corrupted)")
+	}
+	v := binary.LittleEndian.Uint32(body[4:])
+	if v != 1 && v != shardVersion && v != shardVersionAux {
+		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionAux)
+	}
+	h.aux = v == shardVersionAux
+	perSample := sampleHeader
+	if h.aux {
+		perSample += sampleAux
+	}
+	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
+		return h, fmt.Errorf("board size %d, want %d", s, size)
+	}
+	if size < rules.MinSize || size > rules.MaxSize {
+		return h, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
+	}
+	h.n = uint64(binary.LittleEndian.Uint32(body[12:]))
+	body = body[shardHeader:]
+	if v >= shardVersion {
+		if len(body) < shardTagBytes {
+			return h, errors.New("the file ends inside its header")
+		}
+		h.tag = &shardTag{gen: int(binary.LittleEndian.Uint32(body[0:])), run: binary.LittleEndian.Uint64(body[4:])}
+		body = body[shardTagBytes:]
+	}
+	if most := uint64(len(body) / perSample); h.n > most {
+		return h, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", h.n, len(body), most)
+	}
+	h.body = body
+	return h, nil
+}
+
+// decodeSample reads sample i from the front of body, checked against
+// the rules, and returns it with the bytes after it.
+func decodeSample(body []byte, i, size int, aux bool) (net.Sample, []byte, error) {
+	perSample := sampleHeader
+	if aux {
+		perSample += sampleAux
+	}
+	if len(body) < perSample {
+		return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
+	}
+	s := net.Sample{Position: rules.Position{
+		Black: binary.LittleEndian.Uint64(body[0:]),
+		White: binary.LittleEndian.Uint64(body[8:]),
+		Size:  uint8(size),
+		Turn:  rules.Color(body[16]),
+	}}
+	if body[16] > byte(rules.White) {
+		return s, nil, fmt.Errorf("sample %d: side to move %d is neither black nor white", i, body[16])
+	}
+	if err := s.Position.Validate(); err != nil {
+		return s, nil, fmt.Errorf("sample %d: %w", i, err)
+	}
+	s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
+	if !(s.Value >= -1 && s.Value <= 1) {
+		return s, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
+	}
+	k := int(binary.LittleEndian.Uint16(body[21:]))
+	body = body[sampleHeader:]
+	if aux {
+		s.MovesLeft = int(binary.LittleEndian.Uint16(body[0:]))
+		s.Final = binary.LittleEndian.Uint64(body[2:])
+		body = body[sampleAux:]
+		if s.MovesLeft > net.MaxMovesLeft {
+			return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
+		}
+		if s.Final&^s.Position.Valid() != 0 {
+			return s, nil, fmt.Errorf("sample %d: final stones %#x off the board", i, s.Final)
+		}
+	}
+	if len(body) < policyEntry*k {
+		return s, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
+	}
+	policy, err := decodePolicy(body[:policyEntry*k], i, s.Position)
+	if err != nil {
+		return s, nil, err
+	}
+	s.Policy = policy
+	return s, body[policyEntry*k:], nil
+}
+
+// decodePolicy reads the policy entries of sample i (data holds exactly
+// its entries): each on a distinct legal move of p, with a probability in
+// (0, 1], summing to 1; nil for none.
+func decodePolicy(data []byte, i int, p rules.Position) ([]net.ActionProb, error) {
+	var moves [rules.MaxMoves]rules.Move
+	size := int(p.Size)
+	k := len(data) / policyEntry
+	legal := p.LegalMoves(moves[:0])
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("sample %d: the position has no legal move", i)
+	}
+	if k > len(legal) {
+		return nil, fmt.Errorf("sample %d: %d policy entries for %d legal moves", i, k, len(legal))
+	}
+	if k == 0 {
+		return nil, nil
+	}
+	var seen [rules.MaxMoves]bool
+	policy := make([]net.ActionProb, k)
+	sum := 0.0
+	for j := range policy {
+		a := int(binary.LittleEndian.Uint16(data[policyEntry*j:]))
+		pr := math.Float32frombits(binary.LittleEndian.Uint32(data[policyEntry*j+2:]))
+		m := -1
+		if a < rules.NumActions(size) {
+			m = slices.Index(legal, rules.ActionMove(a, size))
+		}
+		switch {
+		case m < 0:
+			return nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)
+		case seen[m]:
+			return nil, fmt.Errorf("sample %d: policy on %v twice", i, legal[m])
+		case !(pr > 0 && pr <= 1):
+			return nil, fmt.Errorf("sample %d: policy probability %v of %v outside (0, 1]", i, pr, legal[m])
+		}
+		seen[m] = true
+		sum += float64(pr)
+		policy[j] = net.ActionProb{Action: int32(a), Prob: pr}
+	}
+	if math.Abs(sum-1) > 1e-3 {
+		return nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
+	}
+	return policy, nil
 }

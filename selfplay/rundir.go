@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/internal/lockfile"
@@ -567,6 +568,25 @@ func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() err
 	return runstore.SHA256(data), err
 }
 
+// checkModel checks that the model of the committed generation is the
+// one state.json recorded (when it recorded one): a model replaced under
+// models/ would otherwise stay behind the pointers that the run rewrites
+// on resuming.
+func (d *RunDir) checkModel(st runfiles.State) error {
+	if st.Generation == 0 || st.ModelSHA256 == "" {
+		return nil
+	}
+	key := runfiles.ModelKey(st.Generation)
+	data, err := d.readFile(key)
+	if err != nil {
+		return &FileError{Path: d.name(key), Err: err}
+	}
+	if sum := runstore.SHA256(data); sum != st.ModelSHA256 {
+		return &FileError{Path: d.name(key), Err: fmt.Errorf("sha256 %.12s…, but %s recorded %.12s… when it was committed: the model was replaced; restore it", sum, runfiles.StateFile, st.ModelSHA256)}
+	}
+	return nil
+}
+
 // point makes the model of generation gen the latest: models/latest.
 func (d *RunDir) point(gen int) error {
 	return d.writeFile(runfiles.LatestModelKey, []byte(runfiles.ModelName(gen)+"\n"))
@@ -598,6 +618,19 @@ func (d *RunDir) pointWorkers(gen, gamesPerGen int) error {
 // workerGames.trained), not only from state.json, which keeps those of
 // the window's models.
 const AcceptWindow = 3
+
+// staleTemp is the age beyond which a temporary file in the store is a
+// killed writer's: a worker's upload takes seconds.
+const staleTemp = 10 * time.Minute
+
+// removeStale removes the temporary files that killed workers left in
+// the games folders (file:// only): without it they stayed until the
+// next OpenRunDir, that is the trainer's restart.
+func (d *RunDir) removeStale() {
+	if s, err := d.objects(); err == nil {
+		s.RemoveStale(runfiles.ReplayDir+"/", time.Now().Add(-staleTemp))
+	}
+}
 
 // quarantine moves key, a worker's game that the trainer refused, to
 // quarantine/KEY, out of the folder whose games the trainer and the

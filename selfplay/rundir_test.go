@@ -277,3 +277,30 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 		t.Errorf("metrics after the resume: %+v, %v; want generations 2 and 3", all, err)
 	}
 }
+
+// TestResumeChecksModel: a model replaced under models/ after its
+// generation was committed is refused when the run resumes, naming the
+// file (issue 47).
+func TestResumeChecksModel(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, runfiles.ModelKey(1))
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(model, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 2
+	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Path != model || !strings.Contains(err.Error(), "the model was replaced") {
+		t.Fatalf("resume after the model was replaced: %v, want a FileError naming it", err)
+	}
+}

@@ -73,7 +73,7 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 	if st := l.st; st.Generation > 0 {
 		logf("resuming at generation %d (%d samples in the replay buffer, %s, %d worker games trained on in the window)",
 			st.Generation+1, l.replay.Len(), st.Model, len(st.Ingested))
-	} else if err := l.publish(0); err != nil { // the untrained model, for the workers' first games
+	} else if _, err := l.publish(0); err != nil { // the untrained model, for the workers' first games
 		return err
 	}
 	// A crash between the commit and the pointers left them behind.
@@ -188,6 +188,8 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 	if s.hooks.Selfplay != nil {
 		s.hooks.Selfplay(gen, cfg.GamesPerGen)
 	}
+	d.removeStale()
+	swept := time.Now()
 	for len(keys) < cfg.GamesPerGen {
 		found := false
 		for g := max(gen-AcceptWindow, 0); g < gen; g++ {
@@ -228,6 +230,10 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 		}
 		if limit := cfg.Duration; limit > 0 && time.Since(s.start) >= limit {
 			return nil, nil, 0, errTimeUp
+		}
+		if time.Since(swept) >= time.Minute { // while waiting, now and then
+			d.removeStale()
+			swept = time.Now()
 		}
 		if err := runstore.Sleep(ctx, ingestPoll); err != nil {
 			return nil, nil, 0, err

@@ -247,98 +247,26 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
-	var ms models
-	var wg sync.WaitGroup // evaluators
-	defer func() {
-		ms.mu.Lock()
-		if ms.cur != nil {
-			ms.cur.retired = true
-			if ms.cur.refs == 0 {
-				ms.cur.stop()
-			}
-		}
-		ms.mu.Unlock()
-		wg.Wait()
-	}()
-	load := func(l runfiles.Latest) error {
-		s, err := loadSlot(ctx, store, cfg, wc, l)
-		if err != nil {
-			return err
-		}
-		evalCtx, stop := context.WithCancel(context.Background())
-		s.stop = stop
-		wg.Add(1)
-		go func() { defer wg.Done(); s.eval.Run(evalCtx) }()
-		ms.swap(s)
-		if hooks.Model != nil {
-			call(func() { hooks.Model(l.Generation) })
-		}
-		return nil
-	}
-	if err := load(latest); err != nil {
+	r := &workerRun{store: store, spool: spool, wc: wc, up: up, bp: up.bp, hooks: hooks, call: call, logf: logf, cfg: cfg}
+	defer r.retire()
+	if err := r.load(ctx, latest); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
-
 	// The poller follows the newest model and the listing of its games;
 	// bp admits a game only while the newest generation lacks games.
-	bp := up.bp
-	bp.setWanted(latest.GamesPerGen)
+	r.bp.setWanted(latest.GamesPerGen)
 	// A (re)started worker counts the games already there before it
 	// starts any.
 	if objs, err := store.List(ctx, runfiles.WorkerShardPrefix(latest.Generation)); err == nil {
-		if have, want, paused := bp.listed(latest.Generation, countGames(objs)); paused && hooks.Paused != nil {
-			call(func() { hooks.Paused(latest.Generation, have, want) })
-		}
+		r.listed(latest.Generation, objs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	stopPoll := make(chan struct{})
-	g.Go(func() error {
-		lastModelPoll := time.Now()
-		for {
-			// While paused, the next model is what the worker waits for:
-			// look for it often.
-			wait := min(2*time.Second, wc.Poll)
-			if bp.isPaused() {
-				wait = min(pausedPoll, wc.Poll)
-			}
-			select {
-			case <-gctx.Done():
-				return nil
-			case <-stopPoll:
-				return nil
-			case <-time.After(wait):
-			}
-			if bp.isPaused() || time.Since(lastModelPoll) >= wc.Poll {
-				lastModelPoll = time.Now()
-				l, err := store.ReadLatest(gctx)
-				if err != nil {
-					logf("warning: reading the newest model: %v", err)
-					continue
-				}
-				bp.setWanted(l.GamesPerGen)
-				if l.Generation > ms.gen() {
-					if err := load(l); err != nil {
-						logf("warning: model generation %d: %v (keeping generation %d)", l.Generation, err, ms.gen())
-						continue
-					}
-				}
-			}
-			gen := ms.gen()
-			objs, err := store.List(gctx, runfiles.WorkerShardPrefix(gen))
-			if err != nil {
-				logf("warning: %v", err)
-				continue
-			}
-			if have, want, paused := bp.listed(gen, countGames(objs)); paused && hooks.Paused != nil {
-				call(func() { hooks.Paused(gen, have, want) })
-			}
-		}
-	})
+	g.Go(func() error { r.poll(gctx, stopPoll); return nil })
 
-	var started atomic.Int64
 	rng := rand.New(rand.NewPCG(wc.Seed, 0x5e1f))
 	seeds := make(chan uint64)
 	g.Go(func() error {
@@ -354,57 +282,176 @@ func play(ctx context.Context, store *runstore.Store, spool *runstore.Spool, wc 
 		}
 	})
 	var workers sync.WaitGroup
-	var firstErr error
-	var errOnce sync.Once
 	for range wc.Parallel {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			for seed := range seeds {
-				if wc.Games > 0 && started.Add(1) > int64(wc.Games) {
-					return
-				}
-				if !bp.admit(gctx, ms.gen) {
-					return
-				}
-				s := ms.acquire()
-				bp.start(s.gen)
-				// The games of model s.gen train generation s.gen+1:
-				// they follow that generation's stage of the schedule.
-				game, err := PlayGame(gctx, s.eval, cfg.at(s.gen+1).Game, seed)
-				ms.release(s)
-				if err != nil {
-					bp.done(s.gen)
-					if gctx.Err() == nil {
-						errOnce.Do(func() { firstErr = err })
-					}
-					return
-				}
-				var buf bytes.Buffer
-				if err := encodeShard(&buf, cfg.Size, &shardTag{gen: s.gen, run: cfg.Seed}, game.Samples); err != nil {
-					bp.done(s.gen)
-					errOnce.Do(func() { firstErr = err })
-					return
-				}
-				name := runfiles.SpoolName(s.gen, runstore.SHA256(buf.Bytes()))
-				if err := spool.Add(name, buf.Bytes()); err != nil {
-					bp.done(s.gen)
-					errOnce.Do(func() { firstErr = err })
-					return
-				}
-				bp.spool(name) // before the uploader can see it
-				up.queue <- name
-				if hooks.Game != nil {
-					call(func() { hooks.Game(s.gen, name) })
-				}
-			}
+			r.playGames(gctx, seeds)
 		}()
 	}
 	workers.Wait()
 	close(stopPoll)
 	g.Wait()
-	if firstErr != nil {
-		return firstErr
+	return r.firstErr
+}
+
+// workerRun is one run of play: the run's settings, the models the games
+// are played with, and the first error of its game loops.
+type workerRun struct {
+	store *runstore.Store
+	spool *runstore.Spool
+	wc    WorkerConfig
+	up    *uploader
+	bp    *backpressure
+	hooks WorkerHooks
+	call  func(func())
+	logf  func(string, ...any)
+	cfg   Config
+
+	ms      models
+	evals   sync.WaitGroup // the models' evaluators
+	started atomic.Int64   // games started, for wc.Games
+	errOnce sync.Once
+	// firstErr is the first error of a game loop; read after they stop.
+	firstErr error
+}
+
+// load loads model l and makes it the one new games are played with; its
+// evaluator runs until the model is retired and released.
+func (r *workerRun) load(ctx context.Context, l runfiles.Latest) error {
+	s, err := loadSlot(ctx, r.store, r.cfg, r.wc, l)
+	if err != nil {
+		return err
+	}
+	evalCtx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	r.evals.Add(1)
+	go func() { defer r.evals.Done(); s.eval.Run(evalCtx) }()
+	r.ms.swap(s)
+	if r.hooks.Model != nil {
+		r.call(func() { r.hooks.Model(l.Generation) })
+	}
+	return nil
+}
+
+// retire stops the current model's evaluator once no game uses it, and
+// waits for every evaluator to end.
+func (r *workerRun) retire() {
+	r.ms.mu.Lock()
+	if r.ms.cur != nil {
+		r.ms.cur.retired = true
+		if r.ms.cur.refs == 0 {
+			r.ms.cur.stop()
+		}
+	}
+	r.ms.mu.Unlock()
+	r.evals.Wait()
+}
+
+// listed passes the listing of generation gen's games to the
+// backpressure, and reports a pause.
+func (r *workerRun) listed(gen int, objs []runstore.Object) {
+	if have, want, paused := r.bp.listed(gen, countGames(objs)); paused && r.hooks.Paused != nil {
+		r.call(func() { r.hooks.Paused(gen, have, want) })
+	}
+}
+
+// poll follows the newest model and the listing of its games until ctx
+// is done or stop is closed.
+func (r *workerRun) poll(ctx context.Context, stop <-chan struct{}) {
+	lastModelPoll := time.Now()
+	for {
+		// While paused, the next model is what the worker waits for:
+		// look for it often.
+		wait := min(2*time.Second, r.wc.Poll)
+		if r.bp.isPaused() {
+			wait = min(pausedPoll, r.wc.Poll)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-stop:
+			return
+		case <-time.After(wait):
+		}
+		if r.bp.isPaused() || time.Since(lastModelPoll) >= r.wc.Poll {
+			lastModelPoll = time.Now()
+			l, err := r.store.ReadLatest(ctx)
+			if err != nil {
+				r.logf("warning: reading the newest model: %v", err)
+				continue
+			}
+			r.bp.setWanted(l.GamesPerGen)
+			if l.Generation > r.ms.gen() {
+				if err := r.load(ctx, l); err != nil {
+					r.logf("warning: model generation %d: %v (keeping generation %d)", l.Generation, err, r.ms.gen())
+					continue
+				}
+			}
+		}
+		gen := r.ms.gen()
+		objs, err := r.store.List(ctx, runfiles.WorkerShardPrefix(gen))
+		if err != nil {
+			r.logf("warning: %v", err)
+			continue
+		}
+		r.listed(gen, objs)
+	}
+}
+
+// errStopped is playGame's answer when its game was cut short by the end
+// of the worker's context: not an error of the run.
+var errStopped = errors.New("selfplay: stopped")
+
+// playGames is one game loop: it plays a game per seed while the limit
+// of games and the backpressure allow, and records its first error.
+func (r *workerRun) playGames(ctx context.Context, seeds <-chan uint64) {
+	for seed := range seeds {
+		if r.wc.Games > 0 && r.started.Add(1) > int64(r.wc.Games) {
+			return
+		}
+		if !r.bp.admit(ctx, r.ms.gen) {
+			return
+		}
+		if err := r.playGame(ctx, seed); err != nil {
+			if err != errStopped {
+				r.errOnce.Do(func() { r.firstErr = err })
+			}
+			return
+		}
+	}
+}
+
+// playGame plays one game with the current model and spools it for the
+// uploader.
+func (r *workerRun) playGame(ctx context.Context, seed uint64) error {
+	s := r.ms.acquire()
+	r.bp.start(s.gen)
+	// The games of model s.gen train generation s.gen+1: they follow
+	// that generation's stage of the schedule.
+	game, err := PlayGame(ctx, s.eval, r.cfg.at(s.gen+1).Game, seed)
+	r.ms.release(s)
+	if err != nil {
+		r.bp.done(s.gen)
+		if ctx.Err() != nil {
+			return errStopped
+		}
+		return err
+	}
+	var buf bytes.Buffer
+	if err := encodeShard(&buf, r.cfg.Size, &shardTag{gen: s.gen, run: r.cfg.Seed}, game.Samples); err != nil {
+		r.bp.done(s.gen)
+		return err
+	}
+	name := runfiles.SpoolName(s.gen, runstore.SHA256(buf.Bytes()))
+	if err := r.spool.Add(name, buf.Bytes()); err != nil {
+		r.bp.done(s.gen)
+		return err
+	}
+	r.bp.spool(name) // before the uploader can see it
+	r.up.queue <- name
+	if r.hooks.Game != nil {
+		r.call(func() { r.hooks.Game(s.gen, name) })
 	}
 	return nil
 }

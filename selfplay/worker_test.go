@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
 
@@ -368,6 +369,7 @@ func TestJunkInGamesFolder(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Generations = 1
 	var junk []string
+	stale := filepath.Join(dir, runfiles.WorkerShardPrefix(0)+".x.shard.tmp123")
 	addJunk := func() { // once the run is made, before the workers' games
 		for i := range cfg.GamesPerGen {
 			b := []byte(fmt.Sprintf("not a game %d", i))
@@ -383,6 +385,12 @@ func TestJunkInGamesFolder(t *testing.T) {
 		if err := os.Symlink(filepath.Join(dir, "config.json"), filepath.Join(dir, runfiles.WorkerShardPrefix(0)+strings.Repeat("ab", 32)+".shard")); err != nil {
 			t.Error(err)
 		}
+		// What a worker killed during an upload an hour ago left.
+		hourAgo := time.Now().Add(-time.Hour)
+		if err := os.WriteFile(stale, []byte("x"), 0o644); err != nil {
+			t.Error(err)
+		}
+		os.Chtimes(stale, hourAgo, hourAgo)
 	}
 	started := make(chan struct{})
 	wctx, stop := context.WithCancel(ctx)
@@ -412,5 +420,11 @@ func TestJunkInGamesFolder(t *testing.T) {
 		if _, err := store.Read(ctx, runfiles.QuarantineDir+"/"+k); err != nil {
 			t.Errorf("%s not quarantined: %v", k, err)
 		}
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a killed worker's temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Dir(stale)); err != nil {
+		t.Errorf("the games folder: %v", err)
 	}
 }

@@ -92,3 +92,13 @@ func levelHelp() string {
 	}
 	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d every level plays perfectly (those games are solved exactly)", agent.MaxSolverSize, agent.MaxSolverSize)
 }
+
+// classicalLevels lists the classical engine's time per move at each
+// level, from the level table: "easy 50ms, medium 300ms, ...".
+func classicalLevels() string {
+	var parts []string
+	for _, l := range agent.Levels() {
+		parts = append(parts, fmt.Sprintf("%s %v", l.Name, l.PVSTime))
+	}
+	return strings.Join(parts, ", ")
+}

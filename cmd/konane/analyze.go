@@ -125,6 +125,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
+	if !rec.Board().Square() {
+		return usageError("analyze", "%s: the game is on %s; analyze reads games on square boards only yet (no network plays rectangles)", fs.Arg(0), rec.Board())
+	}
 	e, err := openEngineFor(*model, rec.Size)
 	if err != nil {
 		return err

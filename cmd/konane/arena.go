@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "arena",
-		usage: "arena --size N [--games K] [--parallel P] [--gauntlet] [flags] PLAYER_SPEC...\n       konane arena --size N --solver-check [--positions N] PLAYER_SPEC...",
+		usage: "arena --board B [--games K] [--parallel P] [--gauntlet] [flags] PLAYER_SPEC...\n       konane arena --board B --solver-check [--positions N] PLAYER_SPEC...",
 		short: "play players against each other and rate them (Elo), or check one against the solver",
 		long: `Arena plays matches between players and rates them. Flags come before the
 player specs. Each spec names a player and its settings:
@@ -65,8 +65,8 @@ with its 95% interval for paired positions.
 
 A progress bar with the time left goes to standard error.
 
-Example: konane arena --size 6 --games 40 alphabeta:depth=4 greedy random
-Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4 alphabeta:depth=2`,
+Example: konane arena --board 6 --games 40 alphabeta:depth=4 greedy random
+Example: konane arena --board 5 --solver-check --positions 300 alphabeta:depth=4 alphabeta:depth=2`,
 		run: runArena,
 	})
 }
@@ -75,7 +75,7 @@ Example: konane arena --size 5 --solver-check --positions 300 alphabeta:depth=4 
 // solver check of one.
 func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("arena", stderr)
-	board := addBoardFlag(fs, "required")
+	board := addBoardFlag(fs, "required; arena plays "+squareBoards()+" only yet")
 	games := fs.Int("games", 20, "games per pair of players")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
@@ -92,7 +92,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if !board.Given() {
-		return usageError("arena", "--size is required")
+		return board.required("arena")
 	}
 	size, err := board.get("arena")
 	if err != nil {
@@ -122,7 +122,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usageError("arena", "--solver-check takes at least one player spec")
 		}
 		if size > 6 {
-			return usageError("arena", "--solver-check --size %d: the solver labels positions quickly only up to 6x6", size)
+			return usageError("arena", "--solver-check %s: the solver labels positions quickly only up to 6x6", board.flagText())
 		}
 		if *positions < 1 {
 			return usageError("arena", "--positions %d: want at least 1", *positions)

@@ -171,7 +171,7 @@ func TestArenaErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"random", "greedy"}, "arena: --size is required"},
+		{[]string{"random", "greedy"}, "arena: --board is required"},
 		{[]string{"--size", "9", "random", "greedy"}, "arena: --size 9"},
 		{[]string{"--size", "4", "random"}, "a match needs at least 2 player specs, got 1"},
 		{[]string{"--size", "4", "random", "minimax:depth=3"}, `arena: player: spec "minimax:depth=3": unknown player kind "minimax"`},

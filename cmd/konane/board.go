@@ -1,69 +1,186 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
+	"strings"
 
 	"github.com/konanezero/konane/rules"
 )
 
-// boardFlag is the --size flag, declared here for every command
-// (addBoardFlag): the board a command plays on, validated once (get), so
-// that the layers below receive a size they can trust.
+// boardFlag is the --board flag, declared here for every command
+// (addBoardFlag), with --size as its alias for old scripts: the board a
+// command plays on, read and validated once (by board, size and their
+// *Or forms, with the command's name), so that the layers below receive a
+// rules.Board they can trust.
 type boardFlag struct {
-	size  int
+	text  string // as given
+	name  string // the flag it was given as: "board" or "size"
 	given bool
+	twice bool // given as both --board and --size
 }
 
-// addBoardFlag declares --size on fs; without says what the command does
-// when it is not given (like "required" or "default 8").
+// addBoardFlag declares --board and its alias --size on fs; without says
+// what the command does when neither is given (like "required" or
+// "default 8x8").
 func addBoardFlag(fs *flag.FlagSet, without string) *boardFlag {
 	b := &boardFlag{}
-	fs.Var(b, "size", boardHelp(without))
+	b.declare(fs, boardHelp(without))
 	return b
 }
 
-// boardHelp is the help of --size; without says what the command does
-// when it is not given. (train declares its --size from its settings
-// table, with this help.)
+// declare declares --board with the given help, and --size, on fs.
+func (b *boardFlag) declare(fs *flag.FlagSet, help string) {
+	fs.Var(boardName{b, "board"}, "board", help)
+	fs.Var(boardName{b, "size"}, "size", "the same as --board (kept for old scripts: --size N is the N×N board)")
+}
+
+// boardHelp is the help of --board; without says what the command does
+// when it is not given. The AbstractPlay ids come from rules' one table of
+// its boards.
 func boardHelp(without string) string {
-	return fmt.Sprintf("board size N (%d..%d); %s", rules.MinSize, rules.MaxSize, without)
+	var ids []string
+	for _, b := range rules.AbstractPlayBoards() {
+		id, _ := b.AbstractPlayID()
+		ids = append(ids, cmp.Or(id, "default"))
+	}
+	return fmt.Sprintf("board: N (N×N), WxH (sides %d..%d) or an AbstractPlay variant id (%s), optionally /removal or /gap to choose the start; %s",
+		rules.MinSide, rules.MaxSide, strings.Join(ids, ", "), without)
+}
+
+// abstractPlayIDs lists AbstractPlay's variant ids with their boards:
+// "default = 6x6, size-7 = 7x6, ...".
+func abstractPlayIDs() string {
+	var parts []string
+	for _, b := range rules.AbstractPlayBoards() {
+		id, _ := b.AbstractPlayID()
+		if id == "" {
+			id = "default"
+		}
+		parts = append(parts, fmt.Sprintf("%s = %dx%d", id, b.W, b.H))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// boardName is the flag.Value of --board or of --size.
+type boardName struct {
+	b    *boardFlag
+	name string
 }
 
 // String implements flag.Value.
-func (b *boardFlag) String() string {
-	if b == nil || !b.given {
+func (v boardName) String() string {
+	if v.b == nil || !v.b.given || v.b.name != v.name {
 		return ""
 	}
-	return strconv.Itoa(b.size)
+	return v.b.text
 }
 
-// Set implements flag.Value: a whole number (its range is checked by get,
-// with the command's name).
-func (b *boardFlag) Set(text string) error {
-	n, err := strconv.Atoi(text)
-	if err != nil {
-		return errors.New("want a whole number")
+// Set implements flag.Value: the text is read by board, which names the
+// command in its errors.
+func (v boardName) Set(text string) error {
+	if v.b.given && v.b.name != v.name {
+		v.b.twice = true
 	}
-	b.size, b.given = n, true
+	v.b.text, v.b.name, v.b.given = text, v.name, true
 	return nil
 }
 
-// Given reports whether --size was given.
+// Given reports whether --board (or --size) was given.
 func (b *boardFlag) Given() bool { return b.given }
 
-// get returns the size given, checked (cmd's usage error otherwise), or
-// 0 when --size was not given.
-func (b *boardFlag) get(cmd string) (int, error) {
-	if !b.given {
-		return 0, nil
+// flagText is the flag as given, for messages: "--board 7x6", "--size 9";
+// a value that is not a short plain word is quoted (rules.Quote).
+func (b *boardFlag) flagText() string {
+	v := b.text
+	if len(v) > 16 || strings.ContainsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '/' || r == '-')
+	}) {
+		v = rules.Quote(v)
 	}
-	return b.size, checkSize(cmd, b.size)
+	return "--" + b.name + " " + v
 }
 
-// getOr is get with def in place of 0 when --size was not given.
+// board returns the board given, checked (cmd's usage error otherwise:
+// an unknown board, a side outside MinSide..MaxSide, a start the board
+// does not have, all as rules.ParseBoard words them), and whether one was
+// given.
+func (b *boardFlag) board(cmd string) (rules.Board, bool, error) {
+	if !b.given {
+		return rules.Board{}, false, nil
+	}
+	if b.twice {
+		return rules.Board{}, true, usageError(cmd, "--board and --size are the same flag: give one")
+	}
+	rb, err := rules.ParseBoard(b.text)
+	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
+		return rules.Board{}, true, usageError(cmd, "%s: %v", b.flagText(), be.Err)
+	} else if err != nil {
+		return rules.Board{}, true, usageError(cmd, "--%s: %v", b.name, err)
+	}
+	return rb, true, nil
+}
+
+// narrow is board for a command whose engines play the boards of
+// Position (at most MaxSize files and ranks): a wider board is refused in
+// one line naming those it plays.
+func (b *boardFlag) narrow(cmd string) (rules.Board, bool, error) {
+	rb, given, err := b.board(cmd)
+	if err == nil && given && !rb.Narrow() {
+		err = usageError(cmd, "%s: no engine plays boards wider than %dx%d yet; playable: %s", b.flagText(), rules.MaxSize, rules.MaxSize, narrowBoards())
+	}
+	return rb, given, err
+}
+
+// narrowOr is narrow with def when no board was given.
+func (b *boardFlag) narrowOr(cmd string, def rules.Board) (rules.Board, error) {
+	rb, given, err := b.narrow(cmd)
+	if !given {
+		return def, nil
+	}
+	return rb, err
+}
+
+// narrowBoards names the boards of Position for people, with
+// AbstractPlay's among them (from its table).
+func narrowBoards() string {
+	var ap []string
+	for _, rb := range rules.AbstractPlayBoards() {
+		if rb.Narrow() {
+			ap = append(ap, rb.String())
+		}
+	}
+	return fmt.Sprintf("%d to %d files and ranks, rectangles too (AbstractPlay's %s)", rules.MinSize, rules.MaxSize, strings.Join(ap, ", "))
+}
+
+// squareBoards names the boards of the commands that play square boards
+// only.
+func squareBoards() string {
+	return fmt.Sprintf("the square boards %dx%d to %dx%d", rules.MinSize, rules.MinSize, rules.MaxSize, rules.MaxSize)
+}
+
+// get is board for a command whose engines play square boards only: it
+// returns the size N of the N×N board given, or 0 when none was given; a
+// rectangle or a board wider than MaxSize is refused in one line naming
+// the boards the command plays.
+func (b *boardFlag) get(cmd string) (int, error) {
+	rb, given, err := b.board(cmd)
+	switch {
+	case err != nil:
+		return 0, err
+	case !given:
+		return 0, nil
+	case !rb.Narrow():
+		return 0, usageError(cmd, "%s: no engine plays boards wider than %dx%d yet; %s plays %s", b.flagText(), rules.MaxSize, rules.MaxSize, cmd, squareBoards())
+	case !rb.Square():
+		return 0, usageError(cmd, "%s: %s plays %s only yet", b.flagText(), cmd, squareBoards())
+	}
+	return rb.W, nil
+}
+
+// getOr is get with def in place of 0 when no board was given.
 func (b *boardFlag) getOr(cmd string, def int) (int, error) {
 	n, err := b.get(cmd)
 	if n == 0 && err == nil {
@@ -72,10 +189,26 @@ func (b *boardFlag) getOr(cmd string, def int) (int, error) {
 	return n, err
 }
 
-// checkSize validates a board size given as --size.
-func checkSize(cmd string, size int) error {
-	if size < rules.MinSize || size > rules.MaxSize {
-		return usageError(cmd, "--size %d: supported board sizes are %d..%d", size, rules.MinSize, rules.MaxSize)
+// required is the error of a command that needs a board and was given
+// none.
+func (b *boardFlag) required(cmd string) error {
+	return usageError(cmd, "--board is required (%s)", squareBoards())
+}
+
+// boardsParagraph is the paragraph of a command's long help that says
+// which boards --board takes, from rules' table of AbstractPlay's boards;
+// plays says which of them the command plays ("" for all).
+func boardsParagraph(plays string) string {
+	var gap []string
+	for _, rb := range rules.AbstractPlayBoards() {
+		if rb.Start == rules.Gap {
+			gap = append(gap, fmt.Sprintf("%dx%d", rb.W, rb.H))
+		}
 	}
-	return nil
+	text := fmt.Sprintf("--board takes N (the N×N board), WxH (W files, H ranks, each %d..%d) or one of AbstractPlay's variant ids (%s), with /removal or /gap to choose the start (default: gap where it is defined, that is when exactly one of W and H is odd, as AbstractPlay's %s; the removals elsewhere). --size is its old name.",
+		rules.MinSide, rules.MaxSide, abstractPlayIDs(), strings.Join(gap, ", "))
+	if plays != "" {
+		text += " " + plays
+	}
+	return strings.TrimSuffix(wrapWords("", strings.Fields(text), 76, 0), "\n")
 }

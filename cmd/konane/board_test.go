@@ -5,38 +5,92 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/rules"
 )
 
-// TestBoardFlag: --size reads a whole number, get checks its range with
-// the command's name and gives 0 when the flag is absent.
+// TestBoardFlag: --board (or its alias --size) reads a board with
+// rules.ParseBoard; board checks it with the command's name, narrow
+// refuses the boards wider than Position, get the rectangles too; an
+// absent flag gives no board.
 func TestBoardFlag(t *testing.T) {
 	for _, tc := range []struct {
-		args    []string
-		size    int
-		given   bool
-		wantErr string
+		args                     []string
+		board                    rules.Board
+		boardErr, narrow, getErr string
+		size                     int
 	}{
-		{nil, 0, false, ""},
-		{[]string{"--size", "6"}, 6, true, ""},
-		{[]string{"--size", "9"}, 0, true, "cmd: --size 9: supported board sizes are 4..8"},
-		{[]string{"--size", "0"}, 0, true, "cmd: --size 0: supported board sizes are 4..8"},
-		{[]string{"--size", "six"}, 0, false, `invalid value "six" for flag -size: want a whole number`},
+		{args: nil},
+		{args: []string{"--size", "6"}, board: rules.SquareBoard(6), size: 6},
+		{args: []string{"--board", "6"}, board: rules.SquareBoard(6), size: 6},
+		{args: []string{"--board", "8x8"}, board: rules.SquareBoard(8), size: 8},
+		{args: []string{"--board", "size-7"}, board: rules.Board{W: 7, H: 6, Start: rules.Gap},
+			getErr: "cmd: --board size-7: cmd plays the square boards 4x4 to 8x8 only yet"},
+		{args: []string{"--board", "7x6/removal"}, board: rules.Board{W: 7, H: 6, Start: rules.Removal},
+			getErr: "cmd: --board 7x6/removal: cmd plays the square boards 4x4 to 8x8 only yet"},
+		{args: []string{"--size", "9"}, board: rules.SquareBoard(9),
+			narrow: "cmd: --size 9: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8)",
+			getErr: "cmd: --size 9: no engine plays boards wider than 8x8 yet; cmd plays the square boards 4x4 to 8x8"},
+		{args: []string{"--board", "size-9"}, board: rules.Board{W: 9, H: 8, Start: rules.Gap},
+			narrow: "cmd: --board size-9: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks"},
+		{args: []string{"--size", "0"}, boardErr: `cmd: --size 0: 0x0 is outside the boards 4x4..16x16`},
+		{args: []string{"--board", "17x6"}, boardErr: `cmd: --board 17x6: 17x6 is outside the boards 4x4..16x16`},
+		{args: []string{"--size", "six"}, boardErr: `cmd: --size six: unknown board: want N or WxH with sides 4..16`},
+		{args: []string{"--board", "8/gap"}, boardErr: `cmd: --board 8/gap: the gap start needs exactly one of width and height odd`},
+		{args: []string{"--board", "x y\n" + strings.Repeat("z", 200)}, boardErr: `cmd: --board "x y\nzzz`},
+		{args: []string{"--board", "6", "--size", "6"}, boardErr: "cmd: --board and --size are the same flag: give one"},
 	} {
 		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		b := addBoardFlag(fs, "required")
-		err := fs.Parse(tc.args)
-		size := 0
-		if err == nil {
-			size, err = b.get("cmd")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
 		}
-		switch {
-		case tc.wantErr != "":
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%v: error %v, want %q", tc.args, err, tc.wantErr)
-			}
-		case err != nil || size != tc.size || b.Given() != tc.given:
-			t.Errorf("%v: size %d given %v err %v, want %d %v", tc.args, size, b.Given(), err, tc.size, tc.given)
+		if b.Given() != (len(tc.args) > 0) {
+			t.Errorf("%v: Given %v", tc.args, b.Given())
+		}
+		rb, given, err := b.board("cmd")
+		if !matchErr(err, tc.boardErr) || err == nil && (rb != tc.board || given != (len(tc.args) > 0)) {
+			t.Errorf("%v: board %v %v %v, want %v %q", tc.args, rb, given, err, tc.board, tc.boardErr)
+		}
+		_, _, err = b.narrow("cmd")
+		if !matchErr(err, tc.narrow+tc.boardErr) {
+			t.Errorf("%v: narrow error %v, want %q", tc.args, err, tc.narrow+tc.boardErr)
+		}
+		n, err := b.get("cmd")
+		want := tc.boardErr + tc.getErr
+		if tc.getErr == "" && tc.narrow != "" {
+			want = "no engine plays boards wider than 8x8 yet; cmd plays"
+		}
+		if !matchErr(err, want) || err == nil && n != tc.size {
+			t.Errorf("%v: get %d %v, want %d %q", tc.args, n, err, tc.size, want)
+		}
+	}
+}
+
+// matchErr reports whether err is nil when want is "", else whether its
+// text holds want.
+func matchErr(err error, want string) bool {
+	if want == "" {
+		return err == nil
+	}
+	return err != nil && strings.Contains(err.Error(), want)
+}
+
+// TestBoardsHelpFromTable: the help of --board and the paragraph of the
+// long helps name every AbstractPlay board of rules' table.
+func TestBoardsHelpFromTable(t *testing.T) {
+	help, para := boardHelp("x"), strings.Join(strings.Fields(boardsParagraph("")), " ")
+	for _, rb := range rules.AbstractPlayBoards() {
+		id, _ := rb.AbstractPlayID()
+		if id == "" {
+			id = "default"
+		}
+		if !strings.Contains(help, id) {
+			t.Errorf("--board help lacks %s: %s", id, help)
+		}
+		if pair := id + " = " + rb.String(); !strings.Contains(para, pair) {
+			t.Errorf("boards paragraph lacks %q: %s", pair, para)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "gtp",
-		usage: "gtp [--size N] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		usage: "gtp [--board B] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
 		short: "run the agent as a Go Text Protocol engine on stdin/stdout",
 		long: `Gtp runs the agent as a Go Text Protocol (version 2) engine: it reads
 commands on standard input and answers on standard output, so that match
@@ -52,7 +52,7 @@ Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level
 // the end of the input.
 func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("gtp", stderr)
-	board := addBoardFlag(fs, "at the start; default 8, or the size of --model")
+	board := addBoardFlag(fs, "at the start; default 8x8, or the board of --model; gtp plays "+squareBoards()+" only yet")
 	var af agentFlags
 	af.declare(fs)
 	if err := parseFlags(fs, args); err != nil {

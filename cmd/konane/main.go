@@ -24,7 +24,7 @@ import (
 // register.
 type command struct {
 	name  string
-	usage string // e.g. "perft --size N --depth D"
+	usage string // e.g. "perft --board B --depth D"
 	short string // one line for the command list
 	long  string // paragraphs for "konane help CMD"
 	// run parses the command's flags and arguments (the command line

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "model",
-		usage: "model info FILE | model new --size N [--filters F] [--blocks B] [--captures=false] [--seed S] FILE",
+		usage: "model info FILE | model new --board B [--filters F] [--blocks B] [--captures=false] [--seed S] FILE",
 		short: "show or create network model files",
 		long: `Model works on network model files (safetensors with metadata).
 
@@ -27,7 +27,7 @@ floating-point operations of one evaluation.
 
 "model new FILE" writes a freshly initialised network (generation 0).
 
-Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model info gen0.safetensors
+Example: konane model new --board 6 --seed 1 gen0.safetensors && konane model info gen0.safetensors
     file:        gen0.safetensors
     board:       6x6
     arch:        res32x2gp-v32-e2 (32 filters, 2 blocks, 32 value units, global pooling)
@@ -40,7 +40,7 @@ Example: konane model new --size 6 --seed 1 gen0.safetensors && konane model inf
 func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("model", stderr)
 	def := net.DefaultConfig(0)
-	board := addBoardFlag(fs, "for new, required")
+	board := addBoardFlag(fs, "for new, required; a network is for one of "+squareBoards()+" yet")
 	filters := fs.Int("filters", def.Filters, "channels of the residual tower, for new")
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks, for new")
 	captures := fs.Bool("captures", def.Captures, "read the capture input planes (input encoding 2), for new")
@@ -66,7 +66,7 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "new":
 		size, err := board.get("model")
 		if err == nil && size == 0 {
-			err = checkSize("model", size) // required: "--size 0" names the range
+			err = board.required("model")
 		}
 		if err != nil {
 			return err

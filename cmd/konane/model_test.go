@@ -59,7 +59,7 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "frob", "x"}, `unknown action "frob"`},
 		{[]string{"model", "info", junk}, "model: net: model " + junk},
 		{[]string{"model", "info", filepath.Join(dir, "missing")}, "no such file"},
-		{[]string{"model", "new", filepath.Join(dir, "m")}, "--size 0"},
+		{[]string{"model", "new", filepath.Join(dir, "m")}, "model: --board is required"},
 		{[]string{"model", "new", "--size", "6", "--filters", "0", filepath.Join(dir, "m")}, "model: net: 0 filters"},
 	} {
 		var out, errb bytes.Buffer

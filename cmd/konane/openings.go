@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:  "openings",
-		usage: "openings [--size N] [--sims N | --time D] [--exact=false] [--json] [--model FILE] [--seed S]",
+		usage: "openings [--board B] [--sims N | --time D] [--exact=false] [--json] [--model FILE] [--seed S]",
 		short: "the opening removals: the agent's view of each pair, and the exact result where known",
 		long: fmt.Sprintf(`Openings lists every pair of opening removals of the board (Black removes
 a stone from a corner or the centre, White one next to the hole), one row
@@ -37,7 +37,7 @@ opening). --json prints the rows as JSON instead: [{"black":"d4",
 "white":"d3","blackWinrate":0.43,"pv":[...],"exact":"white wins"},...]
 (exact left out when unknown).
 
-Example: konane openings --size 6`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
+Example: konane openings --board 6`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
 		run: runOpenings,
 	})
 }
@@ -45,7 +45,7 @@ Example: konane openings --size 6`, analysis.MaxExactOpenings, analysis.MaxExact
 // runOpenings is "konane openings".
 func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("openings", stderr)
-	board := addBoardFlag(fs, "default 8, or the size of --model")
+	board := addBoardFlag(fs, "default 8x8, or the board of --model; openings plays "+squareBoards()+" only yet")
 	sims := fs.Int("sims", 0, fmt.Sprintf("search simulations per opening (default %d)", analysis.DefaultSims))
 	moveTime := fs.Duration("time", 0, "search time per opening, like 500ms (with --sims: whichever ends first)")
 	exact := fs.Bool("exact", true, fmt.Sprintf("solve the openings exactly (boards up to %dx%d)", analysis.MaxExactOpenings, analysis.MaxExactOpenings))
@@ -71,7 +71,7 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		n = rules.DefaultSize
 	}
 	if *model == "" && !slices.Contains(models.Sizes(), n) {
-		return usageError("openings", "--size %d: no model is shipped for %dx%d (shipped: %s); give one with --model FILE", n, n, n, models.SizeList())
+		return usageError("openings", "%dx%d: no model is shipped for this board (shipped: %s); give one with --model FILE", n, n, models.SizeList())
 	}
 	e, err := agent.OpenEngine(*model, n)
 	if err != nil {

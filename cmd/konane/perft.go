@@ -12,7 +12,7 @@ import (
 func init() {
 	register(&command{
 		name:  "perft",
-		usage: "perft [--size N | --board B] --depth D",
+		usage: "perft [--board B] --depth D",
 		short: "count move sequences from every opening (verifies the rules)",
 		long: `Perft counts the move sequences of each length. On a board that starts
 with the removals it counts from the position after every legal pair of
@@ -26,16 +26,12 @@ separate move; a game that ends earlier contributes 0), and last
 
     total: t1 ... tD
 
-On a board with the gap start (two centre stones already gone, as
-AbstractPlay's 7x6, 9x8, 11x8 and 15x12) it counts from the start and prints
-the total line only.
+On a board with the gap start (two centre stones already gone) it counts
+from the start and prints the total line only.
 
---board takes any board from 4x4 to 16x16: N, WxH, or AbstractPlay's
-variant ids (default, size-7, size-8, size-9, size-11, size-15), with
-/removal or /gap to choose the start (default: gap where it is defined,
-that is when exactly one of W and H is odd; the removals elsewhere).
+` + boardsParagraph("") + `
 
-Example: konane perft --size 8 --depth 7
+Example: konane perft --board 8 --depth 7
     total: 28 172 892 7124 52044 508088 4633660`,
 		run: runPerft,
 	})
@@ -44,26 +40,17 @@ Example: konane perft --size 8 --depth 7
 // runPerft is "konane perft": move sequences counted from every opening.
 func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", stderr)
-	sizeFlag := addBoardFlag(fs, fmt.Sprintf("default %d", rules.DefaultSize))
-	boardText := fs.String("board", "", "board: N, WxH (4..16 each) or an AbstractPlay variant, optionally /removal or /gap (instead of --size)")
+	boardFlag := addBoardFlag(fs, "default 8x8")
 	depth := fs.Int("depth", 0, "number of plies after the two removals (≥1)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	size, err := sizeFlag.getOr("perft", rules.DefaultSize)
+	board, _, err := boardFlag.board("perft")
 	if err != nil {
 		return err
 	}
-	board := rules.SquareBoard(size)
-	if set := explicit(fs); set["board"] {
-		if sizeFlag.Given() {
-			return usageError("perft", "give --size or --board, not both")
-		}
-		b, err := rules.ParseBoard(*boardText)
-		if err != nil {
-			return fmt.Errorf("perft: --board: %w", err)
-		}
-		board = b
+	if !boardFlag.Given() {
+		board = rules.SquareBoard(rules.DefaultSize)
 	}
 	if *depth < 1 || *depth > 40 {
 		return usageError("perft", "--depth %d: want 1..40", *depth)

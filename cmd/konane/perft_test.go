@@ -76,9 +76,9 @@ func TestPerftBoards(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--board", "17x6", "--depth", "2"}, `perft: --board: rules: board "17x6": 17x6 is outside the boards 4x4..16x16`},
-		{[]string{"--board", "8/gap", "--depth", "2"}, `perft: --board: rules: board "8/gap": the gap start needs exactly one of width and height odd`},
-		{[]string{"--board", "7x6", "--size", "6", "--depth", "2"}, "perft: give --size or --board, not both"},
+		{[]string{"--board", "17x6", "--depth", "2"}, `perft: --board 17x6: 17x6 is outside the boards 4x4..16x16`},
+		{[]string{"--board", "8/gap", "--depth", "2"}, `perft: --board 8/gap: the gap start needs exactly one of width and height odd`},
+		{[]string{"--board", "7x6", "--size", "6", "--depth", "2"}, "perft: --board and --size are the same flag: give one"},
 	} {
 		var out bytes.Buffer
 		err := run(context.Background(), append([]string{"perft"}, tc.args...), strings.NewReader(""), &out, &out)

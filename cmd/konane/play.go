@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -21,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:  "play",
-		usage: "play [--size N] [--color black|white|random] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		usage: "play [--board B] [--color black|white|random] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
 		short: "play Kōnane against the trained agent in the terminal",
 		long: `Play a game against the computer in the terminal. The board is drawn with
 its coordinates (files a.. from the left, ranks 1.. from the bottom; x is
@@ -50,13 +51,19 @@ the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
 The input may be a pipe, so that games can be scripted.
 
 The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
-` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others; other sizes need --model FILE,
-whose size is then the board's. Its search runs the simulations of
---level per move, or --sims, or for --time per move.
-The win probability is the search's estimate.
+` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others (or --model FILE, whose
+board is then the only one). Its search runs the simulations of --level per
+move, or --sims, or for --time per move. The win probability is the
+search's estimate. On the other boards of at most 8 files and ranks
+(rectangles such as AbstractPlay's 7x6) no network exists yet: the computer
+plays the classical engine (pvs) for the time of --level per move
+(` + classicalLevels() + `) or --time, and gives no win probability.
 
-Example: konane play --size 6 --color white --level hard
-Example: printf 'd4\nmoves\nquit\n' | konane play --size 8`,
+` + boardsParagraph("play plays "+narrowBoards()+".") + `
+
+Example: konane play --board 6 --color white --level hard
+Example: konane play --board size-7
+Example: printf 'd4\nmoves\nquit\n' | konane play --board 8`,
 		run: runPlay,
 	})
 }
@@ -64,7 +71,7 @@ Example: printf 'd4\nmoves\nquit\n' | konane play --size 8`,
 // runPlay is "konane play": games against the agent on stdin and stdout.
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
-	board := addBoardFlag(fs, "default 8, or the size of --model")
+	board := addBoardFlag(fs, "default 8x8, or the board of --model")
 	color := fs.String("color", "black", "your colour: black (moves first), white or random")
 	var af agentFlags
 	af.declare(fs)
@@ -74,7 +81,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if fs.NArg() > 0 {
 		return usageError("play", "unexpected argument %q", fs.Arg(0))
 	}
-	size, err := board.get("play")
+	rb, given, err := board.narrow("play")
 	if err != nil {
 		return err
 	}
@@ -87,26 +94,55 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	n := size
-	if n == 0 && af.model == "" {
+	t := &terminal{out: stdout, strength: strength, level: af.level,
+		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+	if given && (!rb.Square() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
+		// No network for this board: the classical engine plays.
+		if af.model != "" {
+			return usageError("play", "--model: a network plays square boards only yet, not %s (without --model the classical engine plays it)", rb)
+		}
+		if t.pvsTime, err = classicalTime("play", fs, af); err != nil {
+			return err
+		}
+		t.board = rb
+		return t.run(ctx, stdin)
+	}
+	n := rb.W
+	if !given && af.model == "" {
 		n = rules.DefaultSize
 	}
-	if af.model == "" && !slices.Contains(agent.Sizes(), n) {
-		return usageError("play", "--size %d: no model is shipped for %dx%d (the agent plays %s); give one with --model FILE", n, n, n, agent.SizeList())
-	}
-	engine, err := agent.OpenEngine(af.model, n)
-	if err != nil {
+	if t.engine, err = agent.OpenEngine(af.model, n); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	t := &terminal{out: stdout, engine: engine, strength: strength, level: af.level,
-		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+	t.board = rules.SquareBoard(t.engine.Size())
 	return t.run(ctx, stdin)
+}
+
+// classicalTime is the time per move of the classical engine that the
+// flags ask for: --time, else the PVSTime of --level. --sims, which only
+// a network's search counts, is refused.
+func classicalTime(cmd string, fs *flag.FlagSet, af agentFlags) (time.Duration, error) {
+	set := explicit(fs)
+	if set["sims"] {
+		return 0, usageError(cmd, "--sims: on this board the classical engine plays, which searches for a time: give --level or --time")
+	}
+	if set["time"] {
+		return af.time, nil
+	}
+	l, err := agent.ParseLevel(af.level)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", cmd, err)
+	}
+	return l.PVSTime, nil
 }
 
 // terminal is a game against the agent on a text terminal (or a pipe).
 type terminal struct {
 	out      io.Writer
-	engine   *agent.Engine
+	board    rules.Board
+	engine   *agent.Engine // nil when the classical engine plays
+	pvsTime  time.Duration // the classical engine's time per move
+	pvs      *player.Engine
 	strength player.Limits
 	level    string
 	color    string // black, white or random
@@ -153,7 +189,9 @@ const playRules = `Kōnane, in short:
 func (t *terminal) run(ctx context.Context, stdin io.Reader) error {
 	gameCtx, stop := context.WithCancel(ctx)
 	g, gctx := errgroup.WithContext(gameCtx)
-	g.Go(func() error { return t.engine.Run(gctx) })
+	if t.engine != nil {
+		g.Go(func() error { return t.engine.Run(gctx) })
+	}
 	g.Go(func() error {
 		defer stop() // the end of the game stops the evaluator
 		return t.loop(gctx, stdin)
@@ -298,20 +336,31 @@ func (t *terminal) newGame(ctx context.Context) error {
 	default:
 		t.human = rules.Color(t.rng.IntN(2))
 	}
-	a, err := t.engine.NewAgent(t.seed + uint64(t.games))
-	if err != nil {
-		return fmt.Errorf("play: %w", err)
+	seed := t.seed + uint64(t.games)
+	if t.engine != nil {
+		a, err := t.engine.NewAgent(seed)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		t.agent = a
+	} else {
+		t.pvs = player.NewPVS(0, t.pvsTime, seed)
 	}
 	t.games++
-	t.agent = a
-	t.game, err = rules.NewGame(t.engine.Size())
-	if err != nil {
+	var err error
+	if t.game, err = rules.NewBoardGame(t.board); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	n := t.engine.Size()
-	t.say(fmt.Sprintf("New game on %dx%d: you play %s, the computer %s (%s). Black moves first.",
-		n, n, t.human, t.human.Other(), t.describeStrength()))
-	t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
+	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
+		t.boardName(), t.human, t.human.Other(), t.describeStrength()))
+	if t.engine == nil {
+		t.say(fmt.Sprintf("On %dx%d the computer plays the classical engine (no network for this board yet).", t.board.W, t.board.H))
+	}
+	if t.board.Start == rules.Gap {
+		t.say("Type a move (f4-d4 to jump), or help.")
+	} else {
+		t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
+	}
 	if t.game.Position().Turn != t.human {
 		return t.agentMove(ctx)
 	}
@@ -319,11 +368,28 @@ func (t *terminal) newGame(ctx context.Context) error {
 	return nil
 }
 
+// boardName names the board for the new game's line: "8x8", with the
+// start when it is the gap ("7x6, two centre stones gone").
+func (t *terminal) boardName() string {
+	name := fmt.Sprintf("%dx%d", t.board.W, t.board.H)
+	if t.board.Start == rules.Gap {
+		name += ", two centre stones gone"
+	}
+	return name
+}
+
 // describeStrength says how the computer plays, for the player (and the
 // saved record's tag): the level and its simulations, and "perfect in
 // the endgame" when the search ends in the exact solver (not the
-// developers' "without the solver" of player.Limits.String).
+// developers' "without the solver" of player.Limits.String); on a board
+// without a network, the classical engine and its time per move.
 func (t *terminal) describeStrength() string {
+	if t.engine == nil {
+		if l, err := agent.ParseLevel(t.level); err == nil && l.PVSTime == t.pvsTime {
+			return fmt.Sprintf("level %s: the classical engine, %v per move", l.Name, t.pvsTime)
+		}
+		return fmt.Sprintf("the classical engine, %v per move", t.pvsTime)
+	}
 	if t.engine.Model() == nil {
 		return "perfect play: this board is small enough to be solved exactly"
 	}
@@ -445,6 +511,10 @@ func (t *terminal) setLevel(args []string) {
 		return
 	}
 	t.level, t.strength = l.Name, l.Limits()
+	if t.engine == nil {
+		t.pvsTime = l.PVSTime
+		t.pvs.MoveTime = l.PVSTime
+	}
 	t.say("the computer now plays at " + t.describeStrength())
 }
 
@@ -473,6 +543,18 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
+	if t.engine == nil {
+		m, err := t.pvs.Move(ctx, t.game.Position())
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		if err := t.game.Play(m); err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		fmt.Fprintf(t.out, "The computer (%s) plays %s.\n", t.human.Other(), m)
+		t.showBoard()
+		return nil
+	}
 	an, err := t.agent.Move(ctx, t.game.Position(), t.strength)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -491,6 +573,14 @@ func (t *terminal) hint(ctx context.Context) error {
 		fmt.Fprintln(t.out, "no hint: the game is over")
 		return nil
 	}
+	if t.engine == nil {
+		m, err := t.pvs.Move(ctx, t.game.Position())
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		fmt.Fprintf(t.out, "hint: %s (the classical engine's choice; it gives no win probability)\n", m)
+		return nil
+	}
 	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -504,6 +594,10 @@ func (t *terminal) hint(ctx context.Context) error {
 func (t *terminal) eval(ctx context.Context) error {
 	if t.game.Over() {
 		t.announce()
+		return nil
+	}
+	if t.engine == nil {
+		fmt.Fprintf(t.out, "no evaluation: on %dx%d the computer plays the classical engine, which gives no win probability\n", t.board.W, t.board.H)
 		return nil
 	}
 	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)

@@ -44,7 +44,9 @@ The CPU is the limit. At most --searches searches of the default level run
 at once (default GOMAXPROCS; a search weighs its simulations: easy is
 light, max heavy), up to twice as many wait at most a second, and the rest
 are answered 503 with Retry-After. One client address (an IPv6 client by its
-/64) has at most --max-per-client requests in flight. Behind a reverse proxy,
+/64) has at most --max-per-client requests in flight, weighing at most half
+the budget together (docs/http-api.md has the settings of a public
+server). Behind a reverse proxy,
 name it with --trusted-proxies so that the clients are told apart by the
 X-Forwarded-For it writes; that header is ignored on requests from anywhere
 else. --max-level caps the levels offered. A review searches every position

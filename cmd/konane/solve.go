@@ -17,11 +17,11 @@ import (
 func init() {
 	register(&command{
 		name:  "solve",
-		usage: "solve (--size N | --board B) [--position RECORD_OR_MOVES] [--stats]",
+		usage: "solve --board B [--position RECORD_OR_MOVES] [--stats]",
 		short: "solve the game or a position exactly (who wins with perfect play)",
 		long: `Solve finds the winner with perfect play from both sides.
 
-Without --position it solves the start of an NxN game: one line per pair of
+Without --position it solves the start of a game: one line per pair of
 opening removals, in the order Black's squares then White's,
 
     BLACKSQ WHITESQ: black wins
@@ -35,29 +35,27 @@ replying:
 With --position it solves the position reached by a list of moves played
 from the start (separated by spaces or commas), or the final position of a
 game record file (a value that exists on disk or holds '.' or '/' is taken
-as a file, and a missing one is an error). It prints who is to move and who wins, then every legal
-move and whether it wins for the player who makes it.
+as a file, and a missing one is an error). It prints who is to move and who
+wins, then every legal move and whether it wins for the player who makes it.
 
---board solves any board of at most 8 files and ranks instead: N, WxH or an
-AbstractPlay variant (default, size-7, size-8), with /removal or /gap to
-choose the start (default: gap where it is defined, that is when exactly one
-of W and H is odd; the removals elsewhere). On a gap board there are no
-removals and the start is solved at once ("start: black wins", then the
-value). --board takes a list of moves, not a game record.
+On a gap board there are no removals and the start is solved at once
+("start: black wins", then the value). A rectangle or a gap board takes a
+list of moves, not a game record.
 
---size (or --board) is required, except with a game record, whose size is
-used.
+` + boardsParagraph("The solver holds "+narrowBoards()+".") + `
+
+--board is required, except with a game record, whose board is used.
 Sizes 4 and 5 take milliseconds, 6 a few seconds; on 7 and 8 only
 positions late in the game are within reach.
 
-Example: konane solve --size 5
+Example: konane solve --board 5
     a1 b1: black wins
     a1 a2: black wins
     ...
     e5 d5: black wins
     value: black wins
 
-Example: konane solve --size 4 --position "a1 a2 c1-a1"
+Example: konane solve --board 4 --position "a1 a2 c1-a1"
     white to move: white wins
     b3-b1: loses
     a4-a2: wins
@@ -71,7 +69,6 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("solve", stderr)
 	board := addBoardFlag(fs, "required unless --position is a game record")
 	position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
-	boardText := fs.String("board", "", "board: N or WxH (4..8 each) or an AbstractPlay variant, optionally /removal or /gap (instead of --size)")
 	stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -79,25 +76,23 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if fs.NArg() > 0 {
 		return usageError("solve", "unexpected argument %q", fs.Arg(0))
 	}
-	if explicit(fs)["board"] {
-		if board.Given() {
-			return usageError("solve", "give --size or --board, not both")
-		}
-		return solveBoard(ctx, *boardText, *position, *stats, stdout, stderr)
-	}
-	sizeSet := board.Given()
-	size, err := board.get("solve")
+	rb, sizeSet, err := board.board("solve")
 	if err != nil {
 		return err
 	}
+	if sizeSet && !rb.Narrow() {
+		return usageError("solve", "%s: the solver holds boards of at most %dx%d: %s", board.flagText(), rules.MaxSize, rules.MaxSize, narrowBoards())
+	}
+	if sizeSet && (!rb.Square() || rb.Start != rules.Removal) {
+		return solveBoard(ctx, rb, *position, *stats, stdout, stderr)
+	}
+	size := rb.W
 	record, err := positionFile(*position)
 	if err != nil {
 		return err
 	}
-	if sizeSet || !record {
-		if !sizeSet {
-			return usageError("solve", "--size is required (a board size %d..%d)", rules.MinSize, rules.MaxSize)
-		}
+	if !sizeSet && !record {
+		return usageError("solve", "--board is required (%s)", narrowBoards())
 	}
 	s := solver.New()
 	began := time.Now()
@@ -125,14 +120,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 // solveBoard is "konane solve --board": the start, or a list of moves
 // from it, solved on any board the solver holds.
-func solveBoard(ctx context.Context, text, position string, stats bool, stdout, stderr io.Writer) error {
-	b, err := rules.ParseBoard(text)
-	if err != nil {
-		return fmt.Errorf("solve: --board: %w", err)
-	}
-	if !b.Narrow() {
-		return usageError("solve", "--board %s: the solver holds boards of at most %dx%d", b, rules.MaxSize, rules.MaxSize)
-	}
+func solveBoard(ctx context.Context, b rules.Board, position string, stats bool, stdout, stderr io.Writer) error {
 	p, err := b.Position()
 	if err != nil {
 		return fmt.Errorf("solve: --board: %w", err)
@@ -152,7 +140,7 @@ func solveBoard(ctx context.Context, text, position string, stats bool, stdout, 
 		fmt.Fprintf(stdout, "value: %s\n", winner(res.BlackWins))
 	} else {
 		if strings.ContainsAny(position, `./\`) {
-			return usageError("solve", "--board takes a list of moves, not a game record file (records give their own size)")
+			return usageError("solve", "--board %s takes a list of moves, not a game record file (records give their own board)", b)
 		}
 		if p, err = playMoves(p, position); err != nil {
 			return err
@@ -242,8 +230,8 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 		if err != nil {
 			return rules.Position{}, usageError("solve", "--position: %v", err)
 		}
-		if sizeSet && r.Size != size {
-			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --size says", text, r.Size, r.Size, size, size)
+		if b := r.Board(); sizeSet && b != rules.SquareBoard(size) {
+			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --board says", text, b.W, b.H, size, size)
 		}
 		p, err := r.Final()
 		if err != nil {

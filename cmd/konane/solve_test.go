@@ -160,9 +160,9 @@ func TestSolveErrors(t *testing.T) {
 		args []string
 		want []string // substrings of the error
 	}{
-		{"no size", nil, []string{"solve: --size is required"}},
-		{"no size with moves", []string{"--position", "a1"}, []string{"--size is required"}},
-		{"size 3", []string{"--size", "3"}, []string{"solve: --size 3", "4..8"}},
+		{"no size", nil, []string{"solve: --board is required"}},
+		{"no size with moves", []string{"--position", "a1"}, []string{"--board is required"}},
+		{"size 3", []string{"--size", "3"}, []string{"solve: --size 3: 3x3 is outside the boards 4x4..16x16"}},
 		{"size 9", []string{"--size", "9", "--position", "a1"}, []string{"--size 9"}},
 		{"argument", []string{"--size", "4", "extra"}, []string{"unexpected argument \"extra\""}},
 		{"unknown flag", []string{"--depth", "3"}, []string{"flag provided but not defined: -depth"}},
@@ -240,20 +240,20 @@ func TestSolveBoardFlag(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[0], "a1 ") || !strings.HasPrefix(lines[len(lines)-1], "value: ") {
 		t.Errorf("5x4/removal output:\n%s", out)
 	}
-	out, _, err = solveCmd(ctx, "--board", "7x6", "--position", "d6-d4 b5-d5")
+	out, _, err = solveCmd(ctx, "--board", "4x5", "--position", "c1-c3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "black to move: ") {
-		t.Errorf("7x6 position output:\n%s", out)
+	if !strings.HasPrefix(out, "white to move: ") || !strings.Contains(out, "\n") {
+		t.Errorf("4x5 position output:\n%s", out)
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--board", "9x8"}, "solve: --board 9x8: the solver holds boards of at most 8x8"},
-		{[]string{"--board", "7x7/gap"}, `solve: --board: rules: board "7x7/gap": the gap start needs exactly one of width and height odd`},
-		{[]string{"--board", "4x5", "--size", "4"}, "solve: give --size or --board, not both"},
+		{[]string{"--board", "7x7/gap"}, `solve: --board 7x7/gap: the gap start needs exactly one of width and height odd`},
+		{[]string{"--board", "4x5", "--size", "4"}, "solve: --board and --size are the same flag: give one"},
 		{[]string{"--board", "7x6", "--position", "d4"}, `solve: --position: move 1: rules: move "d4": illegal move`},
 	} {
 		_, _, err := solveCmd(ctx, tc.args...)

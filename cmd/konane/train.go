@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "train --run DIR|URL [--size 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
+		usage: "train --run DIR|URL [--board 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
 		short: "learn from zero by self-play (resumable)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
@@ -36,7 +36,7 @@ replay buffer, random streams, generation counter; with the settings saved
 in config.json, so "konane train --run DIR" is all it takes. Flags given
 then may change how long and how wide this session runs (--time,
 --generations, --workers); one that would change the run itself (say
---size or --lr) is refused, naming the setting. Ctrl-C or SIGTERM finish
+--board or --lr) is refused, naming the setting. Ctrl-C or SIGTERM finish
 the write in progress and exit 0; even kill -9 loses at most the unsaved
 games of the running generation. One trainer at a time holds DIR (a lock
 on DIR/lock, which dies with its process): a second one fails at once,
@@ -92,9 +92,12 @@ run may then also be a bucket URL (s3://bucket/prefix?endpoint=..., in a
 konane built with -tags s3, as the container image is). Only
 one trainer holds a run: a second one is refused while the first lives; a
 trainer restarted after a crash takes the run back (at once on the same
-machine, after 30 s elsewhere). See "Train on many machines" in the README.
+machine, after 30 s elsewhere). A run records where its games are played
+(config.json's "games"): a run fed by workers resumes so without
+--selfplay=false, and a flag that contradicts the run is refused. See
+"Train on many machines" in the README.
 
-Example: konane train --run runs/6x6 --size 6 --time 30m
+Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
 	})
@@ -218,8 +221,8 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 	def := selfplay.DefaultConfig(o.size)
 	cfg := def
 	if resuming && o.init == "" {
-		if set["size"] && o.size != saved.Size {
-			return cfg, usageError("train", "--size %d: %s holds a %dx%d run", o.size, o.run, saved.Size, saved.Size)
+		if o.board.Given() && o.size != saved.Size {
+			return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
 		}
 		cfg = saved
 		// A run resumes where its games were played: without

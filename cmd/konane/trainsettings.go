@@ -65,8 +65,8 @@ type trainOptions struct {
 	selfplay    bool
 	resume      bool
 	init        string
-	board       boardFlag // --size
-	size        int       // board's size, or 8 when --size is not given
+	board       boardFlag // --board (or --size)
+	size        int       // board's size, or 8 when --board is not given
 	ladderEvery int
 	// sims and fastSims set the playout cap through adaptSims.
 	sims, fastSims int
@@ -81,8 +81,8 @@ var trainSettings = []trainSetting{
 		help: "require DIR to hold a run and continue it"},
 	{flag: "init", option: func(o *trainOptions) any { return &o.init }, resume: session,
 		help: "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones"},
-	{flag: "size", option: func(o *trainOptions) any { return &o.board }, resume: keep,
-		help: boardHelp("default 8; 6 and 8 have tuned defaults")},
+	{flag: "board", option: func(o *trainOptions) any { return &o.board }, resume: keep,
+		help: boardHelp("default 8x8; 6x6 and 8x8 have tuned defaults; train plays " + squareBoards() + " only yet")},
 	{flag: "seed", field: func(c *selfplay.Config) any { return &c.Seed }, resume: keep,
 		help: "seed of every random choice of the run"},
 	{flag: "generations", field: func(c *selfplay.Config) any { return &c.Generations }, resume: session,
@@ -189,7 +189,7 @@ func declareTrainFlags(fs *flag.FlagSet, f *trainFlags) {
 		case *net.AuxHeads:
 			fs.Var(p, s.flag, help)
 		case *boardFlag:
-			fs.Var(p, s.flag, help)
+			p.declare(fs, help) // --board and its alias --size
 		case *bool:
 			if s.choice[0] != "" {
 				fs.Var(choiceFlag{p, s.choice}, s.flag, help)

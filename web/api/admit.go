@@ -15,7 +15,10 @@ import (
 // default level's size; a search weighs its simulations, at most the
 // whole budget), up to queue requests wait at most wait each for room,
 // in the order they came, and the rest are refused at once. Every client
-// (Server.client) has at most perClient requests in flight.
+// (Server.client) has at most perClient requests in flight, and at most
+// half the budget in units (running or waiting; its first request
+// whatever it weighs), so that one client's long searches cannot take
+// every search of a server.
 type admission struct {
 	capacity  int64
 	queue     int
@@ -24,8 +27,9 @@ type admission struct {
 
 	mu      sync.Mutex
 	used    int64
-	waiters []*waiter      // first come, first served
-	clients map[string]int // requests in flight per client
+	waiters []*waiter        // first come, first served
+	clients map[string]int   // requests in flight per client
+	units   map[string]int64 // their units, running or waiting
 	obs     observer
 }
 
@@ -43,7 +47,7 @@ type observer struct {
 }
 
 func newAdmission(capacity int64, queue int, wait time.Duration, perClient int, obs observer) *admission {
-	return &admission{capacity: capacity, queue: queue, wait: wait, perClient: perClient, clients: map[string]int{}, obs: obs}
+	return &admission{capacity: capacity, queue: queue, wait: wait, perClient: perClient, clients: map[string]int{}, units: map[string]int64{}, obs: obs}
 }
 
 // retryAfter is the Retry-After of a refusal: the seconds in which a
@@ -63,13 +67,14 @@ func (a *admission) busyError() error {
 func (a *admission) acquire(ctx context.Context, client string, sims int) (release func(), err error) {
 	w := min(int64(sims), a.capacity)
 	a.mu.Lock()
-	if a.clients[client] >= a.perClient {
+	if n := a.clients[client]; n >= a.perClient || n > 0 && a.units[client]+w > a.share() {
 		a.mu.Unlock()
 		a.refuse("client")
-		return nil, &apiError{code: http.StatusTooManyRequests, retry: 1, msg: messages.New("error.clientBusy", "max", fmt.Sprint(a.perClient))}
+		return nil, &apiError{code: http.StatusTooManyRequests, retry: 1, msg: messages.New("error.clientBusy", "max", fmt.Sprint(n))}
 	}
 	if len(a.waiters) == 0 && a.used+w <= a.capacity {
 		a.used += w
+		a.units[client] += w
 		a.clients[client]++
 		a.report()
 		a.mu.Unlock()
@@ -84,6 +89,7 @@ func (a *admission) acquire(ctx context.Context, client string, sims int) (relea
 	wt := &waiter{weight: w, ready: make(chan struct{})}
 	a.waiters = append(a.waiters, wt)
 	a.clients[client]++ // a waiting request is in flight too
+	a.units[client] += w
 	a.report()
 	a.mu.Unlock()
 
@@ -111,7 +117,7 @@ func (a *admission) acquire(ctx context.Context, client string, sims int) (relea
 			}
 		}
 	}
-	a.leave(client)
+	a.leave(client, w)
 	a.grant()
 	a.report()
 	a.mu.Unlock()
@@ -130,19 +136,25 @@ func (a *admission) releaser(client string, w int64) func() {
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			a.used -= w
-			a.leave(client)
+			a.leave(client, w)
 			a.grant()
 			a.report()
 		})
 	}
 }
 
-// leave counts a request of client out; a.mu is held.
-func (a *admission) leave(client string) {
+// leave counts a request of client, of w units, out; a.mu is held.
+func (a *admission) leave(client string, w int64) {
 	if a.clients[client]--; a.clients[client] <= 0 {
 		delete(a.clients, client)
 	}
+	if a.units[client] -= w; a.units[client] <= 0 {
+		delete(a.units, client)
+	}
 }
+
+// share is the most units one client may hold: half the budget.
+func (a *admission) share() int64 { return max(a.capacity/2, 1) }
 
 // grant admits the waiters at the head of the queue that fit; a.mu is
 // held.

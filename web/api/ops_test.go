@@ -126,7 +126,7 @@ func TestBusyAnswer(t *testing.T) {
 }
 
 // TestProbesMetricsLogs: /healthz and /readyz, the metrics scraped after
-// a game's requests, one JSON log line per request without moves or
+// a game's requests, JSON log lines (a summary) without moves or
 // addresses; on Drain,
 // readiness fails and searches are refused while the rest is served.
 func TestProbesMetricsLogs(t *testing.T) {
@@ -338,5 +338,47 @@ func TestAccessLogSummarised(t *testing.T) {
 	}
 	if n := a.due("v2/move", 200, now.Add(accessEvery)); n != 3 {
 		t.Errorf("a minute later: due %d, want 3 (the requests since the last line)", n)
+	}
+}
+
+// TestClientShare: one client holds at most half the budget, so that its
+// long searches leave room for the others' (issue 47); its first request
+// is admitted whatever it weighs.
+func TestClientShare(t *testing.T) {
+	ctx := t.Context()
+	a := newAdmission(1024, 8, 50*time.Millisecond, 4, observer{})
+	r1, err := a.acquire(ctx, "greedy", 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ae *apiError
+	if _, err := a.acquire(ctx, "greedy", 400); !errorsAs(err, &ae) || ae.code != 429 || ae.msg.Code != "error.clientBusy" || ae.msg.Args["max"] != "1" {
+		t.Fatalf("a client beyond half the budget: %v, want 429", err)
+	}
+	for range 3 {
+		r, err := a.acquire(ctx, "other", 100)
+		if err != nil {
+			t.Fatalf("another client's search: %v", err)
+		}
+		defer r()
+	}
+	r1()
+	r2, err := a.acquire(ctx, "greedy", 1024) // alone: the whole budget once there is room
+	if err == nil {
+		r2()
+	} else if !errorsAs(err, &ae) || ae.code != 503 {
+		t.Fatalf("a client's first search of the whole budget: %v", err)
+	}
+}
+
+// TestFailedFirstMoveTakesNothingBack: when the computer cannot play the
+// first move of a new game (the human plays White), the message does not
+// say that the human's move was taken back (issue 47).
+func TestFailedFirstMoveTakesNothingBack(t *testing.T) {
+	ts := newTestServer(t, Config{MoveTimeout: time.Nanosecond})
+	var e errJSON
+	code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white","level":"easy"}`, &e)
+	if code != 503 || e.Code != "error.agentFailedNoTakeBack" || strings.Contains(e.Error, "taken back") {
+		t.Errorf("a new game as White whose first move fails: %d %+v", code, e)
 	}
 }

@@ -59,7 +59,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	gm := &game{human: human, level: level, start: g.Len(), g: g}
 	var an *agent.Analysis
 	if g.Position().Turn != human {
-		if an, err = s.agentMove(r, gm, g.Position()); err != nil {
+		if an, err = s.agentMove(r, gm, g.Position(), false); err != nil {
 			return nil, err
 		}
 	}
@@ -123,7 +123,9 @@ func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 // budget and Config.MoveTimeout). left is the position the agent left
 // the game in after its last move, under which the tree cache may keep
 // its search; the agent is kept under the position it leaves now.
-func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position) (*agent.Analysis, error) {
+// humanMoved says whether the request played a move of the human's, which
+// a failure takes back (and its message says so).
+func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position, humanMoved bool) (*agent.Analysis, error) {
 	release, err := s.search(r, gm.level.Name, gm.level.Sims)
 	if err != nil {
 		return nil, err
@@ -139,6 +141,9 @@ func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position) (*ag
 	an, err := a.Move(ctx, gm.g.Position(), gm.level.Limits())
 	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
+		if !humanMoved { // a new game, or the agent's move alone: nothing taken back
+			return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack"), detail: err}
+		}
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 	}
 	if err := gm.g.Play(an.Best); err != nil {
@@ -176,7 +181,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	}
 	var an *agent.Analysis
 	if !gm.g.Over() {
-		if an, err = s.agentMove(r, gm, left); err != nil {
+		if an, err = s.agentMove(r, gm, left, req.Move != ""); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+)
+
+// TestPlayRectangle: play --board size-7 plays AbstractPlay's 7x6 with
+// the classical engine and says so, draws the rectangle, answers hint
+// and eval, and saves a record with [Board "7x6"] [Start "gap"] that
+// reads back as the game played.
+func TestPlayRectangle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	script := "moves\nhint\neval\nlevel easy\nd6-d4\nsave " + path + "\nquit\n"
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"play", "--board", "size-7", "--time", "20ms"}, strings.NewReader(script), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") } // lines are wrapped to the width
+	text := flat(out.String())
+	for _, want := range []string{
+		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move).",
+		"On 7x6 the computer plays the classical engine (no network for this board yet).",
+		"6 o x o x o x o\n5 x o x o x o x\n4 o x o . o x o\n3 x o x . x o x\n",
+		"legal moves (3): b4-d4 d6-d4 f4-d4",
+		"(the classical engine's choice; it gives no win probability)",
+		"no evaluation: on 7x6 the computer plays the classical engine, which gives no win probability",
+		"the computer now plays at level easy: the classical engine, 50ms per move",
+		"You (black) play d6-d4.\nThe computer (white) plays ",
+		"saved the game (2 moves)",
+	} {
+		if !strings.Contains(text, flat(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "[Board \"7x6\"]\n[Start \"gap\"]\n[Event \"konane play\"]\n") {
+		t.Errorf("record:\n%s", data)
+	}
+	r, err := rules.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (rules.Board{W: 7, H: 6, Start: rules.Gap}); r.Board() != want || len(r.Moves) != 2 || r.Moves[0].String() != "d6-d4" {
+		t.Errorf("record board %v moves %v", r.Board(), r.Moves)
+	}
+}
+
+// TestPlayBoardErrors: the boards play cannot play, and the flags that do
+// not go with the classical engine, are one line each.
+func TestPlayBoardErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--board", "9x8"}, "play: --board 9x8: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8)"},
+		{[]string{"--board", "size-15"}, "play: --board size-15: no engine plays boards wider than 8x8 yet; playable: "},
+		{[]string{"--board", "3x6"}, `play: --board 3x6: 3x6 is outside the boards 4x4..16x16`},
+		{[]string{"--board", "7x6/middle"}, `play: --board 7x6/middle: unknown start: want removal or gap after the slash`},
+		{[]string{"--board", "6/gap"}, `play: --board 6/gap: the gap start needs exactly one of width and height odd`},
+		{[]string{"--board", "7x6", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
+		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: --model: a network plays square boards only yet, not 7x6 (without --model the classical engine plays it)"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), append([]string{"play"}, tc.args...), strings.NewReader(""), &out, &errb)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestClassicalLevels: each level's time of the classical engine comes
+// from agent's level table, and help play lists them.
+func TestClassicalLevels(t *testing.T) {
+	var times []string
+	for _, l := range agent.Levels() {
+		if l.PVSTime <= 0 {
+			t.Errorf("level %s: classical time %v", l.Name, l.PVSTime)
+		}
+		times = append(times, l.Name+" "+l.PVSTime.String())
+	}
+	if got := classicalLevels(); got != strings.Join(times, ", ") {
+		t.Errorf("classicalLevels %q", got)
+	}
+	var out bytes.Buffer
+	run(context.Background(), []string{"help", "play"}, strings.NewReader(""), &out, &out)
+	if help := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(help, classicalLevels()) {
+		t.Errorf("help play lacks %q:\n%s", classicalLevels(), out.String())
+	}
+	for i, l := range agent.Levels()[1:] {
+		if prev := agent.Levels()[i]; l.PVSTime <= prev.PVSTime {
+			t.Errorf("level %s: classical time %v, not more than %s's %v", l.Name, l.PVSTime, prev.Name, prev.PVSTime)
+		}
+	}
+}
+
+// TestRecordsOfRectangles: solve reads a 7x6 record and solves its final
+// position as it solves the moves given with --board; analyze, which
+// needs a network, refuses it in one line; a record against another
+// --board is refused.
+func TestRecordsOfRectangles(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte("[Board \"7x6\"]\n[Start \"gap\"]\n\n1. d6-d4 b5-d5 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromRecord, _, err := solveCmd(ctx, "--position", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromMoves, _, err := solveCmd(ctx, "--board", "7x6", "--position", "d6-d4 b5-d5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromRecord != fromMoves || !strings.HasPrefix(fromRecord, "black to move: ") {
+		t.Errorf("record:\n%s\nmoves:\n%s", fromRecord, fromMoves)
+	}
+	if _, _, err := solveCmd(ctx, "--board", "6", "--position", path); err == nil || err.Error() != "solve: --position "+path+": the game is 7x6, not 6x6 as --board says" {
+		t.Errorf("solve --board 6 with a 7x6 record: %v", err)
+	}
+	if _, _, err := analyzeCmd(path); err == nil || err.Error() != "analyze: "+path+": the game is on 7x6; analyze reads games on square boards only yet (no network plays rectangles)" {
+		t.Errorf("analyze of a 7x6 record: %v", err)
+	}
+}
