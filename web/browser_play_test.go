@@ -293,6 +293,10 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			if status() != msgs["status.resigned"] || p.eval(resigned) != "true true true 0 true true" {
 				t.Errorf("after resigning: %q, %s", status(), p.eval(resigned))
 			}
+			// Said once, and the note of the moves copied before is gone.
+			if p.text("evaltext") == status() || p.text("note") != "" {
+				t.Errorf("after resigning: the bar's text %q repeats the status, note %q", p.text("evaltext"), p.text("note"))
+			}
 			// The resignation is in the link and the record: the link
 			// opened again (a reload, or elsewhere) is the game resigned.
 			link = p.eval(`location.href`)

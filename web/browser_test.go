@@ -1236,9 +1236,11 @@ func checkVariation(t *testing.T, p *page, before rules.Position, shot string) {
 		}
 	}
 	p.screenshot(shot)
-	// ← takes the variation back, off the board (where the arrows move
-	// between squares).
-	p.eval(`document.getElementById("revtitle").focus(); ""`)
+	// ← takes the variation back: on the board just clicked too (its
+	// arrows move between squares only when it was reached by keyboard).
+	if p.eval(`document.activeElement.closest("#revboard") ? "board" : "elsewhere"`) != "board" {
+		t.Error("after a variation move by clicks the focus is not on the review board")
+	}
 	for range 2 {
 		p.press(kb.ArrowLeft)
 	}

@@ -14,7 +14,9 @@ function squareName(col, rank) { return String.fromCharCode(97 + col) + rank; }
 // kind of the movable squares ("sq.canRemove" or "sq.canJump") and
 // onClick(square); flipped draws it from White's side (h8 bottom left),
 // and onDragStart(ev, el, square, view), when given, starts a drag of a
-// movable stone (the game's, which then calls view.onDrop(from, to)).
+// movable stone (the game's, which then calls view.onDrop(from, to));
+// pointerKey(ev), when given, is offered the board's keys while its focus
+// came from a click (boardKey).
 // Every square is a button named for screen readers
 // ("d4, black stone, can jump"); one of them is in the tab order, and the
 // arrow keys move the focus over the board. Highlights are shapes (rings,
@@ -71,6 +73,10 @@ export function renderBoard(el, view) {
     }
   }
   el.onkeydown = (ev) => boardKey(el, n, ev, view);
+  // How the board was reached, for boardKey: by a pointer, until the
+  // focus leaves it (not when a redraw replaces the focused square).
+  el.onpointerdown = () => { el.dataset.via = "pointer"; };
+  el.onfocusout = (ev) => { if (ev.relatedTarget && !el.contains(ev.relatedTarget)) delete el.dataset.via; };
   if (hadFocus) focusSquare(el, focusSq);
 }
 
@@ -112,6 +118,10 @@ function focusSquare(el, sq) {
 function boardKey(el, n, ev, view) {
   const sq = el.dataset.cursor;
   if (!sq) return;
+  // A board last pressed by a pointer (not reached by Tab or moved over
+  // by the arrows since) offers the key to view.pointerKey first, which
+  // returns whether it took it.
+  if (view.pointerKey && el.dataset.via === "pointer" && view.pointerKey(ev)) return;
   let col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
   const f = view.flipped ? -1 : 1; // the arrows go the way they point on the screen
   switch (ev.key) {
@@ -128,6 +138,7 @@ function boardKey(el, n, ev, view) {
     default: return;
   }
   ev.preventDefault();
+  delete el.dataset.via;
   col = Math.min(Math.max(col, 0), n - 1);
   rank = Math.min(Math.max(rank, 1), n);
   focusSquare(el, squareName(col, rank));

@@ -60,7 +60,9 @@ export function show(s, same) {
   $("viewbar").hidden = true;
   gameCode.save(s.game);
   $("hinttext").textContent = "";
-  if (!old) $("note").textContent = "";
+  // A note ("The moves are on the clipboard.") is of the game as it
+  // was: a new game, a move, an undo or the end clear it.
+  if (!old || s.moves.length !== old.moves.length || s.over !== old.over) $("note").textContent = "";
   document.body.dataset.over = String(s.over);
   $("status").textContent = msg(s.message);
   // Game over stands out (a banner, won or lost), and what no longer
@@ -345,10 +347,11 @@ function drawEval() {
   if (state.over) {
     const won = state.winner === state.human;
     if (state.resigned) {
+      // The status says "You resigned"; the bar only the result.
       $("evalfill").style.width = "0%";
       bar.setAttribute("aria-valuenow", "0");
       bar.setAttribute("aria-valuetext", t("eval.value", {p: 0}));
-      $("evaltext").textContent = t("status.resigned");
+      $("evaltext").textContent = t("eval.lost");
       return;
     }
     $("evalfill").style.width = won ? "100%" : "0%";

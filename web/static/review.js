@@ -188,7 +188,7 @@ export function selectMove(k, focus) {
   renderBoard($("revboard"), {
     size: d.size, rows: d.boards[k - 1],
     movable: new Set(), movableKey: "sq.canJump", selected: null, targets: new Set(),
-    marked: new Set(), last: new Set(), hint: new Set(), onClick: varClick,
+    marked: new Set(), last: new Set(), hint: new Set(), onClick: varClick, pointerKey: varKey,
   });
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
@@ -397,6 +397,16 @@ function varClick(sq) {
   });
 }
 
+// varKey is the review board's key while its focus came from a click
+// (see boardKey): ← takes the variation's last move back, as it does
+// off the board, instead of moving the focus.
+function varKey(ev) {
+  if (!rv.var || ev.key !== "ArrowLeft") return false;
+  ev.preventDefault();
+  varUndo();
+  return true;
+}
+
 // varUndo takes the variation's last move back; with none left, it
 // leaves the variation.
 function varUndo() {
@@ -438,7 +448,7 @@ function drawVariation() {
   renderBoard($("revboard"), {
     size: st.size, rows: st.board,
     movable: from, movableKey: st.phase === "jumping" ? "sq.canJump" : "sq.canRemove", selected: v.selected, targets: to,
-    marked: new Set(), last: new Set(squares(st.last)), hint: new Set(), onClick: varClick,
+    marked: new Set(), last: new Set(squares(st.last)), hint: new Set(), onClick: varClick, pointerKey: varKey,
     onEscape: () => {
       if (v.selected === null) return;
       v.selected = null;
