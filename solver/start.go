@@ -29,19 +29,11 @@ func (s *Solver) SolveStart(ctx context.Context, size int, report func(OpeningRe
 	if size < rules.MinSize || size > rules.MaxSize {
 		return Start{}, fmt.Errorf("solver: board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
 	}
-	res := Start{Size: size, Board: rules.SquareBoard(size)}
-	for _, o := range rules.Openings(size) {
-		win, err := s.Solve(ctx, o.Position)
-		if err != nil {
-			return Start{}, err
-		}
-		r := OpeningResult{Opening: o, BlackWins: win}
-		res.Openings = append(res.Openings, r)
-		if report != nil {
-			report(r)
-		}
+	res, err := s.SolveBoard(ctx, rules.SquareBoard(size), report)
+	if err != nil {
+		return Start{}, err
 	}
-	res.BlackWins = blackWins(res.Openings)
+	res.Size = size
 	return res, nil
 }
 
