@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/internal/probe"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
@@ -132,9 +133,9 @@ func New(cfg Config) (*Bot, error) {
 	b.metrics = newMetrics(b)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", b.webhook)
-	mux.HandleFunc("/healthz", b.probe)
-	mux.HandleFunc("/readyz", b.probe)
-	mux.Handle("/metrics", b.metrics.handler())
+	mux.Handle("/healthz", probe.Handler(func() bool { return !b.draining.Load() }))
+	mux.Handle("/readyz", probe.Handler(func() bool { return !b.draining.Load() }))
+	mux.Handle("/metrics", probe.ReadOnly(b.metrics.handler()))
 	b.handler = mux
 	return b, nil
 }
@@ -235,19 +236,6 @@ func (b *Bot) network(board Board) (*agent.Engine, bool) {
 		return nil, false
 	}
 	return e, true
-}
-
-// probe answers /healthz (the process serves) and /readyz (it takes
-// webhooks).
-func (b *Bot) probe(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if r.URL.Path == "/readyz" && b.draining.Load() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintln(w, "draining")
-		return
-	}
-	fmt.Fprintln(w, "ok")
 }
 
 // answer writes a JSON reply and counts it.

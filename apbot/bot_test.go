@@ -168,6 +168,17 @@ func TestPing(t *testing.T) {
 			t.Errorf("/metrics has no konane_bot_ready 1")
 		}
 	}
+	// The probes and /metrics are read-only: a cross-site POST gets 405.
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		resp, err := http.Post(base+path, "text/plain", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("POST %s: %d, want 405", path, resp.StatusCode)
+		}
+	}
 	if resp, _ := http.Get(base + "/other"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("/other: %d, want 404", resp.StatusCode)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
+	"github.com/konanezero/konane/internal/probe"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
@@ -160,8 +161,8 @@ func (s *Service) Handler(next http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", next)
 	mux.Handle("/api/", s.api())
-	mux.HandleFunc("/healthz", s.probes)
-	mux.HandleFunc("/readyz", s.probes)
+	mux.Handle("/healthz", probe.Handler(s.ready))
+	mux.Handle("/readyz", probe.Handler(s.ready))
 	if !s.cfg.MetricsApart {
 		mux.Handle("/metrics", s.MetricsHandler())
 	}

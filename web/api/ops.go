@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/konanezero/konane/internal/probe"
 	"github.com/konanezero/konane/web/messages"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -18,36 +19,7 @@ import (
 // MetricsHandler serves the metrics in the Prometheus text format; the
 // server's Handler serves it at /metrics too unless Config.MetricsApart.
 func (s *Service) MetricsHandler() http.Handler {
-	return readOnly(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
-}
-
-// readOnly answers GET and HEAD with h, and other methods with 405.
-func readOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed: GET or HEAD", http.StatusMethodNotAllowed)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// probes answers /healthz (the process serves) and /readyz (it takes new
-// games).
-func (s *Service) probes(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		readOnly(nil).ServeHTTP(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if r.URL.Path == "/readyz" && !s.ready() {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintln(w, "draining")
-		return
-	}
-	fmt.Fprintln(w, "ok")
+	return probe.ReadOnly(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 }
 
 // endpoint names a request for the metrics and the log, from a fixed set
