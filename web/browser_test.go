@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -34,6 +37,9 @@ type page struct {
 // tab opens a tab whose browser asks for the languages accept
 // (Accept-Language) with a desktop window, or a phone's 390x844 touch
 // screen.
+// tabs counts the tabs opened, for their addresses.
+var tabs atomic.Int64
+
 func tab(t *testing.T, browser context.Context, ts *testServer, accept string, phone bool) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
@@ -46,6 +52,13 @@ func tab(t *testing.T, browser context.Context, ts *testServer, accept string, p
 		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) konane-browser-test", AcceptLanguage: accept,
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// Each tab is a person of its own, as behind a reverse proxy
+	// (the test server trusts loopback): the per-client limits apply to
+	// a tab's own requests only, not to the parallel subtests together.
+	person := fmt.Sprintf("198.51.100.%d", tabs.Add(1)%250+1)
+	if _, err := chromedp.Call(ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"X-Forwarded-For": person}}); err != nil {
 		t.Fatal(err)
 	}
 	if phone {
@@ -303,13 +316,17 @@ func (p *page) tabTo(sel string, back bool) {
 	p.t.Fatalf("Tab never reaches %s", sel)
 }
 
+// loopback is the test server's trusted proxy: the tabs' X-Forwarded-For
+// tells them apart.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
 // TestBrowser plays the page in a real headless Chromium, as people do.
 func TestBrowser(t *testing.T) {
 	start := time.Now()
 	browser := browsertest.New(t, 1200, 900)
 	// Reviews and the openings wait as long as the test does (settleWithin):
 	// a loaded machine takes minutes.
-	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute}})
+	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute, TrustedProxies: loopback}})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
@@ -319,6 +336,43 @@ func TestBrowser(t *testing.T) {
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
 	t.Run("hashchange", func(t *testing.T) { browserHashChange(t, browser, ts) })
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
+	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
+}
+
+// browserBusy: a request the server refuses with 429 (this client's other
+// requests still running: the page's review and its next move from one
+// address) waits as Retry-After says and is sent again; a refusal that
+// would keep the page waiting over a minute is shown at once. The
+// server's 429 is stood in for by the page's fetch, so that the test
+// does not depend on two searches overlapping.
+func browserBusy(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	const refuse = `window.realFetch = window.realFetch || window.fetch;
+		window.refusals = %d;
+		window.fetch = (...args) => window.refusals-- > 0
+			? Promise.resolve(new Response(JSON.stringify({code: "error.clientBusy", error: "busy"}), {status: 429, headers: {"Retry-After": "%d"}}))
+			: window.realFetch(...args);
+		import("./api.js").then(m => {
+			const t0 = Date.now();
+			return m.api("api/v2/config").then(c => "ok " + (c.levels ? "config" : "?") + " " + Math.round((Date.now() - t0) / 1000), e => "error " + e.m.code);
+		})`
+	async := func(expr string) string {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+		defer cancel()
+		out, err := chromedp.Run(sctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%.60s: %v", expr, err)
+		}
+		return out
+	}
+	if got := async(fmt.Sprintf(refuse, 2, 1)); got != "ok config 2" {
+		t.Errorf("two 429s with Retry-After 1: %q, want the answer after 2 s", got)
+	}
+	if got := async(fmt.Sprintf(refuse, 1, 120)); got != "error error.clientBusy" {
+		t.Errorf("a 429 with Retry-After 120: %q, want the refusal shown at once", got)
+	}
 }
 
 // browserLink: the game lives in the page's address (#g=...): a reload
