@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -182,7 +183,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestStateAndLatest(t *testing.T) {
-	st := State{Generation: 2, Checkpoint: CheckpointName(2), Model: ModelName(2), WallSecs: 3}
+	st := State{RunID: NewRunID(), Generation: 2, Checkpoint: CheckpointName(2), Model: ModelName(2), ShardSHA256: []string{"", strings.Repeat("cd", 32)}, WallSecs: 3}
 	b, err := st.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +196,25 @@ func TestStateAndLatest(t *testing.T) {
 		if _, err := ParseState([]byte(bad)); err == nil {
 			t.Errorf("state %s taken", bad)
 		}
+	}
+	for _, c := range []struct {
+		change func(*State)
+		want   string
+	}{
+		{func(s *State) { s.RunID = "42" }, `run_id "42": want 32 hex digits`},
+		{func(s *State) { s.RunID = strings.ToUpper(s.RunID) + "X" }, "run_id"},
+		{func(s *State) { s.ShardSHA256 = s.ShardSHA256[:1] }, "shard_sha256 has 1 entries for 2 generations"},
+		{func(s *State) { s.ShardSHA256[0] = "abc" }, `shard_sha256 of generation 1, "abc"`},
+	} {
+		bad := st
+		bad.ShardSHA256 = slices.Clone(st.ShardSHA256)
+		c.change(&bad)
+		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("state %+v: %v, want an error saying %q", bad, err, c.want)
+		}
+	}
+	if a, b := NewRunID(), NewRunID(); a == b || !ValidRunID(a) {
+		t.Errorf("run identities %q, %q: want two valid, different ones", a, b)
 	}
 	l := Latest{Generation: 3, Model: ModelKey(3), SHA256: strings.Repeat("ab", 32), GamesPerGen: 8, Window: 2}
 	b, err = l.Encode()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // DefaultConfig returns the settings of `konane train` for a board size,
@@ -93,8 +94,15 @@ func ResumeDiff(saved, given Config) string {
 // DIR/config.json when the run starts; a resumed run must agree with it in
 // everything but the stop conditions and the parallelism.
 type Config struct {
-	Size int    `json:"size"`
-	Seed uint64 `json:"seed"`
+	// RunID is the run's identity, random, made when the run is created
+	// (runfiles.NewRunID) and recorded in its state.json too: a run's
+	// files are told from those of another run of the same seed by it and
+	// by the sha256s that state.json records. Not a setting: given ""
+	// (or the saved one) on resuming; "" in runs made before runs had one,
+	// which keep none.
+	RunID string `json:"run_id,omitempty"`
+	Size  int    `json:"size"`
+	Seed  uint64 `json:"seed"`
 
 	Net   net.Config       `json:"net"`
 	Train net.TrainOptions `json:"train"`
@@ -177,6 +185,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
 	case c.Generations < 0 || c.Duration < 0:
 		return errors.New("selfplay: generations and duration must not be negative")
+	case c.RunID != "" && !runfiles.ValidRunID(c.RunID):
+		return fmt.Errorf("selfplay: run_id %q: not a run identity (32 hex digits)", c.RunID)
 	}
 	if err := c.Net.Validate(); err != nil {
 		return err
@@ -200,6 +210,7 @@ func (c Config) identity() Config {
 	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
 	c.Init, c.InitModel = "", nil
 	c.Games = "" // checked on its own (ModeError)
+	c.RunID = "" // not a setting; checked on its own
 	return c
 }
 

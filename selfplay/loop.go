@@ -3,11 +3,12 @@ package selfplay
 import (
 	"context"
 	"errors"
-	"github.com/konanezero/konane/runfiles"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // A gameSource gives each generation of a run its games: the trainer's own
@@ -16,8 +17,8 @@ import (
 // the rest, the same for both.
 type gameSource interface {
 	// play returns the samples of generation g's games, in the order they
-	// are trained on, having written them as the generation's shard, and
-	// fills in m's self-play figures.
+	// are trained on, having written them as the generation's shard (its
+	// sha256 in g.shardSum), and fills in m's self-play figures.
 	play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error)
 	// judge runs once the generation's model is published, before its
 	// commit (the gate of ownGames).
@@ -65,7 +66,10 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return nil, err
 	}
-	if err := d.initState(); err != nil {
+	if err := d.initState(cfg.RunID); err != nil {
+		return nil, err
+	}
+	if err := d.checkRunID(st, cfg); err != nil {
 		return nil, err
 	}
 	l := &loop{dir: d, cfg: cfg, st: st, wallBefore: st.WallSecs, hooks: hooks, logf: logf, check: check}
@@ -73,7 +77,15 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 		return nil, err
 	}
 	l.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
-	if err := loadReplay(func(g int) ([]net.Sample, error) { return d.readShard(g, cfg.Size) }, l.replay, st.Generation); err != nil {
+	read := func(g int) ([]net.Sample, error) {
+		want := ""
+		if g <= len(st.ShardSHA256) {
+			want = st.ShardSHA256[g-1]
+		}
+		samples, _, err := d.readShard(g, cfg.Size, want)
+		return samples, err
+	}
+	if err := loadReplay(read, l.replay, st.Generation); err != nil {
 		return nil, err
 	}
 	if err := d.checkModel(st); err != nil {
@@ -150,8 +162,11 @@ func (l *loop) generation(ctx context.Context, src gameSource, gen int, start ti
 	}
 	m.CPUSecs, m.Load = processCPU()-cpu, loadAverage()
 	m.WallSecs = l.wallBefore + time.Since(start).Seconds()
-	return m, l.commit(src, m, ckptSum, modelSum)
+	return m, l.commit(src, m, sums{checkpoint: ckptSum, model: modelSum, shard: g.shardSum})
 }
+
+// sums are the sha256s of a generation's files that its commit records.
+type sums struct{ checkpoint, model, shard string }
 
 // publish exports the trainer's model as generation gen (see
 // RunDir.publishModel) and returns its sha256.
@@ -174,15 +189,20 @@ func (l *loop) publish(gen int) (string, error) {
 // then the state that names its checkpoint and model (the commit point),
 // then the pointers to its model, and drops the checkpoints no longer
 // needed.
-func (l *loop) commit(src gameSource, m runfiles.Metrics, ckptSum, modelSum string) error {
+func (l *loop) commit(src gameSource, m runfiles.Metrics, sum sums) error {
 	d, gen := l.dir, m.Generation
 	l.all = append(l.all, m)
 	if err := d.writeMetrics(l.all); err != nil {
 		return err
 	}
-	st := runfiles.State{Generation: gen, Checkpoint: runfiles.CheckpointName(gen), CheckpointSHA256: ckptSum, Model: runfiles.ModelName(gen), ModelSHA256: modelSum, Best: l.st.Best, WallSecs: m.WallSecs}
+	st := runfiles.State{RunID: l.cfg.RunID, Generation: gen, Checkpoint: runfiles.CheckpointName(gen), CheckpointSHA256: sum.checkpoint,
+		Model: runfiles.ModelName(gen), ModelSHA256: sum.model, Best: l.st.Best, BestSHA256: l.st.BestSHA256, WallSecs: m.WallSecs}
+	// The shards' sums, "" for the generations committed before they
+	// were recorded.
+	st.ShardSHA256 = append(slices.Clone(l.st.ShardSHA256), make([]string, gen-1-len(l.st.ShardSHA256))...)
+	st.ShardSHA256 = append(st.ShardSHA256, sum.shard)
 	if l.cfg.Gate.Games > 0 && (st.Best == "" || m.GateAccepted) {
-		st.Best = runfiles.ModelName(gen)
+		st.Best, st.BestSHA256 = runfiles.ModelName(gen), sum.model
 	}
 	src.commit(&st)
 	if err := l.check(); err != nil {

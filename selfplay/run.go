@@ -92,6 +92,9 @@ type genWork struct {
 	replay  *Replay
 	best    string // the model that plays self-play when gating; "" = the trainer's
 	hooks   Hooks
+	// shardSum is the sha256 of the generation's shard, once written (or
+	// found merged by recover), which its commit records.
+	shardSum string
 }
 
 // ownGames is the game source of a run that plays its own games, seeded
@@ -180,9 +183,11 @@ func (g *genWork) selfplayModel(m *runfiles.Metrics) (*net.Model, error) {
 func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 	n, size := g.cfg.GamesPerGen, g.cfg.Size
 	gs = &games{summaries: make([]*gameSummary, n), samples: make([][]net.Sample, n)}
-	merged, mergedErr := g.dir.readShard(g.gen, size)
+	merged, sum, mergedErr := g.dir.readShard(g.gen, size, "")
 	if mergedErr != nil {
 		merged = nil
+	} else {
+		g.shardSum = sum
 	}
 	for i := range n {
 		var samples []net.Sample
@@ -258,9 +263,11 @@ func (g *genWork) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
 		for _, s := range gs.samples {
 			samples = append(samples, s...)
 		}
-		if err := g.dir.writeShard(g.gen, g.cfg.Size, samples); err != nil {
+		sum, err := g.dir.writeShard(g.gen, g.cfg.Size, samples)
+		if err != nil {
 			return nil, err
 		}
+		g.shardSum = sum
 	}
 	g.dir.removeGameSamples(g.gen)
 	return samples, nil

@@ -258,7 +258,9 @@ func (d *RunDir) ReadConfig() (Config, error) {
 // config.json is refused (a new, empty directory starts a run). A run
 // keeps the model it started from (Config.Init): a resumed run that names
 // none gets the saved one, so that a run stopped before its first
-// generation was complete still starts from it.
+// generation was complete still starts from it. A new run gets its
+// identity here (Config.RunID) unless cfg has one; a resumed run keeps
+// the saved one.
 func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 	path := d.name(runfiles.ConfigFile)
 	saved, err := d.ReadConfig()
@@ -269,6 +271,9 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		}
 		if what != "" {
 			return cfg, &FileError{Path: path, Err: fmt.Errorf("missing, but the directory holds a run (%s); restore it or train in another directory", what)}
+		}
+		if cfg.RunID == "" {
+			cfg.RunID = runfiles.NewRunID()
 		}
 		d.run = cfg.Seed
 		return cfg, d.writeJSON(runfiles.ConfigFile, cfg)
@@ -284,6 +289,12 @@ func (d *RunDir) checkOrWriteConfig(cfg Config) (Config, error) {
 		return cfg, &ModeError{Dir: d.root, Saved: saved.Games}
 	case cfg.Games == "" || saved.Games == "":
 		cfg.Games = saved.Games // a run made before the mode was recorded keeps none
+	}
+	switch {
+	case cfg.RunID == "" || saved.RunID == "":
+		cfg.RunID = saved.RunID // a run made before runs had an identity keeps none
+	case cfg.RunID != saved.RunID:
+		return cfg, fmt.Errorf("selfplay: %s holds run %s, not %s", d.root, saved.RunID, cfg.RunID)
 	}
 	switch {
 	case cfg.Init == "":
@@ -378,13 +389,23 @@ func (e *FileError) Unwrap() error { return e.Err }
 // writeState commits a generation.
 func (d *RunDir) writeState(st runfiles.State) error { return d.writeJSON(runfiles.StateFile, st) }
 
-// initState writes the state of a new run (generation 0) unless the run
-// has one: a run has a state.json from its creation on (see readState).
-func (d *RunDir) initState() error {
+// initState writes the state of a new run (generation 0) of identity
+// runID unless the run has one: a run has a state.json from its creation
+// on (see readState).
+func (d *RunDir) initState(runID string) error {
 	if _, err := d.readFile(runfiles.StateFile); !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return d.writeState(runfiles.State{})
+	return d.writeState(runfiles.State{RunID: runID})
+}
+
+// checkRunID refuses a state.json of another run than the configuration's
+// (when both record an identity).
+func (d *RunDir) checkRunID(st runfiles.State, cfg Config) error {
+	if st.RunID != "" && cfg.RunID != "" && st.RunID != cfg.RunID {
+		return &FileError{Path: d.name(runfiles.StateFile), Err: fmt.Errorf("of run %s, but %s is of run %s: the files of two runs are mixed", st.RunID, runfiles.ConfigFile, cfg.RunID)}
+	}
+	return nil
 }
 
 func (d *RunDir) writeJSON(key string, v any) error {
@@ -469,10 +490,23 @@ func (d *RunDir) writePlot(all []runfiles.Metrics) error {
 	return d.writeFile(runfiles.PlotFile, b.Bytes())
 }
 
-// readShard reads the samples of generation gen; a shard that says it
-// is of another generation or run is refused.
-func (d *RunDir) readShard(gen, size int) ([]net.Sample, error) {
-	return d.readRunShard(runfiles.ShardKey(gen), size, gen)
+// readShard reads the samples of generation gen and returns them with
+// the shard's sha256; a shard that says it is of another generation or
+// run is refused, and so is one whose sha256 is not want (unless want is
+// "": not recorded), which state.json recorded when the generation was
+// committed.
+func (d *RunDir) readShard(gen, size int, want string) (samples []net.Sample, sum string, err error) {
+	key := runfiles.ShardKey(gen)
+	b, err := d.readFile(key)
+	if err != nil {
+		return nil, "", err
+	}
+	sum = runstore.SHA256(b)
+	if want != "" && sum != want {
+		return nil, "", &FileError{Path: d.name(key), Err: fmt.Errorf("sha256 %.12s…, but %s recorded %.12s… when generation %d was committed: the shard was replaced; restore it", sum, runfiles.StateFile, want, gen)}
+	}
+	samples, err = decodeRunShard(d.name(key), b, size, gen, d.run)
+	return samples, sum, err
 }
 
 // readRunShard reads the shard at key, which must say that it holds
@@ -485,19 +519,20 @@ func (d *RunDir) readRunShard(key string, size, gen int) ([]net.Sample, error) {
 	return decodeRunShard(d.name(key), b, size, gen, d.run)
 }
 
-// writeShard writes the samples of generation gen.
-func (d *RunDir) writeShard(gen, size int, samples []net.Sample) error {
+// writeShard writes the samples of generation gen and returns the
+// shard's sha256, which the generation's commit records.
+func (d *RunDir) writeShard(gen, size int, samples []net.Sample) (sum string, err error) {
 	return d.writeRunShard(runfiles.ShardKey(gen), size, gen, samples)
 }
 
 // writeRunShard writes samples of generation gen of this run at key,
-// saying so in the shard.
-func (d *RunDir) writeRunShard(key string, size, gen int, samples []net.Sample) error {
+// saying so in the shard, and returns its sha256.
+func (d *RunDir) writeRunShard(key string, size, gen int, samples []net.Sample) (sum string, err error) {
 	var b bytes.Buffer
 	if err := encodeShard(&b, size, &shardTag{gen: gen, run: d.run}, samples); err != nil {
-		return err
+		return "", err
 	}
-	return d.writeFile(key, b.Bytes())
+	return runstore.SHA256(b.Bytes()), d.writeFile(key, b.Bytes())
 }
 
 // writeGame saves game i of generation gen as it finishes: its record,
@@ -510,7 +545,8 @@ func (d *RunDir) writeGame(gen, i, size int, rec *rules.Record, samples []net.Sa
 	if err := d.writeFile(runfiles.GameRecordKey(gen, i), data); err != nil {
 		return err
 	}
-	return d.writeRunShard(runfiles.GameShardKey(gen, i), size, gen, samples)
+	_, err = d.writeRunShard(runfiles.GameShardKey(gen, i), size, gen, samples)
+	return err
 }
 
 // readGameRecord reads the record of game i of generation gen.
@@ -568,21 +604,33 @@ func (d *RunDir) publishModel(gen, committed int, m *net.Model, check func() err
 	return runstore.SHA256(data), err
 }
 
-// checkModel checks that the model of the committed generation is the
-// one state.json recorded (when it recorded one): a model replaced under
-// models/ would otherwise stay behind the pointers that the run rewrites
-// on resuming.
+// checkModel checks that the model of the committed generation, and the
+// best model when gating, are those state.json recorded (when it
+// recorded them): a model replaced under models/ would otherwise stay
+// behind the pointers that the run rewrites on resuming, or play the
+// run's games.
 func (d *RunDir) checkModel(st runfiles.State) error {
-	if st.Generation == 0 || st.ModelSHA256 == "" {
+	if st.Generation == 0 {
 		return nil
 	}
-	key := runfiles.ModelKey(st.Generation)
+	if err := d.checkModelSum(runfiles.ModelKey(st.Generation), st.ModelSHA256); err != nil {
+		return err
+	}
+	return d.checkModelSum(runfiles.ModelFileKey(st.Best), st.BestSHA256)
+}
+
+// checkModelSum refuses the model at key unless its sha256 is want (not
+// checked when want is "": not recorded).
+func (d *RunDir) checkModelSum(key, want string) error {
+	if want == "" {
+		return nil
+	}
 	data, err := d.readFile(key)
 	if err != nil {
 		return &FileError{Path: d.name(key), Err: err}
 	}
-	if sum := runstore.SHA256(data); sum != st.ModelSHA256 {
-		return &FileError{Path: d.name(key), Err: fmt.Errorf("sha256 %.12s…, but %s recorded %.12s… when it was committed: the model was replaced; restore it", sum, runfiles.StateFile, st.ModelSHA256)}
+	if sum := runstore.SHA256(data); sum != want {
+		return &FileError{Path: d.name(key), Err: fmt.Errorf("sha256 %.12s…, but %s recorded %.12s… when it was committed: the model was replaced; restore it", sum, runfiles.StateFile, want)}
 	}
 	return nil
 }

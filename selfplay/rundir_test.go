@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/runfiles"
+	"github.com/konanezero/konane/runstore"
 )
 
 // TestRunRefusesBadFiles checks that a run directory with a state or a
@@ -302,5 +304,42 @@ func TestResumeChecksModel(t *testing.T) {
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Path != model || !strings.Contains(err.Error(), "the model was replaced") {
 		t.Fatalf("resume after the model was replaced: %v, want a FileError naming it", err)
+	}
+}
+
+// TestResumeChecksBestModel: the best model of a gated run, which plays
+// its games, is checked too when the run resumes: replaced under models/,
+// it is refused, naming the file.
+func TestResumeChecksBestModel(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = 2
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	best := filepath.Join(dir, runfiles.ModelKey(1))
+	b, err := os.ReadFile(best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewRunDir(dir)
+	st, err := d.readState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As a gate that kept generation 1 would have committed it.
+	st.Best, st.BestSHA256 = runfiles.ModelName(1), runstore.SHA256(b)
+	if err := d.writeState(st); err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(best, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Path != best || !strings.Contains(err.Error(), "the model was replaced") {
+		t.Fatalf("resume after the best model was replaced: %v, want a FileError naming it", err)
 	}
 }

@@ -108,7 +108,7 @@ func TestScheduleRunResumesExactly(t *testing.T) {
 	d := NewRunDir(split)
 	d.run = cfg.Seed // the run's identity, which its shards carry
 	for gen, want := range map[int]bool{2: false, 3: true} {
-		samples, err := d.readShard(gen, cfg.Size)
+		samples, _, err := d.readShard(gen, cfg.Size, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/solver"
 )
 
@@ -312,6 +313,9 @@ func TestRunWithGate(t *testing.T) {
 	}
 	if st.Best != runfiles.ModelName(want) {
 		t.Fatalf("best model %q, want %q", st.Best, runfiles.ModelName(want))
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, runfiles.ModelKey(want))); err != nil || st.BestSHA256 != runstore.SHA256(b) {
+		t.Fatalf("best model's sha256 recorded %q, %v; want its file's", st.BestSHA256, err)
 	}
 	bestAfter2 := 1
 	if all[1].GateAccepted {

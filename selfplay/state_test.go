@@ -114,7 +114,7 @@ func TestSwappedFilesRefused(t *testing.T) {
 	cfg.Generations = 5
 	for _, c := range []struct{ from, to, want string }{
 		{filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(3)), filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(4)), "not the checkpoint of generation 4"},
-		{filepath.Join(runfiles.ReplayDir, runfiles.ShardName(3)), filepath.Join(runfiles.ReplayDir, runfiles.ShardName(4)), "holds generation 3"},
+		{filepath.Join(runfiles.ReplayDir, runfiles.ShardName(3)), filepath.Join(runfiles.ReplayDir, runfiles.ShardName(4)), "the shard was replaced"},
 	} {
 		run := filepath.Join(t.TempDir(), "run")
 		os.CopyFS(run, os.DirFS(dir))
@@ -128,5 +128,96 @@ func TestSwappedFilesRefused(t *testing.T) {
 		if err := Run(context.Background(), run, cfg, Hooks{}, t.Logf); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s copied over %s: %v, want an error saying %q", c.from, c.to, err, c.want)
 		}
+	}
+}
+
+// TestShardOfAnotherRunRefused: a replay shard of another run of the same
+// seed, copied over this run's, is refused when the run resumes, in one
+// line naming the file (its tag, the generation and the seed, agrees:
+// issue 47 item 6).
+func TestShardOfAnotherRunRefused(t *testing.T) {
+	ctx := context.Background()
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	if err := Run(ctx, a, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	other := cfg
+	other.GamesPerGen = 4 // another run of the same seed
+	if err := Run(ctx, b, other, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(a, runfiles.ShardKey(1))
+	data, err := os.ReadFile(filepath.Join(b, runfiles.ShardKey(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decodeRunShard(shard, data, cfg.Size, 1, cfg.Seed); err != nil {
+		t.Fatalf("the other run's shard does not pass the tag check: %v", err)
+	}
+	if err := os.WriteFile(shard, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 2
+	err = Run(ctx, a, cfg, Hooks{}, t.Logf)
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Path != shard || !strings.Contains(err.Error(), "the shard was replaced") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("resume with another run's shard: %v, want one line naming %s", err, shard)
+	}
+}
+
+// TestRunIdentity: a new run gets a random identity in config.json and
+// state.json, which is no setting (ResumeDiff ignores it) and which a
+// resumed run keeps; two runs of one seed get two; a state.json of
+// another run beside the config is refused, naming it.
+func TestRunIdentity(t *testing.T) {
+	cfg := fixtureConfig()
+	cfg.Generations = 1
+	start := func(dir string) (Config, runfiles.State) {
+		t.Helper()
+		if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+			t.Fatal(err)
+		}
+		d := NewRunDir(dir)
+		c, err := d.ReadConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := d.readState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, st
+	}
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	ca, sta := start(a)
+	cb, _ := start(b)
+	if !runfiles.ValidRunID(ca.RunID) || sta.RunID != ca.RunID {
+		t.Fatalf("run identity %q in config.json, %q in state.json: want one, valid", ca.RunID, sta.RunID)
+	}
+	if ca.RunID == cb.RunID {
+		t.Fatalf("two runs of one seed have one identity %s", ca.RunID)
+	}
+	if diff := ResumeDiff(ca, cb); diff != "" {
+		t.Errorf("ResumeDiff of two runs of the same settings: %s", diff)
+	}
+	cfg.Generations = 2
+	if again, st := start(a); again.RunID != ca.RunID || st.RunID != ca.RunID || st.Generation != 2 {
+		t.Fatalf("resumed run: identity %q, state %+v; want %s kept", again.RunID, st, ca.RunID)
+	}
+
+	conf, err := os.ReadFile(filepath.Join(b, runfiles.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a, runfiles.ConfigFile), conf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	err = Run(context.Background(), a, cfg, Hooks{}, t.Logf)
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Path != filepath.Join(a, runfiles.StateFile) || !strings.Contains(err.Error(), "the files of two runs are mixed") {
+		t.Fatalf("resume with another run's config.json: %v, want a FileError naming state.json", err)
 	}
 }

@@ -117,7 +117,7 @@ func (s *workerGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics)
 	m.Games, m.Samples = len(keys), len(samples)
 	m.BlackWinRate = float64(blackWins) / float64(max(len(keys), 1))
 	m.PolicyEntropy = meanEntropy(samples)
-	if err := s.dir.writeShard(g.gen, s.cfg.Size, samples); err != nil {
+	if g.shardSum, err = s.dir.writeShard(g.gen, s.cfg.Size, samples); err != nil {
 		return nil, err
 	}
 	if err := s.dir.writeKeys(g.gen, keys); err != nil {
