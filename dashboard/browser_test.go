@@ -66,6 +66,7 @@ func TestBrowserLiveRun(t *testing.T) {
 	<-done
 	writeRatings(t, dir, 2)
 	waitText("#elo", "+80 [−10, +170]")
+	waitText("#elo-label", "ladder Elo, generation 2")
 	// The charts are drawn after the figures they come with (under load,
 	// a moment later): wait for them.
 	waitCount := func(sel, what string, want int) {

@@ -29,9 +29,15 @@ type Options struct {
 	Name    string        // what the page calls the run (its directory)
 	Refresh time.Duration // how often the page asks for news (0: 5 s)
 	// StaleAfter is how long without new data (a game, a generation)
-	// before the run counts as stopped: 0 gives 10 minutes, or three
+	// before the run counts as quiet: 0 gives 10 minutes, or three
 	// times the last generation's training or time per game if longer.
 	StaleAfter time.Duration
+	// Holder returns the process id that holds the lock of the run at
+	// key (runfiles.LockFile: a trainer; runfiles.LadderLockKey: a
+	// ladder), 0 for none (lockfile.Holder of the file). nil: the
+	// dashboard cannot tell (a run not on this machine), and a run's
+	// state rests on the age of its last data alone.
+	Holder func(key string) (pid int, err error)
 	// Now is the clock (nil: time.Now), for tests.
 	Now func() time.Time
 }
@@ -122,10 +128,16 @@ type Status struct {
 	// Updated is when the last generation finished (RFC 3339), "" if none.
 	Updated string `json:"updated"`
 	// Activity is when the run last wrote a game or a generation (RFC
-	// 3339), "" if never; Stale says that was longer ago than the run's
-	// pace allows (Options.StaleAfter): training has stopped, or hangs.
+	// 3339), "" if never.
 	Activity string `json:"activity"`
-	Stale    bool   `json:"stale"`
+	// State is the trainer's: StateTraining, StateQuiet or StateStopped
+	// ("" before the run has data); Stale is State != StateTraining.
+	State string `json:"state"`
+	Stale bool   `json:"stale"`
+	// TrainerPID and LadderPID are the processes that hold the run's
+	// lock and its ladder's (0: none, or Options.Holder unknown).
+	TrainerPID int `json:"trainer_pid,omitempty"`
+	LadderPID  int `json:"ladder_pid,omitempty"`
 	// Last holds the last generation's metrics by metrics.csv's column
 	// names (a value that is not a number is left out).
 	Last   map[string]float64 `json:"last,omitempty"`
@@ -133,15 +145,33 @@ type Status struct {
 	Errors []string           `json:"errors,omitempty"` // files that could not be read
 }
 
+// The states of a run's trainer (Status.State).
+const (
+	// StateTraining: new data came within the run's pace, and a trainer
+	// holds the run (or Options.Holder cannot tell).
+	StateTraining = "training"
+	// StateQuiet: nothing new for longer than the run's pace allows
+	// (Options.StaleAfter), though a trainer holds the run (or
+	// Options.Holder cannot tell): it hangs, or it stopped elsewhere.
+	StateQuiet = "quiet"
+	// StateStopped: no trainer holds the run: the process exited, or it
+	// finished training (its ladder may still rate: LadderPID).
+	StateStopped = "stopped"
+)
+
 // LadderStatus summarizes DIR/ladder/ratings.csv.
 type LadderStatus struct {
-	Rated   int     `json:"rated"` // generations on the ladder
-	Latest  string  `json:"latest"`
-	Elo     float64 `json:"elo"`
-	Low     float64 `json:"ci_low"`
-	High    float64 `json:"ci_high"`
-	Best    string  `json:"best"`
-	BestElo float64 `json:"best_elo"`
+	Rated int `json:"rated"` // generations on the ladder
+	// Latest is the newest generation rated (its name, and Generation
+	// its number), with Elo and interval: the ladder may lag behind
+	// the trainer by several generations.
+	Latest     string  `json:"latest"`
+	Generation int     `json:"generation"`
+	Elo        float64 `json:"elo"`
+	Low        float64 `json:"ci_low"`
+	High       float64 `json:"ci_high"`
+	Best       string  `json:"best"`
+	BestElo    float64 `json:"best_elo"`
 }
 
 // runFiles is what the dashboard read of the run at one moment.
@@ -224,12 +254,38 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	trainer, known := s.holder(runfiles.LockFile, &st)
+	st.TrainerPID = trainer
+	st.LadderPID, _ = s.holder(runfiles.LadderLockKey, &st)
 	if !activity.IsZero() {
 		st.Activity = activity.UTC().Format(time.RFC3339)
-		st.Stale = s.opts.Now().Sub(activity) > s.staleAfter(rf.metrics, st.GamesPerGen)
+		switch {
+		case known && trainer == 0:
+			st.State = StateStopped
+		case s.opts.Now().Sub(activity) > s.staleAfter(rf.metrics, st.GamesPerGen):
+			st.State = StateQuiet
+		default:
+			st.State = StateTraining
+		}
+		st.Stale = st.State != StateTraining
 	}
 	st.Ladder = ladderStatus(rf.ratings)
 	writeJSON(w, st)
+}
+
+// holder is the process that holds the lock at key (0: none) and
+// whether that is known: not without Options.Holder, nor when it fails
+// (its error goes to st.Errors).
+func (s *Server) holder(key string, st *Status) (pid int, known bool) {
+	if s.opts.Holder == nil {
+		return 0, false
+	}
+	pid, err := s.opts.Holder(key)
+	if err != nil {
+		st.Errors = append(st.Errors, fmt.Sprintf("%s: %v", key, err))
+		return 0, false
+	}
+	return pid, true
 }
 
 // staleAfter is how long the run may write nothing while it still works:
@@ -287,7 +343,7 @@ func ladderStatus(rows []runfiles.Rating) *LadderStatus {
 			continue
 		}
 		ls.Rated++
-		ls.Latest, ls.Elo, ls.Low, ls.High = r.Player, r.Elo, r.Low, r.High
+		ls.Latest, ls.Generation, ls.Elo, ls.Low, ls.High = r.Player, r.Generation, r.Elo, r.Low, r.High
 		if r.Elo > ls.BestElo {
 			ls.Best, ls.BestElo = r.Player, r.Elo
 		}

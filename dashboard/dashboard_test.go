@@ -3,7 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
-	"github.com/konanezero/konane/runfiles"
+	"errors"
 	"html"
 	"io"
 	"math"
@@ -18,6 +18,7 @@ import (
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -222,7 +223,48 @@ func TestStale(t *testing.T) {
 	}
 	// The page says so.
 	js := get(t, h, "GET", "/app.js").Body.String()
-	if !strings.Contains(js, "st.stale") || !strings.Contains(js, "not training") {
+	if !strings.Contains(js, "st.state") || !strings.Contains(js, "not training") {
 		t.Error("app.js does not show a stale run")
+	}
+}
+
+// TestLiveness: with the run's locks to ask (Options.Holder), a run whose
+// trainer exited or finished is stopped at once, however fresh its last
+// data (issue 45: the page said "live" until ten minutes had passed); a
+// trainer that holds the run but writes nothing is quiet; a ladder
+// rating after the training is reported. The ladder's latest rating
+// names its generation.
+func TestLiveness(t *testing.T) {
+	dir := t.TempDir()
+	train(t, dir, 1)
+	writeRatings(t, dir, 1)
+	now := time.Now()
+	held := map[string]int{}
+	h := New(os.DirFS(dir), Options{Now: func() time.Time { return now }, Holder: func(key string) (int, error) { return held[key], nil }})
+	check := func(what, state string, trainer, ladder int) {
+		t.Helper()
+		st := getStatus(t, h)
+		if st.State != state || st.Stale != (state != StateTraining) || st.TrainerPID != trainer || st.LadderPID != ladder {
+			t.Errorf("%s: state %q (stale %v), trainer %d, ladder %d; want %q, %d, %d", what, st.State, st.Stale, st.TrainerPID, st.LadderPID, state, trainer, ladder)
+		}
+	}
+	check("trainer exited just after a generation", StateStopped, 0, 0)
+	held[runfiles.LockFile] = 4242
+	check("trainer holds the run", StateTraining, 4242, 0)
+	now = now.Add(11 * time.Minute)
+	check("trainer holds the run, no news for 11 minutes", StateQuiet, 4242, 0)
+	held[runfiles.LockFile], held[runfiles.LadderLockKey] = 0, 77
+	check("training over, the ladder rating", StateStopped, 0, 77)
+	if st := getStatus(t, h); st.Ladder == nil || st.Ladder.Latest != "gen-000001" || st.Ladder.Generation != 1 {
+		t.Errorf("ladder summary %+v: want its latest rating to name generation 1", st.Ladder)
+	}
+	// Without the locks (a run on another machine) the age of the data
+	// decides alone, as TestStale.
+	h = New(os.DirFS(dir), Options{Now: func() time.Time { return now }})
+	check("no holder known, no news for 11 minutes", StateQuiet, 0, 0)
+	// An error reading a lock is shown, not fatal, and the age decides.
+	h = New(os.DirFS(dir), Options{Now: func() time.Time { return now }, Holder: func(key string) (int, error) { return 0, errors.New("unreadable") }})
+	if st := getStatus(t, h); len(st.Errors) != 2 || !strings.Contains(st.Errors[0], "unreadable") || st.State != StateQuiet {
+		t.Errorf("unreadable locks: state %q, errors %q", st.State, st.Errors)
 	}
 }

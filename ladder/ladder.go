@@ -57,7 +57,7 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 	if err := os.MkdirAll(filepath.Join(root, gamesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
-	lock, err := lockfile.Acquire(filepath.Join(root, lockFile))
+	lock, err := lockfile.Acquire(filepath.Join(dir, filepath.FromSlash(runfiles.LadderLockKey)))
 	if err != nil {
 		return nil, fmt.Errorf("ladder: another ladder is rating %s: %w", dir, err)
 	}

@@ -195,7 +195,7 @@ func TestUpdateRefuses(t *testing.T) {
 	cfg.Positions, cfg.Games = 0, 2
 	update(t, dir, cfg)
 
-	l, err := lockfile.Acquire(filepath.Join(dir, runfiles.LadderDir, lockFile))
+	l, err := lockfile.Acquire(filepath.Join(dir, filepath.FromSlash(runfiles.LadderLockKey)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 
 // Files and folders of DIR/ladder.
 const (
-	lockFile     = "lock"          // held while a ladder works
 	settingsFile = "ladder.json"   // settings the kept games depend on
 	gamesDir     = "games"         // games/A_vs_B/NNNNN.txt, one record per game
 	criticalFile = "critical.json" // the solver-labelled positions

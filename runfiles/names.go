@@ -7,7 +7,7 @@ import (
 
 // Files and folders of a run.
 const (
-	LockFile       = "lock"
+	LockFile       = "lock" // held by the run's trainer (local, or fed by workers on file://)
 	ConfigFile     = "config.json"
 	StateFile      = "state.json"
 	MetricsFile    = "metrics.csv"
@@ -24,6 +24,7 @@ const (
 	QuarantineDir  = "quarantine"  // the worker games a trainer refused, under their keys
 	RatingsFile    = "ratings.csv" // under LadderDir
 	RatingsKey     = LadderDir + "/" + RatingsFile
+	LadderLockKey  = LadderDir + "/" + LockFile // held while a ladder rates the run
 )
 
 // GenDir is the folder of generation gen under replay/ and games/, and

@@ -8,9 +8,11 @@ import (
 	stdnet "net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/konanezero/konane/dashboard"
+	"github.com/konanezero/konane/internal/lockfile"
 )
 
 func init() {
@@ -59,7 +61,8 @@ func runDashboard(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	fmt.Fprintf(stdout, "dashboard of %s on http://%s/ (read-only; Ctrl-C to stop)\n", *run, ln.Addr())
-	return serveDashboard(ctx, dashboard.New(os.DirFS(*run), dashboard.Options{Name: *run, Refresh: *refresh}), ln)
+	holder := func(key string) (int, error) { return lockfile.Holder(filepath.Join(*run, filepath.FromSlash(key))) }
+	return serveDashboard(ctx, dashboard.New(os.DirFS(*run), dashboard.Options{Name: *run, Refresh: *refresh, Holder: holder}), ln)
 }
 
 // serveDashboard serves h on ln until ctx ends.

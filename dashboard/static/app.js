@@ -31,14 +31,19 @@ function showStatus(st) {
   const last = st.last || {};
   $("losses").textContent = fmt(last.policy_loss, 3) + " / " + fmt(last.value_loss, 3);
   const l = st.ladder;
+  // The ladder may lag behind the trainer: say which generation it rates.
+  $("elo-label").textContent = l && l.generation ? "ladder Elo, generation " + l.generation : "ladder Elo, latest rated";
   $("elo").textContent = l ? signed(l.elo) + " [" + signed(l.ci_low) + ", " + signed(l.ci_high) + "]" : "–";
   if (l) $("elo").title = l.latest + "; best " + l.best + " at " + signed(l.best_elo) + "; " + l.rated + " generations rated";
   const total = st.games_per_gen || 0;
   $("progress").max = Math.max(total, 1);
   $("progress").value = Math.min(st.games_done, total);
   let progress = "no run configuration yet";
-  if (st.stale) {
-    progress = "stopped after generation " + st.generation + ": nothing new since " +
+  if (st.state === "stopped") {
+    progress = "stopped after generation " + st.generation + " (" + st.games_done + " of " + total +
+      " games of generation " + (st.generation + 1) + " played)";
+  } else if (st.stale) {
+    progress = "no news after generation " + st.generation + " since " +
       new Date(st.activity).toLocaleString() + " (" + st.games_done + " of " + total + " games of generation " +
       (st.generation + 1) + " played)";
   } else if (total && st.games_done >= total) {
@@ -51,6 +56,25 @@ function showStatus(st) {
   const errs = st.errors || [];
   $("errors").hidden = errs.length === 0;
   $("errors").textContent = errs.join("; ");
+}
+
+// liveText says whether the run trains now: "live" only while a trainer
+// holds the run and its data is fresh (st.state, decided by the server).
+function liveText(st) {
+  const since = st.activity ? new Date(st.activity).toLocaleString() : "–";
+  const ladder = st.ladder_pid ? " · the ladder is rating (process " + st.ladder_pid + ")" : "";
+  switch (st.state) {
+    case "training": {
+      const when = st.updated ? new Date(st.updated).toLocaleTimeString() : "–";
+      return "live · last generation at " + when + ladder;
+    }
+    case "quiet":
+      return "not training · no new data since " + since +
+        (st.trainer_pid ? " although its trainer (process " + st.trainer_pid + ") runs: it may hang" : "") + ladder;
+    case "stopped":
+      return "not training · no trainer holds the run (last data " + since + ")" + ladder;
+  }
+  return "no training data yet" + ladder;
 }
 
 function showCharts(list) {
@@ -80,15 +104,8 @@ async function poll() {
       version = st.version;
     }
     lastOK = Date.now();
-    const when = st.updated ? new Date(st.updated).toLocaleTimeString() : "–";
-    if (st.stale) {
-      $("live").textContent = "not training · no new data since " + new Date(st.activity).toLocaleString() +
-        " · checked " + new Date().toLocaleTimeString();
-      $("live").classList.add("stale");
-    } else {
-      $("live").textContent = "live · last generation at " + when + " · checked " + new Date().toLocaleTimeString();
-      $("live").classList.remove("stale");
-    }
+    $("live").textContent = liveText(st) + " · checked " + new Date().toLocaleTimeString();
+    $("live").classList.toggle("stale", st.stale || !st.state);
   } catch (e) {
     $("live").textContent = "cannot reach the dashboard (" + e.message + "); retrying";
     $("live").classList.add("stale");

@@ -25,3 +25,10 @@ func tryLock(f *os.File) (bool, error) {
 		}
 	}
 }
+
+// alive reports whether process pid exists (signal 0 reaches it, or it
+// exists but belongs to another user).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

@@ -1,7 +1,9 @@
 package lockfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -40,9 +42,7 @@ func Acquire(path string) (*Lock, error) {
 		return nil, fmt.Errorf("lockfile: %s: %w", path, err)
 	}
 	if !ok {
-		b := make([]byte, 32)
-		n, _ := f.ReadAt(b, 0)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+		pid := readPID(f)
 		f.Close()
 		return nil, &BusyError{Path: path, PID: pid}
 	}
@@ -53,15 +53,51 @@ func Acquire(path string) (*Lock, error) {
 	return &Lock{f: f, path: path}, nil
 }
 
-// Release gives the lock up. It is safe to call more than once.
+// Release gives the lock up, clearing the holder's process id from the
+// file first (see Holder). It is safe to call more than once.
 func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	l.f.Truncate(0)
 	err := l.f.Close() // closing the descriptor drops the lock
 	l.f = nil
 	if err != nil {
 		return fmt.Errorf("lockfile: %s: %w", l.path, err)
 	}
 	return nil
+}
+
+// readPID reads the process id that a holder wrote in f (0: none).
+func readPID(f *os.File) int {
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if err != nil || pid < 0 {
+		return 0
+	}
+	return pid
+}
+
+// Holder returns the process id of the holder of the lock on path, or 0
+// when there is none: no file, an empty one (its holder released it), or
+// the id of a process that is gone (a holder killed). It only reads the
+// file and never takes the lock, so it cannot get in a holder's way, and
+// it answers for holders on this machine only. A process id that the
+// system gave again to another process after its holder was killed
+// reads as a holder: a caller that must be sure looks for signs of work
+// too.
+func Holder(path string) (int, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("lockfile: %w", err)
+	}
+	defer f.Close()
+	if pid := readPID(f); pid > 0 && alive(pid) {
+		return pid, nil
+	}
+	return 0, nil
 }

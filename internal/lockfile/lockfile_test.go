@@ -73,11 +73,40 @@ func TestLockDiesWithHolder(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("while the child holds it: got %v, want busy by pid %d", err, cmd.Process.Pid)
 	}
+	if pid, err := Holder(path); pid != cmd.Process.Pid || err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("Holder while the child holds it: %d, %v; want %d", pid, err, cmd.Process.Pid)
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
+	// The killed child's id is still in the file, but it is gone.
+	if pid, err := Holder(path); pid != 0 || err != nil {
+		t.Fatalf("Holder after the holder was killed: %d, %v; want 0", pid, err)
+	}
 	l, err := Acquire(path)
 	if err != nil {
 		t.Fatalf("after the holder was killed: %v", err)
 	}
 	l.Release()
+}
+
+// TestHolder: the process holding a lock, from the file alone: none for a
+// missing file, this process while it holds the lock, none once released
+// (Release clears the id).
+func TestHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	if pid, err := Holder(path); pid != 0 || err != nil {
+		t.Fatalf("Holder of a missing file: %d, %v", pid, err)
+	}
+	l, err := Acquire(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := Holder(path); pid != os.Getpid() || err != nil {
+		t.Fatalf("Holder while held: %d, %v; want %d", pid, err, os.Getpid())
+	}
+	l.Release()
+	if pid, err := Holder(path); pid != 0 || err != nil {
+		t.Fatalf("Holder after Release: %d, %v; want 0", pid, err)
+	}
 }
