@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/lockfile"
@@ -181,36 +182,58 @@ func writeLadderRow(w io.Writer, r runfiles.Rating) {
 
 // ladderAlongside runs the ladder of a training run in the background
 // after every n-th generation (konane train --ladder-every): one game at
-// a time, one update at a time; generations that end while an update
-// runs are rated by another update right after it (before, they waited
-// for the next n-th generation, and the last ones of a run were never
-// rated). wait waits for the updates (ctx ending stops them; their games
-// are kept).
-func ladderAlongside(ctx context.Context, run string, n int, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+// a time, one update at a time (see alongside). limit is the session's
+// time limit (0: none), which the ladder keeps too.
+func ladderAlongside(ctx context.Context, run string, n int, limit time.Duration, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
 	cfg := ladder.DefaultConfig()
 	cfg.Parallel = 1
-	ctx, cancel := context.WithCancel(ctx)
+	cfg.Every = n
+	update := func(ctx context.Context) {
+		sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
+		var busy *lockfile.BusyError
+		switch {
+		case errors.As(err, &busy):
+			logf("ladder: skipped, another ladder is rating this run (process %d)", busy.PID)
+		case err != nil && ctx.Err() == nil:
+			logf("ladder: %v", err)
+		case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
+			last := sum.Rows[len(sum.Rows)-1]
+			logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+		}
+	}
+	return alongside(ctx, n, limit, update, logf)
+}
+
+// alongside runs update after every n-th generation, in the background,
+// one update at a time; generations that end while an update runs are
+// rated by another update right after it (before, they waited for the
+// next n-th generation, and the last ones of a run were never rated).
+// wait waits for the updates (ctx ending stops them; their games are
+// kept). With a limit, the updates stop when limit has passed since
+// alongside was called, and wait says so: a session's time limit
+// includes its ladder (before, train --time 4m waited 35 minutes for
+// one).
+func alongside(ctx context.Context, n int, limit time.Duration, update func(context.Context), logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+	parent := ctx
+	var cancel context.CancelFunc
+	if limit > 0 {
+		ctx, cancel = context.WithTimeout(parent, limit)
+	} else {
+		ctx, cancel = context.WithCancel(parent)
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	running := false // a goroutine is rating
 	pending := false // a generation arrived while it was
+	cut := false     // the time limit stopped an update
 	rate := func() {
 		defer wg.Done()
 		for {
-			cfg := cfg
-			cfg.Every = n
-			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
-			var busy *lockfile.BusyError
-			switch {
-			case errors.As(err, &busy):
-				logf("ladder: skipped, another ladder is rating this run (process %d)", busy.PID)
-			case err != nil && ctx.Err() == nil:
-				logf("ladder: %v", err)
-			case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
-				last := sum.Rows[len(sum.Rows)-1]
-				logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
-			}
+			update(ctx)
 			mu.Lock()
+			if ctx.Err() != nil && parent.Err() == nil {
+				cut = true
+			}
 			if !pending || ctx.Err() != nil {
 				running = false
 				mu.Unlock()
@@ -221,7 +244,7 @@ func ladderAlongside(ctx context.Context, run string, n int, logf func(string, .
 		}
 	}
 	onGeneration = func(gen int) {
-		if gen%n != 0 {
+		if gen%n != 0 || ctx.Err() != nil {
 			return
 		}
 		mu.Lock()
@@ -237,10 +260,17 @@ func ladderAlongside(ctx context.Context, run string, n int, logf func(string, .
 	wait = func() {
 		mu.Lock()
 		if running && ctx.Err() == nil {
-			logf("waiting for the ladder to finish (Ctrl-C stops it; its games are kept)")
+			if limit > 0 {
+				logf("waiting for the ladder to finish, within the time limit (Ctrl-C stops it; its games are kept)")
+			} else {
+				logf("waiting for the ladder to finish (Ctrl-C stops it; its games are kept)")
+			}
 		}
 		mu.Unlock()
 		wg.Wait()
+		if cut {
+			logf("time limit %v reached: the ladder stopped with the run (its finished games are kept; konane ladder --run DIR rates the rest)", limit)
+		}
 		cancel()
 	}
 	return onGeneration, wait

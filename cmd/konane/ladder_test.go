@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestTrainLadderEvery: "konane train --ladder-every 1" rates every
@@ -49,5 +52,41 @@ func TestTrainLadderEvery(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "ladder: ") {
 		t.Errorf("train printed nothing of the ladder:\n%s", out.String())
+	}
+}
+
+// TestLadderKeepsTimeLimit: a session's time limit includes the ladder
+// that rates alongside it (train --time 4m --ladder-every 2 waited 35
+// minutes for one, issue 45): an update still running at the limit is
+// stopped, and wait says so; without a limit wait waits for it.
+func TestLadderKeepsTimeLimit(t *testing.T) {
+	// An update that rates until it is stopped.
+	forever := func(ctx context.Context) { <-ctx.Done() }
+	var log bytes.Buffer
+	var mu sync.Mutex
+	logf := func(format string, a ...any) { mu.Lock(); fmt.Fprintf(&log, format+"\n", a...); mu.Unlock() }
+	rate, wait := alongside(context.Background(), 2, 50*time.Millisecond, forever, logf)
+	rate(1) // not a 2nd generation: nothing starts
+	rate(2)
+	start := time.Now()
+	wait()
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("wait took %v past a 50ms limit", took)
+	}
+	if !strings.Contains(log.String(), "time limit 50ms reached: the ladder stopped with the run") {
+		t.Errorf("wait did not say the ladder stopped at the limit:\n%s", log.String())
+	}
+
+	// Without a limit, wait waits for the update to finish.
+	log.Reset()
+	release := make(chan struct{})
+	done := false
+	update := func(ctx context.Context) { <-release; done = true }
+	rate, wait = alongside(context.Background(), 1, 0, update, logf)
+	rate(1)
+	time.AfterFunc(20*time.Millisecond, func() { close(release) })
+	wait()
+	if !done || strings.Contains(log.String(), "time limit") {
+		t.Errorf("without a limit: update done %v, log:\n%s", done, log.String())
 	}
 }

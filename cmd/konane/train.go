@@ -48,7 +48,9 @@ Metrics per generation go to DIR/metrics.csv and DIR/metrics.png.
 every N-th generation, one game at a time (see "konane help ladder"), so
 it uses at most about one core; its cost grows with the ladder's games
 and simulations (see docs/results). Rate less often (a larger N) to
-give it less.
+give it less. At the end of training the run waits for the rating in
+progress, within --time if given: the time limit includes the ladder,
+which stops with the run and says so (konane ladder rates the rest).
 
 --init MODEL starts a new run from the weights (and architecture) of a
 model file instead of random weights: to go on training a shipped model
@@ -155,7 +157,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if o.ladderEvery > 0 {
-		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, logf)
+		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, cfg.Duration, logf)
 		defer wait()
 		generation := hooks.Generation
 		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }
