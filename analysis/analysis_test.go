@@ -314,14 +314,14 @@ func TestPanel(t *testing.T) {
 	for _, s := range p.Series {
 		if s.Marks {
 			names = append(names, s.Name)
-			glyphs = append(glyphs, fmt.Sprintf("%T", s.Glyph))
+			glyphs = append(glyphs, s.Glyph.String())
 		}
 	}
 	if got := strings.Join(names, ", "); got != "1 inaccuracy, 1 mistake, 2 blunders" {
 		t.Errorf("marks %q, want one series per class", got)
 	}
 	// The page's shapes: ◆ inaccuracy, ▲ mistake, ✖ blunder.
-	if got := strings.Join(glyphs, " "); got != "chart.DiamondGlyph draw.PyramidGlyph draw.CrossGlyph" {
+	if got := strings.Join(glyphs, " "); got != "diamond triangle cross" {
 		t.Errorf("marks in the shapes %s, want the page's diamond, triangle and cross", got)
 	}
 	// The curve is named for what it measures, not for a winner (this

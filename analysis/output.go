@@ -9,9 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/rules"
 )
@@ -153,14 +150,14 @@ func (rep *Report) Panel() chart.Panel {
 	series := []chart.Series{{Name: "Black's win probability", X: xs, Y: ys}}
 	for _, k := range []struct {
 		class Class
-		glyph draw.GlyphDrawer
+		glyph chart.Glyph
 		color color.RGBA
 	}{
 		// The shapes and colours of the page's review graph
 		// (web/static/review.js, style.css): ◆ ▲ ✖.
-		{Inaccuracy, chart.DiamondGlyph{}, color.RGBA{0xf2, 0xc1, 0x2e, 0xff}},
-		{Mistake, draw.PyramidGlyph{}, color.RGBA{0xe0, 0x7b, 0x00, 0xff}},
-		{Blunder, draw.CrossGlyph{}, color.RGBA{0xb0, 0x00, 0x20, 0xff}},
+		{Inaccuracy, chart.Diamond, color.RGBA{0xf2, 0xc1, 0x2e, 0xff}},
+		{Mistake, chart.Triangle, color.RGBA{0xe0, 0x7b, 0x00, 0xff}},
+		{Blunder, chart.Cross, color.RGBA{0xb0, 0x00, 0x20, 0xff}},
 	} {
 		marks := make([]float64, len(xs))
 		n := 0
@@ -190,8 +187,8 @@ func (rep *Report) Panel() chart.Panel {
 
 // PlotWidth and PlotHeight are the size of the PNG of a game.
 var (
-	PlotWidth  = 10 * vg.Inch
-	PlotHeight = 5 * vg.Inch
+	PlotWidth  = 10 * chart.Inch
+	PlotHeight = 5 * chart.Inch
 )
 
 // CandidatesJSON returns candidates in their JSON form (nil for none).

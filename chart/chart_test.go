@@ -23,27 +23,37 @@ func TestEMA(t *testing.T) {
 }
 
 func TestIntegerTicks(t *testing.T) {
-	tk := intTicks{integer: true, second: func(x float64) string {
+	tk := ticker{integer: true, second: func(x float64) string {
 		if x == 4 {
 			return "2 h"
 		}
 		return ""
 	}}
-	ticks := tk.Ticks(1, 7)
+	ticks := tk.ticks(1, 7)
 	var labels []string
 	for _, x := range ticks {
-		if x.Value != math.Round(x.Value) {
-			t.Errorf("tick at %g is not a whole number", x.Value)
+		if x.value != math.Round(x.value) {
+			t.Errorf("tick at %g is not a whole number", x.value)
 		}
-		labels = append(labels, x.Label)
+		labels = append(labels, x.label)
 	}
 	if got := strings.Join(labels, "|"); !strings.Contains(got, "4\n2 h") || strings.Contains(got, ".") {
 		t.Errorf("labels %q: want whole numbers and \"4\\n2 h\"", got)
 	}
-	for _, x := range (intTicks{}).Ticks(0, 0.5) {
-		if x.Label != "" && len(x.Label) > 4 {
-			t.Errorf("label %q of a step of 0.1 has too many decimals", x.Label)
+	for _, x := range (ticker{}).ticks(0, 0.5) {
+		if x.label != "" && len(x.label) > 4 {
+			t.Errorf("label %q of a step of 0.1 has too many decimals", x.label)
 		}
+	}
+	// At most six ticks, on round values, unless asked for more.
+	for _, c := range []struct{ lo, hi float64 }{{1, 84}, {0, 1}, {-130, 410}, {0.2, 0.35}, {1, 2}} {
+		ts := (ticker{}).ticks(c.lo, c.hi)
+		if len(ts) < 2 || len(ts) > 6 {
+			t.Errorf("ticks of [%g, %g]: %d, want 2 to 6", c.lo, c.hi, len(ts))
+		}
+	}
+	if ts := (ticker{target: 10}).ticks(0, 100); len(ts) != 11 {
+		t.Errorf("ten ticks asked on [0, 100]: %d", len(ts))
 	}
 }
 
@@ -95,16 +105,33 @@ func TestWriteSVG(t *testing.T) {
 
 func TestFlatSeriesRange(t *testing.T) {
 	p := Panel{Title: "flat", Series: []Series{{X: []float64{1, 2}, Y: []float64{6, 6}}}}
-	pl, _, err := p.build()
-	if err != nil {
-		t.Fatal(err)
+	_, _, lo, hi := p.ranges()
+	if hi-lo < 1 {
+		t.Errorf("a flat series at 6 gets the range [%g, %g]", lo, hi)
 	}
-	if pl.Y.Max-pl.Y.Min < 1 {
-		t.Errorf("a flat series at 6 gets the range [%g, %g]", pl.Y.Min, pl.Y.Max)
-	}
-	for _, tk := range pl.Y.Tick.Marker.Ticks(pl.Y.Min, pl.Y.Max) {
-		if len(tk.Label) > 4 {
-			t.Errorf("tick label %q", tk.Label)
+	for _, tk := range (ticker{}).ticks(lo, hi) {
+		if len(tk.label) > 4 {
+			t.Errorf("tick label %q", tk.label)
 		}
+	}
+	if _, _, lo, hi := p.WithYRange(0, 100).ranges(); lo != 0 || hi != 100 {
+		t.Errorf("a fixed range: [%g, %g], want [0, 100]", lo, hi)
+	}
+}
+
+// TestClip: lines and bands are cut at the frame of the plot.
+func TestClip(t *testing.T) {
+	r := rect{0, 0, 10, 10}
+	parts := clipPolyline([]point{{-5, 5}, {5, 5}, {5, 15}, {8, 15}, {8, 5}}, r)
+	if len(parts) != 2 || parts[0][0] != (point{0, 5}) || parts[0][len(parts[0])-1] != (point{5, 10}) || parts[1][0] != (point{8, 10}) {
+		t.Errorf("clipped line %v", parts)
+	}
+	poly := clipPolygon([]point{{-5, -5}, {5, -5}, {5, 5}, {-5, 5}}, r)
+	if a := math.Abs(area(poly)); math.Abs(a-25) > 1e-9 {
+		t.Errorf("clipped square %v of area %g, want 25", poly, a)
+	}
+	d := dashes([]point{{0, 0}, {16, 0}}, []float64{5, 3})
+	if len(d) != 2 || d[0][1] != (point{5, 0}) || d[1][0] != (point{8, 0}) || d[1][1] != (point{13, 0}) {
+		t.Errorf("dashes %v", d)
 	}
 }

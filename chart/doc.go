@@ -12,7 +12,9 @@
 //   - a unit in every axis label, chosen by the caller.
 //
 // A figure is a list of Panels; the caller says what each panel holds,
-// chart draws it. The figures of a run's files (package runfiles) are
+// chart draws it, with its own small renderer (the standard library and
+// golang.org/x/image: text in Go Regular, anti-aliased): no plotting
+// library, no fonts beyond one. The figures of a run's files (package runfiles) are
 // here: MetricsPanels for metrics.csv, RatingsPanels for the ladder's
 // ratings.csv.
 //
@@ -21,5 +23,5 @@
 //	p := chart.Panel{Title: "losses", XLabel: "generation", YLabel: "loss (nats)", IntegerX: true,
 //		Series: []chart.Series{{Name: "policy", X: gens, Y: policy, Smooth: true}}}
 //	err := chart.SavePNG("metrics.png", []chart.Panel{p}, 2)
-//	err = chart.WriteSVG(w, p, 5*vg.Inch, 3*vg.Inch)
+//	err = chart.WriteSVG(w, p, 5*chart.Inch, 3*chart.Inch)
 package chart

@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/runfiles"
 )
@@ -363,8 +361,8 @@ type Chart struct {
 
 // Size of a chart on the page (scaled to the width of the screen).
 const (
-	chartWidth  = 4.8 * vg.Inch
-	chartHeight = 3 * vg.Inch
+	chartWidth  = 4.8 * chart.Inch
+	chartHeight = 3 * chart.Inch
 )
 
 func (s *Server) chartsHandler(w http.ResponseWriter, r *http.Request) {
@@ -409,11 +407,7 @@ func renderCharts(rf runFiles) ([]byte, error) {
 		if err := chart.WriteSVG(&buf, p, chartWidth, chartHeight); err != nil {
 			return nil, fmt.Errorf("dashboard: %w", err)
 		}
-		svg := buf.String()
-		if k := strings.Index(svg, "<svg"); k > 0 {
-			svg = svg[k:] // no XML prologue inside HTML
-		}
-		out = append(out, Chart{ID: ids[i], Title: p.Title, SVG: svg})
+		out = append(out, Chart{ID: ids[i], Title: p.Title, SVG: buf.String()})
 	}
 	return json.Marshal(out)
 }
