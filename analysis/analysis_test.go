@@ -180,10 +180,10 @@ func TestOutputs(t *testing.T) {
 	}
 }
 
-// TestResult: a game ends when the side to move has none (whatever the
+// TestOutcome: a game ends when the side to move has none (whatever the
 // Result tag says), or by the tag before that (a resignation); without
 // either it is unfinished.
-func TestResult(t *testing.T) {
+func TestOutcome(t *testing.T) {
 	rec := randomGame(6, 5)
 	ps, err := rec.Replay()
 	if err != nil {
@@ -208,17 +208,17 @@ func TestResult(t *testing.T) {
 		name   string
 		n      int
 		result string
-		want   Result
+		want   Outcome
 		text   string
 	}{
-		{"played out", len(rec.Moves), "", Result{Winner: end.Other(), Method: rules.NoMoveLeft}, end.Other().String() + " wins (" + end.String() + " has no move)"},
-		{"played out, tag as well", len(rec.Moves), rules.ResultFor(end.Other()), Result{Winner: end.Other(), Method: rules.NoMoveLeft}, end.Other().String() + " wins (" + end.String() + " has no move)"},
-		{"black resigned", 4, rules.ResultFor(rules.White), Result{Winner: rules.White, Method: rules.Resignation}, "white wins (black resigned)"},
-		{"white resigned", 5, rules.ResultFor(rules.Black), Result{Winner: rules.Black, Method: rules.Resignation}, "black wins (white resigned)"},
-		{"unfinished", 5, "*", Result{}, "unfinished"},
-		{"no tag", 3, "", Result{}, "unfinished"},
+		{"played out", len(rec.Moves), "", Outcome{Winner: end.Other(), Method: rules.NoMoveLeft}, end.Other().String() + " wins (" + end.String() + " has no move)"},
+		{"played out, tag as well", len(rec.Moves), rules.ResultFor(end.Other()), Outcome{Winner: end.Other(), Method: rules.NoMoveLeft}, end.Other().String() + " wins (" + end.String() + " has no move)"},
+		{"black resigned", 4, rules.ResultFor(rules.White), Outcome{Winner: rules.White, Method: rules.Resignation}, "white wins (black resigned)"},
+		{"white resigned", 5, rules.ResultFor(rules.Black), Outcome{Winner: rules.Black, Method: rules.Resignation}, "black wins (white resigned)"},
+		{"unfinished", 5, "*", Outcome{}, "unfinished"},
+		{"no tag", 3, "", Outcome{}, "unfinished"},
 	} {
-		got := resultOf(cut(c.n, c.result))
+		got := outcomeOf(cut(c.n, c.result))
 		if got != c.want || got.String() != c.text {
 			t.Errorf("%s: %+v %q, want %+v %q", c.name, got, got, c.want, c.text)
 		}
@@ -409,7 +409,7 @@ func TestTableGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := &Report{Size: 6, Result: resultOf(g)}
+	rep := &Report{Size: 6, Outcome: outcomeOf(g)}
 	for i, m := range rec.Moves[:6] {
 		r := Row{Ply: i + 1, Player: ps[i].Turn, Move: m, Before: 0.5 + 0.05*float64(i%3), After: 0.5 - 0.04*float64(i),
 			Line: rec.Moves[i:min(i+2, len(rec.Moves))]}

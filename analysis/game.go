@@ -167,24 +167,24 @@ type Report struct {
 	Size      int
 	Positions []Position // the start, then the position after each move
 	Rows      []Row      // one per move
-	Result    Result
+	Outcome   Outcome
 }
 
-// Result is how a game ended, as its rules.Game says (Game.Outcome): the
+// Outcome is how a game ended, as its rules.Game says (Game.Outcome): the
 // winner, and how (rules.NoMoveLeft; rules.Resignation when the record's
 // Result tag names a winner before the end; rules.NotOver while the game
 // goes on).
-type Result struct {
+type Outcome struct {
 	Winner rules.Color // when Over
 	Method rules.Method
 }
 
 // Over reports whether the game is over.
-func (r Result) Over() bool { return r.Method != rules.NotOver }
+func (r Outcome) Over() bool { return r.Method != rules.NotOver }
 
 // String is "black wins (white has no move)", "white wins (black
 // resigned)" or "unfinished".
-func (r Result) String() string {
+func (r Outcome) String() string {
 	switch r.Method {
 	case rules.NotOver:
 		return "unfinished"
@@ -194,10 +194,10 @@ func (r Result) String() string {
 	return fmt.Sprintf("%s wins (%s has no move)", r.Winner, r.Winner.Other())
 }
 
-// resultOf is the Result of g.
-func resultOf(g *rules.Game) Result {
+// outcomeOf is the Outcome of g.
+func outcomeOf(g *rules.Game) Outcome {
 	w, m := g.Outcome()
-	return Result{Winner: w, Method: m}
+	return Outcome{Winner: w, Method: m}
 }
 
 // Game analyses every position of the game rec (see Evaluate) and grades
@@ -212,7 +212,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Size: rec.Size, Positions: pos, Result: resultOf(g)}
+	rep := &Report{Size: rec.Size, Positions: pos, Outcome: outcomeOf(g)}
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,

@@ -47,7 +47,7 @@ type JSONReport struct {
 	Result JSONResult `json:"result"`
 }
 
-// JSONResult is a Result as JSON.
+// JSONResult is an Outcome as JSON.
 type JSONResult struct {
 	Over     bool   `json:"over"`
 	Winner   string `json:"winner,omitempty"` // "black" or "white", when over
@@ -56,9 +56,9 @@ type JSONResult struct {
 
 // JSON returns the report in its JSON form.
 func (rep *Report) JSON() JSONReport {
-	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Result.Over(), Resigned: rep.Result.Method == rules.Resignation}}
-	if rep.Result.Over() {
-		out.Result.Winner = rep.Result.Winner.String()
+	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Outcome.Over(), Resigned: rep.Outcome.Method == rules.Resignation}}
+	if rep.Outcome.Over() {
+		out.Result.Winner = rep.Outcome.Winner.String()
 	}
 	for _, p := range rep.Positions {
 		out.Sims += p.Search.Sims
@@ -91,7 +91,7 @@ func MoveNumber(ply int) string {
 
 // WriteTable writes the report as a table for people, one row per move,
 // then each side's count of inaccuracies, mistakes and blunders and the
-// game's Result.
+// game's Outcome.
 func (rep *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "no.\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
@@ -125,7 +125,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "result: %s\n", rep.Result)
+	_, err := fmt.Fprintf(w, "result: %s\n", rep.Outcome)
 	return err
 }
 

@@ -25,7 +25,7 @@ const (
 	MaxLine     = 1 << 16 // bytes of one query line
 	MaxInFlight = 256     // queries accepted and not yet answered
 	// DefaultConcurrent is the number of queries searched at once when
-	// ServerConfig sets none; the others wait their turn.
+	// StreamConfig sets none; the others wait their turn.
 	DefaultConcurrent = 8
 )
 
@@ -77,8 +77,8 @@ type Response struct {
 	IsDuringSearch *bool              `json:"isDuringSearch,omitempty"`
 }
 
-// ServerConfig configures a JSON engine.
-type ServerConfig struct {
+// StreamConfig configures a JSON engine.
+type StreamConfig struct {
 	Engines *agent.Engines // running
 	// Concurrent is the number of queries searched at once (0:
 	// DefaultConcurrent); their positions share each engine's batched
@@ -90,10 +90,10 @@ type ServerConfig struct {
 	Seed          uint64
 }
 
-// Server is the JSON analysis engine: Serve reads queries, one JSON
+// StreamServer is the JSON analysis engine: Serve reads queries, one JSON
 // object a line, and writes responses, one a line.
-type Server struct {
-	cfg ServerConfig
+type StreamServer struct {
+	cfg StreamConfig
 	sem chan struct{}
 
 	outMu sync.Mutex
@@ -103,8 +103,8 @@ type Server struct {
 	inFlight map[string]context.CancelFunc
 }
 
-// NewServer returns a server; it starts nothing until Serve.
-func NewServer(cfg ServerConfig) (*Server, error) {
+// NewStreamServer returns a server; it starts nothing until Serve.
+func NewStreamServer(cfg StreamConfig) (*StreamServer, error) {
 	if cfg.Engines == nil {
 		return nil, errors.New("analysis: server without engines")
 	}
@@ -117,13 +117,13 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.DefaultVisits == 0 {
 		cfg.DefaultVisits = DefaultSims
 	}
-	return &Server{cfg: cfg, sem: make(chan struct{}, cfg.Concurrent), inFlight: map[string]context.CancelFunc{}}, nil
+	return &StreamServer{cfg: cfg, sem: make(chan struct{}, cfg.Concurrent), inFlight: map[string]context.CancelFunc{}}, nil
 }
 
 // Serve answers the queries of r on w until r ends (then it waits for the
 // queries in flight) or ctx ends (then it cancels them). Bad input is
 // answered with an error line and never ends it.
-func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+func (s *StreamServer) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.out = w
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -169,7 +169,7 @@ func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 
 // handle answers one line: a terminate action at once, a query in its
 // own goroutine.
-func (s *Server) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, tooLong bool) {
+func (s *StreamServer) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, tooLong bool) {
 	if tooLong {
 		s.write(Response{ID: looseID(line), Error: fmt.Sprintf("query longer than %d bytes", MaxLine)})
 		return
@@ -234,7 +234,7 @@ func (s *Server) handle(ctx context.Context, wg *sync.WaitGroup, line []byte, to
 
 // terminate cancels the query q.TerminateID, if in flight, and
 // acknowledges.
-func (s *Server) terminate(q Query) {
+func (s *StreamServer) terminate(q Query) {
 	if q.TerminateID == "" {
 		s.write(Response{ID: q.ID, Error: `terminate: no "terminateId"`})
 		return
@@ -258,7 +258,7 @@ type job struct {
 }
 
 // prepare checks a query and replays its moves.
-func (s *Server) prepare(q Query) (job, error) {
+func (s *StreamServer) prepare(q Query) (job, error) {
 	size := q.Size
 	if size == 0 {
 		size = 8
@@ -319,7 +319,7 @@ func (s *Server) prepare(q Query) (job, error) {
 
 // run analyses the job's turns and writes a response per turn, or the
 // end of a terminated query.
-func (s *Server) run(ctx, qctx context.Context, id string, j job) {
+func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
@@ -343,7 +343,7 @@ func (s *Server) run(ctx, qctx context.Context, id string, j job) {
 
 // cancelled writes the end of a query cancelled by terminate (nothing
 // when the whole engine is stopping).
-func (s *Server) cancelled(ctx context.Context, id string) {
+func (s *StreamServer) cancelled(ctx context.Context, id string) {
 	if ctx.Err() == nil {
 		s.write(Response{ID: id, Terminated: true})
 	}
@@ -381,7 +381,7 @@ func response(id string, p Position, policy bool) Response {
 }
 
 // write writes one response line.
-func (s *Server) write(r Response) {
+func (s *StreamServer) write(r Response) {
 	data, err := json.Marshal(r)
 	if err != nil {
 		data, _ = json.Marshal(Response{ID: r.ID, Error: "internal: " + err.Error()})

@@ -13,7 +13,7 @@ import (
 )
 
 // serve runs a server on input and returns its response lines by id.
-func serve(t *testing.T, s *Server, input string) map[string][]Response {
+func serve(t *testing.T, s *StreamServer, input string) map[string][]Response {
 	t.Helper()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
@@ -34,7 +34,7 @@ func serve(t *testing.T, s *Server, input string) map[string][]Response {
 }
 
 func TestServerErrors(t *testing.T) {
-	s, err := NewServer(ServerConfig{Engines: agenttest.RunEngines(t), DefaultVisits: 8})
+	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), DefaultVisits: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestServerErrors(t *testing.T) {
 func TestServerConcurrent(t *testing.T) {
 	es := agenttest.RunEngines(t)
 	e, _ := es.Get(8)
-	s, err := NewServer(ServerConfig{Engines: es})
+	s, err := NewStreamServer(StreamConfig{Engines: es})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestServerConcurrent(t *testing.T) {
 }
 
 func TestServerTerminate(t *testing.T) {
-	s, err := NewServer(ServerConfig{Engines: agenttest.RunEngines(t), Concurrent: 1})
+	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), Concurrent: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

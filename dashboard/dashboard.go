@@ -40,8 +40,8 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Server serves the dashboard of one run.
-type Server struct {
+// Handler serves the dashboard of one run (an http.Handler).
+type Handler struct {
 	run  fs.FS
 	opts Options
 	mux  *http.ServeMux
@@ -53,14 +53,14 @@ type Server struct {
 
 // New returns the dashboard of the run in fsys. It reads nothing until
 // asked.
-func New(fsys fs.FS, opts Options) *Server {
+func New(fsys fs.FS, opts Options) *Handler {
 	if opts.Refresh <= 0 {
 		opts.Refresh = 5 * time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{run: fsys, opts: opts, mux: http.NewServeMux()}
+	s := &Handler{run: fsys, opts: opts, mux: http.NewServeMux()}
 	s.mux.HandleFunc("/{$}", s.page)
 	s.mux.HandleFunc("/app.js", s.asset("static/app.js", "text/javascript; charset=utf-8"))
 	s.mux.HandleFunc("/style.css", s.asset("static/style.css", "text/css; charset=utf-8"))
@@ -70,7 +70,7 @@ func New(fsys fs.FS, opts Options) *Server {
 }
 
 // ServeHTTP implements http.Handler: GET and HEAD only.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "dashboard: the dashboard only reads (GET)", http.StatusMethodNotAllowed)
@@ -83,7 +83,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+func (s *Handler) page(w http.ResponseWriter, r *http.Request) {
 	b, err := static.ReadFile("static/index.html")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -95,7 +95,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-func (s *Server) asset(name, ctype string) http.HandlerFunc {
+func (s *Handler) asset(name, ctype string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, err := static.ReadFile(name)
 		if err != nil {
@@ -183,7 +183,7 @@ type runFiles struct {
 	errs        []string
 }
 
-func (s *Server) read() runFiles {
+func (s *Handler) read() runFiles {
 	var rf runFiles
 	var ver []string
 	stamp := func(name string) {
@@ -225,7 +225,7 @@ func (s *Server) read() runFiles {
 	return rf
 }
 
-func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+func (s *Handler) status(w http.ResponseWriter, r *http.Request) {
 	rf := s.read()
 	st := Status{Name: s.opts.Name, Version: rf.version, Config: rf.config, Size: rf.size, Errors: rf.errs}
 	st.GamesPerGen = rf.gamesPerGen
@@ -274,7 +274,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 // holder is the process that holds the lock at key (0: none) and
 // whether that is known: not without Options.Holder, nor when it fails
 // (its error goes to st.Errors).
-func (s *Server) holder(key string, st *Status) (pid int, known bool) {
+func (s *Handler) holder(key string, st *Status) (pid int, known bool) {
 	if s.opts.Holder == nil {
 		return 0, false
 	}
@@ -289,7 +289,7 @@ func (s *Server) holder(key string, st *Status) (pid int, known bool) {
 // staleAfter is how long the run may write nothing while it still works:
 // Options.StaleAfter, else 10 minutes or three times the longest quiet
 // spell of the last generation (its training, or the time per game).
-func (s *Server) staleAfter(ms []runfiles.Metrics, gamesPerGen int) time.Duration {
+func (s *Handler) staleAfter(ms []runfiles.Metrics, gamesPerGen int) time.Duration {
 	if s.opts.StaleAfter > 0 {
 		return s.opts.StaleAfter
 	}
@@ -365,7 +365,7 @@ const (
 	chartHeight = 3 * chart.Inch
 )
 
-func (s *Server) chartsHandler(w http.ResponseWriter, r *http.Request) {
+func (s *Handler) chartsHandler(w http.ResponseWriter, r *http.Request) {
 	rf := s.read()
 	s.mu.Lock()
 	defer s.mu.Unlock()

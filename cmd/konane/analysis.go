@@ -59,7 +59,7 @@ func runAnalysis(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
-	s, err := analysis.NewServer(analysis.ServerConfig{Engines: es, Concurrent: *concurrent, DefaultVisits: *visits, Seed: 1})
+	s, err := analysis.NewStreamServer(analysis.StreamConfig{Engines: es, Concurrent: *concurrent, DefaultVisits: *visits, Seed: 1})
 	if err != nil {
 		return err
 	}

@@ -140,7 +140,7 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		}
 		out.Moves = append(out.Moves, m)
 	}
-	if res := rep.Result; res.Over() {
+	if res := rep.Outcome; res.Over() {
 		out.Over, out.Winner, out.Resigned = true, res.Winner.String(), res.Method == rules.Resignation
 	}
 	return out
