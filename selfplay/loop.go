@@ -66,6 +66,9 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 	if cfg, err = d.checkOrWriteConfig(cfg); err != nil {
 		return nil, err
 	}
+	if cfg.RunID != "" {
+		logf("run %s, seed %d", cfg.RunID, cfg.Seed) // its identity, random (runfiles.NewRunID)
+	}
 	if err := d.initState(cfg.RunID); err != nil {
 		return nil, err
 	}

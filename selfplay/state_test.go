@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/konanezero/konane/runfiles"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/runstore"
@@ -174,9 +177,12 @@ func TestShardOfAnotherRunRefused(t *testing.T) {
 func TestRunIdentity(t *testing.T) {
 	cfg := fixtureConfig()
 	cfg.Generations = 1
+	var logged []string
 	start := func(dir string) (Config, runfiles.State) {
 		t.Helper()
-		if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		logged = nil
+		logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+		if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
 			t.Fatal(err)
 		}
 		d := NewRunDir(dir)
@@ -195,6 +201,9 @@ func TestRunIdentity(t *testing.T) {
 	cb, _ := start(b)
 	if !runfiles.ValidRunID(ca.RunID) || sta.RunID != ca.RunID {
 		t.Fatalf("run identity %q in config.json, %q in state.json: want one, valid", ca.RunID, sta.RunID)
+	}
+	if want := "run " + cb.RunID + ", seed 1"; !slices.Contains(logged, want) {
+		t.Errorf("log %q: want %q", logged, want)
 	}
 	if ca.RunID == cb.RunID {
 		t.Fatalf("two runs of one seed have one identity %s", ca.RunID)
