@@ -33,17 +33,12 @@ const (
 	Cross                 // a diagonal cross
 )
 
+var glyphNames = [...]string{Circle: "circle", Diamond: "diamond", Triangle: "triangle", Cross: "cross"}
+
 // String names the glyph.
 func (g Glyph) String() string {
-	switch g {
-	case Circle:
-		return "circle"
-	case Diamond:
-		return "diamond"
-	case Triangle:
-		return "triangle"
-	case Cross:
-		return "cross"
+	if g >= 0 && int(g) < len(glyphNames) {
+		return glyphNames[g]
 	}
 	return fmt.Sprintf("Glyph(%d)", int(g))
 }

@@ -282,64 +282,47 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 
 // TestResumeChecksModel: a model replaced under models/ after its
 // generation was committed is refused when the run resumes, naming the
-// file (issue 47).
+// file (issue 47): the committed generation's, and the best model of a
+// gated run, which plays its games.
 func TestResumeChecksModel(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig()
-	cfg.Generations = 1
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
-	model := filepath.Join(dir, runfiles.ModelKey(1))
-	b, err := os.ReadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)-1] ^= 1
-	if err := os.WriteFile(model, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Generations = 2
-	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
-	var fe *FileError
-	if !errors.As(err, &fe) || fe.Path != model || !strings.Contains(err.Error(), "the model was replaced") {
-		t.Fatalf("resume after the model was replaced: %v, want a FileError naming it", err)
-	}
-}
-
-// TestResumeChecksBestModel: the best model of a gated run, which plays
-// its games, is checked too when the run resumes: replaced under models/,
-// it is refused, naming the file.
-func TestResumeChecksBestModel(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
 	cfg.Generations = 2
 	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	best := filepath.Join(dir, runfiles.ModelKey(1))
-	b, err := os.ReadFile(best)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewRunDir(dir)
-	st, err := d.readState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// As a gate that kept generation 1 would have committed it.
-	st.Best, st.BestSHA256 = runfiles.ModelName(1), runstore.SHA256(b)
-	if err := d.writeState(st); err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)-1] ^= 1
-	if err := os.WriteFile(best, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Generations = 3
-	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
-	var fe *FileError
-	if !errors.As(err, &fe) || fe.Path != best || !strings.Contains(err.Error(), "the model was replaced") {
-		t.Fatalf("resume after the best model was replaced: %v, want a FileError naming it", err)
+	for _, c := range []struct {
+		what string
+		gen  int
+		best bool // made the best model first, as a gate that kept it would have
+	}{{"committed", 2, false}, {"best", 1, true}} {
+		run := filepath.Join(t.TempDir(), "run")
+		os.CopyFS(run, os.DirFS(dir))
+		model := filepath.Join(run, runfiles.ModelKey(c.gen))
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.best {
+			d := NewRunDir(run)
+			st, err := d.readState()
+			if err == nil {
+				st.Best, st.BestSHA256 = runfiles.ModelName(c.gen), runstore.SHA256(b)
+				err = d.writeState(st)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		b[len(b)-1] ^= 1
+		if err := os.WriteFile(model, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Generations = 3
+		err = Run(context.Background(), run, cfg, Hooks{}, t.Logf)
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Path != model || !strings.Contains(err.Error(), "the model was replaced") {
+			t.Errorf("resume after the %s model was replaced: %v, want a FileError naming it", c.what, err)
+		}
 	}
 }

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/runfiles"
-
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
 
