@@ -42,13 +42,13 @@ func Acquire(path string) (*Lock, error) {
 		return nil, fmt.Errorf("lockfile: %s: %w", path, err)
 	}
 	if !ok {
-		pid := readPID(f)
+		pid, _ := readHolder(f)
 		f.Close()
 		return nil, &BusyError{Path: path, PID: pid}
 	}
 	// The holder's pid, for the message of the next one who tries.
 	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+hostname()+"\n"), 0)
 	}
 	return &Lock{f: f, path: path}, nil
 }
@@ -68,25 +68,40 @@ func (l *Lock) Release() error {
 	return nil
 }
 
-// readPID reads the process id that a holder wrote in f (0: none).
-func readPID(f *os.File) int {
-	b := make([]byte, 32)
+// hostname names this machine in the file ("" if unknown).
+func hostname() string {
+	h, _ := os.Hostname()
+	return strings.Join(strings.Fields(h), "")
+}
+
+// readHolder reads what a holder wrote in f: its process id (0: none)
+// and its machine's name ("" in files written before it was).
+func readHolder(f *os.File) (pid int, host string) {
+	b := make([]byte, 300)
 	n, _ := f.ReadAt(b, 0)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
-	if err != nil || pid < 0 {
-		return 0
+	fields := strings.Fields(string(b[:n]))
+	if len(fields) == 0 {
+		return 0, ""
 	}
-	return pid
+	pid, err := strconv.Atoi(fields[0])
+	if err != nil || pid < 0 {
+		return 0, ""
+	}
+	if len(fields) > 1 {
+		host = fields[1]
+	}
+	return pid, host
 }
 
 // Holder returns the process id of the holder of the lock on path, or 0
 // when there is none: no file, an empty one (its holder released it), or
-// the id of a process that is gone (a holder killed). It only reads the
-// file and never takes the lock, so it cannot get in a holder's way, and
-// it answers for holders on this machine only. A process id that the
-// system gave again to another process after its holder was killed
-// reads as a holder: a caller that must be sure looks for signs of work
-// too.
+// the id of a process of this machine that is gone (a holder killed). It
+// only reads the file and never takes the lock, so it cannot get in a
+// holder's way. A holder on another machine (a directory shared over the
+// network) cannot be checked: its id is returned as it is. A process id
+// that the system gave again to another process after its holder was
+// killed reads as a holder: a caller that must be sure looks for signs
+// of work too.
 func Holder(path string) (int, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -96,7 +111,8 @@ func Holder(path string) (int, error) {
 		return 0, fmt.Errorf("lockfile: %w", err)
 	}
 	defer f.Close()
-	if pid := readPID(f); pid > 0 && alive(pid) {
+	pid, host := readHolder(f)
+	if pid > 0 && (host != "" && host != hostname() || alive(pid)) {
 		return pid, nil
 	}
 	return 0, nil

@@ -109,4 +109,17 @@ func TestHolder(t *testing.T) {
 	if pid, err := Holder(path); pid != 0 || err != nil {
 		t.Fatalf("Holder after Release: %d, %v; want 0", pid, err)
 	}
+	// A holder on another machine cannot be checked: it counts; one of
+	// this machine that is gone does not, nor does a file of nonsense.
+	for _, c := range []struct {
+		data string
+		want int
+	}{{"2147483000 another-machine\n", 2147483000}, {"2147483000 " + hostname() + "\n", 0}, {"2147483000\n", 0}, {"x y\n", 0}} {
+		if err := os.WriteFile(path, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if pid, err := Holder(path); pid != c.want || err != nil {
+			t.Errorf("Holder of a file saying %q: %d, %v; want %d", c.data, pid, err, c.want)
+		}
+	}
 }
