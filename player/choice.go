@@ -59,21 +59,17 @@ func (c Choice) validate() string {
 	return ""
 }
 
-// String describes a weak choice for developers: "drawn at temperature
-// 1.5 among the top 8", "10% random"; "" for the zero Choice.
+// String describes the draw for developers: "drawn at temperature 1.5
+// among the top 8"; "" without a Temp. Noise is left out: it applies to
+// the exact solver and pvs, not to the searches that Limits.String
+// describes.
 func (c Choice) String() string {
-	var s string
-	if c.Temp > 0 {
-		s = fmt.Sprintf("drawn at temperature %g", c.Temp)
-		if c.TopK > 0 {
-			s += fmt.Sprintf(" among the top %d", c.TopK)
-		}
+	if c.Temp <= 0 {
+		return ""
 	}
-	if c.Noise > 0 {
-		if s != "" {
-			s += ", "
-		}
-		s += fmt.Sprintf("%g%% random", 100*c.Noise)
+	s := fmt.Sprintf("drawn at temperature %g", c.Temp)
+	if c.TopK > 0 {
+		s += fmt.Sprintf(" among the top %d", c.TopK)
 	}
 	return s
 }

@@ -1052,13 +1052,17 @@ func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	v := p.version()
 	p.press(kb.Home)
 	p.settle(v) // the level of the game in progress changes too
-	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 easy" {
+	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 newcomer" {
 		t.Fatalf("settings by keyboard: %s", got)
 	}
 	// The level applies at once, the board size from the next game: both
 	// are said.
-	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.msgs()["level.easy"]); p.text("note") != want || p.text("announce") != want {
+	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.msgs()["level.newcomer"]); p.text("note") != want || p.text("announce") != want {
 		t.Errorf("after a level change the page says %q and announces %q, want %q", p.text("note"), p.text("announce"), want)
+	}
+	// The level is described in words under its menu.
+	if got, want := p.text("levelabout"), p.msgs()["level.about.newcomer"]; got != want || want == "" {
+		t.Errorf("the level is described as %q, want %q", got, want)
 	}
 	p.tabTo("#new", true)
 	v = p.version()
@@ -1141,7 +1145,7 @@ func browserTutorial(t *testing.T, browser context.Context, ts *testServer) {
 	v := p.version()
 	p.click("#tutplay")
 	p.settle(v)
-	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 easy "+msgs["status.removeBlack"] {
+	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 newcomer "+msgs["status.removeBlack"] {
 		t.Errorf("after the tutorial: %s", got)
 	}
 }

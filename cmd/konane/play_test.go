@@ -229,7 +229,7 @@ func TestPlayBadInput(t *testing.T) {
 	}
 	text := playLines(t, script)
 	for _, want := range []string{
-		"(level easy: 16 simulations per move)",
+		"(level 4, easy: 16 simulations per move)",
 		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
 		"move \"z9\": square \"z9\" is off the 6x6 board\nblack> ",
 		"move \"b1\": illegal move: Black must remove one of its own stones\nblack> ",
@@ -320,10 +320,10 @@ func TestPlayCommands(t *testing.T) {
 		"Resign this game? Type yes to give it up; anything else plays on.\nblack> not resigned: the game goes on\n",
 		"Your win probability: ",
 		"x black, o white. black (you) to move.\nblack> ",
-		"the computer plays at level easy: 16 simulations per move",
-		"unknown level \"silly\": want easy, medium, hard, max\n",
-		"the computer now plays at level medium: 512 simulations",
-		"the computer now plays at level easy: 16 simulations",
+		"the computer plays at level 4, easy: 16 simulations per move",
+		"unknown level \"silly\": want 1..8 or a name: newcomer, beginner, casual, easy,\nsteady, medium, hard, max\n",
+		"the computer now plays at level 6, medium: 512 simulations",
+		"the computer now plays at level 4, easy: 16 simulations",
 		"Whoever has no jump on their turn loses.",
 		"x black, o white. black (you) to move.\n",
 		"You (black) resign.\n",

@@ -5,7 +5,7 @@
 import {api} from "./api.js";
 import {applyMove, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
-import {msg, putText, t} from "./i18n.js";
+import {levelAbout, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
 import {$, announce, busy} from "./page.js";
 
@@ -78,6 +78,7 @@ export function show(s, same) {
   resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
+  $("levelabout").textContent = levelAbout(s.level);
   drawEval();
   drawMoves();
   drawBoard();
