@@ -102,6 +102,27 @@ func SearchConfig(size int) mcts.Config {
 // DefaultLevel is the level used when none is chosen.
 const DefaultLevel = "medium"
 
+// AdviceLevel is the least level whose search gives a hint or an
+// evaluation (AdviceLimits), whatever level the agent plays at.
+const AdviceLevel = "medium"
+
+// AdviceLimits returns the limits of a hint or an evaluation for a game
+// whose agent plays within s: at least AdviceLevel's simulations (a
+// time limit alone stays as it is), with the solver, and never a draw —
+// so that advice is as good at the weak levels as at medium, and one
+// figure comes from one search.
+func AdviceLimits(s player.Limits) player.Limits {
+	a, err := ParseLevel(AdviceLevel)
+	if err != nil {
+		panic(err) // the table names AdviceLevel (TestParseLevel)
+	}
+	out := player.Limits{Sims: s.Sims, Time: s.Time}
+	if out.Sims > 0 && out.Sims < a.Sims {
+		out.Sims = a.Sims
+	}
+	return out
+}
+
 // Levels returns the difficulty levels, weakest first.
 func Levels() []Level { return append([]Level(nil), levels...) }
 

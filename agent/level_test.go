@@ -185,3 +185,23 @@ func TestAgentPolicyTemp(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceLimits: a hint or an evaluation searches at least as much
+// as medium, with the solver and without a draw, at every level; more
+// when the level searches more; a time limit alone stays.
+func TestAdviceLimits(t *testing.T) {
+	medium, err := ParseLevel(AdviceLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range levels {
+		got := AdviceLimits(l.Limits())
+		want := player.Limits{Sims: max(l.Sims, medium.Sims)}
+		if got != want {
+			t.Errorf("level %s: advice within %+v, want %+v", l.Name, got, want)
+		}
+	}
+	if got := AdviceLimits(player.Limits{Time: time.Second, Choice: player.Choice{Temp: 1}}); got != (player.Limits{Time: time.Second}) {
+		t.Errorf("advice for a time limit: %+v", got)
+	}
+}

@@ -602,7 +602,7 @@ func (t *terminal) hint(ctx context.Context) error {
 		fmt.Fprintf(t.out, "hint: %s (the classical engine's choice; it gives no win probability)\n", m)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -621,7 +621,7 @@ func (t *terminal) eval(ctx context.Context) error {
 		fmt.Fprintf(t.out, "no evaluation: on %dx%d the computer plays the classical engine, which gives no win probability\n", t.board.W, t.board.H)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}

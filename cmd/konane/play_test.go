@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -335,6 +336,14 @@ func TestPlayCommands(t *testing.T) {
 		if !strings.Contains(flat, words(want)) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	// At level easy the evaluation searches as medium does.
+	n := 0
+	if m := regexp.MustCompile(`\((\d+) simulations\)`).FindStringSubmatch(flat); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	if n < 512 {
+		t.Errorf("eval at level easy searched %d simulations, want at least 512", n)
 	}
 	if strings.Count(text, "You (black) resign.") != 1 {
 		t.Errorf("resigned %d times, want once (after yes):\n%s", strings.Count(text, "You (black) resign."), text)
