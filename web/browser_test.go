@@ -332,11 +332,50 @@ func TestBrowser(t *testing.T) {
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
 	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
+	t.Run("levels", func(t *testing.T) { browserLevels(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
 	t.Run("hashchange", func(t *testing.T) { browserHashChange(t, browser, ts) })
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
+}
+
+// browserLevels: after three games lost in a row (here resigned) the
+// page offers the level below, not before; its button starts a game at
+// that level, described under the level's menu.
+func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	for i := range 3 {
+		p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
+		v := p.version()
+		p.click("#new")
+		p.settle(v)
+		p.click("#resign") // arms it
+		v = p.version()
+		p.click("#resign") // confirms
+		p.settle(v)
+		if got, want := p.eval(`String(document.getElementById("levelsuggest").hidden)`), fmt.Sprint(i < 2); got != want {
+			t.Fatalf("after %d games lost the suggestion is hidden: %s, want %s", i+1, got, want)
+		}
+	}
+	msgs := p.msgs()
+	name := strings.NewReplacer("{n}", "2", "{level}", msgs["level.beginner"]).Replace(msgs["level.option"])
+	if want := strings.ReplaceAll(msgs["level.suggestDown"], "{level}", name); p.text("note") != want {
+		t.Errorf("after three losses the page says %q, want %q", p.text("note"), want)
+	}
+	if want := strings.ReplaceAll(msgs["level.suggestPlay"], "{level}", name); p.text("levelsuggest") != want {
+		t.Errorf("the suggestion's button reads %q, want %q", p.text("levelsuggest"), want)
+	}
+	v := p.version()
+	p.click("#levelsuggest")
+	p.settle(v)
+	if got := p.eval(`konane.state.level + " " + konane.state.moves.length + " " + document.getElementById("levelsuggest").hidden`); got != "beginner 0 true" {
+		t.Errorf("the suggested game: %s, want a new game at beginner", got)
+	}
+	if got, want := p.text("levelabout"), msgs["level.about.beginner"]; got != want {
+		t.Errorf("the level is described as %q, want %q", got, want)
+	}
 }
 
 // browserBusy: a request the server refuses with 429 (this client's other
