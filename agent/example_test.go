@@ -18,7 +18,7 @@ func ExampleLevels() {
 	// 2 beginner 1
 	// 3 casual 8
 	// 4 easy 16
-	// 5 steady 128
+	// 5 steady 64
 	// 6 medium 512
 	// 7 hard 2048
 	// 8 max 8192

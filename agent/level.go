@@ -64,10 +64,10 @@ func (l Level) Perfect() bool { return l.Noise == 0 }
 // levels short ones.
 var levels = []Level{
 	{Number: 1, Name: "newcomer", Sims: 1, Temp: 2, Noise: 0.5, PVSTime: 10 * time.Millisecond},
-	{Number: 2, Name: "beginner", Sims: 1, Temp: 0.7, TopK: 6, Noise: 0.35, PVSTime: 20 * time.Millisecond},
-	{Number: 3, Name: "casual", Sims: 8, Temp: 0.5, TopK: 4, Noise: 0.25, PVSTime: 30 * time.Millisecond},
+	{Number: 2, Name: "beginner", Sims: 1, Temp: 1, TopK: 8, Noise: 0.35, PVSTime: 20 * time.Millisecond},
+	{Number: 3, Name: "casual", Sims: 8, Temp: 0.7, TopK: 4, Noise: 0.25, PVSTime: 30 * time.Millisecond},
 	{Number: 4, Name: "easy", Sims: 16, Noise: 0.15, PVSTime: 50 * time.Millisecond},
-	{Number: 5, Name: "steady", Sims: 128, Solver: true, Noise: 0.1, PVSTime: 150 * time.Millisecond},
+	{Number: 5, Name: "steady", Sims: 64, Solver: true, Noise: 0.1, PVSTime: 150 * time.Millisecond},
 	{Number: 6, Name: "medium", Sims: 512, Solver: true, Noise: 0.05, PVSTime: 300 * time.Millisecond},
 	{Number: 7, Name: "hard", Sims: 2048, Solver: true, PVSTime: time.Second},
 	{Number: 8, Name: "max", Sims: 8192, Solver: true, PVSTime: 4 * time.Second},

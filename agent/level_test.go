@@ -141,7 +141,7 @@ func TestSpecLimits(t *testing.T) {
 		{"model:m,level=medium", player.Limits{Sims: 512, Choice: player.Choice{Noise: 0.05}}},
 		{"model:m,level=easy", player.Limits{Sims: 16, NoSolver: true, Choice: player.Choice{Noise: 0.15}}},
 		{"model:m,level=easy,solver=on", player.Limits{Sims: 16, Choice: player.Choice{Noise: 0.15}}},
-		{"model:m,level=2", player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 0.7, TopK: 6, Noise: 0.35}}},
+		{"model:m,level=2", player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 1, TopK: 8, Noise: 0.35}}},
 		{"model:m,level=hard,solver=off", player.Limits{Sims: 2048, NoSolver: true}},
 		{"model:m,level=hard,time=1s", player.Limits{Time: time.Second}},
 		{"model:m,level=steady,time=1s", player.Limits{Time: time.Second, Choice: player.Choice{Noise: 0.1}}},

@@ -2,12 +2,15 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/rules/rulestest"
 	"github.com/konanezero/konane/solver"
@@ -158,5 +161,77 @@ func TestSolverBoardLevels(t *testing.T) {
 	// At most its share of random moves, and some.
 	if lostWeak == 0 || float64(lostWeak) > weakest.Noise*float64(won)+3 {
 		t.Errorf("level %s gave away %d of %d won positions, want some and at most %.0f%%", weakest.Name, lostWeak, won, 100*weakest.Noise)
+	}
+}
+
+// TestSolverBoardLadder measures the levels where the exact solver plays
+// (4x4, 5x5): newcomer, easy, medium and max against greedy and random,
+// 60 games per pair in a round robin (not with -short), the tables
+// logged (go test -run TestSolverBoardLadder -v ./agent; the figures of
+// docs/results/2026-12-07-levels.md). It checks what must hold on any
+// run: newcomer beats random, and max scores at least as well as
+// newcomer against greedy.
+func TestSolverBoardLadder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a match of 600 games per board")
+	}
+	es := agenttest.RunEngines(t)
+	for _, size := range []int{4, 5} {
+		e, err := es.Get(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entrants []arena.Entrant
+		for _, name := range []string{"newcomer", "easy", "medium", "max"} {
+			l, err := agent.ParseLevel(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := e.Players(fmt.Sprintf("%d-%s", l.Number, l.Name), agent.SearchConfig(size), l.Limits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			entrants = append(entrants, f)
+		}
+		for _, spec := range []string{"greedy", "random"} {
+			s, err := agent.ParseSpec(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := agent.NewFactory(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entrants = append(entrants, f)
+		}
+		res, err := arena.Run(context.Background(), arena.MatchConfig{Size: size, Games: 60, Parallel: 2, RandomPlies: 2, Seed: 45}, entrants)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		r := arena.NewReport(res, 0, 1)
+		if err := r.WriteText(&out); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%dx%d:\n%s", size, size, out.String())
+		score := func(a, b int) float64 { // a's score against b
+			for _, p := range res.Pairs {
+				switch {
+				case p.A == a && p.B == b:
+					return float64(p.WinsA) / float64(p.Games())
+				case p.A == b && p.B == a:
+					return float64(p.WinsB) / float64(p.Games())
+				}
+			}
+			t.Fatalf("no pair %d-%d", a, b)
+			return 0
+		}
+		const newcomer, max, greedy, random = 0, 3, 4, 5
+		if s := score(newcomer, random); s <= 0.5 {
+			t.Errorf("%dx%d: newcomer scores %.2f against random, want more than half", size, size, s)
+		}
+		if score(max, greedy) < score(newcomer, greedy) {
+			t.Errorf("%dx%d: max scores %.2f against greedy, newcomer %.2f", size, size, score(max, greedy), score(newcomer, greedy))
+		}
 	}
 }
