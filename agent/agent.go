@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
@@ -15,9 +16,11 @@ import (
 // their trees between calls. An Agent is not safe for concurrent use; its
 // Engine's evaluator is shared with the other games.
 type Agent struct {
-	size   int
-	play   searcher
-	advise searcher
+	size    int
+	play    searcher
+	advise  searcher
+	perfect bool       // the exact solver plays (a weak level slips, not draws)
+	rng     *rand.Rand // of a weak level's draws and slips
 }
 
 // Analysis is what a search says of a position: the search's result
@@ -43,10 +46,27 @@ func (a Analysis) WinProbFor(c rules.Color) float64 {
 func (a Analysis) Line() string { return rules.MovesText(a.PV) }
 
 // Move chooses the agent's move in p within the limits s (which the
-// search checks, player.Limits.Validate): the search's recommendation,
-// with its analysis. A finished game gives player.ErrNoMoves.
+// search checks, player.Limits.Validate), with its analysis: the
+// search's recommendation, unless s has a weak level's Choice: then
+// Best is the move drawn from the network's search (Choice.Draw) or,
+// where the exact solver plays, the solver's move or a slip
+// (Choice.Slip); PV is then Best alone when it is not the search's, and
+// Value stays the search's. A finished game gives player.ErrNoMoves.
 func (a *Agent) Move(ctx context.Context, p rules.Position, s player.Limits) (Analysis, error) {
-	return a.analyze(ctx, a.play, p, s)
+	an, err := a.analyze(ctx, a.play, p, s)
+	if err != nil || !s.Weak() {
+		return an, err
+	}
+	var m rules.Move
+	if a.perfect {
+		m = s.Slip(p, an.Best, a.rng)
+	} else {
+		m = s.Draw(p, an.Result, a.rng)
+	}
+	if m != an.Best {
+		an.Best, an.PV = m, []rules.Move{m}
+	}
+	return an, nil
 }
 
 // Advise analyses p for whoever is to move (the hint for a human, or the

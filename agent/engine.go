@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -93,8 +94,9 @@ func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Pred
 
 // NewAgent returns an agent for one game, seeded with seed.
 func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x63686f6f)) // "choo"
 	if e.model == nil {
-		return &Agent{size: e.size,
+		return &Agent{size: e.size, perfect: true, rng: rng,
 			play:   solverSearch{player.NewPerfect(seed)},
 			advise: solverSearch{player.NewPerfect(seed ^ 0x61647669)}}, nil
 	}
@@ -114,22 +116,45 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{size: e.Size(), play: play, advise: advise}, nil
+	return &Agent{size: e.Size(), play: play, advise: advise, rng: rng}, nil
 }
 
 // Players returns a factory of players named name that search with the
 // engine and the search settings cfg (SearchConfig for the agent as play,
-// serve and gtp offer it) within s per move, for matches (arena.Entrant):
-// the factory's Run runs the engine.
+// serve and gtp offer it) within s per move and pick their moves as s's
+// Choice says (as Agent.Move does), for matches (arena.Entrant): the
+// factory's Run runs the engine.
 func (e *Engine) Players(name string, cfg mcts.Config, s player.Limits) (*player.Factory, error) {
 	if e.model == nil {
-		return player.NewFactory(player.Spec{Kind: player.KindPerfect, Name: name})
+		if s.Noise == 0 {
+			return player.NewFactory(player.Spec{Kind: player.KindPerfect, Name: name})
+		}
+		// A weak level's slips: the agent's players.
+		kinds := player.Kinds{{Name: player.KindPerfect, Keys: []string{"name"}, New: func(_ player.Spec, seed uint64) (player.Player, error) {
+			a, err := e.NewAgent(seed)
+			return &agentPlayer{name: name, a: a, s: s}, err
+		}}}
+		return kinds.NewFactory(player.Spec{Kind: player.KindPerfect, Name: name})
 	}
 	f, err := player.NewNeuralFactory(name, e, cfg, s)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
 	return f, nil
+}
+
+// agentPlayer is an Agent as a player.Player: its moves within s.
+type agentPlayer struct {
+	name string
+	a    *Agent
+	s    player.Limits
+}
+
+func (p *agentPlayer) Name() string { return p.name }
+
+func (p *agentPlayer) Move(ctx context.Context, pos rules.Position) (rules.Move, error) {
+	an, err := p.a.Move(ctx, pos, p.s)
+	return an.Best, err
 }
 
 // NewFactory returns the factory of a player spec's players: for a model

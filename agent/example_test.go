@@ -11,13 +11,17 @@ import (
 
 func ExampleLevels() {
 	for _, l := range agent.Levels() {
-		fmt.Println(l.Name, l.Sims)
+		fmt.Println(l.Number, l.Name, l.Sims)
 	}
 	// Output:
-	// easy 16
-	// medium 512
-	// hard 2048
-	// max 8192
+	// 1 newcomer 1
+	// 2 beginner 1
+	// 3 casual 8
+	// 4 easy 16
+	// 5 steady 64
+	// 6 medium 512
+	// 7 hard 2048
+	// 8 max 8192
 }
 
 func ExampleNewLimits() {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -9,33 +10,67 @@ import (
 	"github.com/konanezero/konane/player"
 )
 
-// Level is a named difficulty: the number of search simulations per move
-// and whether the search uses MCTS-Solver and the exact endgame solver;
-// on a board without a network, the time per move of the classical
-// engine (pvs) that plays there instead.
+// Level is a difficulty: a Number on the ladder (1 the weakest) and a
+// Name, either of which names it in commands, specs, the API and links
+// (the Name is what they write). On a board with a network it is the
+// number of search simulations per move, whether the search uses
+// MCTS-Solver and the exact endgame solver, and, at the weak levels, a
+// draw from the search's distribution (Temp and TopK: player.Choice.Draw)
+// instead of its best move. Where no network plays — the exact solver
+// on 4x4 and 5x5, the classical engine (pvs) for PVSTime per move on
+// boards without a network — the weak levels replace a share Noise of
+// the engine's moves by random ones (player.Choice.Slip); a level
+// without Noise plays the solver's moves there, perfectly. Every draw is
+// guarded: the one move that wins or escapes at once is played
+// (player.Guard).
 type Level struct {
+	Number  int
 	Name    string
 	Sims    int
 	Solver  bool
+	Temp    float64 // of the draw on a network's board; 0: the best move
+	TopK    int     // moves the draw keeps to; 0: all
+	Noise   float64 // share of random moves of the solver and pvs
 	PVSTime time.Duration
 }
 
-// Limits returns the limits of a move at level l.
-func (l Level) Limits() player.Limits { return player.Limits{Sims: l.Sims, NoSolver: !l.Solver} }
+// Limits returns the limits of a move at level l, its draw and noise
+// included (the agent applies the one that suits its engine).
+func (l Level) Limits() player.Limits {
+	return player.Limits{Sims: l.Sims, NoSolver: !l.Solver,
+		Choice: player.Choice{Temp: l.Temp, TopK: l.TopK, Noise: l.Noise}}
+}
 
-// levels is the one table of difficulties that play, serve and gtp offer,
-// weakest first; all but the easiest use the solver (which makes the
-// endgame exact). medium and hard search as much as fits a budget of
-// 0.3 s and 1 s per move on 8x8 on a 2-core machine, with a margin; a
-// level is one search on one core; max searches four times as much as
-// hard. The times measured (BenchmarkAgentGame) and why one core:
-// docs/results/2026-12-01-latency.md. PVSTime gives the classical engine
-// the same budgets, and easy a short one.
+// Perfect reports whether the level plays perfectly on a board that
+// the exact solver plays (Perfect(size)): it has no Noise.
+func (l Level) Perfect() bool { return l.Noise == 0 }
+
+// levels is the one table of difficulties that play, serve, gtp and
+// arena specs offer, weakest first; its Numbers are 1, 2, ... in order.
+//
+// easy, medium, hard and max are the four levels of before the ladder,
+// with the same moves on a network's board: medium and hard search as
+// much as fits a budget of 0.3 s and 1 s per move on 8x8 on a 2-core
+// machine, with a margin; a level is one search on one core; max
+// searches four times as much as hard (docs/results/2026-12-01-latency.md).
+// Below easy, newcomer, beginner and casual draw their moves from the
+// network's policy (one simulation: the network alone) or a small
+// search's visits, at a temperature among the top moves, so that they
+// play plausible moves and sometimes not the best; the temperatures
+// were tuned so that newcomer scores about half against the greedy
+// one-move player (docs/results/2026-12-07-levels.md). steady fills the
+// gap between easy and medium. All from steady up use the solver.
+// PVSTime gives the classical engine the same budgets, and the weak
+// levels short ones.
 var levels = []Level{
-	{"easy", 16, false, 50 * time.Millisecond},
-	{"medium", 512, true, 300 * time.Millisecond},
-	{"hard", 2048, true, time.Second},
-	{"max", 8192, true, 4 * time.Second},
+	{Number: 1, Name: "newcomer", Sims: 1, Temp: 2, Noise: 0.5, PVSTime: 10 * time.Millisecond},
+	{Number: 2, Name: "beginner", Sims: 1, Temp: 1, TopK: 8, Noise: 0.35, PVSTime: 20 * time.Millisecond},
+	{Number: 3, Name: "casual", Sims: 8, Temp: 0.7, TopK: 4, Noise: 0.25, PVSTime: 30 * time.Millisecond},
+	{Number: 4, Name: "easy", Sims: 16, Noise: 0.15, PVSTime: 50 * time.Millisecond},
+	{Number: 5, Name: "steady", Sims: 64, Solver: true, Noise: 0.1, PVSTime: 150 * time.Millisecond},
+	{Number: 6, Name: "medium", Sims: 512, Solver: true, Noise: 0.05, PVSTime: 300 * time.Millisecond},
+	{Number: 7, Name: "hard", Sims: 2048, Solver: true, PVSTime: time.Second},
+	{Number: 8, Name: "max", Sims: 8192, Solver: true, PVSTime: 4 * time.Second},
 }
 
 // policyTemps is the temperature of the network's priors in the search
@@ -67,6 +102,27 @@ func SearchConfig(size int) mcts.Config {
 // DefaultLevel is the level used when none is chosen.
 const DefaultLevel = "medium"
 
+// AdviceLevel is the least level whose search gives a hint or an
+// evaluation (AdviceLimits), whatever level the agent plays at.
+const AdviceLevel = "medium"
+
+// AdviceLimits returns the limits of a hint or an evaluation for a game
+// whose agent plays within s: at least AdviceLevel's simulations (a
+// time limit alone stays as it is), with the solver, and never a draw —
+// so that advice is as good at the weak levels as at medium, and one
+// figure comes from one search.
+func AdviceLimits(s player.Limits) player.Limits {
+	a, err := ParseLevel(AdviceLevel)
+	if err != nil {
+		panic(err) // the table names AdviceLevel (TestParseLevel)
+	}
+	out := player.Limits{Sims: s.Sims, Time: s.Time}
+	if out.Sims > 0 && out.Sims < a.Sims {
+		out.Sims = a.Sims
+	}
+	return out
+}
+
 // Levels returns the difficulty levels, weakest first.
 func Levels() []Level { return append([]Level(nil), levels...) }
 
@@ -79,14 +135,16 @@ func LevelNames() []string {
 	return names
 }
 
-// ParseLevel returns the level of that name (case does not matter).
+// ParseLevel returns the level of that name or number ("easy" or "4";
+// case and surrounding spaces do not matter).
 func ParseLevel(name string) (Level, error) {
+	text := strings.TrimSpace(name)
 	for _, l := range levels {
-		if strings.EqualFold(strings.TrimSpace(name), l.Name) {
+		if strings.EqualFold(text, l.Name) || text == strconv.Itoa(l.Number) {
 			return l, nil
 		}
 	}
-	return Level{}, fmt.Errorf("agent: unknown level %q (want %s)", name, strings.Join(LevelNames(), ", "))
+	return Level{}, fmt.Errorf("agent: unknown level %q (want 1..%d or a name: %s)", name, len(levels), strings.Join(LevelNames(), ", "))
 }
 
 // NewLimits combines the usual command-line settings: a level name

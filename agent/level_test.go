@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,24 +13,74 @@ import (
 func TestParseLevel(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		sims int
-	}{{"easy", 16}, {"medium", 512}, {"HARD", 2048}, {" max ", 8192}} {
+		num  int
+	}{{"easy", 4}, {"medium", 6}, {"HARD", 7}, {" max ", 8}, {"1", 1}, {" 8", 8}, {"Newcomer", 1}, {"steady", 5}} {
 		l, err := ParseLevel(tc.name)
-		if err != nil || l.Sims != tc.sims {
-			t.Errorf("ParseLevel(%q) = %+v, %v; want %d simulations", tc.name, l, err, tc.sims)
+		if err != nil || l.Number != tc.num {
+			t.Errorf("ParseLevel(%q) = %+v, %v; want level %d", tc.name, l, err, tc.num)
 		}
 	}
-	_, err := ParseLevel("expert")
-	if err == nil || !strings.Contains(err.Error(), `"expert"`) || !strings.Contains(err.Error(), "easy, medium, hard, max") {
-		t.Errorf("ParseLevel(expert): %v; want the name and the levels", err)
+	for _, bad := range []string{"expert", "0", "9", "-1", "", "4.0"} {
+		_, err := ParseLevel(bad)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", bad)) || !strings.Contains(err.Error(), "1..8") || !strings.Contains(err.Error(), "newcomer, beginner, casual, easy, steady, medium, hard, max") {
+			t.Errorf("ParseLevel(%q): %v; want the name and the levels", bad, err)
+		}
 	}
 	if _, err := ParseLevel(DefaultLevel); err != nil {
 		t.Errorf("the default level %q is not in the table: %v", DefaultLevel, err)
 	}
-	for i := 1; i < len(levels); i++ {
-		if levels[i].Sims <= levels[i-1].Sims {
-			t.Errorf("level %s is not stronger than %s", levels[i].Name, levels[i-1].Name)
+}
+
+// TestLevelTable: the ladder is numbered 1.. in order and grows
+// stronger on every board; the four levels of before keep their moves
+// on a network's board (their simulations, solver, and no draw); only
+// the top levels play perfectly where the solver plays; every level's
+// limits are valid.
+func TestLevelTable(t *testing.T) {
+	old := map[string]player.Limits{
+		"easy":   {Sims: 16, NoSolver: true},
+		"medium": {Sims: 512},
+		"hard":   {Sims: 2048},
+		"max":    {Sims: 8192},
+	}
+	for i, l := range levels {
+		if l.Number != i+1 {
+			t.Errorf("level %s is number %d at place %d", l.Name, l.Number, i+1)
 		}
+		if err := l.Limits().Validate(); err != nil {
+			t.Errorf("level %s: %v", l.Name, err)
+		}
+		if want, ok := old[l.Name]; ok {
+			got := l.Limits()
+			got.Noise = 0 // the solver's and pvs's, not a network's
+			if got != want {
+				t.Errorf("level %s plays %+v on a network's board, want %+v as before", l.Name, got, want)
+			}
+			delete(old, l.Name)
+		}
+		if i == 0 {
+			continue
+		}
+		p := levels[i-1]
+		switch {
+		case l.Sims < p.Sims, l.Solver != p.Solver && !l.Solver:
+			t.Errorf("level %s searches less than %s", l.Name, p.Name)
+		case l.Sims == p.Sims && !(l.Temp < p.Temp):
+			t.Errorf("level %s draws no cooler than %s with as many simulations", l.Name, p.Name)
+		case l.Noise > p.Noise || l.Noise == p.Noise && l.Noise > 0:
+			t.Errorf("level %s slips no less than %s", l.Name, p.Name)
+		case l.PVSTime <= p.PVSTime:
+			t.Errorf("level %s gives pvs no more time than %s", l.Name, p.Name)
+		case (l.Temp > 0) != (l.Noise > 0) && l.Temp > 0:
+			t.Errorf("level %s draws on a network's board but plays perfectly elsewhere", l.Name)
+		}
+	}
+	if len(old) > 0 {
+		t.Errorf("levels missing: %v", old)
+	}
+	top := levels[len(levels)-1]
+	if !top.Perfect() || levels[0].Perfect() || top.Name != "max" {
+		t.Errorf("the top level %s is perfect %v, the first %v: want max, perfect, and a first that is not", top.Name, top.Perfect(), levels[0].Perfect())
 	}
 }
 
@@ -41,9 +92,10 @@ func TestNewLimits(t *testing.T) {
 		want  player.Limits
 		text  string
 	}{
-		{"", 0, 0, player.Limits{Sims: 512}, "512 simulations per move"},
-		{"easy", 0, 0, player.Limits{Sims: 16, NoSolver: true}, "16 simulations per move, without the solver"},
-		{"easy", 40, 0, player.Limits{Sims: 40, NoSolver: true}, "40 simulations per move, without the solver"},
+		{"", 0, 0, player.Limits{Sims: 512, Choice: player.Choice{Noise: 0.05}}, "512 simulations per move"},
+		{"easy", 0, 0, player.Limits{Sims: 16, NoSolver: true, Choice: player.Choice{Noise: 0.15}}, "16 simulations per move, without the solver"},
+		{"easy", 40, 0, player.Limits{Sims: 40, NoSolver: true, Choice: player.Choice{Noise: 0.15}}, "40 simulations per move, without the solver"},
+		{"1", 0, 0, player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 2, Noise: 0.5}}, "1 simulations per move, without the solver, drawn at temperature 2"},
 		{"max", 100, 0, player.Limits{Sims: 100}, "100 simulations per move"},
 		{"hard", 0, time.Second, player.Limits{Time: time.Second}, "1s per move"},
 		{"hard", 300, 2 * time.Second, player.Limits{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
@@ -86,11 +138,13 @@ func TestSpecLimits(t *testing.T) {
 	}{
 		{"model:m,sims=200", player.Limits{Sims: 200}},
 		{"model:m,sims=200,solver=off", player.Limits{Sims: 200, NoSolver: true}},
-		{"model:m,level=medium", player.Limits{Sims: 512}},
-		{"model:m,level=easy", player.Limits{Sims: 16, NoSolver: true}},
-		{"model:m,level=easy,solver=on", player.Limits{Sims: 16}},
+		{"model:m,level=medium", player.Limits{Sims: 512, Choice: player.Choice{Noise: 0.05}}},
+		{"model:m,level=easy", player.Limits{Sims: 16, NoSolver: true, Choice: player.Choice{Noise: 0.15}}},
+		{"model:m,level=easy,solver=on", player.Limits{Sims: 16, Choice: player.Choice{Noise: 0.15}}},
+		{"model:m,level=2", player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 1, TopK: 8, Noise: 0.35}}},
 		{"model:m,level=hard,solver=off", player.Limits{Sims: 2048, NoSolver: true}},
 		{"model:m,level=hard,time=1s", player.Limits{Time: time.Second}},
+		{"model:m,level=steady,time=1s", player.Limits{Time: time.Second, Choice: player.Choice{Noise: 0.1}}},
 		{"model:m,time=1s", player.Limits{Time: time.Second}},
 	} {
 		s, err := ParseSpec(tc.spec)
@@ -129,5 +183,25 @@ func TestAgentPolicyTemp(t *testing.T) {
 				t.Errorf("%dx%d: the agent searches at policy temperature %v, want %v", size, size, got, PolicyTemp(size))
 			}
 		}
+	}
+}
+
+// TestAdviceLimits: a hint or an evaluation searches at least as much
+// as medium, with the solver and without a draw, at every level; more
+// when the level searches more; a time limit alone stays.
+func TestAdviceLimits(t *testing.T) {
+	medium, err := ParseLevel(AdviceLevel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range levels {
+		got := AdviceLimits(l.Limits())
+		want := player.Limits{Sims: max(l.Sims, medium.Sims)}
+		if got != want {
+			t.Errorf("level %s: advice within %+v, want %+v", l.Name, got, want)
+		}
+	}
+	if got := AdviceLimits(player.Limits{Time: time.Second, Choice: player.Choice{Temp: 1}}); got != (player.Limits{Time: time.Second}) {
+		t.Errorf("advice for a time limit: %+v", got)
 	}
 }

@@ -13,11 +13,12 @@ import (
 // The settings of a model spec (player.Spec) that this package reads,
 // besides the model file, sims, time and name that package player reads:
 //
-//	level=L    a difficulty level (easy, medium, hard, max), as play, serve
-//	           and gtp offer it: its simulations, unless sims or time is
-//	           given, and its use of the solver, unless solver is given
+//	level=L    a difficulty level (1..8 or its name: ParseLevel), as play,
+//	           serve and gtp offer it: its simulations, unless sims or time
+//	           is given, its use of the solver, unless solver is given, and
+//	           its draw or slips (a weak level: Level)
 //	solver=on|off search with MCTS-Solver and the exact endgame solver (on,
-//	           the default but for level=easy) or plain MCTS
+//	           the default but for the levels up to easy) or plain MCTS
 //	ptemp=T    the temperature of the network's priors in the search
 //	           (mcts.Config.PolicyTemp; default PolicyTemp for the model's
 //	           size; 1 uses them as they are)

@@ -22,6 +22,7 @@ func TestSpecsGolden(t *testing.T) {
 		"mcts:sims=-1", "mcts:c=0", "mcts:level=easy", "perfect:maxstones=1",
 		"model", "model:sims=100", "model:x.safetensors", "model:x.safetensors,name=n",
 		"model:x.safetensors,level=", "model:x.safetensors,level=Medium", "model:x.safetensors,level=expert",
+		"model:x.safetensors,level=1", "model:x.safetensors,level=Casual", "model:x.safetensors,level=9",
 		"model:x.safetensors,sims=9,solver=maybe", "model:x.safetensors,sims=9,solver=OFF",
 		"model:x.safetensors,sims=9,ptemp=0", "model:x.safetensors,sims=9,ptemp=NaN", "model:x.safetensors,sims=9,ptemp=1.0",
 		"model:x.safetensors,sims=9,ptemp=1,ptemp=2", "model:x.safetensors,sims=9,depth=3", "model:x.safetensors,sims=9,c=1",

@@ -285,13 +285,14 @@ func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 }
 
 // eval answers "COLOUR WINPROB LINE..." for the side to move, from a
-// search of genmove's strength that does not change genmove's play.
+// search of genmove's strength, at least medium's (agent.AdviceLimits),
+// that does not change genmove's play.
 func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 	p := e.game.Position()
 	if !p.HasMoves() {
 		return fmt.Sprintf("%s 0.000", p.Turn), nil
 	}
-	an, err := e.agent.Advise(ctx, p, e.cfg.Limits)
+	an, err := e.agent.Advise(ctx, p, agent.AdviceLimits(e.cfg.Limits))
 	if err != nil {
 		return "", err
 	}

@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/konanezero/konane/mcts"
@@ -30,6 +31,9 @@ type Limits struct {
 	// the easiest level plays so, and so does a measurement of what the
 	// network alone has learned.
 	NoSolver bool
+	// Choice is how Move picks its move from the search's result: the
+	// most visited move (the zero Choice) or, for a weak level, a draw.
+	Choice
 }
 
 // Validate reports limits without any limit, or out of range.
@@ -42,12 +46,17 @@ func (l Limits) Validate() error {
 	case l.Sims == 0 && l.Time == 0:
 		return &LimitsError{Limits: l}
 	}
+	if f := l.Choice.validate(); f != "" {
+		return &LimitsError{Field: f, Limits: l}
+	}
 	return nil
 }
 
 // LimitsError is what Limits.Validate refuses: Field is "sims" or
 // "time" for a limit out of range (1..MaxSims simulations, a positive
-// time up to MaxTime), "" when neither limit is set.
+// time up to MaxTime), "" when neither limit is set, or "temp", "topk"
+// or "noise" for its Choice out of range (a temperature of 0..MaxTemp,
+// 0..rules.MaxMoves moves, a share of 0..1).
 type LimitsError struct {
 	Field  string
 	Limits Limits
@@ -59,6 +68,12 @@ func (e *LimitsError) Error() string {
 		return fmt.Sprintf("player: %d simulations: want 1..%d", e.Limits.Sims, MaxSims)
 	case "time":
 		return fmt.Sprintf("player: time per move %v: want a positive duration up to %v", e.Limits.Time, MaxTime)
+	case "temp":
+		return fmt.Sprintf("player: temperature %v: want 0..%v", e.Limits.Temp, MaxTemp)
+	case "topk":
+		return fmt.Sprintf("player: top %d moves: want 0..%d", e.Limits.TopK, rules.MaxMoves)
+	case "noise":
+		return fmt.Sprintf("player: noise %v: want 0..1", e.Limits.Noise)
 	}
 	return "player: set simulations or time per move"
 }
@@ -77,6 +92,9 @@ func (l Limits) String() string {
 	}
 	if l.NoSolver {
 		s += ", without the solver"
+	}
+	if c := l.Choice.String(); c != "" {
+		s += ", " + c
 	}
 	return s
 }
@@ -105,6 +123,7 @@ type Neural struct {
 	plain     *mcts.Search
 	eval      mcts.Evaluator
 	plainSeed uint64
+	rng       *rand.Rand // of a weak Choice's draws
 }
 
 // NewNeural returns a neural player searching with eval (which may be
@@ -125,7 +144,8 @@ func NewNeural(eval mcts.Evaluator, cfg mcts.Config, limits Limits, seed uint64)
 	if err != nil {
 		return nil, fmt.Errorf("player: neural: %w", err)
 	}
-	n := &Neural{name: "neural", limits: limits, search: s, eval: eval, plainSeed: seed ^ streamNeural}
+	n := &Neural{name: "neural", limits: limits, search: s, eval: eval, plainSeed: seed ^ streamNeural,
+		rng: newRand(seed, streamChoice)}
 	if !cfg.Solver {
 		n.plain = s
 	}
@@ -158,14 +178,15 @@ func (n *Neural) Config() mcts.Config { return n.search.Config() }
 // Limits returns the limits of Move.
 func (n *Neural) Limits() Limits { return n.limits }
 
-// Move implements Player: the recommended move of Analyze within the
-// player's limits.
+// Move implements Player: the move of Analyze within the player's
+// limits that their Choice picks (Choice.Draw; the recommended move,
+// unless a weak level draws).
 func (n *Neural) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
 	res, err := n.Analyze(ctx, p, n.limits)
 	if err != nil {
 		return rules.NoMove, err
 	}
-	return res.Best, nil
+	return n.limits.Draw(p, res, n.rng), nil
 }
 
 // NewNeuralFactory returns a factory of neural players named name that

@@ -45,6 +45,7 @@ const (
 	streamPerfect
 	streamNeural
 	streamPVS
+	streamChoice
 )
 
 func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

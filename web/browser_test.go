@@ -332,11 +332,50 @@ func TestBrowser(t *testing.T) {
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })
 	t.Run("phone", func(t *testing.T) { browserPhone(t, browser, ts) })
 	t.Run("keyboard", func(t *testing.T) { browserKeyboard(t, browser, ts) })
+	t.Run("levels", func(t *testing.T) { browserLevels(t, browser, ts) })
 	t.Run("tutorial", func(t *testing.T) { browserTutorial(t, browser, ts) })
 	t.Run("link", func(t *testing.T) { browserLink(t, browser, ts) })
 	t.Run("hashchange", func(t *testing.T) { browserHashChange(t, browser, ts) })
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
+}
+
+// browserLevels: after three games lost in a row (here resigned) the
+// page offers the level below, not before; its button starts a game at
+// that level, described under the level's menu.
+func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	for i := range 3 {
+		p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
+		v := p.version()
+		p.click("#new")
+		p.settle(v)
+		p.click("#resign") // arms it
+		v = p.version()
+		p.click("#resign") // confirms
+		p.settle(v)
+		if got, want := p.eval(`String(document.getElementById("levelsuggest").hidden)`), fmt.Sprint(i < 2); got != want {
+			t.Fatalf("after %d games lost the suggestion is hidden: %s, want %s", i+1, got, want)
+		}
+	}
+	msgs := p.msgs()
+	name := strings.NewReplacer("{n}", "2", "{level}", msgs["level.beginner"]).Replace(msgs["level.option"])
+	if want := strings.ReplaceAll(msgs["level.suggestDown"], "{level}", name); p.text("note") != want {
+		t.Errorf("after three losses the page says %q, want %q", p.text("note"), want)
+	}
+	if want := strings.ReplaceAll(msgs["level.suggestPlay"], "{level}", name); p.text("levelsuggest") != want {
+		t.Errorf("the suggestion's button reads %q, want %q", p.text("levelsuggest"), want)
+	}
+	v := p.version()
+	p.click("#levelsuggest")
+	p.settle(v)
+	if got := p.eval(`konane.state.level + " " + konane.state.moves.length + " " + document.getElementById("levelsuggest").hidden`); got != "beginner 0 true" {
+		t.Errorf("the suggested game: %s, want a new game at beginner", got)
+	}
+	if got, want := p.text("levelabout"), msgs["level.about.beginner"]; got != want {
+		t.Errorf("the level is described as %q, want %q", got, want)
+	}
 }
 
 // browserBusy: a request the server refuses with 429 (this client's other
@@ -1052,13 +1091,17 @@ func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	v := p.version()
 	p.press(kb.Home)
 	p.settle(v) // the level of the game in progress changes too
-	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 easy" {
+	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 newcomer" {
 		t.Fatalf("settings by keyboard: %s", got)
 	}
 	// The level applies at once, the board size from the next game: both
 	// are said.
-	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.msgs()["level.easy"]); p.text("note") != want || p.text("announce") != want {
+	if want := strings.ReplaceAll(p.msgs()["status.levelChanged"], "{level}", p.msgs()["level.newcomer"]); p.text("note") != want || p.text("announce") != want {
 		t.Errorf("after a level change the page says %q and announces %q, want %q", p.text("note"), p.text("announce"), want)
+	}
+	// The level is described in words under its menu.
+	if got, want := p.text("levelabout"), p.msgs()["level.about.newcomer"]; got != want || want == "" {
+		t.Errorf("the level is described as %q, want %q", got, want)
 	}
 	p.tabTo("#new", true)
 	v = p.version()
@@ -1141,7 +1184,7 @@ func browserTutorial(t *testing.T, browser context.Context, ts *testServer) {
 	v := p.version()
 	p.click("#tutplay")
 	p.settle(v)
-	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 easy "+msgs["status.removeBlack"] {
+	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 newcomer "+msgs["status.removeBlack"] {
 		t.Errorf("after the tutorial: %s", got)
 	}
 }

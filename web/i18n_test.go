@@ -87,10 +87,13 @@ func TestCatalog(t *testing.T) {
 			t.Errorf("message %q of messages/en.json is used nowhere (keys are written out in full, never pieced together)", key)
 		}
 	}
-	// Every level has its name.
+	// Every level has its name and its description.
 	for _, l := range agent.Levels() {
 		if _, ok := c["en"]["level."+l.Name]; !ok {
-			t.Errorf("level %s has no name in the catalog (add level.%s, and to levelKeys in app.js)", l.Name, l.Name)
+			t.Errorf("level %s has no name in the catalog (add level.%s, and to levelKeys in i18n.js)", l.Name, l.Name)
+		}
+		if _, ok := c["en"]["level.about."+l.Name]; !ok {
+			t.Errorf("level %s has no description in the catalog (add level.about.%s, and to levelAboutKeys in i18n.js)", l.Name, l.Name)
 		}
 	}
 }

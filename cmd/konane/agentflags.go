@@ -80,17 +80,51 @@ func limitsFlagError(cmd string, err error) error {
 	return fmt.Errorf("%s: %w", cmd, err)
 }
 
-// levelHelp lists the levels: "easy (16 simulations), medium (512), ...".
+// levelHelp lists the levels: "1 newcomer (1 simulation per move, drawn
+// at random from the network's policy), ..., 8 max (8192)".
 func levelHelp() string {
 	var parts []string
 	for i, l := range agent.Levels() {
+		sims := fmt.Sprint(l.Sims)
 		if i == 0 {
-			parts = append(parts, fmt.Sprintf("%s (%d simulations per move)", l.Name, l.Sims))
-		} else {
-			parts = append(parts, fmt.Sprintf("%s (%d)", l.Name, l.Sims))
+			sims = fmt.Sprintf("%d simulations per move", l.Sims)
+			if l.Sims == 1 {
+				sims = "1 simulation per move"
+			}
+		}
+		if l.Temp > 0 {
+			sims += ", drawn"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s (%s)", l.Number, l.Name, sims))
+	}
+	return strings.Join(parts, ", ") + fmt.Sprintf("; a number or a name. The drawn levels pick among the network's likely moves at random; on boards up to %dx%d, solved exactly, only %s play perfectly, and the others, there and where the classical engine plays, make that share of random moves: %s", agent.MaxSolverSize, agent.MaxSolverSize, perfectLevels(), noiseLevels())
+}
+
+// perfectLevels names the levels that play perfectly on the solver's
+// boards: "hard and max".
+func perfectLevels() string {
+	var names []string
+	for _, l := range agent.Levels() {
+		if l.Perfect() {
+			names = append(names, l.Name)
 		}
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf("; on boards up to %dx%d every level plays perfectly (those games are solved exactly)", agent.MaxSolverSize, agent.MaxSolverSize)
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// noiseLevels gives the weak levels' share of random moves where no
+// network plays: "newcomer 50%, beginner 35%, ...".
+func noiseLevels() string {
+	var parts []string
+	for _, l := range agent.Levels() {
+		if !l.Perfect() {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", l.Name, 100*l.Noise))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // classicalLevels lists the classical engine's time per move at each

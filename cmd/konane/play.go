@@ -39,7 +39,7 @@ names its final landing square). Commands:
     undo         take back your last move and the computer's reply
     resign       give up the game
     new          start a new game (same settings; --color random draws again)
-    level [L]    show the computer's level, or set it: easy, medium, hard, max
+    level [L]    show the computer's levels, or set one: 1 (newcomer) .. 8 (max)
     rules        the rules of Kōnane in short
     save FILE    write the game record (FILE.json: JSON, else the text format)
     board        draw the board again
@@ -57,7 +57,8 @@ move, or --sims, or for --time per move. The win probability is the
 search's estimate. On the other boards of at most 8 files and ranks
 (rectangles such as AbstractPlay's 7x6) no network exists yet: the computer
 plays the classical engine (pvs) for the time of --level per move
-(` + classicalLevels() + `) or --time, and gives no win probability.
+(` + classicalLevels() + `) or --time, and gives no win probability;
+at the levels below hard some of its moves are random (see --level).
 
 ` + boardsParagraph("play plays "+narrowBoards()+".") + `
 
@@ -94,7 +95,11 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	t := &terminal{out: stdout, strength: strength, level: af.level,
+	level := af.level
+	if l, err := agent.ParseLevel(level); err == nil {
+		level = l.Name // --level 3 is casual
+	}
+	t := &terminal{out: stdout, strength: strength, level: level,
 		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
 	if given && (!rb.Square() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
 		// No network for this board: the classical engine plays.
@@ -148,6 +153,7 @@ type terminal struct {
 	color    string // black, white or random
 	seed     uint64
 	rng      *rand.Rand // draws the colour of --color random
+	slips    *rand.Rand // the classical engine's slips at a weak level (Choice.Slip)
 	games    int        // games started, for the agents' seeds
 	width    int        // columns for lists of moves
 
@@ -167,7 +173,7 @@ const playHelp = `commands:
   undo         take back your last move and the computer's reply
   resign       give up the game (asks to confirm: yes)
   new          start a new game
-  level [L]    show the computer's level, or set it: easy, medium, hard, max
+  level [L]    show the computer's levels, or set one: 1 (newcomer) .. 8 (max)
   rules        the rules of Kōnane in short
   save FILE    write the game record (FILE.json: JSON, else the text format)
   board        draw the board again
@@ -291,7 +297,7 @@ func (t *terminal) command(ctx context.Context, line string) (quit bool, err err
 		}
 	case "level":
 		if len(args) > 1 {
-			fmt.Fprintf(t.out, "level takes one level name: %s\n", strings.Join(agent.LevelNames(), ", "))
+			t.say(fmt.Sprintf("level takes one level: 1..%d or a name: %s", len(agent.Levels()), strings.Join(agent.LevelNames(), ", ")))
 			return false, nil
 		}
 		t.setLevel(args)
@@ -345,6 +351,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 		t.agent = a
 	} else {
 		t.pvs = player.NewPVS(0, t.pvsTime, seed)
+		t.slips = rand.New(rand.NewPCG(seed, 0x736c6970)) // "slip"
 	}
 	t.games++
 	var err error
@@ -384,13 +391,20 @@ func (t *terminal) boardName() string {
 // developers' "without the solver" of player.Limits.String); on a board
 // without a network, the classical engine and its time per move.
 func (t *terminal) describeStrength() string {
+	slips := ""
+	if t.strength.Noise > 0 {
+		slips = fmt.Sprintf(", %.0f%% of its moves at random", 100*t.strength.Noise)
+	}
 	if t.engine == nil {
 		if l, err := agent.ParseLevel(t.level); err == nil && l.PVSTime == t.pvsTime {
-			return fmt.Sprintf("level %s: the classical engine, %v per move", l.Name, t.pvsTime)
+			return fmt.Sprintf("level %d, %s: the classical engine, %v per move%s", l.Number, l.Name, t.pvsTime, slips)
 		}
-		return fmt.Sprintf("the classical engine, %v per move", t.pvsTime)
+		return fmt.Sprintf("the classical engine, %v per move%s", t.pvsTime, slips)
 	}
 	if t.engine.Model() == nil {
+		if slips != "" {
+			return fmt.Sprintf("level %d, %s: the exact solver%s", levelNumber(t.level), t.level, slips)
+		}
 		return "perfect play: this board is small enough to be solved exactly"
 	}
 	search := t.strength
@@ -400,9 +414,15 @@ func (t *terminal) describeStrength() string {
 		s += ", perfect in the endgame"
 	}
 	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Limits() {
-		return fmt.Sprintf("level %s: %s", l.Name, s)
+		return fmt.Sprintf("level %d, %s: %s", l.Number, l.Name, s)
 	}
 	return s
+}
+
+// levelNumber is the number of the level of that name, or 0.
+func levelNumber(name string) int {
+	l, _ := agent.ParseLevel(name)
+	return l.Number
 }
 
 // say writes one line of prose, broken between words to fit the
@@ -507,7 +527,7 @@ func (t *terminal) setLevel(args []string) {
 	}
 	l, err := agent.ParseLevel(args[0])
 	if err != nil {
-		fmt.Fprintf(t.out, "unknown level %q: want %s\n", args[0], strings.Join(agent.LevelNames(), ", "))
+		t.say(fmt.Sprintf("unknown level %q: want 1..%d or a name: %s", args[0], len(agent.Levels()), strings.Join(agent.LevelNames(), ", ")))
 		return
 	}
 	t.level, t.strength = l.Name, l.Limits()
@@ -548,6 +568,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
+		m = t.strength.Slip(t.game.Position(), m, t.slips)
 		if err := t.game.Play(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
@@ -581,7 +602,7 @@ func (t *terminal) hint(ctx context.Context) error {
 		fmt.Fprintf(t.out, "hint: %s (the classical engine's choice; it gives no win probability)\n", m)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -600,7 +621,7 @@ func (t *terminal) eval(ctx context.Context) error {
 		fmt.Fprintf(t.out, "no evaluation: on %dx%d the computer plays the classical engine, which gives no win probability\n", t.board.W, t.board.H)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), t.strength)
+	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}

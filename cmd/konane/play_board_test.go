@@ -26,13 +26,13 @@ func TestPlayRectangle(t *testing.T) {
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") } // lines are wrapped to the width
 	text := flat(out.String())
 	for _, want := range []string{
-		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move).",
+		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
 		"On 7x6 the computer plays the classical engine (no network for this board yet).",
 		"6 o x o x o x o\n5 x o x o x o x\n4 o x o . o x o\n3 x o x . x o x\n",
 		"legal moves (3): b4-d4 d6-d4 f4-d4",
 		"(the classical engine's choice; it gives no win probability)",
 		"no evaluation: on 7x6 the computer plays the classical engine, which gives no win probability",
-		"the computer now plays at level easy: the classical engine, 50ms per move",
+		"the computer now plays at level 4, easy: the classical engine, 50ms per move, 15% of its moves at random",
 		"You (black) play d6-d4.\nThe computer (white) plays ",
 		"saved the game (2 moves)",
 	} {

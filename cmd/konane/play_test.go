@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -229,7 +230,7 @@ func TestPlayBadInput(t *testing.T) {
 	}
 	text := playLines(t, script)
 	for _, want := range []string{
-		"(level easy: 16 simulations per move)",
+		"(level 4, easy: 16 simulations per move)",
 		"unknown command \"xyzzy\": type a move like d4 or f4-d4, or help for the commands\nblack> ",
 		"move \"z9\": square \"z9\" is off the 6x6 board\nblack> ",
 		"move \"b1\": illegal move: Black must remove one of its own stones\nblack> ",
@@ -320,10 +321,10 @@ func TestPlayCommands(t *testing.T) {
 		"Resign this game? Type yes to give it up; anything else plays on.\nblack> not resigned: the game goes on\n",
 		"Your win probability: ",
 		"x black, o white. black (you) to move.\nblack> ",
-		"the computer plays at level easy: 16 simulations per move",
-		"unknown level \"silly\": want easy, medium, hard, max\n",
-		"the computer now plays at level medium: 512 simulations",
-		"the computer now plays at level easy: 16 simulations",
+		"the computer plays at level 4, easy: 16 simulations per move",
+		"unknown level \"silly\": want 1..8 or a name: newcomer, beginner, casual, easy,\nsteady, medium, hard, max\n",
+		"the computer now plays at level 6, medium: 512 simulations",
+		"the computer now plays at level 4, easy: 16 simulations",
 		"Whoever has no jump on their turn loses.",
 		"x black, o white. black (you) to move.\n",
 		"You (black) resign.\n",
@@ -335,6 +336,14 @@ func TestPlayCommands(t *testing.T) {
 		if !strings.Contains(flat, words(want)) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	// At level easy the evaluation searches as medium does.
+	n := 0
+	if m := regexp.MustCompile(`\((\d+) simulations\)`).FindStringSubmatch(flat); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	if n < 512 {
+		t.Errorf("eval at level easy searched %d simulations, want at least 512", n)
 	}
 	if strings.Count(text, "You (black) resign.") != 1 {
 		t.Errorf("resigned %d times, want once (after yes):\n%s", strings.Count(text, "You (black) resign."), text)

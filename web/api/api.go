@@ -109,14 +109,15 @@ type configJSON struct {
 }
 
 type levelJSON struct {
-	Name string `json:"name"`
-	Sims int    `json:"sims"`
+	Number int    `json:"number"` // 1 the weakest
+	Name   string `json:"name"`   // what games, links and requests name it by
+	Sims   int    `json:"sims"`
 }
 
 func (s *Service) config(*http.Request) (any, error) {
 	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
 	for _, l := range agent.Levels()[:s.maxLevel+1] {
-		c.Levels = append(c.Levels, levelJSON{l.Name, l.Sims})
+		c.Levels = append(c.Levels, levelJSON{l.Number, l.Name, l.Sims})
 	}
 	return c, nil
 }

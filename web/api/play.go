@@ -207,7 +207,11 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	case p.Turn != gm.human:
 		return nil, badRequest("error.hintTurn")
 	}
-	release, err := s.search(r, gm.level.Name, gm.level.Sims)
+	advice := agent.AdviceLimits(gm.level.Limits())
+	if top := agent.Levels()[s.maxLevel]; advice.Sims > top.Sims {
+		advice.Sims = top.Sims // a server that offers less gives no more
+	}
+	release, err := s.search(r, gm.level.Name, advice.Sims)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +223,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	start := time.Now()
-	an, err := a.Advise(ctx, p, gm.level.Limits())
+	an, err := a.Advise(ctx, p, advice)
 	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}

@@ -292,7 +292,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", "null", 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/v2/new", `{"size":9}`, 400, "error.size", "no computer player for 9×9 boards (there is one for 4×4, 5×5, 6×6, 7×7, 8×8)"},
 		{"POST", "/api/v2/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
-		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of easy, medium, hard)"},
+		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of newcomer, beginner, casual, easy, steady, medium, hard)"},
 		{"POST", "/api/v2/new", `{"size":6,"level":"max"}`, 400, "error.levelCap", "“max” is not offered on this server (the strongest is hard)"},
 		{"POST", "/api/v2/new", `{"size":6,"color":"green"}`, 400, "error.color", "Unknown colour “green”"},
 		{"POST", "/api/v2/new", `{"size":6,"bogus":1}`, 400, "error.malformed", `unknown field "bogus"`},
@@ -304,6 +304,8 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.size", "no computer player for 0×0 boards"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"red","level":"easy","moves":[]},"move":"d4"}`, 400, "error.color", "Unknown colour “red”"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
+		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"8","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
+		{"POST", "/api/v2/new", `{"size":6,"level":"9"}`, 400, "error.level", "Unknown level “9”"},
 		{"POST", "/api/v2/move", `{"game":` + game("b1") + `,"move":"d4"}`, 400, "error.gameMoveBlack", "Black's move 1 in the game, “b1”, is not legal"},
 		{"POST", "/api/v2/move", `{"game":` + game(strings.Split(strings.Repeat("a1,", 37), ",")...) + `}`, 400, "error.gameLong", "too many moves (38; at most 36)"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"easy","start":2,"moves":["c3"]}}`, 400, "error.gameStart", "The game in the address is damaged: where it starts does not fit its moves."},
@@ -339,10 +341,16 @@ func TestAPIErrors(t *testing.T) {
 			t.Errorf("%s %s: 405 without Allow", tc.method, tc.path)
 		}
 	}
+	// A level's number is its name.
+	for num, name := range map[string]string{"1": "newcomer", "4": "easy", "7": "hard", "Steady": "steady"} {
+		if st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Size: 6, Color: "black", Level: num})); st.Level != name || st.Game.Level != name {
+			t.Errorf("level %q: the game plays at %q (%q in its code), want %q", num, st.Level, st.Game.Level, name)
+		}
+	}
 	// The levels offered stop at the maximum.
 	var c configJSON
 	ts.call(t, "/api/v2/config", "", &c)
-	if len(c.Levels) != 3 || c.Levels[2].Name != "hard" {
+	if len(c.Levels) != 7 || c.Levels[6].Name != "hard" || c.Levels[0].Name != "newcomer" {
 		t.Errorf("levels offered up to hard: %+v", c.Levels)
 	}
 }

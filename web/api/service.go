@@ -103,13 +103,15 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
+	cfg.DefaultLevel = def.Name // "6" is "medium" to the page
 	levels := agent.Levels()
 	maxLevel := len(levels) - 1
 	if cfg.MaxLevel != "" {
-		if _, err := agent.ParseLevel(cfg.MaxLevel); err != nil {
+		l, err := agent.ParseLevel(cfg.MaxLevel)
+		if err != nil {
 			return nil, fmt.Errorf("api: maximum level: %w", err)
 		}
-		maxLevel = levelIndex(cfg.MaxLevel)
+		cfg.MaxLevel, maxLevel = l.Name, levelIndex(l.Name)
 	}
 	if levelIndex(cfg.DefaultLevel) > maxLevel {
 		return nil, fmt.Errorf("api: default level %s is above the maximum level %s", cfg.DefaultLevel, cfg.MaxLevel)
@@ -185,14 +187,14 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// levelIndex is the index of a level's name in agent.Levels, or -1.
+// levelIndex is the index in agent.Levels of a level's name or number
+// (agent.ParseLevel), or -1.
 func levelIndex(name string) int {
-	for i, l := range agent.Levels() {
-		if l.Name == name {
-			return i
-		}
+	l, err := agent.ParseLevel(name)
+	if err != nil {
+		return -1
 	}
-	return -1
+	return l.Number - 1
 }
 
 // Longest is the longest a request may take: an agent's move

@@ -2,10 +2,10 @@
 // it), its board, clicks, drags and moves, the evaluation bar, the moves
 // list and looking back at a move.
 
-import {api} from "./api.js";
+import {api, config} from "./api.js";
 import {applyMove, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
-import {msg, putText, t} from "./i18n.js";
+import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
 import {$, announce, busy} from "./page.js";
 
@@ -78,6 +78,9 @@ export function show(s, same) {
   resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
+  $("levelabout").textContent = levelAbout(s.level);
+  if (old && !old.over && s.over) suggestLevel(s);
+  else $("levelsuggest").hidden = true;
   drawEval();
   drawMoves();
   drawBoard();
@@ -453,6 +456,33 @@ export function resignArmed(on) {
   $("resign").dataset.armed = String(on);
   $("resign").textContent = t(on ? "page.resignConfirm" : "page.resign");
   if (on) resignTimer = setTimeout(() => resignArmed(false), 4000);
+}
+
+// suggestLevel offers, when a game has just ended on this page, the next
+// level up after a win and the level below after three games lost in a
+// row (a resignation is a loss), counted in the tab's storage: a note
+// says so, and a button starts that game (same board and colour).
+function suggestLevel(s) {
+  const names = config.levels.map((l) => l.name);
+  const i = names.indexOf(s.level);
+  let losses = Number(sessionStorage.getItem("konane.losses")) || 0;
+  let next = null;
+  let key = null;
+  if (s.winner === s.human) {
+    losses = 0;
+    if (i >= 0 && i + 1 < names.length) [next, key] = [names[i + 1], "level.suggestUp"];
+  } else if (++losses >= 3 && i > 0) {
+    losses = 0;
+    [next, key] = [names[i - 1], "level.suggestDown"];
+  }
+  sessionStorage.setItem("konane.losses", String(losses));
+  const button = $("levelsuggest");
+  button.hidden = !next;
+  if (!next) return;
+  const name = t("level.option", {n: config.levels[names.indexOf(next)].number, level: levelName(next)});
+  note(t(key, {level: name}));
+  button.textContent = t("level.suggestPlay", {level: name});
+  button.onclick = () => newGame({size: s.size, color: s.human, level: next});
 }
 
 // newGame starts a game with the settings of the controls, or those given.

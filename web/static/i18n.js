@@ -49,6 +49,11 @@ export function putText(el, key, args) { el.replaceChildren(...tNodes(key, args)
 // msg renders a message of the API ({code, args}).
 export function msg(m) { return t(m.code, m.args); }
 
-// The names of the levels: literal keys, one per level of agent.Levels.
-const levelKeys = {easy: "level.easy", medium: "level.medium", hard: "level.hard", max: "level.max"};
+// The names of the levels and what each plays like: literal keys, one
+// per level of agent.Levels.
+const levelKeys = {newcomer: "level.newcomer", beginner: "level.beginner", casual: "level.casual", easy: "level.easy",
+  steady: "level.steady", medium: "level.medium", hard: "level.hard", max: "level.max"};
+const levelAboutKeys = {newcomer: "level.about.newcomer", beginner: "level.about.beginner", casual: "level.about.casual",
+  easy: "level.about.easy", steady: "level.about.steady", medium: "level.about.medium", hard: "level.about.hard", max: "level.about.max"};
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
+export function levelAbout(level) { return levelAboutKeys[level] ? t(levelAboutKeys[level]) : ""; }

@@ -8,7 +8,7 @@ import {api, config, loadConfig} from "./api.js";
 import {copyText, gameKey, movesText, rematch, resign} from "./controls.js";
 import {act, askHint, flip, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
 import {gameCode} from "./gamecode.js";
-import {levelName, t} from "./i18n.js";
+import {levelAbout, levelName, t} from "./i18n.js";
 import {openingsInit} from "./openings.js";
 import {$, busy, prefs} from "./page.js";
 import {closeReview, openReview, playOn, reviewKey, rv, selectMove, sendRecord} from "./review.js";
@@ -71,9 +71,10 @@ function init() {
   });
   $("hint").addEventListener("click", askHint);
   $("level").addEventListener("change", () => {
+    $("levelabout").textContent = levelAbout($("level").value);
     if (!state) return;
-    // The level's name alone: the menu's "(8192 simulations)" would
-    // break the sentence.
+    // The level's name alone: the menu's "8 · " would break the
+    // sentence.
     const name = levelName($("level").value);
     act(async () => {
       const s = await api("api/v2/state", {game: Object.assign({}, state.game, {level: $("level").value})});
@@ -89,8 +90,9 @@ function init() {
     }
     for (const l of config.levels) {
       const name = levelName(l.name);
-      $("level").append(new Option(t("level.option", {level: name, sims: l.sims}), l.name, false, l.name === config.defaultLevel));
+      $("level").append(new Option(t("level.option", {level: name, n: l.number}), l.name, false, l.name === config.defaultLevel));
     }
+    $("levelabout").textContent = levelAbout($("level").value);
     openingsInit();
     // A reload, a bookmark or a shared link (#g=...) goes on with its
     // game; so does the language switch (the tab's storage). A game that
