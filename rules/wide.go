@@ -201,6 +201,12 @@ func (m Move) Wide() WideMove {
 	return WideMove{WideSquareAt(m.From.Row(), m.From.Col()), WideSquareAt(m.To.Row(), m.To.Col())}
 }
 
+// Narrow returns m on the one-word layout of Position; its squares must
+// lie in the first MaxSize files and ranks.
+func (m WideMove) Narrow() Move {
+	return Move{SquareAt(m.From.Row(), m.From.Col()), SquareAt(m.To.Row(), m.To.Col())}
+}
+
 // Valid returns the squares of the board.
 func (p WidePosition) Valid() WideBitboard { return wideValid[p.W&31][p.H&31] }
 
@@ -480,4 +486,38 @@ func (w *widePerftWalk) walk(p WidePosition, counts []uint64, bufs [][]WideMove)
 			return
 		}
 	}
+}
+
+// HasMoves reports whether the side to move has a legal move.
+func (p WidePosition) HasMoves() bool { return p.CountMoves() > 0 }
+
+// Legal reports whether m is a legal move in p.
+func (p WidePosition) Legal(m WideMove) bool {
+	var buf [WideMaxMoves]WideMove
+	for _, l := range p.LegalMoves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Hash returns a 64-bit key of the full position (stones, board, side to
+// move), as Position.Hash: a keyed mix of the bitboards. A narrow
+// position and its Wide form have different keys.
+func (p WidePosition) Hash() uint64 {
+	h := uint64(0x243f6a8885a308d3)
+	for i := range p.Black {
+		h = mix64(h ^ p.Black[i] ^ 0x9e3779b97f4a7c15)
+		h = mix64(h ^ p.White[i] ^ 0xc2b2ae3d27d4eb4f)
+	}
+	return mix64(h ^ uint64(p.W)<<9 ^ uint64(p.H)<<1 ^ uint64(p.Turn))
+}
+
+// Stones returns the stones of color c.
+func (p WidePosition) Stones(c Color) WideBitboard {
+	if c == Black {
+		return p.Black
+	}
+	return p.White
 }
