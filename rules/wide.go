@@ -542,3 +542,27 @@ func (s WideSquare) Bit() WideBitboard {
 	b.set(s)
 	return b
 }
+
+// Narrow returns p as a Position, the same position square for square,
+// or an error when its board has more than MaxSize files or ranks.
+func (p WidePosition) Narrow() (Position, error) {
+	w, h := int(p.W), int(p.H)
+	if err := p.Validate(); err != nil {
+		return Position{}, err
+	}
+	if w > MaxSize || h > MaxSize {
+		return Position{}, &BoardError{Text: p.Dims(), Err: fmt.Errorf("more than %d files or ranks: no Position holds it", MaxSize)}
+	}
+	q := Position{Size: shapeCode(w, h), Turn: p.Turn}
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			switch col, ok := p.At(r, c); {
+			case ok && col == Black:
+				q.Black |= SquareAt(r, c).Bit()
+			case ok:
+				q.White |= SquareAt(r, c).Bit()
+			}
+		}
+	}
+	return q, nil
+}
