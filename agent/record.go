@@ -10,9 +10,7 @@ import (
 // person, named "you", playing human against the computer, named
 // computer, at event, on date (the Date tag, written YYYY.MM.DD in date's
 // location; none when date is zero).
-func RecordAgainst(g interface {
-	Record(...rules.Tag) *rules.Record
-}, event string, human rules.Color, computer string, date time.Time) *rules.Record {
+func RecordAgainst(g rules.AnyGame, event string, human rules.Color, computer string, date time.Time) *rules.Record {
 	black, white := "you", computer
 	if human == rules.White {
 		black, white = computer, "you"

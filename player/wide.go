@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 
 	"github.com/konanezero/konane/rules"
@@ -445,4 +446,24 @@ func wideReserve(ours, theirs, occ, valid rules.WideBitboard) int32 {
 		}
 	}
 	return n
+}
+
+// MoveIn is the engine's move in the game g, a *rules.Game (Move) or a
+// *rules.WideGame (MoveWide), in project notation; it is not played.
+func (e *Engine) MoveIn(ctx context.Context, g rules.AnyGame) (string, error) {
+	switch g := g.(type) {
+	case *rules.Game:
+		m, err := e.Move(ctx, g.Position())
+		if err != nil {
+			return "", err
+		}
+		return m.String(), nil
+	case *rules.WideGame:
+		m, err := e.MoveWide(ctx, g.Position())
+		if err != nil {
+			return "", err
+		}
+		return m.String(), nil
+	}
+	return "", fmt.Errorf("player: no engine plays a game of %T", g)
 }

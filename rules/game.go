@@ -23,11 +23,45 @@ type WideGame struct {
 	game[WidePosition, WideMove]
 }
 
+// AnyGame is what a Game and a WideGame both do, with the moves as text:
+// for the interfaces that play every board (konane play, gtp) and hold
+// either.
+type AnyGame interface {
+	Board() Board
+	Len() int
+	Over() bool
+	Outcome() (winner Color, method Method)
+	Winner() (winner Color, ok bool)
+	Resign(c Color) error
+	SetTag(key, value string)
+	SetComment(comment string)
+	Record(tags ...Tag) *Record
+	// Turn is the side to move.
+	Turn() Color
+	// Draw is the current position as Render draws it, the last move
+	// marked.
+	Draw() string
+	// LegalStrings lists the legal moves of the side to move.
+	LegalStrings() []string
+	// PlayString is PlayText, returning the move played as text.
+	PlayString(text string) (string, error)
+	// UndoString is Undo, the move taken back as text.
+	UndoString() (string, bool)
+	// TakeBackStrings is TakeBack, the moves taken back as text.
+	TakeBackStrings(c Color) []string
+}
+
+var (
+	_ AnyGame = (*Game)(nil)
+	_ AnyGame = (*WideGame)(nil)
+)
+
 // gamePosition is what a game needs of its position type P with moves M.
 type gamePosition[P, M any] interface {
 	Play(M) P
 	Legal(M) bool
 	HasMoves() bool
+	LegalMoves([]M) []M
 }
 
 // gameMove is what a game needs of its move type: Move or WideMove.
@@ -326,6 +360,56 @@ func (g *game[P, M]) Outcome() (winner Color, method Method) {
 // toMove is the side to move: Black after an even number of moves, on
 // every board and start (there are no passes).
 func (g *game[P, M]) toMove() Color { return Color(len(g.moves) % 2) }
+
+// Turn is the side to move.
+func (g *game[P, M]) Turn() Color { return g.toMove() }
+
+// LegalStrings lists the legal moves of the side to move in project
+// notation.
+func (g *game[P, M]) LegalStrings() []string { return gameMoveStrings(g.Position().LegalMoves(nil)) }
+
+// PlayString is PlayText, returning the move played as text ("" with an
+// error).
+func (g *game[P, M]) PlayString(text string) (string, error) {
+	m, err := g.PlayText(text)
+	if err != nil {
+		return "", err
+	}
+	return m.String(), nil
+}
+
+// UndoString is Undo, the move taken back as text.
+func (g *game[P, M]) UndoString() (string, bool) {
+	m, ok := g.undo()
+	if !ok {
+		return "", false
+	}
+	return m.String(), true
+}
+
+// TakeBackStrings is TakeBack, the moves taken back as text.
+func (g *game[P, M]) TakeBackStrings(c Color) []string { return gameMoveStrings(g.TakeBack(c)) }
+
+// Draw is the current position as Render draws it, the last move marked.
+func (g *Game) Draw() string { return Render(g.Position(), g.Last()) }
+
+// Draw is the current position as RenderWide draws it, the last move
+// marked.
+func (g *WideGame) Draw() string {
+	last, ok := g.Last()
+	if !ok {
+		last = NoWideMove
+	}
+	return RenderWide(g.Position(), last)
+}
+
+func gameMoveStrings[M gameMove](ms []M) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
 
 // Record returns the game as a new record: the game's tags, then the
 // given ones (a key set twice keeps its first place and takes the last

@@ -169,11 +169,7 @@ func (r *Record) wideStart() (WidePosition, error) {
 // notation.
 func (r *Record) MoveStrings() []string {
 	if len(r.Wide) > 0 {
-		out := make([]string, len(r.Wide))
-		for i, m := range r.Wide {
-			out[i] = m.String()
-		}
-		return out
+		return gameMoveStrings(r.Wide)
 	}
 	return MoveStrings(r.Moves)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,9 @@ func TestWideGameAgreesWithGame(t *testing.T) {
 				if g.Over() != !wps[i+1].HasMoves() {
 					t.Fatalf("%s seed %d: over %v after move %d, wide has moves %v", name, seed, g.Over(), i+1, wps[i+1].HasMoves())
 				}
+				if g.Draw() != RenderWide(wps[i+1], m) || g.Turn() != wps[i+1].Turn {
+					t.Fatalf("%s seed %d: after move %d drawn\n%s\nturn %v", name, seed, i+1, g.Draw(), g.Turn())
+				}
 			}
 			if wg.resigned {
 				if err := g.Resign(wg.loser); err != nil {
@@ -93,9 +97,18 @@ func TestWideGameAgreesWithGame(t *testing.T) {
 			if err != nil || string(wtext) != string(text) {
 				t.Errorf("%s seed %d: wide record %v\n%s\nwant\n%s", name, seed, err, wtext, text)
 			}
+			var games [2]AnyGame = [2]AnyGame{g, wg}
+			if games[0].Draw() != games[1].Draw() || !slices.Equal(games[0].LegalStrings(), games[1].LegalStrings()) || games[0].Turn() != games[1].Turn() {
+				t.Errorf("%s seed %d: as AnyGame: %v %v, wide %v %v", name, seed, games[0].Turn(), games[0].LegalStrings(), games[1].Turn(), games[1].LegalStrings())
+			}
+			u1, ok1 := games[0].UndoString()
+			u2, ok2 := games[1].UndoString()
+			if u1 != u2 || ok1 != ok2 || ok1 != (wg.Len() < len(wps)-1) {
+				t.Errorf("%s seed %d: undo %q %v, wide %q %v", name, seed, u1, ok1, u2, ok2)
+			}
 			for _, c := range []Color{Black, White} {
-				n1, n2 := g.TakeBack(c), wg.TakeBack(c)
-				if len(n1) != len(n2) || g.Len() != wg.Len() || g.Over() != wg.Over() {
+				n1, n2 := g.TakeBackStrings(c), wg.TakeBackStrings(c)
+				if !slices.Equal(n1, n2) || g.Len() != wg.Len() || g.Over() != wg.Over() {
 					t.Errorf("%s seed %d: take back %v: %v, wide %v", name, seed, c, n1, n2)
 				}
 			}

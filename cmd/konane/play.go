@@ -153,7 +153,7 @@ type terminal struct {
 	width    int        // columns for lists of moves
 
 	human rules.Color
-	game  playGame
+	game  rules.AnyGame // a *rules.Game, or a *rules.WideGame above 8x8
 	agent *agent.Agent
 	// resignAsked: the last command was resign, whose confirmation
 	// (yes) the next line is.
@@ -349,7 +349,12 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	var err error
-	if t.game, err = newPlayGame(t.board); err != nil {
+	if t.board.Narrow() {
+		t.game, err = rules.NewBoardGame(t.board)
+	} else {
+		t.game, err = rules.NewWideGame(t.board)
+	}
+	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
@@ -362,7 +367,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	} else {
 		t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
 	}
-	if t.game.turn() != t.human {
+	if t.game.Turn() != t.human {
 		return t.agentMove(ctx)
 	}
 	t.showBoard()
@@ -416,8 +421,8 @@ func (t *terminal) say(line string) {
 // whose and either who is to move or, when the game is over, why and who
 // won (rules.Render's own "to move" line would contradict that).
 func (t *terminal) showBoard() {
-	turn := t.game.turn()
-	board := strings.TrimSuffix(t.game.draw(), turn.String()+" to move\n")
+	turn := t.game.Turn()
+	board := strings.TrimSuffix(t.game.Draw(), turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
 	if t.game.Over() {
 		t.say("x black, o white. " + t.result())
@@ -456,7 +461,7 @@ func (t *terminal) showMoves() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
-	moves := t.game.legalMoves()
+	moves := t.game.LegalStrings()
 	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), moves, t.width, 2))
 }
 
@@ -523,7 +528,7 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
-	m, err := t.game.playText(text)
+	m, err := t.game.PlayString(text)
 	if err != nil {
 		var me *rules.MoveError
 		if errors.As(err, &me) {
@@ -542,17 +547,17 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 }
 
 // position is the current position of a game the network plays (on
-// Position's boards: a narrowGame).
-func (t *terminal) position() rules.Position { return t.game.(narrowGame).Position() }
+// Position's boards: a *rules.Game).
+func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Position() }
 
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
 	if t.engine == nil {
-		m, err := t.game.classical(ctx, t.pvs)
+		m, err := t.pvs.MoveIn(ctx, t.game)
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
-		if _, err := t.game.playText(m); err != nil {
+		if _, err := t.game.PlayString(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
 		fmt.Fprintf(t.out, "The computer (%s) plays %s.\n", t.human.Other(), m)
@@ -563,7 +568,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	if _, err := t.game.playText(an.Best.String()); err != nil {
+	if _, err := t.game.PlayString(an.Best.String()); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	// The player's chances, as hint and eval give them.
@@ -578,7 +583,7 @@ func (t *terminal) hint(ctx context.Context) error {
 		return nil
 	}
 	if t.engine == nil {
-		m, err := t.game.classical(ctx, t.pvs)
+		m, err := t.pvs.MoveIn(ctx, t.game)
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
@@ -617,7 +622,7 @@ func (t *terminal) eval(ctx context.Context) error {
 // undo takes back the human's last move and every move after it (the
 // computer's reply), so that it is the human's turn again.
 func (t *terminal) undo() {
-	taken := t.game.takeBack(t.human)
+	taken := t.game.TakeBackStrings(t.human)
 	if len(taken) == 0 {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
