@@ -6,10 +6,11 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// RecordAgainst is the record of g, a person, named "you", playing human
-// against the computer, named computer, at event, on date (the Date tag,
-// written YYYY.MM.DD in date's location; none when date is zero).
-func RecordAgainst(g *rules.Game, event string, human rules.Color, computer string, date time.Time) *rules.Record {
+// RecordAgainst is the record of g (a *rules.Game or *rules.WideGame), a
+// person, named "you", playing human against the computer, named
+// computer, at event, on date (the Date tag, written YYYY.MM.DD in date's
+// location; none when date is zero).
+func RecordAgainst(g rules.AnyGame, event string, human rules.Color, computer string, date time.Time) *rules.Record {
 	black, white := "you", computer
 	if human == rules.White {
 		black, white = computer, "you"

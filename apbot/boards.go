@@ -32,14 +32,15 @@ var boards = func() []Board {
 // Boards returns AbstractPlay's Kōnane boards, default first.
 func Boards() []Board { return append([]Board(nil), boards...) }
 
-// Playable reports whether the bot plays b: whether our rules give it a
-// Position (boards of at most 8 files and ranks; the wider ones have only
-// a WidePosition, which no engine searches yet). This is the one place
-// that changes when the engines play more.
-func (b Board) Playable() bool { return b.rules.Validate() == nil && b.rules.Narrow() }
+// Playable reports whether the bot plays b: whether our rules have it
+// (every board up to 16x16; the classical engine plays those without a
+// network). This is the one place that changes when the rules play
+// fewer or more.
+func (b Board) Playable() bool { return b.rules.Validate() == nil }
 
-// Start returns b's starting position (Playable boards only).
-func (b Board) Start() (rules.Position, error) { return b.rules.Position() }
+// Start returns b's starting position, on the wide layout that holds
+// every board (Playable boards only).
+func (b Board) Start() (rules.WidePosition, error) { return b.rules.WidePosition() }
 
 // square reports whether b is square, and its side: the boards the
 // networks of package agent play.

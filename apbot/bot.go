@@ -483,26 +483,26 @@ func (b *Bot) forget(key [32]byte) {
 
 // Replay plays a move webhook's history on board: its rounds in order,
 // each a move per seat (only the last may be short). It returns the
-// position and the number of moves played; its errors say which move is
-// wrong and why.
-func Replay(board Board, rounds [][]string) (rules.Position, int, error) {
+// position (on the wide layout, which holds every board) and the number
+// of moves played; its errors say which move is wrong and why.
+func Replay(board Board, rounds [][]string) (rules.WidePosition, int, error) {
 	p, err := board.Start()
 	if err != nil {
-		return rules.Position{}, 0, fmt.Errorf("apbot: %w", err)
+		return rules.WidePosition{}, 0, fmt.Errorf("apbot: %w", err)
 	}
 	ply := 0
 	for i, r := range rounds {
 		if len(r) == 0 || len(r) > 2 || len(r) < 2 && i < len(rounds)-1 {
-			return rules.Position{}, 0, fmt.Errorf("apbot: round %d has %d moves: want 2 (1 in the last round)", i+1, len(r))
+			return rules.WidePosition{}, 0, fmt.Errorf("apbot: round %d has %d moves: want 2 (1 in the last round)", i+1, len(r))
 		}
 		for _, text := range r {
 			ply++
 			if !p.HasMoves() {
-				return rules.Position{}, 0, fmt.Errorf("apbot: ply %d: the game is already over", ply)
+				return rules.WidePosition{}, 0, fmt.Errorf("apbot: ply %d: the game is already over", ply)
 			}
-			m, err := rules.ParseMove(p, text)
+			m, err := rules.ParseWideMove(p, text)
 			if err != nil {
-				return rules.Position{}, 0, fmt.Errorf("apbot: ply %d: %w", ply, err)
+				return rules.WidePosition{}, 0, fmt.Errorf("apbot: ply %d: %w", ply, err)
 			}
 			p = p.Play(m)
 		}
@@ -532,7 +532,7 @@ func (b *Bot) play(m MoveRequest, board Board) bool {
 		b.lost(m, resultNoMove, err.Error())
 		return false
 	}
-	s := Submission{Verb: VerbMove, GameID: m.GameID, MetaGame: MetaGame, Move: mv.String()}
+	s := Submission{Verb: VerbMove, GameID: m.GameID, MetaGame: MetaGame, Move: mv}
 	out, err := b.cfg.Client.Submit(context.Background(), s)
 	b.metrics.moves.WithLabelValues(string(out)).Inc()
 	switch out {
@@ -554,24 +554,35 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 	return b.cfg.Seed ^ binary.LittleEndian.Uint64(h[:8]) ^ uint64(ply)*0x9e3779b97f4a7c15
 }
 
-// choose searches p for at most t: the network's agent at the bot's
-// level, or, on a board without a network, the classical engine.
-func (b *Bot) choose(board Board, p rules.Position, t time.Duration, seed uint64) (rules.Move, error) {
+// choose searches p for at most t and returns the move in AbstractPlay's
+// notation (ours): the network's agent at the bot's level, or, on a
+// board without a network, the classical engine (on the wide layout on
+// the boards above 8x8).
+func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed uint64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
+	if !board.rules.Narrow() {
+		m, err := player.NewPVS(0, t, seed).MoveWide(ctx, wp)
+		return m.String(), err
+	}
+	p, err := wp.Narrow()
+	if err != nil {
+		return "", err
+	}
 	e, ok := b.network(board)
 	if !ok {
-		return player.NewPVS(0, t, seed).Move(ctx, p)
+		m, err := player.NewPVS(0, t, seed).Move(ctx, p)
+		return m.String(), err
 	}
 	a, err := e.NewAgent(seed)
 	if err != nil {
-		return rules.NoMove, err
+		return "", err
 	}
 	s := b.strength
 	s.Time = t
 	an, err := a.Move(ctx, p, s)
 	if err != nil {
-		return rules.NoMove, err
+		return "", err
 	}
-	return an.Best, nil
+	return an.Best.String(), nil
 }

@@ -203,9 +203,9 @@ func TestChallenges(t *testing.T) {
 		{challenge("konane", "size-8"), 200, ""},
 		{challenge("konane", ""), 200, ""},
 		{challenge("konane", "size-7"), 200, ""},
-		{challenge("konane", "size-9"), 400, "does not play 9x8"},
-		{challenge("konane", "size-11"), 400, "does not play 11x8"},
-		{challenge("konane", "size-15"), 400, "does not play 15x12"},
+		{challenge("konane", "size-9"), 200, ""},
+		{challenge("konane", "size-11"), 200, ""},
+		{challenge("konane", "size-15"), 200, ""},
 		{challenge("konane", "size-6"), 400, "not a Kōnane board"},
 		{challenge("konane", "size-8", "size-8"), 400, "more than one variant"},
 		{challenge("abande", "size-5"), 400, "plays only konane"},
@@ -305,7 +305,7 @@ func TestWholeGame(t *testing.T) {
 		id       string
 		variants []string
 		botSeat  int
-	}{{"whole-6", nil, 2}, {"whole-8", []string{"size-8"}, 1}, {"whole-7", []string{"size-7"}, 2}} {
+	}{{"whole-6", nil, 2}, {"whole-8", []string{"size-8"}, 1}, {"whole-7", []string{"size-7"}, 2}, {"whole-9", []string{"size-9"}, 1}} {
 		g := ap.newGame(c.id, c.variants)
 		for n := 1; !g.over(); {
 			if g.cur != c.botSeat {
@@ -428,8 +428,8 @@ func TestBadRequests(t *testing.T) {
 		{"other game", 400, "plays only konane", func() (int, string) {
 			return signed(`{"verb":"move","metaGame":"abande","variants":[],"gameid":"x","clockCurr":1,"numPlayers":2,"moves":[]}`)
 		}},
-		{"board not played", 400, "does not play 15x12", func() (int, string) {
-			return signed(`{"verb":"move","metaGame":"konane","variants":["size-15"],"gameid":"x","clockCurr":1,"numPlayers":2,"moves":[]}`)
+		{"board not in the table", 400, "not a Kōnane board", func() (int, string) {
+			return signed(`{"verb":"move","metaGame":"konane","variants":["size-13"],"gameid":"x","clockCurr":1,"numPlayers":2,"moves":[]}`)
 		}},
 		{"text/plain", 415, "application/json", func() (int, string) {
 			b := []byte(`{"verb":"challenge","metaGame":"konane","variants":[]}`)

@@ -117,9 +117,9 @@ func TestBoardOf(t *testing.T) {
 		{[]string{""}, "6x6 (default)", true, ""},
 		{[]string{"size-8"}, "8x8 (size-8)", true, ""},
 		{[]string{"size-7"}, "7x6 (size-7)", true, ""},
-		{[]string{"size-9"}, "9x8 (size-9)", false, ""},
-		{[]string{"size-11"}, "11x8 (size-11)", false, ""},
-		{[]string{"size-15"}, "15x12 (size-15)", false, ""},
+		{[]string{"size-9"}, "9x8 (size-9)", true, ""},
+		{[]string{"size-11"}, "11x8 (size-11)", true, ""},
+		{[]string{"size-15"}, "15x12 (size-15)", true, ""},
 		{[]string{"size-6"}, "", false, `apbot: variants ["size-6"]: not a Kōnane board of AbstractPlay`},
 		{[]string{"size-8", "size-7"}, "", false, `apbot: variants ["size-8" "size-7"]: more than one variant`},
 	} {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/player"
@@ -21,21 +22,31 @@ type Config struct {
 	Limits  player.Limits  // how long genmove thinks
 	Seed    uint64         // seed of the agents (one per game)
 	Size    int            // the board size at the start; 0 = 8 if it has a model, else the smallest that has one
-	Name    string         // answer to name; "" = "konane"
-	Version string         // answer to version; "" = "devel"
+	// Board is the board at the start when it is given as a board (any
+	// board up to 16x16); the zero Board leaves it to Size.
+	Board rules.Board
+	// PVSTime is the classical engine's time per move on the boards
+	// without a model (rectangles, and every board above 8x8); 0: only the
+	// boards with a model are played.
+	PVSTime time.Duration
+	Name    string // answer to name; "" = "konane"
+	Version string // answer to version; "" = "devel"
 }
 
 // solverTableEntries sizes the solver's table (24 bytes each: 24 MiB).
 const solverTableEntries = 1 << 20
 
-// Engine is the state of one GTP session: the board size, the game and
-// the agent playing it. It is not safe for concurrent use.
+// Engine is the state of one GTP session: the board, the game and the
+// agent playing it (or the classical engine, on a board without a
+// model). It is not safe for concurrent use.
 type Engine struct {
 	cfg    Config
-	engine *agent.Engine // of the current size
-	game   *rules.Game
+	board  rules.Board
+	engine *agent.Engine // of the current size; nil when the classical engine plays
+	game   rules.AnyGame // a *rules.Game, or a *rules.WideGame above 8x8
 	agent  *agent.Agent
-	games  int // games started, for the agents' seeds
+	pvs    *player.Engine // the classical engine, when engine is nil
+	games  int            // games started, for the agents' seeds
 	solver *solver.Solver
 }
 
@@ -61,8 +72,18 @@ func New(cfg Config) (*Engine, error) {
 			size = rules.DefaultSize
 		}
 	}
+	if cfg.PVSTime < 0 {
+		return nil, fmt.Errorf("gtp: classical time per move %v is negative", cfg.PVSTime)
+	}
 	e := &Engine{cfg: cfg}
-	if err := e.setSize(size); err != nil {
+	board := cfg.Board
+	if board == (rules.Board{}) {
+		board = rules.SquareBoard(size)
+	}
+	if err := board.Validate(); err != nil {
+		return nil, fmt.Errorf("gtp: %w", err)
+	}
+	if err := e.setBoard(board); err != nil {
 		return nil, fmt.Errorf("gtp: %w", err)
 	}
 	return e, nil
@@ -91,6 +112,7 @@ func init() {
 		{"known_command", 1, (*Engine).knownCommand},
 		{"list_commands", 0, (*Engine).listCommands},
 		{"boardsize", 1, (*Engine).boardsize},
+		{"rectangular_boardsize", 2, (*Engine).rectangularBoardsize},
 		{"clear_board", 0, (*Engine).clearBoard},
 		{"play", 2, (*Engine).play},
 		{"genmove", 1, (*Engine).genmove},
@@ -143,32 +165,57 @@ func (e *Engine) listCommands(context.Context, []string) (string, error) {
 	return strings.Join(names, "\n"), nil
 }
 
-// setSize switches to size×size boards and clears the board.
-func (e *Engine) setSize(size int) error {
-	eng, err := e.cfg.Engines.Get(size)
-	var nm *agent.NoModelError
-	if errors.As(err, &nm) {
-		return fmt.Errorf("no model for %dx%d (there is one for %s)", nm.Size, nm.Size, rules.SizeList(nm.Sizes))
+// setBoard switches to board b and clears it: the model of its size, or
+// the classical engine on a board without one (when Config.PVSTime is
+// set).
+func (e *Engine) setBoard(b rules.Board) error {
+	var eng *agent.Engine
+	if b.Square() && b.Narrow() {
+		var err error
+		eng, err = e.cfg.Engines.Get(b.W)
+		var nm *agent.NoModelError
+		switch {
+		case errors.As(err, &nm) && e.cfg.PVSTime > 0:
+			eng = nil // the classical engine plays it
+		case errors.As(err, &nm):
+			return fmt.Errorf("no model for %dx%d (there is one for %s)", nm.Size, nm.Size, rules.SizeList(nm.Sizes))
+		case err != nil:
+			return err
+		}
+	} else if e.cfg.PVSTime <= 0 {
+		return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(e.cfg.Engines.Sizes()))
 	}
-	if err != nil {
-		return err
-	}
-	e.engine = eng
+	e.board, e.engine = b, eng
 	return e.newGame()
 }
 
 func (e *Engine) newGame() error {
-	a, err := e.engine.NewAgent(e.cfg.Seed + uint64(e.games))
-	if err != nil {
+	seed := e.cfg.Seed + uint64(e.games)
+	var err error
+	if e.engine == nil {
+		e.agent, e.pvs = nil, player.NewPVS(0, e.cfg.PVSTime, seed)
+	} else if e.agent, err = e.engine.NewAgent(seed); err != nil {
 		return err
 	}
-	g, err := rules.NewGame(e.engine.Size())
+	if e.board.Narrow() {
+		e.game, err = rules.NewBoardGame(e.board)
+	} else {
+		e.game, err = rules.NewWideGame(e.board)
+	}
 	if err != nil {
 		return err
 	}
 	e.games++
-	e.agent, e.game = a, g
 	return nil
+}
+
+// position is the current position of a game on Position's boards.
+func (e *Engine) position() (rules.Position, bool) {
+	g, ok := e.game.(*rules.Game)
+	if !ok {
+		return rules.Position{}, false
+	}
+	return g.Position(), true
 }
 
 func (e *Engine) boardsize(_ context.Context, args []string) (string, error) {
@@ -176,13 +223,40 @@ func (e *Engine) boardsize(_ context.Context, args []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("boardsize %s is not a number", rules.Quote(args[0]))
 	}
-	if n < rules.MinSize || n > rules.MaxSize {
-		return "", fmt.Errorf("unacceptable size: %d is outside %d..%d", n, rules.MinSize, rules.MaxSize)
+	if n < rules.MinSide || n > rules.MaxSide {
+		return "", fmt.Errorf("unacceptable size: %d is outside %d..%d", n, rules.MinSide, rules.MaxSide)
 	}
-	if err := e.setSize(n); err != nil {
-		return "", fmt.Errorf("unacceptable size: %w", err)
+	return "", e.resize(n, n)
+}
+
+// rectangularBoardsize is KataGo's rectangular_boardsize W H: W files, H
+// ranks, with the board's default start (the gap where it is defined).
+func (e *Engine) rectangularBoardsize(_ context.Context, args []string) (string, error) {
+	var wh [2]int
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil {
+			return "", fmt.Errorf("rectangular_boardsize %s is not a number", rules.Quote(a))
+		}
+		wh[i] = n
 	}
-	return "", nil
+	return "", e.resize(wh[0], wh[1])
+}
+
+// resize switches to the w×h board with its default start.
+func (e *Engine) resize(w, h int) error {
+	b, err := rules.NewBoard(w, h, rules.DefaultStart(w, h))
+	if err != nil {
+		var be *rules.BoardError
+		if errors.As(err, &be) {
+			err = be.Err
+		}
+		return fmt.Errorf("unacceptable size: %w", err)
+	}
+	if err := e.setBoard(b); err != nil {
+		return fmt.Errorf("unacceptable size: %w", err)
+	}
+	return nil
 }
 
 func (e *Engine) clearBoard(context.Context, []string) (string, error) {
@@ -202,12 +276,12 @@ func parseColor(s string) (rules.Color, error) {
 
 // checkTurn fails unless c is to move in a game that goes on.
 func (e *Engine) checkTurn(c rules.Color) error {
-	p := e.game.Position()
-	if !p.HasMoves() {
-		return fmt.Errorf("no legal move: %s has lost", p.Turn)
+	turn := e.game.Turn()
+	if e.game.Over() {
+		return fmt.Errorf("no legal move: %s has lost", turn)
 	}
-	if c != p.Turn {
-		return fmt.Errorf("it is %s's turn, not %s's (Kōnane has no passes)", p.Turn, c)
+	if c != turn {
+		return fmt.Errorf("it is %s's turn, not %s's (Kōnane has no passes)", turn, c)
 	}
 	return nil
 }
@@ -223,7 +297,7 @@ func (e *Engine) play(_ context.Context, args []string) (string, error) {
 	if err := e.checkTurn(c); err != nil {
 		return "", fmt.Errorf("illegal move: %w", err)
 	}
-	if _, err := e.game.PlayText(args[1]); err != nil {
+	if _, err := e.game.PlayString(args[1]); err != nil {
 		return "", moveError(err)
 	}
 	return "", nil
@@ -237,38 +311,47 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 	if err := e.checkTurn(c); err != nil {
 		return "", err
 	}
-	an, err := e.agent.Move(ctx, e.game.Position(), e.cfg.Limits)
-	if err != nil {
+	var m string
+	if p, ok := e.position(); ok && e.engine != nil {
+		an, err := e.agent.Move(ctx, p, e.cfg.Limits)
+		if err != nil {
+			return "", err
+		}
+		m = an.Best.String()
+	} else if m, err = e.pvs.MoveIn(ctx, e.game); err != nil {
 		return "", err
 	}
-	if err := e.game.Play(an.Best); err != nil {
+	if _, err := e.game.PlayString(m); err != nil {
 		return "", err
 	}
-	return an.Best.String(), nil
+	return m, nil
 }
 
 func (e *Engine) undo(context.Context, []string) (string, error) {
-	if _, ok := e.game.Undo(); !ok {
+	if _, ok := e.game.UndoString(); !ok {
 		return "", errors.New("cannot undo: no move has been played")
 	}
 	return "", nil
 }
 
 func (e *Engine) showboard(context.Context, []string) (string, error) {
-	return "\n" + rules.Render(e.game.Position(), e.game.Last()), nil
+	return "\n" + e.game.Draw(), nil
 }
 
 func (e *Engine) legalMoves(context.Context, []string) (string, error) {
-	return rules.MovesText(e.game.Position().LegalMoves(nil)), nil
+	return strings.Join(e.game.LegalStrings(), " "), nil
 }
 
 // solve answers "COLOUR wins: MOVE..." with every winning move of the side
 // to move, or "COLOUR loses".
 func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
-	p := e.game.Position()
+	p, ok := e.position()
+	if !ok {
+		return "", fmt.Errorf("position too large to solve: the solver holds boards of at most %dx%d, not %dx%d", rules.MaxSize, rules.MaxSize, e.board.W, e.board.H)
+	}
 	if !solver.Solvable(p, solver.DefaultMaxStones) {
 		stones := bits.OnesCount64(p.Black | p.White)
-		return "", fmt.Errorf("position too large to solve: %d stones on %dx%d (at most %d above 5x5; 4x4 and 5x5 always)", stones, p.Size, p.Size, solver.DefaultMaxStones)
+		return "", fmt.Errorf("position too large to solve: %d stones on %s (at most %d above 5x5; 4x4 and 5x5 always)", stones, p.Dims(), solver.DefaultMaxStones)
 	}
 	if e.solver == nil {
 		e.solver = solver.New(solver.WithTableEntries(solverTableEntries))
@@ -288,7 +371,10 @@ func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 // search of genmove's strength, at least medium's (agent.AdviceLimits),
 // that does not change genmove's play.
 func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
-	p := e.game.Position()
+	if e.engine == nil {
+		return "", fmt.Errorf("no win probability: on %dx%d the classical engine plays, which gives none", e.board.W, e.board.H)
+	}
+	p, _ := e.position()
 	if !p.HasMoves() {
 		return fmt.Sprintf("%s 0.000", p.Turn), nil
 	}

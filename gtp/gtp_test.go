@@ -177,7 +177,7 @@ func TestProtocol(t *testing.T) {
 		"=5",
 		"=",
 		`?6 boardsize "x" is not a number`,
-		"?7 unacceptable size: 12 is outside 4..8",
+		"?7 unacceptable size: no model for 12x12 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8)",
 		"?8 unknown command",
 		"?9 play takes 2 arguments, got 1",
 		`?10 invalid color "purple": want black, b, white or w`,
@@ -418,5 +418,92 @@ func TestInterruptedGenmove(t *testing.T) {
 	}
 	if got := out.String(); got != "?7 interrupted\n\n" {
 		t.Fatalf("answer %q, want %q", got, "?7 interrupted\n\n")
+	}
+}
+
+// TestClassicalBoards: with a classical time per move, boardsize and
+// KataGo's rectangular_boardsize take the boards without a model (7x6,
+// 9x9, AbstractPlay's 15x12, 16x16), which the classical engine plays:
+// genmove answers legal moves to the end of a 9x8 game, showboard draws
+// ranks above 9, and konane-eval and konane-solve say what they cannot do
+// there. Without the time those boards are refused in one line.
+func TestClassicalBoards(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	e, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Size: 6, Seed: 1, Version: "test", PVSTime: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startSession(t, e)
+	s.ask("rectangular_boardsize 15 12", '=')
+	b, _ := rules.ParseBoard("size-15")
+	g, _ := rules.NewWideGame(b)
+	if got := s.ask("showboard", '='); got != "=\n"+strings.TrimSuffix(g.Draw(), "\n") || !strings.Contains(got, "\n12 o x o") {
+		t.Errorf("showboard on 15x12:\n%s", got)
+	}
+	if got := s.ask("konane-legal_moves", '='); got != "= h4-h6 f6-h6 j6-h6" {
+		t.Errorf("legal moves on 15x12: %q", got)
+	}
+	s.ask("play b h4-h6", '=')
+	if got := s.ask("play b h9-h7", '?'); got != "? illegal move: it is white's turn, not black's (Kōnane has no passes)" {
+		t.Errorf("play out of turn: %q", got)
+	}
+	g.PlayText("h4-h6")
+	answer := strings.TrimPrefix(s.ask("genmove w", '='), "= ")
+	if _, err := g.PlayText(answer); err != nil {
+		t.Fatalf("genmove w on 15x12: %q: %v", answer, err)
+	}
+	if got := s.ask("play b h12-h10", '?'); !strings.HasPrefix(got, `? move "h12-h10": illegal move: black has no jump from h12 to h10`) {
+		t.Errorf("an illegal move: %q", got)
+	}
+	if got := s.ask("konane-eval", '?'); got != "? no win probability: on 15x12 the classical engine plays, which gives none" {
+		t.Errorf("eval: %q", got)
+	}
+	if got := s.ask("konane-solve", '?'); got != "? position too large to solve: the solver holds boards of at most 8x8, not 15x12" {
+		t.Errorf("solve: %q", got)
+	}
+	s.ask("undo", '=')
+	s.ask("undo", '=')
+	s.ask("undo", '?')
+	for _, c := range []struct{ cmd, want string }{
+		{"boardsize 17", "? unacceptable size: 17 is outside 4..16"},
+		{"rectangular_boardsize 17 4", "? unacceptable size: 17 files: want 4..16"},
+		{"rectangular_boardsize 9 x", `? rectangular_boardsize "x" is not a number`},
+		{"rectangular_boardsize 9", "? rectangular_boardsize takes 2 arguments, got 1"},
+	} {
+		if got := s.ask(c.cmd, '?'); got != c.want {
+			t.Errorf("%s: %q, want %q", c.cmd, got, c.want)
+		}
+	}
+	for _, c := range []struct{ cmd, board string }{{"boardsize 16", "16"}, {"boardsize 9", "9"}, {"rectangular_boardsize 7 6", "size-7"}} {
+		s.ask(c.cmd, '=')
+		b, _ := rules.ParseBoard(c.board)
+		g, _ := rules.NewWideGame(b)
+		answer := strings.TrimPrefix(s.ask("genmove b", '='), "= ")
+		if _, err := g.PlayString(answer); err != nil {
+			t.Errorf("%s: genmove b %q: %v", c.cmd, answer, err)
+		}
+		if got := s.ask("showboard", '='); got != "=\n"+strings.TrimSuffix(g.Draw(), "\n") {
+			t.Errorf("%s: showboard\n%s\nwant\n%s", c.cmd, got, g.Draw())
+		}
+	}
+	// A whole game on 9x8 (AbstractPlay's size-9, the gap start).
+	s.ask("rectangular_boardsize 9 8", '=')
+	b, _ = rules.ParseBoard("size-9")
+	g, _ = rules.NewWideGame(b)
+	for !g.Over() {
+		color := g.Turn().String()
+		answer := strings.TrimPrefix(s.ask("genmove "+color, '='), "= ")
+		if _, err := g.PlayString(answer); err != nil {
+			t.Fatalf("genmove %s at move %d: %q: %v", color, g.Len()+1, answer, err)
+		}
+	}
+	loser := g.Turn().String()
+	if got := s.ask("genmove "+loser, '?'); got != "? no legal move: "+loser+" has lost" {
+		t.Errorf("genmove at the end of 9x8: %q", got)
+	}
+	s.ask("quit", '=')
+
+	if _, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Board: rules.Board{W: 9, H: 8, Start: rules.Gap}}); err == nil || err.Error() != "gtp: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8)" {
+		t.Errorf("9x8 without a classical time: %v", err)
 	}
 }

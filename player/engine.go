@@ -72,7 +72,7 @@ type Engine struct {
 	// search.
 	plain   bool
 	rng     *rand.Rand
-	tt      table
+	tt      table[rules.Move]
 	solver  *solver.Solver
 	history [64][64]int32
 	killers [maxPly + 2][2]rules.Move
@@ -82,9 +82,11 @@ type Engine struct {
 	nodes   uint64
 	aborted bool
 	stats   pvsStats
-	pvTable
+	pvTable[rules.Move]
 	moves [maxPly + 1][rules.MaxMoves]rules.Move
 	keys  [maxPly + 1][rules.MaxMoves]int32
+	// wide: the state of SearchWide, made on its first call.
+	wide *wideSearch
 }
 
 // EvalPlain is the evaluation of NewAlphaBeta: the mobility difference,
@@ -127,7 +129,7 @@ func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEnt
 		LMR:         true,
 		Deepen:      DefaultDeepen,
 		rng:         newRand(seed, streamPVS),
-		tt:          newTable(tableBits, false),
+		tt:          newTable(tableBits, false, rules.NoMove),
 		solver:      solver.New(solver.WithTableEntries(solverEntries)),
 	}
 	if moveTime > 0 {
@@ -159,7 +161,7 @@ func NewAlphaBeta(depth int, moveTime time.Duration, seed uint64) *Engine {
 		Deepen:   100,
 		plain:    true,
 		rng:      newRand(seed, streamAlphaBeta),
-		tt:       newTable(DefaultTTBits, true),
+		tt:       newTable(DefaultTTBits, true, rules.NoMove),
 	}
 }
 

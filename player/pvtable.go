@@ -1,18 +1,16 @@
 package player
 
-import "github.com/konanezero/konane/rules"
-
-// pvTable holds the principal variations of a search in progress (the
-// triangular table of Engine): pv[ply][:pvLen[ply]] is the
+// pvTable holds the principal variations of a search in progress, of
+// moves M (the triangular table of Engine): pv[ply][:pvLen[ply]] is the
 // best line found from ply on.
-type pvTable struct {
-	pv    [maxPly + 1][maxPly + 1]rules.Move
+type pvTable[M any] struct {
+	pv    [maxPly + 1][maxPly + 1]M
 	pvLen [maxPly + 1]int
 }
 
 // setPV makes m followed by the child's principal variation the principal
 // variation at ply.
-func (t *pvTable) setPV(ply int, m rules.Move) {
+func (t *pvTable[M]) setPV(ply int, m M) {
 	t.pv[ply][0] = m
 	n := 1
 	if ply+1 <= maxPly {

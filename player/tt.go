@@ -1,7 +1,5 @@
 package player
 
-import "github.com/konanezero/konane/rules"
-
 // DefaultPVSTableBits is the log2 of the number of transposition table
 // entries of a PVS player (16 bytes each: 2^21 entries, 32 MiB).
 const DefaultPVSTableBits = 21
@@ -35,17 +33,18 @@ func boundOf(best, alpha0, beta int32) ttFlag {
 	return ttExact
 }
 
-// ttEntry is one transposition table entry: 16 bytes.
-type ttEntry struct {
-	key   uint64 // the position's rules.Position.Hash (side to move included)
+// ttEntry is one transposition table entry of moves M (rules.Move or
+// rules.WideMove): 16 bytes.
+type ttEntry[M comparable] struct {
+	key   uint64 // the position's Hash (side to move included)
 	score int32  // proven scores relative to this position (scoreToTT)
-	move  rules.Move
+	move  M
 	depth int8
 	flag  ttFlag // low 2 bits; the search's generation in the 6 above
 }
 
-func (e *ttEntry) bound() ttFlag { return e.flag & 3 }
-func (e *ttEntry) gen() uint8    { return uint8(e.flag) >> 2 }
+func (e *ttEntry[M]) bound() ttFlag { return e.flag & 3 }
+func (e *ttEntry[M]) gen() uint8    { return uint8(e.flag) >> 2 }
 
 // table is the engine's transposition table, in one of two schemes:
 //
@@ -55,18 +54,21 @@ func (e *ttEntry) gen() uint8    { return uint8(e.flag) >> 2 }
 //     proven result is kept at every depth, and an upper bound keeps the
 //     move an earlier result of the position stored.
 //   - one entry per slot, always replaced (the plain alpha-beta engine's).
-type table struct {
-	entries []ttEntry
+//
+// Its moves are M, none the value of "no move".
+type table[M comparable] struct {
+	entries []ttEntry[M]
 	mask    uint64 // of the bucket (or slot) index
 	gen     uint8  // the current search's generation, 0..63
 	single  bool   // one entry per slot, always replaced
+	none    M
 }
 
 // newTable returns a table of 2^bits entries in buckets of two, or of
-// single entries.
-func newTable(bits int, single bool) table {
+// single entries, whose moves are M and none "no move".
+func newTable[M comparable](bits int, single bool, none M) table[M] {
 	n := 1 << bits
-	t := table{entries: make([]ttEntry, n), single: single, mask: uint64(n/2 - 1)}
+	t := table[M]{entries: make([]ttEntry[M], n), single: single, mask: uint64(n/2 - 1), none: none}
 	if single {
 		t.mask = uint64(n - 1)
 	}
@@ -74,7 +76,7 @@ func newTable(bits int, single bool) table {
 }
 
 // bucket is the bucket (or slot) of key.
-func (t *table) bucket(key uint64) []ttEntry {
+func (t *table[M]) bucket(key uint64) []ttEntry[M] {
 	if t.single {
 		return t.entries[key&t.mask : key&t.mask+1]
 	}
@@ -82,7 +84,7 @@ func (t *table) bucket(key uint64) []ttEntry {
 }
 
 // probe returns the entry of key, or nil.
-func (t *table) probe(key uint64) *ttEntry {
+func (t *table[M]) probe(key uint64) *ttEntry[M] {
 	for i, b := 0, t.bucket(key); i < len(b); i++ {
 		if b[i].key == key {
 			return &b[i]
@@ -93,10 +95,10 @@ func (t *table) probe(key uint64) *ttEntry {
 
 // store records a search result of the position key at ply: its score of
 // the kind flag, found searching depth plies, and its best move.
-func (t *table) store(key uint64, score int32, m rules.Move, depth, ply int, flag ttFlag) {
+func (t *table[M]) store(key uint64, score int32, m M, depth, ply int, flag ttFlag) {
 	b := t.bucket(key)
 	if t.single {
-		b[0] = ttEntry{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag}
+		b[0] = ttEntry[M]{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag}
 		return
 	}
 	// A proven result holds at every depth.
@@ -105,12 +107,12 @@ func (t *table) store(key uint64, score int32, m rules.Move, depth, ply int, fla
 		depth = provenDepth
 	}
 	if flag == ttUpper {
-		m = rules.NoMove // no move known to be best
+		m = t.none // no move known to be best
 	}
-	e := ttEntry{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag | ttFlag(t.gen<<2)}
+	e := ttEntry[M]{key: key, score: scoreToTT(score, ply), move: m, depth: int8(depth), flag: flag | ttFlag(t.gen<<2)}
 	switch {
 	case b[0].key == key:
-		if m == rules.NoMove {
+		if m == t.none {
 			e.move = b[0].move
 		}
 		if int(b[0].depth) <= depth || b[0].gen() != t.gen || flag == ttExact {
@@ -128,7 +130,7 @@ func (t *table) store(key uint64, score int32, m rules.Move, depth, ply int, fla
 
 // newSearch starts a generation: entries of older searches become the
 // first to be replaced.
-func (t *table) newSearch() { t.gen = (t.gen + 1) & 63 }
+func (t *table[M]) newSearch() { t.gen = (t.gen + 1) & 63 }
 
 // Proven scores are stored relative to the stored position, not the root,
 // so that an entry stays right when reached at another ply.

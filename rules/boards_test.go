@@ -139,8 +139,8 @@ func emptyNames(t *testing.T, b Board) string {
 		t.Fatal(err)
 	}
 	var names []string
-	for e := p.Empty(); !e.isZero(); {
-		names = append(names, e.popLSB().String())
+	for e := p.Empty(); !e.IsZero(); {
+		names = append(names, e.PopLSB().String())
 	}
 	return strings.Join(names, " ")
 }

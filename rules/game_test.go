@@ -246,3 +246,26 @@ func TestGameOutcomeNoMoveLeft(t *testing.T) {
 		t.Fatal("a record naming the loser as the winner was taken")
 	}
 }
+
+// BenchmarkGame8x8 plays seeded random 8x8 games through Game (each move
+// checked by Play) and takes each game's record: the game layer that
+// arena and selfplay play through.
+func BenchmarkGame8x8(b *testing.B) {
+	rng := newRand(1)
+	var buf [MaxMoves]Move
+	for b.Loop() {
+		g, err := NewGame(8)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !g.Over() {
+			ms := g.Position().LegalMoves(buf[:0])
+			if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if g.Record().Tag("Result") == Unfinished {
+			b.Fatal("a finished game without a result")
+		}
+	}
+}

@@ -29,11 +29,13 @@ import (
 //
 //	1. c3 c4 2. a3-c3 {the first jump} e4-c4 1-0
 //
-// A square board is its [Size "N"], as every record has always had it. A
-// rectangle is [Board "WxH"] (W files, H ranks; ParseBoard's names are
+// A square board is its [Size "N"] (4..8), as every record has always
+// had it. Any other board, a rectangle or a square larger than 8x8, is
+// [Board "WxH"] (W files, H ranks, 4..16 each; ParseBoard's names are
 // read too) with its start, [Start "gap"] or [Start "removal"], which
 // reading takes as the board's default start when it is absent; [Size]
-// and [Board] do not go together.
+// and [Board] do not go together. Files run a..p and ranks 1..16, so
+// that a move on 15x12 reads "h12-h10".
 //
 // Tag values are written as Go quoted strings. A White move may be preceded
 // by "N..." when a comment interrupts the pair; move numbers are optional
@@ -41,8 +43,8 @@ import (
 //
 // The JSON format is an object {"size":6,"tags":[{"key":..,"value":..}],
 // "moves":["c3","c4","a3-c3",...],"comments":["","","the first jump",...]}
-// for programs; tags and comments are left out when there are none. A
-// rectangle has "board":"7x6","start":"gap" in place of "size".
+// for programs; tags and comments are left out when there are none. Any
+// other board has "board":"7x6","start":"gap" in place of "size".
 //
 // Reading validates everything: the board, tag syntax, every move against
 // the rules of the position it is played in, and a Result tag that
@@ -50,13 +52,18 @@ import (
 // do, by Black/White pairs with the side ("white's move 2", the game's 4th
 // move); RecordError.Move keeps its 1-based index in the game.
 type Record struct {
-	// Size is N of a square board N×N (which starts with the removals),
-	// 0 on a rectangle; Rect is the rectangle and its start, the zero
-	// Board on a square board. Board returns the board either way.
-	Size     int
-	Rect     Board
-	Tags     []Tag    // ordered; "Size", "Board" and "Start" are not tags but the board
-	Moves    []Move   // from the board's start, Black first
+	// Size is N of a square board N×N of at most MaxSize (which starts
+	// with the removals), 0 on any other board; Rect is that other board
+	// and its start, the zero Board when Size is set. Board returns the
+	// board either way.
+	Size int
+	Rect Board
+	Tags []Tag // ordered; "Size", "Board" and "Start" are not tags but the board
+	// The moves from the board's start, Black first: Moves on a board of
+	// at most MaxSize files and ranks (Board().Narrow()), Wide on the
+	// others, the other one empty.
+	Moves    []Move
+	Wide     []WideMove
 	Comments []string // nil, or one per move ("" for none); all "" reads back as nil
 }
 
@@ -87,9 +94,9 @@ func ResultFor(winner Color) string {
 func NewRecord(size int) *Record { return &Record{Size: size} }
 
 // NewBoardRecord returns an empty record of a game on b: Size on a square
-// board, Rect on a rectangle.
+// board of at most MaxSize, Rect on the others.
 func NewBoardRecord(b Board) *Record {
-	if b.Square() {
+	if b.Square() && b.Narrow() {
 		return &Record{Size: b.W}
 	}
 	return &Record{Rect: b}
@@ -104,28 +111,71 @@ func (r *Record) Board() Board {
 	return SquareBoard(r.Size)
 }
 
-// start validates the record's board and returns its starting position.
-func (r *Record) start() (Position, error) {
+// checkBoard validates the record's board, and that its moves are in
+// the list of its board (Moves or Wide).
+func (r *Record) checkBoard() error {
 	if r.Rect == (Board{}) {
 		if err := checkSize(r.Size); err != nil {
-			return Position{}, err
+			return err
 		}
-		return NewPosition(r.Size), nil
+	} else {
+		if r.Size != 0 {
+			return fmt.Errorf("size %d and board %dx%d: a record has one board", r.Size, r.Rect.W, r.Rect.H)
+		}
+		if err := r.Rect.Validate(); err != nil {
+			return errors.Unwrap(err)
+		}
+		if r.Rect.Square() && r.Rect.Narrow() {
+			return fmt.Errorf("board %dx%d is square: a square board up to %dx%d is the record's Size", r.Rect.W, r.Rect.H, MaxSize, MaxSize)
+		}
 	}
-	if r.Size != 0 {
-		return Position{}, fmt.Errorf("size %d and board %dx%d: a record has one board", r.Size, r.Rect.W, r.Rect.H)
+	switch wide := !r.Board().Narrow(); {
+	case wide && len(r.Moves) > 0:
+		return fmt.Errorf("board %s has more than %d files or ranks: its moves are the record's Wide moves", r.Rect, MaxSize)
+	case !wide && len(r.Wide) > 0:
+		return fmt.Errorf("board %s: its moves are the record's Moves, not Wide", r.Board())
 	}
-	if err := r.Rect.Validate(); err != nil {
-		return Position{}, errors.Unwrap(err)
-	}
-	if r.Rect.Square() {
-		return Position{}, fmt.Errorf("board %dx%d is square: a square board is the record's Size", r.Rect.W, r.Rect.H)
-	}
-	if !r.Rect.Narrow() {
-		return Position{}, fmt.Errorf("board %dx%d: records of boards wider than %dx%d cannot be read yet", r.Rect.W, r.Rect.H, MaxSize, MaxSize)
-	}
-	return r.Rect.Position()
+	return nil
 }
+
+// ErrWideBoard is wrapped by the error of Replay, Final and Game on a
+// record of a board of more than MaxSize files or ranks (WideReplay and
+// WideGame read those).
+var ErrWideBoard = fmt.Errorf("more than %d files or ranks: not played here yet", MaxSize)
+
+// start validates the record's board and returns its starting position,
+// on a board of Position's.
+func (r *Record) start() (Position, error) {
+	if err := r.checkBoard(); err != nil {
+		return Position{}, err
+	}
+	b := r.Board()
+	if !b.Narrow() {
+		return Position{}, fmt.Errorf("board %s: %w", b, ErrWideBoard)
+	}
+	return b.Position()
+}
+
+// wideStart validates the record's board and returns its starting
+// position on the wide layout.
+func (r *Record) wideStart() (WidePosition, error) {
+	if err := r.checkBoard(); err != nil {
+		return WidePosition{}, err
+	}
+	return r.Board().WidePosition()
+}
+
+// MoveStrings writes the record's moves (Moves or Wide) in project
+// notation.
+func (r *Record) MoveStrings() []string {
+	if len(r.Wide) > 0 {
+		return gameMoveStrings(r.Wide)
+	}
+	return MoveStrings(r.Moves)
+}
+
+// Len is the number of moves of the record (Moves or Wide).
+func (r *Record) Len() int { return len(r.Moves) + len(r.Wide) }
 
 // Tag returns the value of the tag key, or "" when it is absent.
 func (r *Record) Tag(key string) string {
@@ -149,7 +199,8 @@ func (r *Record) SetTag(key, value string) {
 }
 
 // AddMove appends a move and its comment ("" for none), keeping Comments
-// either nil or as long as Moves.
+// either nil or as long as Moves. It is for boards of at most MaxSize
+// files and ranks (a WideGame records the others).
 func (r *Record) AddMove(m Move, comment string) {
 	if comment != "" && r.Comments == nil {
 		r.Comments = make([]string, len(r.Moves), len(r.Moves)+1)
@@ -199,6 +250,33 @@ func (r *Record) Final() (Position, error) {
 		return Position{}, err
 	}
 	return ps[len(ps)-1], nil
+}
+
+// WideReplay is Replay on the wide layout, for a record of any board:
+// Wide's moves on a board of more than MaxSize files or ranks, Moves'
+// (made Wide) on the others.
+func (r *Record) WideReplay() ([]WidePosition, error) {
+	p, err := r.wideStart()
+	if err != nil {
+		return nil, &RecordError{Err: err}
+	}
+	moves := r.Wide
+	if len(r.Moves) > 0 {
+		moves = make([]WideMove, len(r.Moves))
+		for i, m := range r.Moves {
+			moves[i] = m.Wide()
+		}
+	}
+	out := make([]WidePosition, 0, len(moves)+1)
+	out = append(out, p)
+	for i, m := range moves {
+		if err := checkWideMove(p, m); err != nil {
+			return nil, &RecordError{Move: i + 1, Text: m.String(), Err: err}
+		}
+		p = p.Play(m)
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // ErrNoSize is the error of a text record without a [Size "N"] or a
@@ -256,10 +334,73 @@ func checkMove(p Position, m Move) error {
 	return err
 }
 
+// checkWideMove is checkMove on the wide layout.
+func checkWideMove(p WidePosition, m WideMove) error {
+	if !p.HasMoves() {
+		return fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)
+	}
+	_, err := parseWideMove(p, m.String())
+	return err
+}
+
+// line replays the moves of a record being read, on its board's layout.
+type line interface {
+	// over reports whether the game is over (the side to move has no
+	// legal move), and the side to move.
+	over() (bool, Color)
+	// play reads a move in p's position, plays it and appends it to the
+	// record; its error is parseMove's.
+	play(text string) error
+}
+
+// newLine starts replaying moves into r, on r's board (validated).
+func (r *Record) newLine() (line, error) {
+	if r.Board().Narrow() {
+		p, err := r.start()
+		return &narrowLine{p, r}, err
+	}
+	p, err := r.wideStart()
+	return &wideLine{p, r}, err
+}
+
+type narrowLine struct {
+	p Position
+	r *Record
+}
+
+func (l *narrowLine) over() (bool, Color) { return !l.p.HasMoves(), l.p.Turn }
+
+func (l *narrowLine) play(text string) error {
+	m, err := parseMove(l.p, text)
+	if err != nil {
+		return err
+	}
+	l.r.Moves = append(l.r.Moves, m)
+	l.p = l.p.Play(m)
+	return nil
+}
+
+type wideLine struct {
+	p WidePosition
+	r *Record
+}
+
+func (l *wideLine) over() (bool, Color) { return !l.p.HasMoves(), l.p.Turn }
+
+func (l *wideLine) play(text string) error {
+	m, err := parseWideMove(l.p, text)
+	if err != nil {
+		return err
+	}
+	l.r.Wide = append(l.r.Wide, m)
+	l.p = l.p.Play(m)
+	return nil
+}
+
 // check validates everything that the readers validate, so that whatever
 // the writers accept reads back.
 func (r *Record) check() error {
-	if _, err := r.start(); err != nil {
+	if err := r.checkBoard(); err != nil {
 		return &RecordError{Err: err}
 	}
 	seen := make(map[string]bool, len(r.Tags))
@@ -272,22 +413,39 @@ func (r *Record) check() error {
 		}
 		seen[t.Key] = true
 	}
-	if r.Comments != nil && len(r.Comments) != len(r.Moves) {
-		return &RecordError{Err: fmt.Errorf("%d comments for %d moves", len(r.Comments), len(r.Moves))}
+	texts := r.MoveStrings()
+	if r.Comments != nil && len(r.Comments) != len(texts) {
+		return &RecordError{Err: fmt.Errorf("%d comments for %d moves", len(r.Comments), len(texts))}
 	}
 	for i, c := range r.Comments {
 		if err := checkComment(c); err != nil {
-			return &RecordError{Move: i + 1, Text: r.Moves[i].String(), Err: err}
+			return &RecordError{Move: i + 1, Text: texts[i], Err: err}
 		}
 	}
-	final, err := r.Final()
+	// Replay the moves' texts (String is one-to-one on the moves of a
+	// board, so a move is legal exactly when its text reads).
+	l, err := (&Record{Size: r.Size, Rect: r.Rect}).newLine()
 	if err != nil {
-		return err
+		return &RecordError{Err: err}
 	}
-	if err := checkResult(r.Tag("Result"), final); err != nil {
+	for i, text := range texts {
+		if err := playChecked(l, text); err != nil {
+			return &RecordError{Move: i + 1, Text: text, Err: err}
+		}
+	}
+	over, turn := l.over()
+	if err := checkResult(r.Tag("Result"), over, turn); err != nil {
 		return &RecordError{Err: err}
 	}
 	return nil
+}
+
+// playChecked plays a move's text on l, which must not be over.
+func playChecked(l line, text string) error {
+	if over, turn := l.over(); over {
+		return fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, turn)
+	}
+	return l.play(text)
 }
 
 func checkTag(t Tag) error {
@@ -336,14 +494,15 @@ func checkComment(c string) error {
 	return nil
 }
 
-// checkResult rejects a result that contradicts a finished game. A decided
-// result before the end (a resignation) and "*" are always accepted.
-func checkResult(result string, final Position) error {
-	if result == "" || result == Unfinished || final.HasMoves() {
+// checkResult rejects a result that contradicts a finished game (over,
+// with turn to move and no legal move). A decided result before the end (a resignation)
+// and "*" are always accepted.
+func checkResult(result string, over bool, turn Color) error {
+	if result == "" || result == Unfinished || !over {
 		return nil
 	}
-	if want := ResultFor(final.Turn.Other()); result != want {
-		return fmt.Errorf("result %s, but the game is over and %s won (%s)", result, final.Turn.Other(), want)
+	if want := ResultFor(turn.Other()); result != want {
+		return fmt.Errorf("result %s, but the game is over and %s won (%s)", result, turn.Other(), want)
 	}
 	return nil
 }
@@ -441,9 +600,9 @@ func (r *Record) MarshalText() ([]byte, error) {
 
 	// Units are never split across lines: a move with its number, a
 	// comment, the result.
-	units := make([]string, 0, len(r.Moves)+1)
-	for i, m := range r.Moves {
-		u := m.String()
+	texts := r.MoveStrings()
+	units := make([]string, 0, len(texts)+1)
+	for i, u := range texts {
 		if i%2 == 0 {
 			u = strconv.Itoa(i/2+1) + ". " + u
 		}
@@ -643,10 +802,10 @@ func (r *Record) settleBoard(sizeLine, boardLine, startLine int, start Start) er
 			return &RecordError{Line: startLine, Err: fmt.Errorf("tag Start: %w", errors.Unwrap(err))}
 		}
 	}
-	if r.Rect.Square() {
+	if r.Rect.Square() && r.Rect.Narrow() {
 		r.Size, r.Rect = r.Rect.W, Board{}
 	}
-	if _, err := r.start(); err != nil {
+	if err := r.checkBoard(); err != nil {
 		return &RecordError{Line: max(sizeLine, boardLine), Err: err}
 	}
 	return nil
@@ -659,7 +818,7 @@ func (r *Record) parseMoves(data []byte, line int) error {
 	if err != nil {
 		return err
 	}
-	p, err := r.start()
+	l, err := r.newLine()
 	if err != nil {
 		return &RecordError{Err: err}
 	}
@@ -667,7 +826,7 @@ func (r *Record) parseMoves(data []byte, line int) error {
 	hasComment := false
 	numbered := 0 // line of a pending move number, 0 if none
 	for i, tok := range toks {
-		ply := len(r.Moves)
+		ply := r.Len()
 		if numbered != 0 && (tok.comment || isResult(tok.text)) {
 			return &RecordError{Line: numbered, Err: fmt.Errorf("move number %d without a move", ply/2+1)}
 		}
@@ -707,7 +866,7 @@ func (r *Record) parseMoves(data []byte, line int) error {
 				if ply%2 == 1 {
 					expect = fmt.Sprintf("%d... (or nothing)", want)
 				}
-				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %s out of sequence: the next move is %s's, numbered %s", Quote(text[:len(text)-len(rest)]), p.Turn, expect)}
+				return &RecordError{Line: tok.line, Err: fmt.Errorf("move number %s out of sequence: the next move is %s's, numbered %s", Quote(text[:len(text)-len(rest)]), Color(ply%2), expect)}
 			}
 			if rest == "" {
 				numbered = tok.line
@@ -716,19 +875,13 @@ func (r *Record) parseMoves(data []byte, line int) error {
 			text = rest
 		}
 		numbered = 0
-		if !p.HasMoves() {
-			return &RecordError{Line: tok.line, Move: ply + 1, Text: text, Err: fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)}
-		}
-		m, err := parseMove(p, text)
-		if err != nil {
+		if err := playChecked(l, text); err != nil {
 			return &RecordError{Line: tok.line, Move: ply + 1, Text: text, Err: err}
 		}
-		r.Moves = append(r.Moves, m)
 		comments = append(comments, "")
-		p = p.Play(m)
 	}
 	if numbered != 0 {
-		return &RecordError{Line: numbered, Err: fmt.Errorf("move number %d without a move", len(r.Moves)/2+1)}
+		return &RecordError{Line: numbered, Err: fmt.Errorf("move number %d without a move", r.Len()/2+1)}
 	}
 	if hasComment {
 		r.Comments = comments
@@ -775,12 +928,11 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	j := recordJSON{Size: r.Size, Tags: r.Tags, Moves: make([]string, len(r.Moves))}
+	j := recordJSON{Size: r.Size, Tags: r.Tags, Moves: r.MoveStrings()}
 	if r.Rect != (Board{}) {
 		j.Board, j.Start = fmt.Sprintf("%dx%d", r.Rect.W, r.Rect.H), r.Rect.Start.String()
 	}
-	for i, m := range r.Moves {
-		j.Moves[i] = m.String()
+	for i := range j.Moves {
 		if r.Comments != nil && r.Comments[i] != "" {
 			j.Comments = r.Comments // written only when one is not empty
 		}
@@ -806,27 +958,21 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 			return &RecordError{Err: err}
 		}
 		rec.Size, rec.Rect = 0, b
-		if b.Square() {
+		if b.Square() && b.Narrow() {
 			rec.Size, rec.Rect = b.W, Board{}
 		}
 	}
 	if len(j.Tags) > 0 {
 		rec.Tags = j.Tags
 	}
-	p, err := rec.start()
+	l, err := rec.newLine()
 	if err != nil {
 		return &RecordError{Err: err}
 	}
 	for i, text := range j.Moves {
-		if !p.HasMoves() {
-			return &RecordError{Move: i + 1, Text: text, Err: fmt.Errorf("%w: the game is over, %s has no legal move", ErrIllegal, p.Turn)}
-		}
-		m, err := parseMove(p, text)
-		if err != nil {
+		if err := playChecked(l, text); err != nil {
 			return &RecordError{Move: i + 1, Text: text, Err: err}
 		}
-		rec.Moves = append(rec.Moves, m)
-		p = p.Play(m)
 	}
 	if j.Comments != nil {
 		if len(j.Comments) != len(j.Moves) {

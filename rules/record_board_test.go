@@ -115,7 +115,8 @@ func TestRecordBoardErrors(t *testing.T) {
 		{"[Board \"7x6\"]\n\n1. d6-d12 *\n", `rules: record line 3: black's move 1 "d6-d12": square "d12" is off the 7x6 board`},
 		{"[Board \"7x6\"]\n\n1. d4 *\n", `rules: record line 3: black's move 1 "d4": `},
 		{`{"board":"7x6","moves":["a9"]}`, `rules: record: black's move 1 "a9": square "a9" is off the 7x6 board`},
-		{"[Board \"9x8\"]\n\n1. e6-e4 *\n", "rules: record line 1: board 9x8: records of boards wider than 8x8 cannot be read yet"},
+		{"[Board \"9x8\"]\n\n1. e6-e4 *\n", `rules: record line 3: black's move 1 "e6-e4": illegal move: black has no jump from e6 to e4`},
+		{"[Board \"9x8\"]\n\n1. e7-e5 e2-e4 2. j1-h1 *\n", `rules: record line 3: black's move 2 "j1-h1": square "j1" is off the 9x8 board`},
 		{"[Board \"17x6\"]\n\n*\n", "rules: record line 1: tag Board: 17x6 is outside the boards 4x4..16x16"},
 		{"[Board \"seven\"]\n\n*\n", "rules: record line 1: tag Board: unknown board: want N or WxH"},
 		{"[Board \"7x6\"]\n[Size \"6\"]\n\n*\n", "rules: record line 2: tags Size and Board: give one"},
@@ -125,7 +126,8 @@ func TestRecordBoardErrors(t *testing.T) {
 		{"[Board \"7x6\"]\n[Board \"7x6\"]\n\n*\n", "rules: record line 2: tag Board appears twice"},
 		{`{"board":"7x6","size":6,"moves":[]}`, `rules: record: "size" and "board": give one`},
 		{`{"size":6,"start":"gap","moves":[]}`, "rules: record: start: the gap start needs exactly one of width and height odd"},
-		{`{"board":"11x8","moves":[]}`, "rules: record: board 11x8: records of boards wider than 8x8 cannot be read yet"},
+		{`{"board":"11x8","moves":["q1"]}`, `rules: record: black's move 1 "q1": square "q1" is off the 11x8 board`},
+		{`{"board":"16x16","moves":["a17"]}`, `rules: record: black's move 1 "a17": square "a17" is off the 16x16 board`},
 	} {
 		_, err := ParseRecord([]byte(tc.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
@@ -145,8 +147,11 @@ func TestRecordWritersRejectBoards(t *testing.T) {
 		want string
 	}{
 		{Record{Size: 6, Rect: Board{W: 7, H: 6, Start: Gap}}, "rules: record: size 6 and board 7x6: a record has one board"},
-		{Record{Rect: Board{W: 6, H: 6}}, "rules: record: board 6x6 is square: a square board is the record's Size"},
-		{Record{Rect: Board{W: 9, H: 8, Start: Gap}}, "rules: record: board 9x8: records of boards wider than 8x8"},
+		{Record{Rect: Board{W: 6, H: 6}}, "rules: record: board 6x6 is square: a square board up to 8x8 is the record's Size"},
+		{Record{Size: 10}, "rules: record: board size 10 outside 4..8"},
+		{Record{Rect: Board{W: 9, H: 8, Start: Gap}, Moves: []Move{{}}}, "rules: record: board 9x8 has more than 8 files or ranks: its moves are the record's Wide moves"},
+		{Record{Rect: Board{W: 7, H: 6, Start: Gap}, Wide: []WideMove{{}}}, "rules: record: board 7x6: its moves are the record's Moves, not Wide"},
+		{Record{Rect: Board{W: 9, H: 8, Start: Gap}, Wide: []WideMove{{0, 0}}}, `rules: record: black's move 1 "a1": illegal move`},
 		{Record{Rect: Board{W: 8, H: 6, Start: Gap}}, "rules: record: the gap start needs exactly one of width and height odd"},
 		{Record{Size: 6, Tags: []Tag{{"Board", "7x6"}}}, `rules: record: "Board" is the record's Rect field, not a tag`},
 		{Record{Size: 6, Tags: []Tag{{"Start", "gap"}}}, `rules: record: "Start" is the record's Rect field, not a tag`},
@@ -162,10 +167,13 @@ func TestRecordWritersRejectBoards(t *testing.T) {
 }
 
 // TestNewBoardGameErrors: a board Position does not hold is refused in
-// one line.
+// one line (a WideGame plays it).
 func TestNewBoardGameErrors(t *testing.T) {
-	if _, err := NewBoardGame(Board{W: 9, H: 8, Start: Gap}); err == nil || err.Error() != `rules: board "9x8": games are played on boards of at most 8x8 yet` {
+	if _, err := NewBoardGame(Board{W: 9, H: 8, Start: Gap}); err == nil || err.Error() != `rules: board "9x8": more than 8 files or ranks: a WideGame plays it` {
 		t.Errorf("9x8: %v", err)
+	}
+	if _, err := NewWideGame(Board{W: 17, H: 8}); err == nil || !strings.Contains(err.Error(), "17 files: want 4..16") {
+		t.Errorf("17x8: %v", err)
 	}
 	if _, err := NewBoardGame(Board{W: 8, H: 8, Start: Gap}); err == nil || !strings.Contains(err.Error(), "gap start") {
 		t.Errorf("8x8/gap: %v", err)

@@ -416,6 +416,11 @@ func FuzzParseRecord(f *testing.F) {
 		"[Board \"9x8\"]\n\n1. e6-e4 *\n",
 		"{\"board\": \"7x6\", \"start\": \"gap\", \"moves\": [\"d6-d4\"]}",
 		"{\"board\": \"4x7/removal\", \"moves\": [\"a1\"]}",
+		"[Board \"9x8\"]\n[Start \"gap\"]\n\n1. e7-e5 e2-e4 {c} *\n",
+		"[Board \"size-15\"]\n\n1. h4-h6 h9-h7 2. f8-h8 *\n",
+		"[Board \"16x16\"]\n[Result \"0-1\"]\n\n1. h8 h9 0-1\n",
+		"{\"board\": \"11x8\", \"moves\": [\"f7-f5\", \"f2-f4\"]}",
+		"{\"board\": \"12x12\", \"moves\": [\"l12\", \"k12\"], \"comments\": [\"\", \"p16\"]}",
 		"",
 		"{",
 	} {

@@ -38,14 +38,46 @@ func Render(p Position, last Move) string {
 	if err := p.Validate(); err != nil {
 		return fmt.Sprintf("invalid position (%v)", err)
 	}
-	w, h := p.Width(), p.Height()
 	marked := func(row, col int) bool {
 		s := SquareAt(row, col)
 		return last != NoMove && (s == last.From || s == last.To)
 	}
+	cell := func(row, col int) byte { return cellChar(p, SquareAt(row, col)) }
+	return drawBoard(p.Width(), p.Height(), cell, marked, p.Turn)
+}
+
+// RenderWide draws a WidePosition as Render draws a Position, the rank
+// numbers right-aligned on boards of ten ranks or more; last is the last
+// move, or NoWideMove for none.
+func RenderWide(p WidePosition, last WideMove) string {
+	if err := p.Validate(); err != nil {
+		return fmt.Sprintf("invalid position (%v)", err)
+	}
+	marked := func(row, col int) bool {
+		s := WideSquareAt(row, col)
+		return last != NoWideMove && (s == last.From || s == last.To)
+	}
+	cell := func(row, col int) byte {
+		switch c, ok := p.At(row, col); {
+		case !ok:
+			return emptyChar
+		case c == Black:
+			return blackChar
+		default:
+			return whiteChar
+		}
+	}
+	return drawBoard(int(p.W), int(p.H), cell, marked, p.Turn)
+}
+
+// drawBoard is the drawing of Render: w files and h ranks, cell's
+// character on each square, the marked squares in brackets, and turn to
+// move.
+func drawBoard(w, h int, cell func(row, col int) byte, marked func(row, col int) bool, turn Color) string {
+	label := len(fmt.Sprint(h))
 	var b strings.Builder
 	for row := h - 1; row >= 0; row-- {
-		fmt.Fprintf(&b, "%d", row+1)
+		fmt.Fprintf(&b, "%*d", label, row+1)
 		for col := 0; col < w; col++ {
 			switch {
 			case marked(row, col):
@@ -55,19 +87,19 @@ func Render(p Position, last Move) string {
 			default:
 				b.WriteByte(' ')
 			}
-			b.WriteByte(cellChar(p, SquareAt(row, col)))
+			b.WriteByte(cell(row, col))
 		}
 		if marked(row, w-1) {
 			b.WriteByte(']')
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(" ")
+	b.WriteString(strings.Repeat(" ", label))
 	for col := 0; col < w; col++ {
 		b.WriteByte(' ')
 		b.WriteByte(byte('a' + col))
 	}
-	fmt.Fprintf(&b, "\n%s to move\n", p.Turn)
+	fmt.Fprintf(&b, "\n%s to move\n", turn)
 	return b.String()
 }
 

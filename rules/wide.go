@@ -42,19 +42,23 @@ func (b WideBitboard) has(s WideSquare) bool { return b[s>>6]>>(s&63)&1 != 0 }
 func (b *WideBitboard) set(s WideSquare)     { b[s>>6] |= 1 << (s & 63) }
 func (b *WideBitboard) clear(s WideSquare)   { b[s>>6] &^= 1 << (s & 63) }
 
-func (b WideBitboard) and(o WideBitboard) WideBitboard {
+// And is the intersection of b and o.
+func (b WideBitboard) And(o WideBitboard) WideBitboard {
 	return WideBitboard{b[0] & o[0], b[1] & o[1], b[2] & o[2], b[3] & o[3]}
 }
 
-func (b WideBitboard) or(o WideBitboard) WideBitboard {
+// Or is the union of b and o.
+func (b WideBitboard) Or(o WideBitboard) WideBitboard {
 	return WideBitboard{b[0] | o[0], b[1] | o[1], b[2] | o[2], b[3] | o[3]}
 }
 
-func (b WideBitboard) andNot(o WideBitboard) WideBitboard {
+// AndNot is b without the squares of o.
+func (b WideBitboard) AndNot(o WideBitboard) WideBitboard {
 	return WideBitboard{b[0] &^ o[0], b[1] &^ o[1], b[2] &^ o[2], b[3] &^ o[3]}
 }
 
-func (b WideBitboard) isZero() bool { return b[0]|b[1]|b[2]|b[3] == 0 }
+// IsZero reports whether b has no square.
+func (b WideBitboard) IsZero() bool { return b[0]|b[1]|b[2]|b[3] == 0 }
 
 // Count is the number of squares in b.
 func (b WideBitboard) Count() int {
@@ -75,26 +79,26 @@ const (
 	wideFileP uint64 = wideFileA << 15
 )
 
-// step moves every square of b one step in direction d, keeping the
+// Step moves every square of b one step in direction d, keeping the
 // squares that land on the board valid.
-func (b WideBitboard) step(d Direction, valid WideBitboard) WideBitboard {
+func (b WideBitboard) Step(d Direction, valid WideBitboard) WideBitboard {
 	switch d {
 	case North:
-		return b.shl(16).and(valid)
+		return b.shl(16).And(valid)
 	case East:
 		b = b.shl(1)
 		return WideBitboard{b[0] &^ wideFileA & valid[0], b[1] &^ wideFileA & valid[1], b[2] &^ wideFileA & valid[2], b[3] &^ wideFileA & valid[3]}
 	case South:
-		return b.shr(16).and(valid)
+		return b.shr(16).And(valid)
 	default:
 		b = b.shr(1)
 		return WideBitboard{b[0] &^ wideFileP & valid[0], b[1] &^ wideFileP & valid[1], b[2] &^ wideFileP & valid[2], b[3] &^ wideFileP & valid[3]}
 	}
 }
 
-// popLSB returns the lowest square of *b and clears it; *b must not be
+// PopLSB returns the lowest square of *b and clears it; *b must not be
 // empty.
-func (b *WideBitboard) popLSB() WideSquare {
+func (b *WideBitboard) PopLSB() WideSquare {
 	for i := range b {
 		if b[i] != 0 {
 			s := WideSquare(i*64 + bits.TrailingZeros64(b[i]))
@@ -114,11 +118,18 @@ type WideMove struct {
 	From, To WideSquare
 }
 
+// NoWideMove is a WideMove that is never legal (a1 to p16).
+var NoWideMove = WideMove{0, 255}
+
 // IsRemoval reports whether m is one of the two opening removals.
 func (m WideMove) IsRemoval() bool { return m.From == m.To }
 
-// String writes the move in project notation: "h6" or "h8-h6".
+// String writes the move in project notation: "h6" or "h8-h6"; "none"
+// for NoWideMove.
 func (m WideMove) String() string {
+	if m == NoWideMove {
+		return "none"
+	}
 	if m.IsRemoval() {
 		return m.From.String()
 	}
@@ -201,11 +212,17 @@ func (m Move) Wide() WideMove {
 	return WideMove{WideSquareAt(m.From.Row(), m.From.Col()), WideSquareAt(m.To.Row(), m.To.Col())}
 }
 
+// Narrow returns m on the one-word layout of Position; its squares must
+// lie in the first MaxSize files and ranks.
+func (m WideMove) Narrow() Move {
+	return Move{SquareAt(m.From.Row(), m.From.Col()), SquareAt(m.To.Row(), m.To.Col())}
+}
+
 // Valid returns the squares of the board.
 func (p WidePosition) Valid() WideBitboard { return wideValid[p.W&31][p.H&31] }
 
 // Empty returns the empty squares of the board.
-func (p WidePosition) Empty() WideBitboard { return p.Valid().andNot(p.Black.or(p.White)) }
+func (p WidePosition) Empty() WideBitboard { return p.Valid().AndNot(p.Black.Or(p.White)) }
 
 // Dims writes the board's dimensions, "15x12".
 func (p WidePosition) Dims() string { return fmt.Sprintf("%dx%d", p.W, p.H) }
@@ -243,11 +260,11 @@ func (p WidePosition) Validate() error {
 	if p.W < MinSide || p.W > MaxSide || p.H < MinSide || p.H > MaxSide {
 		return fmt.Errorf("rules: board %dx%d outside %dx%d..%dx%d", p.W, p.H, MinSide, MinSide, MaxSide, MaxSide)
 	}
-	if !p.Black.or(p.White).andNot(p.Valid()).isZero() {
+	if !p.Black.Or(p.White).AndNot(p.Valid()).IsZero() {
 		return fmt.Errorf("rules: stones off the %s board", p.Dims())
 	}
-	if both := p.Black.and(p.White); !both.isZero() {
-		return fmt.Errorf("rules: square %s holds two stones", both.popLSB())
+	if both := p.Black.And(p.White); !both.IsZero() {
+		return fmt.Errorf("rules: square %s holds two stones", both.PopLSB())
 	}
 	if p.Turn > White {
 		return fmt.Errorf("rules: side to move %d is neither black nor white", p.Turn)
@@ -262,14 +279,14 @@ func (p WidePosition) LegalMoves(buf []WideMove) []WideMove {
 	valid := p.Valid()
 	switch p.Phase() {
 	case RemoveBlack:
-		for cand := wideOpening[p.W&31][p.H&31].and(p.Black); !cand.isZero(); {
-			s := cand.popLSB()
+		for cand := wideOpening[p.W&31][p.H&31].And(p.Black); !cand.IsZero(); {
+			s := cand.PopLSB()
 			buf = append(buf, WideMove{s, s})
 		}
 		return buf
 	case RemoveWhite:
-		for cand := p.whiteRemovals(); !cand.isZero(); {
-			s := cand.popLSB()
+		for cand := p.whiteRemovals(); !cand.IsZero(); {
+			s := cand.PopLSB()
 			buf = append(buf, WideMove{s, s})
 		}
 		return buf
@@ -278,17 +295,17 @@ func (p WidePosition) LegalMoves(buf []WideMove) []WideMove {
 	if p.Turn == White {
 		own, opp = opp, own
 	}
-	empty := valid.andNot(own.or(opp))
+	empty := valid.AndNot(own.Or(opp))
 	for _, d := range Directions {
 		step := wideDelta[d] * 2
 		land := own
 		for hop := 1; ; hop++ {
-			land = land.step(d, valid).and(opp).step(d, valid).and(empty)
-			if land.isZero() {
+			land = land.Step(d, valid).And(opp).Step(d, valid).And(empty)
+			if land.IsZero() {
 				break
 			}
-			for l := land; !l.isZero(); {
-				to := l.popLSB()
+			for l := land; !l.IsZero(); {
+				to := l.PopLSB()
 				buf = append(buf, WideMove{WideSquare(int(to) - step*hop), to})
 			}
 		}
@@ -300,16 +317,16 @@ func (p WidePosition) whiteRemovals() WideBitboard {
 	hole, valid := p.Empty(), p.Valid()
 	var adj WideBitboard
 	for _, d := range Directions {
-		adj = adj.or(hole.step(d, valid))
+		adj = adj.Or(hole.Step(d, valid))
 	}
-	return adj.and(p.White)
+	return adj.And(p.White)
 }
 
 // CountMoves returns len(p.LegalMoves(nil)) without building the list.
 func (p WidePosition) CountMoves() int {
 	switch p.Phase() {
 	case RemoveBlack:
-		return wideOpening[p.W&31][p.H&31].and(p.Black).Count()
+		return wideOpening[p.W&31][p.H&31].And(p.Black).Count()
 	case RemoveWhite:
 		return p.whiteRemovals().Count()
 	}
@@ -318,12 +335,12 @@ func (p WidePosition) CountMoves() int {
 	if p.Turn == White {
 		own, opp = opp, own
 	}
-	empty := valid.andNot(own.or(opp))
+	empty := valid.AndNot(own.Or(opp))
 	n := 0
 	for _, d := range Directions {
 		for land := own; ; {
-			land = land.step(d, valid).and(opp).step(d, valid).and(empty)
-			if land.isZero() {
+			land = land.Step(d, valid).And(opp).Step(d, valid).And(empty)
+			if land.IsZero() {
 				break
 			}
 			n += land.Count()
@@ -480,4 +497,72 @@ func (w *widePerftWalk) walk(p WidePosition, counts []uint64, bufs [][]WideMove)
 			return
 		}
 	}
+}
+
+// HasMoves reports whether the side to move has a legal move.
+func (p WidePosition) HasMoves() bool { return p.CountMoves() > 0 }
+
+// Legal reports whether m is a legal move in p.
+func (p WidePosition) Legal(m WideMove) bool {
+	var buf [WideMaxMoves]WideMove
+	for _, l := range p.LegalMoves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Hash returns a 64-bit key of the full position (stones, board, side to
+// move), as Position.Hash: a keyed mix of the bitboards. A narrow
+// position and its Wide form have different keys.
+func (p WidePosition) Hash() uint64 {
+	h := uint64(0x243f6a8885a308d3)
+	for i := range p.Black {
+		h = mix64(h ^ p.Black[i] ^ 0x9e3779b97f4a7c15)
+		h = mix64(h ^ p.White[i] ^ 0xc2b2ae3d27d4eb4f)
+	}
+	return mix64(h ^ uint64(p.W)<<9 ^ uint64(p.H)<<1 ^ uint64(p.Turn))
+}
+
+// Stones returns the stones of color c.
+func (p WidePosition) Stones(c Color) WideBitboard {
+	if c == Black {
+		return p.Black
+	}
+	return p.White
+}
+
+// Has reports whether s is a square of b.
+func (b WideBitboard) Has(s WideSquare) bool { return b.has(s) }
+
+// Bit is the square's bitboard.
+func (s WideSquare) Bit() WideBitboard {
+	var b WideBitboard
+	b.set(s)
+	return b
+}
+
+// Narrow returns p as a Position, the same position square for square,
+// or an error when its board has more than MaxSize files or ranks.
+func (p WidePosition) Narrow() (Position, error) {
+	w, h := int(p.W), int(p.H)
+	if err := p.Validate(); err != nil {
+		return Position{}, err
+	}
+	if w > MaxSize || h > MaxSize {
+		return Position{}, &BoardError{Text: p.Dims(), Err: fmt.Errorf("more than %d files or ranks: no Position holds it", MaxSize)}
+	}
+	q := Position{Size: shapeCode(w, h), Turn: p.Turn}
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			switch col, ok := p.At(r, c); {
+			case ok && col == Black:
+				q.Black |= SquareAt(r, c).Bit()
+			case ok:
+				q.White |= SquareAt(r, c).Bit()
+			}
+		}
+	}
+	return q, nil
 }

@@ -65,6 +65,9 @@ func TestGeneratorsAgreeWithReference(t *testing.T) {
 					}
 				}
 				if w > MaxSize || h > MaxSize {
+					if _, err := wp.Narrow(); err == nil || !strings.Contains(err.Error(), "no Position holds it") {
+						t.Fatalf("%dx%d: Narrow: %v", w, h, err)
+					}
 					continue
 				}
 				np := g.narrow()
@@ -73,6 +76,9 @@ func TestGeneratorsAgreeWithReference(t *testing.T) {
 				}
 				if np.Wide() != wp {
 					t.Fatalf("%dx%d: Position.Wide differs from the reference", w, h)
+				}
+				if back, err := wp.Narrow(); err != nil || back != np {
+					t.Fatalf("%dx%d: WidePosition.Narrow: %v", w, h, err)
 				}
 				nm := np.LegalMoves(nbuf[:0])
 				if !slices.Equal(MoveStrings(nm), wideStrings(got)) {

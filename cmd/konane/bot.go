@@ -26,8 +26,8 @@ protocol is AbstractPlay's (github.com/AbstractPlay/node-backend,
 docs/bots); how to register and run the bot: docs/abstractplay-bot.md.
 
 The bot accepts challenges to Kōnane on the boards it plays (AbstractPlay's
-default 6x6 and size-8 with the networks, size-7 with the classical engine;
---profile lists them) unless --max-searches moves are being computed. It
+default 6x6 and size-8 with the networks, size-7, size-9, size-11 and
+size-15 with the classical engine; --profile lists them) unless --max-searches moves are being computed. It
 answers every move webhook at once, then replays the game, thinks for
 --move-time (at most 1s when its clock shows an hour or less) at --level,
 and submits its move, retrying a failed submission --retries times. A move that cannot be submitted is logged as

@@ -52,7 +52,7 @@ func TestBotFlagsAndEnvironment(t *testing.T) {
 	if err := run(context.Background(), []string{"bot", "--profile"}, nil, &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `supported: [{"meta":"konane","variants":["size-7","size-8"]}]`) {
+	if !strings.Contains(out.String(), `supported: [{"meta":"konane","variants":["size-7","size-8","size-9","size-11","size-15"]}]`) {
 		t.Errorf("--profile: %s", out.String())
 	}
 }

@@ -39,9 +39,15 @@ play and genmove fail for the side not to move, and genmove fails with
 are failure answers ("? message"); only quit or the end of the input
 ends the session.
 
-boardsize accepts the sizes the computer plays, ` + rules.SizeList(agent.Sizes()) + ` (the
-exact solver on the small ones, a shipped model on the others), or with
---model FILE the model's size only.
+boardsize N takes every board N×N of ` + fmt.Sprint(rules.MinSide) + ` to ` + fmt.Sprint(rules.MaxSide) + `, and KataGo's
+rectangular_boardsize W H every W×H (with its default start: the gap
+where it is defined, as AbstractPlay's 7x6, 9x8, 11x8 and 15x12). The
+computer plays ` + rules.SizeList(agent.Sizes()) + ` (the exact solver on the small ones, a
+shipped model on the others) with its search; on every other board it
+plays the classical engine (pvs) for the time of --level per move
+(` + classicalLevels() + `) or --time, and konane-eval answers that it
+gives no win probability there. With --model FILE it plays the model's
+size only.
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
@@ -52,7 +58,7 @@ Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level
 // the end of the input.
 func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("gtp", stderr)
-	board := addBoardFlag(fs, "at the start; default 8x8, or the board of --model; gtp plays "+squareBoards()+" only yet")
+	board := addBoardFlag(fs, "at the start; default 8x8, or the board of --model")
 	var af agentFlags
 	af.declare(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -61,9 +67,27 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if fs.NArg() > 0 {
 		return usageError("gtp", "unexpected argument %q", fs.Arg(0))
 	}
-	size, err := board.get("gtp")
+	rb, given, err := board.board("gtp")
 	if err != nil {
 		return err
+	}
+	var size int
+	if given && rb.Square() && rb.Narrow() {
+		size, rb = rb.W, rules.Board{}
+	}
+	pvsTime := af.time // the classical engine's, on the boards without a model
+	switch {
+	case af.model != "":
+		pvsTime = 0 // the model's board only
+	case !explicit(fs)["time"]:
+		l, err := agent.ParseLevel(af.level)
+		if err != nil {
+			return fmt.Errorf("gtp: %w", err)
+		}
+		pvsTime = l.PVSTime
+	}
+	if given && pvsTime == 0 && !(rb == rules.Board{}) {
+		return usageError("gtp", "--model: a network plays square boards up to %dx%d only yet, not %s", rules.MaxSize, rules.MaxSize, rb)
 	}
 	strength, err := af.strength("gtp", fs)
 	if err != nil {
@@ -73,7 +97,7 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return fmt.Errorf("gtp: %w", err)
 	}
-	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Version: buildVersion()})
+	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Board: rb, PVSTime: pvsTime, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

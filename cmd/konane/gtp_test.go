@@ -59,6 +59,31 @@ func TestGTPModelFlag(t *testing.T) {
 	}
 }
 
+// TestGTPWideBoard: gtp --board size-9 plays AbstractPlay's 9x8 with the
+// classical engine at --time per move, and rectangular_boardsize 15 12
+// switches to its 15x12.
+func TestGTPWideBoard(t *testing.T) {
+	var out, errb bytes.Buffer
+	in := strings.NewReader("genmove b\nkonane-eval\nrectangular_boardsize 15 12\ngenmove black\nshowboard\n")
+	if err := run(context.Background(), []string{"gtp", "--board", "size-9", "--time", "20ms"}, in, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	b9, _ := rules.ParseBoard("size-9")
+	g9, _ := rules.NewWideGame(b9)
+	b15, _ := rules.ParseBoard("size-15")
+	g15, _ := rules.NewWideGame(b15)
+	if len(answers) != 5 {
+		t.Fatalf("answers:\n%s", out.String())
+	}
+	_, err9 := g9.PlayString(strings.TrimPrefix(answers[0], "= "))
+	_, err15 := g15.PlayString(strings.TrimPrefix(answers[3], "= "))
+	if err9 != nil || err15 != nil || answers[1] != "? no win probability: on 9x8 the classical engine plays, which gives none" ||
+		answers[2] != "=" || answers[4] != "=\n"+strings.TrimSuffix(g15.Draw(), "\n") {
+		t.Errorf("answers (%v, %v):\n%s", err9, err15, out.String())
+	}
+}
+
 func TestGTPFlagErrors(t *testing.T) {
 	six := agenttest.TinyModelFile(t, 6)
 	for _, tc := range []struct {
@@ -67,6 +92,8 @@ func TestGTPFlagErrors(t *testing.T) {
 	}{
 		{[]string{"gtp", "--model", six, "--size", "7"}, "no model for 7x7 (there is one for 6x6)"},
 		{[]string{"gtp", "--size", "3"}, "--size 3"},
+		{[]string{"gtp", "--model", six, "--board", "7x6"}, "gtp: --model: a network plays square boards up to 8x8 only yet, not 7x6"},
+		{[]string{"gtp", "--board", "17x8"}, "gtp: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
 		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
 		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
 		{[]string{"gtp", "extra"}, `unexpected argument "extra"`},

@@ -54,13 +54,14 @@ The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact s
 ` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others (or --model FILE, whose
 board is then the only one). Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
-search's estimate. On the other boards of at most 8 files and ranks
-(rectangles such as AbstractPlay's 7x6) no network exists yet: the computer
-plays the classical engine (pvs) for the time of --level per move
-(` + classicalLevels() + `) or --time, and gives no win probability;
-at the levels below hard some of its moves are random (see --level).
+search's estimate. On the other boards (rectangles such as AbstractPlay's
+7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
+no network exists yet: the computer plays the classical engine (pvs) for
+the time of --level per move (` + classicalLevels() + `) or --time, and
+gives no win probability; on the boards of at most 8x8, at the levels
+below hard some of its moves are random (see --level).
 
-` + boardsParagraph("play plays "+narrowBoards()+".") + `
+` + boardsParagraph("play plays every one of them.") + `
 
 Example: konane play --board 6 --color white --level hard
 Example: konane play --board size-7
@@ -82,7 +83,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if fs.NArg() > 0 {
 		return usageError("play", "unexpected argument %q", fs.Arg(0))
 	}
-	rb, given, err := board.narrow("play")
+	rb, given, err := board.board("play")
 	if err != nil {
 		return err
 	}
@@ -101,10 +102,10 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	t := &terminal{out: stdout, strength: strength, level: level,
 		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
-	if given && (!rb.Square() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
+	if given && (!rb.Square() || !rb.Narrow() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
 		// No network for this board: the classical engine plays.
 		if af.model != "" {
-			return usageError("play", "--model: a network plays square boards only yet, not %s (without --model the classical engine plays it)", rb)
+			return usageError("play", "--model: a network plays square boards up to %dx%d only yet, not %s (without --model the classical engine plays it)", rules.MaxSize, rules.MaxSize, rb)
 		}
 		if t.pvsTime, err = classicalTime("play", fs, af); err != nil {
 			return err
@@ -158,7 +159,7 @@ type terminal struct {
 	width    int        // columns for lists of moves
 
 	human rules.Color
-	game  *rules.Game
+	game  rules.AnyGame // a *rules.Game, or a *rules.WideGame above 8x8
 	agent *agent.Agent
 	// resignAsked: the last command was resign, whose confirmation
 	// (yes) the next line is.
@@ -355,7 +356,12 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	var err error
-	if t.game, err = rules.NewBoardGame(t.board); err != nil {
+	if t.board.Narrow() {
+		t.game, err = rules.NewBoardGame(t.board)
+	} else {
+		t.game, err = rules.NewWideGame(t.board)
+	}
+	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
@@ -368,7 +374,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	} else {
 		t.say("Type a move (d4 to remove a stone, f4-d4 to jump), or help.")
 	}
-	if t.game.Position().Turn != t.human {
+	if t.game.Turn() != t.human {
 		return t.agentMove(ctx)
 	}
 	t.showBoard()
@@ -435,8 +441,8 @@ func (t *terminal) say(line string) {
 // whose and either who is to move or, when the game is over, why and who
 // won (rules.Render's own "to move" line would contradict that).
 func (t *terminal) showBoard() {
-	p := t.game.Position()
-	board := strings.TrimSuffix(rules.Render(p, t.game.Last()), p.Turn.String()+" to move\n")
+	turn := t.game.Turn()
+	board := strings.TrimSuffix(t.game.Draw(), turn.String()+" to move\n")
 	fmt.Fprint(t.out, board)
 	if t.game.Over() {
 		t.say("x black, o white. " + t.result())
@@ -444,10 +450,10 @@ func (t *terminal) showBoard() {
 		return
 	}
 	who := "you"
-	if p.Turn != t.human {
+	if turn != t.human {
 		who = "the computer"
 	}
-	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", p.Turn, who)
+	fmt.Fprintf(t.out, "x black, o white. %s (%s) to move.\n", turn, who)
 }
 
 // result says why the game is over and who won.
@@ -471,13 +477,12 @@ func (t *terminal) announce() {
 }
 
 func (t *terminal) showMoves() {
-	p := t.game.Position()
 	if t.game.Over() {
 		fmt.Fprintln(t.out, "no legal moves: the game is over")
 		return
 	}
-	moves := p.LegalMoves(nil)
-	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), rules.MoveStrings(moves), t.width, 2))
+	moves := t.game.LegalStrings()
+	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("legal moves (%d): ", len(moves)), moves, t.width, 2))
 }
 
 // askResign asks for the confirmation of a resignation: the next line
@@ -543,7 +548,7 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
-	m, err := t.game.PlayText(text)
+	m, err := t.game.PlayString(text)
 	if err != nil {
 		var me *rules.MoveError
 		if errors.As(err, &me) {
@@ -561,26 +566,35 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 	return t.agentMove(ctx)
 }
 
+// position is the current position of a game the network plays (on
+// Position's boards: a *rules.Game).
+func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Position() }
+
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
 	if t.engine == nil {
-		m, err := t.pvs.Move(ctx, t.game.Position())
+		m, err := t.pvs.MoveIn(ctx, t.game)
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
-		m = t.strength.Slip(t.game.Position(), m, t.slips)
-		if err := t.game.Play(m); err != nil {
+		if g, ok := t.game.(*rules.Game); ok {
+			// A weak level's slips (the boards above 8x8 have none yet).
+			if mv, err := rules.ParseMove(g.Position(), m); err == nil {
+				m = t.strength.Slip(g.Position(), mv, t.slips).String()
+			}
+		}
+		if _, err := t.game.PlayString(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
 		fmt.Fprintf(t.out, "The computer (%s) plays %s.\n", t.human.Other(), m)
 		t.showBoard()
 		return nil
 	}
-	an, err := t.agent.Move(ctx, t.game.Position(), t.strength)
+	an, err := t.agent.Move(ctx, t.position(), t.strength)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	if err := t.game.Play(an.Best); err != nil {
+	if _, err := t.game.PlayString(an.Best.String()); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	// The player's chances, as hint and eval give them.
@@ -595,14 +609,14 @@ func (t *terminal) hint(ctx context.Context) error {
 		return nil
 	}
 	if t.engine == nil {
-		m, err := t.pvs.Move(ctx, t.game.Position())
+		m, err := t.pvs.MoveIn(ctx, t.game)
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
 		fmt.Fprintf(t.out, "hint: %s (the classical engine's choice; it gives no win probability)\n", m)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
+	an, err := t.agent.Advise(ctx, t.position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -621,7 +635,7 @@ func (t *terminal) eval(ctx context.Context) error {
 		fmt.Fprintf(t.out, "no evaluation: on %dx%d the computer plays the classical engine, which gives no win probability\n", t.board.W, t.board.H)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.game.Position(), agent.AdviceLimits(t.strength))
+	an, err := t.agent.Advise(ctx, t.position(), agent.AdviceLimits(t.strength))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
@@ -634,12 +648,12 @@ func (t *terminal) eval(ctx context.Context) error {
 // undo takes back the human's last move and every move after it (the
 // computer's reply), so that it is the human's turn again.
 func (t *terminal) undo() {
-	taken := t.game.TakeBack(t.human)
-	if taken == nil {
+	taken := t.game.TakeBackStrings(t.human)
+	if len(taken) == 0 {
 		fmt.Fprintln(t.out, "nothing to undo: you have not moved yet")
 		return
 	}
-	fmt.Fprint(t.out, wrapWords("took back ", rules.MoveStrings(taken), t.width, 2))
+	fmt.Fprint(t.out, wrapWords("took back ", taken, t.width, 2))
 	t.showBoard()
 }
 

@@ -56,6 +56,74 @@ func TestPlayRectangle(t *testing.T) {
 	}
 }
 
+// TestPlayWide: play --board size-15 plays AbstractPlay's 15x12 with the
+// classical engine and says so, draws the board with ranks up to 12 and
+// files to o, takes moves, undo and hint, and saves a record with
+// [Board "15x12"] that reads back as the game played; on 16x16 with the
+// computer as Black, the computer makes the first removal.
+func TestPlayWide(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	script := "moves\nhint\nh4-h6\nundo\nh12-h10\nh4-h6\nsave " + path + "\nquit\n"
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"play", "--board", "size-15", "--time", "20ms"}, strings.NewReader(script), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	text := flat(out.String())
+	for _, want := range []string{
+		"New game on 15x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move).",
+		"On 15x12 the computer plays the classical engine (no network for this board yet).",
+		"12 o x o x o x o x o x o x o x o\n11 x o x o x o x o x o x o x o x\n",
+		" 7 x o x o x o x . x o x o x o x\n 6 o x o x o x o . o x o x o x o\n",
+		"   a b c d e f g h i j k l m n o\n",
+		"legal moves (3): h4-h6 f6-h6 j6-h6",
+		"(the classical engine's choice; it gives no win probability)",
+		"You (black) play h4-h6.\nThe computer (white) plays ",
+		"took back h4-h6 ",
+		`move "h12-h10": illegal move: black has no jump from h12 to h10`,
+		"saved the game (2 moves)",
+	} {
+		if !strings.Contains(text, flat(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "[Board \"15x12\"]\n[Start \"gap\"]\n[Event \"konane play\"]\n") {
+		t.Errorf("record:\n%s", data)
+	}
+	r, err := rules.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (rules.Board{W: 15, H: 12, Start: rules.Gap}); r.Board() != want || len(r.Wide) != 2 || r.Wide[0].String() != "h4-h6" {
+		t.Errorf("record board %v moves %v", r.Board(), r.MoveStrings())
+	}
+	if _, err := r.WideGame(); err != nil {
+		t.Errorf("the record as a game: %v", err)
+	}
+
+	out.Reset()
+	if err := run(context.Background(), []string{"play", "--board", "16x16", "--color", "white", "--level", "easy"}, strings.NewReader("moves\nquit\n"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	text = flat(out.String())
+	for _, want := range []string{
+		"you play white, the computer black (level easy: the classical engine, ",
+		"On 16x16 the computer plays the classical engine",
+		"The computer (black) plays ",
+		"16 o x o x o x o x o x o x o x o",
+		"   a b c d e f g h i j k l m n o p\n",
+		"legal moves (",
+	} {
+		if !strings.Contains(text, flat(want)) {
+			t.Errorf("16x16: output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
 // TestPlayBoardErrors: the boards play cannot play, and the flags that do
 // not go with the classical engine, are one line each.
 func TestPlayBoardErrors(t *testing.T) {
@@ -63,13 +131,14 @@ func TestPlayBoardErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--board", "9x8"}, "play: --board 9x8: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8)"},
-		{[]string{"--board", "size-15"}, "play: --board size-15: no engine plays boards wider than 8x8 yet; playable: "},
+		{[]string{"--board", "17x8"}, "play: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
+		{[]string{"--board", "size-15", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
+		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: --model: a network plays square boards up to 8x8 only yet, not 10x10 (without --model the classical engine plays it)"},
 		{[]string{"--board", "3x6"}, `play: --board 3x6: 3x6 is outside the boards 4x4..16x16`},
 		{[]string{"--board", "7x6/middle"}, `play: --board 7x6/middle: unknown start: want removal or gap after the slash`},
 		{[]string{"--board", "6/gap"}, `play: --board 6/gap: the gap start needs exactly one of width and height odd`},
 		{[]string{"--board", "7x6", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
-		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: --model: a network plays square boards only yet, not 7x6 (without --model the classical engine plays it)"},
+		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: --model: a network plays square boards up to 8x8 only yet, not 7x6 (without --model the classical engine plays it)"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), append([]string{"play"}, tc.args...), strings.NewReader(""), &out, &errb)

@@ -271,7 +271,7 @@ func TestPlayFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"play", "--model", six, "--size", "7"}, "it plays 6x6, not 7x7"},
-		{[]string{"play", "--size", "9"}, "--size 9"},
+		{[]string{"play", "--size", "17"}, "--size 17: 17x17 is outside the boards 4x4..16x16"},
 		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
 		{[]string{"play", "--level", "silly"}, `unknown level "silly"`},
 		{[]string{"play", "--sims", "-3"}, "--sims -3"},
