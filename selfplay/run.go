@@ -136,6 +136,9 @@ func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([
 		return nil, err
 	}
 	selfplayMetrics(m, gs, samples, stats, played, time.Since(t0))
+	if g.cfg.MultiBoard() {
+		boardMetrics(m, g.cfg, gs)
+	}
 	return samples, nil
 }
 
@@ -330,6 +333,31 @@ func (g *genWork) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
 	return samples, nil
 }
 
+// boardMetrics starts m's per-board metrics of a multi-board run with the
+// figures of each board's games (train adds those of its steps).
+func boardMetrics(m *runfiles.Metrics, cfg Config, gs *games) {
+	m.Boards = make([]runfiles.BoardMetrics, len(cfg.Boards))
+	for k, b := range cfg.Boards {
+		bm := &m.Boards[k]
+		bm.Board = b.Board.String()
+		plies, black := 0, 0
+		for i, s := range gs.summaries {
+			if cfg.GameBoard(i) != b.Board || s == nil {
+				continue
+			}
+			bm.Games++
+			bm.Samples += len(gs.samples[i])
+			plies += s.plies
+			if s.winner == rules.Black {
+				black++
+			}
+		}
+		if bm.Games > 0 {
+			bm.GameLength, bm.BlackWinRate = float64(plies)/float64(bm.Games), float64(black)/float64(bm.Games)
+		}
+	}
+}
+
 // selfplayMetrics fills in m's metrics of the generation's games, of which
 // this process played `played` (the others were saved before a restart)
 // in `took` with the evaluator's stats: its speeds count only those (0:
@@ -407,6 +435,9 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 		if err != nil {
 			return err
 		}
+		if g.cfg.MultiBoard() {
+			boardSteps(m, g.cfg, int(buf[0].Position.Size), l)
+		}
 		m.PolicyLoss += l.Policy / float64(m.Steps)
 		m.ValueLoss += l.Value / float64(m.Steps)
 		m.L2 += l.L2 / float64(m.Steps)
@@ -417,7 +448,28 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 		}
 	}
 	m.TrainSecs = time.Since(t1).Seconds()
+	for k := range m.Boards {
+		if bm := &m.Boards[k]; bm.Steps > 0 {
+			bm.PolicyLoss /= float64(bm.Steps)
+			bm.ValueLoss /= float64(bm.Steps)
+		}
+	}
 	return nil
+}
+
+// boardSteps adds a training step on a batch of the board of the shape
+// code to m's per-board metrics: to the first board of that shape in the
+// list. The losses become means once train is done (finishBoardSteps).
+func boardSteps(m *runfiles.Metrics, cfg Config, shape int, l net.Losses) {
+	for k, b := range cfg.Boards {
+		if rules.ShapeCode(b.Board.W, b.Board.H) == shape && k < len(m.Boards) {
+			bm := &m.Boards[k]
+			bm.Steps++
+			bm.PolicyLoss += l.Policy
+			bm.ValueLoss += l.Value
+			return
+		}
+	}
 }
 
 // gate plays the generation's model against the best one (see gate.go).

@@ -128,6 +128,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	if cfg.MultiBoard() && o.ladderEvery > 0 {
+		return usageError("train", "--ladder-every rates the run's one board; a multi-board run (%s) is not rated alongside yet", runBoards(cfg))
+	}
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
 	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
@@ -182,8 +185,15 @@ func checkTrainRun(o *trainOptions) error {
 		return usageError("train", "--run DIR is required")
 	}
 	var err error
-	if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
+	if o.boards, err = trainBoards(&o.board); err != nil {
 		return err
+	}
+	if o.boards == nil {
+		if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
+			return err
+		}
+	} else {
+		o.size = 0
 	}
 	local := isLocalRun(o.run)
 	if o.selfplay && !local {
@@ -208,6 +218,38 @@ func checkTrainRun(o *trainOptions) error {
 	return nil
 }
 
+// trainBoards reads --board as a board list: nil for none or one square
+// board (a single-board run, as ever); the list of a multi-board run when
+// it names several boards, a weight or a rectangle. Its errors are one
+// line naming the flag.
+func trainBoards(b *boardFlag) ([]selfplay.BoardShare, error) {
+	if !b.Given() || b.twice {
+		return nil, nil // board() reports --board and --size both given
+	}
+	if !strings.ContainsAny(b.text, ",:") {
+		rb, err := rules.ParseBoard(b.text)
+		if err != nil || rb.Square() {
+			return nil, nil // one square board; board() reports a bad one
+		}
+	}
+	bs, err := selfplay.ParseBoardShares(b.text)
+	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
+		return nil, usageError("train", "%s: %v", b.flagText(), be)
+	} else if err != nil {
+		return nil, usageError("train", "%s: %v", b.flagText(), err)
+	}
+	return bs, nil
+}
+
+// runBoards names the boards of a run for people: its board list, or
+// its one board.
+func runBoards(c selfplay.Config) string {
+	if c.MultiBoard() {
+		return selfplay.BoardSharesString(c.Boards)
+	}
+	return fmt.Sprintf("%dx%d", c.Size, c.Size)
+}
+
 // trainConfig returns the configuration of the run: a new run's from the
 // defaults of its size and the flags given; a run that exists continues
 // with its own settings, and only the flags given now apply: one that
@@ -219,10 +261,19 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 		return saved, err
 	}
 	def := selfplay.DefaultConfig(o.size)
+	if o.boards != nil {
+		def = selfplay.DefaultMultiBoardConfig(o.boards)
+		if !o.selfplay {
+			return def, usageError("train", "%s: a multi-board run plays its own games (workers play one board only yet): leave out --selfplay=false", o.board.flagText())
+		}
+	}
 	cfg := def
 	if resuming && o.init == "" {
-		if o.board.Given() && o.size != saved.Size {
-			return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
+		if o.board.Given() && (o.size != saved.Size || selfplay.BoardSharesString(o.boards) != selfplay.BoardSharesString(saved.Boards)) {
+			if o.boards == nil && !saved.MultiBoard() {
+				return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
+			}
+			return cfg, usageError("train", "%s: %s holds a run of %s: a run keeps its boards; use another --run directory for others", o.board.flagText(), o.run, runBoards(saved))
 		}
 		cfg = saved
 		// A run resumes where its games were played: without
@@ -281,7 +332,15 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 // model's, deeper with --blocks, with the capture planes of --captures,
 // with the auxiliary heads of --aux-heads.
 func initNet(f *trainFlags) (net.Config, error) {
-	m, err := net.LoadForSize(f.opts.init, f.opts.size)
+	var m *net.Model
+	var err error
+	if f.opts.boards != nil {
+		if m, err = net.Load(f.opts.init); err == nil && !m.Config().MultiBoard() {
+			err = fmt.Errorf("the model plays %s only; a multi-board run starts from a multi-board model", net.BoardList(m.Boards()))
+		}
+	} else {
+		m, err = net.LoadForSize(f.opts.init, f.opts.size)
+	}
 	if err != nil {
 		return net.Config{}, fmt.Errorf("train: --init: %w", err)
 	}
