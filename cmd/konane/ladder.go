@@ -93,7 +93,12 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
 	parallel := fs.Int("parallel", def.Parallel, "games played at once")
 	gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
+	board := addBoardFlag(fs, "the run's own; for a multi-board run required, one of its square boards, whose ladder is DIR/ladder/NxN")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	n, err := board.get("ladder")
+	if err != nil {
 		return err
 	}
 	if *run == "" {
@@ -105,6 +110,7 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	cfg := def
 	cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
 	cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
+	cfg.Board = n
 	if len(anchors) > 0 {
 		cfg.Anchors = anchors
 	}
@@ -129,7 +135,11 @@ func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) 
 			fmt.Fprintf(w, "no ratings yet: %v\n", sum.RatingsErr)
 		} else {
 			writeLadderTable(w, sum.Rows)
-			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(run, runfiles.LadderDir, runfiles.RatingsFile), filepath.Join(run, runfiles.LadderDir, ladder.PlotFile))
+			dir := filepath.Join(run, runfiles.LadderDir)
+			if sum.Board != "" {
+				dir = filepath.Join(dir, sum.Board)
+			}
+			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(dir, runfiles.RatingsFile), filepath.Join(dir, ladder.PlotFile))
 		}
 	}
 	if err != nil && ctx.Err() != nil {
