@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "train --run DIR|URL [--board 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
+		usage: "train --run DIR|URL [--board 6|8|6x6,7x6,8x8:2] [--time 30m] [--generations G] [--selfplay=false] [flags]",
 		short: "learn from zero by self-play (resumable)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
@@ -97,7 +97,16 @@ machine, after 30 s elsewhere). A run records where its games are played
 --selfplay=false, and a flag that contradicts the run is refused. See
 "Train on many machines" in the README.
 
+--board with a list of boards of at most 8x8 (6x6,7x6,7x7,8x8), or one
+rectangle, trains one network of them all: every generation's games cycle
+through the boards, each board repeated by its weight (8x8:2 plays twice
+as many 8x8 games), each with its size's defaults; each training batch is
+of one board. The list is part of the run: a resume with another is
+refused. Such a run plays its own games (no workers, no gate yet);
+"konane ladder --board N" rates it on one of its square boards.
+
 Example: konane train --run runs/6x6 --board 6 --time 30m
+         konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
 	})
