@@ -154,8 +154,8 @@ type runFiles struct {
 	// ladders are a multi-board run's ladders, one per square board
 	// rated (DIR/ladder/NxN), in the order of its board list.
 	ladders []boardLadder
-	version     string
-	errs        []string
+	version string
+	errs    []string
 }
 
 func (s *Server) read() runFiles {
