@@ -196,9 +196,15 @@ func writeLadderRow(w io.Writer, r runfiles.Rating) {
 // for the next n-th generation, and the last ones of a run were never
 // rated). wait waits for the updates (ctx ending stops them; their games
 // are kept).
-func ladderAlongside(ctx context.Context, run string, n int, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+//
+// A multi-board run's boards (squares) are the run's ladders each in
+// turn; boards lists them (nil: the run's one board).
+func ladderAlongside(ctx context.Context, run string, n int, boards []int, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
 	cfg := ladder.DefaultConfig()
 	cfg.Parallel = 1
+	if boards == nil {
+		boards = []int{0}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -207,18 +213,24 @@ func ladderAlongside(ctx context.Context, run string, n int, logf func(string, .
 	rate := func() {
 		defer wg.Done()
 		for {
-			cfg := cfg
-			cfg.Every = n
-			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
-			var busy *lockfile.BusyError
-			switch {
-			case errors.As(err, &busy):
-				logf("ladder: skipped, another ladder is rating this run (process %d)", busy.PID)
-			case err != nil && ctx.Err() == nil:
-				logf("ladder: %v", err)
-			case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
-				last := sum.Rows[len(sum.Rows)-1]
-				logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+			for _, board := range boards {
+				cfg := cfg
+				cfg.Every, cfg.Board = n, board
+				prefix := "ladder: "
+				if board > 0 {
+					prefix = fmt.Sprintf("ladder %dx%d: ", board, board)
+				}
+				sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf(prefix+format, a...) })
+				var busy *lockfile.BusyError
+				switch {
+				case errors.As(err, &busy):
+					logf("%sskipped, another ladder is rating this run (process %d)", prefix, busy.PID)
+				case err != nil && ctx.Err() == nil:
+					logf("%s%v", prefix, err)
+				case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
+					last := sum.Rows[len(sum.Rows)-1]
+					logf("%s%s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", prefix, last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+				}
 			}
 			mu.Lock()
 			if !pending || ctx.Err() != nil {

@@ -103,7 +103,8 @@ through the boards, each board repeated by its weight (8x8:2 plays twice
 as many 8x8 games), each with its size's defaults; each training batch is
 of one board. The list is part of the run: a resume with another is
 refused. Such a run plays its own games (no workers, no gate yet);
-"konane ladder --board N" rates it on one of its square boards.
+"konane ladder --board N" rates it on one of its square boards, and
+--ladder-every on each of them in turn.
 
 Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
@@ -137,9 +138,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	if cfg.MultiBoard() && o.ladderEvery > 0 {
-		return usageError("train", "--ladder-every rates the run's one board; a multi-board run (%s) is not rated alongside yet", runBoards(cfg))
-	}
+
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
 	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
@@ -167,7 +166,16 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if o.ladderEvery > 0 {
-		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, logf)
+		var squares []int // a multi-board run's ladders
+		for _, b := range cfg.BoardList() {
+			if b.Square() && cfg.MultiBoard() {
+				squares = append(squares, b.W)
+			}
+		}
+		if cfg.MultiBoard() && len(squares) == 0 {
+			return usageError("train", "--ladder-every: the ladder rates square boards only yet, and the run's boards are %s", runBoards(cfg))
+		}
+		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, squares, logf)
 		defer wait()
 		generation := hooks.Generation
 		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }
