@@ -35,12 +35,25 @@ type Engine struct {
 
 // NewEngine compiles the model's evaluator. It starts no goroutine: call
 // Run.
+//
+// A multi-board model must have been given its board (net.Model.ForBoard,
+// as LoadModel does); the engine plays that board.
 func NewEngine(m *net.Model) (*Engine, error) {
 	ev, err := net.NewEvaluator(m, evalOptions)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	return &Engine{size: m.Config().Size, model: m, eval: ev}, nil
+	return &Engine{size: m.Shape(), model: m, eval: ev}, nil
+}
+
+// Note is "" when the engine's network was trained on its board, else
+// the one line that says it was not (net.Model.BoardNote), for the
+// commands to show; "" for the solver's engine.
+func (e *Engine) Note() string {
+	if e.model == nil {
+		return ""
+	}
+	return e.model.BoardNote(rules.SquareBoard(e.size))
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its
@@ -201,8 +214,9 @@ func specLimits(s player.Spec) (player.Limits, error) {
 }
 
 // LoadModel returns the model a command plays with: the file path when
-// it is set (then size, unless 0, must be the model's), else the shipped
-// model of size.
+// it is set (then size, unless 0, must be the model's; a multi-board
+// model plays size×size, 8x8 for size 0, trained there or not: see
+// Engine.Note), else the shipped model of size.
 func LoadModel(path string, size int) (*net.Model, error) {
 	var m *net.Model
 	var err error
@@ -210,7 +224,9 @@ func LoadModel(path string, size int) (*net.Model, error) {
 	case path == "":
 		m, err = models.Default(size)
 	case size == 0:
-		m, err = net.Load(path)
+		if m, err = net.Load(path); err == nil && m.Config().MultiBoard() {
+			m, err = m.ForBoard(rules.SquareBoard(rules.DefaultSize))
+		}
 	default:
 		m, err = net.LoadForSize(path, size)
 	}
@@ -233,11 +249,21 @@ type Engines struct {
 func OpenEngines(path string) (*Engines, error) {
 	var ms []*net.Model
 	if path != "" {
-		m, err := LoadModel(path, 0)
+		m, err := net.Load(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("agent: %w", err)
 		}
-		ms = append(ms, m)
+		if !m.Config().MultiBoard() {
+			ms = append(ms, m)
+		}
+		// A multi-board model plays every square board: an engine each.
+		for n := rules.MinSize; n <= rules.MaxSize && m.Config().MultiBoard(); n++ {
+			mb, err := m.ForBoard(rules.SquareBoard(n))
+			if err != nil {
+				return nil, fmt.Errorf("agent: %w", err)
+			}
+			ms = append(ms, mb)
+		}
 	} else {
 		for _, n := range models.Sizes() {
 			m, err := models.Default(n)
@@ -266,7 +292,7 @@ func OpenEngines(path string) (*Engines, error) {
 func NewEngines(ms ...*net.Model) (*Engines, error) {
 	es := &Engines{bySize: map[int]*Engine{}}
 	for _, m := range ms {
-		n := m.Config().Size
+		n := m.Shape()
 		if es.bySize[n] != nil {
 			return nil, fmt.Errorf("agent: two models for %dx%d", n, n)
 		}

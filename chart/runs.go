@@ -73,7 +73,7 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 			}
 		}
 	}
-	return []Panel{
+	return append([]Panel{
 		panel("training losses", "loss (nats)", losses...),
 		panel("entropy of the search policy", "entropy (nats)", series("targets", func(m runfiles.Metrics) float64 { return m.PolicyEntropy })),
 		panel("self-play game length", "plies per game", series("length", measured(func(m runfiles.Metrics) float64 { return m.GameLength }))),
@@ -88,6 +88,49 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 		}))).WithYRange(0, 100),
 		panel("time per generation", "seconds",
 			series("self-play", func(m runfiles.Metrics) float64 { return m.SelfplaySecs }), series("training", func(m runfiles.Metrics) float64 { return m.TrainSecs })),
+	}, boardPanels(all, panel)...)
+}
+
+// boardPanels are the panels of a multi-board run's boards, a series per
+// board (runfiles.BoardMetrics), after the others: none for a
+// single-board run. A board's figure of 0 (no step or no game of it in a
+// generation) is a gap.
+func boardPanels(all []runfiles.Metrics, panel func(title, ylabel string, s ...Series) Panel) []Panel {
+	var boards []string
+	for _, m := range all {
+		for _, b := range m.Boards {
+			if !slices.Contains(boards, b.Board) {
+				boards = append(boards, b.Board)
+			}
+		}
+	}
+	if len(boards) == 0 {
+		return nil
+	}
+	gens := make([]float64, len(all))
+	for i, m := range all {
+		gens[i] = float64(m.Generation)
+	}
+	by := func(f func(runfiles.BoardMetrics) float64) []Series {
+		var out []Series
+		for _, board := range boards {
+			y := make([]float64, len(all))
+			for i, m := range all {
+				y[i] = math.NaN()
+				if k := slices.IndexFunc(m.Boards, func(b runfiles.BoardMetrics) bool { return b.Board == board }); k >= 0 {
+					if v := f(m.Boards[k]); v > 0 {
+						y[i] = v
+					}
+				}
+			}
+			out = append(out, Series{Name: board, X: gens, Y: y, Smooth: true})
+		}
+		return out
+	}
+	return []Panel{
+		panel("policy loss by board", "loss (nats)", by(func(b runfiles.BoardMetrics) float64 { return b.PolicyLoss })...),
+		panel("value loss by board", "loss", by(func(b runfiles.BoardMetrics) float64 { return b.ValueLoss })...),
+		panel("self-play game length by board", "plies per game", by(func(b runfiles.BoardMetrics) float64 { return b.GameLength })...),
 	}
 }
 

@@ -93,3 +93,23 @@ func TestRatingsTimeAxis(t *testing.T) {
 		t.Errorf("with CPU hours: %q, x %v", p.XLabel, p.Series[0].X)
 	}
 }
+
+// TestBoardPanels: a multi-board run's metrics get a panel per
+// per-board quantity, a series per board; a single-board run's none.
+func TestBoardPanels(t *testing.T) {
+	ms := []runfiles.Metrics{{Generation: 1}, {Generation: 2}}
+	single := len(MetricsPanels(ms))
+	ms[0].Boards = []runfiles.BoardMetrics{{Board: "6x6", PolicyLoss: 1.5, ValueLoss: 0.9, GameLength: 20}, {Board: "7x6", PolicyLoss: 1.7}}
+	ms[1].Boards = []runfiles.BoardMetrics{{Board: "6x6", PolicyLoss: 1.2}, {Board: "7x6", PolicyLoss: 1.6}}
+	ps := MetricsPanels(ms)
+	if len(ps) != single+3 {
+		t.Fatalf("%d panels, want %d + 3", len(ps), single)
+	}
+	pol := ps[single]
+	if len(pol.Series) != 2 || pol.Series[0].Name != "6x6" || pol.Series[1].Y[1] != 1.6 {
+		t.Errorf("policy loss by board: %+v", pol.Series)
+	}
+	if v := ps[single+1].Series[0].Y[1]; !math.IsNaN(v) {
+		t.Errorf("a value loss of 0 (not measured) is %v, want a gap", v)
+	}
+}

@@ -178,9 +178,12 @@ type runFiles struct {
 	size        int
 	gamesPerGen int
 	metrics     []runfiles.Metrics
-	ratings     []runfiles.Rating
-	version     string
-	errs        []string
+	ratings     []runfiles.Rating // DIR/ladder's, or the first board's ladder of a multi-board run
+	// ladders are a multi-board run's ladders, one per square board
+	// rated (DIR/ladder/NxN), in the order of its board list.
+	ladders []boardLadder
+	version string
+	errs    []string
 }
 
 func (s *Handler) read() runFiles {
@@ -193,6 +196,16 @@ func (s *Handler) read() runFiles {
 	}
 	stamp(runfiles.MetricsFile)
 	stamp(runfiles.RatingsKey)
+	var boards []string
+	if b, err := fs.ReadFile(s.run, runfiles.ConfigFile); err == nil {
+		if c, err := runfiles.ParseRunConfig(b); err == nil {
+			boards = c.Boards
+		}
+	}
+	for _, b := range boards {
+		b, _, _ = strings.Cut(b, ":") // the weight
+		stamp(path.Join(runfiles.LadderDir, b, runfiles.RatingsFile))
+	}
 	rf.version = strings.Join(ver, ";")
 	readOpt := func(name string) []byte {
 		b, err := fs.ReadFile(s.run, name)
@@ -222,7 +235,27 @@ func (s *Handler) read() runFiles {
 		}
 		rf.ratings = r
 	}
+	for _, board := range boards {
+		board, _, _ = strings.Cut(board, ":")
+		key := path.Join(runfiles.LadderDir, board, runfiles.RatingsFile)
+		if b := readOpt(key); b != nil {
+			r, err := runfiles.ParseRatings(b)
+			if err != nil {
+				rf.errs = append(rf.errs, fmt.Sprintf("%s: %v", key, err))
+			}
+			rf.ladders = append(rf.ladders, boardLadder{board, r})
+		}
+	}
+	if rf.ratings == nil && len(rf.ladders) > 0 {
+		rf.ratings = rf.ladders[0].ratings
+	}
 	return rf
+}
+
+// boardLadder is one board's ladder of a multi-board run.
+type boardLadder struct {
+	board   string
+	ratings []runfiles.Rating
 }
 
 func (s *Handler) status(w http.ResponseWriter, r *http.Request) {
@@ -390,15 +423,23 @@ func renderCharts(rf runFiles) ([]byte, error) {
 			panels, ids = append(panels, p), append(ids, fmt.Sprintf("metrics-%d", i))
 		}
 	}
-	anchor := ""
-	for _, r := range rf.ratings {
-		if r.Anchor && r.SE == 0 && r.Elo == 0 {
-			anchor = r.Player
-		}
+	ladders := rf.ladders // a multi-board run's, by board
+	if len(ladders) == 0 && len(rf.ratings) > 0 {
+		ladders = []boardLadder{{"", rf.ratings}}
 	}
-	if len(rf.ratings) > 0 {
-		for i, p := range chart.RatingsPanels(rf.ratings, anchor) {
-			panels, ids = append(panels, p), append(ids, fmt.Sprintf("ladder-%d", i))
+	for k, l := range ladders {
+		anchor := ""
+		for _, r := range l.ratings {
+			if r.Anchor && r.SE == 0 && r.Elo == 0 {
+				anchor = r.Player
+			}
+		}
+		for i, p := range chart.RatingsPanels(l.ratings, anchor) {
+			id := fmt.Sprintf("ladder-%d", i)
+			if l.board != "" {
+				p.Title, id = l.board+": "+p.Title, fmt.Sprintf("ladder-%d-%d", k, i)
+			}
+			panels, ids = append(panels, p), append(ids, id)
 		}
 	}
 	out := make([]Chart, 0, len(panels))

@@ -53,6 +53,11 @@ type Config struct {
 	// Generations, when > 0, stops after rating that many generations in
 	// this call (the rest wait for the next one).
 	Generations int
+	// Board is the board N×N on which a multi-board run's generations are
+	// rated (required for one, one of the square boards of its list; its
+	// ladder lives in DIR/ladder/NxN); 0 for a single-board run, rated on
+	// its own board.
+	Board int
 }
 
 // MaxSolverSize is the largest board of the solver check: the solver

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -31,6 +33,9 @@ type Summary struct {
 	Rows    []runfiles.Rating // the ratings after the call (nil if they could not be fitted)
 	// RatingsErr says why there are no ratings (too few games so far).
 	RatingsErr error
+	// Board is "NxN", the folder under DIR/ladder of a multi-board run's
+	// ladder on that board; "" for a single-board run's.
+	Board string
 }
 
 // Update brings the ladder of the run in dir up to date: it plays the
@@ -49,11 +54,14 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	size, err := runSize(dir)
+	size, multi, err := runSize(dir, cfg.Board)
 	if err != nil {
 		return nil, err
 	}
 	root := filepath.Join(dir, runfiles.LadderDir)
+	if multi { // one ladder per board
+		root = filepath.Join(root, fmt.Sprintf("%dx%d", size, size))
+	}
 	if err := os.MkdirAll(filepath.Join(root, gamesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
@@ -70,7 +78,10 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 		settings{Size: size, Sims: cfg.Sims, RandomPlies: cfg.RandomPlies, Seed: cfg.Seed, Positions: positions}); err != nil {
 		return nil, err
 	}
-	u := &updater{dir: dir, root: root, size: size, cfg: cfg, positions: positions, logf: logf}
+	u := &updater{dir: dir, root: root, size: size, multi: multi, cfg: cfg, positions: positions, logf: logf}
+	if multi {
+		u.sum.Board = fmt.Sprintf("%dx%d", size, size)
+	}
 	if u.store, err = loadStore(root, size); err != nil {
 		return nil, err
 	}
@@ -95,6 +106,7 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 type updater struct {
 	dir, root string
 	size      int
+	multi     bool // a multi-board run's generations, played on size×size
 	cfg       Config
 	positions int
 	logf      func(string, ...any)
@@ -341,6 +353,9 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 		}
 		g, _ := runfiles.ParseGenDir(name)
 		m, err := selfplay.NewRunDir(u.dir).LoadModel(g) // arena.Run checks its size
+		if err == nil && u.multi {
+			m, err = m.ForBoard(rules.SquareBoard(u.size))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
 		}
@@ -519,18 +534,36 @@ func readSolver(path string) (map[string]*arena.CheckResult, error) {
 	return m, nil
 }
 
-// runSize reads the board size of the run in dir from its config.json.
-func runSize(dir string) (int, error) {
+// runSize reads the board size of the run in dir from its config.json:
+// its own, or for a multi-board run (multi) board, which must be one of
+// the square boards of its list; board given for a single-board run must
+// be its own.
+func runSize(dir string, board int) (size int, multi bool, err error) {
 	c, err := selfplay.NewRunDir(dir).ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
+		return 0, false, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
 	}
 	if err != nil {
 		// ReadConfig names the file and what is wrong with it; a config it
 		// accepts has passed Validate, board size included.
-		return 0, fmt.Errorf("ladder: %w", err)
+		return 0, false, fmt.Errorf("ladder: %w", err)
 	}
-	return c.Size, nil
+	if !c.MultiBoard() {
+		if board != 0 && board != c.Size {
+			return 0, false, fmt.Errorf("ladder: %s trains %dx%d, not %dx%d", dir, c.Size, c.Size, board, board)
+		}
+		return c.Size, false, nil
+	}
+	var squares []int
+	for _, b := range c.BoardList() {
+		if b.Square() {
+			squares = append(squares, b.W)
+		}
+	}
+	if !slices.Contains(squares, board) {
+		return 0, true, fmt.Errorf("ladder: %s trains the boards %s: give --board, one of its square boards (%s; the ladder rates square boards only yet)", dir, selfplay.BoardSharesString(c.Boards), rules.SizeList(squares))
+	}
+	return board, true, nil
 }
 
 // sortNames orders anchors (alphabetically) before generations (in order).

@@ -50,10 +50,9 @@ func (t *Trainer) writeCheckpoint(w io.Writer) error {
 	}
 	meta["train_rng"] = hex.EncodeToString(rng)
 	var ts []stTensor
-	for i, p := range t.gr.params {
-		s := t.gr.specs[i]
+	for i, s := range t.cfg.params() {
 		ts = append(ts,
-			stTensor{name: "weight." + s.name, shape: s.shape, data: data32(p)},
+			stTensor{name: "weight." + s.name, shape: s.shape, data: t.weights[s.name]},
 			stTensor{name: "momentum." + s.name, shape: s.shape, data: t.momentum[i]})
 	}
 	return writeSafetensors(w, meta, ts)
@@ -132,12 +131,15 @@ func (t *Trainer) restore(data []byte) error {
 		return fmt.Errorf("%w: %d tensors, want %d", ErrFormat, len(tensors), len(weights)+len(momentum))
 	}
 	// Everything is checked: apply.
-	for i, p := range t.gr.params {
-		name := t.gr.specs[i].name
-		copy(data32(p), weights[name])
-		copy(t.momentum[i], momentum[name])
-		if gv, err := p.Grad(); err == nil && gv != nil {
-			clear(gv.Data().([]float32))
+	for i, s := range t.cfg.params() {
+		copy(t.weights[s.name], weights[s.name]) // every graph's: they share them
+		copy(t.momentum[i], momentum[s.name])
+	}
+	for _, gr := range t.graphs {
+		for _, p := range gr.params {
+			if gv, err := p.Grad(); err == nil && gv != nil {
+				clear(gv.Data().([]float32))
+			}
 		}
 	}
 	t.step, t.opts, t.base = step, opts, base
@@ -154,8 +156,8 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%v: the checkpoint is of a %dx%d %s network, the trainer's is %dx%d %s", ErrFormat,
-		e.Checkpoint.Size, e.Checkpoint.Size, e.Checkpoint.Arch(), e.Trainer.Size, e.Trainer.Size, e.Trainer.Arch())
+	return fmt.Sprintf("%v: the checkpoint is of a %s %s network, the trainer's is %s %s", ErrFormat,
+		e.Checkpoint.boardName(), e.Checkpoint.Arch(), e.Trainer.boardName(), e.Trainer.Arch())
 }
 
 func (e *MismatchError) Unwrap() error { return ErrFormat }

@@ -19,8 +19,15 @@ const FormatVersion = 1
 // tanh). GlobalPool adds KataGo's global-pooling bias to every block: the
 // channel means of the first convolution, through a learnt matrix, bias
 // every channel before the second one.
+//
+// A single-board network (Size N) plays the N×N board. A multi-board
+// network (Size 0, Hops MultiBoardHops) plays every board a Position holds,
+// square or not, one board per graph (Model.ForBoard): the tower is
+// convolutional and the value head reads the mean over the board's
+// squares, so only the policy head's planes depend on the board, and they
+// are laid out for the longest jump of any board.
 type Config struct {
-	Size        int  // board size N (4..8)
+	Size        int  // board size N (4..8) of a single-board network; 0 for a multi-board network
 	Filters     int  // channels of the tower
 	Blocks      int  // residual blocks
 	ValueHidden int  // hidden units of the value head
@@ -31,6 +38,39 @@ type Config struct {
 	// Aux lists the auxiliary heads (none in every model file and
 	// config.json written before they existed).
 	Aux AuxHeads `json:",omitempty"`
+	// Hops is the number of hop counts per direction of the policy
+	// head's planes: 0 for MaxHops(Size), the layout of every
+	// single-board network (and of every file and config.json written
+	// before multi-board networks), MultiBoardHops for a multi-board one.
+	Hops int `json:",omitempty"`
+}
+
+// MultiBoardHops is the policy planes' hop counts per direction of a
+// multi-board network: MaxHops of the largest board the rules describe
+// (rules.MaxSide), not of the largest board it plays today, so that a
+// network trained on the boards of up to 8x8 keeps its shape, and every
+// plane its meaning, when it goes on to larger boards. The planes of jumps
+// longer than a board has cost about 1% of an 8x8 evaluation.
+const MultiBoardHops = (rules.MaxSide - 1) / 2
+
+// MultiBoard reports whether c is a multi-board network (Size 0).
+func (c Config) MultiBoard() bool { return c.Size == 0 }
+
+// boardName names the network's board for people: "8x8", or
+// "multi-board".
+func (c Config) boardName() string {
+	if c.MultiBoard() {
+		return "multi-board"
+	}
+	return fmt.Sprintf("%dx%d", c.Size, c.Size)
+}
+
+// hops is the number of hop counts per direction of the policy planes.
+func (c Config) hops() int {
+	if c.Hops > 0 {
+		return c.Hops
+	}
+	return rules.MaxHops(c.Size)
 }
 
 // AuxHeads is a set of auxiliary heads: outputs that only training uses,
@@ -128,11 +168,23 @@ func DefaultConfig(size int) Config {
 	return Config{Size: size, Filters: 32, Blocks: 2, ValueHidden: 32, GlobalPool: true, Captures: true}
 }
 
+// DefaultMultiBoardConfig returns DefaultConfig's architecture as a
+// multi-board network.
+func DefaultMultiBoardConfig() Config {
+	c := DefaultConfig(0)
+	c.Hops = MultiBoardHops
+	return c
+}
+
 // Validate reports the first field out of range.
 func (c Config) Validate() error {
 	switch {
-	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
+	case c.Size == 0 && c.Hops == 0:
+		return fmt.Errorf("net: board size 0 (a multi-board network) with no hop planes (want hops %d)", MultiBoardHops)
+	case c.Size != 0 && (c.Size < rules.MinSize || c.Size > rules.MaxSize):
 		return fmt.Errorf("net: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
+	case c.Hops < 0 || c.Hops > MultiBoardHops || c.Hops != 0 && c.Size != 0 && c.Hops < rules.MaxHops(c.Size):
+		return fmt.Errorf("net: %d hop planes per direction outside %d..%d", c.Hops, rules.MaxHops(max(c.Size, rules.MinSize)), MultiBoardHops)
 	case c.Filters < 1 || c.Filters > 512:
 		return fmt.Errorf("net: %d filters outside 1..512", c.Filters)
 	case c.Blocks < 0 || c.Blocks > 64:
@@ -147,7 +199,8 @@ func (c Config) Validate() error {
 
 // Arch is a short name of the architecture, such as "res32x2gp-v32-e2"
 // (the suffix names the input encoding, none for the first), then "-own"
-// and "-ml" for the auxiliary heads it has.
+// and "-ml" for the auxiliary heads it has, then "-h7" for the policy
+// planes of a network with Hops set (a multi-board one).
 func (c Config) Arch() string {
 	gp := ""
 	if c.GlobalPool {
@@ -163,16 +216,40 @@ func (c Config) Arch() string {
 	if c.Aux&AuxMovesLeft != 0 {
 		enc += "-ml"
 	}
+	if c.Hops != 0 {
+		enc += fmt.Sprintf("-h%d", c.Hops)
+	}
 	return fmt.Sprintf("res%dx%d%s-v%d%s", c.Filters, c.Blocks, gp, c.ValueHidden, enc)
 }
 
 // actionPlanes is the number of policy planes: one for removals and one
 // per (direction, hop count) of a jump, each indexed by the origin square.
-func (c Config) actionPlanes() int { return 1 + 4*rules.MaxHops(c.Size) }
+func (c Config) actionPlanes() int { return 1 + 4*c.hops() }
 
-// slots is the length of the policy output row: actionPlanes × N × N. Only
-// the slots of actions are ever used (see actionSlot).
-func (c Config) slots() int { return c.actionPlanes() * c.Size * c.Size }
+// slots is the length of the policy output row on the board of the shape
+// code (Position.Size): actionPlanes × W × H. Only the slots of actions
+// are ever used (see slotTable).
+func (c Config) slots(shape int) int {
+	w, h := rules.ShapeDims(shape)
+	return c.actionPlanes() * w * h
+}
+
+// slotTable returns the policy-row index of every action of the board of
+// the shape code (see slotTables), nil when the network cannot play it
+// (a jump longer than its planes).
+func (c Config) slotTable(shape int) []int32 {
+	if shape < 0 || shape >= 256 {
+		return nil
+	}
+	return slotTables[c.hops()][shape]
+}
+
+// Plays reports whether the network can play the board of the shape code
+// (Position.Size): a board a Position holds whose longest jump has a
+// policy plane. A multi-board network plays every one; a single-board
+// network N×N plays its own board, and also the smaller ones (its planes
+// cover their jumps), though it never trained there.
+func (c Config) Plays(shape int) bool { return c.slotTable(shape) != nil }
 
 // paramSpec names one learnt tensor and its shape.
 type paramSpec struct {
@@ -235,10 +312,14 @@ func (c Config) params() []paramSpec {
 
 // FLOPs returns the floating-point operations of one forward pass for one
 // position (a multiply-add counts as two), counting the convolutions and
-// matrix products, which dominate. The auxiliary heads do not count:
-// only training computes them.
+// matrix products, which dominate, on the network's board (8x8 for a
+// multi-board network). The auxiliary heads do not count: only training
+// computes them.
 func (c Config) FLOPs() int64 {
 	sq := int64(c.Size * c.Size)
+	if c.MultiBoard() {
+		sq = rules.MaxSize * rules.MaxSize
+	}
 	f := int64(c.Filters)
 	macs := sq * f * int64(c.Encoding().Planes()) * 9 // stem
 	for i := 0; i < c.Blocks; i++ {

@@ -6,8 +6,10 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// Encoding is a version of the input planes, each N×N, square (row, col)
-// at index row*N + col, all relative to the side to move. A network is
+// Encoding is a version of the input planes, each of the board's W×H
+// squares, square (row, col) at index row*W + col, all relative to the
+// side to move. A gap board starts in the jumping phase: its removal
+// planes stay zero. A network is
 // built for one (Config.Captures); its file records which.
 type Encoding int
 
@@ -57,9 +59,13 @@ func (e Encoding) Planes() int {
 	return planesOrigins
 }
 
-// EncodedLen returns the length of one encoded position of a size×size
-// board: Planes × size × size.
-func (e Encoding) EncodedLen(size int) int { return e.Planes() * size * size }
+// EncodedLen returns the length of one encoded position of the board of
+// the shape code (Position.Size: N for N×N): Planes × W × H (0 for a
+// shape no Position has).
+func (e Encoding) EncodedLen(shape int) int {
+	w, h := rules.ShapeDims(shape)
+	return e.Planes() * w * h
+}
 
 // Encode writes the input planes of p into dst, which must have length
 // e.EncodedLen(p.Size), and returns dst. Every entry is 0 or 1. Because
@@ -68,8 +74,7 @@ func (e Encoding) EncodedLen(size int) int { return e.Planes() * size * size }
 // else (see TestEncodeSymmetry).
 func (e Encoding) Encode(p rules.Position, dst []float32) []float32 {
 	var buf [rules.MaxMoves]rules.Move
-	n := int(p.Size)
-	e.encode(p, p.LegalMoves(buf[:0]), dst[:e.EncodedLen(n)], n*n, 1)
+	e.encode(p, p.LegalMoves(buf[:0]), dst[:e.EncodedLen(int(p.Size))], p.Width()*p.Height(), 1)
 	return dst
 }
 
@@ -78,14 +83,13 @@ func (e Encoding) Encode(p rules.Position, dst []float32) []float32 {
 // moves of p (so that a caller that has them does not generate them
 // again).
 func (e Encoding) encodeRows(p rules.Position, moves []rules.Move, dst []float32) {
-	n := int(p.Size)
-	e.encode(p, moves, dst[:e.EncodedLen(n)], 1, e.Planes())
+	e.encode(p, moves, dst[:e.EncodedLen(int(p.Size))], 1, e.Planes())
 }
 
 // encode writes plane k of square s at dst[k*planeStride+s*squareStride].
 func (e Encoding) encode(p rules.Position, moves []rules.Move, dst []float32, planeStride, squareStride int) {
-	n := int(p.Size)
-	nn := n * n
+	n := p.Width()
+	nn := n * p.Height()
 	clear(dst)
 	own, opp := p.Stones(p.Turn), p.Stones(p.Turn.Other())
 	setBits(dst[planeOwn*planeStride:], own, n, squareStride)
@@ -133,7 +137,8 @@ func reach(p rules.Position, jumps []rules.Move) (captures, landings rules.Bitbo
 	return captures, landings
 }
 
-// setBits sets plane[(row*n+col)*stride] = 1 for every square of b.
+// setBits sets plane[(row*n+col)*stride] = 1 for every square of b, on a
+// board of n files.
 func setBits(plane []float32, b rules.Bitboard, n, stride int) {
 	for b != 0 {
 		s := rules.Square(trailingZeros(b))
@@ -149,29 +154,38 @@ func fill(plane []float32, count, stride int) {
 	}
 }
 
-// slotTables[size][a] is the index, in the policy output row of a size×size
-// network, of action a: (row*N + col)*planes + plane, where (row, col) is
-// its origin, planes is Config.actionPlanes, and plane is 0 for a removal
-// and 1 + direction*MaxHops + hops-1 for a jump. (The policy head's last
-// product has a row per square and a column per plane.)
-var slotTables [rules.MaxSize + 1][]int32
+// slotTables[hops][shape][a] is the index, in the policy output row of a
+// network of hops hop counts per direction (Config.hops) on the board of
+// the shape code (Position.Size), of action a: (row*W + col)*planes +
+// plane, where (row, col) is its origin, planes = 1 + 4*hops, and plane
+// is 0 for a removal and 1 + direction*hops + hop count-1 for a jump. (The
+// policy head's last product has a row per square and a column per
+// plane.) A plane means the same jump on every board of the network. For
+// a single-board network hops is MaxHops(N), as it has always been. nil
+// where the board has jumps longer than hops.
+var slotTables [MultiBoardHops + 1][256][]int32
 
 func init() {
-	for n := rules.MinSize; n <= rules.MaxSize; n++ {
-		t := make([]int32, rules.NumActions(n))
-		for a := range t {
-			m := rules.ActionMove(a, n)
-			plane := 0
-			if !m.IsRemoval() {
-				plane = 1 + int(m.Direction())*rules.MaxHops(n) + m.Hops() - 1
+	for hops := 1; hops <= MultiBoardHops; hops++ {
+		for w := rules.MinSize; w <= rules.MaxSize; w++ {
+			for h := rules.MinSize; h <= rules.MaxSize; h++ {
+				if rules.MaxHops(max(w, h)) > hops {
+					continue
+				}
+				shape := rules.ShapeCode(w, h)
+				t := make([]int32, rules.NumActions(shape))
+				for a := range t {
+					m := rules.ActionMove(a, shape)
+					plane := 0
+					if !m.IsRemoval() {
+						plane = 1 + int(m.Direction())*hops + m.Hops() - 1
+					}
+					t[a] = int32((m.From.Row()*w+m.From.Col())*(1+4*hops) + plane)
+				}
+				slotTables[hops][shape] = t
 			}
-			t[a] = int32((m.From.Row()*n+m.From.Col())*(1+4*rules.MaxHops(n)) + plane)
 		}
-		slotTables[n] = t
 	}
 }
-
-// actionSlot returns the policy-row index of action a on a size×size board.
-func actionSlot(a, size int) int { return int(slotTables[size][a]) }
 
 func trailingZeros(b uint64) int { return bits.TrailingZeros64(b) }

@@ -168,7 +168,7 @@ func TestSampleTransform(t *testing.T) {
 		for _, s := range randomSamples(n, 30, uint64(n)) {
 			for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
 				ts := s.Transform(sym)
-				if _, err := ts.check(n, nil); err != nil {
+				if _, err := ts.check(DefaultConfig(n), nil); err != nil {
 					t.Fatalf("size %d %v: transformed sample invalid: %v", n, sym, err)
 				}
 				for i, ap := range ts.Policy {
@@ -188,9 +188,9 @@ func TestActionSlots(t *testing.T) {
 		cfg := DefaultConfig(n)
 		seen := make(map[int]int)
 		for a := 0; a < rules.NumActions(n); a++ {
-			s := actionSlot(a, n)
-			if s < 0 || s >= cfg.slots() {
-				t.Fatalf("size %d: action %d slot %d outside 0..%d", n, a, s, cfg.slots()-1)
+			s := int(cfg.slotTable(n)[a])
+			if s < 0 || s >= cfg.slots(n) {
+				t.Fatalf("size %d: action %d slot %d outside 0..%d", n, a, s, cfg.slots(n)-1)
 			}
 			if b, dup := seen[s]; dup {
 				t.Fatalf("size %d: actions %d and %d share slot %d", n, a, b, s)

@@ -114,6 +114,8 @@ var ErrStopped = errors.New("net: evaluator stopped")
 // one evaluator and keeps it for every generation.
 type Evaluator struct {
 	cfg      Config
+	shape    int     // the board (Position.Size) of every position
+	slot     []int32 // cfg.slotTable(shape)
 	opts     EvalOptions
 	mu       sync.Mutex // held while a graph runs or its weights change
 	graphs   []*graph   // increasing batch sizes, the last one opts.Batch
@@ -160,19 +162,24 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// NewEvaluator compiles the inference graphs of m for opts. It starts no
-// goroutine: the caller runs Run.
+// NewEvaluator compiles the inference graphs of m for opts, for the board
+// m plays (Model.Shape: a multi-board network needs ForBoard first). It
+// starts no goroutine: the caller runs Run.
 func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Evaluator{cfg: m.cfg, opts: opts, cache: newCache(opts.CacheSize),
+	shape := m.Shape()
+	if shape == 0 {
+		return nil, fmt.Errorf("net: evaluator of the multi-board %s network: no board given (Model.ForBoard)", m.cfg.Arch())
+	}
+	e := &Evaluator{cfg: m.cfg, shape: shape, slot: m.cfg.slotTable(shape), opts: opts, cache: newCache(opts.CacheSize),
 		requests: make(chan *request), stopped: make(chan struct{})}
 	for b := 1; ; b *= 2 {
 		if b > opts.Batch {
 			b = opts.Batch
 		}
-		gr, err := buildGraph(m.cfg, b, m.weights, tensor.Float32, false)
+		gr, err := buildGraph(m.cfg, shape, b, m.weights, tensor.Float32, false, false)
 		if err != nil {
 			e.close()
 			return nil, err
@@ -193,7 +200,7 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 // weights. It is safe to call while Run is running.
 func (e *Evaluator) SetWeights(m *Model) error {
 	if m.cfg != e.cfg {
-		return fmt.Errorf("net: evaluator of %s (%dx%d) given weights of %s (%dx%d)", e.cfg.Arch(), e.cfg.Size, e.cfg.Size, m.cfg.Arch(), m.cfg.Size, m.cfg.Size)
+		return fmt.Errorf("net: evaluator of %s (size %d) given weights of %s (size %d)", e.cfg.Arch(), e.cfg.Size, m.cfg.Arch(), m.cfg.Size)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -216,8 +223,9 @@ func (e *Evaluator) close() {
 	}
 }
 
-// Size is the board size of the network's inputs.
-func (e *Evaluator) Size() int { return e.cfg.Size }
+// Size is the board of the network's inputs: its shape code, a
+// Position's Size (N on the N×N board).
+func (e *Evaluator) Size() int { return e.shape }
 
 // Stats returns the counters so far.
 func (e *Evaluator) Stats() EvalStats {
@@ -243,8 +251,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 		if err := p.Validate(); err != nil {
 			return nil, fmt.Errorf("net: evaluate position %d: %w", i, err)
 		}
-		if int(p.Size) != e.cfg.Size {
-			return nil, fmt.Errorf("net: evaluate position %d: %w: size %d for a %dx%d network", i, ErrSize, p.Size, e.cfg.Size, e.cfg.Size)
+		if int(p.Size) != e.shape {
+			w, h := rules.ShapeDims(e.shape)
+			return nil, fmt.Errorf("net: evaluate position %d: %w: a %s position for a %dx%d evaluator", i, ErrSize, p.Dims(), w, h)
 		}
 	}
 	e.positions.Add(int64(len(ps)))
@@ -273,7 +282,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	}
 	r.from = append(r.from, len(r.moves))
 	encoding := e.cfg.Encoding()
-	enc, slots := encoding.EncodedLen(e.cfg.Size), e.cfg.slots()
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
@@ -301,23 +310,24 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	for k, i := range r.miss {
 		lo, hi := r.from[k], r.from[k+1]
 		preds[i] = mcts.Prediction{Policy: pols[lo:hi:hi], Value: r.values[k]}
-		softmaxMoves(r.moves[lo:hi], e.cfg.Size, r.logits[k*slots:(k+1)*slots], preds[i].Policy)
+		softmaxMoves(r.moves[lo:hi], e.shape, e.slot, r.logits[k*slots:(k+1)*slots], preds[i].Policy)
 		e.cache.put(ps[i], preds[i])
 	}
 	requestPool.Put(r)
 	return preds, nil
 }
 
-// softmaxMoves writes into pol the softmax of the logits of the moves.
-func softmaxMoves(moves []rules.Move, size int, logits, pol []float32) {
+// softmaxMoves writes into pol the softmax of the logits of the moves of
+// a position of the shape code, whose actions' slots are slot.
+func softmaxMoves(moves []rules.Move, shape int, slot []int32, logits, pol []float32) {
 	var exps [rules.MaxMoves]float64
 	maxL := math.Inf(-1)
 	for _, m := range moves {
-		maxL = max(maxL, float64(logits[actionSlot(rules.ActionIndex(m, size), size)]))
+		maxL = max(maxL, float64(logits[slot[rules.ActionIndex(m, shape)]]))
 	}
 	var sum float64
 	for j, m := range moves {
-		exps[j] = math.Exp(float64(logits[actionSlot(rules.ActionIndex(m, size), size)]) - maxL)
+		exps[j] = math.Exp(float64(logits[slot[rules.ActionIndex(m, shape)]]) - maxL)
 		sum += exps[j]
 	}
 	for j := range moves {
@@ -405,7 +415,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 			break
 		}
 	}
-	enc, slots := e.cfg.Encoding().EncodedLen(e.cfg.Size), e.cfg.slots()
+	enc, slots := e.cfg.Encoding().EncodedLen(e.shape), e.cfg.slots(e.shape)
 	x := data32(gr.x)
 	parts := e.parts[:0]
 	row := 0

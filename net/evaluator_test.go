@@ -383,7 +383,7 @@ func TestRunAllocatesNothing(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	m := mustModel(t, tinyConfig(8), 1)
-	gr, err := buildGraph(m.cfg, 3, m.weights, tensor.Float32, false)
+	gr, err := buildGraph(m.cfg, m.Shape(), 3, m.weights, tensor.Float32, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,8 +110,29 @@ func readFileMax(path string) ([]byte, error) {
 // failed every move), also on planes that are empty at the start. Load
 // checks every model it reads.
 func (m *Model) Check() error {
-	probes, names := checkPositions(m.cfg.Size)
-	e, err := NewEvaluator(m, EvalOptions{Batch: len(probes)})
+	if m.Shape() != 0 {
+		return m.check(m.Shape())
+	}
+	// A multi-board network given no board: every board it was trained
+	// on, or 8x8.
+	boards := m.Boards()
+	if len(boards) == 0 {
+		boards = []rules.Board{rules.SquareBoard(rules.MaxSize)}
+	}
+	for _, b := range boards {
+		if err := m.check(rules.ShapeCode(b.W, b.H)); err != nil {
+			return fmt.Errorf("on %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// check is Check on the board of the shape code.
+func (m *Model) check(shape int) error {
+	probes, names := checkPositions(shape)
+	mb := *m
+	mb.shape = shape
+	e, err := NewEvaluator(&mb, EvalOptions{Batch: len(probes)})
 	if err != nil {
 		return err
 	}
@@ -139,12 +160,17 @@ func (m *Model) Check() error {
 	return nil
 }
 
-// checkPositions returns the positions Check probes on a board of size n
-// and their names: the start and the positions after each of the first
-// ten moves of a random game from a fixed seed (two removals, then
-// jumps, which fill the capture planes).
-func checkPositions(n int) ([]rules.Position, []string) {
-	ps, _ := rules.Playout(rand.New(rand.NewPCG(47, 1)), rules.NewPosition(n), 10)
+// checkPositions returns the positions Check probes on the board of the
+// shape code and their names: the start (the removal start) and the
+// positions after each of the first ten moves of a random game from a
+// fixed seed (two removals, then jumps, which fill the capture planes).
+func checkPositions(shape int) ([]rules.Position, []string) {
+	w, h := rules.ShapeDims(shape)
+	start, err := rules.Board{W: w, H: h, Start: rules.Removal}.Position()
+	if err != nil {
+		panic(err) // every board of a shape code has the removal start
+	}
+	ps, _ := rules.Playout(rand.New(rand.NewPCG(47, 1)), start, 10)
 	names := make([]string, len(ps))
 	for i := range ps {
 		names[i] = fmt.Sprintf("position after %d moves of a test game", i)
@@ -153,17 +179,43 @@ func checkPositions(n int) ([]rules.Position, []string) {
 	return ps, names
 }
 
-// LoadForSize is Load for a network of the given board size: a model of
-// another size gives an error wrapping ErrSize.
+// LoadForSize is Load for a network of the given board size: a
+// single-board model of another size gives an error wrapping ErrSize; a
+// multi-board model is returned for the size×size board (ForBoard),
+// whether or not it was trained there (BoardNote says).
 func LoadForSize(path string, size int) (*Model, error) {
 	m, err := Load(path)
 	if err != nil {
 		return nil, err
 	}
+	if m.cfg.MultiBoard() {
+		return m.forBoardAt(path, rules.SquareBoard(size))
+	}
 	if m.cfg.Size != size {
 		return nil, fmt.Errorf("net: model %s: %w: it plays %dx%d, not %dx%d", path, ErrSize, m.cfg.Size, m.cfg.Size, size, size)
 	}
 	return m, nil
+}
+
+// LoadForBoard is Load for board b: the model ForBoard(b) returns. A
+// single-board model plays its own board and the smaller ones its policy
+// planes cover (untrained there, as BoardNote says); another board gives
+// an error wrapping ErrSize.
+func LoadForBoard(path string, b rules.Board) (*Model, error) {
+	m, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return m.forBoardAt(path, b)
+}
+
+// forBoardAt is ForBoard with its error naming the file.
+func (m *Model) forBoardAt(path string, b rules.Board) (*Model, error) {
+	mb, err := m.forBoard(b)
+	if err != nil {
+		return nil, fmt.Errorf("net: model %s: %w", path, err)
+	}
+	return mb, mb.check(mb.Shape())
 }
 
 // Decode reads a model from the bytes of a model file (for example one
@@ -259,9 +311,12 @@ func configMeta(cfg Config) map[string]string {
 		"encoding_version": strconv.Itoa(int(cfg.Encoding())),
 	}
 	// Only a model with auxiliary heads says so: files without them stay
-	// as they were.
+	// as they were. So for the hop planes of a multi-board network.
 	if cfg.Aux != 0 {
 		meta["aux_heads"] = cfg.Aux.String()
+	}
+	if cfg.Hops != 0 {
+		meta["hops"] = strconv.Itoa(cfg.Hops)
 	}
 	return meta
 }
@@ -276,6 +331,9 @@ func putMeta(meta map[string]string, md Metadata) {
 	meta["parent"] = md.Parent
 	meta["seed"] = strconv.FormatUint(md.Seed, 10)
 	meta["created"] = md.Created.UTC().Format(time.RFC3339Nano)
+	if len(md.Boards) > 0 { // a multi-board network's; none in older files
+		meta["boards"] = BoardList(md.Boards)
+	}
 }
 
 // parseMeta reads and validates the configuration and metadata.
@@ -321,8 +379,28 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 			return cfg, md, fmt.Errorf("%w: metadata aux_heads = %q is not a list of auxiliary heads", ErrFormat, s)
 		}
 	}
+	if s, ok := meta["hops"]; ok { // absent: a single-board network
+		if cfg.Hops, err = strconv.Atoi(s); err != nil || cfg.Hops == 0 {
+			return cfg, md, fmt.Errorf("%w: metadata hops = %q is not a hop count", ErrFormat, s)
+		}
+	}
 	if e := cfg.Validate(); e != nil {
 		return cfg, md, fmt.Errorf("%w: %v", ErrFormat, e)
+	}
+	if s, ok := meta["boards"]; ok {
+		if !cfg.MultiBoard() {
+			return cfg, md, fmt.Errorf("%w: metadata boards = %q in a single-board %dx%d network", ErrFormat, s, cfg.Size, cfg.Size)
+		}
+		bs, e := ParseBoardList(s)
+		if e != nil {
+			return cfg, md, fmt.Errorf("%w: metadata boards: %v", ErrFormat, e)
+		}
+		for _, b := range bs {
+			if !cfg.Plays(rules.ShapeCode(b.W, b.H)) {
+				return cfg, md, fmt.Errorf("%w: metadata boards: the network cannot play %s", ErrFormat, b)
+			}
+		}
+		md.Boards = bs
 	}
 	md.Size, md.Arch, md.Parent = cfg.Size, meta["arch"], meta["parent"]
 	if md.Arch != cfg.Arch() {

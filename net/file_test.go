@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func testSaveLoadRoundTrip(t *testing.T, cfg Config) {
 	}
 	want := Metadata{FormatVersion: FormatVersion, EncodingVersion: int(cfg.Encoding()), Size: 6, Arch: m.Config().Arch(),
 		Generation: 3, Steps: 1234, Parent: "gen-0002.safetensors", Seed: 7, Created: created}
-	if got := l.Meta(); got != want {
+	if got := l.Meta(); !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata %+v, want %+v", got, want)
 	}
 	ps := randomPositions(6, 40, 2)
@@ -72,7 +73,7 @@ func testSaveLoadRoundTrip(t *testing.T, cfg Config) {
 		t.Fatalf("MarshalBinary differs from the file (err %v)", err)
 	}
 	d, err := Decode(data)
-	if err != nil || d.Meta() != want {
+	if err != nil || !reflect.DeepEqual(d.Meta(), want) {
 		t.Fatalf("Decode: %v %+v", err, d.Meta())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -172,7 +173,7 @@ func roundTrip(t *testing.T, m *Model) {
 	if err != nil {
 		t.Fatalf("an accepted model does not decode after writing: %v", err)
 	}
-	if back.cfg != m.cfg || back.meta != m.meta {
+	if back.cfg != m.cfg || !reflect.DeepEqual(back.meta, m.meta) {
 		t.Fatalf("round trip: %+v %+v, want %+v %+v", back.cfg, back.meta, m.cfg, m.meta)
 	}
 	for k, w := range m.weights {

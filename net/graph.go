@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/konanezero/konane/rules"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -25,6 +26,7 @@ const maskedLogit = -1e9
 // belongs to one goroutine at a time.
 type graph struct {
 	cfg    Config
+	shape  int // the board's shape code (Position.Size)
 	batch  int
 	dtype  tensor.Dtype
 	g      *G.ExprGraph
@@ -33,7 +35,7 @@ type graph struct {
 	params []*G.Node // in cfg.params() order
 	specs  []paramSpec
 
-	x      *G.Node // (batch·N·N, Encoding().Planes()): see encodeRows
+	x      *G.Node // (batch·W·H, Encoding().Planes()): see encodeRows
 	logits *G.Node // (batch, slots): see actionSlot
 	value  *G.Node // (batch, 1)
 
@@ -76,11 +78,13 @@ type outputs struct {
 	logits, value G.Value
 }
 
-// buildGraph compiles the network of cfg for batch positions with the
-// given weights (copied). A training graph also takes targets and a mask
+// buildGraph compiles the network of cfg for batch positions of the board
+// of the shape code (Position.Size) with the given weights (copied; with
+// share, the graph's tensors use the slices themselves, so that the graphs
+// of several boards built from the same slices share their weights). A training graph also takes targets and a mask
 // and computes the loss and the gradient of every learnt tensor. dtype is
 // Float32 except in the numerical gradient test, which uses Float64.
-func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tensor.Dtype, train bool) (gr *graph, err error) {
+func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, train, share bool) (gr *graph, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	// Gorgonia's graph constructors report shape and type errors by
@@ -92,7 +96,10 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 			gr, err = nil, fmt.Errorf("net: building the %s graph for batch %d: %v", cfg.Arch(), batch, r)
 		}
 	}()
-	gr = &graph{cfg: cfg, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.params(), out: new(outputs)}
+	if !cfg.Plays(shape) {
+		return nil, fmt.Errorf("net: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
+	}
+	gr = &graph{cfg: cfg, shape: shape, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.params(), out: new(outputs)}
 	g := gr.g
 	p := make(map[string]*G.Node)
 	for _, s := range gr.specs {
@@ -100,24 +107,29 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 		if !ok || len(w) != prod(s.shape) {
 			return nil, fmt.Errorf("net: weights of %s missing or of the wrong length", s.name)
 		}
+		var backing any = w
+		if !share || dtype != tensor.Float32 {
+			backing = convert(w, dtype)
+		}
 		n := G.NewTensor(g, dtype, len(s.shape), G.WithShape(s.shape...), G.WithName(s.name),
-			G.WithValue(tensor.New(tensor.WithShape(s.shape...), tensor.WithBacking(convert(w, dtype)))))
+			G.WithValue(tensor.New(tensor.WithShape(s.shape...), tensor.WithBacking(backing))))
 		p[s.name] = n
 		gr.params = append(gr.params, n)
 	}
-	n := cfg.Size
-	nn := n * n
-	// Activations are (batch·N·N, channels): a row per (position, square).
+	bw, bh := rules.ShapeDims(shape)
+	board := grid{bw, bh}
+	nn := board.nn()
+	// Activations are (batch·W·H, channels): a row per (position, square).
 	gr.x = input(g, dtype, "x", batch*nn, cfg.Encoding().Planes())
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
 		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
 		if !train {
 			// The same product, with each position's im2row gathered
 			// into the cache just before its block is multiplied.
-			s.gather = n
+			s.gather = board
 			return linear(x, p[name+".w"], s)
 		}
-		return linear(im2row(x, n), p[name+".w"], s)
+		return linear(im2row(x, board), p[name+".w"], s)
 	}
 	h := conv3(gr.x, "stem", linearSpec{relu: true, noGradX: true})
 	for i := 0; i < cfg.Blocks; i++ {
@@ -133,7 +145,7 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 
 	pol := linear(h, p["policy.conv1.w"], linearSpec{trans: true, bias: p["policy.conv1.b"], relu: true, perPosition: nn})
 	gr.logits = linear(pol, p["policy.conv2.w"], linearSpec{trans: true, bias: p["policy.conv2.b"], perPosition: nn,
-		shape: tensor.Shape{batch, cfg.slots()}}) // (batch, N·N·planes): see actionSlot
+		shape: tensor.Shape{batch, cfg.slots(shape)}}) // (batch, W·H·planes): see slotTables
 
 	pooled := spatial(h, nn, 1/float64(nn)) // (batch, F)
 	v := linear(pooled, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
@@ -143,8 +155,8 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	}
 	G.Read(gr.logits, &gr.out.logits)
 	G.Read(gr.value, &gr.out.value)
-	gr.mask = input(g, dtype, "mask", batch, cfg.slots())
-	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.slots())
+	gr.mask = input(g, dtype, "mask", batch, cfg.slots(shape))
+	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.slots(shape))
 	gr.targetValue = input(g, dtype, "target_value", batch, 1)
 	policyLoss := policyLoss(gr.logits, gr.mask, gr.targetPolicy)
 	valueLoss := valueLoss(gr.value, gr.targetValue)
@@ -157,7 +169,7 @@ func buildGraph(cfg Config, batch int, weights map[string][]float32, dtype tenso
 	}
 	if cfg.Aux&AuxOwnership != 0 {
 		z := linear(h, p["ownership.w"], linearSpec{trans: true, bias: p["ownership.b"], perPosition: nn,
-			shape: tensor.Shape{batch, nn}}) // (batch, N·N): a logit per square
+			shape: tensor.Shape{batch, nn}}) // (batch, W·H): a logit per square
 		gr.targetOwnership = input(g, dtype, "target_ownership", batch, nn)
 		l := auxLoss("ownershiploss", z, gr.targetOwnership, gr.auxWeight, ownershipLossWeight)
 		gr.ownershipLoss = l.Op().(*auxLossOp)

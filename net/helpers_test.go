@@ -62,3 +62,35 @@ func perturbed(m *Model, scale float64, seed uint64) *Model {
 	}
 	return &c
 }
+
+// randomBoardPositions returns count non-terminal positions of random
+// games on board b, from its start.
+func randomBoardPositions(t testing.TB, b rules.Board, count int, seed uint64) []rules.Position {
+	t.Helper()
+	start, err := b.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []rules.Position
+	for len(out) < count {
+		ps, _ := rules.Playout(rng, start, -1)
+		out = append(out, ps[:min(len(ps)-1, count-len(out))]...) // the last has no move
+	}
+	return out
+}
+
+// randomBoardSamples is randomSamples on board b.
+func randomBoardSamples(t testing.TB, b rules.Board, count int, seed uint64) []Sample {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	var buf [rules.MaxMoves]rules.Move
+	var out []Sample
+	for _, p := range randomBoardPositions(t, b, count, seed) {
+		s := Sample{Position: p, Value: float32(rng.IntN(2)*2 - 1)}
+		for _, m := range p.LegalMoves(buf[:0]) {
+			s.Policy = append(s.Policy, ActionProb{Action: int32(rules.ActionIndex(m, int(p.Size))), Prob: rng.Float32()})
+		}
+		out = append(out, s)
+	}
+	return out
+}

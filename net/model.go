@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/konanezero/konane/rules"
 )
 
 // Metadata describes a model file: how it was made and from what. Save
@@ -13,13 +16,18 @@ import (
 type Metadata struct {
 	FormatVersion   int       // layout of the file (FormatVersion)
 	EncodingVersion int       // input planes (Encoding)
-	Size            int       // board size
+	Size            int       // board size (0 for a multi-board network)
 	Arch            string    // Config.Arch() of the weights
 	Generation      int       // self-play generation (0 for a fresh net)
 	Steps           int64     // training steps behind the weights
 	Parent          string    // name of the model it was trained from ("" for none)
 	Seed            uint64    // seed of the initialisation or training run
 	Created         time.Time // when the model was made
+	// Boards lists the boards the weights were trained on, in the
+	// order of the run's board list: nil for a single-board network
+	// (its own board, Size×Size) and for a multi-board one not trained
+	// yet.
+	Boards []rules.Board
 }
 
 // Model is a network's architecture, weights and metadata. It is immutable
@@ -29,6 +37,10 @@ type Model struct {
 	cfg     Config
 	meta    Metadata
 	weights map[string][]float32 // by paramSpec.name, row-major
+	// shape is the board it plays (a Position's Size), set by ForBoard;
+	// 0 for the network's own board (Size×Size; none for a multi-board
+	// network).
+	shape int
 }
 
 // New returns a freshly initialised model: He-normal convolutions, with
@@ -83,6 +95,100 @@ func New(cfg Config, seed uint64) (*Model, error) {
 // Config returns the architecture.
 func (m *Model) Config() Config { return m.cfg }
 
+// Shape returns the shape code (a Position's Size) of the board the model
+// plays: the one ForBoard chose, else its own board N×N (N), else 0 (a
+// multi-board network not yet given a board).
+func (m *Model) Shape() int {
+	if m.shape != 0 {
+		return m.shape
+	}
+	return m.cfg.Size
+}
+
+// Boards returns the boards the weights were trained on: those of the
+// metadata, else a single-board network's own board, else none.
+func (m *Model) Boards() []rules.Board {
+	if len(m.meta.Boards) > 0 || m.cfg.MultiBoard() {
+		return slices.Clone(m.meta.Boards)
+	}
+	return []rules.Board{rules.SquareBoard(m.cfg.Size)}
+}
+
+// TrainedOn reports whether b is one of the boards the weights were
+// trained on.
+func (m *Model) TrainedOn(b rules.Board) bool { return slices.Contains(m.Boards(), b) }
+
+// ForBoard returns the model, sharing m's weights, that plays board b:
+// its evaluators and trainers take b's positions. It fails, wrapping
+// ErrSize, when the network cannot play b (a board Position does not
+// hold, or a single-board network whose policy planes lack b's longest
+// jumps). A board the weights were not trained on is played, untrained;
+// BoardNote says so.
+func (m *Model) ForBoard(b rules.Board) (*Model, error) {
+	mb, err := m.forBoard(b)
+	if err != nil {
+		return nil, fmt.Errorf("net: %w", err)
+	}
+	return mb, nil
+}
+
+// forBoard is ForBoard with its errors not yet prefixed.
+func (m *Model) forBoard(b rules.Board) (*Model, error) {
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	shape := rules.ShapeCode(b.W, b.H)
+	if shape == 0 || !m.cfg.Plays(shape) {
+		return nil, fmt.Errorf("%w: the %s network (trained on %s) cannot play %s", ErrSize, m.cfg.Arch(), BoardList(m.Boards()), b)
+	}
+	c := *m
+	c.shape = shape
+	return &c, nil
+}
+
+// BoardNote is "" when the weights were trained on b, else the one line
+// that says they were not, such as "the network was not trained on 7x6
+// (it was on 6x6, 8x8)".
+func (m *Model) BoardNote(b rules.Board) string {
+	if m.TrainedOn(b) {
+		return ""
+	}
+	return fmt.Sprintf("the network was not trained on %s (it was on %s)", b, BoardList(m.Boards()))
+}
+
+// ParseBoardList reads a comma-separated list of boards (rules.ParseBoard
+// each: "6x6,7x6,8"), refusing an empty list and a board named twice.
+func ParseBoardList(s string) ([]rules.Board, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("empty board list: want boards such as 6x6,7x6,8x8")
+	}
+	var out []rules.Board
+	for _, f := range strings.Split(s, ",") {
+		b, err := rules.ParseBoard(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(out, b) {
+			return nil, fmt.Errorf("board list %q names %s twice", s, b)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// BoardList writes boards as ParseBoardList reads them: "6x6,7x6",
+// "none" for none.
+func BoardList(boards []rules.Board) string {
+	if len(boards) == 0 {
+		return "none"
+	}
+	s := make([]string, len(boards))
+	for i, b := range boards {
+		s[i] = b.String()
+	}
+	return strings.Join(s, ",")
+}
+
 // Meta returns the metadata.
 func (m *Model) Meta() Metadata { return m.meta }
 
@@ -102,6 +208,9 @@ func (m *Model) fixMeta() {
 	m.meta.EncodingVersion = int(m.cfg.Encoding())
 	m.meta.Size = m.cfg.Size
 	m.meta.Arch = m.cfg.Arch()
+	if !m.cfg.MultiBoard() {
+		m.meta.Boards = nil
+	}
 }
 
 // Deepen returns a network with blocks residual blocks: m's own first,
@@ -188,6 +297,9 @@ func (m *Model) NumParams() int {
 
 // String is a one-line summary such as "8x8 res32x2gp-v32 gen 3 (41234 params)".
 func (m *Model) String() string {
+	if m.cfg.MultiBoard() {
+		return fmt.Sprintf("boards %s %s gen %d (%d params)", BoardList(m.Boards()), m.cfg.Arch(), m.meta.Generation, m.NumParams())
+	}
 	return fmt.Sprintf("%dx%d %s gen %d (%d params)", m.cfg.Size, m.cfg.Size, m.cfg.Arch(), m.meta.Generation, m.NumParams())
 }
 

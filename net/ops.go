@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
+	"github.com/konanezero/konane/rules"
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -142,24 +143,40 @@ func gemmBlocks[T float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, 
 	}
 }
 
-// neighbours[n][sq*9+k] is the square at offset (k/3-1, k%3-1) of square
-// sq on an n×n board, or -1 off the board.
-var neighbours [16][]int32
+// grid is the board of a graph's positions: w files and h ranks, square
+// (row, col) at row w·row + col of a position's rows.
+type grid struct{ w, h int }
+
+// squareGrid is the grid of an n×n board.
+func squareGrid(n int) grid { return grid{n, n} }
+
+// nn is the number of squares.
+func (g grid) nn() int { return g.w * g.h }
+
+// neighbours returns g's neighbour table: [sq*9+k] is the square at
+// offset (k/3-1, k%3-1) of square sq, or -1 off the board.
+func (g grid) neighbours() []int32 { return neighbourTables[g.w][g.h] }
+
+// neighbourTables[w][h] is the neighbour table of the w×h grid, for every
+// board a Position holds (and the smaller grids of tests).
+var neighbourTables [rules.MaxSize + 1][rules.MaxSize + 1][]int32
 
 func init() {
-	for n := 1; n < len(neighbours); n++ {
-		t := make([]int32, n*n*9)
-		for sq := range n * n {
-			r, c := sq/n, sq%n
-			for k := range 9 {
-				rr, cc := r+k/3-1, c+k%3-1
-				t[sq*9+k] = -1
-				if rr >= 0 && rr < n && cc >= 0 && cc < n {
-					t[sq*9+k] = int32(rr*n + cc)
+	for w := 1; w < len(neighbourTables); w++ {
+		for h := 1; h < len(neighbourTables[w]); h++ {
+			t := make([]int32, w*h*9)
+			for sq := range w * h {
+				r, c := sq/w, sq%w
+				for k := range 9 {
+					rr, cc := r+k/3-1, c+k%3-1
+					t[sq*9+k] = -1
+					if rr >= 0 && rr < h && cc >= 0 && cc < w {
+						t[sq*9+k] = int32(rr*w + cc)
+					}
 				}
 			}
+			neighbourTables[w][h] = t
 		}
-		neighbours[n] = t
 	}
 }
 
@@ -170,27 +187,28 @@ func init() {
 // parallel.
 type im2rowOp struct {
 	opBase
-	n, c int
+	g grid
+	c int
 	rowsJob
 }
 
-func im2row(x *G.Node, n int) *G.Node {
+func im2row(x *G.Node, g grid) *G.Node {
 	rows, c := x.Shape()[0], x.Shape()[1]
-	return apply(&im2rowOp{opBase: newBase("im2row", tensor.Shape{rows, c * 9}, x), n: n, c: c}, x)
+	return apply(&im2rowOp{opBase: newBase("im2row", tensor.Shape{rows, c * 9}, x), g: g, c: c}, x)
 }
 
 func (o *im2rowOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.n*o.n)
+	o.run(o, vs[0], out, o.g.nn())
 	return out, nil
 }
 
 func (o *im2rowOp) doBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
-		gatherRows(o.x32, o.y32, o.n, o.c, r0, r1)
+		gatherRows(o.x32, o.y32, o.g, o.c, r0, r1)
 	} else {
-		gatherRows(o.x64, o.y64, o.n, o.c, r0, r1)
+		gatherRows(o.x64, o.y64, o.g, o.c, r0, r1)
 	}
 }
 
@@ -239,8 +257,8 @@ func f64s(v G.Value) []float64 {
 }
 
 // gatherRows writes rows r0..r1 of im2row's output.
-func gatherRows[T float](x, out []T, n, c, r0, r1 int) {
-	nn, nb := n*n, neighbours[n]
+func gatherRows[T float](x, out []T, g grid, c, r0, r1 int) {
+	nn, nb := g.nn(), g.neighbours()
 	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		nbr := nb[(r%nn)*9 : (r%nn)*9+9]
@@ -258,7 +276,7 @@ func gatherRows[T float](x, out []T, n, c, r0, r1 int) {
 func (o *im2rowOp) DiffWRT(int) []bool { return []bool{true} }
 
 func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-	return G.Nodes{apply(&row2imOp{opBase: newBase("row2im", ins[0].Shape().Clone(), grad), n: o.n, c: o.c}, grad)}, nil
+	return G.Nodes{apply(&row2imOp{opBase: newBase("row2im", ins[0].Shape().Clone(), grad), g: o.g, c: o.c}, grad)}, nil
 }
 
 // row2imOp is the gradient of im2rowOp: it adds every gathered entry's
@@ -267,30 +285,31 @@ func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 // parallel.
 type row2imOp struct {
 	opBase
-	n, c int
+	g grid
+	c int
 	rowsJob
 }
 
 func (o *row2imOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.n*o.n)
+	o.run(o, vs[0], out, o.g.nn())
 	return out, nil
 }
 
 func (o *row2imOp) doBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
-		scatterRows(o.x32, o.y32, o.n, o.c, r0, r1)
+		scatterRows(o.x32, o.y32, o.g, o.c, r0, r1)
 	} else {
-		scatterRows(o.x64, o.y64, o.n, o.c, r0, r1)
+		scatterRows(o.x64, o.y64, o.g, o.c, r0, r1)
 	}
 }
 
 // scatterRows computes rows r0..r1 (whole positions) of row2im's output
 // from the same rows of the gradient g.
-func scatterRows[T float](g, out []T, n, c, r0, r1 int) {
+func scatterRows[T float](g, out []T, gr grid, c, r0, r1 int) {
 	clear(out[r0*c : r1*c])
-	nn, nb := n*n, neighbours[n]
+	nn, nb := gr.nn(), gr.neighbours()
 	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		src := g[r*c*9 : (r+1)*c*9]
@@ -321,7 +340,7 @@ type linearOp struct {
 	block           int // rows per BLAS call in the forward product; 0: no BLAS
 	bias, res, relu bool
 	noGradX         bool
-	gather          int                 // board size N if x is gathered block by block (see linearSpec)
+	gather          grid                // the board if x is gathered block by block (see linearSpec)
 	a32             linearArgs[float32] // operands of the current run
 	a64             linearArgs[float64]
 	scratch32       [][]float32 // per worker, the gathered x of a block
@@ -333,17 +352,18 @@ type linearSpec struct {
 	// perPosition: x has a row per (position, square), and the forward
 	// product is computed by blocks of one position's rows (see rowBLAS).
 	perPosition int
-	// gather: x is (rows, C) and the product's x is its im2row on an N×N
+	// gather: x is (rows, C) and the product's x is its im2row on this
 	// board, gathered block by block into scratch of the worker computing
-	// the block rather than in full (inference only: no gradient).
-	gather    int
+	// the block rather than in full (inference only: no gradient); the
+	// zero grid for none.
+	gather    grid
 	bias, res *G.Node
 	shape     tensor.Shape // of the output; (rows, F) if nil
 }
 
 func linear(x, w *G.Node, s linearSpec) *G.Node {
 	rows, k := x.Shape()[0], x.Shape()[1]
-	if s.gather > 0 {
+	if s.gather.w > 0 {
 		k *= 9
 	}
 	if s.trans {
@@ -382,7 +402,7 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 	if o.block > 0 {
 		blocks = (o.rows + o.block - 1) / o.block
 	}
-	if o.gather > 0 && o.scratch32 == nil && o.scratch64 == nil {
+	if o.gather.w > 0 && o.scratch32 == nil && o.scratch64 == nil {
 		per := o.block * o.k
 		if o.block == 0 {
 			per = o.rows * o.k
@@ -450,7 +470,7 @@ func f64(v G.Value) []float64 {
 // holds the block's gathered x if o.gather.
 func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
 	var x []T
-	if o.gather > 0 {
+	if o.gather.w > 0 {
 		x = scratch[worker][:(r1-r0)*o.k]
 		c := o.k / 9
 		// The rows of x, from r0 on, are the block's: base 0 is then
@@ -545,7 +565,7 @@ func (o *linearOp) DiffWRT(n int) []bool {
 }
 
 func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	if o.gather > 0 {
+	if o.gather.w > 0 {
 		return nil, fmt.Errorf("net: %s with a gathered x has no gradient (inference only)", o.name)
 	}
 	gz := grad

@@ -48,24 +48,30 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n)}
 	for i, ap := range s.Policy {
 		m := sym.Move(rules.ActionMove(int(ap.Action), n), n)
-		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, n)), Prob: ap.Prob}
+		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, int(out.Position.Size))), Prob: ap.Prob}
 	}
 	return out
 }
 
-// check reports why s cannot train a size×size network: a bad position, a
+// check reports why s cannot train a network of cfg: a bad position, one
+// of a board the network does not play (a single-board network plays its
+// own board only in training), a
 // terminal one, a policy entry that is not a legal move or not a
 // probability, a policy whose entries sum to 0 (no entries at all is a
 // value-only sample), a value outside [-1, 1], or auxiliary targets out
 // of range (a negative or too large MovesLeft, Final off the board).
 // legal receives the legal moves.
-func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
+func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	p := s.Position
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if int(p.Size) != size {
-		return nil, fmt.Errorf("position of size %d for a %dx%d network", p.Size, size, size)
+	size := int(p.Size)
+	if !cfg.MultiBoard() && size != cfg.Size {
+		return nil, fmt.Errorf("position of size %d for a %dx%d network", p.Size, cfg.Size, cfg.Size)
+	}
+	if !cfg.Plays(size) {
+		return nil, fmt.Errorf("a %s position for the %s network", p.Dims(), cfg.Arch())
 	}
 	legal = p.LegalMoves(legal[:0])
 	if len(legal) == 0 {
@@ -92,7 +98,7 @@ func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 		return nil, fmt.Errorf("moves left %d outside 0..%d", s.MovesLeft, MaxMovesLeft)
 	}
 	if s.Final&^p.Valid() != 0 {
-		return nil, fmt.Errorf("final stones %#x off the %dx%d board", s.Final, size, size)
+		return nil, fmt.Errorf("final stones %#x off the %s board", s.Final, p.Dims())
 	}
 	return legal, nil
 }
@@ -101,10 +107,11 @@ func (s Sample) check(size int, legal []rules.Move) ([]rules.Move, error) {
 // board has squares (two removals, then each jump captures a stone).
 const MaxMovesLeft = rules.MaxSize * rules.MaxSize
 
-// movesLeftTarget is the moves-left head's target for a sample of a
-// size×size board: the plies left as a fraction of N·N, at most 1.
-func movesLeftTarget(movesLeft, size int) float32 {
-	return min(1, float32(movesLeft)/float32(size*size))
+// movesLeftTarget is the moves-left head's target for a sample of a board
+// of the given number of squares: the plies left as a fraction of them,
+// at most 1.
+func movesLeftTarget(movesLeft, squares int) float32 {
+	return min(1, float32(movesLeft)/float32(squares))
 }
 
 func contains(moves []rules.Move, m rules.Move) bool {

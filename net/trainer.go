@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/konanezero/konane/rules"
@@ -88,13 +89,21 @@ type Losses struct {
 
 // Trainer trains a copy of a model's weights. It is not safe for
 // concurrent use; Model snapshots are.
+//
+// A multi-board network trains one board per step (every sample of a
+// batch of the same board), each board on a graph of its own; the graphs
+// share the trainer's one copy of the weights and its momentum, so a step
+// on one board moves the weights of all. No padding, no masking: a board's
+// step computes exactly what a single-board network of that board would.
 type Trainer struct {
 	cfg      Config
 	opts     TrainOptions
-	base     Metadata // metadata of the model trained from
-	gr       *graph
-	momentum [][]float32 // per parameter, in cfg.params() order
-	step     int64       // steps taken since the start of the run
+	base     Metadata             // metadata of the model trained from
+	weights  map[string][]float32 // the weights, the backing of every graph's
+	graphs   map[int]*graph       // by board (shape code), built on first use
+	gr       *graph               // the graph of the last step's board (or the first built)
+	momentum [][]float32          // per parameter, in cfg.params() order
+	step     int64                // steps taken since the start of the run
 	pcg      *rand.PCG
 	rng      *rand.Rand
 	legal    []rules.Move
@@ -103,24 +112,48 @@ type Trainer struct {
 	zeroPlanes []int
 }
 
-// NewTrainer builds the training graph of m's architecture for opts.Batch
-// samples and copies m's weights into it.
+// NewTrainer copies m's weights and builds the training graph of its
+// architecture for opts.Batch samples of the board m plays (Model.Shape);
+// a multi-board network builds each board's graph when the first batch
+// of that board comes.
 func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	gr, err := buildGraph(m.cfg, opts.Batch, m.weights, tensor.Float32, true)
-	if err != nil {
-		return nil, err
+	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, graphs: make(map[int]*graph),
+		weights: make(map[string][]float32, len(m.weights)), legal: make([]rules.Move, 0, rules.MaxMoves)}
+	for _, p := range m.cfg.params() {
+		t.weights[p.name] = slices.Clone(m.weights[p.name])
+		t.momentum = append(t.momentum, make([]float32, prod(p.shape)))
 	}
-	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, gr: gr, legal: make([]rules.Move, 0, rules.MaxMoves)}
-	for _, p := range gr.params {
-		t.momentum = append(t.momentum, make([]float32, p.Shape().TotalSize()))
+	if shape := m.Shape(); shape != 0 {
+		gr, err := t.graph(shape)
+		if err != nil {
+			return nil, err
+		}
+		t.gr = gr
 	}
 	t.pcg = rand.NewPCG(opts.Seed, 0x747261696e) // stream "train"
 	t.rng = rand.New(t.pcg)
 	return t, nil
 }
+
+// graph returns the training graph of the board of the shape code,
+// building it on first use.
+func (t *Trainer) graph(shape int) (*graph, error) {
+	if gr, ok := t.graphs[shape]; ok {
+		return gr, nil
+	}
+	gr, err := buildGraph(t.cfg, shape, t.opts.Batch, t.weights, tensor.Float32, true, true)
+	if err != nil {
+		return nil, err
+	}
+	t.graphs[shape] = gr
+	return gr, nil
+}
+
+// rectangleSymmetries are the symmetries that keep a rectangle's shape.
+var rectangleSymmetries = [4]rules.Symmetry{rules.Identity, rules.Rotate180, rules.FlipFiles, rules.FlipRanks}
 
 // Steps returns the number of steps taken (including those of a loaded
 // checkpoint).
@@ -129,17 +162,38 @@ func (t *Trainer) Steps() int64 { return t.step }
 // Options returns the options in force (those of a loaded checkpoint).
 func (t *Trainer) Options() TrainOptions { return t.opts }
 
-// Step trains on one batch of exactly Options().Batch samples and returns
-// the losses measured before the update. A sample that cannot train the
-// network (another size, a terminal position, a policy on illegal moves,
-// a value outside [-1, 1]) is an error, and then nothing is changed.
+// Step trains on one batch of exactly Options().Batch samples, all of one
+// board, and returns the losses measured before the update. A sample that
+// cannot train the network (another board than the batch's first or than
+// a single-board network's, a terminal position, a policy on illegal
+// moves, a value outside [-1, 1]) is an error, and then nothing is
+// changed. Augment draws one of the 8 symmetries on a square board, one
+// of the 4 that keep the board on a rectangle.
 func (t *Trainer) Step(batch []Sample) (Losses, error) {
 	if len(batch) != t.opts.Batch {
 		return Losses{}, fmt.Errorf("net: training batch of %d samples, the trainer takes %d", len(batch), t.opts.Batch)
 	}
-	n := t.cfg.Size
+	n := int(batch[0].Position.Size)
+	// Check every sample before drawing symmetries, so that an error leaves
+	// the generator, and so the run, unchanged.
+	for i, s := range batch {
+		if int(s.Position.Size) != n {
+			return Losses{}, fmt.Errorf("net: training sample %d: a %s position in a batch of %s ones (one board per batch)", i, s.Position.Dims(), batch[0].Position.Dims())
+		}
+		if _, err := s.check(t.cfg, t.legal); err != nil {
+			return Losses{}, fmt.Errorf("net: training sample %d: %w", i, err)
+		}
+	}
+	gr, err := t.graph(n)
+	if err != nil {
+		return Losses{}, err
+	}
+	t.gr = gr
+	slot := t.cfg.slotTable(n)
+	square := batch[0].Position.Square()
 	encoding := t.cfg.Encoding()
-	slots, enc, planes := t.cfg.slots(), encoding.EncodedLen(n), encoding.Planes()
+	slots, enc, planes := t.cfg.slots(n), encoding.EncodedLen(n), encoding.Planes()
+	nn := enc / planes
 	x := data32(t.gr.x)
 	mask := data32(t.gr.mask)
 	tp := data32(t.gr.targetPolicy)
@@ -148,34 +202,30 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 	for i := range mask {
 		mask[i] = maskedLogit
 	}
-	// Check every sample before drawing symmetries, so that an error leaves
-	// the generator, and so the run, unchanged.
 	for i, s := range batch {
-		if _, err := s.check(n, t.legal); err != nil {
-			return Losses{}, fmt.Errorf("net: training sample %d: %w", i, err)
-		}
-	}
-	for i, s := range batch {
-		if t.opts.Augment {
+		switch {
+		case t.opts.Augment && square:
 			s = s.Transform(rules.Symmetry(t.rng.IntN(rules.NumSymmetries)))
+		case t.opts.Augment:
+			s = s.Transform(rectangleSymmetries[t.rng.IntN(len(rectangleSymmetries))])
 		}
 		moves := s.Position.LegalMoves(t.legal[:0])
 		encoding.encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
 		for _, pl := range t.zeroPlanes {
-			for sq := 0; sq < n*n; sq++ {
+			for sq := 0; sq < nn; sq++ {
 				x[i*enc+sq*planes+pl] = 0
 			}
 		}
 		row := mask[i*slots : (i+1)*slots]
 		for _, m := range moves {
-			row[actionSlot(rules.ActionIndex(m, n), n)] = 0
+			row[slot[rules.ActionIndex(m, n)]] = 0
 		}
 		var sum float32
 		for _, ap := range s.Policy {
 			sum += ap.Prob
 		}
 		for _, ap := range s.Policy {
-			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+			tp[i*slots+int(slot[ap.Action])] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 		t.auxTargets(i, s)
@@ -205,33 +255,34 @@ func (t *Trainer) auxTargets(i int, s Sample) {
 	if t.gr.auxWeight == nil {
 		return
 	}
-	nn := t.cfg.Size * t.cfg.Size
+	w, h := s.Position.Width(), s.Position.Height()
+	nn := w * h
 	var own []float32
 	if t.gr.targetOwnership != nil {
 		own = data32(t.gr.targetOwnership)[i*nn : (i+1)*nn]
 	}
-	w, ml := auxRow(s, t.cfg.Size, own)
-	data32(t.gr.auxWeight)[i] = w
+	weight, ml := auxRow(s, w, h, own)
+	data32(t.gr.auxWeight)[i] = weight
 	if t.gr.targetMovesLeft != nil {
 		data32(t.gr.targetMovesLeft)[i] = ml
 	}
 }
 
-// auxRow writes the ownership target of s (1 on every square holding a
-// stone at the game's end, square (row, col) at row·N + col) into own,
-// unless it is nil, and returns the sample's weight in the auxiliary
-// losses (1 if it has auxiliary targets, else 0) and its moves-left
-// target.
-func auxRow(s Sample, n int, own []float32) (weight, movesLeft float32) {
-	for r := 0; r < n && own != nil; r++ {
-		for c := 0; c < n; c++ {
-			own[r*n+c] = float32(s.Final >> rules.SquareAt(r, c) & 1)
+// auxRow writes the ownership target of s, a sample of a board of w files
+// and h ranks (1 on every square holding a stone at the game's end,
+// square (row, col) at row·W + col), into own, unless it is nil, and
+// returns the sample's weight in the auxiliary losses (1 if it has
+// auxiliary targets, else 0) and its moves-left target.
+func auxRow(s Sample, w, h int, own []float32) (weight, movesLeft float32) {
+	for r := 0; r < h && own != nil; r++ {
+		for c := 0; c < w; c++ {
+			own[r*w+c] = float32(s.Final >> rules.SquareAt(r, c) & 1)
 		}
 	}
 	if !s.HasAux() {
 		return 0, 0
 	}
-	return 1, movesLeftTarget(s.MovesLeft, n)
+	return 1, movesLeftTarget(s.MovesLeft, w*h)
 }
 
 // update applies one step of momentum SGD to every parameter, with the
@@ -265,9 +316,9 @@ func (t *Trainer) update(lr float64) (l2 float64) {
 // with the given metadata; Steps, if zero, is set to the trainer's step
 // count and Created, if zero, to now.
 func (t *Trainer) Model(meta Metadata) (*Model, error) {
-	w := make(map[string][]float32, len(t.gr.params))
-	for i, p := range t.gr.params {
-		w[t.gr.specs[i].name] = append([]float32(nil), data32(p)...)
+	w := make(map[string][]float32, len(t.weights))
+	for name, x := range t.weights {
+		w[name] = slices.Clone(x) // every graph's weights: they share them
 	}
 	if meta.Steps == 0 {
 		meta.Steps = t.step

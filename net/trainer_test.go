@@ -16,9 +16,10 @@ import (
 // without augmentation, for float32 or float64 graphs.
 func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 	t.Helper()
-	n := gr.cfg.Size
+	n := gr.shape
+	slot := gr.cfg.slotTable(n)
 	encoding := gr.cfg.Encoding()
-	slots, enc := gr.cfg.slots(), encoding.EncodedLen(n)
+	slots, enc := gr.cfg.slots(n), encoding.EncodedLen(n)
 	x := make([]float32, gr.batch*enc)
 	mask := make([]float32, gr.batch*slots)
 	tp := make([]float32, gr.batch*slots)
@@ -31,22 +32,23 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 		moves := s.Position.LegalMoves(buf[:0])
 		encoding.encodeRows(s.Position, moves, x[i*enc:])
 		for _, m := range moves {
-			mask[i*slots+actionSlot(rules.ActionIndex(m, n), n)] = 0
+			mask[i*slots+int(slot[rules.ActionIndex(m, n)])] = 0
 		}
 		var sum float32
 		for _, ap := range s.Policy {
 			sum += ap.Prob
 		}
 		for _, ap := range s.Policy {
-			tp[i*slots+actionSlot(int(ap.Action), n)] += ap.Prob / sum
+			tp[i*slots+int(slot[ap.Action])] += ap.Prob / sum
 		}
 		tv[i] = s.Value
 	}
-	nn := n * n
+	bw, bh := rules.ShapeDims(n)
+	nn := bw * bh
 	own := make([]float32, gr.batch*nn)
 	aw, ml := make([]float32, gr.batch), make([]float32, gr.batch)
 	for i, s := range batch {
-		aw[i], ml[i] = auxRow(s, n, own[i*nn:(i+1)*nn])
+		aw[i], ml[i] = auxRow(s, bw, bh, own[i*nn:(i+1)*nn])
 	}
 	set := func(dst any, src []float32) {
 		switch d := dst.(type) {
@@ -114,7 +116,7 @@ func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
 	kinks := 0
 	for seed := uint64(0); seed < draws; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
-		gr, err := buildGraph(cfg, len(batch), m.weights, tensor.Float64, true)
+		gr, err := buildGraph(cfg, cfg.Size, len(batch), m.weights, tensor.Float64, true, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +258,7 @@ func TestTrainingMatchesInference(t *testing.T) {
 		if _, err := tr.Step(batch); err != nil {
 			t.Fatal(err)
 		}
-		inf, err := buildGraph(snap.cfg, len(batch), snap.weights, tensor.Float32, false)
+		inf, err := buildGraph(snap.cfg, snap.Shape(), len(batch), snap.weights, tensor.Float32, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,17 +1,21 @@
 package rules
 
 // The action space of the policy network: a fixed, dense numbering of every
-// move that can exist on a board of a given size, whatever the position.
+// move that can exist on a board of a given shape, whatever the position.
+// The shape is a Position's Size: N on a square board N×N, 16*W + H on a
+// rectangle of W files and H ranks (every board a Position holds).
 //
-// For a size-N board with H = (N-1)/2 possible hop counts:
+// For a board of W files and H ranks with K = MaxHops(max(W, H)) possible
+// hop counts:
 //
-//	0 .. N*N-1        removals, by square in row-major order (row*N + col)
-//	N*N ..            jumps, by direction (north, east, south, west), then
-//	                  hop count 1..H, then origin in row-major order, listing
+//	0 .. W*H-1        removals, by square in row-major order (row*W + col)
+//	W*H ..            jumps, by direction (north, east, south, west), then
+//	                  hop count 1..K, then origin in row-major order, listing
 //	                  only the origins whose landing square is on the board
 //
 // ActionIndex and ActionMove are inverse bijections between 0..NumActions-1
-// and the removals and on-board jumps of the size.
+// and the removals and on-board jumps of the shape. On a square board this
+// is the numbering it has always had.
 
 // MaxHops returns the largest number of stones one jump can capture on a
 // size×size board.
@@ -24,69 +28,109 @@ type actionTables struct {
 	index [64][64]int16
 }
 
-var actions [MaxSize + 1]*actionTables
+// actions[shape] is nil for a shape code that is no board of Position.
+var actions [256]*actionTables
 
 func init() {
-	for n := MinSize; n <= MaxSize; n++ {
-		t := &actionTables{}
-		for a := range t.index {
-			for b := range t.index[a] {
-				t.index[a][b] = -1
-			}
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			actions[shapeCode(w, h)] = newActionTables(w, h)
 		}
-		add := func(m Move) {
-			t.index[m.From][m.To] = int16(len(t.moves))
-			t.moves = append(t.moves, m)
+	}
+}
+
+// newActionTables numbers the actions of a board of w files and h ranks.
+func newActionTables(w, h int) *actionTables {
+	t := &actionTables{}
+	for a := range t.index {
+		for b := range t.index[a] {
+			t.index[a][b] = -1
 		}
-		for r := 0; r < n; r++ {
-			for c := 0; c < n; c++ {
-				s := SquareAt(r, c)
-				add(Move{s, s})
-			}
+	}
+	add := func(m Move) {
+		t.index[m.From][m.To] = int16(len(t.moves))
+		t.moves = append(t.moves, m)
+	}
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			s := SquareAt(r, c)
+			add(Move{s, s})
 		}
-		dr := [4]int{1, 0, -1, 0} // north, east, south, west
-		dc := [4]int{0, 1, 0, -1}
-		for d := range Directions {
-			for h := 1; h <= MaxHops(n); h++ {
-				for r := 0; r < n; r++ {
-					for c := 0; c < n; c++ {
-						tr, tc := r+2*h*dr[d], c+2*h*dc[d]
-						if tr < 0 || tr >= n || tc < 0 || tc >= n {
-							continue
-						}
-						add(Move{SquareAt(r, c), SquareAt(tr, tc)})
+	}
+	dr := [4]int{1, 0, -1, 0} // north, east, south, west
+	dc := [4]int{0, 1, 0, -1}
+	for d := range Directions {
+		for k := 1; k <= MaxHops(max(w, h)); k++ {
+			for r := 0; r < h; r++ {
+				for c := 0; c < w; c++ {
+					tr, tc := r+2*k*dr[d], c+2*k*dc[d]
+					if tr < 0 || tr >= h || tc < 0 || tc >= w {
+						continue
 					}
+					add(Move{SquareAt(r, c), SquareAt(tr, tc)})
 				}
 			}
 		}
-		actions[n] = t
 	}
+	return t
 }
 
-// NumActions returns the size of the action space of a size×size board
-// (0 for an unsupported size).
-func NumActions(size int) int {
-	if size < MinSize || size > MaxSize {
+// tablesOf returns the tables of a shape code, nil for none.
+func tablesOf(shape int) *actionTables {
+	if shape < 0 || shape >= len(actions) {
+		return nil
+	}
+	return actions[shape]
+}
+
+// NumActions returns the size of the action space of the board of the
+// shape code (Position.Size: N for N×N), 0 for a shape no Position has.
+func NumActions(shape int) int {
+	t := tablesOf(shape)
+	if t == nil {
 		return 0
 	}
-	return len(actions[size].moves)
+	return len(t.moves)
 }
 
-// ActionIndex returns the action of move m on a size×size board, or -1 when
-// m cannot be a move on that board (unsupported size, a square off the
-// board, or squares that no single jump joins).
-func ActionIndex(m Move, size int) int {
-	if size < MinSize || size > MaxSize || m.From >= 64 || m.To >= 64 {
+// ActionIndex returns the action of move m on the board of the shape code
+// (Position.Size: N for N×N), or -1 when m cannot be a move on that board
+// (no such board, a square off the board, or squares that no single jump
+// joins).
+func ActionIndex(m Move, shape int) int {
+	t := tablesOf(shape)
+	if t == nil || m.From >= 64 || m.To >= 64 {
 		return -1
 	}
-	return int(actions[size].index[m.From][m.To])
+	return int(t.index[m.From][m.To])
 }
 
-// ActionMove returns the move of action a on a size×size board, or NoMove
-// when a is outside 0..NumActions(size)-1.
-func ActionMove(a int, size int) Move {
-	if size < MinSize || size > MaxSize || a < 0 || a >= len(actions[size].moves) {
+// ActionMove returns the move of action a on the board of the shape code
+// (Position.Size: N for N×N), or NoMove when a is outside
+// 0..NumActions(shape)-1.
+func ActionMove(a int, shape int) Move {
+	t := tablesOf(shape)
+	if t == nil || a < 0 || a >= len(t.moves) {
 		return NoMove
 	}
-	return actions[size].moves[a]
+	return t.moves[a]
+}
+
+// ShapeCode returns the shape code of a board of w files and h ranks, the
+// Size of its positions (w on a square board), or 0 when Position holds no
+// such board.
+func ShapeCode(w, h int) int {
+	if w < MinSize || w > MaxSize || h < MinSize || h > MaxSize {
+		return 0
+	}
+	return int(shapeCode(w, h))
+}
+
+// ShapeDims returns the files and ranks of a shape code made by ShapeCode
+// (0, 0 for another number).
+func ShapeDims(shape int) (w, h int) {
+	if tablesOf(shape) == nil {
+		return 0, 0
+	}
+	return shapeDims(uint8(shape))
 }

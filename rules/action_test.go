@@ -5,20 +5,22 @@ import (
 	"testing"
 )
 
-// TestActionBijection checks exhaustively, for every size, that ActionMove
-// and ActionIndex are inverse bijections between 0..NumActions-1 and the
-// set of all removals and on-board straight jumps of an even length up to
-// 2*MaxHops, enumerated here independently from every pair of squares.
+// TestActionBijection checks exhaustively, for every board shape Position
+// holds (squares and rectangles), that ActionMove and ActionIndex are
+// inverse bijections between 0..NumActions-1 and the set of all removals
+// and on-board straight jumps of an even length up to 2*MaxHops of the
+// longer side, enumerated here independently from every pair of squares.
 func TestActionBijection(t *testing.T) {
-	for n := MinSize; n <= MaxSize; n++ {
-		valid := ValidMask(n)
+	for _, n := range allShapes() {
+		bw, bh := ShapeDims(n)
+		valid := validMasks[n]
 		want := 0
 		for a := Square(0); a < 64; a++ {
 			for b := Square(0); b < 64; b++ {
 				m := Move{a, b}
 				onBoard := valid&a.Bit() != 0 && valid&b.Bit() != 0
 				dr, dc := abs(a.Row()-b.Row()), abs(a.Col()-b.Col())
-				isMove := onBoard && (a == b || (dr == 0) != (dc == 0) && (dr+dc)%2 == 0 && (dr+dc)/2 <= MaxHops(n))
+				isMove := onBoard && (a == b || (dr == 0) != (dc == 0) && (dr+dc)%2 == 0 && (dr+dc)/2 <= MaxHops(max(bw, bh)))
 				idx := ActionIndex(m, n)
 				if !isMove {
 					if idx != -1 {
@@ -53,9 +55,80 @@ func TestActionBijection(t *testing.T) {
 			t.Errorf("size %d: ActionIndex(NoMove) != -1", n)
 		}
 	}
-	for _, n := range []int{0, 3, 9} {
+	for _, n := range []int{0, 3, 9, 16*9 + 8, 16*4 + 3, -1, 256} {
 		if NumActions(n) != 0 || ActionIndex(Move{0, 0}, n) != -1 || ActionMove(0, n) != NoMove {
-			t.Errorf("unsupported size %d accepted", n)
+			t.Errorf("unsupported shape %d accepted", n)
+		}
+	}
+}
+
+// allShapes returns the shape codes of every board Position holds.
+func allShapes() []int {
+	var out []int
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			out = append(out, ShapeCode(w, h))
+		}
+	}
+	return out
+}
+
+// TestShapeCode checks ShapeCode and ShapeDims against Position's Size.
+func TestShapeCode(t *testing.T) {
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			p, err := Board{W: w, H: h, Start: DefaultStart(w, h)}.Position()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c := ShapeCode(w, h); c != int(p.Size) {
+				t.Errorf("ShapeCode(%d, %d) = %d, want %d", w, h, c, p.Size)
+			}
+			if gw, gh := ShapeDims(int(p.Size)); gw != w || gh != h {
+				t.Errorf("ShapeDims(%d) = %d, %d, want %d, %d", p.Size, gw, gh, w, h)
+			}
+		}
+	}
+	if ShapeCode(9, 8) != 0 || ShapeCode(3, 4) != 0 {
+		t.Error("ShapeCode accepted a board Position does not hold")
+	}
+	if w, h := ShapeDims(0x98); w != 0 || h != 0 {
+		t.Errorf("ShapeDims(0x98) = %d, %d", w, h)
+	}
+}
+
+// TestRectangleActions pins 7x6's action space (42 removals; hops up to
+// 3 along the files, up to 2 along the ranks) and checks that the legal
+// moves of random games on every rectangle, both starts, are actions that
+// map back to them.
+func TestRectangleActions(t *testing.T) {
+	// Per direction and hop count k: north/south 7*(6-2k), east/west 6*(7-2k).
+	want := 42 + 2*(7*4+7*2+0) + 2*(6*5+6*3+6*1)
+	if got := NumActions(ShapeCode(7, 6)); got != want {
+		t.Errorf("NumActions(7x6) = %d, want %d", got, want)
+	}
+	var buf [MaxMoves]Move
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			for _, st := range []Start{Removal, Gap} {
+				b := Board{W: w, H: h, Start: st}
+				p, err := b.Position()
+				if err != nil {
+					continue // gap not defined here
+				}
+				for ply := 0; ; ply++ {
+					moves := p.LegalMoves(buf[:0])
+					if len(moves) == 0 {
+						break
+					}
+					for _, m := range moves {
+						if a := ActionIndex(m, int(p.Size)); a < 0 || ActionMove(a, int(p.Size)) != m {
+							t.Fatalf("%v: legal move %v has action %d", b, m, a)
+						}
+					}
+					p = p.Play(moves[(ply*5+w*h)%len(moves)])
+				}
+			}
 		}
 	}
 }

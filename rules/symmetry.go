@@ -89,11 +89,20 @@ func (s Symmetry) SwapsAxes() bool {
 	return s == Rotate90 || s == Rotate270 || s == Transpose || s == AntiTranspose
 }
 
-// Square maps a square of a size×size board.
-func (s Symmetry) Square(sq Square, size int) Square { return symSquare[size][size][s][sq] }
+// Square maps a square of the board of the shape code size (Position.Size:
+// N for N×N; on a rectangle the symmetries that swap the axes map it
+// onto the transposed board).
+func (s Symmetry) Square(sq Square, size int) Square {
+	w, h := shapeDims(uint8(size))
+	return symSquare[w][h][s][sq]
+}
 
-// Bitboard maps every square of b on a size×size board.
-func (s Symmetry) Bitboard(b Bitboard, size int) Bitboard { return s.bitboard(b, size, size) }
+// Bitboard maps every square of b on the board of the shape code size
+// (Position.Size: N for N×N).
+func (s Symmetry) Bitboard(b Bitboard, size int) Bitboard {
+	w, h := shapeDims(uint8(size))
+	return s.bitboard(b, w, h)
+}
 
 func (s Symmetry) bitboard(b Bitboard, w, h int) Bitboard {
 	if s == Identity {
@@ -138,7 +147,8 @@ func (p Position) Canonical() Position {
 	return best
 }
 
-// Move maps a move of a size×size board.
+// Move maps a move of the board of the shape code size (Position.Size: N
+// for N×N).
 func (s Symmetry) Move(m Move, size int) Move {
 	return Move{s.Square(m.From, size), s.Square(m.To, size)}
 }

@@ -13,6 +13,9 @@ type RunConfig struct {
 	Size        int    `json:"size"`
 	Seed        uint64 `json:"seed"`
 	GamesPerGen int    `json:"games_per_gen"`
+	// Boards is a multi-board run's board list ("6x6", "8x8:2"), nil
+	// for a single-board run.
+	Boards []string `json:"boards"`
 }
 
 // ParseRunConfig reads config.json for a tool: one JSON object whose

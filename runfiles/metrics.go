@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,6 +44,57 @@ type Metrics struct {
 	// and in files written before the columns.
 	OwnershipLoss float64
 	MovesLeftLoss float64
+	// Boards are the figures of each board of a multi-board run, in the
+	// order of its board list; nil for a single-board run (whose
+	// metrics.csv has no such columns, as before).
+	Boards []BoardMetrics
+}
+
+// BoardMetrics are one board's figures of a generation of a multi-board
+// run, the columns "BOARD.NAME" of metrics.csv after the others
+// ("7x6.games", "7x6.policy_loss", ...; boardColumns lists the names).
+// Training draws a batch of one shape at a time: two boards of the same
+// shape and different starts share the figures of their steps (the
+// first of them in the list has them).
+type BoardMetrics struct {
+	Board        string // as the run's board list names it: "7x6", "4x5/removal"
+	Games        int
+	Samples      int
+	Steps        int
+	GameLength   float64 // mean plies per game
+	BlackWinRate float64
+	PolicyLoss   float64 // mean over the board's steps
+	ValueLoss    float64
+}
+
+// boardColumns are the per-board columns, after "BOARD.".
+var boardColumns = []struct {
+	name string
+	i    func(*BoardMetrics) *int
+	f    func(*BoardMetrics) *float64
+}{
+	{name: "games", i: func(b *BoardMetrics) *int { return &b.Games }},
+	{name: "samples", i: func(b *BoardMetrics) *int { return &b.Samples }},
+	{name: "steps", i: func(b *BoardMetrics) *int { return &b.Steps }},
+	{name: "game_length", f: func(b *BoardMetrics) *float64 { return &b.GameLength }},
+	{name: "black_win_rate", f: func(b *BoardMetrics) *float64 { return &b.BlackWinRate }},
+	{name: "policy_loss", f: func(b *BoardMetrics) *float64 { return &b.PolicyLoss }},
+	{name: "value_loss", f: func(b *BoardMetrics) *float64 { return &b.ValueLoss }},
+}
+
+// boardColumn finds the per-board column of a header name "BOARD.NAME":
+// the board and the index in boardColumns, ok false for another name.
+func boardColumn(name string) (board string, k int, ok bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return "", 0, false
+	}
+	for k, c := range boardColumns {
+		if c.name == name[i+1:] {
+			return name[:i], k, true
+		}
+	}
+	return "", 0, false
 }
 
 // metricsColumn is one column of metrics.csv: its name and the field it
@@ -146,13 +198,43 @@ func (m Metrics) String() string {
 		m.PolicyLoss, m.ValueLoss, aux, m.PolicyEntropy, speed, m.WallSecs, cpu, gate)
 }
 
-// EncodeMetrics returns metrics.csv with all generations so far.
+// EncodeMetrics returns metrics.csv with all generations so far: the
+// columns of MetricsHeader, then, for a multi-board run, the per-board
+// columns of every board its rows name (BoardMetrics).
 func EncodeMetrics(all []Metrics) []byte {
+	var boards []string
+	for _, m := range all {
+		for _, bm := range m.Boards {
+			if !slices.Contains(boards, bm.Board) {
+				boards = append(boards, bm.Board)
+			}
+		}
+	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write(MetricsHeader())
+	header := MetricsHeader()
+	for _, board := range boards {
+		for _, c := range boardColumns {
+			header = append(header, board+"."+c.name)
+		}
+	}
+	w.Write(header)
 	for _, m := range all {
-		w.Write(m.Row())
+		row := m.Row()
+		for _, board := range boards {
+			var bm BoardMetrics
+			if k := slices.IndexFunc(m.Boards, func(x BoardMetrics) bool { return x.Board == board }); k >= 0 {
+				bm = m.Boards[k]
+			}
+			for _, c := range boardColumns {
+				if c.i != nil {
+					row = append(row, strconv.Itoa(*c.i(&bm)))
+				} else {
+					row = append(row, strconv.FormatFloat(*c.f(&bm), 'g', 6, 64))
+				}
+			}
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return b.Bytes()
@@ -171,6 +253,12 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 		return nil, nil
 	}
 	cols := make([]metricsColumn, len(rows[0]))
+	type boardCol struct {
+		board int // index into the row's Boards
+		k     int // into boardColumns
+	}
+	bcols := make(map[int]boardCol) // by column
+	var boards []string
 	seen := map[string]bool{}
 	for j, name := range rows[0] {
 		k := -1
@@ -178,6 +266,15 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 			if c.name == name {
 				k = i
 			}
+		}
+		if board, bk, ok := boardColumn(name); ok && k < 0 && !seen[name] {
+			seen[name] = true
+			bi := slices.Index(boards, board)
+			if bi < 0 {
+				bi, boards = len(boards), append(boards, board)
+			}
+			bcols[j] = boardCol{bi, bk}
+			continue
 		}
 		if k < 0 || seen[name] {
 			return nil, fmt.Errorf("runfiles: metrics header: column %q unknown or repeated (want %s)", quote(name), strings.Join(MetricsHeader(), ","))
@@ -188,7 +285,26 @@ func ParseMetrics(data []byte) ([]Metrics, error) {
 	var out []Metrics
 	for i, r := range rows[1:] {
 		var m Metrics
+		if len(boards) > 0 {
+			m.Boards = make([]BoardMetrics, len(boards))
+			for bi, board := range boards {
+				m.Boards[bi].Board = board
+			}
+		}
 		for j, s := range r {
+			if bc, ok := bcols[j]; ok {
+				v, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return nil, fmt.Errorf("runfiles: metrics line %d field %s: %w", i+2, rows[0][j], err)
+				}
+				c, bm := boardColumns[bc.k], &m.Boards[bc.board]
+				if c.i != nil {
+					*c.i(bm) = int(v)
+				} else {
+					*c.f(bm) = v
+				}
+				continue
+			}
 			c := cols[j]
 			if c.b != nil {
 				*c.b(&m) = s == "true"

@@ -225,8 +225,12 @@ func TestStateAndLatest(t *testing.T) {
 		t.Fatalf("pointer round trip: %+v, %v", back, err)
 	}
 	c, err := ParseRunConfig([]byte(`{"size": 6, "seed": 3, "games_per_gen": 40, "net": {"filters": 32}}`))
-	if err != nil || c != (RunConfig{Size: 6, Seed: 3, GamesPerGen: 40}) {
+	if err != nil || !reflect.DeepEqual(c, RunConfig{Size: 6, Seed: 3, GamesPerGen: 40}) {
 		t.Fatalf("run config: %+v, %v", c, err)
+	}
+	c, err = ParseRunConfig([]byte(`{"size": 0, "seed": 3, "boards": ["6x6", "8x8:2"]}`))
+	if err != nil || !reflect.DeepEqual(c.Boards, []string{"6x6", "8x8:2"}) {
+		t.Fatalf("multi-board run config: %+v, %v", c, err)
 	}
 }
 

@@ -101,8 +101,12 @@ type Config struct {
 	// (or the saved one) on resuming; "" in runs made before runs had one,
 	// which keep none.
 	RunID string `json:"run_id,omitempty"`
-	Size  int    `json:"size"`
+	Size  int    `json:"size"` // the board N×N; 0 for a multi-board run
 	Seed  uint64 `json:"seed"`
+	// Boards lists the boards of a multi-board run, with their shares
+	// of the games; nil (and absent from config.json) for a run of the
+	// one board Size×Size. The list is part of the run's identity.
+	Boards []BoardShare `json:"boards,omitempty"`
 
 	Net   net.Config       `json:"net"`
 	Train net.TrainOptions `json:"train"`
@@ -165,10 +169,15 @@ func (e *ModeError) Error() string {
 
 // Validate reports the first invalid setting.
 func (c Config) Validate() error {
-	if err := c.Game.Validate(); err != nil {
+	if c.MultiBoard() {
+		if err := c.validateBoards(); err != nil {
+			return err
+		}
+	} else if err := c.Game.Validate(); err != nil {
 		return err
 	}
 	switch {
+	case c.MultiBoard():
 	case c.Game.Size != c.Size || c.Net.Size != c.Size:
 		return fmt.Errorf("selfplay: board sizes disagree (run %d, game %d, net %d)", c.Size, c.Game.Size, c.Net.Size)
 	case c.GamesPerGen < 1:
@@ -198,8 +207,14 @@ func (c Config) Validate() error {
 		return err
 	}
 	for _, st := range c.Schedule {
-		if err := c.at(st.From).Game.Validate(); err != nil {
-			return fmt.Errorf("%w (schedule stage from generation %d)", err, st.From)
+		for _, b := range c.BoardList() {
+			g := c.at(st.From).Game
+			if c.MultiBoard() {
+				g = c.at(st.From).BoardGame(b)
+			}
+			if err := g.Validate(); err != nil {
+				return fmt.Errorf("%w (schedule stage from generation %d)", err, st.From)
+			}
 		}
 	}
 	return c.Gate.Validate()

@@ -15,7 +15,12 @@ import (
 // positions become training samples.
 type GameConfig struct {
 	Size int
-	MCTS mcts.Config
+	// Board, when set (W > 0), is the board the games are played on
+	// instead of Size×Size: a multi-board run sets it for each of its
+	// boards (Config.Boards, which config.json keeps), so it is never
+	// saved.
+	Board rules.Board `json:"-"`
+	MCTS  mcts.Config
 	// Cap is KataGo's playout-cap randomization: full searches (with root
 	// noise) give the training samples, cheap ones only choose the move.
 	Cap mcts.PlayoutCap
@@ -67,7 +72,14 @@ type GameConfig struct {
 
 // Validate reports the first invalid setting.
 func (c GameConfig) Validate() error {
-	if c.Size < rules.MinSize || c.Size > rules.MaxSize {
+	if c.Board.W > 0 {
+		if err := c.Board.Validate(); err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
+		if !c.Board.Narrow() {
+			return fmt.Errorf("selfplay: board %s: self-play plays boards of at most %dx%d yet", c.Board, rules.MaxSize, rules.MaxSize)
+		}
+	} else if c.Size < rules.MinSize || c.Size > rules.MaxSize {
 		return fmt.Errorf("selfplay: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
 	}
 	if err := c.Cap.Validate(); err != nil {
@@ -113,7 +125,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	if err != nil {
 		return Game{}, err
 	}
-	game, err := rules.NewGame(cfg.Size)
+	game, err := cfg.newGame()
 	if err != nil {
 		return Game{}, fmt.Errorf("selfplay: %w", err)
 	}
@@ -143,7 +155,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		}
 		move := res.Best
 		if full {
-			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, cfg.Size)})
+			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, int(pos.Size))})
 			searched = append(searched, searchValue{res.Value, res.Proven})
 			plies = append(plies, ply)
 			if !cfg.MCTS.Gumbel {
@@ -182,6 +194,14 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		rec.SetTag("Rescored", tag)
 	}
 	return g, nil
+}
+
+// newGame starts a game on the board: Board if set, else Size×Size.
+func (c GameConfig) newGame() (*rules.Game, error) {
+	if c.Board.W > 0 {
+		return rules.NewBoardGame(c.Board)
+	}
+	return rules.NewGame(c.Size)
 }
 
 // searchValue is what the root search of a sample said of its value.

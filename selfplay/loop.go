@@ -181,7 +181,11 @@ func (l *loop) publish(gen int) (string, error) {
 	case gen == 1 && l.cfg.Init != "":
 		parent = filepath.Base(l.cfg.Init)
 	}
-	out, err := l.trainer.Model(net.Metadata{Generation: gen, Parent: parent, Seed: l.cfg.Seed})
+	meta := net.Metadata{Generation: gen, Parent: parent, Seed: l.cfg.Seed}
+	if l.cfg.MultiBoard() {
+		meta.Boards = l.cfg.BoardList()
+	}
+	out, err := l.trainer.Model(meta)
 	if err != nil {
 		return "", err
 	}

@@ -28,6 +28,10 @@ import (
 //
 // with c = MinWindow, α = 0.75 and β = 0.4, so early generations (made by a
 // weak net) leave the window quickly while later ones stay longer.
+//
+// Size is the board of every sample, a Position's Size (N for N×N); 0
+// for a multi-board run's buffer, whose samples each keep their board and
+// whose batches are drawn one board at a time (DrawBoard).
 type Replay struct {
 	Size      int
 	MinWindow int // c: the window while the run is young
@@ -46,6 +50,7 @@ type compactSample struct {
 	policy       []net.ActionProb
 	movesLeft    uint16 // auxiliary targets (net.Sample)
 	final        uint64
+	shape        uint8 // the board (Position.Size) in a multi-board buffer
 }
 
 // NewReplay returns an empty buffer for a board size.
@@ -78,7 +83,7 @@ func (r *Replay) Add(samples []net.Sample) {
 	for _, s := range samples {
 		r.samples = append(r.samples, compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
-			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final,
+			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: s.Position.Size,
 		})
 	}
 	r.total += int64(len(samples))
@@ -88,16 +93,61 @@ func (r *Replay) Add(samples []net.Sample) {
 }
 
 // Draw fills batch with samples drawn uniformly from the window, each under
-// a uniformly random symmetry of the square.
+// a uniformly random symmetry of the board (of the square's 8; of the 4 a
+// rectangle keeps).
 func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	w := r.Window()
 	base := len(r.samples) - w
 	for i := range batch {
-		c := &r.samples[base+rng.IntN(w)]
-		sym := rules.Symmetry(rng.IntN(rules.NumSymmetries))
-		p := rules.Position{Black: c.black, White: c.white, Size: uint8(r.Size), Turn: c.turn}
-		batch[i] = net.Sample{Position: p, Policy: c.policy, Value: c.value, MovesLeft: int(c.movesLeft), Final: c.final}.Transform(sym)
+		batch[i] = r.sample(rng, &r.samples[base+rng.IntN(w)], r.Size)
 	}
+}
+
+// sample is c, of the board of the shape code, under a random symmetry.
+func (r *Replay) sample(rng *rand.Rand, c *compactSample, shape int) net.Sample {
+	var sym rules.Symmetry
+	if w, h := rules.ShapeDims(shape); w == h {
+		sym = rules.Symmetry(rng.IntN(rules.NumSymmetries))
+	} else {
+		sym = rectangleSymmetries[rng.IntN(len(rectangleSymmetries))]
+	}
+	p := rules.Position{Black: c.black, White: c.white, Size: uint8(shape), Turn: c.turn}
+	return net.Sample{Position: p, Policy: c.policy, Value: c.value, MovesLeft: int(c.movesLeft), Final: c.final}.Transform(sym)
+}
+
+// rectangleSymmetries are the symmetries that keep a rectangle's shape.
+var rectangleSymmetries = [4]rules.Symmetry{rules.Identity, rules.Rotate180, rules.FlipFiles, rules.FlipRanks}
+
+// BoardCounts returns, for a multi-board buffer, the number of samples of
+// each board (shape code) in the window.
+func (r *Replay) BoardCounts() map[int]int {
+	out := make(map[int]int)
+	for _, c := range r.samples[len(r.samples)-r.Window():] {
+		out[int(c.shape)]++
+	}
+	return out
+}
+
+// DrawBoard fills batch with samples of the board of the shape code drawn
+// uniformly from those of the window, each under a random symmetry of
+// the board, as Draw; it fails when the window holds none.
+func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error {
+	var idx []int32
+	w := r.Window()
+	base := len(r.samples) - w
+	for i, c := range r.samples[base:] {
+		if int(c.shape) == shape {
+			idx = append(idx, int32(base+i))
+		}
+	}
+	if len(idx) == 0 {
+		bw, bh := rules.ShapeDims(shape)
+		return fmt.Errorf("selfplay: the replay window holds no %dx%d sample", bw, bh)
+	}
+	for i := range batch {
+		batch[i] = r.sample(rng, &r.samples[idx[rng.IntN(len(idx))]], shape)
+	}
+	return nil
 }
 
 // Shard files: "KZRS", format version, board size, sample count, (from
@@ -112,11 +162,15 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 // (uint16, 0 for none) and the squares holding a stone at the game's end
 // (a bitboard, 8 bytes). A shard is written in version 3 only when one
 // of its samples has auxiliary targets, so runs without auxiliary heads
-// write exactly the files they wrote before.
+// write exactly the files they wrote before. The board size is a
+// Position's Size: N for N×N, 16·W + H for a rectangle. Version 4 is a
+// multi-board run's shard: board size 0, and every sample of version 3
+// starts with its own board (1 byte, a Position's Size).
 const (
-	shardMagic      = "KZRS"
-	shardVersion    = 2 // 1: no generation nor run, still read
-	shardVersionAux = 3 // version 2 with auxiliary targets
+	shardMagic        = "KZRS"
+	shardVersion      = 2 // 1: no generation nor run, still read
+	shardVersionAux   = 3 // version 2 with auxiliary targets
+	shardVersionMixed = 4 // version 3 with a board per sample
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
@@ -182,9 +236,11 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 
 // encodeShard writes the shard of samples to w: of version 2 with tag,
 // of version 1 without; of version 3 if a sample has auxiliary targets
-// (with tag, or with generation 0 of run 0 if it is nil).
+// (with tag, or with generation 0 of run 0 if it is nil); of version 4
+// for size 0 (samples of any boards).
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
-	aux := slices.ContainsFunc(samples, net.Sample.HasAux)
+	mixed := size == 0
+	aux := mixed || slices.ContainsFunc(samples, net.Sample.HasAux)
 	if aux && tag == nil {
 		tag = &shardTag{}
 	}
@@ -201,12 +257,18 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		if aux {
 			binary.LittleEndian.PutUint32(hdr[4:], shardVersionAux)
 		}
+		if mixed {
+			binary.LittleEndian.PutUint32(hdr[4:], shardVersionMixed)
+		}
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(tag.gen))
 		binary.LittleEndian.PutUint64(hdr[20:], tag.run)
 		n += shardTagBytes
 	}
 	bw.Write(hdr[:n])
 	for _, s := range samples {
+		if mixed {
+			bw.WriteByte(s.Position.Size)
+		}
 		var b [sampleHeader]byte
 		binary.LittleEndian.PutUint64(b[0:], s.Position.Black)
 		binary.LittleEndian.PutUint64(b[8:], s.Position.White)
@@ -287,7 +349,7 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	out = make([]net.Sample, 0, h.n)
 	for i := 0; i < int(h.n); i++ {
 		var s net.Sample
-		s, body, err = decodeSample(body, i, size, h.aux)
+		s, body, err = decodeSample(body, i, size, h.aux, h.mixed)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -303,10 +365,12 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 // auxiliary targets, how many there are, its tag (nil for version 1) and
 // the bytes of the samples.
 type shardHead struct {
-	aux  bool
-	n    uint64
-	tag  *shardTag
-	body []byte
+	aux bool
+	// mixed: every sample says its board (version 4)
+	mixed bool
+	n     uint64
+	tag   *shardTag
+	body  []byte
 }
 
 // decodeShardHeader checks a shard's magic, size, checksum, version and
@@ -324,19 +388,27 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 		return h, errors.New("checksum mismatch (truncated or corrupted)")
 	}
 	v := binary.LittleEndian.Uint32(body[4:])
-	if v != 1 && v != shardVersion && v != shardVersionAux {
-		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionAux)
+	if v != 1 && v != shardVersion && v != shardVersionAux && v != shardVersionMixed {
+		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionMixed)
 	}
-	h.aux = v == shardVersionAux
+	h.aux, h.mixed = v >= shardVersionAux, v == shardVersionMixed
 	perSample := sampleHeader
 	if h.aux {
 		perSample += sampleAux
 	}
-	if s := binary.LittleEndian.Uint32(body[8:]); s != uint32(size) {
-		return h, fmt.Errorf("board size %d, want %d", s, size)
+	if h.mixed {
+		perSample++
 	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return h, fmt.Errorf("board size %d outside %d..%d", size, rules.MinSize, rules.MaxSize)
+	s := binary.LittleEndian.Uint32(body[8:])
+	switch {
+	case size == 0 && !h.mixed:
+		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d", shapeName(int(s)), v, shardVersionMixed)
+	case size != 0 && h.mixed:
+		return h, fmt.Errorf("holds the samples of several boards (a multi-board run's), want %s ones", shapeName(size))
+	case s != uint32(size) || h.mixed != (s == 0):
+		return h, fmt.Errorf("board size %s, want %s", shapeName(int(s)), shapeName(size))
+	case size != 0 && rules.NumActions(size) == 0:
+		return h, fmt.Errorf("board size %d: no board of %d..%d files and ranks", size, rules.MinSize, rules.MaxSize)
 	}
 	h.n = uint64(binary.LittleEndian.Uint32(body[12:]))
 	body = body[shardHeader:]
@@ -355,11 +427,21 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 }
 
 // decodeSample reads sample i from the front of body, checked against
-// the rules, and returns it with the bytes after it.
-func decodeSample(body []byte, i, size int, aux bool) (net.Sample, []byte, error) {
+// the rules, and returns it with the bytes after it; mixed: it starts with
+// its board (size is then 0).
+func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte, error) {
 	perSample := sampleHeader
 	if aux {
 		perSample += sampleAux
+	}
+	if mixed {
+		if len(body) < 1 {
+			return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
+		}
+		if size = int(body[0]); rules.NumActions(size) == 0 {
+			return net.Sample{}, nil, fmt.Errorf("sample %d: board size %d is no board of %d..%d files and ranks", i, size, rules.MinSize, rules.MaxSize)
+		}
+		body = body[1:]
 	}
 	if len(body) < perSample {
 		return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
@@ -447,4 +529,17 @@ func decodePolicy(data []byte, i int, p rules.Position) ([]net.ActionProb, error
 		return nil, fmt.Errorf("sample %d: policy probabilities sum to %v, want 1", i, sum)
 	}
 	return policy, nil
+}
+
+// shapeName writes a shard's board size for people: N for N×N (as shards
+// have always said), "7x6" for a rectangle, "0 (several boards)", or the
+// number when it is no board.
+func shapeName(shape int) string {
+	if shape == 0 {
+		return "0 (several boards)"
+	}
+	if w, h := rules.ShapeDims(shape); w > 0 && w != h {
+		return fmt.Sprintf("%dx%d", w, h)
+	}
+	return fmt.Sprint(shape)
 }

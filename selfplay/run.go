@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
@@ -57,27 +60,40 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 			return err
 		}
 	}
-	// One evaluator serves every generation: its graphs are compiled once
-	// and each generation's self-play model is copied into them.
+	// One evaluator per board serves every generation: its graphs are
+	// compiled once and each generation's self-play model is copied into
+	// them.
 	initial, err := l.trainer.Model(net.Metadata{})
 	if err != nil {
 		return err
 	}
-	eval, err := net.NewEvaluator(initial, net.EvalOptions{Batch: l.cfg.EvalBatch, CacheSize: l.cfg.CacheSize})
-	if err != nil {
-		return err
-	}
+	evals := make(map[int]*net.Evaluator)
 	evalCtx, stopEval := context.WithCancel(context.Background())
-	evalDone := make(chan error, 1)
-	go func() { evalDone <- eval.Run(evalCtx) }()
+	evalDone := make(chan error, len(l.cfg.BoardList()))
 	defer func() {
 		stopEval()
-		<-evalDone
+		for range evals {
+			<-evalDone
+		}
 	}()
+	for _, b := range l.cfg.BoardList() {
+		m := initial
+		if l.cfg.MultiBoard() {
+			if m, err = initial.ForBoard(b); err != nil {
+				return err
+			}
+		}
+		eval, err := net.NewEvaluator(m, net.EvalOptions{Batch: l.cfg.EvalBatch, CacheSize: l.cfg.CacheSize})
+		if err != nil {
+			return err
+		}
+		evals[m.Shape()] = eval
+		go func() { evalDone <- eval.Run(evalCtx) }()
+	}
 	if hooks.Start != nil {
 		hooks.Start()
 	}
-	return l.run(ctx, &ownGames{eval: eval})
+	return l.run(ctx, &ownGames{evals: evals})
 }
 
 // genWork is one generation's work. For a run that plays its own
@@ -100,7 +116,7 @@ type genWork struct {
 // ownGames is the game source of a run that plays its own games, seeded
 // by the run's seed, the generation and the game's index.
 type ownGames struct {
-	eval *net.Evaluator // Run must be running
+	evals map[int]*net.Evaluator // by board (a Position's Size); Run must be running
 }
 
 func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([]net.Sample, error) {
@@ -114,7 +130,7 @@ func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([
 		return nil, err
 	}
 	played := len(gs.todo())
-	stats, err := g.play(ctx, s.eval, gs, model)
+	stats, err := g.play(ctx, s.evals, gs, model)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +139,9 @@ func (s *ownGames) play(ctx context.Context, g *genWork, m *runfiles.Metrics) ([
 		return nil, err
 	}
 	selfplayMetrics(m, gs, samples, stats, played, time.Since(t0))
+	if g.cfg.MultiBoard() {
+		boardMetrics(m, g.cfg, gs)
+	}
 	return samples, nil
 }
 
@@ -181,7 +200,7 @@ func (g *genWork) selfplayModel(m *runfiles.Metrics) (*net.Model, error) {
 // saved. After a crash that came once they were merged, it returns the
 // merged samples too (then every game is there).
 func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
-	n, size := g.cfg.GamesPerGen, g.cfg.Size
+	n, size := g.cfg.GamesPerGen, g.cfg.Size // size 0: a multi-board run's shard
 	gs = &games{summaries: make([]*gameSummary, n), samples: make([][]net.Sample, n)}
 	merged, sum, mergedErr := g.dir.readShard(g.gen, size, "")
 	if mergedErr != nil {
@@ -192,7 +211,7 @@ func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 	for i := range n {
 		var samples []net.Sample
 		if merged == nil {
-			if samples, err = g.dir.readGameSamples(g.gen, i, size); err != nil {
+			if samples, err = g.dir.readGameSamples(g.gen, i, g.cfg.gameShape(i)); err != nil {
 				continue // not played, or not saved whole
 			}
 		}
@@ -214,10 +233,12 @@ func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 }
 
 // play plays the games not yet played with model, which it puts into the
-// evaluator, saving each as it finishes (so that an interrupted
-// generation resumes with the games it had finished). It returns the
-// evaluator's statistics over these games.
-func (g *genWork) play(ctx context.Context, eval *net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
+// evaluators (one per board), saving each as it finishes (so that an
+// interrupted generation resumes with the games it had finished). It
+// returns the evaluators' statistics over these games. The boards of a
+// multi-board run play side by side, each on its own evaluator with its
+// share of the games in flight.
+func (g *genWork) play(ctx context.Context, evals map[int]*net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
 	todo := gs.todo()
 	if g.hooks.Selfplay != nil {
 		g.hooks.Selfplay(g.gen, g.cfg.GamesPerGen)
@@ -230,28 +251,74 @@ func (g *genWork) play(ctx context.Context, eval *net.Evaluator, gs *games, mode
 	if len(todo) == 0 {
 		return net.EvalStats{}, nil
 	}
-	if err := eval.SetWeights(model); err != nil {
-		return net.EvalStats{}, err
-	}
-	before := eval.Stats()
-	seeds := make([]uint64, len(todo))
-	for k, i := range todo {
-		seeds[k] = GameSeed(g.cfg.Seed, g.gen, i)
-	}
-	err := PlayGames(ctx, eval, g.cfg.Game, seeds, g.cfg.Parallel, func(k int, game Game) error {
-		i := todo[k]
-		game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
-		if err := g.dir.writeGame(g.gen, i, g.cfg.Size, game.Record, game.Samples); err != nil {
-			return err
+	before := make(map[int]net.EvalStats)
+	for shape, eval := range evals {
+		if err := eval.SetWeights(model); err != nil {
+			return net.EvalStats{}, err
 		}
-		gs.samples[i] = game.Samples
-		gs.summaries[i] = &gameSummary{plies: game.Plies, winner: game.Winner}
-		if g.hooks.Game != nil {
-			g.hooks.Game()
+		before[shape] = eval.Stats()
+	}
+	var mu sync.Mutex // the games of every board finish one at a time
+	done := func(todo []int) func(k int, game Game) error {
+		return func(k int, game Game) error {
+			mu.Lock()
+			defer mu.Unlock()
+			i := todo[k]
+			game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
+			if err := g.dir.writeGame(g.gen, i, g.cfg.gameShape(i), game.Record, game.Samples); err != nil {
+				return err
+			}
+			gs.samples[i] = game.Samples
+			gs.summaries[i] = &gameSummary{plies: game.Plies, winner: game.Winner}
+			if g.hooks.Game != nil {
+				g.hooks.Game()
+			}
+			return nil
 		}
-		return nil
-	})
-	return eval.Stats().Sub(before), err
+	}
+	seeds := func(todo []int) []uint64 {
+		out := make([]uint64, len(todo))
+		for k, i := range todo {
+			out[k] = GameSeed(g.cfg.Seed, g.gen, i)
+		}
+		return out
+	}
+	var err error
+	if !g.cfg.MultiBoard() {
+		err = PlayGames(ctx, evals[g.cfg.Size], g.cfg.Game, seeds(todo), g.cfg.Parallel, done(todo))
+	} else {
+		lanes := make(map[int][]int) // the games to play of each board
+		for _, i := range todo {
+			lanes[g.cfg.gameShape(i)] = append(lanes[g.cfg.gameShape(i)], i)
+		}
+		eg, ectx := errgroup.WithContext(ctx)
+		for _, b := range g.cfg.BoardList() {
+			shape := rules.ShapeCode(b.W, b.H)
+			lane := lanes[shape]
+			if len(lane) == 0 {
+				continue
+			}
+			parallel := max(1, (g.cfg.Parallel*len(lane)+len(todo)/2)/len(todo))
+			eg.Go(func() error {
+				return PlayGames(ectx, evals[shape], g.cfg.BoardGame(b), seeds(lane), parallel, done(lane))
+			})
+		}
+		if err = eg.Wait(); err == nil {
+			err = ctx.Err()
+		}
+	}
+	var stats net.EvalStats
+	for shape, eval := range evals {
+		stats = addStats(stats, eval.Stats().Sub(before[shape]))
+	}
+	return stats, err
+}
+
+// addStats returns the sum of two evaluators' statistics.
+func addStats(a, b net.EvalStats) net.EvalStats {
+	return net.EvalStats{Positions: a.Positions + b.Positions, Terminal: a.Terminal + b.Terminal,
+		CacheLookups: a.CacheLookups + b.CacheLookups, CacheHits: a.CacheHits + b.CacheHits,
+		NetPositions: a.NetPositions + b.NetPositions, Batches: a.Batches + b.Batches, Padding: a.Padding + b.Padding}
 }
 
 // merge writes the samples of every game, in game order, as the
@@ -271,6 +338,31 @@ func (g *genWork) merge(gs *games, merged []net.Sample) ([]net.Sample, error) {
 	}
 	g.dir.removeGameSamples(g.gen)
 	return samples, nil
+}
+
+// boardMetrics starts m's per-board metrics of a multi-board run with the
+// figures of each board's games (train adds those of its steps).
+func boardMetrics(m *runfiles.Metrics, cfg Config, gs *games) {
+	m.Boards = make([]runfiles.BoardMetrics, len(cfg.Boards))
+	for k, b := range cfg.Boards {
+		bm := &m.Boards[k]
+		bm.Board = b.Board.String()
+		plies, black := 0, 0
+		for i, s := range gs.summaries {
+			if cfg.GameBoard(i) != b.Board || s == nil {
+				continue
+			}
+			bm.Games++
+			bm.Samples += len(gs.samples[i])
+			plies += s.plies
+			if s.winner == rules.Black {
+				black++
+			}
+		}
+		if bm.Games > 0 {
+			bm.GameLength, bm.BlackWinRate = float64(plies)/float64(bm.Games), float64(black)/float64(bm.Games)
+		}
+	}
 }
 
 // selfplayMetrics fills in m's metrics of the generation's games, of which
@@ -316,14 +408,42 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 	t1 := time.Now()
 	rng := rand.New(rand.NewPCG(g.cfg.Seed, uint64(g.gen)<<32|0x7a11))
 	buf := make([]net.Sample, batch)
+	// A multi-board run trains one board per step, drawn in proportion
+	// to the board's samples in the window, so that every sample of the
+	// window is drawn as often on average, whatever its board.
+	var shapes, counts []int
+	total := 0
+	if g.cfg.MultiBoard() {
+		bc := g.replay.BoardCounts()
+		for _, b := range g.cfg.BoardList() {
+			if shape := rules.ShapeCode(b.W, b.H); bc[shape] > 0 {
+				shapes, counts = append(shapes, shape), append(counts, bc[shape])
+				total += bc[shape]
+			}
+		}
+	}
 	for i := 0; i < m.Steps; i++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		g.replay.Draw(rng, buf)
+		if g.cfg.MultiBoard() {
+			k := rng.IntN(total)
+			j := 0
+			for ; k >= counts[j]; j++ {
+				k -= counts[j]
+			}
+			if err := g.replay.DrawBoard(rng, shapes[j], buf); err != nil {
+				return err
+			}
+		} else {
+			g.replay.Draw(rng, buf)
+		}
 		l, err := g.trainer.Step(buf)
 		if err != nil {
 			return err
+		}
+		if g.cfg.MultiBoard() {
+			boardSteps(m, g.cfg, int(buf[0].Position.Size), l)
 		}
 		m.PolicyLoss += l.Policy / float64(m.Steps)
 		m.ValueLoss += l.Value / float64(m.Steps)
@@ -335,7 +455,28 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 		}
 	}
 	m.TrainSecs = time.Since(t1).Seconds()
+	for k := range m.Boards {
+		if bm := &m.Boards[k]; bm.Steps > 0 {
+			bm.PolicyLoss /= float64(bm.Steps)
+			bm.ValueLoss /= float64(bm.Steps)
+		}
+	}
 	return nil
+}
+
+// boardSteps adds a training step on a batch of the board of the shape
+// code to m's per-board metrics: to the first board of that shape in the
+// list. The losses become means once train is done (finishBoardSteps).
+func boardSteps(m *runfiles.Metrics, cfg Config, shape int, l net.Losses) {
+	for k, b := range cfg.Boards {
+		if rules.ShapeCode(b.Board.W, b.Board.H) == shape && k < len(m.Boards) {
+			bm := &m.Boards[k]
+			bm.Steps++
+			bm.PolicyLoss += l.Policy
+			bm.ValueLoss += l.Value
+			return
+		}
+	}
 }
 
 // gate plays the generation's model against the best one (see gate.go).
@@ -370,7 +511,13 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 // (net.Model.Deepen, the new blocks drawn from seed); either way it still
 // plays as it did.
 func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
-	m, err := net.LoadForSize(path, cfg.Size)
+	var m *net.Model
+	var err error
+	if cfg.MultiBoard() {
+		m, err = net.Load(path)
+	} else {
+		m, err = net.LoadForSize(path, cfg.Size)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: init: %w", err)
 	}
@@ -379,6 +526,9 @@ func InitModel(path string, cfg net.Config, seed uint64) (*net.Model, error) {
 
 // adaptInit is InitModel for the model m, loaded from path.
 func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Model, error) {
+	if m.Config().MultiBoard() != cfg.MultiBoard() {
+		return nil, fmt.Errorf("selfplay: init: model %s plays %s, the run's network is %s", path, net.BoardList(m.Boards()), cfg.Arch())
+	}
 	if m.Config().Size != cfg.Size {
 		return nil, fmt.Errorf("selfplay: init: model %s plays %dx%d, not %dx%d", path, m.Config().Size, m.Config().Size, cfg.Size, cfg.Size)
 	}

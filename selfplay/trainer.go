@@ -40,6 +40,9 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 	if cfg.Gate.Games > 0 {
 		return errors.New("selfplay: gating needs the trainer's own self-play; train from workers without --gate-games")
 	}
+	if cfg.MultiBoard() {
+		return errors.New("selfplay: a multi-board run plays its own games (workers play one board only yet): train it with --selfplay")
+	}
 	lease, err := store.Acquire(ctx, LeaseTTL)
 	if err != nil {
 		return err

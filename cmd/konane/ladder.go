@@ -94,7 +94,12 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
 	parallel := fs.Int("parallel", def.Parallel, "games played at once")
 	gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
+	board := addBoardFlag(fs, "the run's own; for a multi-board run required, one of its square boards, whose ladder is DIR/ladder/NxN")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	n, err := board.get("ladder")
+	if err != nil {
 		return err
 	}
 	if *run == "" {
@@ -106,6 +111,7 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	cfg := def
 	cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
 	cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
+	cfg.Board = n
 	if len(anchors) > 0 {
 		cfg.Anchors = anchors
 	}
@@ -130,7 +136,11 @@ func runLadder(ctx context.Context, w io.Writer, run string, cfg ladder.Config) 
 			fmt.Fprintf(w, "no ratings yet: %v\n", sum.RatingsErr)
 		} else {
 			writeLadderTable(w, sum.Rows)
-			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(run, runfiles.LadderDir, runfiles.RatingsFile), filepath.Join(run, runfiles.LadderDir, ladder.PlotFile))
+			dir := filepath.Join(run, runfiles.LadderDir)
+			if sum.Board != "" {
+				dir = filepath.Join(dir, sum.Board)
+			}
+			fmt.Fprintf(w, "wrote %s and %s\n", filepath.Join(dir, runfiles.RatingsFile), filepath.Join(dir, ladder.PlotFile))
 		}
 	}
 	if err != nil && ctx.Err() != nil {
@@ -184,21 +194,34 @@ func writeLadderRow(w io.Writer, r runfiles.Rating) {
 // after every n-th generation (konane train --ladder-every): one game at
 // a time, one update at a time (see alongside). limit is the session's
 // time limit (0: none), which the ladder keeps too.
-func ladderAlongside(ctx context.Context, run string, n int, limit time.Duration, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+//
+// A multi-board run's boards (squares) are the run's ladders each in
+// turn; boards lists them (nil: the run's one board).
+func ladderAlongside(ctx context.Context, run string, n int, boards []int, limit time.Duration, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
 	cfg := ladder.DefaultConfig()
 	cfg.Parallel = 1
-	cfg.Every = n
+	if boards == nil {
+		boards = []int{0}
+	}
 	update := func(ctx context.Context) {
-		sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf("ladder: "+format, a...) })
-		var busy *lockfile.BusyError
-		switch {
-		case errors.As(err, &busy):
-			logf("ladder: skipped, another ladder is rating this run (process %d)", busy.PID)
-		case err != nil && ctx.Err() == nil:
-			logf("ladder: %v", err)
-		case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
-			last := sum.Rows[len(sum.Rows)-1]
-			logf("ladder: %s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+		for _, board := range boards {
+			cfg := cfg
+			cfg.Every, cfg.Board = n, board
+			prefix := "ladder: "
+			if board > 0 {
+				prefix = fmt.Sprintf("ladder %dx%d: ", board, board)
+			}
+			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf(prefix+format, a...) })
+			var busy *lockfile.BusyError
+			switch {
+			case errors.As(err, &busy):
+				logf("%sskipped, another ladder is rating this run (process %d)", prefix, busy.PID)
+			case err != nil && ctx.Err() == nil:
+				logf("%s%v", prefix, err)
+			case err == nil && sum.RatingsErr == nil && len(sum.Rated) > 0:
+				last := sum.Rows[len(sum.Rows)-1]
+				logf("%s%s rated %+.0f Elo [%+.0f, %+.0f] (%s = 0), %d games played", prefix, last.Player, last.Elo, last.Low, last.High, cfg.AnchorName(), sum.Played)
+			}
 		}
 	}
 	return alongside(ctx, n, limit, update, logf)

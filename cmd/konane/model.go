@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 )
 
 func init() {
@@ -98,7 +99,11 @@ func printModelInfo(w io.Writer, path string, m *net.Model) {
 	}
 	fmt.Fprintf(w, "file:        %s\n", printable(path))
 	fmt.Fprintf(w, "format:      version %d, input encoding %d\n", md.FormatVersion, md.EncodingVersion)
-	fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
+	if cfg.MultiBoard() {
+		fmt.Fprintf(w, "board:       every board of %d..%d files and ranks, trained on %s\n", rules.MinSize, rules.MaxSize, net.BoardList(m.Boards()))
+	} else {
+		fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
+	}
 	fmt.Fprintf(w, "arch:        %s (%d filters, %d blocks, %d value units, %s)\n", printable(md.Arch), cfg.Filters, cfg.Blocks, cfg.ValueHidden, pool)
 	fmt.Fprintf(w, "parameters:  %d\n", m.NumParams())
 	fmt.Fprintf(w, "flops/eval:  %d\n", cfg.FLOPs())

@@ -120,6 +120,9 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if t.engine, err = agent.OpenEngine(af.model, n); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
+	if note := t.engine.Note(); note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
 	t.board = rules.SquareBoard(t.engine.Size())
 	return t.run(ctx, stdin)
 }

@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:  "train",
-		usage: "train --run DIR|URL [--board 6|8] [--time 30m] [--generations G] [--selfplay=false] [flags]",
+		usage: "train --run DIR|URL [--board 6|8|6x6,7x6,8x8:2] [--time 30m] [--generations G] [--selfplay=false] [flags]",
 		short: "learn from zero by self-play (resumable)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
@@ -99,7 +99,17 @@ machine, after 30 s elsewhere). A run records where its games are played
 --selfplay=false, and a flag that contradicts the run is refused. See
 "Train on many machines" in the README.
 
+--board with a list of boards of at most 8x8 (6x6,7x6,7x7,8x8), or one
+rectangle, trains one network of them all: every generation's games cycle
+through the boards, each board repeated by its weight (8x8:2 plays twice
+as many 8x8 games), each with its size's defaults; each training batch is
+of one board. The list is part of the run: a resume with another is
+refused. Such a run plays its own games (no workers, no gate yet);
+"konane ladder --board N" rates it on one of its square boards, and
+--ladder-every on each of them in turn.
+
 Example: konane train --run runs/6x6 --board 6 --time 30m
+         konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
 		run: runTrain,
 	})
@@ -130,6 +140,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
 	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
@@ -157,7 +168,16 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if o.ladderEvery > 0 {
-		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, cfg.Duration, logf)
+		var squares []int // a multi-board run's ladders
+		for _, b := range cfg.BoardList() {
+			if b.Square() && cfg.MultiBoard() {
+				squares = append(squares, b.W)
+			}
+		}
+		if cfg.MultiBoard() && len(squares) == 0 {
+			return usageError("train", "--ladder-every: the ladder rates square boards only yet, and the run's boards are %s", runBoards(cfg))
+		}
+		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, squares, cfg.Duration, logf)
 		defer wait()
 		generation := hooks.Generation
 		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }
@@ -184,8 +204,15 @@ func checkTrainRun(o *trainOptions) error {
 		return usageError("train", "--run DIR is required")
 	}
 	var err error
-	if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
+	if o.boards, err = trainBoards(&o.board); err != nil {
 		return err
+	}
+	if o.boards == nil {
+		if o.size, err = o.board.getOr("train", rules.DefaultSize); err != nil {
+			return err
+		}
+	} else {
+		o.size = 0
 	}
 	local := isLocalRun(o.run)
 	if o.selfplay && !local {
@@ -210,6 +237,38 @@ func checkTrainRun(o *trainOptions) error {
 	return nil
 }
 
+// trainBoards reads --board as a board list: nil for none or one square
+// board (a single-board run, as ever); the list of a multi-board run when
+// it names several boards, a weight or a rectangle. Its errors are one
+// line naming the flag.
+func trainBoards(b *boardFlag) ([]selfplay.BoardShare, error) {
+	if !b.Given() || b.twice {
+		return nil, nil // board() reports --board and --size both given
+	}
+	if !strings.ContainsAny(b.text, ",:") {
+		rb, err := rules.ParseBoard(b.text)
+		if err != nil || rb.Square() {
+			return nil, nil // one square board; board() reports a bad one
+		}
+	}
+	bs, err := selfplay.ParseBoardShares(b.text)
+	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
+		return nil, usageError("train", "%s: %v", b.flagText(), be)
+	} else if err != nil {
+		return nil, usageError("train", "%s: %v", b.flagText(), err)
+	}
+	return bs, nil
+}
+
+// runBoards names the boards of a run for people: its board list, or
+// its one board.
+func runBoards(c selfplay.Config) string {
+	if c.MultiBoard() {
+		return selfplay.BoardSharesString(c.Boards)
+	}
+	return fmt.Sprintf("%dx%d", c.Size, c.Size)
+}
+
 // trainConfig returns the configuration of the run: a new run's from the
 // defaults of its size and the flags given; a run that exists continues
 // with its own settings, and only the flags given now apply: one that
@@ -221,10 +280,19 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 		return saved, err
 	}
 	def := selfplay.DefaultConfig(o.size)
+	if o.boards != nil {
+		def = selfplay.DefaultMultiBoardConfig(o.boards)
+		if !o.selfplay {
+			return def, usageError("train", "%s: a multi-board run plays its own games (workers play one board only yet): leave out --selfplay=false", o.board.flagText())
+		}
+	}
 	cfg := def
 	if resuming && o.init == "" {
-		if o.board.Given() && o.size != saved.Size {
-			return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
+		if o.board.Given() && (o.size != saved.Size || selfplay.BoardSharesString(o.boards) != selfplay.BoardSharesString(saved.Boards)) {
+			if o.boards == nil && !saved.MultiBoard() {
+				return cfg, usageError("train", "%s: %s holds a %dx%d run", o.board.flagText(), o.run, saved.Size, saved.Size)
+			}
+			return cfg, usageError("train", "%s: %s holds a run of %s: a run keeps its boards; use another --run directory for others", o.board.flagText(), o.run, runBoards(saved))
 		}
 		cfg = saved
 		// A run resumes where its games were played: without
@@ -283,7 +351,15 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 // model's, deeper with --blocks, with the capture planes of --captures,
 // with the auxiliary heads of --aux-heads.
 func initNet(f *trainFlags) (net.Config, error) {
-	m, err := net.LoadForSize(f.opts.init, f.opts.size)
+	var m *net.Model
+	var err error
+	if f.opts.boards != nil {
+		if m, err = net.Load(f.opts.init); err == nil && !m.Config().MultiBoard() {
+			err = fmt.Errorf("the model plays %s only; a multi-board run starts from a multi-board model", net.BoardList(m.Boards()))
+		}
+	} else {
+		m, err = net.LoadForSize(f.opts.init, f.opts.size)
+	}
 	if err != nil {
 		return net.Config{}, fmt.Errorf("train: --init: %w", err)
 	}

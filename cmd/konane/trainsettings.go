@@ -61,12 +61,15 @@ type trainSetting struct {
 // trainOptions are the settings of one "konane train" session that are not
 // part of the saved configuration.
 type trainOptions struct {
-	run         string
-	selfplay    bool
-	resume      bool
-	init        string
-	board       boardFlag // --board (or --size)
-	size        int       // board's size, or 8 when --board is not given
+	run      string
+	selfplay bool
+	resume   bool
+	init     string
+	board    boardFlag // --board (or --size)
+	size     int       // board's size, or 8 when --board is not given; 0 for a multi-board run
+	// boards is the board list of a multi-board run (--board with
+	// several boards, a weight or a rectangle), nil for one square board.
+	boards      []selfplay.BoardShare
 	ladderEvery int
 	// sims and fastSims set the playout cap through adaptSims.
 	sims, fastSims int
@@ -82,7 +85,7 @@ var trainSettings = []trainSetting{
 	{flag: "init", option: func(o *trainOptions) any { return &o.init }, resume: session,
 		help: "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones"},
 	{flag: "board", option: func(o *trainOptions) any { return &o.board }, resume: keep,
-		help: boardHelp("default 8x8; 6x6 and 8x8 have tuned defaults; train plays " + squareBoards() + " only yet")},
+		help: boardHelp("default 8x8; 6x6 and 8x8 have tuned defaults; train also takes a list of boards of at most 8x8, each with an optional weight, for one network of them all (6x6,7x6,7x7,8x8:2)")},
 	{flag: "seed", field: func(c *selfplay.Config) any { return &c.Seed }, resume: keep,
 		help: "seed of every random choice of the run"},
 	{flag: "generations", field: func(c *selfplay.Config) any { return &c.Generations }, resume: session,

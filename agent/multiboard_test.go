@@ -1,0 +1,47 @@
+package agent
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+)
+
+// TestMultiBoardModelEngines: a multi-board model file gives an engine
+// for every square board, each saying whether the network was trained
+// there; LoadModel without a size gives it 8x8.
+func TestMultiBoardModelEngines(t *testing.T) {
+	cfg := net.DefaultMultiBoardConfig()
+	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
+	m, err := net.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := m.Meta()
+	meta.Boards = []rules.Board{{W: 6, H: 6}, {W: 8, H: 8}}
+	path := filepath.Join(t.TempDir(), "multi.safetensors")
+	if err := m.WithMeta(meta).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	es, err := OpenEngines(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := es.Sizes(); !slices.Equal(got, []int{4, 5, 6, 7, 8}) {
+		t.Fatalf("sizes %v", got)
+	}
+	for n := 4; n <= 8; n++ {
+		e, err := es.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trained := n == 6 || n == 8; (e.Note() == "") != trained || e.Size() != n {
+			t.Errorf("%dx%d: size %d, note %q", n, n, e.Size(), e.Note())
+		}
+	}
+	if lm, err := LoadModel(path, 0); err != nil || lm.Shape() != 8 {
+		t.Errorf("LoadModel(path, 0): %v", err)
+	}
+}

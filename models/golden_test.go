@@ -1,0 +1,56 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/internal/golden"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
+)
+
+// TestShippedEvaluationsGolden pins what every shipped model says, bit for
+// bit (the float32 bits of each value and prior), on positions of seeded
+// random games of its board: the multi-board network changed the action
+// space, the encoding and the graphs, and the shipped single-board files
+// must evaluate exactly as before (the golden file was written by the
+// code before that change).
+func TestShippedEvaluationsGolden(t *testing.T) {
+	var b strings.Builder
+	for _, n := range Sizes() {
+		m, err := Default(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := net.NewEvaluator(m, net.EvalOptions{Batch: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- e.Run(ctx) }()
+		ps := rulestest.Positions(rand.New(rand.NewPCG(uint64(n), 43)), n, 24)
+		preds, err := e.Evaluate(ctx, ps)
+		cancel()
+		if rerr := <-done; err == nil {
+			err = rerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf [rules.MaxMoves]rules.Move
+		for i, p := range ps {
+			fmt.Fprintf(&b, "%dx%d %d value %08x priors", n, n, i, math.Float32bits(preds[i].Value))
+			for j, mv := range p.LegalMoves(buf[:0]) {
+				fmt.Fprintf(&b, " %v:%08x", mv, math.Float32bits(preds[i].Policy[j]))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	golden.Check(t, "evaluations.golden", []byte(b.String()))
+}

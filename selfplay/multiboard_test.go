@@ -1,0 +1,219 @@
+package selfplay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
+)
+
+// tinyMultiConfig is a multi-board run small enough for tests: 4x4,
+// 5x4 (gap) and 4x5 (removal, weight 2), a tiny net, few sims.
+func tinyMultiConfig(t *testing.T) Config {
+	t.Helper()
+	bs, err := ParseBoardShares("4x4,5x4,4x5/removal:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultMultiBoardConfig(bs)
+	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
+	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
+	c.GamesPerGen = 8
+	c.Parallel = 4
+	c.EvalBatch = 4
+	c.Train.Batch = 8
+	c.MinWindow, c.MaxWindow = 50, 400
+	return c
+}
+
+// TestParseBoardShares reads board lists with weights and refuses bad
+// ones in one line.
+func TestParseBoardShares(t *testing.T) {
+	bs, err := ParseBoardShares("6x6, 7x6,7x7,8x8:2")
+	if err != nil || BoardSharesString(bs) != "6x6,7x6,7x7,8x8:2" {
+		t.Fatalf("ParseBoardShares: %v %v", BoardSharesString(bs), err)
+	}
+	if bs[1].Board != (rules.Board{W: 7, H: 6, Start: rules.Gap}) || bs[3].Weight != 2 {
+		t.Errorf("parsed %+v", bs)
+	}
+	for bad, want := range map[string]string{
+		"":              "empty board list",
+		"6x6,6x6":       "names 6x6 twice",
+		"6x6,6":         "names 6x6 twice",
+		"6x6,banana":    "banana",
+		"6x6,9x8":       "at most 8x8",
+		"8x8:0":         "weight",
+		"8x8:x":         "weight",
+		"7x7/gap":       "gap",
+		"6x6,8x8:1000":  "weight",
+		"4x4,17x4,8x8":  "17",
+		"6x6,,8x8":      "",
+		"6x6,7x6/gap:2": "",
+	} {
+		_, err := ParseBoardShares(bad)
+		if want == "" {
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseBoardShares(%q) = %v, want one line with %q", bad, err, want)
+		}
+	}
+	// config.json keeps the list as strings, read back the same.
+	c := DefaultMultiBoardConfig(bs)
+	b, err := json.Marshal(c)
+	if err != nil || !bytes.Contains(b, []byte(`"boards":["6x6","7x6","7x7","8x8:2"]`)) {
+		t.Fatalf("config.json: %s (%v)", b, err)
+	}
+	back, err := parseConfig(b)
+	if err != nil || BoardSharesString(back.Boards) != BoardSharesString(bs) {
+		t.Fatalf("read back %v (%v)", back.Boards, err)
+	}
+	// A single-board config.json has no boards key.
+	if b, _ := json.Marshal(DefaultConfig(8)); bytes.Contains(b, []byte("boards")) {
+		t.Errorf("a single-board config names boards: %s", b)
+	}
+}
+
+// TestGameBoardCycle checks the boards of a generation's games follow
+// the weights in a fixed cycle, and each board's game settings.
+func TestGameBoardCycle(t *testing.T) {
+	c := tinyMultiConfig(t)
+	var got []string
+	for i := range 8 {
+		got = append(got, c.GameBoard(i).String())
+	}
+	if want := "4x4 5x4 4x5/removal 4x5/removal 4x4 5x4 4x5/removal 4x5/removal"; strings.Join(got, " ") != want {
+		t.Errorf("boards %s, want %s", strings.Join(got, " "), want)
+	}
+	g := c.BoardGame(rules.Board{W: 5, H: 4, Start: rules.Gap})
+	if g.Size != rules.ShapeCode(5, 4) || g.Temperature.Hold != 5 || g.RescoreStones != 25 {
+		t.Errorf("5x4's game: size %d, hold %d, rescore %d", g.Size, g.Temperature.Hold, g.RescoreStones)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c.Gate.Games = 10
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "no gate") {
+		t.Errorf("a multi-board run with a gate: %v", err)
+	}
+}
+
+// TestMultiBoardRun trains a multi-board run for two generations: every
+// board's games are played, the shards hold every board's samples, the
+// models record the boards, and an interrupted run resumes to the same
+// files as an uninterrupted one; another board list is refused.
+func TestMultiBoardRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a multi-board run")
+	}
+	cfg := tinyMultiConfig(t)
+	ctx := context.Background()
+	quiet := func(string, ...any) {}
+	whole := t.TempDir()
+	cfg.Generations = 2
+	if err := Run(ctx, whole, cfg, Hooks{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	d := NewRunDir(whole)
+	d.run = cfg.Seed // the run's identity in its shards, as a run's own RunDir has it
+	samples, err := d.readShard(2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[string]int)
+	for _, s := range samples {
+		seen[s.Position.Dims()]++
+	}
+	if len(seen) != 3 {
+		t.Errorf("generation 2's shard holds samples of %v, want the three boards", seen)
+	}
+	if _, err := d.readShard(2, 4); err == nil || !strings.Contains(err.Error(), "several boards") {
+		t.Errorf("a multi-board shard read as 4x4's: %v", err)
+	}
+	m, err := d.LoadModel(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := net.BoardList(m.Boards()); got != "4x4,5x4,4x5/removal" {
+		t.Errorf("the model says it was trained on %s", got)
+	}
+	rec, err := d.readGameRecord(2, 1)
+	if err != nil || !strings.Contains(string(must(rec.MarshalText())), `[Board "5x4"]`) {
+		t.Errorf("game 1 of generation 2 is not a 5x4 game: %v", err)
+	}
+
+	split := t.TempDir()
+	cfg.Generations = 1
+	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 2
+	stopCtx, stop := context.WithCancel(ctx)
+	games := 0
+	interrupt := Hooks{Game: func() {
+		if games++; games == 3 {
+			stop()
+		}
+	}}
+	if err := Run(stopCtx, split, cfg, interrupt, quiet); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := modelTensorsHash(t, filepath.Join(whole, "models/gen-000002.safetensors")), modelTensorsHash(t, filepath.Join(split, "models/gen-000002.safetensors")); a != b {
+		t.Fatalf("generation 2's weights differ between the whole and the resumed run")
+	}
+	for _, f := range []string{"replay/gen-000002.shard", "games/gen-000002/game-00003.txt"} {
+		a, err1 := os.ReadFile(filepath.Join(whole, f))
+		b, err2 := os.ReadFile(filepath.Join(split, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Fatalf("%s differs between the whole and the resumed run (%v, %v)", f, err1, err2)
+		}
+	}
+	ms, err := NewRunDir(split).Metrics()
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("metrics %v, %v", ms, err)
+	}
+
+	// Another board list is refused, naming it.
+	other := cfg
+	other.Boards = cfg.Boards[:2]
+	err = Run(ctx, split, other, Hooks{}, quiet)
+	if err == nil || !strings.Contains(err.Error(), "boards") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("another board list: %v", err)
+	}
+	// A single-board shard where a multi-board run reads its own.
+	sd := NewRunDir(split)
+	sd.run = cfg.Seed
+	var four []net.Sample
+	for _, s := range samples {
+		if s.Position.Size == 4 {
+			four = append(four, s)
+		}
+	}
+	if err := sd.writeShard(2, 4, four); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generations = 3
+	err = Run(ctx, split, cfg, Hooks{}, quiet)
+	if err == nil || !strings.Contains(err.Error(), "holds the samples of one board (4, format version") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("an old shard in a multi-board run: %v", err)
+	}
+	_ = runfiles.ShardKey
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
