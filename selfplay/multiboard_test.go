@@ -124,7 +124,7 @@ func TestMultiBoardRun(t *testing.T) {
 	}
 	d := NewRunDir(whole)
 	d.run = cfg.Seed // the run's identity in its shards, as a run's own RunDir has it
-	samples, err := d.readShard(2, 0)
+	samples, _, err := d.readShard(2, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestMultiBoardRun(t *testing.T) {
 	if len(seen) != 3 {
 		t.Errorf("generation 2's shard holds samples of %v, want the three boards", seen)
 	}
-	if _, err := d.readShard(2, 4); err == nil || !strings.Contains(err.Error(), "several boards") {
+	if _, _, err := d.readShard(2, 4, ""); err == nil || !strings.Contains(err.Error(), "several boards") {
 		t.Errorf("a multi-board shard read as 4x4's: %v", err)
 	}
 	m, err := d.LoadModel(2)
