@@ -200,7 +200,7 @@ func TestMultiBoardRun(t *testing.T) {
 			four = append(four, s)
 		}
 	}
-	if err := sd.writeShard(2, 4, four); err != nil {
+	if _, err := sd.writeShard(2, 4, four); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Generations = 3
