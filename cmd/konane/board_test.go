@@ -15,10 +15,10 @@ import (
 // no board.
 func TestBoardFlag(t *testing.T) {
 	for _, tc := range []struct {
-		args                     []string
-		board                    rules.Board
+		args             []string
+		board            rules.Board
 		boardErr, getErr string
-		size                     int
+		size             int
 	}{
 		{args: nil},
 		{args: []string{"--size", "6"}, board: rules.SquareBoard(6), size: 6},
