@@ -32,10 +32,14 @@ const (
 // Query is one line of input of the JSON engine (see the package
 // documentation); field names follow KataGo's analysis engine.
 type Query struct {
-	ID            string   `json:"id"`
-	Action        string   `json:"action,omitempty"` // "" (analyse) or "terminate"
-	TerminateID   string   `json:"terminateId,omitempty"`
-	Size          int      `json:"size,omitempty"`
+	ID          string `json:"id"`
+	Action      string `json:"action,omitempty"` // "" (analyse) or "terminate"
+	TerminateID string `json:"terminateId,omitempty"`
+	Size        int    `json:"size,omitempty"`
+	// BoardXSize and BoardYSize are KataGo's board: files and ranks,
+	// given together, in place of size (or equal to it).
+	BoardXSize    int      `json:"boardXSize,omitempty"`
+	BoardYSize    int      `json:"boardYSize,omitempty"`
 	Moves         []string `json:"moves,omitempty"`
 	AnalyzeTurns  []int    `json:"analyzeTurns,omitempty"`
 	MaxVisits     int      `json:"maxVisits,omitempty"`
@@ -257,11 +261,33 @@ type job struct {
 	policy bool
 }
 
+// querySize is the board size of q: size, or KataGo's boardXSize and
+// boardYSize (a square board up to 8x8, the boards a network plays), 8
+// when none is given.
+func querySize(q Query) (int, error) {
+	x, y := q.BoardXSize, q.BoardYSize
+	switch {
+	case x == 0 && y == 0 && q.Size == 0:
+		return 8, nil
+	case x == 0 && y == 0:
+		return q.Size, nil
+	case x == 0 || y == 0:
+		return 0, fmt.Errorf("boardXSize %d and boardYSize %d: give both", x, y)
+	case x < rules.MinSide || x > rules.MaxSide || y < rules.MinSide || y > rules.MaxSide:
+		return 0, fmt.Errorf("board %dx%d: want sides %d..%d", x, y, rules.MinSide, rules.MaxSide)
+	case x != y || x > rules.MaxSize:
+		return 0, fmt.Errorf("board %dx%d: the analysis engine searches with a network, which plays square boards up to %dx%d only yet", x, y, rules.MaxSize, rules.MaxSize)
+	case q.Size != 0 && q.Size != x:
+		return 0, fmt.Errorf("size %d and board %dx%d: give one", q.Size, x, y)
+	}
+	return x, nil
+}
+
 // prepare checks a query and replays its moves.
 func (s *StreamServer) prepare(q Query) (job, error) {
-	size := q.Size
-	if size == 0 {
-		size = 8
+	size, err := querySize(q)
+	if err != nil {
+		return job{}, err
 	}
 	if size < rules.MinSize || size > rules.MaxSize {
 		return job{}, fmt.Errorf("size %d: want %d..%d", size, rules.MinSize, rules.MaxSize)
@@ -440,6 +466,8 @@ func fieldWants(field string) string {
 		return `"terminate" or nothing`
 	case "size":
 		return "a whole number (the board size)"
+	case "boardXSize", "boardYSize":
+		return "a whole number (the board's files or ranks)"
 	case "moves":
 		return `an array of moves, like ["d4", "c4"]`
 	case "analyzeTurns":

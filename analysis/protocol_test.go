@@ -52,13 +52,21 @@ func TestServerErrors(t *testing.T) {
 		`{"id":"j","size":6,"` + strings.Repeat("y", 5000) + `":1}`,
 		`{"id":"k","size":6,"moves":[1]}`,
 		`{"id":"ok","size":6,"moves":["a1"],"maxVisits":8,"includePolicy":true}`,
+		`{"id":"xy","boardXSize":6,"boardYSize":6,"moves":["a1"],"maxVisits":8}`,
+		`{"id":"l","boardXSize":9,"boardYSize":8}`,
+		`{"id":"m","boardXSize":6}`,
+		`{"id":"n","boardXSize":17,"boardYSize":16}`,
+		`{"id":"o","size":8,"boardXSize":6,"boardYSize":6}`,
 	}, "\n")
 	out := serve(t, s, input)
 	for id, want := range map[string]string{"b": `move 1 "b1"`, "c": `unknown field "colour"`,
 		"d": "turn 3", "e": "size 9: want 4..8", "f": `unknown action "explode"`,
 		"g": `field "maxVisits": want a whole number (visits per turn), not a JSON string`,
 		"h": "analyzeTurns: turn 0 appears twice", "i": "(5000 bytes)", "j": "unknown field",
-		"k": `field "moves": want an array of moves`} {
+		"k": `field "moves": want an array of moves`,
+		"l": "board 9x8: the analysis engine searches with a network, which plays square boards up to 8x8 only yet",
+		"m": "boardXSize 6 and boardYSize 0: give both", "n": "board 17x16: want sides 4..16",
+		"o": "size 8 and board 6x6: give one"} {
 		if len(out[id]) != 1 || !strings.Contains(out[id][0].Error, want) {
 			t.Errorf("query %q: %+v, want one error naming %q", id, out[id], want)
 		}
@@ -75,6 +83,9 @@ func TestServerErrors(t *testing.T) {
 	// The truncated line and the line without an id have no id to echo.
 	if len(out[""]) != 2 || !strings.Contains(out[""][0].Error, "bad query: unexpected EOF") || !strings.Contains(out[""][1].Error, `no "id"`) {
 		t.Errorf("bad JSON and no id: %+v", out[""])
+	}
+	if xy := out["xy"]; len(xy) != 1 || xy[0].Error != "" || xy[0].RootInfo == nil || xy[0].RootInfo.CurrentPlayer != "W" {
+		t.Errorf("boardXSize 6, boardYSize 6: %+v", xy)
 	}
 	ok := out["ok"]
 	if len(ok) != 1 || ok[0].Error != "" || *ok[0].TurnNumber != 1 || ok[0].RootInfo.CurrentPlayer != "W" || len(ok[0].MoveInfos) == 0 || len(ok[0].Policy) == 0 {

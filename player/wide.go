@@ -391,32 +391,61 @@ type wideFeatures struct {
 	jumpers                rules.WideBitboard
 }
 
-// wideSideFeatures is sideFeatures on the wide layout.
+// wideSideFeatures is sideFeatures on the wide layout, direction by
+// direction as there (the direction steps inline; a loop over Step does
+// not).
 func wideSideFeatures(own, opp, empty, valid rules.WideBitboard) wideFeatures {
-	step := func(b rules.WideBitboard, d rules.Direction) rules.WideBitboard { return b.Step(d, valid) }
-	n, e, s, wst := rules.North, rules.East, rules.South, rules.West
-	pinchH := step(opp, wst).And(step(empty, e)).Or(step(opp, e).And(step(empty, wst)))
-	pinchV := step(opp, s).And(step(empty, n)).Or(step(opp, n).And(step(empty, s)))
+	n := func(b rules.WideBitboard) rules.WideBitboard { return b.North(valid) }
+	s := func(b rules.WideBitboard) rules.WideBitboard { return b.South(valid) }
+	e := func(b rules.WideBitboard) rules.WideBitboard { return b.East(valid) }
+	w := func(b rules.WideBitboard) rules.WideBitboard { return b.West(valid) }
+	pinchH := w(opp).And(e(empty)).Or(e(opp).And(w(empty)))
+	pinchV := s(opp).And(n(empty)).Or(n(opp).And(s(empty)))
 	var f wideFeatures
-	for _, d := range rules.Directions {
-		back := (d + 2) % 4
-		f.jumpers = f.jumpers.Or(step(step(step(step(own, d).And(opp), d).And(empty), back), back))
-		vuln := step(opp, back)
-		if d == n || d == s {
-			vuln = vuln.Or(pinchH)
-		} else {
-			vuln = vuln.Or(pinchV)
+	f.jumpers = s(s(n(n(own).And(opp)).And(empty))).
+		Or(n(n(s(s(own).And(opp)).And(empty)))).
+		Or(w(w(e(e(own).And(opp)).And(empty)))).
+		Or(e(e(w(w(own).And(opp)).And(empty))))
+	// North.
+	vuln := s(opp).Or(pinchH)
+	for l := own; ; {
+		if l = n(n(l).And(opp)).And(empty); l.IsZero() {
+			break
 		}
-		for l := own; ; {
-			l = step(step(l, d).And(opp), d).And(empty)
-			if l.IsZero() {
-				break
-			}
-			f.moves += int32(l.Count())
-			f.safe += int32(l.AndNot(vuln).Count())
-		}
-		f.potential += int32(step(step(own, d).And(opp), d).AndNot(empty).Count())
+		f.moves += int32(l.Count())
+		f.safe += int32(l.AndNot(vuln).Count())
 	}
+	f.potential += int32(n(n(own).And(opp)).AndNot(empty).Count())
+	// South.
+	vuln = n(opp).Or(pinchH)
+	for l := own; ; {
+		if l = s(s(l).And(opp)).And(empty); l.IsZero() {
+			break
+		}
+		f.moves += int32(l.Count())
+		f.safe += int32(l.AndNot(vuln).Count())
+	}
+	f.potential += int32(s(s(own).And(opp)).AndNot(empty).Count())
+	// East.
+	vuln = w(opp).Or(pinchV)
+	for l := own; ; {
+		if l = e(e(l).And(opp)).And(empty); l.IsZero() {
+			break
+		}
+		f.moves += int32(l.Count())
+		f.safe += int32(l.AndNot(vuln).Count())
+	}
+	f.potential += int32(e(e(own).And(opp)).AndNot(empty).Count())
+	// West.
+	vuln = e(opp).Or(pinchV)
+	for l := own; ; {
+		if l = w(w(l).And(opp)).And(empty); l.IsZero() {
+			break
+		}
+		f.moves += int32(l.Count())
+		f.safe += int32(l.AndNot(vuln).Count())
+	}
+	f.potential += int32(w(w(own).And(opp)).AndNot(empty).Count())
 	return f
 }
 

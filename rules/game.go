@@ -10,15 +10,16 @@ import (
 // moves can be taken back, the tags and comments that its Record
 // carries, and its outcome (Outcome: who won, and how). Its methods are
 // those of every game (see WideGame for the larger boards), on Position
-// and Move. The zero Game is not usable; NewGame and NewBoardGame start
+// and Move (go doc lists them with the type parameters: P is Position, M
+// is Move). The zero Game is not usable; NewGame and NewBoardGame start
 // one.
 type Game struct {
 	game[Position, Move]
 }
 
 // WideGame is a game on any board (WidePosition's), the larger ones in
-// particular: the methods of Game on WidePosition and WideMove. The zero
-// WideGame is not usable; NewWideGame starts one.
+// particular: the methods of Game on WidePosition and WideMove (P and M
+// in go doc). The zero WideGame is not usable; NewWideGame starts one.
 type WideGame struct {
 	game[WidePosition, WideMove]
 }

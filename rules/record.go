@@ -141,7 +141,7 @@ func (r *Record) checkBoard() error {
 // ErrWideBoard is wrapped by the error of Replay, Final and Game on a
 // record of a board of more than MaxSize files or ranks (WideReplay and
 // WideGame read those).
-var ErrWideBoard = fmt.Errorf("more than %d files or ranks: not played here yet", MaxSize)
+var ErrWideBoard = fmt.Errorf("more than %d files or ranks: only boards up to %dx%d are read here", MaxSize, MaxSize, MaxSize)
 
 // start validates the record's board and returns its starting position,
 // on a board of Position's.

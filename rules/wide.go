@@ -65,35 +65,44 @@ func (b WideBitboard) Count() int {
 	return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) + bits.OnesCount64(b[2]) + bits.OnesCount64(b[3])
 }
 
-// shl and shr shift the whole 256-bit board by k (1 ≤ k < 64) bits.
-func (b WideBitboard) shl(k uint) WideBitboard {
-	return WideBitboard{b[0] << k, b[1]<<k | b[0]>>(64-k), b[2]<<k | b[1]>>(64-k), b[3]<<k | b[2]>>(64-k)}
-}
-
-func (b WideBitboard) shr(k uint) WideBitboard {
-	return WideBitboard{b[0]>>k | b[1]<<(64-k), b[1]>>k | b[2]<<(64-k), b[2]>>k | b[3]<<(64-k), b[3] >> k}
-}
-
 const (
 	wideFileA uint64 = 0x0001_0001_0001_0001 // column 0 of the four rows of a word
 	wideFileP uint64 = wideFileA << 15
 )
 
 // Step moves every square of b one step in direction d, keeping the
-// squares that land on the board valid.
+// squares that land on the board valid: North, East, South or West.
 func (b WideBitboard) Step(d Direction, valid WideBitboard) WideBitboard {
 	switch d {
 	case North:
-		return b.shl(16).And(valid)
+		return b.North(valid)
 	case East:
-		b = b.shl(1)
-		return WideBitboard{b[0] &^ wideFileA & valid[0], b[1] &^ wideFileA & valid[1], b[2] &^ wideFileA & valid[2], b[3] &^ wideFileA & valid[3]}
+		return b.East(valid)
 	case South:
-		return b.shr(16).And(valid)
+		return b.South(valid)
 	default:
-		b = b.shr(1)
-		return WideBitboard{b[0] &^ wideFileP & valid[0], b[1] &^ wideFileP & valid[1], b[2] &^ wideFileP & valid[2], b[3] &^ wideFileP & valid[3]}
+		return b.West(valid)
 	}
+}
+
+// North is Step(North, valid), small enough to be inlined.
+func (b WideBitboard) North(valid WideBitboard) WideBitboard {
+	return WideBitboard{b[0] << 16 & valid[0], (b[1]<<16 | b[0]>>48) & valid[1], (b[2]<<16 | b[1]>>48) & valid[2], (b[3]<<16 | b[2]>>48) & valid[3]}
+}
+
+// South is Step(South, valid).
+func (b WideBitboard) South(valid WideBitboard) WideBitboard {
+	return WideBitboard{(b[0]>>16 | b[1]<<48) & valid[0], (b[1]>>16 | b[2]<<48) & valid[1], (b[2]>>16 | b[3]<<48) & valid[2], b[3] >> 16 & valid[3]}
+}
+
+// East is Step(East, valid).
+func (b WideBitboard) East(valid WideBitboard) WideBitboard {
+	return WideBitboard{b[0] << 1 &^ wideFileA & valid[0], (b[1]<<1 | b[0]>>63) &^ wideFileA & valid[1], (b[2]<<1 | b[1]>>63) &^ wideFileA & valid[2], (b[3]<<1 | b[2]>>63) &^ wideFileA & valid[3]}
+}
+
+// West is Step(West, valid).
+func (b WideBitboard) West(valid WideBitboard) WideBitboard {
+	return WideBitboard{(b[0]>>1 | b[1]<<63) &^ wideFileP & valid[0], (b[1]>>1 | b[2]<<63) &^ wideFileP & valid[1], (b[2]>>1 | b[3]<<63) &^ wideFileP & valid[2], b[3] >> 1 &^ wideFileP & valid[3]}
 }
 
 // PopLSB returns the lowest square of *b and clears it; *b must not be

@@ -24,7 +24,8 @@ analysis engine:
      "rootInfo":{"winrate":..,"visits":..,"currentPlayer":"W"},
      "solved":"win","isDuringSearch":false}
 
-Query fields: id (required), size (default 8), moves, analyzeTurns
+Query fields: id (required), size (default 8; or KataGo's boardXSize
+and boardYSize, a square board a network plays), moves, analyzeTurns
 (default: the last), maxVisits (default --visits), maxTime (seconds per
 turn), includePolicy (adds "policy": {move: prior}). Winrates are the side
 to move's; moveInfos come best first (the engine's choice, then by

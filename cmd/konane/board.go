@@ -123,26 +123,6 @@ func (b *boardFlag) board(cmd string) (rules.Board, bool, error) {
 	return rb, true, nil
 }
 
-// narrow is board for a command whose engines play the boards of
-// Position (at most MaxSize files and ranks): a wider board is refused in
-// one line naming those it plays.
-func (b *boardFlag) narrow(cmd string) (rules.Board, bool, error) {
-	rb, given, err := b.board(cmd)
-	if err == nil && given && !rb.Narrow() {
-		err = usageError(cmd, "%s: no engine plays boards wider than %dx%d yet; playable: %s", b.flagText(), rules.MaxSize, rules.MaxSize, narrowBoards())
-	}
-	return rb, given, err
-}
-
-// narrowOr is narrow with def when no board was given.
-func (b *boardFlag) narrowOr(cmd string, def rules.Board) (rules.Board, error) {
-	rb, given, err := b.narrow(cmd)
-	if !given {
-		return def, nil
-	}
-	return rb, err
-}
-
 // narrowBoards names the boards of Position for people, with
 // AbstractPlay's among them (from its table).
 func narrowBoards() string {
@@ -163,8 +143,8 @@ func squareBoards() string {
 
 // get is board for a command whose engines play square boards only: it
 // returns the size N of the N×N board given, or 0 when none was given; a
-// rectangle or a board wider than MaxSize is refused in one line naming
-// the boards the command plays.
+// rectangle or a board above MaxSize is refused in one line naming the
+// boards the command plays.
 func (b *boardFlag) get(cmd string) (int, error) {
 	rb, given, err := b.board(cmd)
 	switch {
@@ -172,9 +152,7 @@ func (b *boardFlag) get(cmd string) (int, error) {
 		return 0, err
 	case !given:
 		return 0, nil
-	case !rb.Narrow():
-		return 0, usageError(cmd, "%s: no engine plays boards wider than %dx%d yet; %s plays %s", b.flagText(), rules.MaxSize, rules.MaxSize, cmd, squareBoards())
-	case !rb.Square():
+	case !rb.Square() || !rb.Narrow():
 		return 0, usageError(cmd, "%s: %s plays %s only yet", b.flagText(), cmd, squareBoards())
 	}
 	return rb.W, nil

@@ -10,15 +10,15 @@ import (
 )
 
 // TestBoardFlag: --board (or its alias --size) reads a board with
-// rules.ParseBoard; board checks it with the command's name, narrow
-// refuses the boards wider than Position, get the rectangles too; an
-// absent flag gives no board.
+// rules.ParseBoard; board checks it with the command's name, get
+// refuses the rectangles and the boards above 8x8; an absent flag gives
+// no board.
 func TestBoardFlag(t *testing.T) {
 	for _, tc := range []struct {
-		args                     []string
-		board                    rules.Board
-		boardErr, narrow, getErr string
-		size                     int
+		args             []string
+		board            rules.Board
+		boardErr, getErr string
+		size             int
 	}{
 		{args: nil},
 		{args: []string{"--size", "6"}, board: rules.SquareBoard(6), size: 6},
@@ -29,10 +29,9 @@ func TestBoardFlag(t *testing.T) {
 		{args: []string{"--board", "7x6/removal"}, board: rules.Board{W: 7, H: 6, Start: rules.Removal},
 			getErr: "cmd: --board 7x6/removal: cmd plays the square boards 4x4 to 8x8 only yet"},
 		{args: []string{"--size", "9"}, board: rules.SquareBoard(9),
-			narrow: "cmd: --size 9: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8)",
-			getErr: "cmd: --size 9: no engine plays boards wider than 8x8 yet; cmd plays the square boards 4x4 to 8x8"},
+			getErr: "cmd: --size 9: cmd plays the square boards 4x4 to 8x8 only yet"},
 		{args: []string{"--board", "size-9"}, board: rules.Board{W: 9, H: 8, Start: rules.Gap},
-			narrow: "cmd: --board size-9: no engine plays boards wider than 8x8 yet; playable: 4 to 8 files and ranks"},
+			getErr: "cmd: --board size-9: cmd plays the square boards 4x4 to 8x8 only yet"},
 		{args: []string{"--size", "0"}, boardErr: `cmd: --size 0: 0x0 is outside the boards 4x4..16x16`},
 		{args: []string{"--board", "17x6"}, boardErr: `cmd: --board 17x6: 17x6 is outside the boards 4x4..16x16`},
 		{args: []string{"--size", "six"}, boardErr: `cmd: --size six: unknown board: want N or WxH with sides 4..16`},
@@ -53,15 +52,8 @@ func TestBoardFlag(t *testing.T) {
 		if !matchErr(err, tc.boardErr) || err == nil && (rb != tc.board || given != (len(tc.args) > 0)) {
 			t.Errorf("%v: board %v %v %v, want %v %q", tc.args, rb, given, err, tc.board, tc.boardErr)
 		}
-		_, _, err = b.narrow("cmd")
-		if !matchErr(err, tc.narrow+tc.boardErr) {
-			t.Errorf("%v: narrow error %v, want %q", tc.args, err, tc.narrow+tc.boardErr)
-		}
 		n, err := b.get("cmd")
 		want := tc.boardErr + tc.getErr
-		if tc.getErr == "" && tc.narrow != "" {
-			want = "no engine plays boards wider than 8x8 yet; cmd plays"
-		}
 		if !matchErr(err, want) || err == nil && n != tc.size {
 			t.Errorf("%v: get %d %v, want %d %q", tc.args, n, err, tc.size, want)
 		}

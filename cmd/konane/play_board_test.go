@@ -200,4 +200,16 @@ func TestRecordsOfRectangles(t *testing.T) {
 	if _, _, err := analyzeCmd(path); err == nil || err.Error() != "analyze: "+path+": the game is on 7x6; analyze reads games on square boards only yet (no network plays rectangles)" {
 		t.Errorf("analyze of a 7x6 record: %v", err)
 	}
+	// A record of a board above 8x8 (as play saves it): refused in one
+	// line by both.
+	wide := filepath.Join(t.TempDir(), "w.txt")
+	if err := os.WriteFile(wide, []byte("[Board \"15x12\"]\n[Start \"gap\"]\n\n1. h4-h6 h9-h7 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := solveCmd(ctx, "--position", wide); err == nil || err.Error() != "solve: --position "+wide+": the game is on 15x12; the solver holds boards of at most 8x8" {
+		t.Errorf("solve of a 15x12 record: %v", err)
+	}
+	if _, _, err := analyzeCmd(wide); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "the game is on 15x12") {
+		t.Errorf("analyze of a 15x12 record: %v", err)
+	}
 }

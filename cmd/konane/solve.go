@@ -232,6 +232,8 @@ func parsePosition(size int, sizeSet bool, text string, record bool) (rules.Posi
 		}
 		if b := r.Board(); sizeSet && b != rules.SquareBoard(size) {
 			return rules.Position{}, usageError("solve", "--position %s: the game is %dx%d, not %dx%d as --board says", text, b.W, b.H, size, size)
+		} else if !b.Narrow() {
+			return rules.Position{}, usageError("solve", "--position %s: the game is on %dx%d; the solver holds boards of at most %dx%d", text, b.W, b.H, rules.MaxSize, rules.MaxSize)
 		}
 		p, err := r.Final()
 		if err != nil {
