@@ -42,7 +42,9 @@ func TestBrowserLiveRun(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	waitText := func(sel, want string) {
+	// waitMatch waits until the text of sel is want (exact) or starts
+	// with it (prefix).
+	waitMatch := func(sel, want string, prefix bool) {
 		t.Helper()
 		var got string
 		for ctx.Err() == nil {
@@ -50,28 +52,15 @@ func TestBrowserLiveRun(t *testing.T) {
 			if got, err = chromedp.Run(ctx, chromedp.Text(sel)); err != nil {
 				t.Fatal(err)
 			}
-			if got == want {
+			if got == want || prefix && strings.HasPrefix(got, want) {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Fatalf("%s shows %q, want %q", sel, got, want)
+		t.Fatalf("%s shows %q, want %q (prefix %v)", sel, got, want, prefix)
 	}
-	waitPrefix := func(sel, want string) {
-		t.Helper()
-		var got string
-		for ctx.Err() == nil {
-			var err error
-			if got, err = chromedp.Run(ctx, chromedp.Text(sel)); err != nil {
-				t.Fatal(err)
-			}
-			if strings.HasPrefix(got, want) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("%s shows %q, want it to start %q", sel, got, want)
-	}
+	waitText := func(sel, want string) { t.Helper(); waitMatch(sel, want, false) }
+	waitPrefix := func(sel, want string) { t.Helper(); waitMatch(sel, want, true) }
 	count := func(sel string) int {
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf("document.querySelectorAll(%q).length", sel)))
 		if err != nil {
