@@ -5,12 +5,11 @@ import (
 	"crypto/ed25519"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"strings"
-
-	"golang.org/x/crypto/ssh"
 )
 
 // ParsePublicKey reads AbstractPlay's Ed25519 public key in the forms its
@@ -41,11 +40,7 @@ func ParsePublicKey(text string) (ed25519.PublicKey, error) {
 	case strings.Contains(k, "---- BEGIN SSH2 PUBLIC KEY ----"):
 		return parseRFC4716(k)
 	case strings.HasPrefix(k, "ssh-"):
-		pk, _, _, _, err := ssh.ParseAuthorizedKey([]byte(k))
-		if err != nil {
-			return nil, fmt.Errorf("apbot: public key: %w", err)
-		}
-		return ed25519Of(pk)
+		return parseSSHLine(k)
 	}
 	wire, err := base64.StdEncoding.DecodeString(k)
 	if err != nil {
@@ -89,24 +84,55 @@ func parseRFC4716(k string) (ed25519.PublicKey, error) {
 	return parseWire(wire)
 }
 
-func parseWire(wire []byte) (ed25519.PublicKey, error) {
-	pk, err := ssh.ParsePublicKey(wire)
+// sshEd25519 is the SSH name of an Ed25519 key.
+const sshEd25519 = "ssh-ed25519"
+
+// parseSSHLine reads an OpenSSH line: "ssh-ed25519", the base64 of the
+// key's wire format, and an optional comment.
+func parseSSHLine(k string) (ed25519.PublicKey, error) {
+	f := strings.Fields(k)
+	switch {
+	case f[0] != sshEd25519:
+		return nil, fmt.Errorf("apbot: public key: type %s, want %s", f[0], sshEd25519)
+	case len(f) < 2:
+		return nil, errors.New("apbot: public key: an ssh-ed25519 line without its key")
+	}
+	wire, err := base64.StdEncoding.DecodeString(f[1])
 	if err != nil {
 		return nil, fmt.Errorf("apbot: public key: %w", err)
 	}
-	return ed25519Of(pk)
+	return parseWire(wire)
 }
 
-func ed25519Of(pk ssh.PublicKey) (ed25519.PublicKey, error) {
-	cpk, ok := pk.(ssh.CryptoPublicKey)
+// parseWire reads the SSH wire format of an Ed25519 key (RFC 8709): the
+// string "ssh-ed25519", then the string of the key's 32 bytes, each
+// string its length (4 bytes, big-endian) and its bytes, nothing after.
+func parseWire(wire []byte) (ed25519.PublicKey, error) {
+	typ, rest, ok := sshString(wire)
 	if !ok {
-		return nil, fmt.Errorf("apbot: public key: type %s, want ssh-ed25519", pk.Type())
+		return nil, errors.New("apbot: public key: not the SSH wire format of a key")
 	}
-	k, ok := cpk.CryptoPublicKey().(ed25519.PublicKey)
-	if !ok {
-		return nil, fmt.Errorf("apbot: public key: type %s, want ssh-ed25519", pk.Type())
+	if string(typ) != sshEd25519 {
+		return nil, fmt.Errorf("apbot: public key: type %q, want %s", typ, sshEd25519)
 	}
-	return bytes.Clone(k), nil
+	key, rest, ok := sshString(rest)
+	if !ok || len(rest) > 0 || len(key) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("apbot: public key: an %s key that is not %d bytes and nothing else", sshEd25519, ed25519.PublicKeySize)
+	}
+	return bytes.Clone(key), nil
+}
+
+// sshString splits an SSH string (a 4-byte big-endian length, then its
+// bytes) off the front of b.
+func sshString(b []byte) (s, rest []byte, ok bool) {
+	if len(b) < 4 {
+		return nil, nil, false
+	}
+	n := binary.BigEndian.Uint32(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return nil, nil, false
+	}
+	return b[4 : 4+n], b[4+n:], true
 }
 
 func parsePEM(k string) (ed25519.PublicKey, error) {

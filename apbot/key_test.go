@@ -63,6 +63,10 @@ func TestParsePublicKey(t *testing.T) {
 		"rsa":        rsaLine,
 		"bad base64": "ssh-ed25519 !!!!",
 		"short wire": base64.StdEncoding.EncodeToString([]byte("abc")),
+		"long wire":  base64.StdEncoding.EncodeToString(append(sp.Marshal(), 0)),
+		"rsa wire":   strings.Fields(rsaLine)[1],
+		"no key":     "ssh-ed25519",
+		"short key":  "ssh-ed25519 " + base64.StdEncoding.EncodeToString(sp.Marshal()[:40]),
 		"bad pem":    "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n",
 	} {
 		if _, err := ParsePublicKey(text); err == nil || !strings.HasPrefix(err.Error(), "apbot: public key") {

@@ -82,6 +82,22 @@ func TestWritePNG(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1100 || b.Dy() != 600 {
 		t.Errorf("image %v, want 1100x600", b)
 	}
+	// On white, with the lines in the palette's colours and dark text.
+	blue, dark := 0, 0
+	for y := 0; y < 600; y++ {
+		for x := 0; x < 1100; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			switch {
+			case r>>8 == 0x1f && g>>8 == 0x77 && b>>8 == 0xb4:
+				blue++
+			case r>>8 < 0x60 && g>>8 < 0x60 && b>>8 < 0x60:
+				dark++
+			}
+		}
+	}
+	if r, g, b, _ := img.At(0, 0).RGBA(); r != 0xffff || g != 0xffff || b != 0xffff || blue < 200 || dark < 2000 {
+		t.Errorf("corner %x %x %x, %d pixels of the first series' blue, %d dark: want white, a line and text", r, g, b, blue, dark)
+	}
 	if err := WritePNG(&buf, nil, 2); err == nil {
 		t.Error("no panels: no error")
 	}

@@ -370,7 +370,11 @@ func (t ticker) ticks(lo, hi float64) []tick {
 	}
 	// At most six ticks unless asked for a number: the smallest round
 	// step that gives no more.
-	step := niceStepUp((hi - lo) / 5)
+	count := func(s float64) float64 { return math.Floor(hi/s+1e-9) - math.Ceil(lo/s-1e-9) + 1 }
+	step := niceStep((hi - lo) / 6)
+	for count(step) > 6 {
+		step = niceStepUp(step * 1.01)
+	}
 	if t.target > 0 {
 		step = niceStep((hi - lo) / float64(t.target))
 	}

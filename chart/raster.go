@@ -17,7 +17,8 @@ import (
 type raster struct {
 	img   *image.RGBA
 	scale float64
-	err   error // the first error of a text (the font)
+	z     *vector.Rasterizer // reused from one paint to the next
+	err   error              // the first error of a text (the font)
 }
 
 func newRaster(w, h, scale float64) *raster {
@@ -32,10 +33,26 @@ func (c *raster) writePNG(w io.Writer) error {
 }
 
 // paint fills the polygons, all of one orientation so that where they
-// overlap they cover once, with p.
+// overlap they cover once, with p. The rasterizer covers their bounding
+// box only: a stroke costs its own pixels, not the image's.
 func (c *raster) paint(polys [][]point, p paint) {
-	b := c.img.Bounds()
-	z := vector.NewRasterizer(b.Dx(), b.Dy())
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, poly := range polys {
+		for _, q := range poly {
+			x0, y0 = math.Min(x0, q.X*c.scale), math.Min(y0, q.Y*c.scale)
+			x1, y1 = math.Max(x1, q.X*c.scale), math.Max(y1, q.Y*c.scale)
+		}
+	}
+	box := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1).Intersect(c.img.Bounds())
+	if box.Empty() {
+		return
+	}
+	if c.z == nil {
+		c.z = vector.NewRasterizer(box.Dx(), box.Dy())
+	} else {
+		c.z.Reset(box.Dx(), box.Dy())
+	}
+	ox, oy := float64(box.Min.X), float64(box.Min.Y)
 	for _, poly := range polys {
 		if len(poly) < 3 {
 			continue
@@ -47,13 +64,13 @@ func (c *raster) paint(polys [][]point, p paint) {
 			}
 			poly = rev
 		}
-		z.MoveTo(float32(poly[0].X*c.scale), float32(poly[0].Y*c.scale))
+		c.z.MoveTo(float32(poly[0].X*c.scale-ox), float32(poly[0].Y*c.scale-oy))
 		for _, q := range poly[1:] {
-			z.LineTo(float32(q.X*c.scale), float32(q.Y*c.scale))
+			c.z.LineTo(float32(q.X*c.scale-ox), float32(q.Y*c.scale-oy))
 		}
-		z.ClosePath()
+		c.z.ClosePath()
 	}
-	z.Draw(c.img, b, image.NewUniform(p.premultiplied()), image.Point{})
+	c.z.Draw(c.img, box, image.NewUniform(p.premultiplied()), image.Point{})
 }
 
 // area is the signed area of a polygon.
@@ -66,7 +83,34 @@ func area(poly []point) float64 {
 	return a / 2
 }
 
-func (c *raster) fill(path []point, p paint) { c.paint([][]point{path}, p) }
+func (c *raster) fill(path []point, p paint) {
+	if r, ok := pixelRect(path, c.scale); ok && p.a == 1 {
+		// An opaque rectangle on whole pixels (the background): copied.
+		draw.Draw(c.img, r, image.NewUniform(p.premultiplied()), image.Point{}, draw.Src)
+		return
+	}
+	c.paint([][]point{path}, p)
+}
+
+// pixelRect is path as a rectangle of whole pixels, if it is one.
+func pixelRect(path []point, scale float64) (image.Rectangle, bool) {
+	if len(path) != 4 {
+		return image.Rectangle{}, false
+	}
+	var px [4]image.Point
+	for i, q := range path {
+		x, y := q.X*scale, q.Y*scale
+		if x != math.Round(x) || y != math.Round(y) {
+			return image.Rectangle{}, false
+		}
+		px[i] = image.Pt(int(x), int(y))
+	}
+	r := image.Rectangle{px[0], px[2]}.Canon()
+	if !(px[1] == image.Pt(px[2].X, px[0].Y) && px[3] == image.Pt(px[0].X, px[2].Y)) {
+		return image.Rectangle{}, false
+	}
+	return r, true
+}
 
 // stroke draws the line as the union of a quadrilateral per segment and
 // a disc at each point (round joins and caps).

@@ -6,12 +6,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/konanezero/konane/internal/browsertest"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // TestBrowserLiveRun opens the dashboard in Chromium beside a training run
@@ -26,12 +29,22 @@ func TestBrowserLiveRun(t *testing.T) {
 	ctx := browsertest.New(t, 1200, 900)
 	dir := t.TempDir()
 	train(t, dir, 1)
-	srv := httptest.NewServer(New(os.DirFS(dir), Options{Name: "live test", Refresh: 200 * time.Millisecond}))
+	var trainer atomic.Int64 // the process holding the run's lock
+	trainer.Store(4242)
+	holder := func(key string) (int, error) {
+		if key == runfiles.LockFile {
+			return int(trainer.Load()), nil
+		}
+		return 0, nil
+	}
+	srv := httptest.NewServer(New(os.DirFS(dir), Options{Name: "live test", Refresh: 200 * time.Millisecond, Holder: holder}))
 	defer srv.Close()
 
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	waitText := func(sel, want string) {
+	// waitMatch waits until the text of sel is want (exact) or starts
+	// with it (prefix).
+	waitMatch := func(sel, want string, prefix bool) {
 		t.Helper()
 		var got string
 		for ctx.Err() == nil {
@@ -39,13 +52,15 @@ func TestBrowserLiveRun(t *testing.T) {
 			if got, err = chromedp.Run(ctx, chromedp.Text(sel)); err != nil {
 				t.Fatal(err)
 			}
-			if got == want {
+			if got == want || prefix && strings.HasPrefix(got, want) {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Fatalf("%s shows %q, want %q", sel, got, want)
+		t.Fatalf("%s shows %q, want %q (prefix %v)", sel, got, want, prefix)
 	}
+	waitText := func(sel, want string) { t.Helper(); waitMatch(sel, want, false) }
+	waitPrefix := func(sel, want string) { t.Helper(); waitMatch(sel, want, true) }
 	count := func(sel string) int {
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf("document.querySelectorAll(%q).length", sel)))
 		if err != nil {
@@ -57,6 +72,7 @@ func TestBrowserLiveRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText("#generation", "1")
+	waitPrefix("#live", "live · last generation at ")
 
 	// The trainer writes generation 2 while the page is open; then a
 	// ladder appears.
@@ -95,6 +111,10 @@ func TestBrowserLiveRun(t *testing.T) {
 		}
 	}
 	shoot("dashboard-desktop.png")
+
+	// The trainer exits: the page says so at once, not "live".
+	trainer.Store(0)
+	waitPrefix("#live", "not training · no trainer holds the run")
 
 	// A phone: nothing wider than the screen.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
