@@ -128,21 +128,13 @@ func (c Choice) Draw(p rules.Position, res mcts.Result, rng *rand.Rand) rules.Mo
 // among the guarded ones (Guard) — and always the one move Guard leaves,
 // when it leaves one. rng is only used when c has Noise.
 func (c Choice) Slip(p rules.Position, best rules.Move, rng *rand.Rand) rules.Move {
-	if c.Noise <= 0 {
-		return best
-	}
-	keep := Guard(p)
-	if len(keep) == 1 {
-		return keep[0]
-	}
-	if rng.Float64() >= c.Noise {
-		return best
-	}
-	if len(keep) == 0 {
-		var buf [rules.MaxMoves]rules.Move
-		keep = p.LegalMoves(buf[:0])
-	}
-	return keep[rng.IntN(len(keep))]
+	return slip(c, p, best, rng)
+}
+
+// SlipWide is Slip on the boards above 8x8 (a rules.WidePosition), with
+// the same draws from rng.
+func (c Choice) SlipWide(p rules.WidePosition, best rules.WideMove, rng *rand.Rand) rules.WideMove {
+	return slip(c, p, best, rng)
 }
 
 // Guard returns the moves of p that anyone who has learned the rules
@@ -150,10 +142,41 @@ func (c Choice) Slip(p rules.Position, best rules.Move, rng *rand.Rand) rules.Mo
 // without a move) when there are any; else, when exactly one move leaves
 // the opponent no reply that wins at once, that move; else nil (no
 // restriction: every move loses at once, or several do not).
-func Guard(p rules.Position) []rules.Move {
-	var buf [rules.MaxMoves]rules.Move
+func Guard(p rules.Position) []rules.Move { return guard(p) }
+
+// GuardWide is Guard on the boards above 8x8.
+func GuardWide(p rules.WidePosition) []rules.WideMove { return guard(p) }
+
+// position is what Slip and Guard ask of a position: rules.Position and
+// rules.WidePosition, with their moves M.
+type position[P any, M any] interface {
+	LegalMoves(buf []M) []M
+	Play(m M) P
+	HasMoves() bool
+}
+
+func slip[P position[P, M], M any](c Choice, p P, best M, rng *rand.Rand) M {
+	if c.Noise <= 0 {
+		return best
+	}
+	keep := guard(p)
+	if len(keep) == 1 {
+		return keep[0]
+	}
+	if rng.Float64() >= c.Noise {
+		return best
+	}
+	if len(keep) == 0 {
+		var buf [rules.MaxMoves]M
+		keep = p.LegalMoves(buf[:0])
+	}
+	return keep[rng.IntN(len(keep))]
+}
+
+func guard[P position[P, M], M any](p P) []M {
+	var buf [rules.MaxMoves]M
 	moves := p.LegalMoves(buf[:0])
-	var wins []rules.Move
+	var wins []M
 	for _, m := range moves {
 		if !p.Play(m).HasMoves() {
 			wins = append(wins, m)
@@ -162,7 +185,8 @@ func Guard(p rules.Position) []rules.Move {
 	if len(wins) > 0 {
 		return wins
 	}
-	safe, nsafe := rules.NoMove, 0
+	var safe M
+	nsafe := 0
 	for _, m := range moves {
 		if !winsAtOnce(p.Play(m)) {
 			safe = m
@@ -172,15 +196,15 @@ func Guard(p rules.Position) []rules.Move {
 		}
 	}
 	if nsafe == 1 {
-		return []rules.Move{safe}
+		return []M{safe}
 	}
 	return nil
 }
 
 // winsAtOnce reports whether the side to move in p has a move that
 // leaves its opponent without a move.
-func winsAtOnce(p rules.Position) bool {
-	var buf [rules.MaxMoves]rules.Move
+func winsAtOnce[P position[P, M], M any](p P) bool {
+	var buf [rules.MaxMoves]M
 	for _, m := range p.LegalMoves(buf[:0]) {
 		if !p.Play(m).HasMoves() {
 			return true

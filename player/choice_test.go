@@ -1,6 +1,7 @@
 package player
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -254,4 +255,64 @@ func TestLimitsChoiceValidate(t *testing.T) {
 	if got := (Limits{Sims: 1, Choice: Choice{Temp: 1.5, TopK: 8}}).String(); got != "1 simulations per move, drawn at temperature 1.5 among the top 8" {
 		t.Errorf("String = %q", got)
 	}
+}
+
+// TestSlipWide: on the boards both layouts hold, GuardWide keeps the
+// moves Guard keeps and SlipWide draws what Slip draws from the same
+// seed; on a 15x12 game a slipping level plays legal moves, some of them
+// not the engine's.
+func TestSlipWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	c := Choice{Noise: 0.5}
+	for _, size := range []int{5, 8} {
+		for _, p := range rulestest.Games(rng, size, 20) {
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				continue
+			}
+			w := p.Wide()
+			if got, want := moveStrings(GuardWide(w)), moveStrings(Guard(p)); !slices.Equal(got, want) {
+				t.Fatalf("%v\nGuardWide = %v, Guard = %v", p, got, want)
+			}
+			a := c.Slip(p, moves[0], rand.New(rand.NewPCG(1, 2)))
+			b := c.SlipWide(w, moves[0].Wide(), rand.New(rand.NewPCG(1, 2)))
+			if a.String() != b.String() {
+				t.Fatalf("%v\nSlipWide = %v, Slip = %v", p, b, a)
+			}
+		}
+	}
+	b, err := rules.ParseBoard("15x12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.WidePosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slipped := 0
+	for ply := 0; ply < 40; ply++ {
+		moves := p.LegalMoves(nil)
+		if len(moves) == 0 {
+			break
+		}
+		m := c.SlipWide(p, moves[0], rng)
+		if !p.Legal(m) {
+			t.Fatalf("ply %d: SlipWide gave %v, not legal", ply, m)
+		}
+		if m != moves[0] {
+			slipped++
+		}
+		p = p.Play(m)
+	}
+	if slipped == 0 {
+		t.Error("a level with Noise 0.5 never slipped in 40 plies of 15x12")
+	}
+}
+
+func moveStrings[M fmt.Stringer](ms []M) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
 }

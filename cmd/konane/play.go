@@ -58,8 +58,8 @@ search's estimate. On the other boards (rectangles such as AbstractPlay's
 7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
 no network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
-gives no win probability; on the boards of at most 8x8, at the levels
-below hard some of its moves are random (see --level).
+gives no win probability; at the levels below hard some of its moves are
+random (see --level).
 
 ` + boardsParagraph("play plays every one of them.") + `
 
@@ -573,6 +573,22 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 // Position's boards: a *rules.Game).
 func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Position() }
 
+// slip is the classical engine's move m (in project notation) as a weak
+// level plays it (Choice.Slip, on either game).
+func (t *terminal) slip(m string) string {
+	switch g := t.game.(type) {
+	case *rules.Game:
+		if mv, err := rules.ParseMove(g.Position(), m); err == nil {
+			return t.strength.Slip(g.Position(), mv, t.slips).String()
+		}
+	case *rules.WideGame:
+		if mv, err := rules.ParseWideMove(g.Position(), m); err == nil {
+			return t.strength.SlipWide(g.Position(), mv, t.slips).String()
+		}
+	}
+	return m
+}
+
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
 	if t.engine == nil {
@@ -580,12 +596,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
-		if g, ok := t.game.(*rules.Game); ok {
-			// A weak level's slips (the boards above 8x8 have none yet).
-			if mv, err := rules.ParseMove(g.Position(), m); err == nil {
-				m = t.strength.Slip(g.Position(), mv, t.slips).String()
-			}
-		}
+		m = t.slip(m)
 		if _, err := t.game.PlayString(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}

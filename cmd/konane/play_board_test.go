@@ -71,7 +71,7 @@ func TestPlayWide(t *testing.T) {
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	text := flat(out.String())
 	for _, want := range []string{
-		"New game on 15x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move).",
+		"New game on 15x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
 		"On 15x12 the computer plays the classical engine (no network for this board yet).",
 		"12 o x o x o x o x o x o x o x o\n11 x o x o x o x o x o x o x o x\n",
 		" 7 x o x o x o x . x o x o x o x\n 6 o x o x o x o . o x o x o x o\n",
@@ -111,7 +111,7 @@ func TestPlayWide(t *testing.T) {
 	}
 	text = flat(out.String())
 	for _, want := range []string{
-		"you play white, the computer black (level easy: the classical engine, ",
+		"you play white, the computer black (level 4, easy: the classical engine, ",
 		"On 16x16 the computer plays the classical engine",
 		"The computer (black) plays ",
 		"16 o x o x o x o x o x o x o x o",
