@@ -325,8 +325,10 @@ func TestBrowser(t *testing.T) {
 	start := time.Now()
 	browser := browsertest.New(t, 1200, 900)
 	// Reviews and the openings wait as long as the test does (settleWithin):
-	// a loaded machine takes minutes.
-	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute, TrustedProxies: loopback}})
+	// a loaded machine takes minutes. Searches queue (16, for up to 30 s):
+	// the tabs of parallel subtests ask for hints and evaluations, each a
+	// medium search at any level (agent.AdviceLimits).
+	ts := newTestServer(t, Config{API: api.Config{ReviewTimeout: 5 * time.Minute, Queue: 16, QueueWait: 30 * time.Second, TrustedProxies: loopback}})
 	t.Logf("browser and server started in %v", time.Since(start).Round(time.Millisecond))
 	t.Run("game", func(t *testing.T) { browserGame(t, browser, ts) })
 	t.Run("languages", func(t *testing.T) { browserLanguages(t, browser, ts) })

@@ -17,6 +17,7 @@ import (
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
 )
 
 func init() {
@@ -428,6 +429,27 @@ func (t *terminal) describeStrength() string {
 	return s
 }
 
+// levelAboutKeys are the keys of the catalog's words for what each level
+// plays like (web/messages, the page's texts), written out as the
+// catalog wants; the terminal says them in English.
+var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "beginner": "level.about.beginner",
+	"casual": "level.about.casual", "easy": "level.about.easy", "steady": "level.about.steady",
+	"medium": "level.about.medium", "hard": "level.about.hard", "max": "level.about.max"}
+
+// levelAbout says in words what the level of that name plays like
+// (on a network's board), or "" for no level of the table.
+func levelAbout(name string) string {
+	key, ok := levelAboutKeys[name]
+	if !ok {
+		return ""
+	}
+	c, err := messages.Load()
+	if err != nil {
+		return ""
+	}
+	return c.Text("en", key, nil)
+}
+
 // levelNumber is the number of the level of that name, or 0.
 func levelNumber(name string) int {
 	l, _ := agent.ParseLevel(name)
@@ -531,6 +553,9 @@ func (t *terminal) resign() {
 func (t *terminal) setLevel(args []string) {
 	if len(args) == 0 {
 		t.say(fmt.Sprintf("the computer plays at %s (levels: %s)", t.describeStrength(), levelHelp()))
+		if about := levelAbout(t.level); about != "" && t.engine != nil && t.engine.Model() != nil {
+			t.say(about)
+		}
 		return
 	}
 	l, err := agent.ParseLevel(args[0])
@@ -544,6 +569,9 @@ func (t *terminal) setLevel(args []string) {
 		t.pvs.MoveTime = l.PVSTime
 	}
 	t.say("the computer now plays at " + t.describeStrength())
+	if about := levelAbout(t.level); about != "" && t.engine != nil && t.engine.Model() != nil {
+		t.say(about)
+	}
 }
 
 func (t *terminal) humanMove(ctx context.Context, text string) error {

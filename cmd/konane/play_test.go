@@ -325,6 +325,7 @@ func TestPlayCommands(t *testing.T) {
 		"unknown level \"silly\": want 1..8 or a name: newcomer, beginner, casual, easy,\nsteady, medium, hard, max\n",
 		"the computer now plays at level 6, medium: 512 simulations",
 		"the computer now plays at level 4, easy: 16 simulations",
+		"Looks a few moves ahead and rarely blunders",
 		"Whoever has no jump on their turn loses.",
 		"x black, o white. black (you) to move.\n",
 		"You (black) resign.\n",
