@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"mime"
 	stdnet "net"
 	"net/http"
@@ -561,9 +562,15 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed uint64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
+	// A weak level's slips of the classical engine (Choice.Slip), seeded
+	// by the game's ply as the search is.
+	slips := rand.New(rand.NewPCG(seed, 0x736c6970))
 	if !board.rules.Narrow() {
 		m, err := player.NewPVS(0, t, seed).MoveWide(ctx, wp)
-		return m.String(), err
+		if err != nil {
+			return "", err
+		}
+		return b.strength.SlipWide(wp, m, slips).String(), nil
 	}
 	p, err := wp.Narrow()
 	if err != nil {
@@ -572,7 +579,10 @@ func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed u
 	e, ok := b.network(board)
 	if !ok {
 		m, err := player.NewPVS(0, t, seed).Move(ctx, p)
-		return m.String(), err
+		if err != nil {
+			return "", err
+		}
+		return b.strength.Slip(p, m, slips).String(), nil
 	}
 	a, err := e.NewAgent(seed)
 	if err != nil {
