@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"golang.org/x/sync/errgroup"
 
@@ -181,7 +182,8 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
-	e, err := OpenEngine(s.Model, 0)
+	board, _ := strconv.Atoi(s.Settings[settingBoard]) // checked by ParseSpec; 0 for none
+	e, err := OpenEngine(s.Model, board)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 // The settings of a model spec (player.Spec) that this package reads,
@@ -22,19 +23,22 @@ import (
 //	ptemp=T    the temperature of the network's priors in the search
 //	           (mcts.Config.PolicyTemp; default PolicyTemp for the model's
 //	           size; 1 uses them as they are)
+//	board=N    the board N×N a multi-board model plays (default 8); for a
+//	           single-board model, its own size or an error
 //
 // A model spec needs level, sims or time.
 const (
 	settingLevel      = "level"
 	settingSolver     = "solver"
 	settingPolicyTemp = "ptemp"
+	settingBoard      = "board"
 )
 
 // Kinds are the kinds of player a spec may name: player.DefaultKinds,
 // with the model kind reading the settings above too.
 var Kinds = player.DefaultKinds.With(player.Kind{
 	Name:   player.KindModel,
-	Keys:   []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, "name", "file"},
+	Keys:   []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, settingBoard, "name", "file"},
 	Set:    setModelSetting,
 	Finish: checkModelSpec,
 })
@@ -65,6 +69,12 @@ func setModelSetting(key, value string) (string, error) {
 			return "", err
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
+	case settingBoard:
+		n, err := strconv.Atoi(value)
+		if err != nil || n < rules.MinSize || n > rules.MaxSize {
+			return "", fmt.Errorf("want a board size %d..%d", rules.MinSize, rules.MaxSize)
+		}
+		return strconv.Itoa(n), nil
 	}
 	return "", fmt.Errorf("agent: no model setting %q", key) // Kinds names only the keys above
 }

@@ -157,7 +157,7 @@ type MismatchError struct {
 
 func (e *MismatchError) Error() string {
 	return fmt.Sprintf("%v: the checkpoint is of a %s %s network, the trainer's is %s %s", ErrFormat,
-		e.Checkpoint.boardName(), e.Checkpoint.Arch(), e.Trainer.boardName(), e.Trainer.Arch())
+		e.Checkpoint.BoardName(), e.Checkpoint.Arch(), e.Trainer.BoardName(), e.Trainer.Arch())
 }
 
 func (e *MismatchError) Unwrap() error { return ErrFormat }

@@ -56,9 +56,9 @@ const MultiBoardHops = (rules.MaxSide - 1) / 2
 // MultiBoard reports whether c is a multi-board network (Size 0).
 func (c Config) MultiBoard() bool { return c.Size == 0 }
 
-// boardName names the network's board for people: "8x8", or
+// BoardName names the network's board for people: "8x8", or
 // "multi-board".
-func (c Config) boardName() string {
+func (c Config) BoardName() string {
 	if c.MultiBoard() {
 		return "multi-board"
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,4 +218,46 @@ func must(b []byte, err error) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestReplayDrawBoard: a multi-board buffer draws a batch of one board
+// under the symmetries that keep it (a rectangle stays a rectangle of its
+// shape), counts each board's samples in the window, and says when it
+// has none of a board.
+func TestReplayDrawBoard(t *testing.T) {
+	r := NewReplay(0, 1000, 1000)
+	var samples []net.Sample
+	for _, b := range []rules.Board{{W: 6, H: 6}, {W: 7, H: 6, Start: rules.Gap}} {
+		p, err := b.Position()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, _ := rules.Playout(rand.New(rand.NewPCG(1, 2)), p, 12)
+		for _, q := range ps[:len(ps)-1] {
+			moves := q.LegalMoves(nil)
+			samples = append(samples, net.Sample{Position: q, Value: 1, Policy: []net.ActionProb{{Action: int32(rules.ActionIndex(moves[0], int(q.Size))), Prob: 1}}})
+		}
+	}
+	r.Add(samples)
+	counts := r.BoardCounts()
+	six, rect := rules.ShapeCode(6, 6), rules.ShapeCode(7, 6)
+	if counts[six] == 0 || counts[rect] == 0 || counts[six]+counts[rect] != len(samples) {
+		t.Fatalf("counts %v for %d samples", counts, len(samples))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	batch := make([]net.Sample, 32)
+	if err := r.DrawBoard(rng, rect, batch); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range batch {
+		if int(s.Position.Size) != rect || s.Position.Validate() != nil {
+			t.Fatalf("sample %d: a %s position", i, s.Position.Dims())
+		}
+		if m := rules.ActionMove(int(s.Policy[0].Action), rect); !slices.Contains(s.Position.LegalMoves(nil), m) {
+			t.Fatalf("sample %d: policy on %v, not a legal move", i, m)
+		}
+	}
+	if err := r.DrawBoard(rng, rules.ShapeCode(8, 8), batch); err == nil || !strings.Contains(err.Error(), "no 8x8 sample") {
+		t.Errorf("drawing a board the window lacks: %v", err)
+	}
 }

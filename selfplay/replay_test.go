@@ -166,18 +166,30 @@ func FuzzReadShard(f *testing.F) {
 	var empty bytes.Buffer
 	encodeShard(&empty, 4, nil, nil)
 	f.Add(empty.Bytes(), 4)
+	// A multi-board run's shard (version 4), read as such and as 6x6's.
+	samples, _, err := decodeShard(data, 6)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var mixed bytes.Buffer
+	encodeShard(&mixed, 0, &shardTag{gen: 3, run: 7}, samples)
+	f.Add(mixed.Bytes(), 0)
+	f.Add(mixed.Bytes(), 6)
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
 		if len(data) >= 4 {
 			inputs = append(inputs, resum(data))
 		}
 		for _, in := range inputs {
-			samples, _, err := decodeShard(in, size)
+			samples, tag, err := decodeShard(in, size)
 			if err != nil {
 				continue
 			}
+			if size != 0 {
+				tag = nil // re-encoded as written outside a run (versions 1 and 3)
+			}
 			var back bytes.Buffer
-			if err := encodeShard(&back, size, nil, samples); err != nil {
+			if err := encodeShard(&back, size, tag, samples); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(back.Bytes(), in) {

@@ -825,8 +825,8 @@ func (d *RunDir) loadCheckpoint(st runfiles.State, t *net.Trainer) error {
 	}
 	if me, ok := errors.AsType[*net.MismatchError](err); ok {
 		// The checkpoint is what the run trained; config.json is what changed.
-		return &FileError{Path: d.name(runfiles.ConfigFile), Err: fmt.Errorf("net: a %dx%d %s network, but the run trained a %dx%d %s (checkpoint %s): put net back as it was, or start a new run",
-			me.Trainer.Size, me.Trainer.Size, me.Trainer.Arch(), me.Checkpoint.Size, me.Checkpoint.Size, me.Checkpoint.Arch(), st.Checkpoint)}
+		return &FileError{Path: d.name(runfiles.ConfigFile), Err: fmt.Errorf("net: a %s %s network, but the run trained a %s %s (checkpoint %s): put net back as it was, or start a new run",
+			me.Trainer.BoardName(), me.Trainer.Arch(), me.Checkpoint.BoardName(), me.Checkpoint.Arch(), st.Checkpoint)}
 	}
 	if err != nil {
 		return fmt.Errorf("selfplay: resuming %s: %w", d.root, err)

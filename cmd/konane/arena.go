@@ -32,7 +32,8 @@ player specs. Each spec names a player and its settings:
                                    only late in the game, see maxstones=N)
     model:FILE,sims=200            a trained model with MCTS (level=L, sims=N or time=D;
                                    solver=off searches without the solver; ptemp=T
-                                   sets the priors' temperature, default the agent's)
+                                   sets the priors' temperature, default the agent's;
+                                   board=N gives a multi-board model the board)
     model:sims=200,file=PATH       the same for any path: file=, last, takes
                                    the rest of the spec (commas included)
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -44,6 +45,7 @@ func TestTrainBoardList(t *testing.T) {
 		{"--board 6x6,8x8:0", "weight"},
 		{"--board 6x6,8x8 --gate-games 10", "no gate"},
 		{"--board 6x6,8x8 --selfplay=false", "plays its own games"},
+		{"--board 4x4,5x4 --init " + agenttest.TinyModelFile(t, 4), "the model plays 4x4 only; a multi-board run starts from a multi-board model"},
 	} {
 		d := dir
 		if !strings.Contains(tc.want, "holds a run") {
