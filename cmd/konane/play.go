@@ -23,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:  "play",
-		usage: "play [--board B] [--color black|white|random] [--level L] [--sims N] [--time D] [--model FILE] [--seed S]",
+		usage: "play [--board B] [--color black|white|random] [--level L] [--sims N] [--time D] [--model FILE] [--seed S] [--coach]",
 		short: "play Kōnane against the trained agent in the terminal",
 		long: `Play a game against the computer in the terminal. The board is drawn with
 its coordinates (files a.. from the left, ranks 1.. from the bottom; x is
@@ -38,6 +38,8 @@ names its final landing square). Commands:
     hint         the computer's suggestion for you, with your win probability
     eval         your win probability and the line the computer expects (also: show)
     undo         take back your last move and the computer's reply
+    coach on|off after each of your moves that costs 10 points or more of
+                 your win probability, say so and name a better move
     resign       give up the game
     new          start a new game (same settings; --color random draws again)
     level [L]    show the computer's levels, or set one: 1 (newcomer) .. 8 (max)
@@ -59,8 +61,9 @@ search's estimate. On the other boards (rectangles such as AbstractPlay's
 7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
 no network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
-gives no win probability; at the levels below hard some of its moves are
-random (see --level).
+gives no win probability, and the coach (coach on, or --coach) does not
+work there; at the levels below hard some of its moves are random (see
+--level).
 
 ` + boardsParagraph("play plays every one of them.") + `
 
@@ -76,6 +79,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlagSet("play", stderr)
 	board := addBoardFlag(fs, "default 8x8, or the board of --model")
 	color := fs.String("color", "black", "your colour: black (moves first), white or random")
+	coach := fs.Bool("coach", false, "start with the coach on (see the command coach)")
 	var af agentFlags
 	af.declare(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -102,7 +106,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		level = l.Name // --level 3 is casual
 	}
 	t := &terminal{out: stdout, strength: strength, level: level,
-		color: *color, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+		color: *color, coach: *coach, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
 	if given && (!rb.Square() || !rb.Narrow() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
 		// No network for this board: the classical engine plays.
 		if af.model != "" {
@@ -168,6 +172,8 @@ type terminal struct {
 	// resignAsked: the last command was resign, whose confirmation
 	// (yes) the next line is.
 	resignAsked bool
+	// coach: judge each of the human's moves (coachMove).
+	coach bool
 }
 
 const playHelp = `commands:
@@ -176,6 +182,8 @@ const playHelp = `commands:
   hint         the computer's suggestion for you, with your win probability
   eval         your win probability and the line the computer expects (also: show)
   undo         take back your last move and the computer's reply
+  coach on|off after a move of yours that costs 10 points or more of your
+               win probability, say so and name a better move
   resign       give up the game (asks to confirm: yes)
   new          start a new game
   level [L]    show the computer's levels, or set one: 1 (newcomer) .. 8 (max)
@@ -219,6 +227,9 @@ func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
 	defer in.restore()
 	t.out, t.width = in.out, in.width
 	in.start(ctx)
+	if t.coach && t.engine == nil {
+		t.say(t.noCoach())
+	}
 	if err := t.newGame(ctx); err != nil {
 		return err
 	}
@@ -296,6 +307,8 @@ func (t *terminal) command(ctx context.Context, line string) (quit bool, err err
 		if noArgs() {
 			t.askResign()
 		}
+	case "coach":
+		t.setCoach(args)
 	case "rules":
 		if noArgs() {
 			fmt.Fprintln(t.out, playRules)
@@ -579,6 +592,10 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		fmt.Fprintln(t.out, "the game is over: type new for another game, or undo")
 		return nil
 	}
+	var before rules.Position
+	if t.coach && t.engine != nil {
+		before = t.position()
+	}
 	m, err := t.game.PlayString(text)
 	if err != nil {
 		var me *rules.MoveError
@@ -590,6 +607,15 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		return nil
 	}
 	fmt.Fprintf(t.out, "You (%s) play %s.\n", t.human, m)
+	if t.coach && t.engine != nil {
+		mv, err := rules.ParseMove(before, m)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		if err := t.coachMove(ctx, before, mv); err != nil {
+			return err
+		}
+	}
 	if t.game.Over() {
 		t.showBoard()
 		return nil
@@ -710,4 +736,97 @@ func (t *terminal) save(path string) {
 		return
 	}
 	fmt.Fprintf(t.out, "saved the game (%d moves) to %s\n", t.game.Len(), path)
+}
+
+// coachDrop is the least loss of win probability that the coach points
+// out: 10 points.
+const coachDrop = 0.10
+
+// setCoach shows whether the coach is on (no argument) or turns it on or
+// off.
+func (t *terminal) setCoach(args []string) {
+	state := map[bool]string{true: "on", false: "off"}
+	switch {
+	case len(args) == 0:
+		t.say("the coach is " + state[t.coach] + " (coach on, coach off)")
+		return
+	case len(args) > 1:
+		t.say(fmt.Sprintf("coach takes one word: on or off (got %q)", strings.Join(args, " ")))
+		return
+	}
+	switch strings.ToLower(args[0]) {
+	case "on":
+		t.coach = true
+	case "off":
+		t.coach = false
+	default:
+		t.say(fmt.Sprintf("coach %s: want on or off", args[0]))
+		return
+	}
+	if t.coach && t.engine == nil {
+		t.say(t.noCoach())
+		return
+	}
+	if t.coach {
+		t.say("the coach is on: after a move of yours that costs 10 points or more of your win probability it says so and names a better move (take back: undo)")
+		return
+	}
+	t.say("the coach is off")
+}
+
+// noCoach says that the coach does not work on this board.
+func (t *terminal) noCoach() string {
+	return fmt.Sprintf("the coach needs a win probability, which on %dx%d the classical engine does not give (no network for this board yet): it stays silent", t.board.W, t.board.H)
+}
+
+// coachMove judges the human's move m in p, the position before it, with
+// one search at the advice level (agent.AdviceLevel, not the level the
+// computer plays at): the human's chances before are the value of the
+// search's best move, after they are the value of m among the same
+// search's moves (a second search of the position after m only when the
+// first did not visit m); in a position proven lost it says nothing.
+// When they drop by coachDrop or more, it says so
+// in one line, with the better move and the way to take m back.
+func (t *terminal) coachMove(ctx context.Context, p rules.Position, m rules.Move) error {
+	l, err := agent.ParseLevel(agent.AdviceLevel)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	limits := agent.AdviceLimits(l.Limits())
+	an, err := t.agent.Advise(ctx, p, limits)
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	best, played := -1, -1
+	for i, mv := range an.Moves {
+		if mv == an.Best {
+			best = i
+		}
+		if mv == m {
+			played = i
+		}
+	}
+	if best < 0 || played < 0 || best == played || an.Proven && an.Value < 0 {
+		return nil // the best move, or every move loses
+	}
+	winProb := func(q float32) float64 { return (float64(q) + 1) / 2 }
+	from := an.WinProb() // the root's, when the search stopped before visiting Best
+	if an.Visits[best] > 0 {
+		from = winProb(an.Q[best])
+	}
+	var to float64
+	if an.Visits[played] > 0 {
+		to = winProb(an.Q[played])
+	} else {
+		after, err := t.agent.Advise(ctx, t.position(), limits)
+		if err != nil {
+			return fmt.Errorf("play: %w", err)
+		}
+		to = after.WinProbFor(t.human)
+	}
+	if from-to < coachDrop {
+		return nil
+	}
+	t.say(fmt.Sprintf("That move drops your chances from %.0f%% to %.0f%%; %s was better (take back: undo)", 100*from, 100*to, an.Best))
+	return nil
 }
