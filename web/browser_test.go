@@ -184,7 +184,7 @@ func (p *page) screenshot(name string) {
 // is tested), then the New game button, pressed as how says.
 func (p *page) newGame(how func(sel string)) {
 	p.t.Helper()
-	p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "easy"; document.getElementById("color").value = "black"; ""`)
+	p.eval(`document.getElementById("size").value = "6x6"; document.getElementById("level").value = "easy"; document.getElementById("color").value = "black"; ""`)
 	v := p.version()
 	how("#new")
 	p.settle(v)
@@ -347,7 +347,7 @@ func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "en-US,en", false)
 	p.load("/")
 	for i := range 3 {
-		p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
+		p.eval(`document.getElementById("size").value = "6x6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
 		v := p.version()
 		p.click("#new")
 		p.settle(v)
@@ -924,7 +924,7 @@ func checkAccessibility(t *testing.T, p *page) {
 	}
 	n := p.count(".sq")
 	size := 0
-	fmt.Sscan(p.eval(`getComputedStyle(document.getElementById("board")).getPropertyValue("--n")`), &size)
+	fmt.Sscan(p.eval(`getComputedStyle(document.getElementById("board")).getPropertyValue("--w")`), &size)
 	squareName := regexp.MustCompile(`^([a-h][1-8]), (` + regexp.QuoteMeta(msgs["sq.black"]) + `|` + regexp.QuoteMeta(msgs["sq.white"]) + `|` + regexp.QuoteMeta(msgs["sq.empty"]) + `)(, .*)?$`)
 	squares, canJump, meter, live := 0, 0, "", ""
 	for _, node := range tree.Nodes {
@@ -1080,18 +1080,20 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "sv", false)
 	p.load("/")
-	// The settings by keyboard: board 6x6 (the third size, after the
-	// exact solver's 4x4 and 5x5), the easiest level (the first), Black;
-	// then the New game button.
+	// The settings by keyboard: board 6x6 (the third entry, 8x8, then
+	// up twice to the first, AbstractPlay's default), the easiest level
+	// (the first), Black; then the New game button.
 	p.tabTo("#size", false)
 	p.press(kb.Home)
 	p.press(kb.ArrowDown)
 	p.press(kb.ArrowDown)
+	p.press(kb.ArrowUp)
+	p.press(kb.ArrowUp)
 	p.tabTo("#level", false)
 	v := p.version()
 	p.press(kb.Home)
 	p.settle(v) // the level of the game in progress changes too
-	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 newcomer" {
+	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6x6 newcomer" {
 		t.Fatalf("settings by keyboard: %s", got)
 	}
 	// The level applies at once, the board size from the next game: both
