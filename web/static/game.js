@@ -346,6 +346,10 @@ function drawEval() {
   let e = null;
   for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
+  // The classical engine gives no win probability: no bar, and no
+  // explanation of one.
+  bar.hidden = !state.over && !!state.classical;
+  $("evalmeans").hidden = bar.hidden;
   // At the end the result replaces the last search's estimate.
   if (state.over) {
     const won = state.winner === state.human;
@@ -364,11 +368,7 @@ function drawEval() {
     return;
   }
   if (state.classical) { // no win probability: say who plays instead
-    const who = t("status.classical", {board: boardLabel(state.board)});
-    $("evalfill").style.width = "50%";
-    bar.setAttribute("aria-valuenow", "50");
-    bar.setAttribute("aria-valuetext", who);
-    $("evaltext").textContent = who;
+    $("evaltext").textContent = t("status.classical", {board: boardLabel(state.board)});
     return;
   }
   if (!e) {
