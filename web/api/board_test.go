@@ -102,6 +102,14 @@ func TestBoardHintAndRecord(t *testing.T) {
 	if err != nil || rec.Board() != (rules.Board{W: 9, H: 8, Start: rules.Gap}) || len(rec.Moves)+len(rec.Wide) != len(st.Moves) {
 		t.Errorf("record of 9x8 reads as %v, %v:\n%s", rec, err, body)
 	}
+	// A review needs a model: refused on 9x8, naming the board, for the
+	// game and for its record.
+	for _, req := range []string{jsonBody(reviewRequest{Game: &st.Game}), jsonBody(reviewRequest{Record: string(body)})} {
+		var e errJSON
+		if code := ts.call(t, "/api/v2/review", req, &e); code != http.StatusBadRequest || e.Code != "error.reviewBoard" || !strings.Contains(e.Error, "There is no review on 9×8") {
+			t.Errorf("review of a 9x8 game: %d %+v", code, e)
+		}
+	}
 }
 
 // TestGameCodeWide: version 2 codes carry the board and its start;

@@ -71,7 +71,7 @@ export function show(s, same) {
   $("status").className = s.over ? (s.winner === s.human ? "over won" : "over lost") : "";
   $("hint").disabled = !myTurn();
   $("undo").disabled = !s.canUndo;
-  $("reviewbtn").disabled = s.moves.length === 0;
+  $("reviewbtn").disabled = s.moves.length === 0 || !!s.classical; // a review is the model's
   $("reviewbtn").classList.toggle("primary", s.over);
   $("resign").hidden = s.over;
   $("rematch").hidden = !s.over;
