@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -143,5 +144,27 @@ func TestGameCodeWide(t *testing.T) {
 	var e errJSON
 	if code := ts.call(t, "/api/v2/record?g=2.17x6gb.easy.0", "", &e); code != http.StatusBadRequest || e.Code != "error.board" || !strings.Contains(e.Error, "“17x6”") {
 		t.Errorf("record of a 17x6 code: %d %+v", code, e)
+	}
+}
+
+// TestClassicalWeighs: a search of the classical engine weighs one
+// search of the default level in the admission, whatever the level (it
+// takes a core and its tables): with one unit short of the budget taken,
+// the agent's newcomer move (one simulation) runs, the classical
+// engine's newcomer move is refused.
+func TestClassicalWeighs(t *testing.T) {
+	ts := newTestServer(t, Config{Searches: 1, QueueWait: 10 * time.Millisecond})
+	release, err := ts.admit.acquire(t.Context(), "192.0.2.1", ts.classicalSims-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	var st stateJSON
+	if code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white","level":"newcomer"}`, &st); code != 200 || len(st.Moves) != 1 {
+		t.Errorf("the agent's move on 6x6: %d, moves %v", code, st.Moves)
+	}
+	var e errJSON
+	if code := ts.call(t, "/api/v2/new", `{"board":"7x6","color":"white","level":"newcomer"}`, &e); code != http.StatusServiceUnavailable || e.Code != "error.busy" {
+		t.Errorf("the classical engine's move on 7x6 in a full server: %d %+v", code, e)
 	}
 }

@@ -137,7 +137,11 @@ func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 // it leaves now. humanMoved says whether the request played a move of
 // the human's, which a failure takes back (and its message says so).
 func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*agent.Analysis, error) {
-	release, err := s.search(r, gm.level.Name, gm.level.Sims)
+	units := gm.level.Sims
+	if gm.engine == nil {
+		units = s.classicalSims
+	}
+	release, err := s.search(r, gm.level.Name, units)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +238,9 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	advice := agent.AdviceLimits(gm.level.Limits())
 	if top := agent.Levels()[s.maxLevel]; advice.Sims > top.Sims {
 		advice.Sims = top.Sims // a server that offers less gives no more
+	}
+	if gm.engine == nil {
+		advice.Sims = s.classicalSims
 	}
 	release, err := s.search(r, gm.level.Name, advice.Sims)
 	if err != nil {
