@@ -388,6 +388,16 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	if got := q.eval(`konane.state.moves.join(" ") + " " + konane.state.game.board + " " + document.getElementById("size").value`); got != moves+" 15x12 15x12" {
 		t.Errorf("the 15x12 link opens %q, want %q 15x12 15x12", got, moves)
 	}
+	// The page's codes: the board of a version 2 code as the server
+	// names it, written back the same; version 1 where it was written.
+	sctx, cancel := context.WithTimeout(q.ctx, 20*time.Second)
+	defer cancel()
+	codes, err := chromedp.Run(sctx, chromedp.Evaluate[string](`import("./gamecode.js").then(({gameCode}) =>
+		["2.9x8rw.easy.2.e4.e5.resign", "2.7x6gb.hard.0.c3-c5", "2.5x4rb.easy.0", "2.16x16rb.easy.0", "2.8x8rb.easy.0.d5", "1.8b.medium.0.d5"]
+			.map((c) => { const g = gameCode.decode(c); return (g.board || g.size) + " " + gameCode.encode(g); }).join(", "))`, chromedp.EvalAwaitPromise))
+	if want := "9x8/removal 2.9x8rw.easy.2.e4.e5.resign, 7x6 2.7x6gb.hard.0.c3-c5, 5x4/removal 2.5x4rb.easy.0, 16 2.16x16rb.easy.0, 8 1.8b.easy.0.d5, 8 1.8b.medium.0.d5"; err != nil || codes != want {
+		t.Errorf("the page's game codes: %q, %v; want %q", codes, err, want)
+	}
 	for _, phone := range []bool{false, true} {
 		p := tab(t, browser, ts, "en-US,en", phone)
 		p.load("/")
