@@ -368,6 +368,16 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	if n := p.count(".sq"); n != 180 {
 		t.Fatalf("a 15x12 board with %d squares", n)
 	}
+	// Turned, White's side is at the bottom: o1 top left, a12 bottom right.
+	first := `(() => { const s = document.querySelectorAll("#board .sq"); return s[0].dataset.sq + " " + s[s.length - 1].dataset.sq; })()`
+	if got := p.eval(first); got != "a12 o1" {
+		t.Errorf("15x12 from Black's side: first and last squares %s", got)
+	}
+	p.click("#flip")
+	if got := p.eval(first); got != "o1 a12" {
+		t.Errorf("15x12 turned: first and last squares %s", got)
+	}
+	p.click("#flip")
 	if got, want := p.text("evaltext"), strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"); got != want {
 		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, want)
 	}
