@@ -184,7 +184,7 @@ func (p *page) screenshot(name string) {
 // is tested), then the New game button, pressed as how says.
 func (p *page) newGame(how func(sel string)) {
 	p.t.Helper()
-	p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "easy"; document.getElementById("color").value = "black"; ""`)
+	p.eval(`document.getElementById("size").value = "6x6"; document.getElementById("level").value = "easy"; document.getElementById("color").value = "black"; ""`)
 	v := p.version()
 	how("#new")
 	p.settle(v)
@@ -340,6 +340,120 @@ func TestBrowser(t *testing.T) {
 	t.Run("hashchange", func(t *testing.T) { browserHashChange(t, browser, ts) })
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
+	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
+}
+
+// browserBoards: a board without a model (15x12, AbstractPlay's size-15)
+// is started from the board menu, played by the classical engine (the
+// evaluation bar says so), a move is played, and its link (version 2)
+// opens the game elsewhere; 7x6, 15x12 and 16x16 are drawn with
+// coordinates and squares of at least 22 px on a desktop and a 390 px
+// phone, without scrolling sideways (screenshots boards-*.png with
+// $KONANE_SCREENSHOTS).
+func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
+	start := func(p *page, board string) {
+		t.Helper()
+		p.eval(`document.getElementById("size").value = "` + board + `"; document.getElementById("level").value = "newcomer"; document.getElementById("color").value = "black"; ""`)
+		if got := p.eval(`document.getElementById("size").value`); got != board {
+			t.Fatalf("the board menu has no %s (%s)", board, got)
+		}
+		v := p.version()
+		p.click("#new")
+		p.settle(v)
+	}
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	if got := p.eval(`Array.from(document.getElementById("size").options).slice(0, 7).map(o => o.value).join(" ")`); got != "6x6 7x6 8x8 9x8 11x8 15x12 4x4" {
+		t.Errorf("the board menu starts %s, want AbstractPlay's six boards, then the rest", got)
+	}
+	start(p, "15x12")
+	if n := p.count(".sq"); n != 180 {
+		t.Fatalf("a 15x12 board with %d squares", n)
+	}
+	// Turned, White's side is at the bottom: o1 top left, a12 bottom right.
+	first := `(() => { const s = document.querySelectorAll("#board .sq"); return s[0].dataset.sq + " " + s[s.length - 1].dataset.sq; })()`
+	if got := p.eval(first); got != "a12 o1" {
+		t.Errorf("15x12 from Black's side: first and last squares %s", got)
+	}
+	p.click("#flip")
+	if got := p.eval(first); got != "o1 a12" {
+		t.Errorf("15x12 turned: first and last squares %s", got)
+	}
+	p.click("#flip")
+	if got, want := p.text("evaltext"), strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"); got != want {
+		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, want)
+	}
+	v := p.version()
+	p.click(".sq.movable")
+	p.click(".sq.target")
+	p.settle(v)
+	moves := p.eval(`konane.state.moves.join(" ")`)
+	if got := p.eval(`String(konane.state.moves.length) + " " + konane.state.classical`); got != "2 true" {
+		t.Fatalf("after a move on 15x12: %s (moves %s)", got, moves)
+	}
+	href := p.eval(`location.href`)
+	if !strings.Contains(href, "#g=2.15x12gb.newcomer.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
+		t.Fatalf("the address %s does not hold the 15x12 game %s", href, moves)
+	}
+	q := tab(t, browser, ts, "en-US,en", false)
+	q.load(strings.TrimPrefix(href, ts.url))
+	if got := q.eval(`konane.state.moves.join(" ") + " " + konane.state.game.board + " " + document.getElementById("size").value`); got != moves+" 15x12 15x12" {
+		t.Errorf("the 15x12 link opens %q, want %q 15x12 15x12", got, moves)
+	}
+	// The page's codes: the board of a version 2 code as the server
+	// names it, written back the same; version 1 where it was written.
+	sctx, cancel := context.WithTimeout(q.ctx, 20*time.Second)
+	defer cancel()
+	codes, err := chromedp.Run(sctx, chromedp.Evaluate[string](`import("./gamecode.js").then(({gameCode}) =>
+		["2.9x8rw.easy.2.e4.e5.resign", "2.7x6gb.hard.0.c3-c5", "2.5x4rb.easy.0", "2.16x16rb.easy.0", "2.8x8rb.easy.0.d5", "1.8b.medium.0.d5"]
+			.map((c) => { const g = gameCode.decode(c); return (g.board || g.size) + " " + gameCode.encode(g); }).join(", "))`, chromedp.EvalAwaitPromise))
+	if want := "9x8/removal 2.9x8rw.easy.2.e4.e5.resign, 7x6 2.7x6gb.hard.0.c3-c5, 5x4/removal 2.5x4rb.easy.0, 16 2.16x16rb.easy.0, 8 1.8b.easy.0.d5, 8 1.8b.medium.0.d5"; err != nil || codes != want {
+		t.Errorf("the page's game codes: %q, %v; want %q", codes, err, want)
+	}
+	for _, phone := range []bool{false, true} {
+		p := tab(t, browser, ts, "en-US,en", phone)
+		p.load("/")
+		for _, board := range []string{"7x6", "15x12", "16x16"} {
+			start(p, board)
+			var w, h int
+			fmt.Sscanf(board, "%dx%d", &w, &h)
+			if n := p.count(".sq"); n != w*h {
+				t.Fatalf("a %s board with %d squares", board, n)
+			}
+			if got := p.eval(`Array.from(document.querySelectorAll("#board .coord")).map(e => e.textContent).join(" ")`); got != coords(w, h) {
+				t.Errorf("%s: coordinates %q", board, got)
+			}
+			side := 0
+			fmt.Sscan(p.eval(`String(Math.floor(Math.min(...Array.from(document.querySelectorAll("#board .sq")).map(e => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height)))))`), &side)
+			if side < 22 {
+				t.Errorf("%s (phone %v): squares of %d px, want at least 22", board, phone, side)
+			}
+			if w := p.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); w != "true" {
+				t.Errorf("%s (phone %v): the page scrolls sideways", board, phone)
+			}
+			name := "boards-" + board + "-desktop"
+			if phone {
+				name = "boards-" + board + "-phone"
+			}
+			p.screenshot(name)
+		}
+	}
+}
+
+// coords are the coordinates a w×h board shows from Black's side: the
+// ranks down file a (each rank's number on its first square), a1 also
+// its file, then the files along rank 1.
+func coords(w, h int) string {
+	var out []string
+	for rank := h; rank >= 1; rank-- {
+		out = append(out, fmt.Sprint(rank))
+		if rank == 1 {
+			for col := 0; col < w; col++ {
+				out = append(out, string(rune('a'+col)))
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // browserLevels: after three games lost in a row (here resigned) the
@@ -349,7 +463,7 @@ func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "en-US,en", false)
 	p.load("/")
 	for i := range 3 {
-		p.eval(`document.getElementById("size").value = "6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
+		p.eval(`document.getElementById("size").value = "6x6"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "black"; ""`)
 		v := p.version()
 		p.click("#new")
 		p.settle(v)
@@ -926,7 +1040,7 @@ func checkAccessibility(t *testing.T, p *page) {
 	}
 	n := p.count(".sq")
 	size := 0
-	fmt.Sscan(p.eval(`getComputedStyle(document.getElementById("board")).getPropertyValue("--n")`), &size)
+	fmt.Sscan(p.eval(`getComputedStyle(document.getElementById("board")).getPropertyValue("--w")`), &size)
 	squareName := regexp.MustCompile(`^([a-h][1-8]), (` + regexp.QuoteMeta(msgs["sq.black"]) + `|` + regexp.QuoteMeta(msgs["sq.white"]) + `|` + regexp.QuoteMeta(msgs["sq.empty"]) + `)(, .*)?$`)
 	squares, canJump, meter, live := 0, 0, "", ""
 	for _, node := range tree.Nodes {
@@ -1082,18 +1196,20 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 func browserKeyboard(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "sv", false)
 	p.load("/")
-	// The settings by keyboard: board 6x6 (the third size, after the
-	// exact solver's 4x4 and 5x5), the easiest level (the first), Black;
-	// then the New game button.
+	// The settings by keyboard: board 6x6 (the third entry, 8x8, then
+	// up twice to the first, AbstractPlay's default), the easiest level
+	// (the first), Black; then the New game button.
 	p.tabTo("#size", false)
 	p.press(kb.Home)
 	p.press(kb.ArrowDown)
 	p.press(kb.ArrowDown)
+	p.press(kb.ArrowUp)
+	p.press(kb.ArrowUp)
 	p.tabTo("#level", false)
 	v := p.version()
 	p.press(kb.Home)
 	p.settle(v) // the level of the game in progress changes too
-	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6 newcomer" {
+	if got := p.eval(`document.getElementById("size").value + " " + document.getElementById("level").value`); got != "6x6 newcomer" {
 		t.Fatalf("settings by keyboard: %s", got)
 	}
 	// The level applies at once, the board size from the next game: both

@@ -25,9 +25,10 @@ func init() {
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
 jump; the stones you may remove in the opening are marked. The page offers
-the board size (those the computer plays: ` + rules.SizeList(agent.Sizes()) + `, or the
-size of --model),
-your colour, the level, new game, undo, a hint, an evaluation bar with the
+every board from 4x4 to 16x16 (AbstractPlay's six first: 6x6, 7x6, 8x8,
+9x8, 11x8, 15x12): the agent plays those with a model (` + rules.SizeList(agent.Sizes()) + `, or the
+size of --model), the classical engine the others, at the level's time per
+move, and the page says so; your colour, the level, new game, undo, a hint, an evaluation bar with the
 computer's expected line, a download of the game record, and a review of
 the game (or of a record uploaded): the chance of winning after each move
 as a graph, the mistakes marked, the computer's choice and expected line
@@ -166,7 +167,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		go ms.Serve(mln)
 		defer ms.Close()
 	}
-	fmt.Fprintf(stdout, "serving on http://%s/ (boards %s; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList())
+	fmt.Fprintf(stdout, "serving on http://%s/ (the agent on %s, the classical engine on the other boards up to %dx%d; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList(), rules.MaxSide, rules.MaxSide)
 	return serveWith(ctx, srv, engines, ln)
 }
 

@@ -126,7 +126,12 @@ func (s *Service) config(*http.Request) (any, error) {
 // the text format, as a download.
 func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 	gj, err := decodeGame(r.URL.Query().Get("g"))
-	if err != nil {
+	var be *rules.BoardError
+	switch {
+	case errors.As(err, &be):
+		s.writeError(w, r, boardError(be.Text, err))
+		return
+	case err != nil:
 		s.writeError(w, r, &apiError{code: http.StatusBadRequest, msg: messages.New("error.gameCode"), detail: err})
 		return
 	}
@@ -142,16 +147,16 @@ func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.g.Size(), now)+`"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.board, now)+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(text)
 }
 
 // recordName is the file name of a record downloaded at t of a game on
-// a size×size board: konane-8x8-2026-12-03-1955.txt, so that downloads
-// sort by time and do not overwrite one another.
-func recordName(size int, t time.Time) string {
-	return fmt.Sprintf("konane-%dx%d-%s.txt", size, size, t.Format("2006-01-02-1504"))
+// board b: konane-8x8-2026-12-03-1955.txt, so that downloads sort by
+// time and do not overwrite one another.
+func recordName(b rules.Board, t time.Time) string {
+	return fmt.Sprintf("konane-%dx%d-%s.txt", b.W, b.H, t.Format("2006-01-02-1504"))
 }
 
 // Handler serves the API (/api/), the probes (/healthz, /readyz) and,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,9 @@ import (
 // Resigned says that the human gave the game up after its moves: the
 // computer won, whatever the position.
 type gameJSON struct {
-	Size     int      `json:"size"`
-	Human    string   `json:"human"` // black or white
+	Size     int      `json:"size,omitempty"`  // n of an n×n board with the removals
+	Board    string   `json:"board,omitempty"` // every other board (rules.ParseBoard)
+	Human    string   `json:"human"`           // black or white
 	Level    string   `json:"level"`
 	Start    int      `json:"start,omitempty"`
 	Moves    []string `json:"moves"`
@@ -29,18 +31,29 @@ type gameJSON struct {
 }
 
 // game is a gameJSON checked and replayed through the rules; the game
-// keeps its outcome (a resignation of the human: rules.Game.Resign).
+// keeps its outcome (a resignation of the human: Resign). engine is the
+// model that plays the board, nil when the classical engine plays it.
 type game struct {
-	human rules.Color
-	level agent.Level
-	start int
-	g     *rules.Game
+	human  rules.Color
+	level  agent.Level
+	start  int
+	board  rules.Board
+	engine *agent.Engine
+	g      rules.AnyGame
+}
+
+// narrow returns the game as a *rules.Game when a model plays it (the
+// agent searches rules.Position).
+func (gm *game) narrow() (*rules.Game, bool) {
+	g, ok := gm.g.(*rules.Game)
+	return g, ok && gm.engine != nil
 }
 
 // json returns the game as the client holds it.
 func (gm *game) json() gameJSON {
-	return gameJSON{Size: gm.g.Size(), Human: gm.human.String(), Level: gm.level.Name,
-		Start: gm.start, Moves: rules.MoveStrings(gm.g.Moves()), Resigned: gm.resigned()}
+	size, board := boardJSON(gm.board)
+	return gameJSON{Size: size, Board: board, Human: gm.human.String(), Level: gm.level.Name,
+		Start: gm.start, Moves: gameMoves(gm.g), Resigned: gm.resigned()}
 }
 
 // resigned reports whether the game ended by the human's resignation.
@@ -68,9 +81,9 @@ func (gm *game) canUndo() bool {
 	return last >= gm.start
 }
 
-// maxMoves is the most moves a game of the API may have: every move
-// takes a stone off a size×size board, so no game has more.
-func maxMoves(size int) int { return size * size }
+// maxMoves is the most moves a game of the API may have on b: every move
+// takes a stone off the board, so no game has more.
+func maxMoves(b rules.Board) int { return b.Squares() }
 
 // parseColor reads the human's colour of a game.
 func parseColor(name string) (rules.Color, error) {
@@ -83,13 +96,17 @@ func parseColor(name string) (rules.Color, error) {
 	return 0, badRequest("error.color", "color", name)
 }
 
-// replay checks a game sent by a client: a board size with a model, a
-// colour, a level offered, a start within the moves, and every move legal
+// replay checks a game sent by a client: a board, a colour, a level offered, a start within the moves, and every move legal
 // in turn, and a resignation only before the game's end. The server
 // trusts nothing in it.
 func (s *Service) replay(gj gameJSON) (*game, error) {
-	if _, err := s.cfg.Engines.Get(gj.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(gj.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
+	board, err := parseBoard(gj.Size, gj.Board)
+	if err != nil {
+		return nil, err
+	}
+	engine, err := s.engineFor(board)
+	if err != nil {
+		return nil, err
 	}
 	human, err := parseColor(gj.Human)
 	if err != nil {
@@ -99,49 +116,66 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := len(gj.Moves); n > maxMoves(gj.Size) {
-		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(gj.Size)))
+	if n := len(gj.Moves); n > maxMoves(board) {
+		return nil, badRequest("error.gameLong", "n", fmt.Sprint(n), "max", fmt.Sprint(maxMoves(board)))
 	}
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
 		return nil, badRequest("error.gameStart")
 	}
-	g, err := rules.NewGame(gj.Size)
+	g, err := newBoardGame(board)
 	if err != nil {
 		return nil, err
 	}
 	for i, text := range gj.Moves {
-		if _, err := g.PlayText(text); err != nil {
+		if _, err := g.PlayString(text); err != nil {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
 	if gj.Resigned && g.Resign(human) != nil {
 		return nil, badRequest("error.resignOver")
 	}
-	return &game{human: human, level: level, start: gj.Start, g: g}, nil
+	return &game{human: human, level: level, start: gj.Start, board: board, engine: engine, g: g}, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,
-// #g=CODE, and the record download takes it as ?g=CODE. CODE is
+// #g=CODE, and the record download takes it as ?g=CODE. CODE is, on an
+// n×n board with the removals of n up to 8 (every game before the other
+// boards),
 //
-//	1.<size><b|w>.<level>.<start>[.<move>]...[.resign]
+//	1.<n><b|w>.<level>.<start>[.<move>]...[.resign]
 //
 // for example 1.8b.medium.0.d5.e5.c5-e5: the format's version (1), the
 // board size and the human's colour, the level, the number of start moves
 // and the moves in project notation, then "resign" when the human
-// resigned (no move is spelled so; codes without it read as before). It
-// needs no escaping in a URL.
+// resigned (no move is spelled so; codes without it read as before). On
+// every other board it is
+//
+//	2.<W>x<H><r|g><b|w>.<level>.<start>[.<move>]...[.resign]
+//
+// for example 2.15x12gb.medium.0.h8-h6: version 2, the files, the ranks,
+// the start (r the removals, g the gap) and the human's colour, then as
+// version 1. Version 2 reads every board and is written for every board
+// but the n×n ones of version 1 (n up to 8, with the removals); neither
+// needs escaping in a URL.
 const (
-	codeVersion = "1"
-	codeResign  = "resign"
+	codeVersion     = "1"
+	codeVersionWide = "2"
+	codeResign      = "resign"
 )
 
-// encodeGame writes gj as a CODE.
+// encodeGame writes gj as a CODE (gj's board is valid: it comes from a
+// game replayed).
 func encodeGame(gj gameJSON) string {
 	c := "w"
 	if gj.Human == "black" {
 		c = "b"
 	}
-	parts := append([]string{codeVersion, strconv.Itoa(gj.Size) + c, gj.Level, strconv.Itoa(gj.Start)}, gj.Moves...)
+	b, _ := parseBoard(gj.Size, gj.Board)
+	head := []string{codeVersion, strconv.Itoa(b.W) + c}
+	if b != rules.SquareBoard(b.W) || !b.Narrow() {
+		head = []string{codeVersionWide, fmt.Sprintf("%dx%d%c%s", b.W, b.H, b.Start.String()[0], c)}
+	}
+	parts := append(append(head, gj.Level, strconv.Itoa(gj.Start)), gj.Moves...)
 	if gj.Resigned {
 		parts = append(parts, codeResign)
 	}
@@ -149,24 +183,53 @@ func encodeGame(gj gameJSON) string {
 }
 
 // errCode is the error of a CODE that cannot be read.
-var errCode = errors.New("api: not a game code 1.<size><b|w>.<level>.<start>.<moves>[.resign]")
+var errCode = errors.New("api: not a game code 1.<size><b|w>.<level>.<start>.<moves>[.resign] or 2.<W>x<H><r|g><b|w>.<level>.<start>.<moves>[.resign]")
 
-// decodeGame reads a CODE; the game is then checked by replay.
+// wideHead is the board and colour of a version 2 CODE.
+var wideHead = regexp.MustCompile(`^([0-9]{1,2})x([0-9]{1,2})([rg])([bw])$`)
+
+// decodeGame reads a CODE; the game is then checked by replay. A board
+// out of range is a *rules.BoardError.
 func decodeGame(code string) (gameJSON, error) {
 	parts := strings.Split(code, ".")
-	if len(parts) < 4 || parts[0] != codeVersion || len(parts[1]) < 2 {
+	if len(parts) < 4 || len(parts[1]) < 2 {
 		return gameJSON{}, errCode
 	}
-	sc := parts[1]
-	size, err := strconv.Atoi(sc[:len(sc)-1])
-	if err != nil || size < rules.MinSize || size > rules.MaxSize {
+	var board rules.Board
+	var color byte
+	switch parts[0] {
+	case codeVersion:
+		sc := parts[1]
+		size, err := strconv.Atoi(sc[:len(sc)-1])
+		if err != nil || size < rules.MinSize || size > rules.MaxSize {
+			return gameJSON{}, errCode
+		}
+		board, color = rules.SquareBoard(size), sc[len(sc)-1]
+	case codeVersionWide:
+		m := wideHead.FindStringSubmatch(parts[1])
+		if m == nil {
+			return gameJSON{}, errCode
+		}
+		w, _ := strconv.Atoi(m[1])
+		h, _ := strconv.Atoi(m[2])
+		start := rules.Removal
+		if m[3] == "g" {
+			start = rules.Gap
+		}
+		var err error
+		if board, err = rules.NewBoard(w, h, start); err != nil {
+			return gameJSON{}, err
+		}
+		color = m[4][0]
+	default:
 		return gameJSON{}, errCode
 	}
-	gj := gameJSON{Size: size, Level: parts[2], Moves: parts[4:]}
+	gj := gameJSON{Level: parts[2], Moves: parts[4:]}
+	gj.Size, gj.Board = boardJSON(board)
 	if n := len(gj.Moves); n > 0 && gj.Moves[n-1] == codeResign {
 		gj.Moves, gj.Resigned = gj.Moves[:n-1], true
 	}
-	switch sc[len(sc)-1] {
+	switch color {
 	case 'b':
 		gj.Human = "black"
 	case 'w':
@@ -174,10 +237,11 @@ func decodeGame(code string) (gameJSON, error) {
 	default:
 		return gameJSON{}, errCode
 	}
+	var err error
 	if gj.Start, err = strconv.Atoi(parts[3]); err != nil {
 		return gameJSON{}, errCode
 	}
-	if len(gj.Moves) > maxMoves(size) {
+	if len(gj.Moves) > maxMoves(board) {
 		return gameJSON{}, errCode
 	}
 	return gj, nil
@@ -200,10 +264,10 @@ func (s *Service) parseLevel(name string) (agent.Level, error) {
 // BoardRows draws p as the page gets it: one string per rank, the top
 // rank first, x for Black, o for White and . for an empty square.
 func BoardRows(p rules.Position) []string {
-	n := int(p.Size)
-	rows := make([]string, 0, n)
-	for row := n - 1; row >= 0; row-- {
-		b := make([]byte, n)
+	w, h := p.Width(), p.Height()
+	rows := make([]string, 0, h)
+	for row := h - 1; row >= 0; row-- {
+		b := make([]byte, w)
 		for col := range b {
 			switch c, ok := p.At(rules.SquareAt(row, col)); {
 			case !ok:

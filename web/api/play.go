@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
@@ -15,7 +16,10 @@ import (
 // The agent plays: a new game, a move and its reply, a hint.
 
 type newRequest struct {
-	Size  int    `json:"size"`
+	Size int `json:"size,omitempty"` // n of an n×n board with the removals
+	// Board names any other board as rules.ParseBoard reads it ("7x6",
+	// "size-15", "9x8/removal"); size, if given too, must be its side.
+	Board string `json:"board,omitempty"`
 	Color string `json:"color"`
 	Level string `json:"level"`
 	// Moves, when given, are the moves the game starts from ("play on
@@ -32,11 +36,16 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
-	if req.Size == 0 {
+	if req.Size == 0 && req.Board == "" {
 		req.Size = s.defaultSize()
 	}
-	if _, err := s.cfg.Engines.Get(req.Size); err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(req.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
+	board, err := parseBoard(req.Size, req.Board)
+	if err != nil {
+		return nil, err
+	}
+	engine, err := s.engineFor(board)
+	if err != nil {
+		return nil, err
 	}
 	if req.Level == "" {
 		req.Level = s.cfg.DefaultLevel
@@ -49,17 +58,17 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := rules.NewGame(req.Size)
+	g, err := newBoardGame(board)
 	if err != nil {
 		return nil, err
 	}
 	if err := startFrom(g, req.Moves); err != nil {
 		return nil, err
 	}
-	gm := &game{human: human, level: level, start: g.Len(), g: g}
+	gm := &game{human: human, level: level, start: g.Len(), board: board, engine: engine, g: g}
 	var an *agent.Analysis
-	if g.Position().Turn != human {
-		if an, err = s.agentMove(r, gm, g.Position(), false); err != nil {
+	if g.Turn() != human {
+		if an, err = s.agentMove(r, gm, false); err != nil {
 			return nil, err
 		}
 	}
@@ -68,15 +77,15 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 
 // startFrom plays the moves a new game starts from; the game must go on
 // after them.
-func startFrom(g *rules.Game, moves []string) error {
-	if len(moves) > maxMoves(g.Size()) {
+func startFrom(g rules.AnyGame, moves []string) error {
+	if len(moves) > maxMoves(g.Board()) {
 		return badRequest("error.startLong", "n", fmt.Sprint(len(moves)))
 	}
 	for i, text := range moves {
 		if g.Over() {
 			return badRequest("error.startOver", "n", fmt.Sprint(i))
 		}
-		if _, err := g.PlayText(text); err != nil {
+		if _, err := g.PlayString(text); err != nil {
 			return &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.startMoveBlack", "error.startMoveWhite", i+1, "move", text), detail: err}
 		}
 	}
@@ -119,26 +128,45 @@ func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 	return engine.NewAgent(s.seed())
 }
 
-// agentMove lets the agent play its move in gm (within the admission
-// budget and Config.MoveTimeout). left is the position the agent left
-// the game in after its last move, under which the tree cache may keep
-// its search; the agent is kept under the position it leaves now.
-// humanMoved says whether the request played a move of the human's, which
-// a failure takes back (and its message says so).
-func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position, humanMoved bool) (*agent.Analysis, error) {
-	release, err := s.search(r, gm.level.Name, gm.level.Sims)
+// agentMove lets the computer play its move in gm (within the admission
+// budget and Config.MoveTimeout): the agent of the board's model, else
+// the classical engine for the level's PVSTime, whose move comes with no
+// analysis (nil). The agent is looked for in the tree cache under the
+// position it left the game in after its last move (left, the position
+// before the human's move, when humanMoved) and kept under the position
+// it leaves now. humanMoved says whether the request played a move of
+// the human's, which a failure takes back (and its message says so).
+func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*agent.Analysis, error) {
+	units := gm.level.Sims
+	if gm.engine == nil {
+		units = s.classicalSims
+	}
+	release, err := s.search(r, gm.level.Name, units)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	a, err := s.agent(left)
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	start := time.Now()
-	an, err := a.Move(ctx, gm.g.Position(), gm.level.Limits())
+	var an *agent.Analysis
+	var a *agent.Agent
+	var move string
+	if g, ok := gm.narrow(); ok {
+		left := g.Position()
+		if humanMoved {
+			left = g.Positions()[g.Len()-1]
+		}
+		if a, err = s.agent(left); err != nil {
+			return nil, err
+		}
+		var res agent.Analysis
+		if res, err = a.Move(ctx, g.Position(), gm.level.Limits()); err == nil {
+			an, move = &res, res.Best.String()
+		}
+	} else {
+		move, err = player.NewPVS(0, gm.level.PVSTime, s.seed()).MoveIn(ctx, gm.g)
+	}
 	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		if !humanMoved { // a new game, or the agent's move alone: nothing taken back
@@ -146,11 +174,13 @@ func (s *Service) agentMove(r *http.Request, gm *game, left rules.Position, huma
 		}
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 	}
-	if err := gm.g.Play(an.Best); err != nil {
+	if _, err := gm.g.PlayString(move); err != nil {
 		return nil, err
 	}
-	s.trees.put(gm.g.Position(), a)
-	return &an, nil
+	if g, ok := gm.narrow(); ok {
+		s.trees.put(g.Position(), a)
+	}
+	return an, nil
 }
 
 type moveRequest struct {
@@ -166,22 +196,21 @@ func (s *Service) move(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	left := gm.g.Position()
-	switch {
+	switch turn := gm.g.Turn(); {
 	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
-	case req.Move == "" && left.Turn == gm.human:
+	case req.Move == "" && turn == gm.human:
 		return nil, badRequest("error.yourTurn")
-	case req.Move != "" && left.Turn != gm.human:
+	case req.Move != "" && turn != gm.human:
 		return nil, badRequest("error.notYourTurn")
 	case req.Move != "":
-		if _, err := gm.g.PlayText(req.Move); err != nil {
+		if _, err := gm.g.PlayString(req.Move); err != nil {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.move", "move", req.Move), detail: err}
 		}
 	}
 	var an *agent.Analysis
 	if !gm.g.Over() {
-		if an, err = s.agentMove(r, gm, left, req.Move != ""); err != nil {
+		if an, err = s.agentMove(r, gm, req.Move != ""); err != nil {
 			return nil, err
 		}
 	}
@@ -190,7 +219,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 
 type hintJSON struct {
 	Move    string   `json:"move"`
-	WinProb float64  `json:"winProb"` // the human's
+	WinProb *float64 `json:"winProb,omitempty"` // the human's; none from the classical engine
 	PV      []string `json:"pv"`
 }
 
@@ -200,28 +229,45 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := gm.g.Position()
 	switch {
 	case gm.g.Over():
 		return nil, badRequest("error.hintOver")
-	case p.Turn != gm.human:
+	case gm.g.Turn() != gm.human:
 		return nil, badRequest("error.hintTurn")
 	}
 	advice := agent.AdviceLimits(gm.level.Limits())
 	if top := agent.Levels()[s.maxLevel]; advice.Sims > top.Sims {
 		advice.Sims = top.Sims // a server that offers less gives no more
 	}
+	if gm.engine == nil {
+		advice.Sims = s.classicalSims
+	}
 	release, err := s.search(r, gm.level.Name, advice.Sims)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
+	defer cancel()
+	g, ok := gm.narrow()
+	if !ok { // the classical engine, for the advice level's time (as the server offers it)
+		t := gm.level.PVSTime
+		if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
+			t = al.PVSTime
+		}
+		start := time.Now()
+		move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
+		s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
+		if err != nil {
+			return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
+		}
+		return hintJSON{Move: move, PV: []string{move}}, nil
+	}
+	p := g.Position()
 	a, err := s.agent(p)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
 	start := time.Now()
 	an, err := a.Advise(ctx, p, advice)
 	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
@@ -229,7 +275,8 @@ func (s *Service) hint(r *http.Request) (any, error) {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
 	s.trees.put(p, a) // the agent's own tree is as it was
-	return hintJSON{Move: an.Best.String(), WinProb: round3(an.WinProb()), PV: rules.MoveStrings(an.PV)}, nil
+	wp := round3(an.WinProb())
+	return hintJSON{Move: an.Best.String(), WinProb: &wp, PV: rules.MoveStrings(an.PV)}, nil
 }
 
 // defaultSize is the board size of a new game that names none: the

@@ -96,12 +96,16 @@ func (s *Service) review(r *http.Request) (any, error) {
 	default:
 		return nil, badRequest("error.reviewNothing")
 	}
-	if len(rec.Moves) == 0 {
+	// A review is the agent's: boards with a model only.
+	b := rec.Board()
+	engine, err := s.engineFor(b)
+	switch {
+	case err != nil:
+		return nil, err
+	case engine == nil:
+		return nil, badRequest("error.reviewBoard", "board", fmt.Sprintf("%d×%d", b.W, b.H), "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
+	case len(rec.Moves) == 0:
 		return nil, badRequest("error.reviewEmpty")
-	}
-	engine, err := s.cfg.Engines.Get(rec.Size)
-	if err != nil {
-		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(rec.Size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
 	var rep *analysis.Report
 	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {

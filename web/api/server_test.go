@@ -212,7 +212,7 @@ func TestAPIUndoLevelHint(t *testing.T) {
 		t.Errorf("can undo at the start")
 	}
 	var h hintJSON
-	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb < 0 || h.WinProb > 1 || h.PV[0] != h.Move {
+	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb == nil || *h.WinProb < 0 || *h.WinProb > 1 || h.PV[0] != h.Move {
 		t.Errorf("hint: %d %+v (legal %v)", code, h, st.Legal)
 	}
 	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
@@ -290,7 +290,12 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/new", "[]", 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/v2/new", `"size"`, 400, "error.malformed", "not a JSON object"},
 		{"POST", "/api/v2/move", "null", 400, "error.malformed", "not a JSON object"},
-		{"POST", "/api/v2/new", `{"size":9}`, 400, "error.size", "no computer player for 9×9 boards (there is one for 4×4, 5×5, 6×6, 7×7, 8×8)"},
+		{"POST", "/api/v2/new", `{"size":17}`, 400, "error.board", "The board “17×17” cannot be played: a board has 4 to 16 files and 4 to 16 ranks"},
+		{"POST", "/api/v2/new", `{"board":"17x6"}`, 400, "error.board", "The board “17x6” cannot be played: a board has 4 to 16 files"},
+		{"POST", "/api/v2/new", `{"board":"size-13"}`, 400, "error.board", "“size-13”"},
+		{"POST", "/api/v2/new", `{"board":"8x8/gap"}`, 400, "error.board", "the gap start needs exactly one odd side"},
+		{"POST", "/api/v2/new", `{"size":8,"board":"7x6"}`, 400, "error.boardSize", "The size 8 and the board “7x6” disagree"},
+		{"POST", "/api/v2/move", `{"game":{"board":"16x17","human":"black","level":"easy","moves":[]},"move":"d4"}`, 400, "error.board", "“16x17”"},
 		{"POST", "/api/v2/new", `{"size":"six"}`, 400, "error.malformed", "cannot unmarshal"},
 		{"POST", "/api/v2/new", `{"size":6,"level":"silly"}`, 400, "error.level", "Unknown level “silly” (choose one of newcomer, beginner, casual, easy, steady, medium, hard)"},
 		{"POST", "/api/v2/new", `{"size":6,"level":"max"}`, 400, "error.levelCap", "“max” is not offered on this server (the strongest is hard)"},
@@ -301,7 +306,7 @@ func TestAPIErrors(t *testing.T) {
 		{"GET", "/api/v2/new", "", 405, "error.method", "use POST"},
 		{"GET", "/api/v2/state", "", 405, "error.method", "use POST"},
 		{"POST", "/api/v2/record", "{}", 405, "error.method", "use GET"},
-		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.size", "no computer player for 0×0 boards"},
+		{"POST", "/api/v2/move", `{"move":"d4"}`, 400, "error.board", "The board “0×0” cannot be played"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"red","level":"easy","moves":[]},"move":"d4"}`, 400, "error.color", "Unknown colour “red”"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"max","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
 		{"POST", "/api/v2/move", `{"game":{"size":6,"human":"black","level":"8","moves":[]},"move":"d4"}`, 400, "error.levelCap", "not offered"},
@@ -312,7 +317,7 @@ func TestAPIErrors(t *testing.T) {
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"z9"}`, 400, "error.move", `square "z9" is off the 6x6 board`},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":"b1"}`, 400, "error.move", "Black must remove one of its own stones"},
 		{"POST", "/api/v2/move", `{"game":` + g + `,"move":""}`, 400, "error.yourTurn", "your move"},
-		{"POST", "/api/v2/hint", `{}`, 400, "error.size", "0×0"},
+		{"POST", "/api/v2/hint", `{}`, 400, "error.board", "0×0"},
 		{"GET", "/api/v2/record?g=nope", "", 400, "error.gameCode", "cannot be read"},
 		{"GET", "/api/v2/record?g=1.6b.easy.0.b1", "", 400, "error.gameMoveBlack", "“b1”"},
 		{"GET", "/api/v2/nothing", "", 404, "error.noEndpoint", "no API endpoint /api/v2/nothing"},

@@ -85,6 +85,12 @@ type Service struct {
 	openingsCache openingsCache    // the openings' tables by size
 	accessLog     accessSummary    // which requests the log shows (observe)
 	now           func() time.Time // the clock of the record download's date (tests fix it)
+	// classicalSims is what a search of the classical engine weighs in
+	// the admission: one search of the default level, whatever the level
+	// (it takes a core for the level's PVSTime and holds its tables of
+	// some 100 MB), so that a server runs no more of them at once than
+	// Config.Searches.
+	classicalSims int
 
 	mu    sync.Mutex // guards rng and games
 	rng   *rand.Rand
@@ -174,11 +180,12 @@ func New(cfg Config) (*Service, error) {
 		cfg.Learn = []LearnStep{}
 	}
 	s := &Service{
-		cfg:      cfg,
-		maxLevel: maxLevel,
-		msgs:     msgs,
-		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
-		now:      time.Now,
+		cfg:           cfg,
+		maxLevel:      maxLevel,
+		msgs:          msgs,
+		rng:           rand.New(rand.NewPCG(cfg.Seed, 0x77656221)), // "web!"
+		now:           time.Now,
+		classicalSims: def.Sims,
 	}
 	capacity := int64(cfg.Searches) * int64(def.Sims)
 	s.metrics = newMetrics(cfg.Engines, capacity, s.ready, func() int { return s.trees.len() })

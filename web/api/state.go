@@ -31,6 +31,9 @@ type stateJSON struct {
 	Start    int              `json:"start,omitempty"`    // moves the game started from (played on from a position)
 	Message  messages.Message `json:"message"`
 	Eval     *evalJSON        `json:"eval,omitempty"` // of the agent's move just made
+	// Classical says that the classical engine plays this board (there is
+	// no model for it): its moves come with no evaluation.
+	Classical bool `json:"classical,omitempty"`
 }
 
 type evalJSON struct {
@@ -44,20 +47,19 @@ type evalJSON struct {
 // analysis of the agent's move just made (nil if none).
 func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	g := gm.g
-	p := g.Position()
+	rows, phase := gameRows(g)
 	st := stateJSON{
-		Game: gm.json(), Size: g.Size(), Human: gm.human.String(), Level: gm.level.Name,
-		Turn: p.Turn.String(), Phase: p.Phase().String(),
-		Moves: rules.MoveStrings(g.Moves()), Legal: []string{}, Over: g.Over(),
-		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start,
+		Game: gm.json(), Size: gm.board.W, Human: gm.human.String(), Level: gm.level.Name,
+		Turn: g.Turn().String(), Phase: phase.String(), Board: rows,
+		Moves: gameMoves(g), Legal: []string{}, Over: g.Over(),
+		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start, Classical: gm.engine == nil,
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
 	}
 	st.Game.Moves = st.Moves
-	st.Board = BoardRows(p)
-	if g.Len() > 0 {
-		st.Last = g.Last().String()
+	if n := len(st.Moves); n > 0 {
+		st.Last = st.Moves[n-1]
 	}
 	if w, ok := g.Winner(); ok {
 		st.Winner = w.String()
@@ -68,9 +70,9 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 		} else {
 			st.Message = messages.New("status.computerWins")
 		}
-	} else if p.Turn == gm.human {
-		st.Legal = rules.MoveStrings(p.LegalMoves(nil))
-		switch p.Phase() {
+	} else if g.Turn() == gm.human {
+		st.Legal = append(st.Legal, g.LegalStrings()...)
+		switch phase {
 		case rules.RemoveBlack:
 			st.Message = messages.New("status.removeBlack")
 		case rules.RemoveWhite:

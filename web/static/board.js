@@ -2,15 +2,60 @@
 // tutorial's (renderBoard), the moves on them, and arrows over them.
 
 import {t} from "./i18n.js";
-import {svgEl} from "./page.js";
+import {$, svgEl} from "./page.js";
 
 // The squares of a move: "d4" or "f4-d4".
 export function squares(move) { return move ? move.split("-") : []; }
 
 function squareName(col, rank) { return String.fromCharCode(97 + col) + rank; }
 
-// renderBoard draws a board into el: view has size, rows (top rank first,
-// x/o/.), the sets movable, selected, targets, last, hint and marked, the
+// boardDims returns the files and ranks of a board drawn as rows (top
+// rank first): any W×H from 4×4 to 16×16.
+export function boardDims(rows) { return [rows[0].length, rows.length]; }
+
+// boardLabel names the board of rows for people: "7×6".
+export function boardLabel(rows) {
+  const [w, h] = boardDims(rows);
+  return w + "×" + h;
+}
+
+// boardName is the board of the game record g (state.game) as the API
+// names it: "8x8", "7x6", "9x8/removal".
+export function boardName(g) { return g.board || g.size + "x" + g.size; }
+
+// The board menu: AbstractPlay's six boards first (its default 6x6, then
+// size-7, size-8, size-9, size-11 and size-15), then the other square
+// boards up to 16×16; a game on any other board adds its own entry.
+const abstractPlayBoards = ["6x6", "7x6", "8x8", "9x8", "11x8", "15x12"];
+
+function boardOption(name) { return new Option(name.replace("x", "×").replace("/", " "), name); }
+
+// fillBoardMenu fills the board menu (#size), selecting def.
+export function fillBoardMenu(def) {
+  const menu = $("size");
+  const group = (label, names) => {
+    const g = document.createElement("optgroup");
+    g.label = label;
+    for (const name of names) g.append(boardOption(name));
+    menu.append(g);
+  };
+  group(t("page.boardsAbstractPlay"), abstractPlayBoards);
+  const more = [];
+  for (let n = 4; n <= 16; n++) if (!abstractPlayBoards.includes(n + "x" + n)) more.push(n + "x" + n);
+  group(t("page.boardsMore"), more);
+  setBoardMenu(def);
+}
+
+// setBoardMenu selects the board name in the board menu, adding it when
+// the menu has no entry for it (a link's 9x8/removal).
+export function setBoardMenu(name) {
+  const menu = $("size");
+  if (![...menu.options].some((o) => o.value === name)) menu.append(boardOption(name));
+  menu.value = name;
+}
+
+// renderBoard draws a board into el: view has rows (top rank first,
+// x/o/.; they give the board's files and ranks), the sets movable, selected, targets, last, hint and marked, the
 // kind of the movable squares ("sq.canRemove" or "sq.canJump") and
 // onClick(square); flipped draws it from White's side (h8 bottom left),
 // and onDragStart(ev, el, square, view), when given, starts a drag of a
@@ -22,24 +67,27 @@ function squareName(col, rank) { return String.fromCharCode(97 + col) + rank; }
 // arrow keys move the focus over the board. Highlights are shapes (rings,
 // dots, corner marks, a star), not colours alone.
 export function renderBoard(el, view) {
-  const n = view.size;
+  const [w, h] = boardDims(view.rows);
   const hadFocus = el.contains(document.activeElement);
   let focusSq = el.dataset.cursor;
-  if (!focusSq || !onBoard(focusSq, n)) focusSq = [...view.movable][0] || squareName(0, n);
+  if (!focusSq || !onBoard(focusSq, w, h)) focusSq = [...view.movable][0] || squareName(0, h);
   el.replaceChildren();
-  el.style.setProperty("--n", n);
+  el.style.setProperty("--w", w);
+  el.style.setProperty("--h", h);
+  el.style.setProperty("--m", Math.max(w, h));
+  el.classList.toggle("wide", w > 12);
   el.dataset.flipped = String(!!view.flipped);
-  for (let i = 0; i < n; i++) {
-    const rank = view.flipped ? i + 1 : n - i;
-    for (let k = 0; k < n; k++) {
-      const col = view.flipped ? n - 1 - k : k;
+  for (let i = 0; i < h; i++) {
+    const rank = view.flipped ? i + 1 : h - i;
+    for (let k = 0; k < w; k++) {
+      const col = view.flipped ? w - 1 - k : k;
       const sq = squareName(col, rank);
       const cell = document.createElement("button");
       cell.type = "button";
       cell.className = "sq";
       cell.dataset.sq = sq;
       cell.tabIndex = sq === focusSq ? 0 : -1;
-      const c = view.rows[n - rank][col];
+      const c = view.rows[h - rank][col];
       const name = [sq, t(c === "x" ? "sq.black" : c === "o" ? "sq.white" : "sq.empty")];
       if (c !== ".") {
         const stone = document.createElement("span");
@@ -58,7 +106,7 @@ export function renderBoard(el, view) {
       mark("last", "sq.last", view.last.has(sq));
       mark("hint", "sq.hint", view.hint.has(sq));
       if (k === 0) cell.append(coord("rank", String(rank)));
-      if (i === n - 1) cell.append(coord("file", String.fromCharCode(97 + col)));
+      if (i === h - 1) cell.append(coord("file", String.fromCharCode(97 + col)));
       cell.setAttribute("aria-label", name.join(", "));
       cell.addEventListener("click", () => {
         el.dataset.cursor = sq;
@@ -72,7 +120,7 @@ export function renderBoard(el, view) {
       el.append(cell);
     }
   }
-  el.onkeydown = (ev) => boardKey(el, n, ev, view);
+  el.onkeydown = (ev) => boardKey(el, w, h, ev, view);
   // How the board was reached, for boardKey: by a pointer, until the
   // focus leaves it (not when a redraw replaces the focused square).
   el.onpointerdown = () => { el.dataset.via = "pointer"; };
@@ -98,9 +146,9 @@ function coord(cls, text) {
   return s;
 }
 
-function onBoard(sq, n) {
+function onBoard(sq, w, h) {
   const col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
-  return col >= 0 && col < n && rank >= 1 && rank <= n;
+  return col >= 0 && col < w && rank >= 1 && rank <= h;
 }
 
 function focusSquare(el, sq) {
@@ -115,7 +163,7 @@ function focusSquare(el, sq) {
 // boardKey moves the focus with the arrow keys (Home/End: the ends of the
 // rank); Escape cancels a selection. Enter and Space click the focused
 // square, as on any button.
-function boardKey(el, n, ev, view) {
+function boardKey(el, w, h, ev, view) {
   const sq = el.dataset.cursor;
   if (!sq) return;
   // A board last pressed by a pointer (not reached by Tab or moved over
@@ -129,8 +177,8 @@ function boardKey(el, n, ev, view) {
     case "ArrowRight": col += f; break;
     case "ArrowUp": rank += f; break;
     case "ArrowDown": rank -= f; break;
-    case "Home": col = view.flipped ? n - 1 : 0; break;
-    case "End": col = view.flipped ? 0 : n - 1; break;
+    case "Home": col = view.flipped ? w - 1 : 0; break;
+    case "End": col = view.flipped ? 0 : w - 1; break;
     case "Escape":
       if (view.onEscape) view.onEscape();
       ev.preventDefault();
@@ -139,8 +187,8 @@ function boardKey(el, n, ev, view) {
   }
   ev.preventDefault();
   delete el.dataset.via;
-  col = Math.min(Math.max(col, 0), n - 1);
-  rank = Math.min(Math.max(rank, 1), n);
+  col = Math.min(Math.max(col, 0), w - 1);
+  rank = Math.min(Math.max(rank, 1), h);
   focusSquare(el, squareName(col, rank));
 }
 
@@ -161,9 +209,9 @@ export function jumpPath(from, to) {
 
 // applyMove returns the board rows after move, a removal ("d4") or a
 // jump ("f4-d4", over every other square on the way).
-export function applyMove(rows, size, move) {
+export function applyMove(rows, move) {
   const b = rows.map((r) => r.split(""));
-  const at = (sq) => [size - Number(sq.slice(1)), sq.charCodeAt(0) - 97]; // [row from the top, column]
+  const at = (sq) => [rows.length - Number(sq.slice(1)), sq.charCodeAt(0) - 97]; // [row from the top, column]
   const [from, to] = squares(move);
   const [r0, c0] = at(from);
   const stone = b[r0][c0];
@@ -177,15 +225,40 @@ export function applyMove(rows, size, move) {
   return b.map((r) => r.join(""));
 }
 
-// initialRows is the board of size n at the start: full, a1 black.
-export function initialRows(n) {
+// initialRows is the w×h board at the start: full, a1 black; with gap,
+// the two centre stones of the gap start removed (file (w+1)/2 on ranks
+// h/2 and h/2+1 when w is odd, the transpose when h is; rules.Board).
+export function initialRows(w, h, gap) {
   const rows = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < h; i++) {
     let r = "";
-    for (let col = 0; col < n; col++) r += (col + n - i) % 2 === 1 ? "x" : "o";
+    for (let col = 0; col < w; col++) r += (col + h - i) % 2 === 1 ? "x" : "o";
     rows.push(r);
   }
+  if (!gap) return rows;
+  const empty = (col, rank) => {
+    const i = h - rank;
+    rows[i] = rows[i].slice(0, col) + "." + rows[i].slice(col + 1);
+  };
+  if (w % 2 === 1) {
+    empty((w - 1) / 2, h / 2);
+    empty((w - 1) / 2, h / 2 + 1);
+  } else {
+    empty(w / 2 - 1, (h + 1) / 2);
+    empty(w / 2, (h + 1) / 2);
+  }
   return rows;
+}
+
+// gapStart says whether the game of record g (state.game) starts with
+// the gap: its board names the start, else the gap where it is defined
+// (exactly one side odd).
+export function gapStart(g) {
+  if (!g.board) return false;
+  const [dims, start] = g.board.split("/");
+  if (start) return start === "gap";
+  const m = /^([0-9]+)x([0-9]+)$/.exec(dims);
+  return m !== null && Number(m[1]) % 2 !== Number(m[2]) % 2;
 }
 
 // drawArrows draws moves over a board of size n: an arrow for a jump, a

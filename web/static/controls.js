@@ -2,6 +2,7 @@
 // stepping through the game with the arrow keys.
 
 import {api} from "./api.js";
+import {boardName, setBoardMenu} from "./board.js";
 import {act, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
 import {t} from "./i18n.js";
 import {$, announce, busy} from "./page.js";
@@ -47,9 +48,9 @@ export function resign() {
 export function rematch() {
   if (!state) return;
   const color = state.human === "black" ? "white" : "black";
-  $("size").value = String(state.size);
+  setBoardMenu(boardName(state.game));
   $("color").value = color;
-  newGame({size: state.size, color: color, level: state.level});
+  newGame({board: boardName(state.game), color: color, level: state.level});
 }
 
 // copyText puts text on the clipboard and says so (done) or says how to

@@ -3,7 +3,7 @@
 // list and looking back at a move.
 
 import {api, config} from "./api.js";
-import {applyMove, initialRows, renderBoard, squares, swallowClick} from "./board.js";
+import {applyMove, boardDims, boardLabel, boardName, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
 import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
@@ -71,7 +71,7 @@ export function show(s, same) {
   $("status").className = s.over ? (s.winner === s.human ? "over won" : "over lost") : "";
   $("hint").disabled = !myTurn();
   $("undo").disabled = !s.canUndo;
-  $("reviewbtn").disabled = s.moves.length === 0;
+  $("reviewbtn").disabled = s.moves.length === 0 || !!s.classical; // a review is the model's
   $("reviewbtn").classList.toggle("primary", s.over);
   $("resign").hidden = s.over;
   $("rematch").hidden = !s.over;
@@ -93,7 +93,7 @@ export function show(s, same) {
   // Announce the moves since the last state (or those taken back): both
   // sides', then the status.
   const said = [];
-  if (before < 0) said.push(t(s.human === "black" ? "announce.newBlack" : "announce.newWhite", {size: s.size}));
+  if (before < 0) said.push(t(s.human === "black" ? "announce.newBlack" : "announce.newWhite", {board: boardLabel(s.board)}));
   if (old && s.moves.length < before) said.push(t("announce.undone", {moves: old.moves.slice(s.moves.length).join(" ")}));
   for (let i = Math.max(before, 0); i < s.moves.length; i++) {
     const humans = (i % 2 === 0) === (s.human === "black");
@@ -115,7 +115,7 @@ export function show(s, same) {
 async function askEval() {
   const s = state;
   const ply = s.moves.length;
-  if (s.over || s.turn !== s.human || ply === 0 || evals[ply]) return;
+  if (s.over || s.classical || s.turn !== s.human || ply === 0 || evals[ply]) return;
   asking = ply;
   drawEval();
   let e = null;
@@ -127,7 +127,7 @@ async function askEval() {
   }
   if (asking === ply) asking = null;
   // The same game, at this move or past it.
-  if (!state || state.game.size !== s.game.size || state.human !== s.human || state.moves.length < ply ||
+  if (!state || state.game.size !== s.game.size || state.game.board !== s.game.board || state.human !== s.human || state.moves.length < ply ||
       state.moves.slice(0, ply).join(" ") !== s.moves.join(" ")) return;
   if (e && !evals[ply]) evals[ply] = e;
   drawEval();
@@ -165,7 +165,8 @@ export function askHint() {
     const h = await api("api/v2/hint", {game: state.game});
     hint = h.move;
     const pv = h.pv[0] === h.move ? h.pv.slice(1) : h.pv; // the line after the hinted move
-    putText($("hinttext"), pv.length ? "hint.text" : "hint.short", {move: h.move, p: Math.round(100 * h.winProb), pv: pv.join(" ")});
+    if (h.winProb === undefined) putText($("hinttext"), "hint.classical", {move: h.move}); // the classical engine's: no probability
+    else putText($("hinttext"), pv.length ? "hint.text" : "hint.short", {move: h.move, p: Math.round(100 * h.winProb), pv: pv.join(" ")});
     $("status").textContent = msg(state.message);
     announce($("hinttext").textContent);
     drawBoard();
@@ -179,7 +180,6 @@ function isFlipped() { return (state.human === "white") !== flipped; }
 function drawBoard() {
   const looking = viewPly !== null;
   renderBoard($("board"), {
-    size: state.size,
     rows: looking ? boardAt(viewPly) : state.board,
     flipped: isFlipped(),
     movable: looking ? new Set() : origins(),
@@ -220,7 +220,7 @@ function clickSquare(sq) {
   if (busy()) return explain("why.wait");
   if (state.over) return explain("why.over");
   if (!myTurn()) return explain("why.wait");
-  const at = (s) => state.board[state.size - Number(s.slice(1))][s.charCodeAt(0) - 97];
+  const at = (s) => state.board[state.board.length - Number(s.slice(1))][s.charCodeAt(0) - 97];
   const mine = state.human === "black" ? "x" : "o";
   const c = at(sq);
   const notYours = state.human === "black" ? "why.notYoursBlack" : "why.notYoursWhite";
@@ -321,7 +321,7 @@ function play(move) {
   const before = state;
   act(async () => {
     state = Object.assign({}, before, {
-      board: applyMove(before.board, before.size, move), last: move, legal: [],
+      board: applyMove(before.board, move), last: move, legal: [],
       turn: before.human === "black" ? "white" : "black",
     });
     selected = null;
@@ -346,6 +346,10 @@ function drawEval() {
   let e = null;
   for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
+  // The classical engine gives no win probability: no bar, and no
+  // explanation of one.
+  bar.hidden = !state.over && !!state.classical;
+  $("evalmeans").hidden = bar.hidden;
   // At the end the result replaces the last search's estimate.
   if (state.over) {
     const won = state.winner === state.human;
@@ -361,6 +365,10 @@ function drawEval() {
     bar.setAttribute("aria-valuenow", won ? "100" : "0");
     bar.setAttribute("aria-valuetext", t("eval.value", {p: won ? 100 : 0}));
     $("evaltext").textContent = t(won ? "eval.won" : "eval.lost");
+    return;
+  }
+  if (state.classical) { // no win probability: say who plays instead
+    $("evaltext").textContent = t("status.classical", {board: boardLabel(state.board)});
     return;
   }
   if (!e) {
@@ -413,8 +421,9 @@ function drawMoves() {
 
 // boardAt is the board after the first ply moves of the game.
 function boardAt(ply) {
-  let rows = initialRows(state.size);
-  for (let i = 0; i < ply; i++) rows = applyMove(rows, state.size, state.moves[i]);
+  const [w, h] = boardDims(state.board);
+  let rows = initialRows(w, h, gapStart(state.game));
+  for (let i = 0; i < ply; i++) rows = applyMove(rows, state.moves[i]);
   return rows;
 }
 
@@ -482,12 +491,12 @@ function suggestLevel(s) {
   const name = t("level.option", {n: config.levels[names.indexOf(next)].number, level: levelName(next)});
   note(t(key, {level: name}));
   button.textContent = t("level.suggestPlay", {level: name});
-  button.onclick = () => newGame({size: s.size, color: s.human, level: next});
+  button.onclick = () => newGame({board: boardName(s.game), color: s.human, level: next});
 }
 
 // newGame starts a game with the settings of the controls, or those given.
 export function newGame(settings) {
-  const s = settings || {size: Number($("size").value), color: $("color").value, level: $("level").value};
+  const s = settings || {board: $("size").value, color: $("color").value, level: $("level").value};
   act(() => api("api/v2/new", s), t("status.starting"));
 }
 

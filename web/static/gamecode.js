@@ -1,3 +1,4 @@
+import {boardName, gapStart} from "./board.js";
 
 // ---- The game record and the page's address -------------------------
 //
@@ -8,22 +9,44 @@
 // bookmark and a shared link bring the game back), and in the tab's
 // sessionStorage (for the language switch, which loads a new address).
 // CODE is 1.<size><b|w>.<level>.<start>[.<move>]...[.resign], e.g.
-// 1.8b.medium.0.d5.e5.c5-e5, with ".resign" when the human resigned
+// 1.8b.medium.0.d5.e5.c5-e5, with ".resign" when the human resigned, on
+// the n×n boards with the removals up to 8×8; on every other board
+// 2.<W>x<H><r|g><b|w>.<level>.<start>[.<move>]...[.resign], e.g.
+// 2.15x12gb.medium.0.h8-h6 (r the removals, g the gap start)
 // (docs/http-api.md; web/api/game.go reads it for the record download).
 // Everything about the record is here.
 export const gameCode = {
   // encode writes a record as a CODE.
   encode(g) {
-    const p = ["1", g.size + (g.human === "black" ? "b" : "w"), g.level, String(g.start || 0)].concat(g.moves);
+    const c = g.human === "black" ? "b" : "w";
+    let head = ["1", g.size + c];
+    if (g.board || g.size > 8) {
+      const [w, h] = boardName(g).split("/")[0].split("x");
+      head = ["2", w + "x" + h + (gapStart(g) ? "g" : "r") + c];
+    }
+    const p = head.concat([g.level, String(g.start || 0)], g.moves);
     if (g.resigned) p.push("resign");
     return p.join(".");
   },
-  // decode reads a CODE, or returns null; the server checks the rest.
+  // decode reads a CODE, or returns null; the server checks the rest. The
+  // record names its board as the server's do: size on the n×n boards
+  // with the removals, board ("7x6", "9x8/removal") on the others.
   decode(code) {
     const p = code.split(".");
-    const m = p.length >= 4 && p[0] === "1" ? /^([0-9]+)([bw])$/.exec(p[1]) : null;
-    if (!m || !/^[0-9]+$/.test(p[3])) return null;
-    const g = {size: Number(m[1]), human: m[2] === "b" ? "black" : "white", level: p[2], start: Number(p[3]), moves: p.slice(4)};
+    if (p.length < 4 || !/^[0-9]+$/.test(p[3])) return null;
+    const g = {level: p[2], start: Number(p[3]), moves: p.slice(4)};
+    const v1 = p[0] === "1" ? /^([0-9]+)([bw])$/.exec(p[1]) : null;
+    const v2 = p[0] === "2" ? /^([0-9]{1,2})x([0-9]{1,2})([rg])([bw])$/.exec(p[1]) : null;
+    if (v1) {
+      g.size = Number(v1[1]);
+    } else if (v2) {
+      const w = Number(v2[1]), h = Number(v2[2]), gap = v2[3] === "g";
+      if (w === h && !gap) g.size = w;
+      else g.board = w + "x" + h + (gap === (w % 2 !== h % 2) ? "" : gap ? "/gap" : "/removal");
+    } else {
+      return null;
+    }
+    g.human = (v1 ? v1[2] : v2[4]) === "b" ? "black" : "white";
     if (g.moves.length > 0 && g.moves[g.moves.length - 1] === "resign") {
       g.moves.pop();
       g.resigned = true;

@@ -5,6 +5,7 @@
 // the page's address, or a new one.
 
 import {api, config, loadConfig} from "./api.js";
+import {boardName, fillBoardMenu, setBoardMenu} from "./board.js";
 import {copyText, gameKey, movesText, rematch, resign} from "./controls.js";
 import {act, askHint, flip, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
 import {gameCode} from "./gamecode.js";
@@ -64,7 +65,7 @@ function init() {
     }
   });
   $("size").addEventListener("change", () => {
-    if (state && Number($("size").value) !== state.size) note(t("status.sizeNext"));
+    if (state && $("size").value !== boardName(state.game)) note(t("status.sizeNext"));
   });
   $("color").addEventListener("change", () => {
     if (state && $("color").value !== state.human) note(t("status.colorNext"));
@@ -85,9 +86,7 @@ function init() {
   document.body.dataset.busy = "false";
   act(async () => {
     await loadConfig();
-    for (const n of config.sizes) {
-      $("size").append(new Option(n + "×" + n, String(n), false, n === config.defaultSize));
-    }
+    fillBoardMenu(config.defaultSize + "x" + config.defaultSize);
     for (const l of config.levels) {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, n: l.number}), l.name, false, l.name === config.defaultLevel));
@@ -146,7 +145,7 @@ function init() {
 async function openGame(g) {
   let s = await api("api/v2/state", {game: g});
   if (!s.over && s.turn !== s.human) s = await api("api/v2/move", {game: s.game, move: ""});
-  $("size").value = String(s.size);
+  setBoardMenu(boardName(s.game));
   $("color").value = s.human;
   return s;
 }

@@ -1,5 +1,5 @@
 import {api, config} from "./api.js";
-import {drawArrows, renderBoard, squares} from "./board.js";
+import {drawArrows, renderBoard, setBoardMenu, squares} from "./board.js";
 import {act, newGame, state} from "./game.js";
 import {catalog, t, tNodes} from "./i18n.js";
 import {$, busy, svgEl} from "./page.js";
@@ -186,7 +186,7 @@ export function selectMove(k, focus) {
   rv.var = null; // a move of the game leaves the variation
   $("varback").hidden = true;
   renderBoard($("revboard"), {
-    size: d.size, rows: d.boards[k - 1],
+    rows: d.boards[k - 1],
     movable: new Set(), movableKey: "sq.canJump", selected: null, targets: new Set(),
     marked: new Set(), last: new Set(), hint: new Set(), onClick: varClick, pointerKey: varKey,
   });
@@ -242,7 +242,7 @@ export function playOn() {
   // From the variation's position when one is on the board.
   const moves = d.moves.slice(0, k - 1).map((m) => m.move).concat(rv.var ? rv.var.moves : []);
   const color = moves.length % 2 === 0 ? "black" : "white";
-  $("size").value = String(d.size);
+  setBoardMenu(d.size + "x" + d.size);
   $("color").value = color;
   closeReview();
   newGame({size: d.size, color: color, level: $("level").value, moves: moves});
@@ -446,7 +446,7 @@ function drawVariation() {
   const from = new Set(legal.map((m) => squares(m)[0]));
   const to = new Set(v.selected ? legal.filter((m) => squares(m)[0] === v.selected && m.includes("-")).map((m) => squares(m)[1]) : []);
   renderBoard($("revboard"), {
-    size: st.size, rows: st.board,
+    rows: st.board,
     movable: from, movableKey: st.phase === "jumping" ? "sq.canJump" : "sq.canRemove", selected: v.selected, targets: to,
     marked: new Set(), last: new Set(squares(st.last)), hint: new Set(), onClick: varClick, pointerKey: varKey,
     onEscape: () => {

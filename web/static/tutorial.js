@@ -1,5 +1,5 @@
 import {api, config} from "./api.js";
-import {renderBoard, squares} from "./board.js";
+import {renderBoard, setBoardMenu, squares} from "./board.js";
 import {newGame} from "./game.js";
 import {t} from "./i18n.js";
 import {$} from "./page.js";
@@ -58,7 +58,6 @@ function drawTutorial() {
   const st = tut.steps[tut.i];
   const to = new Set(tut.selected && !tut.done ? st.legal.filter((m) => squares(m)[0] === tut.selected).map((m) => squares(m)[1]) : []);
   renderBoard($("tutboard"), {
-    size: st.size,
     rows: tut.board,
     movable: new Set(),
     movableKey: "sq.canJump",
@@ -152,7 +151,7 @@ function succeed(st, move) {
 export function playFromTutorial() {
   const size = config.sizes.includes(6) ? 6 : config.sizes[0];
   const level = config.levels[0].name;
-  $("size").value = String(size);
+  setBoardMenu(size + "x" + size);
   $("level").value = level;
   $("color").value = "black";
   closeTutorial();

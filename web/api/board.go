@@ -1,0 +1,126 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/messages"
+)
+
+// The board of a game: a request names it by size (n, an n×n board with
+// the removals, as the first requests did) or by board (a name that
+// rules.ParseBoard reads: "7x6", "size-15", "9x8/removal"), and the
+// board decides who plays it: the model of its size, or the classical
+// engine on a board without one.
+
+// parseBoard reads the board of a request: board when given (and then
+// size, if given too, must be its side), else the n×n board of size. Its
+// errors name what was wrong and the boards there are.
+func parseBoard(size int, name string) (rules.Board, error) {
+	if name == "" {
+		b := rules.SquareBoard(size)
+		if err := b.Validate(); err != nil {
+			return rules.Board{}, boardError(strconv.Itoa(size)+"×"+strconv.Itoa(size), err)
+		}
+		return b, nil
+	}
+	b, err := rules.ParseBoard(name)
+	if err != nil {
+		return rules.Board{}, boardError(name, err)
+	}
+	if size != 0 && (b.W != size || b.H != size) {
+		return rules.Board{}, badRequest("error.boardSize", "size", strconv.Itoa(size), "board", name)
+	}
+	return b, nil
+}
+
+// boardError is the error of a board that cannot be played.
+func boardError(name string, err error) error {
+	return &apiError{code: http.StatusBadRequest, msg: messages.New("error.board", "board", name,
+		"min", strconv.Itoa(rules.MinSide), "max", strconv.Itoa(rules.MaxSide)), detail: err}
+}
+
+// boardJSON names b in a game as the client keeps it: size alone for a
+// square board with the removals (as games always were), board for the
+// others.
+func boardJSON(b rules.Board) (size int, name string) {
+	if b == rules.SquareBoard(b.W) {
+		return b.W, ""
+	}
+	return 0, b.String()
+}
+
+// engineFor returns the engine of b's model, or nil when the classical
+// engine plays b (no model for it).
+func (s *Service) engineFor(b rules.Board) (*agent.Engine, error) {
+	if b != rules.SquareBoard(b.W) || !b.Narrow() {
+		return nil, nil
+	}
+	e, err := s.cfg.Engines.Get(b.W)
+	var nm *agent.NoModelError
+	if errors.As(err, &nm) {
+		return nil, nil
+	}
+	return e, err
+}
+
+// newBoardGame returns a new game on b: a *rules.Game on the boards of
+// rules.Position, a *rules.WideGame on the larger ones.
+func newBoardGame(b rules.Board) (rules.AnyGame, error) {
+	if b.Narrow() {
+		return rules.NewBoardGame(b)
+	}
+	return rules.NewWideGame(b)
+}
+
+// gameMoves returns the moves of g in project notation.
+func gameMoves(g rules.AnyGame) []string {
+	switch g := g.(type) {
+	case *rules.Game:
+		return rules.MoveStrings(g.Moves())
+	case *rules.WideGame:
+		out := make([]string, 0, g.Len())
+		for _, m := range g.Moves() {
+			out = append(out, m.String())
+		}
+		return out
+	}
+	panic(fmt.Sprintf("api: a game of %T", g))
+}
+
+// gameRows draws the current position of g as BoardRows does, with its
+// phase.
+func gameRows(g rules.AnyGame) ([]string, rules.Phase) {
+	switch g := g.(type) {
+	case *rules.Game:
+		return BoardRows(g.Position()), g.Position().Phase()
+	case *rules.WideGame:
+		return WideRows(g.Position()), g.Position().Phase()
+	}
+	panic(fmt.Sprintf("api: a game of %T", g))
+}
+
+// WideRows draws p as BoardRows does.
+func WideRows(p rules.WidePosition) []string {
+	w, h := int(p.W), int(p.H)
+	rows := make([]string, 0, h)
+	for row := h - 1; row >= 0; row-- {
+		b := make([]byte, w)
+		for col := range b {
+			switch c, ok := p.At(row, col); {
+			case !ok:
+				b[col] = '.'
+			case c == rules.Black:
+				b[col] = 'x'
+			default:
+				b[col] = 'o'
+			}
+		}
+		rows = append(rows, string(b))
+	}
+	return rows
+}

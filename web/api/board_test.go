@@ -1,0 +1,170 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// checkBoardState replays the state's moves on its board through the
+// rules and checks the board drawn, the turn and the legal moves.
+func checkBoardState(t *testing.T, st stateJSON, b rules.Board) {
+	t.Helper()
+	g, err := newBoardGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range st.Moves {
+		if _, err := g.PlayString(text); err != nil {
+			t.Fatalf("move %d of the state on %v: %v", i+1, b, err)
+		}
+	}
+	rows, _ := gameRows(g)
+	if strings.Join(rows, "/") != strings.Join(st.Board, "/") || len(rows) != b.H || len(rows[0]) != b.W {
+		t.Errorf("board on %v:\n%v\nwant\n%v", b, st.Board, rows)
+	}
+	if st.Turn != g.Turn().String() || st.Over != g.Over() {
+		t.Errorf("turn %s over %v; want %s %v", st.Turn, st.Over, g.Turn(), g.Over())
+	}
+	if st.Turn == st.Human && !st.Over && strings.Join(st.Legal, " ") != strings.Join(g.LegalStrings(), " ") {
+		t.Errorf("legal %v; want %v", st.Legal, g.LegalStrings())
+	}
+}
+
+// TestBoards: every board is played, the ones without a model by the
+// classical engine, which the state says (and gives no evaluation); the
+// game's code carries the board and reads back.
+func TestBoards(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, tc := range []struct {
+		req       string
+		board     rules.Board
+		classical bool
+	}{
+		{`{"board":"7x6","color":"black","level":"newcomer"}`, rules.Board{W: 7, H: 6, Start: rules.Gap}, true},
+		{`{"board":"size-15","color":"white","level":"newcomer"}`, rules.Board{W: 15, H: 12, Start: rules.Gap}, true},
+		{`{"board":"16x16","color":"black","level":"newcomer"}`, rules.SquareBoard(16), true},
+		{`{"board":"9x8/removal","color":"white","level":"newcomer"}`, rules.Board{W: 9, H: 8, Start: rules.Removal}, true},
+		{`{"size":9,"color":"white","level":"newcomer"}`, rules.SquareBoard(9), true},
+		{`{"board":"4x5","color":"white","level":"newcomer"}`, rules.Board{W: 4, H: 5, Start: rules.Gap}, true},
+		{`{"board":"6","color":"black","level":"newcomer"}`, rules.SquareBoard(6), false},
+		{`{"size":6,"board":"6x6","color":"white","level":"newcomer"}`, rules.SquareBoard(6), false},
+	} {
+		st := ts.mustState(t, "/api/v2/new", tc.req)
+		for i := 0; i < 3 && !st.Over; i++ {
+			checkBoardState(t, st, tc.board)
+			if st.Classical != tc.classical {
+				t.Fatalf("%s: classical %v", tc.req, st.Classical)
+			}
+			if tc.classical && st.Eval != nil {
+				t.Errorf("%s: the classical engine's move has an evaluation %+v", tc.req, st.Eval)
+			}
+			if (st.Game.Board == "") != (tc.board == rules.SquareBoard(tc.board.W)) || st.Size != tc.board.W || st.Game.Size != 0 && st.Game.Size != tc.board.W {
+				t.Errorf("%s: game %+v, size %d", tc.req, st.Game, st.Size)
+			}
+			code := encodeGame(st.Game)
+			if back, err := decodeGame(code); err != nil || jsonBody(back) != jsonBody(st.Game) {
+				t.Fatalf("game code %s reads back as %+v, %v; want %+v", code, back, err, st.Game)
+			}
+			if strings.ContainsAny(code, "#%&?/ +") {
+				t.Fatalf("game code %q needs escaping in a URL", code)
+			}
+			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[len(st.Legal)-1]}))
+		}
+		checkBoardState(t, st, tc.board)
+	}
+}
+
+// TestBoardHintAndRecord: a hint on a board without a model names a
+// legal move and no win probability; the record download names the
+// board in its file name and its tags.
+func TestBoardHintAndRecord(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	st := ts.mustState(t, "/api/v2/new", `{"board":"size-9","color":"black","level":"newcomer"}`)
+	var h hintJSON
+	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb != nil {
+		t.Errorf("hint on 9x8: %d %+v (legal %v)", code, h, st.Legal)
+	}
+	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: h.Move}))
+	resp, err := http.Get(ts.url + "/api/v2/record?g=" + encodeGame(st.Game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), `filename="konane-9x8-`) {
+		t.Fatalf("record: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	rec, err := rules.ParseRecord(body)
+	if err != nil || rec.Board() != (rules.Board{W: 9, H: 8, Start: rules.Gap}) || len(rec.Moves)+len(rec.Wide) != len(st.Moves) {
+		t.Errorf("record of 9x8 reads as %v, %v:\n%s", rec, err, body)
+	}
+	// A review needs a model: refused on 9x8, naming the board, for the
+	// game and for its record.
+	for _, req := range []string{jsonBody(reviewRequest{Game: &st.Game}), jsonBody(reviewRequest{Record: string(body)})} {
+		var e errJSON
+		if code := ts.call(t, "/api/v2/review", req, &e); code != http.StatusBadRequest || e.Code != "error.reviewBoard" || !strings.Contains(e.Error, "There is no review on 9×8") {
+			t.Errorf("review of a 9x8 game: %d %+v", code, e)
+		}
+	}
+}
+
+// TestGameCodeWide: version 2 codes carry the board and its start;
+// version 1 codes (every link written before) read as before; a code's
+// board out of range is refused naming it.
+func TestGameCodeWide(t *testing.T) {
+	for code, want := range map[string]gameJSON{
+		"2.15x12gb.medium.0.h8-h6":    {Board: "15x12", Human: "black", Level: "medium", Moves: []string{"h8-h6"}},
+		"2.9x8rw.easy.2.e4.e5.resign": {Board: "9x8/removal", Human: "white", Level: "easy", Start: 2, Moves: []string{"e4", "e5"}, Resigned: true},
+		"2.16x16rb.easy.0":            {Size: 16, Human: "black", Level: "easy", Moves: []string{}},
+		"2.8x8rb.easy.0.d5":           {Size: 8, Human: "black", Level: "easy", Moves: []string{"d5"}},
+		"1.8b.easy.0.d5":              {Size: 8, Human: "black", Level: "easy", Moves: []string{"d5"}},
+	} {
+		got, err := decodeGame(code)
+		if err != nil || jsonBody(got) != jsonBody(want) {
+			t.Errorf("decodeGame(%q) = %+v, %v; want %+v", code, got, err, want)
+		}
+		if again, err := decodeGame(encodeGame(got)); err != nil || jsonBody(again) != jsonBody(got) {
+			t.Errorf("%q: encodes as %q, reading back as %+v, %v", code, encodeGame(got), again, err)
+		}
+	}
+	if got := encodeGame(gameJSON{Board: "7x6", Human: "white", Level: "hard", Moves: []string{"c3-c5"}}); got != "2.7x6gw.hard.0.c3-c5" {
+		t.Errorf("encodeGame on 7x6 = %q", got)
+	}
+	for _, bad := range []string{"2.8x8gb.easy.0", "2.17x6gb.easy.0", "2.3x6gb.easy.0", "2.7x6b.easy.0", "2.7x6xb.easy.0", "2.7x6gq.easy.0", "3.7x6gb.easy.0", "2.7x6gb.easy.x"} {
+		if _, err := decodeGame(bad); err == nil {
+			t.Errorf("decodeGame(%q) took it", bad)
+		}
+	}
+	ts := newTestServer(t, Config{})
+	var e errJSON
+	if code := ts.call(t, "/api/v2/record?g=2.17x6gb.easy.0", "", &e); code != http.StatusBadRequest || e.Code != "error.board" || !strings.Contains(e.Error, "“17x6”") {
+		t.Errorf("record of a 17x6 code: %d %+v", code, e)
+	}
+}
+
+// TestClassicalWeighs: a search of the classical engine weighs one
+// search of the default level in the admission, whatever the level (it
+// takes a core and its tables): with one unit short of the budget taken,
+// the agent's newcomer move (one simulation) runs, the classical
+// engine's newcomer move is refused.
+func TestClassicalWeighs(t *testing.T) {
+	ts := newTestServer(t, Config{Searches: 1, QueueWait: 10 * time.Millisecond})
+	release, err := ts.admit.acquire(t.Context(), "192.0.2.1", ts.classicalSims-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	var st stateJSON
+	if code := ts.call(t, "/api/v2/new", `{"size":6,"color":"white","level":"newcomer"}`, &st); code != 200 || len(st.Moves) != 1 {
+		t.Errorf("the agent's move on 6x6: %d, moves %v", code, st.Moves)
+	}
+	var e errJSON
+	if code := ts.call(t, "/api/v2/new", `{"board":"7x6","color":"white","level":"newcomer"}`, &e); code != http.StatusServiceUnavailable || e.Code != "error.busy" {
+		t.Errorf("the classical engine's move on 7x6 in a full server: %d %+v", code, e)
+	}
+}
