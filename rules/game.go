@@ -471,7 +471,7 @@ func (r *Record) WideGame() (*WideGame, error) {
 		return nil, err
 	}
 	g := &WideGame{newGame(r.Board(), ps[0], ParseWideMove)}
-	if err := resumeGame(&g.game, r, ps, r.Wide); err != nil {
+	if err := resumeGame(&g.game, r, ps, r.wideMoves()); err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -260,13 +260,7 @@ func (r *Record) WideReplay() ([]WidePosition, error) {
 	if err != nil {
 		return nil, &RecordError{Err: err}
 	}
-	moves := r.Wide
-	if len(r.Moves) > 0 {
-		moves = make([]WideMove, len(r.Moves))
-		for i, m := range r.Moves {
-			moves[i] = m.Wide()
-		}
-	}
+	moves := r.wideMoves()
 	out := make([]WidePosition, 0, len(moves)+1)
 	out = append(out, p)
 	for i, m := range moves {
@@ -277,6 +271,19 @@ func (r *Record) WideReplay() ([]WidePosition, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// wideMoves is r's moves in the wide layout: Wide, or on the boards
+// Position holds its Moves converted.
+func (r *Record) wideMoves() []WideMove {
+	if len(r.Moves) == 0 {
+		return r.Wide
+	}
+	moves := make([]WideMove, len(r.Moves))
+	for i, m := range r.Moves {
+		moves[i] = m.Wide()
+	}
+	return moves
 }
 
 // ErrNoSize is the error of a text record without a [Size "N"] or a

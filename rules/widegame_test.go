@@ -202,3 +202,36 @@ func TestWideGameOutcome(t *testing.T) {
 		t.Errorf("h4-h6: %v %v", m, err)
 	}
 }
+
+// TestWideGameOfNarrowRecord: the record of a game on a board Position
+// holds (squares and rectangles up to 8x8) read as a WideGame is the same
+// game: its moves, their count, the side to move and the outcome.
+func TestWideGameOfNarrowRecord(t *testing.T) {
+	for _, name := range []string{"6x6", "7x6", "8x8"} {
+		b, err := ParseBoard(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(4) {
+			g := randomWideGame(t, seed, b)
+			narrow, err := g.Record().Game()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := narrow.Record()
+			if len(r.Moves) == 0 {
+				t.Fatalf("%s: the narrow record has no Moves", name)
+			}
+			wg, err := r.WideGame()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w1, m1 := narrow.Outcome()
+			w2, m2 := wg.Outcome()
+			if wg.Len() != narrow.Len() || !reflect.DeepEqual(wg.Record().MoveStrings(), r.MoveStrings()) || w1 != w2 || m1 != m2 {
+				t.Errorf("%s seed %d: as a WideGame %d moves %v, outcome %v %v; as a Game %d moves %v, outcome %v %v",
+					name, seed, wg.Len(), wg.Record().MoveStrings(), w2, m2, narrow.Len(), r.MoveStrings(), w1, m1)
+			}
+		}
+	}
+}
