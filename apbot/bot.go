@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"mime"
 	stdnet "net"
 	"net/http"
@@ -564,7 +563,7 @@ func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed u
 	defer cancel()
 	// A weak level's slips of the classical engine (Choice.Slip), seeded
 	// by the game's ply as the search is.
-	slips := rand.New(rand.NewPCG(seed, 0x736c6970))
+	slips := player.SlipRand(seed)
 	if !board.rules.Narrow() {
 		m, err := player.NewPVS(0, t, seed).MoveWide(ctx, wp)
 		if err != nil {

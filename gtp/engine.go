@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ type Engine struct {
 	game   rules.AnyGame // a *rules.Game, or a *rules.WideGame above 8x8
 	agent  *agent.Agent
 	pvs    *player.Engine // the classical engine, when engine is nil
+	slips  *rand.Rand     // the classical engine's slips at a weak level (Choice.SlipIn)
 	games  int            // games started, for the agents' seeds
 	solver *solver.Solver
 }
@@ -194,6 +196,7 @@ func (e *Engine) newGame() error {
 	var err error
 	if e.engine == nil {
 		e.agent, e.pvs = nil, player.NewPVS(0, e.cfg.PVSTime, seed)
+		e.slips = player.SlipRand(seed)
 	} else if e.agent, err = e.engine.NewAgent(seed); err != nil {
 		return err
 	}
@@ -320,6 +323,8 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 		m = an.Best.String()
 	} else if m, err = e.pvs.MoveIn(ctx, e.game); err != nil {
 		return "", err
+	} else {
+		m = e.cfg.Limits.SlipIn(e.game, m, e.slips) // a weak level's slips
 	}
 	if _, err := e.game.PlayString(m); err != nil {
 		return "", err

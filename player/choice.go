@@ -137,6 +137,31 @@ func (c Choice) SlipWide(p rules.WidePosition, best rules.WideMove, rng *rand.Ra
 	return slip(c, p, best, rng)
 }
 
+// SlipIn is Slip on the game g, a *rules.Game or a *rules.WideGame, for
+// the engine's move m in project notation (Engine.MoveIn's): the move
+// the level plays, in notation. A move that does not parse in g is
+// returned as it is.
+func (c Choice) SlipIn(g rules.AnyGame, m string, rng *rand.Rand) string {
+	if c.Noise <= 0 {
+		return m
+	}
+	switch g := g.(type) {
+	case *rules.Game:
+		if mv, err := rules.ParseMove(g.Position(), m); err == nil {
+			return c.Slip(g.Position(), mv, rng).String()
+		}
+	case *rules.WideGame:
+		if mv, err := rules.ParseWideMove(g.Position(), m); err == nil {
+			return c.SlipWide(g.Position(), mv, rng).String()
+		}
+	}
+	return m
+}
+
+// SlipRand is the random source of a weak level's slips for a search
+// seeded with seed: seeded apart from the search's own numbers.
+func SlipRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x736c6970)) }
+
 // Guard returns the moves of p that anyone who has learned the rules
 // would keep to: the moves that win at once (the opponent is left
 // without a move) when there are any; else, when exactly one move leaves

@@ -316,3 +316,47 @@ func moveStrings[M fmt.Stringer](ms []M) []string {
 	}
 	return out
 }
+
+// TestSlipIn: on a game of either layout, SlipIn plays in notation what
+// Slip and SlipWide play on its position from the same random numbers,
+// and gives the engine's move back untouched without Noise.
+func TestSlipIn(t *testing.T) {
+	c := Choice{Noise: 0.5}
+	for _, name := range []string{"6x6", "7x6", "15x12"} {
+		b, err := rules.ParseBoard(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wp, err := b.WidePosition()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g rules.AnyGame
+		if b.Narrow() {
+			if g, err = rules.NewBoardGame(b); err != nil {
+				t.Fatal(err)
+			}
+		} else if g, err = rules.NewWideGame(b); err != nil {
+			t.Fatal(err)
+		}
+		moves := wp.LegalMoves(nil)
+		best := moves[len(moves)-1]
+		differ := 0
+		for seed := range uint64(16) {
+			got := c.SlipIn(g, best.String(), SlipRand(seed))
+			want := c.SlipWide(wp, best, SlipRand(seed)).String()
+			if got != want {
+				t.Fatalf("%s seed %d: SlipIn %s, SlipWide %s", name, seed, got, want)
+			}
+			if got != best.String() {
+				differ++
+			}
+			if same := (Choice{}).SlipIn(g, best.String(), SlipRand(seed)); same != best.String() {
+				t.Fatalf("%s: without Noise SlipIn gave %s for %s", name, same, best)
+			}
+		}
+		if differ == 0 && len(moves) > 1 {
+			t.Errorf("%s: Noise 0.5 never slipped in 16 seeds (%d moves)", name, len(moves))
+		}
+	}
+}

@@ -369,7 +369,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 		t.agent = a
 	} else {
 		t.pvs = player.NewPVS(0, t.pvsTime, seed)
-		t.slips = rand.New(rand.NewPCG(seed, 0x736c6970)) // "slip"
+		t.slips = player.SlipRand(seed)
 	}
 	t.games++
 	var err error
@@ -627,22 +627,6 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 // Position's boards: a *rules.Game).
 func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Position() }
 
-// slip is the classical engine's move m (in project notation) as a weak
-// level plays it (Choice.Slip, on either game).
-func (t *terminal) slip(m string) string {
-	switch g := t.game.(type) {
-	case *rules.Game:
-		if mv, err := rules.ParseMove(g.Position(), m); err == nil {
-			return t.strength.Slip(g.Position(), mv, t.slips).String()
-		}
-	case *rules.WideGame:
-		if mv, err := rules.ParseWideMove(g.Position(), m); err == nil {
-			return t.strength.SlipWide(g.Position(), mv, t.slips).String()
-		}
-	}
-	return m
-}
-
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
 	if t.engine == nil {
@@ -650,7 +634,7 @@ func (t *terminal) agentMove(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
-		m = t.slip(m)
+		m = t.strength.SlipIn(t.game, m, t.slips)
 		if _, err := t.game.PlayString(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}

@@ -165,7 +165,10 @@ func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*agent.
 			an, move = &res, res.Best.String()
 		}
 	} else {
-		move, err = player.NewPVS(0, gm.level.PVSTime, s.seed()).MoveIn(ctx, gm.g)
+		seed := s.seed()
+		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err == nil {
+			move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+		}
 	}
 	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
