@@ -17,6 +17,7 @@ import (
 
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/runfiles"
+	"github.com/konanezero/konane/selfplay"
 )
 
 //go:embed static
@@ -179,8 +180,8 @@ type runFiles struct {
 	gamesPerGen int
 	metrics     []runfiles.Metrics
 	ratings     []runfiles.Rating // DIR/ladder's, or the first board's ladder of a multi-board run
-	// ladders are a multi-board run's ladders, one per square board
-	// rated (DIR/ladder/NxN), in the order of its board list.
+	// ladders are a multi-board run's ladders, one per board rated
+	// (DIR/ladder/WxH), in the order of its board list.
 	ladders []boardLadder
 	version string
 	errs    []string
@@ -196,14 +197,8 @@ func (s *Handler) read() runFiles {
 	}
 	stamp(runfiles.MetricsFile)
 	stamp(runfiles.RatingsKey)
-	var boards []string
-	if b, err := fs.ReadFile(s.run, runfiles.ConfigFile); err == nil {
-		if c, err := runfiles.ParseRunConfig(b); err == nil {
-			boards = c.Boards
-		}
-	}
+	boards, boardsErr := ladderBoards(s.run)
 	for _, b := range boards {
-		b, _, _ = strings.Cut(b, ":") // the weight
 		stamp(path.Join(runfiles.LadderDir, b, runfiles.RatingsFile))
 	}
 	rf.version = strings.Join(ver, ";")
@@ -221,6 +216,9 @@ func (s *Handler) read() runFiles {
 			rf.config, rf.size, rf.gamesPerGen = b, c.Size, c.GamesPerGen
 		}
 	}
+	if boardsErr != nil {
+		rf.errs = append(rf.errs, boardsErr.Error())
+	}
 	if b := readOpt(runfiles.MetricsFile); b != nil {
 		m, err := runfiles.ParseMetrics(b)
 		if err != nil {
@@ -236,7 +234,6 @@ func (s *Handler) read() runFiles {
 		rf.ratings = r
 	}
 	for _, board := range boards {
-		board, _, _ = strings.Cut(board, ":")
 		key := path.Join(runfiles.LadderDir, board, runfiles.RatingsFile)
 		if b := readOpt(key); b != nil {
 			r, err := runfiles.ParseRatings(b)
@@ -250,6 +247,31 @@ func (s *Handler) read() runFiles {
 		rf.ratings = rf.ladders[0].ratings
 	}
 	return rf
+}
+
+// ladderBoards returns the ladder directory names (WxH, as the ladder
+// names them) of the boards of the multi-board run in run, read from its
+// config.json with the trainer's board-list parser; none for a
+// single-board run or a run without a readable config.json. A board list
+// the parser refuses is the error.
+func ladderBoards(run fs.FS) ([]string, error) {
+	b, err := fs.ReadFile(run, runfiles.ConfigFile)
+	if err != nil {
+		return nil, nil
+	}
+	c, err := runfiles.ParseRunConfig(b)
+	if err != nil || len(c.Boards) == 0 {
+		return nil, nil
+	}
+	shares, err := selfplay.ParseBoardShares(strings.Join(c.Boards, ","))
+	if err != nil {
+		return nil, fmt.Errorf("%s: boards: %v", runfiles.ConfigFile, err)
+	}
+	out := make([]string, len(shares))
+	for i, s := range shares {
+		out[i] = fmt.Sprintf("%dx%d", s.Board.W, s.Board.H)
+	}
+	return out, nil
 }
 
 // boardLadder is one board's ladder of a multi-board run.

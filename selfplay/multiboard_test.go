@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
@@ -272,5 +274,44 @@ func TestReplayDrawBoard(t *testing.T) {
 	}
 	if err := r.DrawBoard(rng, rules.ShapeCode(8, 8), batch); err == nil || !strings.Contains(err.Error(), "no 8x8 sample") {
 		t.Errorf("drawing a board the window lacks: %v", err)
+	}
+}
+
+// TestPlayEachParallel: playEach (which plays a multi-board run's games of
+// every board from one pool) has at most parallel games in flight, plays
+// every game once and hands each to done.
+func TestPlayEachParallel(t *testing.T) {
+	for _, parallel := range []int{1, 2, 3} {
+		var mu sync.Mutex
+		inFlight, most := 0, 0
+		played := make([]int, 9)
+		err := playEach(context.Background(), len(played), parallel, func(ctx context.Context, i int) (Game, error) {
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			mu.Unlock()
+			time.Sleep(2 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			return Game{Plies: i}, nil
+		}, func(i int, g Game) error {
+			played[i]++
+			if g.Plies != i {
+				t.Errorf("done(%d) got game %d", i, g.Plies)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if most > parallel || most < 1 {
+			t.Errorf("parallel %d: %d games in flight at most", parallel, most)
+		}
+		for i, n := range played {
+			if n != 1 {
+				t.Errorf("parallel %d: game %d done %d times", parallel, i, n)
+			}
+		}
 	}
 }

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
@@ -236,8 +233,8 @@ func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 // evaluators (one per board), saving each as it finishes (so that an
 // interrupted generation resumes with the games it had finished). It
 // returns the evaluators' statistics over these games. The boards of a
-// multi-board run play side by side, each on its own evaluator with its
-// share of the games in flight.
+// multi-board run play side by side, each on its own evaluator, sharing
+// cfg.Parallel slots: at most cfg.Parallel games are in flight in all.
 func (g *genWork) play(ctx context.Context, evals map[int]*net.Evaluator, gs *games, model *net.Model) (net.EvalStats, error) {
 	todo := gs.todo()
 	if g.hooks.Selfplay != nil {
@@ -258,54 +255,33 @@ func (g *genWork) play(ctx context.Context, evals map[int]*net.Evaluator, gs *ga
 		}
 		before[shape] = eval.Stats()
 	}
-	var mu sync.Mutex // the games of every board finish one at a time
-	done := func(todo []int) func(k int, game Game) error {
-		return func(k int, game Game) error {
-			mu.Lock()
-			defer mu.Unlock()
-			i := todo[k]
-			game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
-			if err := g.dir.writeGame(g.gen, i, g.cfg.gameShape(i), game.Record, game.Samples); err != nil {
-				return err
-			}
-			gs.samples[i] = game.Samples
-			gs.summaries[i] = &gameSummary{plies: game.Plies, winner: game.Winner}
-			if g.hooks.Game != nil {
-				g.hooks.Game()
-			}
-			return nil
+	done := func(k int, game Game) error { // called one game at a time
+		i := todo[k]
+		game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
+		if err := g.dir.writeGame(g.gen, i, g.cfg.gameShape(i), game.Record, game.Samples); err != nil {
+			return err
 		}
-	}
-	seeds := func(todo []int) []uint64 {
-		out := make([]uint64, len(todo))
-		for k, i := range todo {
-			out[k] = GameSeed(g.cfg.Seed, g.gen, i)
+		gs.samples[i] = game.Samples
+		gs.summaries[i] = &gameSummary{plies: game.Plies, winner: game.Winner}
+		if g.hooks.Game != nil {
+			g.hooks.Game()
 		}
-		return out
+		return nil
 	}
 	var err error
 	if !g.cfg.MultiBoard() {
-		err = PlayGames(ctx, evals[g.cfg.Size], g.cfg.Game, seeds(todo), g.cfg.Parallel, done(todo))
+		seeds := make([]uint64, len(todo))
+		for k, i := range todo {
+			seeds[k] = GameSeed(g.cfg.Seed, g.gen, i)
+		}
+		err = PlayGames(ctx, evals[g.cfg.Size], g.cfg.Game, seeds, g.cfg.Parallel, done)
 	} else {
-		lanes := make(map[int][]int) // the games to play of each board
-		for _, i := range todo {
-			lanes[g.cfg.gameShape(i)] = append(lanes[g.cfg.gameShape(i)], i)
-		}
-		eg, ectx := errgroup.WithContext(ctx)
-		for _, b := range g.cfg.BoardList() {
-			shape := rules.ShapeCode(b.W, b.H)
-			lane := lanes[shape]
-			if len(lane) == 0 {
-				continue
-			}
-			parallel := max(1, (g.cfg.Parallel*len(lane)+len(todo)/2)/len(todo))
-			eg.Go(func() error {
-				return PlayGames(ectx, evals[shape], g.cfg.BoardGame(b), seeds(lane), parallel, done(lane))
-			})
-		}
-		if err = eg.Wait(); err == nil {
-			err = ctx.Err()
-		}
+		// One pool of cfg.Parallel slots for every board: the games go in
+		// in game order, so the boards share the slots by their weights.
+		err = playEach(ctx, len(todo), g.cfg.Parallel, func(ctx context.Context, k int) (Game, error) {
+			b := g.cfg.GameBoard(todo[k])
+			return PlayGame(ctx, evals[rules.ShapeCode(b.W, b.H)], g.cfg.BoardGame(b), GameSeed(g.cfg.Seed, g.gen, todo[k]))
+		}, done)
 	}
 	var stats net.EvalStats
 	for shape, eval := range evals {
