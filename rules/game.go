@@ -83,6 +83,7 @@ type game[P gamePosition[P, M], M gameMove] struct {
 	loser     Color
 	// parse is ParseMove or ParseWideMove.
 	parse func(P, string) (M, error)
+	none  M // NoMove or NoWideMove
 }
 
 // Method is how a game ended.
@@ -126,7 +127,7 @@ func NewBoardGame(b Board) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Game{newGame(b, p, ParseMove)}, nil
+	return &Game{newGame(b, p, ParseMove, NoMove)}, nil
 }
 
 // NewWideGame starts a game on board b, any board; its error names what
@@ -136,11 +137,11 @@ func NewWideGame(b Board) (*WideGame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WideGame{newGame(b, p, ParseWideMove)}, nil
+	return &WideGame{newGame(b, p, ParseWideMove, NoWideMove)}, nil
 }
 
-func newGame[P gamePosition[P, M], M gameMove](b Board, start P, parse func(P, string) (M, error)) game[P, M] {
-	return game[P, M]{board: b, positions: []P{start}, parse: parse}
+func newGame[P gamePosition[P, M], M gameMove](b Board, start P, parse func(P, string) (M, error), none M) game[P, M] {
+	return game[P, M]{board: b, positions: []P{start}, parse: parse, none: none}
 }
 
 // GameOverError is the error of a move (or a resignation) in a finished
@@ -224,16 +225,16 @@ func (g *game[P, M]) Play(m M) error {
 }
 
 // PlayText reads a move in project notation and plays it; the error says
-// exactly what is wrong with it, as Play's.
+// exactly what is wrong with it, as Play's, and the move is then the
+// never legal one (NoMove, NoWideMove).
 func (g *game[P, M]) PlayText(text string) (M, error) {
-	var none M
 	p := g.Position()
 	if g.Over() {
-		return none, g.overError()
+		return g.none, g.overError()
 	}
 	m, err := g.parse(p, text)
 	if err != nil {
-		return m, err
+		return g.none, err
 	}
 	return m, g.Play(m)
 }
@@ -457,7 +458,7 @@ func (r *Record) Game() (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{newGame(r.Board(), ps[0], ParseMove)}
+	g := &Game{newGame(r.Board(), ps[0], ParseMove, NoMove)}
 	if err := resumeGame(&g.game, r, ps, r.Moves); err != nil {
 		return nil, err
 	}
@@ -470,7 +471,7 @@ func (r *Record) WideGame() (*WideGame, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &WideGame{newGame(r.Board(), ps[0], ParseWideMove)}
+	g := &WideGame{newGame(r.Board(), ps[0], ParseWideMove, NoWideMove)}
 	if err := resumeGame(&g.game, r, ps, r.wideMoves()); err != nil {
 		return nil, err
 	}

@@ -188,15 +188,15 @@ func TestWideGameOutcome(t *testing.T) {
 		t.Errorf("outcome %v %v with %v to move", w, method, p.Turn)
 	}
 	var over *GameOverError
-	if _, err := g.PlayText("h12-h10"); !errors.As(err, &over) || over.Winner != w {
-		t.Errorf("a move after the end: %v", err)
+	if m, err := g.PlayText("h12-h10"); !errors.As(err, &over) || over.Winner != w || m != NoWideMove {
+		t.Errorf("a move after the end: %v, %v; want NoWideMove", m, err)
 	}
 	if res := g.Record().Tag("Result"); res != ResultFor(w) {
 		t.Errorf("result %q", res)
 	}
 	g2, _ := NewWideGame(b)
-	if _, err := g2.PlayText("h12-h10"); err == nil || !strings.Contains(err.Error(), "black has no jump from h12 to h10") {
-		t.Errorf("an illegal first move: %v", err)
+	if m, err := g2.PlayText("h12-h10"); err == nil || !strings.Contains(err.Error(), "black has no jump from h12 to h10") || m != NoWideMove {
+		t.Errorf("an illegal first move: %v, %v; want NoWideMove", m, err)
 	}
 	if m, err := g2.PlayText("h4-h6"); err != nil || m != (WideMove{WideSquareAt(3, 7), WideSquareAt(5, 7)}) {
 		t.Errorf("h4-h6: %v %v", m, err)
