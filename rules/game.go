@@ -42,6 +42,11 @@ type AnyGame interface {
 	// Draw is the current position as Render draws it, the last move
 	// marked.
 	Draw() string
+	// WidePosition is the current position on the wide layout (a Game's
+	// Position made wide).
+	WidePosition() WidePosition
+	// MoveStrings lists the moves played, as text.
+	MoveStrings() []string
 	// LegalStrings lists the legal moves of the side to move.
 	LegalStrings() []string
 	// PlayString is PlayText, returning the move played as text.
@@ -365,6 +370,15 @@ func (g *game[P, M]) toMove() Color { return Color(len(g.moves) % 2) }
 
 // Turn is the side to move.
 func (g *game[P, M]) Turn() Color { return g.toMove() }
+
+// MoveStrings lists the moves played in project notation.
+func (g *game[P, M]) MoveStrings() []string { return gameMoveStrings(g.moves) }
+
+// WidePosition is the current position on the wide layout.
+func (g *Game) WidePosition() WidePosition { return g.Position().Wide() }
+
+// WidePosition is the current position, as Position.
+func (g *WideGame) WidePosition() WidePosition { return g.Position() }
 
 // LegalStrings lists the legal moves of the side to move in project
 // notation.

@@ -235,3 +235,39 @@ func TestWideGameOfNarrowRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyGameMovesAndPosition: a Game and a WideGame playing the same
+// moves give the same MoveStrings and WidePosition.
+func TestAnyGameMovesAndPosition(t *testing.T) {
+	b := Board{W: 7, H: 6, Start: Gap}
+	g, err := NewBoardGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWideGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played []string
+	for _, a := range []AnyGame{g, w} {
+		if got := a.MoveStrings(); got == nil || len(got) != 0 {
+			t.Errorf("%T before a move: MoveStrings %#v, want an empty list", a, got)
+		}
+	}
+	for !g.Over() && len(played) < 12 {
+		text := g.LegalStrings()[len(played)%len(g.LegalStrings())]
+		if _, err := g.PlayString(text); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.PlayString(text); err != nil {
+			t.Fatal(err)
+		}
+		played = append(played, text)
+		if !slices.Equal(g.MoveStrings(), played) || !slices.Equal(w.MoveStrings(), played) {
+			t.Fatalf("after %v: MoveStrings %v and %v", played, g.MoveStrings(), w.MoveStrings())
+		}
+		if g.WidePosition() != g.Position().Wide() || w.WidePosition() != g.WidePosition() {
+			t.Fatalf("after %v: the wide positions differ", played)
+		}
+	}
+}

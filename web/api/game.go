@@ -53,7 +53,7 @@ func (gm *game) narrow() (*rules.Game, bool) {
 func (gm *game) json() gameJSON {
 	size, board := boardJSON(gm.board)
 	return gameJSON{Size: size, Board: board, Human: gm.human.String(), Level: gm.level.Name,
-		Start: gm.start, Moves: gameMoves(gm.g), Resigned: gm.resigned()}
+		Start: gm.start, Moves: gm.g.MoveStrings(), Resigned: gm.resigned()}
 }
 
 // resigned reports whether the game ended by the human's resignation.
@@ -261,24 +261,5 @@ func (s *Service) parseLevel(name string) (agent.Level, error) {
 	return l, nil
 }
 
-// BoardRows draws p as the page gets it: one string per rank, the top
-// rank first, x for Black, o for White and . for an empty square.
-func BoardRows(p rules.Position) []string {
-	w, h := p.Width(), p.Height()
-	rows := make([]string, 0, h)
-	for row := h - 1; row >= 0; row-- {
-		b := make([]byte, w)
-		for col := range b {
-			switch c, ok := p.At(rules.SquareAt(row, col)); {
-			case !ok:
-				b[col] = '.'
-			case c == rules.Black:
-				b[col] = 'x'
-			default:
-				b[col] = 'o'
-			}
-		}
-		rows = append(rows, string(b))
-	}
-	return rows
-}
+// BoardRows draws p as WideRows does.
+func BoardRows(p rules.Position) []string { return WideRows(p.Wide()) }
