@@ -68,6 +68,7 @@ type gamePosition[P, M any] interface {
 	Legal(M) bool
 	HasMoves() bool
 	LegalMoves([]M) []M
+	turn() Color // the side to move
 }
 
 // gameMove is what a game needs of its move type: Move or WideMove.
@@ -359,17 +360,13 @@ func (g *game[P, M]) Outcome() (winner Color, method Method) {
 	case g.resigned:
 		return g.loser.Other(), Resignation
 	case !g.Position().HasMoves():
-		return g.toMove().Other(), NoMoveLeft
+		return g.Turn().Other(), NoMoveLeft
 	}
 	return 0, NotOver
 }
 
-// toMove is the side to move: Black after an even number of moves, on
-// every board and start (there are no passes).
-func (g *game[P, M]) toMove() Color { return Color(len(g.moves) % 2) }
-
-// Turn is the side to move.
-func (g *game[P, M]) Turn() Color { return g.toMove() }
+// Turn is the side to move, the current position's.
+func (g *game[P, M]) Turn() Color { return g.Position().turn() }
 
 // MoveStrings lists the moves played in project notation.
 func (g *game[P, M]) MoveStrings() []string { return gameMoveStrings(g.moves) }
@@ -497,7 +494,7 @@ func (r *Record) WideGame() (*WideGame, error) {
 func resumeGame[P gamePosition[P, M], M gameMove](g *game[P, M], r *Record, ps []P, moves []M) error {
 	g.tags, g.moves, g.comments, g.positions = slices.Clone(r.Tags), slices.Clone(moves), slices.Clone(r.Comments), ps
 	over := !g.Position().HasMoves()
-	if err := checkResult(r.Tag("Result"), over, g.toMove()); err != nil {
+	if err := checkResult(r.Tag("Result"), over, g.Turn()); err != nil {
 		return &RecordError{Err: err}
 	}
 	if w, ok := r.Winner(); ok && !over {
