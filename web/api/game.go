@@ -37,7 +37,6 @@ type game struct {
 	human  rules.Color
 	level  agent.Level
 	start  int
-	board  rules.Board
 	engine *agent.Engine
 	g      rules.AnyGame
 }
@@ -51,7 +50,7 @@ func (gm *game) narrow() (*rules.Game, bool) {
 
 // json returns the game as the client holds it.
 func (gm *game) json() gameJSON {
-	size, board := boardJSON(gm.board)
+	size, board := boardJSON(gm.g.Board())
 	return gameJSON{Size: size, Board: board, Human: gm.human.String(), Level: gm.level.Name,
 		Start: gm.start, Moves: gm.g.MoveStrings(), Resigned: gm.resigned()}
 }
@@ -134,7 +133,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 	if gj.Resigned && g.Resign(human) != nil {
 		return nil, badRequest("error.resignOver")
 	}
-	return &game{human: human, level: level, start: gj.Start, board: board, engine: engine, g: g}, nil
+	return &game{human: human, level: level, start: gj.Start, engine: engine, g: g}, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,

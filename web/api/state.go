@@ -50,7 +50,7 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 	p := g.WidePosition()
 	rows, phase := WideRows(p), p.Phase()
 	st := stateJSON{
-		Game: gm.json(), Size: gm.board.W, Human: gm.human.String(), Level: gm.level.Name,
+		Game: gm.json(), Size: gm.g.Board().W, Human: gm.human.String(), Level: gm.level.Name,
 		Turn: g.Turn().String(), Phase: phase.String(), Board: rows,
 		Moves: g.MoveStrings(), Legal: []string{}, Over: g.Over(),
 		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start, Classical: gm.engine == nil,
