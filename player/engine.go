@@ -70,8 +70,13 @@ type Engine struct {
 	// plain: the plain alpha-beta configuration (NewAlphaBeta): full
 	// windows, no killers, moves sorted stably, history cleared per
 	// search.
-	plain   bool
-	rng     *rand.Rand
+	plain bool
+	rng   *rand.Rand
+	// tableBits: the tables (Search's, SearchWide's) have 2^tableBits
+	// entries; solverEntries sizes the solver's (0: no solver).
+	tableBits     int
+	solverEntries int
+	// tt and solver: Search's, made on its first call (narrowState).
 	tt      table[rules.Move]
 	solver  *solver.Solver
 	history [64][64]int32
@@ -121,28 +126,39 @@ func NewPVS(depth int, moveTime time.Duration, seed uint64) *Engine {
 // solverEntries (small ones for tests that make many players).
 func newPVS(depth int, moveTime time.Duration, seed uint64, tableBits, solverEntries int) *Engine {
 	e := &Engine{
-		name:        "pvs",
-		Depth:       depth,
-		MoveTime:    moveTime,
-		Eval:        EvalDefault,
-		SolveStones: DefaultSolveStones,
-		LMR:         true,
-		Deepen:      DefaultDeepen,
-		rng:         newRand(seed, streamPVS),
-		tt:          newTable(tableBits, false, rules.NoMove),
-		solver:      solver.New(solver.WithTableEntries(solverEntries)),
+		name:          "pvs",
+		Depth:         depth,
+		MoveTime:      moveTime,
+		Eval:          EvalDefault,
+		SolveStones:   DefaultSolveStones,
+		LMR:           true,
+		Deepen:        DefaultDeepen,
+		rng:           newRand(seed, streamPVS),
+		tableBits:     tableBits,
+		solverEntries: solverEntries,
 	}
 	if moveTime > 0 {
 		e.SolveStones = DefaultTimedSolveStones
 	}
-	// The solver allocates its table on its first call: make that call
-	// now, on a position lost at once (a lone stone), so that the
-	// allocation is not charged to the clock of a move.
-	lone := rules.Position{Black: 1, Size: 4, Turn: rules.Black}
-	if _, err := e.solver.Solve(context.Background(), lone); err != nil {
-		panic(err) // a constant, valid position
-	}
 	return e
+}
+
+// narrowState makes the table and the solver of Search on its first call
+// (a big board's engine never needs them). The solver allocates its table
+// on its first call: narrowState makes that call, on a position lost at
+// once (a lone stone), so that the allocation is not charged to the clock
+// of a move.
+func (e *Engine) narrowState() {
+	if e.tt.entries == nil {
+		e.tt = newTable(e.tableBits, e.plain, rules.NoMove)
+	}
+	if e.solver == nil && e.solverEntries > 0 {
+		e.solver = solver.New(solver.WithTableEntries(e.solverEntries))
+		lone := rules.Position{Black: 1, Size: 4, Turn: rules.Black}
+		if _, err := e.solver.Solve(context.Background(), lone); err != nil {
+			panic(err) // a constant, valid position
+		}
+	}
 }
 
 // pvsSolverEntries sizes the table of a PVS player's solver (8 MiB).
@@ -154,14 +170,14 @@ const pvsSolverEntries = 1 << 19
 // root-order randomness from seed.
 func NewAlphaBeta(depth int, moveTime time.Duration, seed uint64) *Engine {
 	return &Engine{
-		name:     "alphabeta",
-		Depth:    depth,
-		MoveTime: moveTime,
-		Eval:     EvalPlain,
-		Deepen:   100,
-		plain:    true,
-		rng:      newRand(seed, streamAlphaBeta),
-		tt:       newTable(DefaultTTBits, true, rules.NoMove),
+		name:      "alphabeta",
+		Depth:     depth,
+		MoveTime:  moveTime,
+		Eval:      EvalPlain,
+		Deepen:    100,
+		plain:     true,
+		rng:       newRand(seed, streamAlphaBeta),
+		tableBits: DefaultTTBits,
 	}
 }
 
@@ -272,6 +288,7 @@ func (c *clock) left() time.Duration {
 // with the plies unknown). Search keeps its transposition table between
 // calls.
 func (e *Engine) Search(ctx context.Context, p rules.Position, depth int) SearchResult {
+	e.narrowState()
 	root := p.LegalMoves(e.moves[0][:0])
 	if len(root) == 0 {
 		return SearchResult{Score: -WinScore}

@@ -24,8 +24,7 @@ var (
 func middleGame(n int) []rules.Position {
 	var out []rules.Position
 	for g := 0; len(out) < n; g++ {
-		a, b := NewPVS(4, 0, uint64(2*g)), NewPVS(4, 0, uint64(2*g+1))
-		a.tt, b.tt = newTable(16, false, rules.NoMove), newTable(16, false, rules.NoMove)
+		a, b := newPVS(4, 0, uint64(2*g), 16, pvsSolverEntries), newPVS(4, 0, uint64(2*g+1), 16, pvsSolverEntries)
 		p := rules.NewPosition(8)
 		target := 2 + 10 + (g*7)%20
 		for ply := 0; ply < target && p.HasMoves(); ply++ {

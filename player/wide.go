@@ -3,7 +3,6 @@ package player
 import (
 	"context"
 	"fmt"
-	"math/bits"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -33,8 +32,7 @@ type wideSearch struct {
 // wideState returns the engine's wide state, made on the first call.
 func (e *Engine) wideState() *wideSearch {
 	if e.wide == nil {
-		tableBits := bits.Len(uint(len(e.tt.entries))) - 1
-		e.wide = &wideSearch{e: e, tt: newTable(tableBits, e.tt.single, rules.NoWideMove)}
+		e.wide = &wideSearch{e: e, tt: newTable(e.tableBits, e.plain, rules.NoWideMove)}
 	}
 	return e.wide
 }

@@ -256,3 +256,28 @@ func TestMoveWideLegal(t *testing.T) {
 		}
 	}
 }
+
+// TestWideEngineMakesNoNarrowState: an engine that only searches the wide
+// layout never makes Search's table or solver (32 MiB and 8 MiB with
+// NewPVS), and Search makes them on its first call.
+func TestWideEngineMakesNoNarrowState(t *testing.T) {
+	e := newPVS(2, 0, 1, 10, 1<<10)
+	b := rules.Board{W: 10, H: 10}
+	p, err := b.WidePosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.MoveWide(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if e.tt.entries != nil || e.solver != nil {
+		t.Errorf("a wide search made the narrow table (%d entries) or the solver (%v)", len(e.tt.entries), e.solver != nil)
+	}
+	if len(e.wide.tt.entries) != 1<<10 {
+		t.Errorf("wide table of %d entries, want %d", len(e.wide.tt.entries), 1<<10)
+	}
+	e.Search(context.Background(), rules.NewPosition(6), 1)
+	if len(e.tt.entries) != 1<<10 || e.solver == nil {
+		t.Errorf("after Search: table of %d entries, solver %v", len(e.tt.entries), e.solver != nil)
+	}
+}

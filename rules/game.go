@@ -42,6 +42,11 @@ type AnyGame interface {
 	// Draw is the current position as Render draws it, the last move
 	// marked.
 	Draw() string
+	// WidePosition is the current position on the wide layout (a Game's
+	// Position made wide).
+	WidePosition() WidePosition
+	// MoveStrings lists the moves played, as text.
+	MoveStrings() []string
 	// LegalStrings lists the legal moves of the side to move.
 	LegalStrings() []string
 	// PlayString is PlayText, returning the move played as text.
@@ -63,6 +68,7 @@ type gamePosition[P, M any] interface {
 	Legal(M) bool
 	HasMoves() bool
 	LegalMoves([]M) []M
+	turn() Color // the side to move
 }
 
 // gameMove is what a game needs of its move type: Move or WideMove.
@@ -83,6 +89,7 @@ type game[P gamePosition[P, M], M gameMove] struct {
 	loser     Color
 	// parse is ParseMove or ParseWideMove.
 	parse func(P, string) (M, error)
+	none  M // NoMove or NoWideMove
 }
 
 // Method is how a game ended.
@@ -126,7 +133,7 @@ func NewBoardGame(b Board) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Game{newGame(b, p, ParseMove)}, nil
+	return &Game{newGame(b, p, ParseMove, NoMove)}, nil
 }
 
 // NewWideGame starts a game on board b, any board; its error names what
@@ -136,11 +143,11 @@ func NewWideGame(b Board) (*WideGame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WideGame{newGame(b, p, ParseWideMove)}, nil
+	return &WideGame{newGame(b, p, ParseWideMove, NoWideMove)}, nil
 }
 
-func newGame[P gamePosition[P, M], M gameMove](b Board, start P, parse func(P, string) (M, error)) game[P, M] {
-	return game[P, M]{board: b, positions: []P{start}, parse: parse}
+func newGame[P gamePosition[P, M], M gameMove](b Board, start P, parse func(P, string) (M, error), none M) game[P, M] {
+	return game[P, M]{board: b, positions: []P{start}, parse: parse, none: none}
 }
 
 // GameOverError is the error of a move (or a resignation) in a finished
@@ -224,16 +231,16 @@ func (g *game[P, M]) Play(m M) error {
 }
 
 // PlayText reads a move in project notation and plays it; the error says
-// exactly what is wrong with it, as Play's.
+// exactly what is wrong with it, as Play's, and the move is then the
+// never legal one (NoMove, NoWideMove).
 func (g *game[P, M]) PlayText(text string) (M, error) {
-	var none M
 	p := g.Position()
 	if g.Over() {
-		return none, g.overError()
+		return g.none, g.overError()
 	}
 	m, err := g.parse(p, text)
 	if err != nil {
-		return m, err
+		return g.none, err
 	}
 	return m, g.Play(m)
 }
@@ -353,17 +360,22 @@ func (g *game[P, M]) Outcome() (winner Color, method Method) {
 	case g.resigned:
 		return g.loser.Other(), Resignation
 	case !g.Position().HasMoves():
-		return g.toMove().Other(), NoMoveLeft
+		return g.Turn().Other(), NoMoveLeft
 	}
 	return 0, NotOver
 }
 
-// toMove is the side to move: Black after an even number of moves, on
-// every board and start (there are no passes).
-func (g *game[P, M]) toMove() Color { return Color(len(g.moves) % 2) }
+// Turn is the side to move, the current position's.
+func (g *game[P, M]) Turn() Color { return g.Position().turn() }
 
-// Turn is the side to move.
-func (g *game[P, M]) Turn() Color { return g.toMove() }
+// MoveStrings lists the moves played in project notation.
+func (g *game[P, M]) MoveStrings() []string { return gameMoveStrings(g.moves) }
+
+// WidePosition is the current position on the wide layout.
+func (g *Game) WidePosition() WidePosition { return g.Position().Wide() }
+
+// WidePosition is the current position, as Position.
+func (g *WideGame) WidePosition() WidePosition { return g.Position() }
 
 // LegalStrings lists the legal moves of the side to move in project
 // notation.
@@ -457,7 +469,7 @@ func (r *Record) Game() (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{newGame(r.Board(), ps[0], ParseMove)}
+	g := &Game{newGame(r.Board(), ps[0], ParseMove, NoMove)}
 	if err := resumeGame(&g.game, r, ps, r.Moves); err != nil {
 		return nil, err
 	}
@@ -470,7 +482,7 @@ func (r *Record) WideGame() (*WideGame, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &WideGame{newGame(r.Board(), ps[0], ParseWideMove)}
+	g := &WideGame{newGame(r.Board(), ps[0], ParseWideMove, NoWideMove)}
 	if err := resumeGame(&g.game, r, ps, r.wideMoves()); err != nil {
 		return nil, err
 	}
@@ -482,7 +494,7 @@ func (r *Record) WideGame() (*WideGame, error) {
 func resumeGame[P gamePosition[P, M], M gameMove](g *game[P, M], r *Record, ps []P, moves []M) error {
 	g.tags, g.moves, g.comments, g.positions = slices.Clone(r.Tags), slices.Clone(moves), slices.Clone(r.Comments), ps
 	over := !g.Position().HasMoves()
-	if err := checkResult(r.Tag("Result"), over, g.toMove()); err != nil {
+	if err := checkResult(r.Tag("Result"), over, g.Turn()); err != nil {
 		return &RecordError{Err: err}
 	}
 	if w, ok := r.Winner(); ok && !over {

@@ -71,8 +71,8 @@ func TestGameBadMoves(t *testing.T) {
 		{"c1", "corner or a central square"},
 		{"a1-a3", "must first remove"},
 	} {
-		if _, err := g.PlayText(tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("PlayText(%q): %v; want %q", tc.text, err, tc.want)
+		if m, err := g.PlayText(tc.text); err == nil || !strings.Contains(err.Error(), tc.want) || m != NoMove {
+			t.Errorf("PlayText(%q): %v, %v; want NoMove, %q", tc.text, m, err, tc.want)
 		}
 	}
 	if err := g.Play(Move{From: 1, To: 1}); !errors.Is(err, ErrIllegal) {

@@ -112,6 +112,9 @@ func (p Position) countJumps(c Color) int {
 // over, and the side to move has lost, when it has none).
 func (p Position) HasMoves() bool { return p.CountMoves() > 0 }
 
+// turn is p.Turn, for the games (gamePosition).
+func (p Position) turn() Color { return p.Turn }
+
 // blackRemovals: the corners and central squares that hold a Black stone.
 func (p Position) blackRemovals() Bitboard { return openingSquares[p.Size] & p.Black }
 

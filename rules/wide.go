@@ -387,14 +387,17 @@ func (p WidePosition) Play(m WideMove) WidePosition {
 	return p
 }
 
+// turn is p.Turn, for the games (gamePosition).
+func (p WidePosition) turn() Color { return p.Turn }
+
 // ParseWideMove reads a move in project notation ("h6", "h8-h6", files
 // a..p, ranks 1..16) and returns it if it is legal in p. Its errors are a
 // *MoveError: malformed text or a square off the board as ParseMove's, or
-// ErrIllegal with the phase's rule.
+// ErrIllegal with the phase's rule; the move is then NoWideMove.
 func ParseWideMove(p WidePosition, text string) (WideMove, error) {
 	m, err := parseWideMove(p, strings.TrimSpace(text))
 	if err != nil {
-		return WideMove{}, &MoveError{Text: text, Err: err}
+		return NoWideMove, &MoveError{Text: text, Err: err}
 	}
 	return m, nil
 }

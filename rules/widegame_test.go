@@ -188,15 +188,15 @@ func TestWideGameOutcome(t *testing.T) {
 		t.Errorf("outcome %v %v with %v to move", w, method, p.Turn)
 	}
 	var over *GameOverError
-	if _, err := g.PlayText("h12-h10"); !errors.As(err, &over) || over.Winner != w {
-		t.Errorf("a move after the end: %v", err)
+	if m, err := g.PlayText("h12-h10"); !errors.As(err, &over) || over.Winner != w || m != NoWideMove {
+		t.Errorf("a move after the end: %v, %v; want NoWideMove", m, err)
 	}
 	if res := g.Record().Tag("Result"); res != ResultFor(w) {
 		t.Errorf("result %q", res)
 	}
 	g2, _ := NewWideGame(b)
-	if _, err := g2.PlayText("h12-h10"); err == nil || !strings.Contains(err.Error(), "black has no jump from h12 to h10") {
-		t.Errorf("an illegal first move: %v", err)
+	if m, err := g2.PlayText("h12-h10"); err == nil || !strings.Contains(err.Error(), "black has no jump from h12 to h10") || m != NoWideMove {
+		t.Errorf("an illegal first move: %v, %v; want NoWideMove", m, err)
 	}
 	if m, err := g2.PlayText("h4-h6"); err != nil || m != (WideMove{WideSquareAt(3, 7), WideSquareAt(5, 7)}) {
 		t.Errorf("h4-h6: %v %v", m, err)
@@ -232,6 +232,42 @@ func TestWideGameOfNarrowRecord(t *testing.T) {
 				t.Errorf("%s seed %d: as a WideGame %d moves %v, outcome %v %v; as a Game %d moves %v, outcome %v %v",
 					name, seed, wg.Len(), wg.Record().MoveStrings(), w2, m2, narrow.Len(), r.MoveStrings(), w1, m1)
 			}
+		}
+	}
+}
+
+// TestAnyGameMovesAndPosition: a Game and a WideGame playing the same
+// moves give the same MoveStrings and WidePosition.
+func TestAnyGameMovesAndPosition(t *testing.T) {
+	b := Board{W: 7, H: 6, Start: Gap}
+	g, err := NewBoardGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWideGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played []string
+	for _, a := range []AnyGame{g, w} {
+		if got := a.MoveStrings(); got == nil || len(got) != 0 {
+			t.Errorf("%T before a move: MoveStrings %#v, want an empty list", a, got)
+		}
+	}
+	for !g.Over() && len(played) < 12 {
+		text := g.LegalStrings()[len(played)%len(g.LegalStrings())]
+		if _, err := g.PlayString(text); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.PlayString(text); err != nil {
+			t.Fatal(err)
+		}
+		played = append(played, text)
+		if !slices.Equal(g.MoveStrings(), played) || !slices.Equal(w.MoveStrings(), played) {
+			t.Fatalf("after %v: MoveStrings %v and %v", played, g.MoveStrings(), w.MoveStrings())
+		}
+		if g.WidePosition() != g.Position().Wide() || w.WidePosition() != g.WidePosition() {
+			t.Fatalf("after %v: the wide positions differ", played)
 		}
 	}
 }

@@ -608,11 +608,8 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 	}
 	fmt.Fprintf(t.out, "You (%s) play %s.\n", t.human, m)
 	if t.coach && t.engine != nil {
-		mv, err := rules.ParseMove(before, m)
-		if err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-		if err := t.coachMove(ctx, before, mv); err != nil {
+		// The network's board: a *rules.Game (position).
+		if err := t.coachMove(ctx, before, t.game.(*rules.Game).Last()); err != nil {
 			return err
 		}
 	}

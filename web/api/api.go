@@ -147,7 +147,7 @@ func (s *Service) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.board, now)+`"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+recordName(gm.g.Board(), now)+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(text)
 }

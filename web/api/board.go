@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -77,34 +76,8 @@ func newBoardGame(b rules.Board) (rules.AnyGame, error) {
 	return rules.NewWideGame(b)
 }
 
-// gameMoves returns the moves of g in project notation.
-func gameMoves(g rules.AnyGame) []string {
-	switch g := g.(type) {
-	case *rules.Game:
-		return rules.MoveStrings(g.Moves())
-	case *rules.WideGame:
-		out := make([]string, 0, g.Len())
-		for _, m := range g.Moves() {
-			out = append(out, m.String())
-		}
-		return out
-	}
-	panic(fmt.Sprintf("api: a game of %T", g))
-}
-
-// gameRows draws the current position of g as BoardRows does, with its
-// phase.
-func gameRows(g rules.AnyGame) ([]string, rules.Phase) {
-	switch g := g.(type) {
-	case *rules.Game:
-		return BoardRows(g.Position()), g.Position().Phase()
-	case *rules.WideGame:
-		return WideRows(g.Position()), g.Position().Phase()
-	}
-	panic(fmt.Sprintf("api: a game of %T", g))
-}
-
-// WideRows draws p as BoardRows does.
+// WideRows draws p as the page gets it: one string per rank, the top
+// rank first, x for Black, o for White and . for an empty square.
 func WideRows(p rules.WidePosition) []string {
 	w, h := int(p.W), int(p.H)
 	rows := make([]string, 0, h)

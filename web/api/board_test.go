@@ -23,7 +23,7 @@ func checkBoardState(t *testing.T, st stateJSON, b rules.Board) {
 			t.Fatalf("move %d of the state on %v: %v", i+1, b, err)
 		}
 	}
-	rows, _ := gameRows(g)
+	rows := WideRows(g.WidePosition())
 	if strings.Join(rows, "/") != strings.Join(st.Board, "/") || len(rows) != b.H || len(rows[0]) != b.W {
 		t.Errorf("board on %v:\n%v\nwant\n%v", b, st.Board, rows)
 	}
@@ -166,5 +166,23 @@ func TestClassicalWeighs(t *testing.T) {
 	var e errJSON
 	if code := ts.call(t, "/api/v2/new", `{"board":"7x6","color":"white","level":"newcomer"}`, &e); code != http.StatusServiceUnavailable || e.Code != "error.busy" {
 		t.Errorf("the classical engine's move on 7x6 in a full server: %d %+v", code, e)
+	}
+}
+
+// TestBoardRows: the rows of a 4x4 position after the removals a1 and
+// b1, top rank first, x for Black (a1's stone), o for White and . for an
+// empty square.
+func TestBoardRows(t *testing.T) {
+	p := rules.NewPosition(4)
+	for _, text := range []string{"a1", "b1"} {
+		m, err := rules.ParseMove(p, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.Play(m)
+	}
+	want := []string{"oxox", "xoxo", "oxox", "..xo"}
+	if got := BoardRows(p); strings.Join(got, "/") != strings.Join(want, "/") {
+		t.Errorf("BoardRows = %v, want %v", got, want)
 	}
 }

@@ -37,7 +37,6 @@ type game struct {
 	human  rules.Color
 	level  agent.Level
 	start  int
-	board  rules.Board
 	engine *agent.Engine
 	g      rules.AnyGame
 }
@@ -51,9 +50,9 @@ func (gm *game) narrow() (*rules.Game, bool) {
 
 // json returns the game as the client holds it.
 func (gm *game) json() gameJSON {
-	size, board := boardJSON(gm.board)
+	size, board := boardJSON(gm.g.Board())
 	return gameJSON{Size: size, Board: board, Human: gm.human.String(), Level: gm.level.Name,
-		Start: gm.start, Moves: gameMoves(gm.g), Resigned: gm.resigned()}
+		Start: gm.start, Moves: gm.g.MoveStrings(), Resigned: gm.resigned()}
 }
 
 // resigned reports whether the game ended by the human's resignation.
@@ -134,7 +133,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 	if gj.Resigned && g.Resign(human) != nil {
 		return nil, badRequest("error.resignOver")
 	}
-	return &game{human: human, level: level, start: gj.Start, board: board, engine: engine, g: g}, nil
+	return &game{human: human, level: level, start: gj.Start, engine: engine, g: g}, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,
@@ -261,24 +260,5 @@ func (s *Service) parseLevel(name string) (agent.Level, error) {
 	return l, nil
 }
 
-// BoardRows draws p as the page gets it: one string per rank, the top
-// rank first, x for Black, o for White and . for an empty square.
-func BoardRows(p rules.Position) []string {
-	w, h := p.Width(), p.Height()
-	rows := make([]string, 0, h)
-	for row := h - 1; row >= 0; row-- {
-		b := make([]byte, w)
-		for col := range b {
-			switch c, ok := p.At(rules.SquareAt(row, col)); {
-			case !ok:
-				b[col] = '.'
-			case c == rules.Black:
-				b[col] = 'x'
-			default:
-				b[col] = 'o'
-			}
-		}
-		rows = append(rows, string(b))
-	}
-	return rows
-}
+// BoardRows draws p as WideRows does.
+func BoardRows(p rules.Position) []string { return WideRows(p.Wide()) }

@@ -65,7 +65,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if err := startFrom(g, req.Moves); err != nil {
 		return nil, err
 	}
-	gm := &game{human: human, level: level, start: g.Len(), board: board, engine: engine, g: g}
+	gm := &game{human: human, level: level, start: g.Len(), engine: engine, g: g}
 	var an *agent.Analysis
 	if g.Turn() != human {
 		if an, err = s.agentMove(r, gm, false); err != nil {

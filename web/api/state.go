@@ -47,11 +47,12 @@ type evalJSON struct {
 // analysis of the agent's move just made (nil if none).
 func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
 	g := gm.g
-	rows, phase := gameRows(g)
+	p := g.WidePosition()
+	rows, phase := WideRows(p), p.Phase()
 	st := stateJSON{
-		Game: gm.json(), Size: gm.board.W, Human: gm.human.String(), Level: gm.level.Name,
+		Game: gm.json(), Size: gm.g.Board().W, Human: gm.human.String(), Level: gm.level.Name,
 		Turn: g.Turn().String(), Phase: phase.String(), Board: rows,
-		Moves: gameMoves(g), Legal: []string{}, Over: g.Over(),
+		Moves: g.MoveStrings(), Legal: []string{}, Over: g.Over(),
 		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start, Classical: gm.engine == nil,
 	}
 	if st.Moves == nil {
