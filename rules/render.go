@@ -38,12 +38,11 @@ func Render(p Position, last Move) string {
 	if err := p.Validate(); err != nil {
 		return fmt.Sprintf("invalid position (%v)", err)
 	}
-	marked := func(row, col int) bool {
-		s := SquareAt(row, col)
-		return last != NoMove && (s == last.From || s == last.To)
+	wide := NoWideMove
+	if last != NoMove {
+		wide = last.Wide()
 	}
-	cell := func(row, col int) byte { return cellChar(p, SquareAt(row, col)) }
-	return drawBoard(p.Width(), p.Height(), cell, marked, p.Turn)
+	return RenderWide(p.Wide(), wide)
 }
 
 // RenderWide draws a WidePosition as Render draws a Position, the rank
@@ -101,17 +100,6 @@ func drawBoard(w, h int, cell func(row, col int) byte, marked func(row, col int)
 	}
 	fmt.Fprintf(&b, "\n%s to move\n", turn)
 	return b.String()
-}
-
-func cellChar(p Position, s Square) byte {
-	switch c, ok := p.At(s); {
-	case !ok:
-		return emptyChar
-	case c == Black:
-		return blackChar
-	default:
-		return whiteChar
-	}
 }
 
 // ParsePosition reads a board drawn by Render or String: one line per rank,
