@@ -92,13 +92,7 @@ func parseCell(text string, w, h int) (row, col int, err error) {
 }
 
 // MoveStrings writes each move in project notation.
-func MoveStrings(ms []Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	return out
-}
+func MoveStrings(ms []Move) []string { return gameMoveStrings(ms) }
 
 // MovesText writes moves in project notation separated by spaces:
 // "d4 e4 b4-d4".
