@@ -50,7 +50,7 @@ type Config struct {
 // (rules.MaxSide), not of the largest board it plays today, so that a
 // network trained on the boards of up to 8x8 keeps its shape, and every
 // plane its meaning, when it goes on to larger boards. The planes of jumps
-// longer than a board has cost about 1% of an 8x8 evaluation.
+// longer than a board has are masked; their cost: docs/internals/net.md.
 const MultiBoardHops = (rules.MaxSide - 1) / 2
 
 // MultiBoard reports whether c is a multi-board network (Size 0).
