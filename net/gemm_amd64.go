@@ -36,11 +36,33 @@ func sgemm4AVX2(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, 
 //go:noescape
 func sgemm1AVX2(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, ldc int, mask *int32)
 
+// sgemm8AVX512 computes 8 rows of C (rows 0, ldc, …, 7·ldc) by up to 32
+// columns (mask as sgemm4AVX512), each output C[r,j] by the sequence of
+// fmaBLAS: from an initial accumulator, one fused multiply-add per p in
+// the order p = 0, 1, …, segs·k−1, then the epilogue. The product runs
+// in segs segments of k ≥ 1 values of p: in segment s, A's row r is the
+// k consecutive floats at rows[8·s+r] (rows holds 8·segs pointers), and
+// B's row p is b[p*ldb+j]. The initial accumulator is h[r*ldc+j] (flag
+// sgemmH) plus bias[j] (flag sgemmBias), h's alone, bias's alone, or 0;
+// with flag sgemmReLU the result's negative entries and zeros become +0
+// (as relu does). h may be c; h and bias are read only if their flag is
+// set. Nothing beyond a masked column is read or written.
+//
+//go:noescape
+func sgemm8AVX512(segs, k int, rows **float32, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+
+// The flags of sgemm8AVX512.
+const (
+	sgemmH    = 1
+	sgemmBias = 2
+	sgemmReLU = 4
+)
+
 // avx2Masks[16-w:][:16] has its first w entries -1, the others 0.
 var avx2Masks = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 
 // gemmAsm is gemmPortable with the assembly kernel kn: C += op(A)·B, by
-// 4 rows (then single rows) and panels of 32 (AVX-512) or 16 (AVX2)
+// 8 rows (AVX-512, A's rows contiguous: ks = 1), then 4 rows, then single rows and panels of 32 (AVX-512) or 16 (AVX2)
 // columns, k ≥ 1. AVX-512 computes a last panel of at most 16 columns
 // with the AVX2 kernel (the same numbers), which is faster there than
 // half-masked zmm (docs/results/2026-12-02-kernels.md).
@@ -61,6 +83,16 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 			kp = kernelAVX2
 		}
 		i := 0
+		if kp == kernelAVX512 && ks == 1 {
+			var rows [8]*float32
+			for ; i+8 <= m; i += 8 {
+				for r := range rows {
+					rows[r] = &a[(i+r)*rs]
+				}
+				pc := &c[i*ldc+j0]
+				sgemm8AVX512(1, k, &rows[0], &b[j0], ldb, pc, ldc, pc, nil, mask, sgemmH)
+			}
+		}
 		for ; i < m; i += 4 {
 			rows := m - i
 			pa, pb, pc := &a[i*rs], &b[j0], &c[i*ldc+j0]

@@ -167,3 +167,228 @@ loop1x256:
 	VMASKMOVPS Y1, Y13, 32(DX)
 	VZEROUPPER
 	RET
+
+// func sgemm8AVX512(segs, k int, rows **float32, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+//
+// 8 rows of C by up to 32 columns (mask as sgemm4AVX512), with the
+// product's operands, its initial accumulators and its epilogue given
+// apart (sgemm8 in gemm_amd64.go states the contract). Registers of the
+// loop:
+//	AX BX CX R8 R9 R10 R12 R13  &A-row 0..7 of the segment, + k·4
+//	DX  −(k−p)·4, counting up to 0   DI  &b[p, j0]   R11 ldb·4
+//	SI  the segment's row pointers (rows + 64·segment)
+//	Z0–Z15 the accumulators (row r: Z(2r), Z(2r+1))   Z16, Z17 B's row p
+//	Z18–Z25 A's 8 entries of p, broadcast
+TEXT ·sgemm8AVX512(SB), NOSPLIT, $0-88
+	MOVL mask+72(FP), AX
+	KMOVW AX, K1
+	SHRL $16, AX
+	KMOVW AX, K2
+	MOVQ flags+80(FP), BX
+	MOVQ ldc+48(FP), R12
+	SHLQ $2, R12
+
+	// The initial accumulators: H's rows (flag 1) plus the bias row
+	// (flag 2), or the bias row alone, or zero.
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	TESTQ  $2, BX
+	JZ     init
+	MOVQ   bias+64(FP), AX
+	VMOVUPS.Z (AX), K1, Z18
+	VMOVUPS.Z 64(AX), K2, Z19
+
+init:
+	TESTQ $1, BX
+	JNZ   loadh
+	VMOVAPS Z18, Z0
+	VMOVAPS Z19, Z1
+	VMOVAPS Z18, Z2
+	VMOVAPS Z19, Z3
+	VMOVAPS Z18, Z4
+	VMOVAPS Z19, Z5
+	VMOVAPS Z18, Z6
+	VMOVAPS Z19, Z7
+	VMOVAPS Z18, Z8
+	VMOVAPS Z19, Z9
+	VMOVAPS Z18, Z10
+	VMOVAPS Z19, Z11
+	VMOVAPS Z18, Z12
+	VMOVAPS Z19, Z13
+	VMOVAPS Z18, Z14
+	VMOVAPS Z19, Z15
+	JMP     product
+
+loadh:
+	MOVQ      h+56(FP), SI
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z 64(SI), K2, Z1
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z2
+	VMOVUPS.Z 64(SI), K2, Z3
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z4
+	VMOVUPS.Z 64(SI), K2, Z5
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z6
+	VMOVUPS.Z 64(SI), K2, Z7
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z8
+	VMOVUPS.Z 64(SI), K2, Z9
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z10
+	VMOVUPS.Z 64(SI), K2, Z11
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z12
+	VMOVUPS.Z 64(SI), K2, Z13
+	ADDQ      R12, SI
+	VMOVUPS.Z (SI), K1, Z14
+	VMOVUPS.Z 64(SI), K2, Z15
+	TESTQ     $2, BX
+	JZ        product
+	VADDPS    Z18, Z0, Z0
+	VADDPS    Z19, Z1, Z1
+	VADDPS    Z18, Z2, Z2
+	VADDPS    Z19, Z3, Z3
+	VADDPS    Z18, Z4, Z4
+	VADDPS    Z19, Z5, Z5
+	VADDPS    Z18, Z6, Z6
+	VADDPS    Z19, Z7, Z7
+	VADDPS    Z18, Z8, Z8
+	VADDPS    Z19, Z9, Z9
+	VADDPS    Z18, Z10, Z10
+	VADDPS    Z19, Z11, Z11
+	VADDPS    Z18, Z12, Z12
+	VADDPS    Z19, Z13, Z13
+	VADDPS    Z18, Z14, Z14
+	VADDPS    Z19, Z15, Z15
+
+product:
+	MOVQ rows+16(FP), SI
+	MOVQ b+24(FP), DI
+	MOVQ ldb+32(FP), R11
+	SHLQ $2, R11
+
+segment:
+	MOVQ k+8(FP), DX
+	SHLQ $2, DX
+	MOVQ 0(SI), AX
+	MOVQ 8(SI), BX
+	MOVQ 16(SI), CX
+	MOVQ 24(SI), R8
+	MOVQ 32(SI), R9
+	MOVQ 40(SI), R10
+	MOVQ 48(SI), R12
+	MOVQ 56(SI), R13
+	ADDQ DX, AX
+	ADDQ DX, BX
+	ADDQ DX, CX
+	ADDQ DX, R8
+	ADDQ DX, R9
+	ADDQ DX, R10
+	ADDQ DX, R12
+	ADDQ DX, R13
+	NEGQ DX
+
+loop8x512:
+	VMOVUPS.Z    (DI), K1, Z16
+	VMOVUPS.Z    64(DI), K2, Z17
+	VBROADCASTSS (AX)(DX*1), Z18
+	VBROADCASTSS (BX)(DX*1), Z19
+	VBROADCASTSS (CX)(DX*1), Z20
+	VBROADCASTSS (R8)(DX*1), Z21
+	VBROADCASTSS (R9)(DX*1), Z22
+	VBROADCASTSS (R10)(DX*1), Z23
+	VBROADCASTSS (R12)(DX*1), Z24
+	VBROADCASTSS (R13)(DX*1), Z25
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VFMADD231PS  Z16, Z19, Z2
+	VFMADD231PS  Z17, Z19, Z3
+	VFMADD231PS  Z16, Z20, Z4
+	VFMADD231PS  Z17, Z20, Z5
+	VFMADD231PS  Z16, Z21, Z6
+	VFMADD231PS  Z17, Z21, Z7
+	VFMADD231PS  Z16, Z22, Z8
+	VFMADD231PS  Z17, Z22, Z9
+	VFMADD231PS  Z16, Z23, Z10
+	VFMADD231PS  Z17, Z23, Z11
+	VFMADD231PS  Z16, Z24, Z12
+	VFMADD231PS  Z17, Z24, Z13
+	VFMADD231PS  Z16, Z25, Z14
+	VFMADD231PS  Z17, Z25, Z15
+	ADDQ         R11, DI
+	ADDQ         $4, DX
+	JNZ          loop8x512
+
+	ADDQ $64, SI
+	DECQ segs+0(FP)
+	JNZ  segment
+
+	// The epilogue: ReLU (flag 4) on the bits, as relu does (a negative
+	// number or zero becomes +0), then the stores.
+	MOVQ  flags+80(FP), BX
+	TESTQ $4, BX
+	JZ    store
+	VPSRAD  $31, Z0, Z16
+	VPANDND Z0, Z16, Z0
+	VPSRAD  $31, Z1, Z17
+	VPANDND Z1, Z17, Z1
+	VPSRAD  $31, Z2, Z16
+	VPANDND Z2, Z16, Z2
+	VPSRAD  $31, Z3, Z17
+	VPANDND Z3, Z17, Z3
+	VPSRAD  $31, Z4, Z16
+	VPANDND Z4, Z16, Z4
+	VPSRAD  $31, Z5, Z17
+	VPANDND Z5, Z17, Z5
+	VPSRAD  $31, Z6, Z16
+	VPANDND Z6, Z16, Z6
+	VPSRAD  $31, Z7, Z17
+	VPANDND Z7, Z17, Z7
+	VPSRAD  $31, Z8, Z16
+	VPANDND Z8, Z16, Z8
+	VPSRAD  $31, Z9, Z17
+	VPANDND Z9, Z17, Z9
+	VPSRAD  $31, Z10, Z16
+	VPANDND Z10, Z16, Z10
+	VPSRAD  $31, Z11, Z17
+	VPANDND Z11, Z17, Z11
+	VPSRAD  $31, Z12, Z16
+	VPANDND Z12, Z16, Z12
+	VPSRAD  $31, Z13, Z17
+	VPANDND Z13, Z17, Z13
+	VPSRAD  $31, Z14, Z16
+	VPANDND Z14, Z16, Z14
+	VPSRAD  $31, Z15, Z17
+	VPANDND Z15, Z17, Z15
+
+store:
+	MOVQ    c+40(FP), DX
+	MOVQ    ldc+48(FP), R12
+	SHLQ    $2, R12
+	VMOVUPS Z0, K1, (DX)
+	VMOVUPS Z1, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z2, K1, (DX)
+	VMOVUPS Z3, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z4, K1, (DX)
+	VMOVUPS Z5, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z6, K1, (DX)
+	VMOVUPS Z7, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z8, K1, (DX)
+	VMOVUPS Z9, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z10, K1, (DX)
+	VMOVUPS Z11, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z12, K1, (DX)
+	VMOVUPS Z13, K2, 64(DX)
+	ADDQ    R12, DX
+	VMOVUPS Z14, K1, (DX)
+	VMOVUPS Z15, K2, 64(DX)
+	VZEROUPPER
+	RET

@@ -319,7 +319,7 @@ func TestKernelsSameNetwork(t *testing.T) {
 }
 
 // BenchmarkGemm measures the products of the default 8x8 network (one
-// block of a 3x3 convolution, the policy's 1x1 convolution, the input
+// block of a 3x3 convolution, and of towers of 64 and 48 filters, the policy's 1x1 convolution, the input
 // gradient's block, a part of the weight gradient) with each kernel and,
 // for comparison, with gonum's Sgemm.
 func BenchmarkGemm(b *testing.B) {
@@ -328,7 +328,7 @@ func BenchmarkGemm(b *testing.B) {
 		tA      bool
 		m, n, k int
 	}
-	for _, s := range []shape{{"conv3x3", false, 64, 32, 288}, {"policy1x1", false, 64, 13, 32}, {"gradx", false, 64, 288, 32}, {"gradw", true, 32, 48, 4096}} {
+	for _, s := range []shape{{"conv3x3", false, 64, 32, 288}, {"conv3x3f64", false, 64, 64, 576}, {"conv3x3f48", false, 64, 48, 432}, {"policy1x1", false, 64, 13, 32}, {"gradx", false, 64, 288, 32}, {"gradw", true, 32, 48, 4096}} {
 		rng := rand.New(rand.NewPCG(5, 35))
 		lda := s.k
 		if s.tA {
