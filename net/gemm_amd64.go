@@ -114,3 +114,77 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 		}
 	}
 }
+
+// zeroRow is the input row of a neighbour off the board in linearRows8:
+// zeros, multiplied all the same, as im2row's zeros are.
+var zeroRow [512]float32
+
+// linearRows8 computes rows r0.. of a block of a linearOp (o.block > 0:
+// one position's rows, from r0 to r1) by 8 at a time with sgemm8AVX512,
+// the work around the product fused into it: the 3x3 gather is implicit
+// (A's rows in a segment per neighbour, pointers to the input rows of
+// the neighbours or to zeroRow off the board), the bias and the residual
+// are the initial accumulators, the ReLU the epilogue. It returns how
+// many rows it computed: a multiple of 8, 0 unless the AVX-512 kernel is
+// in use. The numbers are those of the separate passes bit for bit: the
+// same initial accumulator (b[j] + h, rounded once), the same FMAs in the
+// order of im2row's columns, the same ReLU.
+func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
+	rows := (r1 - r0) &^ 7
+	if kernel != kernelAVX512 || rows == 0 || o.k == 0 || o.f == 0 {
+		return 0
+	}
+	flags := 0
+	if a.h != nil {
+		flags |= sgemmH
+	}
+	if a.b != nil {
+		flags |= sgemmBias
+	}
+	if o.relu {
+		flags |= sgemmReLU
+	}
+	segs, k := 1, o.k
+	var nb []int32
+	if o.gather.w > 0 {
+		segs, k = 9, o.k/9
+		if k > len(zeroRow) {
+			return 0
+		}
+		nb = o.gather.neighbours()
+	}
+	var tab [9 * 8]*float32
+	for i := r0; i < r0+rows; i += 8 {
+		for r := range 8 {
+			if nb == nil {
+				tab[r] = &a.x[(i+r)*k]
+				continue
+			}
+			sq := i + r - r0
+			for t, s := range nb[sq*9 : sq*9+9] {
+				if s < 0 {
+					tab[t*8+r] = &zeroRow[0]
+				} else {
+					tab[t*8+r] = &a.x[(r0+int(s))*k]
+				}
+			}
+		}
+		for j0 := 0; j0 < o.f; j0 += 32 {
+			w := min(32, o.f-j0)
+			mask := uint32(1)<<w - 1
+			if w == 32 {
+				mask = ^uint32(0)
+			}
+			pc := &a.y[i*o.f+j0]
+			ph, pb := pc, (*float32)(nil)
+			if a.h != nil {
+				ph = &a.h[i*o.f+j0]
+			}
+			if a.b != nil {
+				pb = &a.b[j0]
+			}
+			sgemm8AVX512(segs, k, &tab[0], &a.w[j0], o.f, pc, o.f, ph, pb, mask, flags)
+		}
+	}
+	return rows
+}

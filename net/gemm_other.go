@@ -10,3 +10,6 @@ const haveAVX2, haveAVX512 = false, false
 func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
 	panic("net: no assembly kernels in this build")
 }
+
+// linearRows8 computes no rows in this build: linearForward does them all.
+func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int { return 0 }

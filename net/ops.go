@@ -469,13 +469,22 @@ func f64(v G.Value) []float64 {
 // linearForward computes rows r0..r1 of the output; worker's scratch
 // holds the block's gathered x if o.gather.
 func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
+	p0 := r0 // the block's first row, a whole position's if o.block > 0
+	if a, ok := any(a).(linearArgs[float32]); ok && o.block > 0 {
+		// The rows the fused kernel computes, if any (a multiple of 8
+		// from r0); the others, below, give the same numbers.
+		if r0 += linearRows8(o, a, r0, r1); r0 == r1 {
+			return
+		}
+	}
 	var x []T
 	if o.gather.w > 0 {
-		x = scratch[worker][:(r1-r0)*o.k]
 		c := o.k / 9
-		// The rows of x, from r0 on, are the block's: base 0 is then
-		// the block's first row, a whole position's.
-		gatherRows(a.x[r0*c:r1*c], x, o.gather, c, 0, r1-r0)
+		// The rows of the gathered x, from p0 on, are the block's: base 0
+		// is then the block's first row, a whole position's.
+		x = scratch[worker][:(r1-p0)*o.k]
+		gatherRows(a.x[p0*c:r1*c], x, o.gather, c, r0-p0, r1-p0)
+		x = x[(r0-p0)*o.k:]
 	} else {
 		x = a.x[r0*o.k : r1*o.k]
 	}
