@@ -188,3 +188,37 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
 	}
 	return rows
 }
+
+// sumRowsAVX512 sets out[j], j < f, to the sum of x[r*f+j] over r < rows,
+// added in the order r = 0, 1, … onto 0, times scale (each step rounded
+// to float32, as spatialSum does).
+//
+//go:noescape
+func sumRowsAVX512(out, x *float32, rows, f int, scale float32)
+
+// addRowAVX512 sets dst[r*f+j] = x[r*f+j] + y[j] for r < rows, j < f.
+//
+//go:noescape
+func addRowAVX512(dst, x, y *float32, rows, f int)
+
+// sumRows32 is sumRowsAVX512 on slices (out of f floats, x of rows·f), if
+// the AVX-512 kernel is in use; it reports whether it was.
+func sumRows32(out, x []float32, rows, f int, scale float32) bool {
+	if kernel != kernelAVX512 || rows == 0 || f == 0 {
+		return false
+	}
+	_, _ = out[f-1], x[rows*f-1]
+	sumRowsAVX512(&out[0], &x[0], rows, f, scale)
+	return true
+}
+
+// addRow32 is addRowAVX512 on slices (dst and x of rows·f floats, g of
+// f), if the AVX-512 kernel is in use; it reports whether it was.
+func addRow32(dst, x, g []float32, rows, f int) bool {
+	if kernel != kernelAVX512 || rows == 0 || f == 0 {
+		return false
+	}
+	_, _, _ = dst[rows*f-1], x[rows*f-1], g[f-1]
+	addRowAVX512(&dst[0], &x[0], &g[0], rows, f)
+	return true
+}

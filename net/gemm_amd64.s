@@ -392,3 +392,85 @@ store:
 	VMOVUPS Z15, K2, 64(DX)
 	VZEROUPPER
 	RET
+
+// K1 := the mask of min(DX, 16) columns; CX := that count. Clobbers AX.
+#define COLMASK \
+	MOVQ  DX, CX  \
+	CMPQ  CX, $16 \
+	JLE   2(PC)   \
+	MOVQ  $16, CX \
+	MOVL  $1, AX  \
+	SHLL  CX, AX  \
+	DECL  AX      \
+	KMOVW AX, K1
+
+// func sumRowsAVX512(out, x *float32, rows, f int, scale float32)
+TEXT ·sumRowsAVX512(SB), NOSPLIT, $0-36
+	MOVQ         out+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         rows+16(FP), R8
+	MOVQ         f+24(FP), DX
+	VBROADCASTSS scale+32(FP), Z2
+	MOVQ         DX, R11
+	SHLQ         $2, R11
+	TESTQ        DX, DX
+	JZ           sumdone
+
+sumchunk:
+	COLMASK
+	VPXORD Z0, Z0, Z0
+	MOVQ   SI, R9
+	MOVQ   R8, R10
+	TESTQ  R10, R10
+	JZ     sumscale
+
+sumrow:
+	VMOVUPS.Z (R9), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	ADDQ      R11, R9
+	DECQ      R10
+	JNZ       sumrow
+
+sumscale:
+	VMULPS  Z2, Z0, Z0
+	VMOVUPS Z0, K1, (DI)
+	LEAQ    (DI)(CX*4), DI
+	LEAQ    (SI)(CX*4), SI
+	SUBQ    CX, DX
+	JNZ     sumchunk
+
+sumdone:
+	VZEROUPPER
+	RET
+
+// func addRowAVX512(dst, x, y *float32, rows, f int)
+TEXT ·addRowAVX512(SB), NOSPLIT, $0-40
+	MOVQ  dst+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  rows+24(FP), R8
+	TESTQ R8, R8
+	JZ    adddone
+	CMPQ  f+32(FP), $0
+	JE    adddone
+
+addrow:
+	MOVQ y+16(FP), BX
+	MOVQ f+32(FP), DX
+
+addchunk:
+	COLMASK
+	VMOVUPS.Z (SI), K1, Z0
+	VMOVUPS.Z (BX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DI)
+	LEAQ      (DI)(CX*4), DI
+	LEAQ      (SI)(CX*4), SI
+	LEAQ      (BX)(CX*4), BX
+	SUBQ      CX, DX
+	JNZ       addchunk
+	DECQ      R8
+	JNZ       addrow
+
+adddone:
+	VZEROUPPER
+	RET

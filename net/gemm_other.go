@@ -13,3 +13,7 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 
 // linearRows8 computes no rows in this build: linearForward does them all.
 func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int { return 0 }
+
+// sumRows32 and addRow32 have no vector version in this build.
+func sumRows32(out, x []float32, rows, f int, scale float32) bool { return false }
+func addRow32(dst, x, g []float32, rows, f int) bool              { return false }

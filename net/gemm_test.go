@@ -387,3 +387,98 @@ func BenchmarkEvaluateKernels(b *testing.B) {
 		})
 	}
 }
+
+// TestFusedLinearKernels: a block of one position's rows of linearOp
+// (3x3 with its implicit gather, or 1x1; with and without bias, residual
+// and ReLU; filters filling 32-column panels or not) and the row sums
+// and additions of the global pooling give the same bits with every
+// kernel — on AVX-512 the fused kernel (linearRows8, the tails of fewer
+// than 8 rows by the separate passes), elsewhere the separate passes.
+// Inputs hold zeros of both signs and negative numbers, so the ReLU and
+// the initial accumulators meet them.
+func TestFusedLinearKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 35))
+	signed := func(n int) []float32 {
+		s := operand(rng, n, 0)
+		for i := range s {
+			switch rng.IntN(8) {
+			case 0:
+				s[i] = 0
+			case 1:
+				s[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		return s
+	}
+	type shape struct{ w, h, c, f int }
+	for _, s := range []shape{{8, 8, 32, 32}, {6, 6, 7, 13}, {7, 7, 32, 48}, {5, 3, 3, 64}, {8, 8, 16, 33}, {2, 2, 5, 40}} {
+		g := grid{s.w, s.h}
+		nn := g.nn()
+		for _, gather := range []bool{true, false} {
+			for variant := range 8 {
+				bias, res, relu := variant&1 != 0, variant&2 != 0, variant&4 != 0
+				k := s.c
+				o := &linearOp{rows: 2 * nn, f: s.f, block: nn, bias: bias, res: res, relu: relu}
+				if gather {
+					o.gather, k = g, 9*s.c
+				}
+				o.k = k
+				x := signed(2 * nn * s.c)
+				if !gather {
+					x = signed(2 * nn * k)
+				}
+				a := linearArgs[float32]{x: x, w: signed(k * s.f)}
+				if bias {
+					a.b = signed(s.f)
+				}
+				if res {
+					a.h = signed(2 * nn * s.f)
+				}
+				var want []float32
+				for _, kn := range kernels() {
+					restore := useKernel(kn)
+					a.y = signed(2 * nn * s.f)
+					scratch := [][]float32{make([]float32, nn*k)}
+					for blk := range 2 {
+						linearForward(o, a, scratch, blk*nn, (blk+1)*nn, 0)
+					}
+					restore()
+					if want == nil {
+						want = a.y
+						continue
+					}
+					for i := range want {
+						if math.Float32bits(a.y[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%v, %+v, gather %v, bias %v, res %v, relu %v: y[%d] = %g, want %g",
+								kn, s, gather, bias, res, relu, i, a.y[i], want[i])
+						}
+					}
+				}
+			}
+		}
+		// The global pooling's sums and the per-position bias.
+		x, pb := signed(2*nn*s.f), signed(2*s.f)
+		var wantSum, wantAdd []float32
+		for _, kn := range kernels() {
+			restore := useKernel(kn)
+			sum, add := signed(2*s.f), signed(2*nn*s.f)
+			spatialSum(x, sum, nn, s.f, 1/float32(nn))
+			spreadRows(x, pb, add, nn, s.f, 1)
+			restore()
+			if wantSum == nil {
+				wantSum, wantAdd = sum, add
+				continue
+			}
+			for i := range sum {
+				if math.Float32bits(sum[i]) != math.Float32bits(wantSum[i]) {
+					t.Fatalf("%v, %+v: spatial sum %d = %g, want %g", kn, s, i, sum[i], wantSum[i])
+				}
+			}
+			for i := range add {
+				if math.Float32bits(add[i]) != math.Float32bits(wantAdd[i]) {
+					t.Fatalf("%v, %+v: per-position add %d = %g, want %g", kn, s, i, add[i], wantAdd[i])
+				}
+			}
+		}
+	}
+}

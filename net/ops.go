@@ -835,6 +835,9 @@ func (o *spatialOp) Do(vs ...G.Value) (G.Value, error) {
 func spatialSum[T float](x, out []T, nn, f int, scale T) {
 	for b := 0; b < len(out)/f; b++ {
 		o := out[b*f : (b+1)*f]
+		if o, ok := any(o).([]float32); ok && sumRows32(o, any(x).([]float32)[b*nn*f:(b+1)*nn*f], nn, f, float32(scale)) {
+			continue // the same additions, by vectors of columns
+		}
 		clear(o)
 		for sq := 0; sq < nn; sq++ {
 			for j, v := range x[(b*nn+sq)*f : (b*nn+sq+1)*f] {
@@ -890,6 +893,17 @@ func (o *spreadOp) Do(vs ...G.Value) (G.Value, error) {
 }
 
 func spreadRows[T float](x, g, out []T, nn, f int, scale T) {
+	if x, ok := any(x).([]float32); ok && x != nil && len(out) > 0 && len(out)%(nn*f) == 0 {
+		g, out := any(g).([]float32), any(out).([]float32)
+		done := true
+		for b := 0; done && b < len(out)/(nn*f); b++ {
+			// The same additions, by vectors of columns.
+			done = addRow32(out[b*nn*f:(b+1)*nn*f], x[b*nn*f:(b+1)*nn*f], g[b*f:(b+1)*f], nn, f)
+		}
+		if done {
+			return
+		}
+	}
 	for r := 0; r < len(out)/f; r++ {
 		src, dst := g[(r/nn)*f:(r/nn+1)*f], out[r*f:(r+1)*f]
 		if x != nil {
