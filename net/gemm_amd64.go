@@ -41,15 +41,16 @@ func sgemm1AVX2(k int, a *float32, rs, ks int, b *float32, ldb int, c *float32, 
 // fmaBLAS: from an initial accumulator, one fused multiply-add per p in
 // the order p = 0, 1, …, segs·k−1, then the epilogue. The product runs
 // in segs segments of k ≥ 1 values of p: in segment s, A's row r is the
-// k consecutive floats at rows[8·s+r] (rows holds 8·segs pointers), and
-// B's row p is b[p*ldb+j]. The initial accumulator is h[r*ldc+j] (flag
-// sgemmH) plus bias[j] (flag sgemmBias), h's alone, bias's alone, or 0;
-// with flag sgemmReLU the result's negative entries and zeros become +0
-// (as relu does). h may be c; h and bias are read only if their flag is
-// set. Nothing beyond a masked column is read or written.
+// k consecutive floats at byte offset offs[8·s+r] from x, or at zero
+// (k zeros) if that offset is negative; B's row p is b[p*ldb+j]. The
+// initial accumulator is h[r*ldc+j] (flag sgemmH) plus bias[j] (flag
+// sgemmBias), h's alone, bias's alone, or 0; with flag sgemmReLU the
+// result's negative entries and zeros become +0 (as relu does). h may
+// be c; h and bias are read only if their flag is set. Nothing beyond a
+// masked column is read or written.
 //
 //go:noescape
-func sgemm8AVX512(segs, k int, rows **float32, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+func sgemm8AVX512(segs, k int, offs *int32, x, zero, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
 
 // The flags of sgemm8AVX512.
 const (
@@ -83,14 +84,14 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 			kp = kernelAVX2
 		}
 		i := 0
-		if kp == kernelAVX512 && ks == 1 {
-			var rows [8]*float32
+		if kp == kernelAVX512 && ks == 1 && 8*rs < 1<<28 {
+			var offs [8]int32
+			for r := range offs {
+				offs[r] = int32(4 * r * rs)
+			}
 			for ; i+8 <= m; i += 8 {
-				for r := range rows {
-					rows[r] = &a[(i+r)*rs]
-				}
 				pc := &c[i*ldc+j0]
-				sgemm8AVX512(1, k, &rows[0], &b[j0], ldb, pc, ldc, pc, nil, mask, sgemmH)
+				sgemm8AVX512(1, k, &offs[0], &a[i*rs], &zeroRow[0], &b[j0], ldb, pc, ldc, pc, nil, mask, sgemmH)
 			}
 		}
 		for ; i < m; i += 4 {
@@ -122,16 +123,16 @@ var zeroRow [512]float32
 // linearRows8 computes rows r0.. of a block of a linearOp (o.block > 0:
 // one position's rows, from r0 to r1) by 8 at a time with sgemm8AVX512,
 // the work around the product fused into it: the 3x3 gather is implicit
-// (A's rows in a segment per neighbour, pointers to the input rows of
-// the neighbours or to zeroRow off the board), the bias and the residual
-// are the initial accumulators, the ReLU the epilogue. It returns how
-// many rows it computed: a multiple of 8, 0 unless the AVX-512 kernel is
-// in use. The numbers are those of the separate passes bit for bit: the
-// same initial accumulator (b[j] + h, rounded once), the same FMAs in the
-// order of im2row's columns, the same ReLU.
+// (A's rows in a segment per neighbour: the input rows of the
+// neighbours, or zeroRow off the board, by o.offs), the bias and the
+// residual are the initial accumulators, the ReLU the epilogue. It
+// returns how many rows it computed: a multiple of 8, 0 unless the
+// AVX-512 kernel is in use. The numbers are those of the separate passes
+// bit for bit: the same initial accumulator (b[j] + h, rounded once), the
+// same FMAs in the order of im2row's columns, the same ReLU.
 func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
 	rows := (r1 - r0) &^ 7
-	if kernel != kernelAVX512 || rows == 0 || o.k == 0 || o.f == 0 {
+	if kernel != kernelAVX512 || rows == 0 || o.offs == nil {
 		return 0
 	}
 	flags := 0
@@ -145,30 +146,12 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
 		flags |= sgemmReLU
 	}
 	segs, k := 1, o.k
-	var nb []int32
 	if o.gather.w > 0 {
 		segs, k = 9, o.k/9
-		if k > len(zeroRow) {
-			return 0
-		}
-		nb = o.gather.neighbours()
 	}
-	var tab [9 * 8]*float32
+	x := a.x[r0*k : r1*k]
 	for i := r0; i < r0+rows; i += 8 {
-		for r := range 8 {
-			if nb == nil {
-				tab[r] = &a.x[(i+r)*k]
-				continue
-			}
-			sq := i + r - r0
-			for t, s := range nb[sq*9 : sq*9+9] {
-				if s < 0 {
-					tab[t*8+r] = &zeroRow[0]
-				} else {
-					tab[t*8+r] = &a.x[(r0+int(s))*k]
-				}
-			}
-		}
+		offs := &o.offs[(i-r0)*segs]
 		for j0 := 0; j0 < o.f; j0 += 32 {
 			w := min(32, o.f-j0)
 			mask := uint32(1)<<w - 1
@@ -183,10 +166,49 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
 			if a.b != nil {
 				pb = &a.b[j0]
 			}
-			sgemm8AVX512(segs, k, &tab[0], &a.w[j0], o.f, pc, o.f, ph, pb, mask, flags)
+			sgemm8AVX512(segs, k, offs, &x[0], &zeroRow[0], &a.w[j0], o.f, pc, o.f, ph, pb, mask, flags)
 		}
 	}
 	return rows
+}
+
+// rows8Offsets returns linearRows8's offsets for a block of o: for each
+// group of 8 rows (its first rows·…/8 groups) and segment s, the byte
+// offsets from the block's first input row of the 8 rows' A in that
+// segment (-1: zeroRow), or nil if the fused kernel cannot compute o.
+func rows8Offsets(o *linearOp) []int32 {
+	if !haveAVX512 || o.block <= 0 || o.k == 0 || o.f == 0 {
+		return nil
+	}
+	if o.gather.w == 0 {
+		if 4*o.block*o.k >= 1<<31 {
+			return nil
+		}
+		offs := make([]int32, o.block&^7)
+		for r := range offs {
+			offs[r] = int32(4 * r * o.k)
+		}
+		return offs
+	}
+	c, nb := o.k/9, o.gather.neighbours()
+	if c > len(zeroRow) || 4*o.block*c >= 1<<31 {
+		return nil
+	}
+	groups := o.block / 8
+	offs := make([]int32, groups*9*8)
+	for g := range groups {
+		for r := range 8 {
+			sq := 8*g + r
+			for t, s := range nb[sq*9 : sq*9+9] {
+				off := int32(-1)
+				if s >= 0 {
+					off = int32(4 * int(s) * c)
+				}
+				offs[(g*9+t)*8+r] = off
+			}
+		}
+	}
+	return offs
 }
 
 // sumRowsAVX512 sets out[j], j < f, to the sum of x[r*f+j] over r < rows,

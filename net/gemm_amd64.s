@@ -168,24 +168,23 @@ loop1x256:
 	VZEROUPPER
 	RET
 
-// func sgemm8AVX512(segs, k int, rows **float32, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+// func sgemm8AVX512(segs, k int, offs *int32, x, zero, b *float32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
 //
 // 8 rows of C by up to 32 columns (mask as sgemm4AVX512), with the
 // product's operands, its initial accumulators and its epilogue given
-// apart (sgemm8 in gemm_amd64.go states the contract). Registers of the
-// loop:
+// apart (see gemm_amd64.go). Registers of the loop:
 //	AX BX CX R8 R9 R10 R12 R13  &A-row 0..7 of the segment, + k·4
 //	DX  −(k−p)·4, counting up to 0   DI  &b[p, j0]   R11 ldb·4
-//	SI  the segment's row pointers (rows + 64·segment)
+//	SI  the segment's offsets (offs + 32·segment)   R14 x
 //	Z0–Z15 the accumulators (row r: Z(2r), Z(2r+1))   Z16, Z17 B's row p
 //	Z18–Z25 A's 8 entries of p, broadcast
-TEXT ·sgemm8AVX512(SB), NOSPLIT, $0-88
-	MOVL mask+72(FP), AX
+TEXT ·sgemm8AVX512(SB), NOSPLIT, $0-104
+	MOVL mask+88(FP), AX
 	KMOVW AX, K1
 	SHRL $16, AX
 	KMOVW AX, K2
-	MOVQ flags+80(FP), BX
-	MOVQ ldc+48(FP), R12
+	MOVQ flags+96(FP), BX
+	MOVQ ldc+64(FP), R12
 	SHLQ $2, R12
 
 	// The initial accumulators: H's rows (flag 1) plus the bias row
@@ -194,7 +193,7 @@ TEXT ·sgemm8AVX512(SB), NOSPLIT, $0-88
 	VPXORD Z19, Z19, Z19
 	TESTQ  $2, BX
 	JZ     init
-	MOVQ   bias+64(FP), AX
+	MOVQ   bias+80(FP), AX
 	VMOVUPS.Z (AX), K1, Z18
 	VMOVUPS.Z 64(AX), K2, Z19
 
@@ -220,7 +219,7 @@ init:
 	JMP     product
 
 loadh:
-	MOVQ      h+56(FP), SI
+	MOVQ      h+72(FP), SI
 	VMOVUPS.Z (SI), K1, Z0
 	VMOVUPS.Z 64(SI), K2, Z1
 	ADDQ      R12, SI
@@ -264,22 +263,48 @@ loadh:
 	VADDPS    Z19, Z15, Z15
 
 product:
-	MOVQ rows+16(FP), SI
-	MOVQ b+24(FP), DI
-	MOVQ ldb+32(FP), R11
+	MOVQ offs+16(FP), SI
+	MOVQ x+24(FP), R14
+	MOVQ b+40(FP), DI
+	MOVQ ldb+48(FP), R11
 	SHLQ $2, R11
 
 segment:
+	// Row r's A: x plus its byte offset, or zero if that is negative.
+	MOVLQSX 0(SI), AX
+	TESTQ   AX, AX
+	LEAQ    (R14)(AX*1), AX
+	CMOVQLT zero+32(FP), AX
+	MOVLQSX 4(SI), BX
+	TESTQ   BX, BX
+	LEAQ    (R14)(BX*1), BX
+	CMOVQLT zero+32(FP), BX
+	MOVLQSX 8(SI), CX
+	TESTQ   CX, CX
+	LEAQ    (R14)(CX*1), CX
+	CMOVQLT zero+32(FP), CX
+	MOVLQSX 12(SI), R8
+	TESTQ   R8, R8
+	LEAQ    (R14)(R8*1), R8
+	CMOVQLT zero+32(FP), R8
+	MOVLQSX 16(SI), R9
+	TESTQ   R9, R9
+	LEAQ    (R14)(R9*1), R9
+	CMOVQLT zero+32(FP), R9
+	MOVLQSX 20(SI), R10
+	TESTQ   R10, R10
+	LEAQ    (R14)(R10*1), R10
+	CMOVQLT zero+32(FP), R10
+	MOVLQSX 24(SI), R12
+	TESTQ   R12, R12
+	LEAQ    (R14)(R12*1), R12
+	CMOVQLT zero+32(FP), R12
+	MOVLQSX 28(SI), R13
+	TESTQ   R13, R13
+	LEAQ    (R14)(R13*1), R13
+	CMOVQLT zero+32(FP), R13
 	MOVQ k+8(FP), DX
 	SHLQ $2, DX
-	MOVQ 0(SI), AX
-	MOVQ 8(SI), BX
-	MOVQ 16(SI), CX
-	MOVQ 24(SI), R8
-	MOVQ 32(SI), R9
-	MOVQ 40(SI), R10
-	MOVQ 48(SI), R12
-	MOVQ 56(SI), R13
 	ADDQ DX, AX
 	ADDQ DX, BX
 	ADDQ DX, CX
@@ -321,13 +346,13 @@ loop8x512:
 	ADDQ         $4, DX
 	JNZ          loop8x512
 
-	ADDQ $64, SI
+	ADDQ $32, SI
 	DECQ segs+0(FP)
 	JNZ  segment
 
 	// The epilogue: ReLU (flag 4) on the bits, as relu does (a negative
 	// number or zero becomes +0), then the stores.
-	MOVQ  flags+80(FP), BX
+	MOVQ  flags+96(FP), BX
 	TESTQ $4, BX
 	JZ    store
 	VPSRAD  $31, Z0, Z16
@@ -364,8 +389,8 @@ loop8x512:
 	VPANDND Z15, Z17, Z15
 
 store:
-	MOVQ    c+40(FP), DX
-	MOVQ    ldc+48(FP), R12
+	MOVQ    c+56(FP), DX
+	MOVQ    ldc+64(FP), R12
 	SHLQ    $2, R12
 	VMOVUPS Z0, K1, (DX)
 	VMOVUPS Z1, K2, 64(DX)

@@ -14,6 +14,9 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 // linearRows8 computes no rows in this build: linearForward does them all.
 func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int { return 0 }
 
+// rows8Offsets: no fused kernel in this build.
+func rows8Offsets(o *linearOp) []int32 { return nil }
+
 // sumRows32 and addRow32 have no vector version in this build.
 func sumRows32(out, x []float32, rows, f int, scale float32) bool { return false }
 func addRow32(dst, x, g []float32, rows, f int) bool              { return false }

@@ -423,6 +423,7 @@ func TestFusedLinearKernels(t *testing.T) {
 					o.gather, k = g, 9*s.c
 				}
 				o.k = k
+				o.offs = rows8Offsets(o)
 				x := signed(2 * nn * s.c)
 				if !gather {
 					x = signed(2 * nn * k)

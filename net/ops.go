@@ -345,6 +345,8 @@ type linearOp struct {
 	a64             linearArgs[float64]
 	scratch32       [][]float32 // per worker, the gathered x of a block
 	scratch64       [][]float64
+	offs            []int32 // the fused kernel's offsets of A's rows (rows8Offsets)
+	offsDone        bool
 }
 
 type linearSpec struct {
@@ -419,6 +421,9 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 				o.scratch64[i] = make([]float64, per)
 			}
 		}
+	}
+	if !o.offsDone {
+		o.offs, o.offsDone = rows8Offsets(o), true
 	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
