@@ -231,6 +231,9 @@ func (gr *graph) compilePlan() error {
 		if !ok {
 			return fmt.Errorf("net: the inference graph holds %v, not an operation of the network", n.Op())
 		}
+		if k, ok := op.(*kernelOp); ok {
+			k.keep = true // see kernelOp
+		}
 		gr.plan = append(gr.plan, step{op: op, vals: make([]G.Value, len(op.base().inputs))})
 	}
 	slices.SortFunc(gr.plan, func(a, b step) int { return cmp.Compare(a.op.base().id, b.op.base().id) })

@@ -1,12 +1,14 @@
 package net
 
 import (
+	"bytes"
 	"fmt"
 	"hash"
 	"hash/fnv"
 	"math"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/chewxy/hm"
 	"github.com/konanezero/konane/rules"
@@ -371,7 +373,7 @@ func linear(x, w *G.Node, s linearSpec) *G.Node {
 	if s.trans {
 		ws := w.Shape()
 		taps := ws.TotalSize() / (ws[0] * ws[1])
-		w = apply(&kernelOp{newBase("kernel", tensor.Shape{ws.TotalSize() / ws[0], ws[0]}, w), ws[0], ws[1], taps, false}, w)
+		w = apply(&kernelOp{opBase: newBase("kernel", tensor.Shape{ws.TotalSize() / ws[0], ws[0]}, w), f: ws[0], c: ws[1], taps: taps}, w)
 	}
 	f := w.Shape()[1]
 	shape := s.shape
@@ -745,21 +747,47 @@ func (o *linearGradWOp) doBlock(part, _ int) {
 // kernelOp lays out a convolution's weight (F, C, taps) as the matrix
 // (taps·C, F) of im2row's columns: row t·C+c, column f. With inverse it
 // does the opposite (its gradient).
+//
+// In an inference graph (keep, set by compilePlan) it keeps a copy of the
+// float32 weight it last laid out and does nothing while the weight
+// equals it: its output is then still that weight's layout (nothing else
+// writes it), and comparing is cheaper than the strided permutation.
 type kernelOp struct {
 	opBase
 	f, c, taps int
 	inverse    bool
+	keep       bool
+	last       []float32 // with keep, the weight of the output
 }
 
 func (o *kernelOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		permuteKernel(f32(vs[0]), out.Float32s(), o.f, o.c, o.taps, o.inverse)
+		w := f32(vs[0])
+		if o.keep {
+			if o.last != nil && sameBits(o.last, w) {
+				return out, nil
+			}
+			o.last = append(o.last[:0], w...)
+		}
+		permuteKernel(w, out.Float32s(), o.f, o.c, o.taps, o.inverse)
 	case tensor.Float64:
 		permuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
 	}
 	return out, nil
+}
+
+// sameBits reports whether a and b hold the same float32s bit for bit
+// (zeros of either sign and NaNs told apart).
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a)), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b)))
 }
 
 func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
@@ -780,7 +808,7 @@ func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
 func (o *kernelOp) DiffWRT(int) []bool { return []bool{true} }
 
 func (o *kernelOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-	return G.Nodes{apply(&kernelOp{newBase("kernelgrad", ins[0].Shape().Clone(), grad), o.f, o.c, o.taps, !o.inverse}, grad)}, nil
+	return G.Nodes{apply(&kernelOp{opBase: newBase("kernelgrad", ins[0].Shape().Clone(), grad), f: o.f, c: o.c, taps: o.taps, inverse: !o.inverse}, grad)}, nil
 }
 
 // colSumOp sums the rows of g (rows, F) into F numbers (a bias gradient).
