@@ -244,3 +244,21 @@ func addRow32(dst, x, g []float32, rows, f int) bool {
 	addRowAVX512(&dst[0], &x[0], &g[0], rows, f)
 	return true
 }
+
+// mulAddRowAVX512 adds x[i]·w[i*f+j] to y[j] for i = 0, 1, …, k−1 in that
+// order, j < f, the product and the sum each rounded to float32 (as the
+// plain loop of linearForward does).
+//
+//go:noescape
+func mulAddRowAVX512(y, x, w *float32, k, f int)
+
+// mulAddRow32 is mulAddRowAVX512 on slices (y of f floats, x of k, w of
+// k·f), if the AVX-512 kernel is in use; it reports whether it was.
+func mulAddRow32(y, x, w []float32, k, f int) bool {
+	if kernel != kernelAVX512 || k == 0 || f == 0 {
+		return false
+	}
+	_, _, _ = y[f-1], x[k-1], w[k*f-1]
+	mulAddRowAVX512(&y[0], &x[0], &w[0], k, f)
+	return true
+}

@@ -499,3 +499,41 @@ addchunk:
 adddone:
 	VZEROUPPER
 	RET
+
+// func mulAddRowAVX512(y, x, w *float32, k, f int)
+TEXT ·mulAddRowAVX512(SB), NOSPLIT, $0-40
+	MOVQ  y+0(FP), DI
+	MOVQ  w+16(FP), SI
+	MOVQ  k+24(FP), R8
+	MOVQ  f+32(FP), DX
+	MOVQ  DX, R11
+	SHLQ  $2, R11
+	TESTQ DX, DX
+	JZ    madone
+	TESTQ R8, R8
+	JZ    madone
+
+machunk:
+	COLMASK
+	VMOVUPS.Z (DI), K1, Z0
+	MOVQ      x+8(FP), BX
+	MOVQ      SI, R9
+	MOVQ      R8, R10
+
+marow:
+	VBROADCASTSS (BX), Z1
+	VMULPS.Z     (R9), Z1, K1, Z2
+	VADDPS       Z2, Z0, Z0
+	ADDQ         $4, BX
+	ADDQ         R11, R9
+	DECQ         R10
+	JNZ          marow
+	VMOVUPS      Z0, K1, (DI)
+	LEAQ         (DI)(CX*4), DI
+	LEAQ         (SI)(CX*4), SI
+	SUBQ         CX, DX
+	JNZ          machunk
+
+madone:
+	VZEROUPPER
+	RET

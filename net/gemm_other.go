@@ -17,6 +17,7 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int { return 0 
 // rows8Offsets: no fused kernel in this build.
 func rows8Offsets(o *linearOp) []int32 { return nil }
 
-// sumRows32 and addRow32 have no vector version in this build.
+// sumRows32, addRow32 and mulAddRow32 have no vector version in this build.
 func sumRows32(out, x []float32, rows, f int, scale float32) bool { return false }
 func addRow32(dst, x, g []float32, rows, f int) bool              { return false }
+func mulAddRow32(y, x, w []float32, k, f int) bool                { return false }

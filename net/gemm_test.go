@@ -391,7 +391,8 @@ func BenchmarkEvaluateKernels(b *testing.B) {
 // TestFusedLinearKernels: a block of one position's rows of linearOp
 // (3x3 with its implicit gather, or 1x1; with and without bias, residual
 // and ReLU; filters filling 32-column panels or not) and the row sums
-// and additions of the global pooling give the same bits with every
+// and additions of the global pooling and the products with a row per
+// position give the same bits with every
 // kernel — on AVX-512 the fused kernel (linearRows8, the tails of fewer
 // than 8 rows by the separate passes), elsewhere the separate passes.
 // Inputs hold zeros of both signs and negative numbers, so the ReLU and
@@ -453,6 +454,28 @@ func TestFusedLinearKernels(t *testing.T) {
 							t.Fatalf("%v, %+v, gather %v, bias %v, res %v, relu %v: y[%d] = %g, want %g",
 								kn, s, gather, bias, res, relu, i, a.y[i], want[i])
 						}
+					}
+				}
+			}
+		}
+		// A product with a row per position (block 0: the pooling's and
+		// the value head's), its plain loop by vectors on AVX-512.
+		{
+			o := &linearOp{rows: 3, k: s.c + 30, f: s.f, bias: true, relu: true}
+			a := linearArgs[float32]{x: signed(3 * o.k), w: signed(o.k * o.f), b: signed(o.f)}
+			var want []float32
+			for _, kn := range kernels() {
+				restore := useKernel(kn)
+				a.y = signed(3 * o.f)
+				linearForward(o, a, nil, 0, 3, 0)
+				restore()
+				if want == nil {
+					want = a.y
+					continue
+				}
+				for i := range want {
+					if math.Float32bits(a.y[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%v, %+v, a row per position: y[%d] = %g, want %g", kn, s, i, a.y[i], want[i])
 					}
 				}
 			}

@@ -528,6 +528,9 @@ func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1,
 			if beta == 0 {
 				clear(yr)
 			}
+			if y, ok := any(yr).([]float32); ok && mulAddRow32(y, any(xr).([]float32), any(w).([]float32), o.k, o.f) {
+				continue // the same products and sums, by vectors of columns
+			}
 			for i, xv := range xr {
 				for j, wv := range w[i*o.f : (i+1)*o.f] {
 					yr[j] += xv * wv
