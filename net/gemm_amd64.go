@@ -120,19 +120,25 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 // zeros, multiplied all the same, as im2row's zeros are.
 var zeroRow [512]float32
 
-// linearRows8 computes rows r0.. of a block of a linearOp (o.block > 0:
-// one position's rows, from r0 to r1) by 8 at a time with sgemm8AVX512,
-// the work around the product fused into it: the 3x3 gather is implicit
-// (A's rows in a segment per neighbour: the input rows of the
-// neighbours, or zeroRow off the board, by o.offs), the bias and the
-// residual are the initial accumulators, the ReLU the epilogue. It
-// returns how many rows it computed: a multiple of 8, 0 unless the
-// AVX-512 kernel is in use. The numbers are those of the separate passes
-// bit for bit: the same initial accumulator (b[j] + h, rounded once), the
-// same FMAs in the order of im2row's columns, the same ReLU.
-func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
-	rows := (r1 - r0) &^ 7
-	if kernel != kernelAVX512 || rows == 0 || o.offs == nil {
+// linearRows8 computes rows r0..r1 of a block of a linearOp (o.block >
+// 0: one position's rows) by 8 at a time with sgemm8AVX512, the work
+// around the product fused into it: the 3x3 gather is implicit (A's rows
+// in a segment per neighbour: the input rows of the neighbours, or
+// zeroRow off the board, by o.offs), the bias and the residual are the
+// initial accumulators, the ReLU the epilogue. A last group of fewer
+// than 8 rows is computed as 8 rows into tail (8·o.f floats; the missing
+// rows' A is the block's first row, their results dropped) and copied
+// out; with tail nil it is left. linearRows8 returns how many rows from
+// r0 it computed: 0 unless the AVX-512 kernel is in use. The numbers are
+// those of the separate passes bit for bit: the same initial accumulator
+// (b[j] + h, rounded once), the same FMAs in the order of im2row's
+// columns, the same ReLU.
+func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32) int {
+	segs, k := 1, o.k
+	if o.gather.w > 0 {
+		segs, k = 9, o.k/9
+	}
+	if kernel != kernelAVX512 || r1 <= r0 || len(o.offs) < (r1-r0+7)/8*8*segs {
 		return 0
 	}
 	flags := 0
@@ -145,47 +151,64 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int {
 	if o.relu {
 		flags |= sgemmReLU
 	}
-	segs, k := 1, o.k
-	if o.gather.w > 0 {
-		segs, k = 9, o.k/9
-	}
 	x := a.x[r0*k : r1*k]
-	for i := r0; i < r0+rows; i += 8 {
+	f := o.f
+	for i := r0; i < r1; i += 8 {
 		offs := &o.offs[(i-r0)*segs]
-		for j0 := 0; j0 < o.f; j0 += 32 {
-			w := min(32, o.f-j0)
+		rows := min(8, r1-i)
+		y, h := a.y[i*f:(i+rows)*f], a.h
+		if h != nil {
+			h = h[i*f : (i+rows)*f]
+		}
+		if rows < 8 {
+			if len(tail) < 8*f {
+				return i - r0
+			}
+			if h != nil {
+				copy(tail, h)
+				h = tail
+			}
+			y = tail
+		}
+		for j0 := 0; j0 < f; j0 += 32 {
+			w := min(32, f-j0)
 			mask := uint32(1)<<w - 1
 			if w == 32 {
 				mask = ^uint32(0)
 			}
-			pc := &a.y[i*o.f+j0]
+			pc := &y[j0]
 			ph, pb := pc, (*float32)(nil)
-			if a.h != nil {
-				ph = &a.h[i*o.f+j0]
+			if h != nil {
+				ph = &h[j0]
 			}
 			if a.b != nil {
 				pb = &a.b[j0]
 			}
-			sgemm8AVX512(segs, k, offs, &x[0], &zeroRow[0], &a.w[j0], o.f, pc, o.f, ph, pb, mask, flags)
+			sgemm8AVX512(segs, k, offs, &x[0], &zeroRow[0], &a.w[j0], f, pc, f, ph, pb, mask, flags)
+		}
+		if rows < 8 {
+			copy(a.y[i*f:(i+rows)*f], tail[:rows*f])
 		}
 	}
-	return rows
+	return r1 - r0
 }
 
 // rows8Offsets returns linearRows8's offsets for a block of o: for each
-// group of 8 rows (its first rows·…/8 groups) and segment s, the byte
-// offsets from the block's first input row of the 8 rows' A in that
-// segment (-1: zeroRow), or nil if the fused kernel cannot compute o.
+// group of 8 rows (the last one completed with rows that read the
+// block's first row) and segment s, the byte offsets from the block's
+// first input row of the 8 rows' A in that segment (-1: zeroRow), or nil
+// if the fused kernel cannot compute o.
 func rows8Offsets(o *linearOp) []int32 {
 	if !haveAVX512 || o.block <= 0 || o.k == 0 || o.f == 0 {
 		return nil
 	}
+	groups := (o.block + 7) / 8
 	if o.gather.w == 0 {
 		if 4*o.block*o.k >= 1<<31 {
 			return nil
 		}
-		offs := make([]int32, o.block&^7)
-		for r := range offs {
+		offs := make([]int32, groups*8)
+		for r := range o.block {
 			offs[r] = int32(4 * r * o.k)
 		}
 		return offs
@@ -194,11 +217,13 @@ func rows8Offsets(o *linearOp) []int32 {
 	if c > len(zeroRow) || 4*o.block*c >= 1<<31 {
 		return nil
 	}
-	groups := o.block / 8
 	offs := make([]int32, groups*9*8)
 	for g := range groups {
 		for r := range 8 {
 			sq := 8*g + r
+			if sq >= o.block {
+				continue // offset 0: the block's first row
+			}
 			for t, s := range nb[sq*9 : sq*9+9] {
 				off := int32(-1)
 				if s >= 0 {

@@ -12,7 +12,7 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 }
 
 // linearRows8 computes no rows in this build: linearForward does them all.
-func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int) int { return 0 }
+func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32) int { return 0 }
 
 // rows8Offsets: no fused kernel in this build.
 func rows8Offsets(o *linearOp) []int32 { return nil }

@@ -392,9 +392,10 @@ func BenchmarkEvaluateKernels(b *testing.B) {
 // (3x3 with its implicit gather, or 1x1; with and without bias, residual
 // and ReLU; filters filling 32-column panels or not) and the row sums
 // and additions of the global pooling and the products with a row per
-// position give the same bits with every
-// kernel — on AVX-512 the fused kernel (linearRows8, the tails of fewer
-// than 8 rows by the separate passes), elsewhere the separate passes.
+// position give the same bits with every kernel — on AVX-512 the fused
+// kernel (linearRows8; the last rows of a block, when fewer than 8, with
+// its tail scratch and without, by the separate passes), elsewhere the
+// separate passes.
 // Inputs hold zeros of both signs and negative numbers, so the ReLU and
 // the initial accumulators meet them.
 func TestFusedLinearKernels(t *testing.T) {
@@ -424,7 +425,7 @@ func TestFusedLinearKernels(t *testing.T) {
 					o.gather, k = g, 9*s.c
 				}
 				o.k = k
-				o.offs = rows8Offsets(o)
+				o.prepareFused()
 				x := signed(2 * nn * s.c)
 				if !gather {
 					x = signed(2 * nn * k)
@@ -437,7 +438,11 @@ func TestFusedLinearKernels(t *testing.T) {
 					a.h = signed(2 * nn * s.f)
 				}
 				var want []float32
-				for _, kn := range kernels() {
+				tail := o.tail32
+				for pass, kn := range append(kernels(), bestKernel()) {
+					if pass == len(kernels()) {
+						o.tail32 = nil // the last rows by the separate passes
+					}
 					restore := useKernel(kn)
 					a.y = signed(2 * nn * s.f)
 					scratch := [][]float32{make([]float32, nn*k)}
@@ -445,6 +450,7 @@ func TestFusedLinearKernels(t *testing.T) {
 						linearForward(o, a, scratch, blk*nn, (blk+1)*nn, 0)
 					}
 					restore()
+					o.tail32 = tail
 					if want == nil {
 						want = a.y
 						continue

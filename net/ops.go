@@ -347,8 +347,21 @@ type linearOp struct {
 	a64             linearArgs[float64]
 	scratch32       [][]float32 // per worker, the gathered x of a block
 	scratch64       [][]float64
-	offs            []int32 // the fused kernel's offsets of A's rows (rows8Offsets)
+	offs            []int32     // the fused kernel's offsets of A's rows (rows8Offsets)
+	tail32          [][]float32 // per worker, the fused kernel's last 8 rows (linearRows8)
 	offsDone        bool
+}
+
+// prepareFused sets up the fused kernel's offsets and scratch, if it can
+// compute o (see linearRows8).
+func (o *linearOp) prepareFused() {
+	o.offs, o.offsDone = rows8Offsets(o), true
+	if o.offs != nil && o.block%8 != 0 {
+		o.tail32 = make([][]float32, maxWorkers)
+		for i := range o.tail32 {
+			o.tail32[i] = make([]float32, 8*o.f)
+		}
+	}
 }
 
 type linearSpec struct {
@@ -425,7 +438,7 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 		}
 	}
 	if !o.offsDone {
-		o.offs, o.offsDone = rows8Offsets(o), true
+		o.prepareFused()
 	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
@@ -478,9 +491,13 @@ func f64(v G.Value) []float64 {
 func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
 	p0 := r0 // the block's first row, a whole position's if o.block > 0
 	if a, ok := any(a).(linearArgs[float32]); ok && o.block > 0 {
-		// The rows the fused kernel computes, if any (a multiple of 8
-		// from r0); the others, below, give the same numbers.
-		if r0 += linearRows8(o, a, r0, r1); r0 == r1 {
+		// The rows the fused kernel computes, if any (from r0); the
+		// others, below, give the same numbers.
+		var tail []float32
+		if o.tail32 != nil {
+			tail = o.tail32[worker]
+		}
+		if r0 += linearRows8(o, a, r0, r1, tail); r0 == r1 {
 			return
 		}
 	}
