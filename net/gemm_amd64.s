@@ -429,7 +429,23 @@ store:
 	DECL  AX      \
 	KMOVW AX, K1
 
+// K1, K2 := the masks of the first and second 16 of min(DX, 32) columns;
+// CX := that count. Clobbers AX.
+#define COLMASK32 \
+	MOVQ  DX, CX  \
+	CMPQ  CX, $32 \
+	JLE   2(PC)   \
+	MOVQ  $32, CX \
+	MOVQ  $1, AX  \
+	SHLQ  CX, AX  \
+	DECQ  AX      \
+	KMOVW AX, K1  \
+	SHRQ  $16, AX \
+	KMOVW AX, K2
+
 // func sumRowsAVX512(out, x *float32, rows, f int, scale float32)
+//
+// By 32 columns (two chains of additions, one per 16), rows inner.
 TEXT ·sumRowsAVX512(SB), NOSPLIT, $0-36
 	MOVQ         out+0(FP), DI
 	MOVQ         x+8(FP), SI
@@ -442,8 +458,9 @@ TEXT ·sumRowsAVX512(SB), NOSPLIT, $0-36
 	JZ           sumdone
 
 sumchunk:
-	COLMASK
+	COLMASK32
 	VPXORD Z0, Z0, Z0
+	VPXORD Z3, Z3, Z3
 	MOVQ   SI, R9
 	MOVQ   R8, R10
 	TESTQ  R10, R10
@@ -451,14 +468,18 @@ sumchunk:
 
 sumrow:
 	VMOVUPS.Z (R9), K1, Z1
+	VMOVUPS.Z 64(R9), K2, Z4
 	VADDPS    Z1, Z0, Z0
+	VADDPS    Z4, Z3, Z3
 	ADDQ      R11, R9
 	DECQ      R10
 	JNZ       sumrow
 
 sumscale:
 	VMULPS  Z2, Z0, Z0
+	VMULPS  Z2, Z3, Z3
 	VMOVUPS Z0, K1, (DI)
+	VMOVUPS Z3, K2, 64(DI)
 	LEAQ    (DI)(CX*4), DI
 	LEAQ    (SI)(CX*4), SI
 	SUBQ    CX, DX
@@ -469,32 +490,45 @@ sumdone:
 	RET
 
 // func addRowAVX512(dst, x, y *float32, rows, f int)
+//
+// By 32 columns (y's in registers), rows inner.
 TEXT ·addRowAVX512(SB), NOSPLIT, $0-40
 	MOVQ  dst+0(FP), DI
 	MOVQ  x+8(FP), SI
+	MOVQ  y+16(FP), BX
 	MOVQ  rows+24(FP), R8
+	MOVQ  f+32(FP), DX
+	MOVQ  DX, R11
+	SHLQ  $2, R11
 	TESTQ R8, R8
 	JZ    adddone
-	CMPQ  f+32(FP), $0
-	JE    adddone
-
-addrow:
-	MOVQ y+16(FP), BX
-	MOVQ f+32(FP), DX
+	TESTQ DX, DX
+	JZ    adddone
 
 addchunk:
-	COLMASK
-	VMOVUPS.Z (SI), K1, Z0
-	VMOVUPS.Z (BX), K1, Z1
-	VADDPS    Z1, Z0, Z0
-	VMOVUPS   Z0, K1, (DI)
+	COLMASK32
+	VMOVUPS.Z (BX), K1, Z2
+	VMOVUPS.Z 64(BX), K2, Z3
+	MOVQ      SI, R9
+	MOVQ      DI, R12
+	MOVQ      R8, R10
+
+addrow:
+	VMOVUPS.Z (R9), K1, Z0
+	VMOVUPS.Z 64(R9), K2, Z1
+	VADDPS    Z2, Z0, Z0
+	VADDPS    Z3, Z1, Z1
+	VMOVUPS   Z0, K1, (R12)
+	VMOVUPS   Z1, K2, 64(R12)
+	ADDQ      R11, R9
+	ADDQ      R11, R12
+	DECQ      R10
+	JNZ       addrow
 	LEAQ      (DI)(CX*4), DI
 	LEAQ      (SI)(CX*4), SI
 	LEAQ      (BX)(CX*4), BX
 	SUBQ      CX, DX
 	JNZ       addchunk
-	DECQ      R8
-	JNZ       addrow
 
 adddone:
 	VZEROUPPER
