@@ -30,25 +30,53 @@ func (p Position) LegalMoves(buf []Move) []Move {
 		}
 		return buf
 	}
-	valid := p.Valid()
 	own, opp := p.Black, p.White
 	if p.Turn == White {
 		own, opp = opp, own
 	}
-	empty := valid &^ (own | opp)
-	for _, d := range Directions {
-		step := d.Delta() * 2
-		land := own
-		for hop := 1; ; hop++ {
-			land = shift(shift(land, d, valid)&opp, d, valid) & empty
-			if land == 0 {
-				break
-			}
-			for l := land; l != 0; {
-				to := popLSB(&l)
-				buf = append(buf, Move{Square(int(to) - step*hop), to})
-			}
+	empty := p.Valid() &^ (own | opp)
+	// Unrolled per direction so that the shifts are constants; the masks
+	// as in JumpCounts. back is the distance from a landing square back
+	// to its origin.
+	oppE, emptyE := opp&^fileA, empty&^fileA
+	oppW, emptyW := opp&^fileH, empty&^fileH
+	for l, back := own, 0; ; {
+		if l = (l << 8 & opp) << 8 & empty; l == 0 {
+			break
 		}
+		back += 16
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l << 1 & oppE) << 1 & emptyE; l == 0 {
+			break
+		}
+		back += 2
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l >> 8 & opp) >> 8 & empty; l == 0 {
+			break
+		}
+		back -= 16
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l >> 1 & oppW) >> 1 & emptyW; l == 0 {
+			break
+		}
+		back -= 2
+		buf = appendJumps(buf, l, back)
+	}
+	return buf
+}
+
+// appendJumps appends to buf the jumps landing on the squares land, in
+// square order, each from the square back below its landing square.
+func appendJumps(buf []Move, land Bitboard, back int) []Move {
+	for land != 0 {
+		to := popLSB(&land)
+		buf = append(buf, Move{Square(int(to) - back), to})
 	}
 	return buf
 }
