@@ -15,8 +15,8 @@ import (
 // TestSelfplay8x8Golden pins 8x8 self-play at the defaults of konane train
 // (the endgame solver at work in most searches of the second half of a
 // game) with a fresh network, through PlayGames with games in flight at
-// once: every game's record and the hash of its sample targets,
-// testdata/selfplay8x8.golden. A change of the solver's speed that keeps
+// once: every game's record, the hash of its sample targets and its
+// endgame solver's counts, testdata/selfplay8x8.golden. A change of the solver's speed that keeps
 // its search (the nodes it visits, so the proofs that finish within their
 // budget) keeps this file; -update rewrites it.
 func TestSelfplay8x8Golden(t *testing.T) {
@@ -48,7 +48,8 @@ func TestSelfplay8x8Golden(t *testing.T) {
 		for _, s := range g.Samples {
 			fmt.Fprintf(h, "%s %v %.6f %v\n", s.Position.String(), s.Position.Turn, s.Value, s.Policy)
 		}
-		fmt.Fprintf(&out, "# seed %d: winner %v, %d plies, %d samples, targets %x\n%s\n", seeds[i], g.Winner, g.Plies, len(g.Samples), h.Sum(nil)[:8], text)
+		fmt.Fprintf(&out, "# seed %d: winner %v, %d plies, %d samples, targets %x, endgame solver %d tries, %d proved, %d nodes\n%s\n",
+			seeds[i], g.Winner, g.Plies, len(g.Samples), h.Sum(nil)[:8], g.Endgame.Tries, g.Endgame.Proved, g.Endgame.Nodes, text)
 	}
 	golden.Check(t, "selfplay8x8.golden", []byte(out.String()))
 }
