@@ -67,11 +67,14 @@ func newTable(maxEntries int) *table {
 // bucket returns the bucket of a position whose Hash is h.
 func (t *table) bucket(h uint64) *bucket { return &t.buckets[h&t.mask] }
 
-// slot returns the index of p in b, or -1.
+// slot returns the index of p in b, or -1. Each entry is compared in one
+// test of its three keys together: most probes miss, and then the branch
+// is always predicted right (testing the keys one by one, the board's
+// key, which most entries share, made the branches guesses).
 func (b *bucket) slot(p rules.Position) int {
 	k := entryKey(p)
 	for i := range ways {
-		if b.meta[i].key() == k && b.black[i] == p.Black && b.white[i] == p.White {
+		if b.black[i]^p.Black|b.white[i]^p.White|rules.Bitboard(b.meta[i].key()^k) == 0 {
 			return i
 		}
 	}
