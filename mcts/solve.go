@@ -32,7 +32,20 @@ type endgame struct {
 	// tried is the root position last given to the solver, so that the
 	// Runs of one move (a player's time chunks) try it once.
 	tried rules.Position
+	stats EndgameStats
 }
+
+// EndgameStats counts the work of a Search's endgame solver
+// (Config.SolveNodes) since New: the measure of its cost beside the
+// evaluator's positions, the same on every machine.
+type EndgameStats struct {
+	Tries  int    // leaves and new roots given to the solver
+	Proved int    // of those, the ones it settled within the budget
+	Nodes  uint64 // positions the solver searched in all of them
+}
+
+// EndgameStats returns the counts of the endgame solver's work.
+func (s *Search) EndgameStats() EndgameStats { return s.eg.stats }
 
 // endgameTable is the transposition table size of a Search's solver: 16Ki
 // entries, about 350 KiB per Search (self-play runs dozens at once).
@@ -50,9 +63,12 @@ func (s *Search) solveLeaf(idx int32) bool {
 		s.eg.s = solver.New(solver.WithTableEntries(endgameTable))
 	}
 	pr, err := s.eg.s.Prove(nd.pos, uint64(s.cfg.SolveNodes))
+	s.eg.stats.Tries++
+	s.eg.stats.Nodes += pr.Nodes
 	if err != nil || !pr.Known {
 		return false // err: a position the solver refuses (cannot happen in a game tree)
 	}
+	s.eg.stats.Proved++
 	nd = &s.t.nodes[idx]
 	if pr.Win {
 		nd.proof, nd.win = 1, pr.Move

@@ -238,3 +238,26 @@ func TestSolverOff(t *testing.T) {
 		t.Errorf("plain search: proven %v after %d sims", res.Proven, res.Sims)
 	}
 }
+
+// TestEndgameStats: a Search counts its endgame solver's tries, the
+// proofs among them and the solver's nodes, each try within the budget;
+// without the endgame solver it counts none.
+func TestEndgameStats(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SolveNodes, cfg.SolveStones = 300, 20
+	off := cfg
+	off.SolveNodes = 0
+	ps := samplePositions(6, 1, 9)
+	on, none := mustSearch(t, Uniform{}, cfg, 42), mustSearch(t, Uniform{}, off, 42)
+	for i := 0; i < len(ps); i += 2 {
+		mustRun(t, on, ps[i], RunOptions{Sims: 200})
+		mustRun(t, none, ps[i], RunOptions{Sims: 200})
+	}
+	st := on.EndgameStats()
+	if st.Proved == 0 || st.Proved > st.Tries || st.Nodes < uint64(st.Tries) || st.Nodes > uint64(st.Tries)*300 {
+		t.Errorf("endgame stats %+v: want 0 < Proved ≤ Tries ≤ Nodes ≤ 300·Tries", st)
+	}
+	if st := none.EndgameStats(); st != (EndgameStats{}) {
+		t.Errorf("SolveNodes 0: endgame stats %+v, want none", st)
+	}
+}

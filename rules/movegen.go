@@ -30,25 +30,53 @@ func (p Position) LegalMoves(buf []Move) []Move {
 		}
 		return buf
 	}
-	valid := p.Valid()
 	own, opp := p.Black, p.White
 	if p.Turn == White {
 		own, opp = opp, own
 	}
-	empty := valid &^ (own | opp)
-	for _, d := range Directions {
-		step := d.Delta() * 2
-		land := own
-		for hop := 1; ; hop++ {
-			land = shift(shift(land, d, valid)&opp, d, valid) & empty
-			if land == 0 {
-				break
-			}
-			for l := land; l != 0; {
-				to := popLSB(&l)
-				buf = append(buf, Move{Square(int(to) - step*hop), to})
-			}
+	empty := p.Valid() &^ (own | opp)
+	// Unrolled per direction so that the shifts are constants; the masks
+	// as in JumpCounts. back is the distance from a landing square back
+	// to its origin.
+	oppE, emptyE := opp&^fileA, empty&^fileA
+	oppW, emptyW := opp&^fileH, empty&^fileH
+	for l, back := own, 0; ; {
+		if l = (l << 8 & opp) << 8 & empty; l == 0 {
+			break
 		}
+		back += 16
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l << 1 & oppE) << 1 & emptyE; l == 0 {
+			break
+		}
+		back += 2
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l >> 8 & opp) >> 8 & empty; l == 0 {
+			break
+		}
+		back -= 16
+		buf = appendJumps(buf, l, back)
+	}
+	for l, back := own, 0; ; {
+		if l = (l >> 1 & oppW) >> 1 & emptyW; l == 0 {
+			break
+		}
+		back -= 2
+		buf = appendJumps(buf, l, back)
+	}
+	return buf
+}
+
+// appendJumps appends to buf the jumps landing on the squares land, in
+// square order, each from the square back below its landing square.
+func appendJumps(buf []Move, land Bitboard, back int) []Move {
+	for land != 0 {
+		to := popLSB(&land)
+		buf = append(buf, Move{Square(int(to) - back), to})
 	}
 	return buf
 }
@@ -73,39 +101,61 @@ func (p Position) countJumps(c Color) int {
 	if c == White {
 		own, opp = opp, own
 	}
+	return countJumps(own, opp, p.Valid()&^(own|opp))
+}
+
+// JumpCounts returns the number of jumps of the side to move and of the
+// other side in a position of the jumping phase: CountMoves() and
+// Mobility(Turn.Other()), in one pass over the board.
+func (p Position) JumpCounts() (mover, other int) {
+	own, opp := p.Black, p.White
+	if p.Turn == White {
+		own, opp = opp, own
+	}
 	empty := p.Valid() &^ (own | opp)
+	// The jumps of both sides in the four directions advance together, a
+	// hop at a time, until none goes further: eight independent chains
+	// and one loop exit instead of eight. The masks keep a shift by one
+	// file from wrapping between rows (opp and empty lie inside the board,
+	// so a shift by one rank needs none).
+	ownE, oppE, emptyE := own&^fileA, opp&^fileA, empty&^fileA
+	ownW, oppW, emptyW := own&^fileH, opp&^fileH, empty&^fileH
+	an, ae, as, aw := own, own, own, own
+	bn, be, bs, bw := opp, opp, opp, opp
+	for {
+		an = (an << 8 & opp) << 8 & empty
+		ae = (ae << 1 & oppE) << 1 & emptyE
+		as = (as >> 8 & opp) >> 8 & empty
+		aw = (aw >> 1 & oppW) >> 1 & emptyW
+		bn = (bn << 8 & own) << 8 & empty
+		be = (be << 1 & ownE) << 1 & emptyE
+		bs = (bs >> 8 & own) >> 8 & empty
+		bw = (bw >> 1 & ownW) >> 1 & emptyW
+		if an|ae|as|aw|bn|be|bs|bw == 0 {
+			return mover, other
+		}
+		mover += bits.OnesCount64(an) + bits.OnesCount64(ae) + bits.OnesCount64(as) + bits.OnesCount64(aw)
+		other += bits.OnesCount64(bn) + bits.OnesCount64(be) + bits.OnesCount64(bs) + bits.OnesCount64(bw)
+	}
+}
+
+// countJumps returns the number of jumps of the stones own over the
+// stones opp into the squares empty (both inside the board): the four
+// directions advance together, a hop at a time, as in JumpCounts.
+func countJumps(own, opp, empty Bitboard) int {
+	oppE, emptyE := opp&^fileA, empty&^fileA
+	oppW, emptyW := opp&^fileH, empty&^fileH
 	n := 0
-	// Unrolled per direction so that the shifts are constants. opp and
-	// empty lie inside the board, so only the wrap between rows needs a mask.
-	for l := own; ; {
-		l = ((l << 8 & opp) << 8) & empty
-		if l == 0 {
-			break
+	for ln, le, ls, lw := own, own, own, own; ; {
+		ln = (ln << 8 & opp) << 8 & empty
+		le = (le << 1 & oppE) << 1 & emptyE
+		ls = (ls >> 8 & opp) >> 8 & empty
+		lw = (lw >> 1 & oppW) >> 1 & emptyW
+		if ln|le|ls|lw == 0 {
+			return n
 		}
-		n += bits.OnesCount64(l)
+		n += bits.OnesCount64(ln) + bits.OnesCount64(le) + bits.OnesCount64(ls) + bits.OnesCount64(lw)
 	}
-	for l := own; ; {
-		l = ((l << 1 &^ fileA & opp) << 1) &^ fileA & empty
-		if l == 0 {
-			break
-		}
-		n += bits.OnesCount64(l)
-	}
-	for l := own; ; {
-		l = ((l >> 8 & opp) >> 8) & empty
-		if l == 0 {
-			break
-		}
-		n += bits.OnesCount64(l)
-	}
-	for l := own; ; {
-		l = ((l >> 1 &^ fileH & opp) >> 1) &^ fileH & empty
-		if l == 0 {
-			break
-		}
-		n += bits.OnesCount64(l)
-	}
-	return n
 }
 
 // HasMoves reports whether the side to move has a legal move (the game is

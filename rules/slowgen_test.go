@@ -151,7 +151,8 @@ func slowPlay(p Position, m Move) Position {
 // TestLegalMovesMatchSlowGenerator compares the bitboard generator, as a
 // set, with the grid generator on game positions from every opening of
 // every size and on random jumping positions; and Play with slowPlay for
-// every legal move. CountMoves, Mobility, HasMoves and Legal must agree.
+// every legal move. CountMoves, Mobility, JumpCounts, HasMoves and Legal
+// must agree.
 func TestLegalMovesMatchSlowGenerator(t *testing.T) {
 	ps := testPositions(t, 1)
 	var buf [MaxMoves]Move
@@ -175,6 +176,11 @@ func TestLegalMovesMatchSlowGenerator(t *testing.T) {
 				if got, want := p.Mobility(c), len(slowLegalMoves(q)); got != want {
 					t.Fatalf("position\n%v\nMobility(%v) %d, want %d", p, c, got, want)
 				}
+			}
+			q := p
+			q.Turn = p.Turn.Other()
+			if mover, other := p.JumpCounts(); mover != len(fast) || other != len(slowLegalMoves(q)) {
+				t.Fatalf("position\n%v\nJumpCounts %d, %d; want %d, %d", p, mover, other, len(fast), len(slowLegalMoves(q)))
 			}
 		}
 		for _, m := range fast {

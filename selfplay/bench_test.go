@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"golang.org/x/sync/errgroup"
 )
 
 // BenchmarkSelfplay8x8 measures self-play throughput on 8x8 at the default
-// settings of konane train (a fresh default network): games per hour and
-// network evaluations per second. Each iteration plays one round of
+// settings of konane train (a fresh default network): games per hour,
+// network evaluations per second, and the endgame solver's nodes and
+// proofs per game. Each iteration plays one round of
 // Parallel games at once.
 func BenchmarkSelfplay8x8(b *testing.B) {
 	cfg := DefaultConfig(8)
@@ -34,11 +36,18 @@ func BenchmarkSelfplay8x8(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	games := 0
+	var endgame mcts.EndgameStats
 	for i := 0; i < b.N; i++ {
 		for j := range seeds {
 			seeds[j] = uint64(i*len(seeds) + j)
 		}
-		err := PlayGames(ctx, eval, cfg.Game, seeds, cfg.Parallel, func(int, Game) error { games++; return nil })
+		err := PlayGames(ctx, eval, cfg.Game, seeds, cfg.Parallel, func(_ int, g Game) error {
+			games++
+			endgame.Tries += g.Endgame.Tries
+			endgame.Proved += g.Endgame.Proved
+			endgame.Nodes += g.Endgame.Nodes
+			return nil
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,6 +58,10 @@ func BenchmarkSelfplay8x8(b *testing.B) {
 	b.ReportMetric(float64(st.NetPositions)/secs, "evals/s")
 	b.ReportMetric(st.HitRate()*100, "cache-hit-%")
 	b.ReportMetric(st.AvgBatch(), "avg-batch")
+	// The endgame solver's work, the same on every machine: with the
+	// profile's share of mcts.(*Search).solveLeaf, its cost per node.
+	b.ReportMetric(float64(endgame.Nodes)/float64(games), "solver-nodes/game")
+	b.ReportMetric(float64(endgame.Proved)/float64(games), "solved/game")
 }
 
 // coresWindow is how long BenchmarkSelfplayCores plays each setting.

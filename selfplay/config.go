@@ -25,6 +25,7 @@ func DefaultConfig(size int) Config {
 	m.Gumbel = false
 	m.GumbelSampled = 8
 	m.LeafBatch = 4
+	m.SolveStones = defaultSolveStones(size)
 	train := net.DefaultTrainOptions()
 	train.Augment = false // the replay buffer draws every sample under a random symmetry
 	c := Config{
@@ -70,6 +71,19 @@ func defaultRescoreStones(size int) int {
 		return 26
 	}
 	return 0
+}
+
+// defaultSolveStones is the search's Config.SolveStones in self-play on a
+// board size: 27 on 8x8, where the solver's leaves of 28 to 30 stones
+// mostly ran out of their budget (24-38% proved) and cost three quarters
+// of its nodes for a few percent of the proofs
+// (docs/results/2026-12-07-solver-share.md); mcts's default on the
+// others.
+func defaultSolveStones(size int) int {
+	if size >= 8 {
+		return 27
+	}
+	return mcts.DefaultSolveStones
 }
 
 // defaultRandomPlies is GameConfig.RandomPlies for a board size: 10 on

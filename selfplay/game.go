@@ -115,6 +115,8 @@ type Game struct {
 	Samples []net.Sample // full-search positions with their targets, then children (GameConfig.RescoreChildren)
 	Winner  rules.Color
 	Plies   int
+	// Endgame counts the work of the search's endgame solver in the game.
+	Endgame mcts.EndgameStats
 }
 
 // PlayGame plays one game against itself with the evaluator. The same seed
@@ -178,7 +180,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		}
 	}
 	rec := game.Record()
-	g := Game{Record: rec, Samples: samples, Winner: winner, Plies: game.Len()}
+	g := Game{Record: rec, Samples: samples, Winner: winner, Plies: game.Len(), Endgame: search.EndgameStats()}
 	n, kids, err := rescore(ctx, &g, cfg)
 	if err != nil {
 		return Game{}, err

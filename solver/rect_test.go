@@ -76,10 +76,10 @@ func TestTableKeysTellBoardsApart(t *testing.T) {
 		}
 		ps = append(ps, rules.Position{Black: 0b101, White: 0b010, Size: p.Size, Turn: rules.White})
 	}
-	tt.store(ps[0], true, 1<<20)
-	tt.store(ps[1], false, 1<<19)
+	tt.store(ps[0], ps[0].Hash(), true, 1<<20)
+	tt.store(ps[1], ps[1].Hash(), false, 1<<19)
 	for i, p := range ps {
-		e, ok := tt.probe(p)
+		e, ok := tt.probe(p, p.Hash())
 		switch {
 		case i >= 2 && ok:
 			t.Errorf("%s: found the entry of another board", p.Dims())

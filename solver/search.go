@@ -22,14 +22,23 @@ import (
 type ply struct {
 	moves [rules.MaxMoves]rules.Move
 	kids  [rules.MaxMoves]child
+	// order holds the kids to search, each as its ordering score (lower
+	// is tried first) above its index in kids (the low 16 bits): sorting
+	// these keys sorts the kids by score, ties in the order of the moves.
+	order [rules.MaxMoves]uint64
 }
 
-// child is the position a move leads to, with the move's ordering score
-// (lower is tried first).
+// child is the position a move leads to, with the hash of its table key.
 type child struct {
-	pos   rules.Position
-	score int32
+	pos  rules.Position
+	hash uint64
 }
+
+// orderKey returns the key of kid i of ordering score score in ply.order.
+func orderKey(score, i int) uint64 { return uint64(score+scoreBias)<<16 | uint64(i) }
+
+// scoreBias makes every ordering score positive (the least is -MaxMoves).
+const scoreBias = 1 << 20
 
 func (s *Solver) ply(depth int) *ply {
 	for len(s.plies) <= depth {
@@ -54,6 +63,15 @@ func key(p rules.Position) rules.Position {
 // scratch space. When the context ends it sets s.aborted and returns
 // false; callers must check s.aborted before trusting or storing a result.
 func (s *Solver) win(p rules.Position, depth int) bool {
+	k := key(p)
+	return s.search(p, k, k.Hash(), false, depth)
+}
+
+// search is win for p, whose table key is k and k.Hash() h. absent
+// reports that the table does not hold k: the caller has just probed it
+// and stored nothing since, so that a probe would miss again. (The
+// search visits the same nodes and counts the same hits either way.)
+func (s *Solver) search(p, k rules.Position, h uint64, absent bool, depth int) bool {
 	s.stats.Nodes++
 	if s.stats.Nodes&(checkEvery-1) == 0 && s.ctx.Err() != nil || s.stats.Nodes == s.limit {
 		s.aborted = true
@@ -61,60 +79,74 @@ func (s *Solver) win(p rules.Position, depth int) bool {
 	if s.aborted {
 		return false
 	}
-	k := key(p)
-	if e, ok := s.tt.probe(k); ok {
-		s.stats.Hits++
-		return e.win()
+	if !absent {
+		if e, ok := s.tt.probe(k, h); ok {
+			s.stats.Hits++
+			return e.win()
+		}
 	}
 	start := s.stats.Nodes
 	pl := s.ply(depth)
 	moves := p.LegalMoves(pl.moves[:0])
-	kids := pl.kids[:0]
-	for _, m := range moves {
+	// The children of a position of the jumping phase are of that phase
+	// too, and then one pass over the board counts the replies and the
+	// mover's follow-ups.
+	jumping := p.Phase() == rules.Jumping
+	order := pl.order[:0]
+	for i, m := range moves {
 		c := p.Play(m)
-		replies := c.CountMoves()
+		var replies, mobility int
+		if jumping {
+			replies, mobility = c.JumpCounts()
+		} else {
+			replies = c.CountMoves()
+		}
 		if replies == 0 {
-			s.record(k, true, start)
+			s.record(k, h, true, start)
 			return true
 		}
-		if e, ok := s.tt.probe(key(c)); ok {
+		kc := key(c)
+		hc := kc.Hash()
+		if e, ok := s.tt.probe(kc, hc); ok {
 			s.stats.Hits++
 			if !e.win() {
-				s.record(k, true, start)
+				s.record(k, h, true, start)
 				return true
 			}
 			continue // the opponent wins after m: m cannot win
 		}
-		score := int32(replies) * 64
-		if c.Phase() == rules.Jumping {
-			score -= int32(c.Mobility(p.Turn))
+		if !jumping && c.Phase() == rules.Jumping {
+			mobility = c.Mobility(p.Turn)
 		}
-		kids = append(kids, child{pos: c, score: score})
+		pl.kids[i] = child{pos: c, hash: hc}
+		order = append(order, orderKey(replies*64-mobility, i))
 	}
 	// Insertion sort: the lists are short.
-	for i := 1; i < len(kids); i++ {
-		for j := i; j > 0 && kids[j].score < kids[j-1].score; j-- {
-			kids[j], kids[j-1] = kids[j-1], kids[j]
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && order[j] < order[j-1]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-	for i := range kids {
-		// kids lives in s.plies[depth], which deeper calls do not touch.
-		opponentWins := s.win(kids[i].pos, depth+1)
+	for i, o := range order {
+		// pl lives in s.plies[depth], which deeper calls do not touch.
+		// The first child was probed above, and nothing stored since.
+		c := &pl.kids[o&0xffff]
+		opponentWins := s.search(c.pos, key(c.pos), c.hash, i == 0, depth+1)
 		if s.aborted {
 			return false
 		}
 		if !opponentWins {
-			s.record(k, true, start)
+			s.record(k, h, true, start)
 			return true
 		}
 	}
-	s.record(k, false, start)
+	s.record(k, h, false, start)
 	return false
 }
 
-// record stores the result of a position under its table key k; start is
-// the node count when its search began.
-func (s *Solver) record(k rules.Position, win bool, start uint64) {
+// record stores the result of a position under its table key k, of hash
+// h; start is the node count when its search began.
+func (s *Solver) record(k rules.Position, h uint64, win bool, start uint64) {
 	s.stats.Stores++
-	s.tt.store(k, win, s.stats.Nodes-start+1)
+	s.tt.store(k, h, win, s.stats.Nodes-start+1)
 }

@@ -246,7 +246,8 @@ func (s *Solver) winningMove(p rules.Position) rules.Move {
 		if !c.HasMoves() {
 			return m
 		}
-		if e, ok := s.tt.probe(key(c)); ok && !e.win() {
+		k := key(c)
+		if e, ok := s.tt.probe(k, k.Hash()); ok && !e.win() {
 			return m
 		}
 	}

@@ -64,22 +64,27 @@ func newTable(maxEntries int) *table {
 	return &table{buckets: make([]bucket, n), mask: uint64(n - 1)}
 }
 
-func (t *table) bucket(p rules.Position) *bucket { return &t.buckets[p.Hash()&t.mask] }
+// bucket returns the bucket of a position whose Hash is h.
+func (t *table) bucket(h uint64) *bucket { return &t.buckets[h&t.mask] }
 
-// slot returns the index of p in b, or -1.
+// slot returns the index of p in b, or -1. Each entry is compared in one
+// test of its three keys together: most probes miss, and then the branch
+// is always predicted right (testing the keys one by one, the board's
+// key, which most entries share, made the branches guesses).
 func (b *bucket) slot(p rules.Position) int {
 	k := entryKey(p)
 	for i := range ways {
-		if b.meta[i].key() == k && b.black[i] == p.Black && b.white[i] == p.White {
+		if b.black[i]^p.Black|b.white[i]^p.White|rules.Bitboard(b.meta[i].key()^k) == 0 {
 			return i
 		}
 	}
 	return -1
 }
 
-// probe returns the stored result of p, if any.
-func (t *table) probe(p rules.Position) (m meta, ok bool) {
-	b := t.bucket(p)
+// probe returns the stored result of p, if any; h is p.Hash() (the
+// caller often has it already).
+func (t *table) probe(p rules.Position, h uint64) (m meta, ok bool) {
+	b := t.bucket(h)
 	if i := b.slot(p); i >= 0 {
 		return b.meta[i], true
 	}
@@ -87,9 +92,9 @@ func (t *table) probe(p rules.Position) (m meta, ok bool) {
 }
 
 // store records that the side to move in p wins (win) or loses, proved
-// with a search of nodes nodes.
-func (t *table) store(p rules.Position, win bool, nodes uint64) {
-	b := t.bucket(p)
+// with a search of nodes nodes; h is p.Hash().
+func (t *table) store(p rules.Position, h uint64, win bool, nodes uint64) {
+	b := t.bucket(h)
 	m := newMeta(p, win, nodes)
 	if i := b.slot(p); i >= 0 {
 		b.meta[i] = m

@@ -29,19 +29,19 @@ func TestTableKeysAreExact(t *testing.T) {
 	other.Turn = rules.White
 	bigger := p
 	bigger.Size = 5
-	tt.store(p, true, 10)
+	tt.store(p, p.Hash(), true, 10)
 	for _, q := range []rules.Position{other, bigger} {
-		if _, ok := tt.probe(q); ok {
+		if _, ok := tt.probe(q, q.Hash()); ok {
 			t.Errorf("probe(%+v) found the entry of %+v", q, p)
 		}
 	}
-	tt.store(other, false, 1)
-	tt.store(bigger, false, 1)
+	tt.store(other, other.Hash(), false, 1)
+	tt.store(bigger, bigger.Hash(), false, 1)
 	for _, tc := range []struct {
 		p   rules.Position
 		win bool
 	}{{p, true}, {other, false}, {bigger, false}} {
-		if e, ok := tt.probe(tc.p); !ok || e.win() != tc.win {
+		if e, ok := tt.probe(tc.p, tc.p.Hash()); !ok || e.win() != tc.win {
 			t.Errorf("probe(%+v) = %v, %v; want win %v", tc.p, e.win(), ok, tc.win)
 		}
 	}
@@ -51,23 +51,23 @@ func TestTableKeysAreExact(t *testing.T) {
 func TestTableReplacement(t *testing.T) {
 	tt := newTable(3)
 	pos := func(i int) rules.Position { return rules.Position{Black: 1 << i, Size: 8} }
-	tt.store(pos(0), true, 1<<20)
-	tt.store(pos(1), true, 1<<10)
-	tt.store(pos(2), true, 1)
-	tt.store(pos(3), true, 1) // evicts pos(2), the only cheap entry left in slot 2
-	tt.store(pos(4), true, 1<<15)
+	tt.store(pos(0), pos(0).Hash(), true, 1<<20)
+	tt.store(pos(1), pos(1).Hash(), true, 1<<10)
+	tt.store(pos(2), pos(2).Hash(), true, 1)
+	tt.store(pos(3), pos(3).Hash(), true, 1) // evicts pos(2), the only cheap entry left in slot 2
+	tt.store(pos(4), pos(4).Hash(), true, 1<<15)
 	// pos(4) displaces pos(1) from the kept slots; pos(1) goes to slot 2.
 	for i, want := range []bool{true, true, false, false, true} {
-		if _, ok := tt.probe(pos(i)); ok != want {
+		if _, ok := tt.probe(pos(i), pos(i).Hash()); ok != want {
 			t.Errorf("position %d in the table: %v, want %v", i, ok, want)
 		}
 	}
-	tt.store(pos(1), false, 1) // an update keeps the slot
-	if e, ok := tt.probe(pos(1)); !ok || e.win() {
+	tt.store(pos(1), pos(1).Hash(), false, 1) // an update keeps the slot
+	if e, ok := tt.probe(pos(1), pos(1).Hash()); !ok || e.win() {
 		t.Errorf("after the update: %v, %v; want a loss", e.win(), ok)
 	}
 	tt.clear()
-	if _, ok := tt.probe(pos(0)); ok {
+	if _, ok := tt.probe(pos(0), pos(0).Hash()); ok {
 		t.Error("an entry survived clear")
 	}
 }

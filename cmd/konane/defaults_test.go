@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -290,6 +293,44 @@ func TestTrainPresence(t *testing.T) {
 		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestTrainResumesSolveStones: an 8x8 run saved before self-play's
+// default SolveStones became 27 (with mcts's 30) resumes with its 30; a
+// new 8x8 run takes 27.
+func TestTrainResumesSolveStones(t *testing.T) {
+	var got selfplay.Config
+	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
+		got = cfg
+		return nil
+	}
+	defer func() { trainLoop = selfplay.Run }()
+	old := selfplay.DefaultConfig(8)
+	old.Game.MCTS.SolveStones = mcts.DefaultSolveStones
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := t.TempDir()
+	if err := os.WriteFile(filepath.Join(saved, "config.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--run", saved}, mcts.DefaultSolveStones},
+		{[]string{"--run", filepath.Join(t.TempDir(), "new"), "--size", "8"}, 27},
+	} {
+		got = selfplay.Config{}
+		var out bytes.Buffer
+		if err := runCmd(append([]string{"train"}, tc.args...), &out); err != nil {
+			t.Fatalf("train %v: %v\n%s", tc.args, err, out.String())
+		}
+		if got.Game.MCTS.SolveStones != tc.want {
+			t.Errorf("train %v: SolveStones %d, want %d", tc.args, got.Game.MCTS.SolveStones, tc.want)
 		}
 	}
 }
