@@ -18,7 +18,7 @@ import (
 func seeds(f *testing.F) (game, critical, solver, ratings []byte) {
 	root := f.TempDir()
 	ctx := context.Background()
-	cfg := arena.MatchConfig{Size: 4, Games: 1, Parallel: 1, Seed: 1}
+	cfg := arena.MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 1, Seed: 1}
 	s := &store{root: root, size: 4, pairs: map[pairing]*tally{}}
 	p := pairing{"random", "greedy"}
 	cfg.OnGame = func(g arena.Game) error { return s.writeGame(p, cfg, g) }

@@ -410,7 +410,7 @@ func (u *updater) play(ctx context.Context, a, b arena.Entrant) (int, error) {
 		return 0, nil
 	}
 	t := u.store.tally(p)
-	cfg := arena.MatchConfig{Size: u.size, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
+	cfg := arena.MatchConfig{Board: rules.SquareBoard(u.size), Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
 		Seed: p.seed(u.cfg.Seed)}
 	kept := make(map[int]bool, len(t.kept))
 	for i := range t.kept {

@@ -171,7 +171,10 @@ const maxGames = 10000
 // writeGame keeps one finished game of pairing p.
 func (s *store) writeGame(p pairing, cfg arena.MatchConfig, g arena.Game) error {
 	res := &arena.Results{Config: cfg, Names: []string{p.A, p.B}}
-	rec := res.Record(g)
+	rec, err := res.Record(g)
+	if err != nil {
+		return fmt.Errorf("ladder: game %d: %w", g.Index+1, err)
+	}
 	rec.SetTag("Event", "konane ladder")
 	rec.SetTag("PlayerA", p.A)
 	rec.SetTag("PlayerB", p.B)

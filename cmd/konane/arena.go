@@ -10,6 +10,7 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 func init() {
@@ -133,7 +134,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(specs) < 2 {
 		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
 	}
-	cfg := arena.MatchConfig{Size: size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+	cfg := arena.MatchConfig{Board: rules.SquareBoard(size), Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
 	if *sprtText != "" {
 		s, err := arena.ParseSPRT(*sprtText)
 		if err != nil {
@@ -224,7 +225,7 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, specs []player.Spec
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
-		if err := f.CheckSize(cfg.Size); err != nil {
+		if err := f.CheckBoard(rules.SquareBoard(cfg.Size)); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
 		factories[i], names[i] = f, spec.Name
