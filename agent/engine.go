@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"golang.org/x/sync/errgroup"
 
@@ -54,7 +53,8 @@ func (e *Engine) Note() string {
 	if e.model == nil {
 		return ""
 	}
-	return e.model.BoardNote(rules.SquareBoard(e.size))
+	w, h := rules.ShapeDims(e.size)
+	return e.model.BoardNote(rules.Board{W: w, H: h, Start: rules.DefaultStart(w, h)})
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its
@@ -67,6 +67,19 @@ func OpenEngine(path string, size int) (*Engine, error) {
 	m, err := LoadModel(path, size)
 	if err != nil {
 		return nil, err
+	}
+	return NewEngine(m)
+}
+
+// openBoardEngine is the engine of a multi-board model file on b, a
+// rectangle (net.LoadForBoard); there is no shipped model for one.
+func openBoardEngine(path string, b rules.Board) (*Engine, error) {
+	if path == "" {
+		return nil, fmt.Errorf("agent: no shipped model plays %s: give a multi-board model file", b)
+	}
+	m, err := net.LoadForBoard(path, b)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
 	}
 	return NewEngine(m)
 }
@@ -182,8 +195,15 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
-	board, _ := strconv.Atoi(s.Settings[settingBoard]) // checked by ParseSpec; 0 for none
-	e, err := OpenEngine(s.Model, board)
+	var e *Engine
+	switch b, ok := specBoard(s); {
+	case ok && !b.Square():
+		e, err = openBoardEngine(s.Model, b)
+	case ok:
+		e, err = OpenEngine(s.Model, b.W)
+	default:
+		e, err = OpenEngine(s.Model, 0)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
