@@ -314,8 +314,8 @@ func (s *StreamServer) prepare(q Query) (job, error) {
 		return job{}, err
 	}
 	var e *agent.Engine
-	if b.Square() && b.Narrow() {
-		e, err = s.cfg.Engines.Get(b.W)
+	if b.Narrow() {
+		e, err = s.cfg.Engines.GetBoard(b)
 		if _, ok := errors.AsType[*agent.NoModelError](err); ok {
 			e, err = nil, nil // the classical engine analyses it
 		}

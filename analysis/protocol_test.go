@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/rules"
@@ -230,5 +231,42 @@ func TestClassicalGameOver(t *testing.T) {
 	r := out["over"]
 	if len(r) != 1 || r[0].Solved == nil || *r[0].Solved != "loss" || r[0].RootInfo.Winrate != 0 || len(r[0].MoveInfos) != 0 || *r[0].TurnNumber != len(moves) {
 		t.Errorf("finished game: %+v", r)
+	}
+}
+
+// TestMultiBoardRectangle: with a multi-board model file the network
+// answers on the rectangles it plays (7x6, trained there, and 8x7, not),
+// the classical engine on a board above 8x8.
+func TestMultiBoardRectangle(t *testing.T) {
+	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	s, err := NewStreamServer(StreamConfig{Engines: es, DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := serve(t, s, strings.Join([]string{
+		`{"id":"7x6","boardXSize":7,"boardYSize":6,"moves":["d6-d4"]}`,
+		`{"id":"8x7","boardXSize":8,"boardYSize":7}`,
+		`{"id":"9x8","boardXSize":9,"boardYSize":8}`,
+	}, "\n"))
+	for id, classical := range map[string]bool{"7x6": false, "8x7": false, "9x8": true} {
+		r := out[id]
+		if len(r) != 1 || r[0].Error != "" || (r[0].Classical != nil) != classical || len(r[0].MoveInfos) == 0 {
+			t.Fatalf("%s: %+v", id, r)
+		}
+		if !classical && r[0].RootInfo.Visits < 8 {
+			t.Errorf("%s: the network's search made %d visits", id, r[0].RootInfo.Visits)
+		}
 	}
 }
