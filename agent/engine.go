@@ -30,6 +30,7 @@ var evalOptions = net.PlayEvalOptions()
 // perfectly.
 type Engine struct {
 	size  int
+	board rules.Board    // the board played: the shape's with its default start, or OpenBoardEngine's
 	model *net.Model     // nil: the exact solver's engine
 	eval  *net.Evaluator // nil with model
 }
@@ -44,7 +45,8 @@ func NewEngine(m *net.Model) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	return &Engine{size: m.Shape(), model: m, eval: ev}, nil
+	w, h := rules.ShapeDims(m.Shape())
+	return &Engine{size: m.Shape(), board: rules.Board{W: w, H: h, Start: rules.DefaultStart(w, h)}, model: m, eval: ev}, nil
 }
 
 // Note is "" when the engine's network was trained on its board, else
@@ -54,8 +56,7 @@ func (e *Engine) Note() string {
 	if e.model == nil {
 		return ""
 	}
-	w, h := rules.ShapeDims(e.size)
-	return e.model.BoardNote(rules.Board{W: w, H: h, Start: rules.DefaultStart(w, h)})
+	return e.model.BoardNote(e.board)
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its
@@ -89,7 +90,12 @@ func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	return NewEngine(m)
+	e, err := NewEngine(m)
+	if err != nil {
+		return nil, err
+	}
+	e.board = b // its start too: a network trained on 7x6 (the gap) was not on 7x6/removal
+	return e, nil
 }
 
 // Size is the board size the model plays.
