@@ -369,7 +369,9 @@ func (es *Engines) Sizes() []int { return slices.Clone(es.sizes) }
 // SizeList is Sizes written for people: "6x6, 8x8".
 func (es *Engines) SizeList() string { return rules.SizeList(es.sizes) }
 
-// Get returns the engine of size×size boards, or a *NoModelError.
+// Get returns the engine of size×size boards, or a *NoModelError. size
+// is a shape code (rules.ShapeCode, a Position's Size): a rectangle's
+// engine, once GetBoard has made it, is found by its code too.
 func (es *Engines) Get(size int) (*Engine, error) {
 	es.mu.Lock()
 	defer es.mu.Unlock()

@@ -235,6 +235,7 @@ func TestArenaBoards(t *testing.T) {
 			"arena: 7x6, round robin of 3 players, 2 games per pair, 2 random plies after the gap start, seed 1\n"},
 		{"size-9", []string{"pvs:depth=2", "greedy"}, "arena: 9x8, round robin of 2 players, 2 games per pair, 2 random plies after the gap start, seed 1\n"},
 		{"6x7/removal", []string{"model:" + path + ",sims=8,name=net", "random"}, "arena: 6x7/removal, round robin of 2 players"},
+		{"6", []string{"model:" + path + ",sims=8,name=net", "greedy"}, "arena: 6x6, round robin of 2 players, 2 games per pair, 2 random plies after the removals"},
 	} {
 		dir := t.TempDir()
 		out, errOut, err := arenaCmd(t, append([]string{"--board", tt.board, "--games", "2", "--parallel", "2", "--quiet", "--out", dir}, tt.players...)...)
