@@ -175,8 +175,8 @@ func TestNewFactory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name() != "tiny" || f.CheckSize(5) != nil || f.CheckSize(6) == nil {
-		t.Errorf("factory %s: CheckSize(5) %v, CheckSize(6) %v", f.Name(), f.CheckSize(5), f.CheckSize(6))
+	if f.Name() != "tiny" || f.CheckBoard(rules.SquareBoard(5)) != nil || f.CheckBoard(rules.SquareBoard(6)) == nil {
+		t.Errorf("factory %s: CheckBoard 5x5 %v, 6x6 %v", f.Name(), f.CheckBoard(rules.SquareBoard(5)), f.CheckBoard(rules.SquareBoard(6)))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

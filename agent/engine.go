@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -30,6 +30,7 @@ var evalOptions = net.PlayEvalOptions()
 // perfectly.
 type Engine struct {
 	size  int
+	board rules.Board    // the board played: the shape's with its default start, or OpenBoardEngine's
 	model *net.Model     // nil: the exact solver's engine
 	eval  *net.Evaluator // nil with model
 }
@@ -44,7 +45,8 @@ func NewEngine(m *net.Model) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	return &Engine{size: m.Shape(), model: m, eval: ev}, nil
+	w, h := rules.ShapeDims(m.Shape())
+	return &Engine{size: m.Shape(), board: rules.Board{W: w, H: h, Start: rules.DefaultStart(w, h)}, model: m, eval: ev}, nil
 }
 
 // Note is "" when the engine's network was trained on its board, else
@@ -54,7 +56,7 @@ func (e *Engine) Note() string {
 	if e.model == nil {
 		return ""
 	}
-	return e.model.BoardNote(rules.SquareBoard(e.size))
+	return e.model.BoardNote(e.board)
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its
@@ -69,6 +71,31 @@ func OpenEngine(path string, size int) (*Engine, error) {
 		return nil, err
 	}
 	return NewEngine(m)
+}
+
+// OpenBoardEngine is OpenEngine on board b, a square (OpenEngine with
+// its size) or a rectangle of at most rules.MaxSize files and ranks,
+// which the network of a multi-board model file plays
+// (net.LoadForBoard; Note says when it was not trained there). No
+// shipped model plays a rectangle, and a single-board model file none:
+// an error wrapping net.ErrSize.
+func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
+	if b.Square() {
+		return OpenEngine(path, b.W)
+	}
+	if path == "" {
+		return nil, fmt.Errorf("agent: %w: no shipped model plays %s", net.ErrSize, b)
+	}
+	m, err := net.LoadForBoard(path, b)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	e, err := NewEngine(m)
+	if err != nil {
+		return nil, err
+	}
+	e.board = b // its start too: a network trained on 7x6 (the gap) was not on 7x6/removal
+	return e, nil
 }
 
 // Size is the board size the model plays.
@@ -182,8 +209,12 @@ func NewFactory(s player.Spec) (*player.Factory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
-	board, _ := strconv.Atoi(s.Settings[settingBoard]) // checked by ParseSpec; 0 for none
-	e, err := OpenEngine(s.Model, board)
+	var e *Engine
+	if b, ok := specBoard(s); ok {
+		e, err = OpenBoardEngine(s.Model, b)
+	} else {
+		e, err = OpenEngine(s.Model, 0)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", s.Name, err)
 	}
@@ -238,18 +269,31 @@ func LoadModel(path string, size int) (*net.Model, error) {
 	return m, nil
 }
 
-// Engines holds one engine per board size that has a model.
+// Engines holds one engine per board size that has a model, and with a
+// multi-board model file one per rectangle its network plays, made on
+// the first Get of that board (an evaluator each: most are never asked
+// for). It is safe for concurrent use.
 type Engines struct {
-	bySize map[int]*Engine
-	sizes  []int
+	mu     sync.Mutex
+	bySize map[int]*Engine // by shape code (rules.ShapeCode): N on N×N
+	sizes  []int           // the square boards, made at the start
+	// multi is the multi-board model whose rectangles' engines Get
+	// makes; nil for none.
+	multi *net.Model
+	// run and group are Run's while it runs: an engine made then runs in
+	// group until run ends.
+	run   context.Context
+	group *errgroup.Group
 }
 
 // OpenEngines loads the model file path, giving engines for its size
-// only, or, when path is "", every shipped model and the exact solver's
-// engines of the sizes up to MaxSolverSize. It starts no goroutine: call
-// Run.
+// only (for a multi-board model every square board, and the rectangles
+// on their first Get), or, when path is "", every shipped model and the
+// exact solver's engines of the sizes up to MaxSolverSize. It starts no
+// goroutine: call Run.
 func OpenEngines(path string) (*Engines, error) {
 	var ms []*net.Model
+	var multi *net.Model
 	if path != "" {
 		m, err := net.Load(path)
 		if err != nil {
@@ -257,9 +301,11 @@ func OpenEngines(path string) (*Engines, error) {
 		}
 		if !m.Config().MultiBoard() {
 			ms = append(ms, m)
+		} else {
+			multi = m
 		}
 		// A multi-board model plays every square board: an engine each.
-		for n := rules.MinSize; n <= rules.MaxSize && m.Config().MultiBoard(); n++ {
+		for n := rules.MinSize; n <= rules.MaxSize && multi != nil; n++ {
 			mb, err := m.ForBoard(rules.SquareBoard(n))
 			if err != nil {
 				return nil, fmt.Errorf("agent: %w", err)
@@ -276,8 +322,12 @@ func OpenEngines(path string) (*Engines, error) {
 		}
 	}
 	es, err := NewEngines(ms...)
-	if err != nil || path != "" {
-		return es, err
+	if err != nil {
+		return nil, err
+	}
+	es.multi = multi
+	if path != "" {
+		return es, nil
 	}
 	for n := rules.MinSize; n <= MaxSolverSize; n++ {
 		if es.bySize[n] == nil {
@@ -312,37 +362,83 @@ func NewEngines(ms ...*net.Model) (*Engines, error) {
 	return es, nil
 }
 
-// Sizes returns the board sizes that have an engine, in increasing order.
+// Sizes returns the square board sizes that have an engine, in
+// increasing order.
 func (es *Engines) Sizes() []int { return slices.Clone(es.sizes) }
 
 // SizeList is Sizes written for people: "6x6, 8x8".
 func (es *Engines) SizeList() string { return rules.SizeList(es.sizes) }
 
-// Get returns the engine of size×size boards, or a *NoModelError.
+// Get returns the engine of size×size boards, or a *NoModelError. size
+// is a shape code (rules.ShapeCode, a Position's Size): a rectangle's
+// engine, once GetBoard has made it, is found by its code too.
 func (es *Engines) Get(size int) (*Engine, error) {
+	es.mu.Lock()
+	defer es.mu.Unlock()
 	if e := es.bySize[size]; e != nil {
 		return e, nil
 	}
 	return nil, &NoModelError{Size: size, Sizes: es.Sizes()}
 }
 
+// GetBoard returns the engine of board b: Get's on a square board; on a
+// rectangle of at most rules.MaxSize files and ranks, with a multi-board
+// model, its network's (made on the first call, running while Run
+// runs; Note says when it was not trained there). Otherwise a
+// *NoModelError.
+func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
+	if b.Square() {
+		return es.Get(b.W)
+	}
+	shape := rules.ShapeCode(b.W, b.H)
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	if e := es.bySize[shape]; e != nil {
+		return e, nil
+	}
+	if es.multi == nil || shape == 0 {
+		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
+	}
+	m, err := es.multi.ForBoard(b)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	e, err := NewEngine(m)
+	if err != nil {
+		return nil, err
+	}
+	es.bySize[shape] = e
+	if es.run != nil && es.run.Err() == nil {
+		es.group.Go(func() error { return e.Run(es.run) })
+	}
+	return e, nil
+}
+
 // NoModelError is the error of Engines.Get for a board size without a
-// model: the size asked for and the sizes there are, for each interface
-// to phrase for its users.
+// model: the size asked for (or the rectangle: Board) and the sizes
+// there are, for each interface to phrase for its users.
 type NoModelError struct {
 	Size  int
+	Board rules.Board // a rectangle asked for (GetBoard); zero with Size
 	Sizes []int
 }
 
 func (e *NoModelError) Error() string {
+	if e.Board != (rules.Board{}) {
+		return fmt.Sprintf("agent: no model for %s (there is one for %s)", e.Board, rules.SizeList(e.Sizes))
+	}
 	return fmt.Sprintf("agent: no model for %dx%d (there is one for %s)", e.Size, e.Size, rules.SizeList(e.Sizes))
 }
 
-// Run runs every engine's evaluator until ctx ends.
+// Run runs every engine's evaluator, and those GetBoard makes while it
+// runs, until ctx ends.
 func (es *Engines) Run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
+	es.mu.Lock()
 	for _, e := range es.bySize {
 		g.Go(func() error { return e.Run(ctx) })
 	}
+	es.run, es.group = ctx, g
+	es.mu.Unlock()
 	return g.Wait()
 }

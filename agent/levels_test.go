@@ -204,7 +204,7 @@ func TestSolverBoardLadder(t *testing.T) {
 			}
 			entrants = append(entrants, f)
 		}
-		res, err := arena.Run(context.Background(), arena.MatchConfig{Size: size, Games: 60, Parallel: 2, RandomPlies: 2, Seed: 45}, entrants)
+		res, err := arena.Run(context.Background(), arena.MatchConfig{Board: rules.SquareBoard(size), Games: 60, Parallel: 2, RandomPlies: 2, Seed: 45}, entrants)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,8 +23,10 @@ import (
 //	ptemp=T    the temperature of the network's priors in the search
 //	           (mcts.Config.PolicyTemp; default PolicyTemp for the model's
 //	           size; 1 uses them as they are)
-//	board=N    the board N×N a multi-board model plays (default 8); for a
-//	           single-board model, its own size or an error
+//	board=B    the board a multi-board model plays (default 8x8): N, WxH
+//	           or any name rules.ParseBoard reads, a board of at most
+//	           rules.MaxSize files and ranks; for a single-board model, its
+//	           own size or an error
 //
 // A model spec needs level, sims or time.
 const (
@@ -70,11 +72,11 @@ func setModelSetting(key, value string) (string, error) {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	case settingBoard:
-		n, err := strconv.Atoi(value)
-		if err != nil || n < rules.MinSize || n > rules.MaxSize {
-			return "", fmt.Errorf("want a board size %d..%d", rules.MinSize, rules.MaxSize)
+		b, err := rules.ParseBoard(value)
+		if err != nil || !b.Narrow() {
+			return "", fmt.Errorf("want a board of %d to %d files and ranks (N or WxH)", rules.MinSize, rules.MaxSize)
 		}
-		return strconv.Itoa(n), nil
+		return b.String(), nil
 	}
 	return "", fmt.Errorf("agent: no model setting %q", key) // Kinds names only the keys above
 }
@@ -93,6 +95,17 @@ func checkModelSpec(s *player.Spec) error {
 		return errors.New("model needs level=L, sims=N or time=D")
 	}
 	return nil
+}
+
+// specBoard is the board of a model spec; ok is false when it gives
+// none.
+func specBoard(s player.Spec) (b rules.Board, ok bool) {
+	text := s.Settings[settingBoard]
+	if text == "" {
+		return rules.Board{}, false
+	}
+	b, err := rules.ParseBoard(text)
+	return b, err == nil // checked by ParseSpec
 }
 
 // specPolicyTemp is the ptemp of a model spec; 0 when it gives none.

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/chart"
+	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -378,8 +377,6 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
-var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden")
-
 // TestMoveNumber: moves are numbered by pairs, as records do.
 func TestMoveNumber(t *testing.T) {
 	for ply, want := range map[int]string{1: "1.", 2: "1...", 5: "3.", 6: "3...", 61: "31."} {
@@ -426,22 +423,7 @@ func TestTableGolden(t *testing.T) {
 	if err := rep.WriteTable(&b); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/table.golden"
-	if *updateGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./analysis -run TestTableGolden -update writes it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("the table differs from %s (rewrite it with -update if the change is meant):\n%s\nwant:\n%s", golden, b.String(), want)
-	}
+	golden.Check(t, "table.golden", []byte(b.String()))
 	for _, line := range []string{"\n1.    black", "\n1...  white", "\n3.    black", "\n3...  white"} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("the table lacks %q", line)

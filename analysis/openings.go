@@ -19,26 +19,41 @@ const MaxExactOpenings = 6
 
 // Opening is what the agent, and the solver where it can, says of one
 // pair of opening removals: Black's, then White's, after which Black
-// makes the first jump.
+// makes the first jump; on a board with the gap start (no removals), of
+// one of Black's first jumps (White is then rules.NoMove).
 type Opening struct {
 	Black, White rules.Move
 	// WinProb is the search's probability that Black wins (the agent's
 	// view, even where the solver knows better).
 	WinProb float64
-	PV      []rules.Move // the line the agent expects, Black's jump first
+	PV      []rules.Move // the line the agent expects, Black's jump first (White's reply on a gap board)
 	Sims    int
 	// Exact is the solver's verdict for Black: Won, Lost, or Unsolved
 	// when not asked or the board is larger than MaxExactOpenings.
 	Exact Exact
 }
 
-// Openings analyses every pair of removals of the engine's board size
-// (rules.Openings order) with the search of cfg (its solver settings are
-// not used), and solves each exactly when solve is set and the board is
-// at most MaxExactOpenings. The engine must be running. cfg.Progress
-// counts the openings searched.
-func Openings(ctx context.Context, e *agent.Engine, cfg Config, solve bool) ([]Opening, error) {
-	ops := rules.Openings(e.Size())
+// Openings analyses every pair of removals of board b (in
+// rules.OpeningsFrom order) or, on a board with the gap start, every
+// first jump of Black, with the search of cfg (its solver settings are
+// not used), and solves each exactly when solve is set and b is a square
+// board of at most MaxExactOpenings. The engine, which must be running,
+// plays b. cfg.Progress counts the openings searched.
+func Openings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config, solve bool) ([]Opening, error) {
+	start, err := b.Position()
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	if int(start.Size) != e.Size() {
+		w, h := rules.ShapeDims(e.Size())
+		return nil, fmt.Errorf("analysis: the model plays %dx%d, not %s", w, h, b)
+	}
+	ops := rules.OpeningsFrom(start)
+	if b.Start == rules.Gap {
+		for _, m := range start.LegalMoves(nil) {
+			ops = append(ops, rules.Opening{Black: m, White: rules.NoMove, Position: start.Play(m)})
+		}
+	}
 	ps := make([]rules.Position, len(ops))
 	for i, o := range ops {
 		ps[i] = o.Position
@@ -50,7 +65,7 @@ func Openings(ctx context.Context, e *agent.Engine, cfg Config, solve bool) ([]O
 	}
 	out := make([]Opening, len(ops))
 	var s *solver.Solver
-	if solve && e.Size() <= MaxExactOpenings {
+	if solve && b.Square() && b.W <= MaxExactOpenings {
 		s = solver.New()
 	}
 	for i, o := range ops {
@@ -73,7 +88,7 @@ func Openings(ctx context.Context, e *agent.Engine, cfg Config, solve bool) ([]O
 // OpeningsJSON is one row of `konane openings --json`.
 type OpeningsJSON struct {
 	Black   string   `json:"black"`
-	White   string   `json:"white"`
+	White   string   `json:"white"`        // "" on a gap board (Black's first jump alone)
 	WinProb float64  `json:"blackWinrate"` // the agent's
 	PV      []string `json:"pv"`
 	Exact   string   `json:"exact,omitempty"` // "black wins" or "white wins", when solved
@@ -83,10 +98,18 @@ type OpeningsJSON struct {
 func OpeningsAsJSON(ops []Opening) []OpeningsJSON {
 	out := make([]OpeningsJSON, len(ops))
 	for i, o := range ops {
-		out[i] = OpeningsJSON{Black: o.Black.String(), White: o.White.String(), WinProb: round(o.WinProb),
+		out[i] = OpeningsJSON{Black: o.Black.String(), White: moveText(o.White, ""), WinProb: round(o.WinProb),
 			PV: rules.MoveStrings(o.PV), Exact: exactWinner(o.Exact)}
 	}
 	return out
+}
+
+// moveText is m as text, none for rules.NoMove.
+func moveText(m rules.Move, none string) string {
+	if m == rules.NoMove {
+		return none
+	}
+	return m.String()
 }
 
 func exactWinner(e Exact) string {
@@ -100,7 +123,8 @@ func exactWinner(e Exact) string {
 }
 
 // BestRemoval is Black's removal that the agent rates best: the one whose
-// worst White reply leaves Black the highest probability, with it.
+// worst White reply leaves Black the highest probability, with it (on a
+// gap board, whose rows are Black's first jumps, the best jump).
 func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
 	worstOf := map[rules.Move]float64{}
 	var order []rules.Move
@@ -121,10 +145,11 @@ func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
 	return black, worst
 }
 
-// WriteOpenings writes the openings as a table for people, then the
-// agent's choice for Black and, when solved, the exact value of the game
-// and how often the agent's view (Black wins above 50%) agrees with it.
-func WriteOpenings(w io.Writer, size int, ops []Opening) error {
+// WriteOpenings writes the openings of board b as a table for people,
+// then the agent's choice for Black and, when solved, the exact value of
+// the game and how often the agent's view (Black wins above 50%) agrees
+// with it.
+func WriteOpenings(w io.Writer, b rules.Board, ops []Opening) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "black\twhite\tagent: black wins\texact\tagent's line")
 	solved, agree := 0, 0
@@ -138,13 +163,15 @@ func WriteOpenings(w io.Writer, size int, ops []Opening) error {
 				agree++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f%%\t%s\t%s\n", o.Black, o.White, 100*o.WinProb, exact, rules.MovesText(o.PV))
+		fmt.Fprintf(tw, "%s\t%s\t%.0f%%\t%s\t%s\n", o.Black, moveText(o.White, "–"), 100*o.WinProb, exact, rules.MovesText(o.PV))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if b, worst := BestRemoval(ops); b != rules.NoMove {
-		fmt.Fprintf(w, "the agent's choice for Black: remove %s (Black wins at least %.0f%% whatever White removes)\n", b, 100*worst)
+	if m, worst := BestRemoval(ops); m != rules.NoMove && b.Start == rules.Gap {
+		fmt.Fprintf(w, "the agent's choice for Black: %s first (Black wins %.0f%%)\n", m, 100*worst)
+	} else if m != rules.NoMove {
+		fmt.Fprintf(w, "the agent's choice for Black: remove %s (Black wins at least %.0f%% whatever White removes)\n", m, 100*worst)
 	}
 	if solved == len(ops) && solved > 0 {
 		var res []solver.OpeningResult
@@ -152,13 +179,13 @@ func WriteOpenings(w io.Writer, size int, ops []Opening) error {
 		for _, o := range ops {
 			res = append(res, solver.OpeningResult{Opening: rules.Opening{Black: o.Black, White: o.White}, BlackWins: o.Exact == Won})
 		}
-		for _, b := range solver.WinningRemovals(res) {
-			wins = append(wins, b.String())
+		for _, m := range solver.WinningRemovals(res) {
+			wins = append(wins, m.String())
 		}
 		if len(wins) > 0 {
-			fmt.Fprintf(w, "exact: Black wins %dx%d with perfect play, removing %s\n", size, size, strings.Join(wins, " or "))
+			fmt.Fprintf(w, "exact: Black wins %s with perfect play, removing %s\n", b, strings.Join(wins, " or "))
 		} else {
-			fmt.Fprintf(w, "exact: White wins %dx%d with perfect play: every Black removal has a losing reply\n", size, size)
+			fmt.Fprintf(w, "exact: White wins %s with perfect play: every Black removal has a losing reply\n", b)
 		}
 		fmt.Fprintf(w, "the agent's view agrees with the solver on %d of %d openings\n", agree, solved)
 	}

@@ -33,7 +33,7 @@ func TestWriteOpenings(t *testing.T) {
 		{Black: sq("c3"), White: white("c3", "b3"), WinProb: 0.4, Exact: Won},
 	}
 	var b strings.Builder
-	if err := WriteOpenings(&b, 6, ops); err != nil {
+	if err := WriteOpenings(&b, rules.SquareBoard(6), ops); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -79,6 +79,9 @@ type Response struct {
 	Terminated     bool               `json:"terminated,omitempty"`
 	Error          string             `json:"error,omitempty"`
 	IsDuringSearch *bool              `json:"isDuringSearch,omitempty"`
+	// Classical is true on a board no network plays: the classical
+	// engine (pvs) answered, with no visits, priors or policy.
+	Classical *bool `json:"classical,omitempty"`
 }
 
 // StreamConfig configures a JSON engine.
@@ -91,7 +94,14 @@ type StreamConfig struct {
 	// DefaultVisits is the budget of a query without maxVisits or
 	// maxTime (0: DefaultSims).
 	DefaultVisits int
-	Seed          uint64
+	// PVSTime is the classical engine's time per turn on a board no
+	// network plays, for a query without maxTime (0: the default level's,
+	// agent.DefaultLevel); PVSDepth, when above 0, also stops its search
+	// at that depth (tests use it for answers that do not depend on the
+	// machine's speed).
+	PVSTime  time.Duration
+	PVSDepth int
+	Seed     uint64
 }
 
 // StreamServer is the JSON analysis engine: Serve reads queries, one JSON
@@ -120,6 +130,16 @@ func NewStreamServer(cfg StreamConfig) (*StreamServer, error) {
 	}
 	if cfg.DefaultVisits == 0 {
 		cfg.DefaultVisits = DefaultSims
+	}
+	if cfg.PVSTime < 0 || cfg.PVSDepth < 0 {
+		return nil, fmt.Errorf("analysis: server: bad classical time %v or depth %d", cfg.PVSTime, cfg.PVSDepth)
+	}
+	if cfg.PVSTime == 0 {
+		l, err := agent.ParseLevel(agent.DefaultLevel)
+		if err != nil {
+			return nil, fmt.Errorf("analysis: %w", err)
+		}
+		cfg.PVSTime = l.PVSTime
 	}
 	return &StreamServer{cfg: cfg, sem: make(chan struct{}, cfg.Concurrent), inFlight: map[string]context.CancelFunc{}}, nil
 }
@@ -252,49 +272,56 @@ func (s *StreamServer) terminate(q Query) {
 	s.write(Response{ID: q.ID, Action: "terminate", TerminateID: q.TerminateID})
 }
 
-// job is a checked query.
+// job is a checked query: the network's (engine and ps) or, on a board
+// no network plays, the classical engine's (wide).
 type job struct {
 	engine *agent.Engine
 	ps     []rules.Position // the positions to analyse
+	wide   []rules.WidePosition
 	turns  []int
 	limits player.Limits
 	policy bool
 }
 
-// querySize is the board size of q: size, or KataGo's boardXSize and
-// boardYSize (a square board up to 8x8, the boards a network plays), 8
-// when none is given.
-func querySize(q Query) (int, error) {
+// queryBoard is the board of q: size (N×N), or KataGo's boardXSize and
+// boardYSize (with the board's default start: the gap where it is
+// defined), 8x8 when none is given.
+func queryBoard(q Query) (rules.Board, error) {
 	x, y := q.BoardXSize, q.BoardYSize
 	switch {
 	case x == 0 && y == 0 && q.Size == 0:
-		return 8, nil
+		return rules.SquareBoard(8), nil
 	case x == 0 && y == 0:
-		return q.Size, nil
+		if q.Size < rules.MinSide || q.Size > rules.MaxSide {
+			return rules.Board{}, fmt.Errorf("size %d: want %d..%d", q.Size, rules.MinSide, rules.MaxSide)
+		}
+		return rules.SquareBoard(q.Size), nil
 	case x == 0 || y == 0:
-		return 0, fmt.Errorf("boardXSize %d and boardYSize %d: give both", x, y)
+		return rules.Board{}, fmt.Errorf("boardXSize %d and boardYSize %d: give both", x, y)
 	case x < rules.MinSide || x > rules.MaxSide || y < rules.MinSide || y > rules.MaxSide:
-		return 0, fmt.Errorf("board %dx%d: want sides %d..%d", x, y, rules.MinSide, rules.MaxSide)
-	case x != y || x > rules.MaxSize:
-		return 0, fmt.Errorf("board %dx%d: the analysis engine searches with a network, which plays square boards up to %dx%d only yet", x, y, rules.MaxSize, rules.MaxSize)
-	case q.Size != 0 && q.Size != x:
-		return 0, fmt.Errorf("size %d and board %dx%d: give one", q.Size, x, y)
+		return rules.Board{}, fmt.Errorf("board %dx%d: want sides %d..%d", x, y, rules.MinSide, rules.MaxSide)
+	case q.Size != 0 && (q.Size != x || q.Size != y):
+		return rules.Board{}, fmt.Errorf("size %d and board %dx%d: give one", q.Size, x, y)
 	}
-	return x, nil
+	return rules.NewBoard(x, y, rules.DefaultStart(x, y))
 }
 
-// prepare checks a query and replays its moves.
+// prepare checks a query and replays its moves: with the network of its
+// board when there is one, else for the classical engine.
 func (s *StreamServer) prepare(q Query) (job, error) {
-	size, err := querySize(q)
+	b, err := queryBoard(q)
 	if err != nil {
 		return job{}, err
 	}
-	if size < rules.MinSize || size > rules.MaxSize {
-		return job{}, fmt.Errorf("size %d: want %d..%d", size, rules.MinSize, rules.MaxSize)
-	}
-	e, err := s.cfg.Engines.Get(size)
-	if err != nil {
-		return job{}, fmt.Errorf("size %d: no model for %dx%d (there is one for %s)", size, size, size, s.cfg.Engines.SizeList())
+	var e *agent.Engine
+	if b.Narrow() {
+		e, err = s.cfg.Engines.GetBoard(b)
+		if _, ok := errors.AsType[*agent.NoModelError](err); ok {
+			e, err = nil, nil // the classical engine analyses it
+		}
+		if err != nil {
+			return job{}, err
+		}
 	}
 	switch {
 	case q.MaxVisits < 0 || q.MaxVisits > player.MaxSims:
@@ -306,13 +333,17 @@ func (s *StreamServer) prepare(q Query) (job, error) {
 	if l.Sims == 0 && l.Time == 0 {
 		l.Sims = s.cfg.DefaultVisits
 	}
-	if len(q.Moves) > rules.MaxSize*rules.MaxSize {
-		return job{}, fmt.Errorf("%d moves: a %dx%d game has fewer", len(q.Moves), size, size)
+	if len(q.Moves) > b.Squares() {
+		return job{}, fmt.Errorf("%d moves: a %s game has fewer", len(q.Moves), b)
 	}
-	all := []rules.Position{rules.NewPosition(size)}
+	start, err := b.WidePosition()
+	if err != nil {
+		return job{}, err
+	}
+	all := []rules.WidePosition{start}
 	for i, text := range q.Moves {
 		p := all[i]
-		m, err := rules.ParseMove(p, text)
+		m, err := rules.ParseWideMove(p, text)
 		if err != nil {
 			// The move's text is already in the message: say what is
 			// wrong with it once, from the typed error.
@@ -338,7 +369,15 @@ func (s *StreamServer) prepare(q Query) (job, error) {
 			return job{}, fmt.Errorf("analyzeTurns: turn %d appears twice: want each turn at most once", t)
 		}
 		seen[t] = true
-		j.ps = append(j.ps, all[t])
+		if e == nil {
+			j.wide = append(j.wide, all[t])
+			continue
+		}
+		p, err := all[t].Narrow()
+		if err != nil {
+			return job{}, err
+		}
+		j.ps = append(j.ps, p)
 	}
 	return j, nil
 }
@@ -353,6 +392,10 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 		s.cancelled(ctx, id)
 		return
 	}
+	if j.engine == nil {
+		s.runClassical(ctx, qctx, id, j)
+		return
+	}
 	pos, err := Evaluate(qctx, j.engine, j.ps, j.turns, Config{Limits: j.limits, Parallel: len(j.ps), Seed: s.cfg.Seed})
 	if err != nil {
 		if qctx.Err() != nil {
@@ -365,6 +408,57 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 	for _, p := range pos {
 		s.write(response(id, p, j.policy))
 	}
+}
+
+// runClassical analyses the job's turns with the classical engine (pvs),
+// for the query's maxTime or the server's PVSTime each, one after the
+// other, and writes a response per turn.
+func (s *StreamServer) runClassical(ctx, qctx context.Context, id string, j job) {
+	t := j.limits.Time
+	if t == 0 {
+		t = s.cfg.PVSTime
+	}
+	rs := make([]Response, len(j.wide))
+	for i, p := range j.wide {
+		e := player.NewPVS(s.cfg.PVSDepth, t, s.cfg.Seed+uint64(j.turns[i]))
+		r := e.SearchWide(qctx, p, s.cfg.PVSDepth)
+		if qctx.Err() != nil {
+			s.cancelled(ctx, id)
+			return
+		}
+		rs[i] = classicalResponse(id, j.turns[i], p, r)
+	}
+	for _, r := range rs {
+		s.write(r)
+	}
+}
+
+// classicalResponse is the response of a position the classical engine
+// searched: its move and principal variation, no visits, priors or
+// policy; the winrate is 1 or 0 when the search proved the result
+// (solved), else 0.5, which says nothing.
+func classicalResponse(id string, turn int, p rules.WidePosition, r player.WideResult) Response {
+	during, classical := false, true
+	res := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during, Classical: &classical,
+		RootInfo: &RootInfo{Winrate: 0.5, CurrentPlayer: "B"}}
+	if p.Turn == rules.White {
+		res.RootInfo.CurrentPlayer = "W"
+	}
+	if solved, wins, _ := r.Solved(); solved || !p.HasMoves() {
+		v, w := "loss", 0.0
+		if wins && p.HasMoves() {
+			v, w = "win", 1
+		}
+		res.Solved, res.RootInfo.Winrate = &v, w
+	}
+	if len(r.PV) > 0 {
+		pv := make([]string, len(r.PV))
+		for i, m := range r.PV {
+			pv[i] = m.String()
+		}
+		res.MoveInfos = append(res.MoveInfos, MoveInfo{Move: pv[0], Winrate: res.RootInfo.Winrate, PV: pv})
+	}
+	return res
 }
 
 // cancelled writes the end of a query cancelled by terminate (nothing

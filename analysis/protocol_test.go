@@ -8,8 +8,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/golden"
+	"github.com/konanezero/konane/rules"
 )
 
 // serve runs a server on input and returns its response lines by id.
@@ -43,7 +47,7 @@ func TestServerErrors(t *testing.T) {
 		`{"id":"b","size":6,"moves":["b1"]}`,
 		`{"id":"c","size":6,"colour":"B"}`,
 		`{"id":"d","size":6,"analyzeTurns":[3]}`,
-		`{"id":"e","size":9}`,
+		`{"id":"e","size":17}`,
 		`{"id":"f","action":"explode"}`,
 		`{"size":6}`,
 		`{"id":"g","size":6,"maxVisits":"many"}`,
@@ -53,18 +57,18 @@ func TestServerErrors(t *testing.T) {
 		`{"id":"k","size":6,"moves":[1]}`,
 		`{"id":"ok","size":6,"moves":["a1"],"maxVisits":8,"includePolicy":true}`,
 		`{"id":"xy","boardXSize":6,"boardYSize":6,"moves":["a1"],"maxVisits":8}`,
-		`{"id":"l","boardXSize":9,"boardYSize":8}`,
+		`{"id":"l","boardXSize":9,"boardYSize":8,"moves":["a1"]}`,
 		`{"id":"m","boardXSize":6}`,
 		`{"id":"n","boardXSize":17,"boardYSize":16}`,
 		`{"id":"o","size":8,"boardXSize":6,"boardYSize":6}`,
 	}, "\n")
 	out := serve(t, s, input)
 	for id, want := range map[string]string{"b": `move 1 "b1"`, "c": `unknown field "colour"`,
-		"d": "turn 3", "e": "size 9: want 4..8", "f": `unknown action "explode"`,
+		"d": "turn 3", "e": "size 17: want 4..16", "f": `unknown action "explode"`,
 		"g": `field "maxVisits": want a whole number (visits per turn), not a JSON string`,
 		"h": "analyzeTurns: turn 0 appears twice", "i": "(5000 bytes)", "j": "unknown field",
 		"k": `field "moves": want an array of moves`,
-		"l": "board 9x8: the analysis engine searches with a network, which plays square boards up to 8x8 only yet",
+		"l": `move 1 "a1"`,
 		"m": "boardXSize 6 and boardYSize 0: give both", "n": "board 17x16: want sides 4..16",
 		"o": "size 8 and board 6x6: give one"} {
 		if len(out[id]) != 1 || !strings.Contains(out[id][0].Error, want) {
@@ -155,6 +159,114 @@ func TestJSONErrorNoGoTypes(t *testing.T) {
 		msg := jsonError(json.Unmarshal([]byte(in), &q))
 		if !strings.Contains(msg, want) || strings.Contains(msg, "analysis.") || strings.Contains(msg, " int") {
 			t.Errorf("%s: %q, want it to say %q", in, msg, want)
+		}
+	}
+}
+
+// TestClassicalGolden: on boards no network plays (AbstractPlay's 9x8
+// and 7x6 with the gap start, 15x12, 10x10 with the removals) the engine
+// answers with the classical engine: its move and principal variation,
+// "classical": true, the winrate 0.5 unless proved. The search stops at a
+// fixed depth, so the answers are the same on every machine:
+// testdata/classical.golden; -update rewrites it.
+func TestClassicalGolden(t *testing.T) {
+	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var input []string
+	for _, q := range []struct {
+		id   string
+		w, h int
+		n    int // moves played, the first legal each time
+	}{{"9x8", 9, 8, 4}, {"7x6", 7, 6, 2}, {"15x12", 15, 12, 1}, {"10x10", 10, 10, 2}} {
+		b, _ := rules.NewBoard(q.w, q.h, rules.DefaultStart(q.w, q.h))
+		p, err := b.WidePosition()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var moves []string
+		for range q.n {
+			m := p.LegalMoves(nil)[0]
+			moves = append(moves, m.String())
+			p = p.Play(m)
+		}
+		data, _ := json.Marshal(moves)
+		input = append(input, fmt.Sprintf(`{"id":%q,"boardXSize":%d,"boardYSize":%d,"moves":%s,"analyzeTurns":[0,%d],"includePolicy":true}`, q.id, q.w, q.h, data, q.n))
+	}
+	out := serve(t, s, strings.Join(input, "\n"))
+	var got strings.Builder
+	for _, id := range []string{"9x8", "7x6", "15x12", "10x10"} {
+		if len(out[id]) != 2 {
+			t.Errorf("%s: %d responses, want 2 (turns)", id, len(out[id]))
+		}
+		for _, r := range out[id] {
+			if r.Error != "" || r.Classical == nil || !*r.Classical || len(r.Policy) != 0 {
+				t.Errorf("%s: %+v", id, r)
+			}
+			line, _ := json.Marshal(r)
+			fmt.Fprintf(&got, "%s\n", line)
+		}
+	}
+	golden.Check(t, "classical.golden", []byte(got.String()))
+}
+
+// TestClassicalGameOver: the classical answer on a finished 9x8 game is
+// the side to move's proved loss, with no move.
+func TestClassicalGameOver(t *testing.T) {
+	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), PVSTime: time.Minute, PVSDepth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := rules.ParseBoard("9x8")
+	p, _ := b.WidePosition()
+	var moves []string
+	for p.HasMoves() {
+		m := p.LegalMoves(nil)[0]
+		moves = append(moves, m.String())
+		p = p.Play(m)
+	}
+	data, _ := json.Marshal(moves)
+	out := serve(t, s, fmt.Sprintf(`{"id":"over","boardXSize":9,"boardYSize":8,"moves":%s,"maxTime":0.5}`, data))
+	r := out["over"]
+	if len(r) != 1 || r[0].Solved == nil || *r[0].Solved != "loss" || r[0].RootInfo.Winrate != 0 || len(r[0].MoveInfos) != 0 || *r[0].TurnNumber != len(moves) {
+		t.Errorf("finished game: %+v", r)
+	}
+}
+
+// TestMultiBoardRectangle: with a multi-board model file the network
+// answers on the rectangles it plays (7x6, trained there, and 8x7, not),
+// the classical engine on a board above 8x8.
+func TestMultiBoardRectangle(t *testing.T) {
+	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	s, err := NewStreamServer(StreamConfig{Engines: es, DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := serve(t, s, strings.Join([]string{
+		`{"id":"7x6","boardXSize":7,"boardYSize":6,"moves":["d6-d4"]}`,
+		`{"id":"8x7","boardXSize":8,"boardYSize":7}`,
+		`{"id":"9x8","boardXSize":9,"boardYSize":8}`,
+	}, "\n"))
+	for id, classical := range map[string]bool{"7x6": false, "8x7": false, "9x8": true} {
+		r := out[id]
+		if len(r) != 1 || r[0].Error != "" || (r[0].Classical != nil) != classical || len(r[0].MoveInfos) == 0 {
+			t.Fatalf("%s: %+v", id, r)
+		}
+		if !classical && r[0].RootInfo.Visits < 8 {
+			t.Errorf("%s: the network's search made %d visits", id, r[0].RootInfo.Visits)
 		}
 	}
 }

@@ -8,7 +8,7 @@
 //
 // # Usage
 //
-//	res, err := arena.Run(ctx, arena.MatchConfig{Size: 6, Games: 20, Parallel: 2, RandomPlies: 2, Seed: 1},
+//	res, err := arena.Run(ctx, arena.MatchConfig{Board: rules.SquareBoard(6), Games: 20, Parallel: 2, RandomPlies: 2, Seed: 1},
 //		[]arena.Entrant{randomFactory, alphaBetaFactory})
 //	if err != nil { ... }
 //	rep := arena.NewReport(res, 0, 1) // anchored on the first player, one virtual draw per pair

@@ -11,11 +11,11 @@ import (
 
 // Game is one finished game of a match.
 type Game struct {
-	Index        int          // position in the match schedule
-	Black, White int          // indices of the entrants
-	Line         int          // index of the opening line (see Openings)
-	Forced       int          // leading moves set by the arena: the removals and random plies
-	Moves        []rules.Move // every move from the starting position
+	Index        int              // position in the match schedule
+	Black, White int              // indices of the entrants
+	Line         int              // index of the opening line (see Openings)
+	Forced       int              // leading moves set by the arena: the removals (if any) and random plies
+	Moves        []rules.WideMove // every move from the starting position
 	Winner       rules.Color
 }
 
@@ -28,13 +28,15 @@ func (g *Game) Key() uint64 {
 	return h.Sum64()
 }
 
-// PlayGame plays one game of size×size from the start: the moves of
+// PlayGame plays one game on board b from its start: the moves of
 // opening first (they must be legal and leave a move), then black and
-// white in turn until one has no move. It returns the moves and the
-// winner; an error from a player, or an illegal move, ends the game with
-// an error naming the player.
-func PlayGame(ctx context.Context, size int, opening []rules.Move, black, white player.Player) ([]rules.Move, rules.Color, error) {
-	g, err := rules.NewGame(size)
+// white in turn until one has no move. On the boards Position holds the
+// players get Positions; on the larger ones they must be
+// player.WidePlayers. It returns the moves and the winner; an error from
+// a player, or an illegal move, ends the game with an error naming the
+// player.
+func PlayGame(ctx context.Context, b rules.Board, opening []rules.WideMove, black, white player.Player) ([]rules.WideMove, rules.Color, error) {
+	g, err := rules.NewWideGame(b)
 	if err != nil {
 		return nil, 0, fmt.Errorf("arena: %w", err)
 	}
@@ -49,7 +51,7 @@ func PlayGame(ctx context.Context, size int, opening []rules.Move, black, white 
 		if p.Turn == rules.White {
 			pl = white
 		}
-		m, err := pl.Move(ctx, p)
+		m, err := move(ctx, b, p, pl)
 		if err != nil {
 			return nil, 0, fmt.Errorf("arena: %s (%s) at move %d: %w", pl.Name(), p.Turn, g.Len()+1, err)
 		}
@@ -59,4 +61,25 @@ func PlayGame(ctx context.Context, size int, opening []rules.Move, black, white 
 	}
 	winner, _ := g.Winner()
 	return g.Moves(), winner, nil
+}
+
+// move is pl's move in p on board b: Move on a board Position holds,
+// MoveWide on the others.
+func move(ctx context.Context, b rules.Board, p rules.WidePosition, pl player.Player) (rules.WideMove, error) {
+	if !b.Narrow() {
+		wp, ok := pl.(player.WidePlayer)
+		if !ok {
+			return rules.NoWideMove, fmt.Errorf("plays boards of at most %d files and ranks, not %s", rules.MaxSize, b)
+		}
+		return wp.MoveWide(ctx, p)
+	}
+	np, err := p.Narrow()
+	if err != nil {
+		return rules.NoWideMove, err
+	}
+	m, err := pl.Move(ctx, np)
+	if err != nil {
+		return rules.NoWideMove, err
+	}
+	return m.Wide(), nil
 }

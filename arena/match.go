@@ -40,15 +40,16 @@ type runner interface {
 	Run(ctx context.Context) error
 }
 
-// sizeChecker is implemented by entrants that can play some board sizes
-// only (a model plays the size it was trained for).
-type sizeChecker interface {
-	CheckSize(size int) error
+// boardChecker is implemented by entrants that can play some boards
+// only (a model plays the board of its inputs; *player.Factory is one).
+type boardChecker interface {
+	CheckBoard(b rules.Board) error
 }
 
 // MatchConfig describes a match.
 type MatchConfig struct {
-	Size int
+	// Board is the board played, with its start (removals or gap).
+	Board rules.Board
 	// Games is the number of games per pair of entrants. Games 2k and
 	// 2k+1 of a pair share opening line k with colours swapped, so an
 	// even number is fairest.
@@ -59,7 +60,7 @@ type MatchConfig struct {
 	// every pair plays (round robin).
 	Gauntlet bool
 	// RandomPlies is the number of random jumps after the opening removals
-	// of each line (see Openings).
+	// of each line, or after the start on a gap board (see Openings).
 	RandomPlies int
 	// Seed seeds the opening lines and the players.
 	Seed uint64
@@ -152,18 +153,19 @@ func Pairings(n int, gauntlet bool) [][2]int {
 const MaxMatchGames = 1 << 20
 
 func (c *MatchConfig) validate(n int) error {
+	if err := c.Board.Validate(); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
 	switch {
-	case c.Size < rules.MinSize || c.Size > rules.MaxSize:
-		return fmt.Errorf("arena: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
 	case n < 2:
 		return fmt.Errorf("arena: a match needs at least 2 players, got %d", n)
 	case c.Games < 1:
 		return fmt.Errorf("arena: %d games per pair: want at least 1", c.Games)
 	case c.Parallel < 1:
 		return fmt.Errorf("arena: %d parallel games: want at least 1", c.Parallel)
-	case c.RandomPlies < 0 || c.RandomPlies > c.Size*c.Size:
+	case c.RandomPlies < 0 || c.RandomPlies > c.Board.Squares():
 		// A game has fewer moves than the board has squares.
-		return fmt.Errorf("arena: %d random plies: want 0..%d on %dx%d", c.RandomPlies, c.Size*c.Size, c.Size, c.Size)
+		return fmt.Errorf("arena: %d random plies: want 0..%d on %s", c.RandomPlies, c.Board.Squares(), c.Board)
 	}
 	if pairs := len(Pairings(n, c.Gauntlet)); c.Games > MaxMatchGames/pairs {
 		return fmt.Errorf("arena: %d games per pair: want at most %d with %d players (%d games in all)", c.Games, MaxMatchGames/pairs, n, MaxMatchGames)
@@ -196,8 +198,8 @@ func Run(ctx context.Context, cfg MatchConfig, entrants []Entrant) (*Results, er
 			return nil, fmt.Errorf("arena: two players are named %q (give one another name, e.g. name=...)", names[i])
 		}
 		seen[names[i]] = true
-		if sc, ok := e.(sizeChecker); ok {
-			if err := sc.CheckSize(cfg.Size); err != nil {
+		if bc, ok := e.(boardChecker); ok {
+			if err := bc.CheckBoard(cfg.Board); err != nil {
 				return nil, fmt.Errorf("arena: %w", err)
 			}
 		}
@@ -232,7 +234,10 @@ func Run(ctx context.Context, cfg MatchConfig, entrants []Entrant) (*Results, er
 // the pairs progress together.
 func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []string) (*Results, error) {
 	pairings := Pairings(len(entrants), cfg.Gauntlet)
-	lines := Openings(cfg.Size, (cfg.Games+1)/2, cfg.RandomPlies, cfg.Seed)
+	lines, err := Openings(cfg.Board, (cfg.Games+1)/2, cfg.RandomPlies, cfg.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
 	res := &Results{Config: cfg, Names: names, Pairs: make([]Pair, len(pairings))}
 	res.Config.Progress, res.Config.OnGame, res.Config.Skip = nil, nil, nil
 	for i, pr := range pairings {
@@ -304,7 +309,7 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 	return res, nil
 }
 
-func playOne(ctx context.Context, cfg MatchConfig, entrants []Entrant, i, line int, opening []rules.Move, black, white int) (*Game, error) {
+func playOne(ctx context.Context, cfg MatchConfig, entrants []Entrant, i, line int, opening []rules.WideMove, black, white int) (*Game, error) {
 	bp, err := entrants[black].New(playerSeed(cfg.Seed, i, rules.Black))
 	if err != nil {
 		return nil, fmt.Errorf("arena: %s: %w", entrants[black].Name(), err)
@@ -313,7 +318,7 @@ func playOne(ctx context.Context, cfg MatchConfig, entrants []Entrant, i, line i
 	if err != nil {
 		return nil, fmt.Errorf("arena: %s: %w", entrants[white].Name(), err)
 	}
-	moves, winner, err := PlayGame(ctx, cfg.Size, opening, bp, wp)
+	moves, winner, err := PlayGame(ctx, cfg.Board, opening, bp, wp)
 	if err != nil {
 		return nil, fmt.Errorf("%w (game %d)", err, i+1)
 	}

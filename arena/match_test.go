@@ -33,12 +33,16 @@ func factories(t *testing.T, specs ...string) []Entrant {
 func TestOpenings(t *testing.T) {
 	for size := rules.MinSize; size <= rules.MaxSize; size++ {
 		all := rules.Openings(size)
-		lines := Openings(size, 2*len(all), 3, 9)
+		lines, err := Openings(rules.SquareBoard(size), 2*len(all), 3, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
 		pairs := map[[2]rules.Move]int{}
 		distinct := map[string]bool{}
 		for _, line := range lines {
 			p := rules.NewPosition(size)
-			for _, m := range line {
+			for _, wm := range line {
+				m := wm.Narrow()
 				if !p.Legal(m) {
 					t.Fatalf("%dx%d: line %v has an illegal move %v", size, size, line, m)
 				}
@@ -47,7 +51,7 @@ func TestOpenings(t *testing.T) {
 			if !p.HasMoves() || len(line) < 2 || len(line) > 5 {
 				t.Fatalf("%dx%d: line %v ends the game or has a wrong length", size, size, line)
 			}
-			pairs[[2]rules.Move{line[0], line[1]}]++
+			pairs[[2]rules.Move{line[0].Narrow(), line[1].Narrow()}]++
 			distinct[fmt.Sprint(line)] = true
 		}
 		// Every removal pair is used, each twice.
@@ -62,15 +66,59 @@ func TestOpenings(t *testing.T) {
 		if len(distinct) < len(lines)*3/4 {
 			t.Errorf("%dx%d: only %d distinct lines of %d", size, size, len(distinct), len(lines))
 		}
-		if a, b := fmt.Sprint(Openings(size, 10, 3, 9)), fmt.Sprint(lines[:10]); a != b {
+		again, _ := Openings(rules.SquareBoard(size), 10, 3, 9)
+		if a, b := fmt.Sprint(again), fmt.Sprint(lines[:10]); a != b {
 			t.Errorf("%dx%d: the same seed gave other lines", size, size)
+		}
+	}
+}
+
+// TestOpeningsEveryBoard: on rectangles and wide boards, gap and
+// removal starts, the lines are legal from the board's start, leave a
+// move, have the removals only where the start has them, and differ.
+func TestOpeningsEveryBoard(t *testing.T) {
+	for _, text := range []string{"7x6", "6x7", "8x7", "7x6/removal", "9x8", "11x8", "15x12", "16x16", "10x9/removal"} {
+		b, err := rules.ParseBoard(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := Openings(b, 12, 4, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		distinct := map[string]bool{}
+		for _, line := range lines {
+			g, err := rules.NewWideGame(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			removals := 0
+			for _, m := range line {
+				if err := g.Play(m); err != nil {
+					t.Fatalf("%s: line %v: %v", b, line, err)
+				}
+				if m.IsRemoval() {
+					removals++
+				}
+			}
+			want := 2
+			if b.Start == rules.Gap {
+				want = 0
+			}
+			if g.Over() || removals != want || len(line) != want+4 {
+				t.Errorf("%s: line %v: over %v, %d removals, want %d and 4 jumps", b, line, g.Over(), removals, want)
+			}
+			distinct[fmt.Sprint(line)] = true
+		}
+		if len(distinct) < 11 {
+			t.Errorf("%s: %d distinct lines of 12", b, len(distinct))
 		}
 	}
 }
 
 func TestRunRoundRobin(t *testing.T) {
 	entrants := factories(t, "random", "greedy", "alphabeta:depth=2")
-	cfg := MatchConfig{Size: 5, Games: 6, Parallel: 2, RandomPlies: 2, Seed: 11}
+	cfg := MatchConfig{Board: rules.SquareBoard(5), Games: 6, Parallel: 2, RandomPlies: 2, Seed: 11}
 	calls := 0
 	cfg.Progress = func(done, total int) {
 		calls++
@@ -91,7 +139,11 @@ func TestRunRoundRobin(t *testing.T) {
 			t.Errorf("game %d has index %d", i, g.Index)
 		}
 		// The record replays legally and agrees with the winner.
-		final, err := res.Record(g).Final()
+		rec, err := res.Record(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		final, err := rec.Final()
 		if err != nil {
 			t.Fatalf("game %d: %v", i, err)
 		}
@@ -139,7 +191,7 @@ func TestRunRoundRobin(t *testing.T) {
 func TestRunGauntletAndSPRT(t *testing.T) {
 	entrants := factories(t, "random", "alphabeta:depth=3", "greedy")
 	sprt := SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
-	cfg := MatchConfig{Size: 6, Games: 200, Parallel: 1, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
+	cfg := MatchConfig{Board: rules.SquareBoard(6), Games: 200, Parallel: 1, Gauntlet: true, RandomPlies: 1, Seed: 5, SPRT: &sprt}
 	res, err := Run(context.Background(), cfg, entrants)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +255,7 @@ func TestNewEntrant(t *testing.T) {
 		seeds[seed] = true
 		return player.NewRandom(seed), nil
 	})
-	res, err := Run(context.Background(), MatchConfig{Size: 4, Games: 4, Parallel: 1}, []Entrant{e, factories(t, "greedy")[0]})
+	res, err := Run(context.Background(), MatchConfig{Board: rules.SquareBoard(4), Games: 4, Parallel: 1}, []Entrant{e, factories(t, "greedy")[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +268,7 @@ func TestRunErrors(t *testing.T) {
 	boom := errors.New("boom")
 	// One game at a time, so that the first failing game is game 1 (the
 	// misbehaving player has White there).
-	cfg := MatchConfig{Size: 4, Games: 2, Parallel: 1, Seed: 1}
+	cfg := MatchConfig{Board: rules.SquareBoard(4), Games: 2, Parallel: 1, Seed: 1}
 	tests := []struct {
 		name     string
 		cfg      MatchConfig
@@ -227,13 +279,14 @@ func TestRunErrors(t *testing.T) {
 		{"illegal", cfg, []Entrant{fake{name: "x"}, fake{name: "cheat", illegal: true}}, "arena: cheat (white) played the illegal move a1-h8 at move 4 (game 1)"},
 		{"same names", cfg, []Entrant{fake{name: "x"}, fake{name: "x"}}, `two players are named "x"`},
 		{"one player", cfg, []Entrant{fake{name: "x"}}, "at least 2 players"},
-		{"size", MatchConfig{Size: 9, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "board size 9"},
-		{"games", MatchConfig{Size: 4, Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
-		{"parallel", MatchConfig{Size: 4, Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
-		{"too many games", MatchConfig{Size: 4, Games: math.MaxInt, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}, fake{name: "z"}}, "games per pair: want at most 349525 with 3 players (1048576 games in all)"},
-		{"random plies", MatchConfig{Size: 4, Games: 1, Parallel: 1, RandomPlies: 17}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 random plies: want 0..16 on 4x4"},
-		{"negative random plies", MatchConfig{Size: 4, Games: 1, Parallel: 1, RandomPlies: -1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "-1 random plies"},
-		{"sprt", MatchConfig{Size: 4, Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
+		{"board", MatchConfig{Board: rules.Board{W: 17, H: 8}, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 files: want 4..16"},
+		{"gap on a square", MatchConfig{Board: rules.Board{W: 6, H: 6, Start: rules.Gap}, Games: 2, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "the gap start needs"},
+		{"games", MatchConfig{Board: rules.SquareBoard(4), Games: 0, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 games per pair"},
+		{"parallel", MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 0}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "0 parallel games"},
+		{"too many games", MatchConfig{Board: rules.SquareBoard(4), Games: math.MaxInt, Parallel: 1}, []Entrant{fake{name: "x"}, fake{name: "y"}, fake{name: "z"}}, "games per pair: want at most 349525 with 3 players (1048576 games in all)"},
+		{"random plies", MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 1, RandomPlies: 17}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "17 random plies: want 0..16 on 4x4"},
+		{"negative random plies", MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 1, RandomPlies: -1}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "-1 random plies"},
+		{"sprt", MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 1, SPRT: &SPRT{Elo0: 5, Elo1: 1, Alpha: .05, Beta: .05}}, []Entrant{fake{name: "x"}, fake{name: "y"}}, "elo1 (1) must be greater"},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), tt.cfg, tt.entrants)
@@ -248,7 +301,7 @@ func TestRunErrors(t *testing.T) {
 
 func TestRunRunsEntrants(t *testing.T) {
 	var runs atomic.Int32
-	cfg := MatchConfig{Size: 4, Games: 4, Parallel: 2, Seed: 1}
+	cfg := MatchConfig{Board: rules.SquareBoard(4), Games: 4, Parallel: 2, Seed: 1}
 	if _, err := Run(context.Background(), cfg, []Entrant{fake{name: "x", runs: &runs}, fake{name: "y"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +319,7 @@ func TestRunRunsEntrants(t *testing.T) {
 // the games an uninterrupted match plays that were not kept.
 func TestRunSkipResumes(t *testing.T) {
 	ctx := context.Background()
-	cfg := MatchConfig{Size: 5, Games: 8, Parallel: 2, RandomPlies: 2, Seed: 7}
+	cfg := MatchConfig{Board: rules.SquareBoard(5), Games: 8, Parallel: 2, RandomPlies: 2, Seed: 7}
 	full, err := Run(ctx, cfg, factories(t, "random", "greedy"))
 	if err != nil {
 		t.Fatal(err)
@@ -299,5 +352,59 @@ func TestRunSkipResumes(t *testing.T) {
 	}
 	if rest.Config.Skip != nil {
 		t.Error("Results.Config keeps the Skip function")
+	}
+}
+
+// TestRunEveryBoard: short matches of pvs against greedy on a rectangle
+// (7x6, gap start), a wide board (9x8) and a removal rectangle give
+// legal games whose saved records name the board and its start and
+// replay to the same winner; a player that plays only Position's boards
+// is refused on a wide board in one line.
+func TestRunEveryBoard(t *testing.T) {
+	for _, text := range []string{"7x6", "9x8", "8x7/removal"} {
+		b, err := rules.ParseBoard(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := MatchConfig{Board: b, Games: 2, Parallel: 2, RandomPlies: 2, Seed: 3}
+		res, err := Run(context.Background(), cfg, factories(t, "pvs:depth=2", "greedy"))
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if len(res.Games) != 2 || !strings.HasPrefix(cfg.Describe(2), "arena: "+text+", ") {
+			t.Fatalf("%s: %d games, %q", b, len(res.Games), cfg.Describe(2))
+		}
+		dir := t.TempDir()
+		if err := NewReport(res, 0, 1).Save(dir); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range res.Games {
+			rec, err := rules.ReadRecordFile(fmt.Sprintf("%s/games/%05d.txt", dir, g.Index+1))
+			if err != nil {
+				t.Fatalf("%s: game %d: %v", b, g.Index+1, err)
+			}
+			if rec.Board() != b || rec.Len() != len(g.Moves) {
+				t.Errorf("%s: game %d: the record's board is %s with %d moves, want %d", b, g.Index+1, rec.Board(), rec.Len(), len(g.Moves))
+			}
+			wg, err := rec.WideGame()
+			if err != nil {
+				t.Fatalf("%s: game %d: %v", b, g.Index+1, err)
+			}
+			if w, ok := wg.Winner(); !ok || w != g.Winner || !wg.Over() {
+				t.Errorf("%s: game %d: the record replays to winner %v (over %v), want %v", b, g.Index+1, w, ok, g.Winner)
+			}
+			text, err := rec.MarshalText()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(text), fmt.Sprintf("[Board \"%dx%d\"]", b.W, b.H)) {
+				t.Errorf("%s: the record does not name its board:\n%s", b, text)
+			}
+		}
+	}
+	b, _ := rules.ParseBoard("9x8")
+	_, err := Run(context.Background(), MatchConfig{Board: b, Games: 2, Parallel: 1}, factories(t, "pvs:depth=2", "mcts:sims=10"))
+	if err == nil || !strings.Contains(err.Error(), "a mcts player plays boards of at most 8 files and ranks, not 9x8") {
+		t.Errorf("mcts on 9x8: %v", err)
 	}
 }

@@ -52,8 +52,12 @@ func (c MatchConfig) Describe(players int) string {
 	if c.Gauntlet {
 		kind = "gauntlet"
 	}
-	s := fmt.Sprintf("arena: %dx%d, %s of %d players, %d games per pair, %d random plies after the removals, seed %d",
-		c.Size, c.Size, kind, players, c.Games, c.RandomPlies, c.Seed)
+	after := "the removals"
+	if c.Board.Start == rules.Gap {
+		after = "the gap start"
+	}
+	s := fmt.Sprintf("arena: %s, %s of %d players, %d games per pair, %d random plies after %s, seed %d",
+		c.Board, kind, players, c.Games, c.RandomPlies, after, c.Seed)
 	if c.SPRT != nil {
 		s += ", sprt " + c.SPRT.String()
 	}
@@ -159,7 +163,9 @@ func (r *Report) WriteRatingsCSV(w io.Writer) error {
 }
 
 type reportJSON struct {
-	Size         int          `json:"size"`
+	Board string `json:"board"`          // as rules.ParseBoard reads it
+	Size  int    `json:"size,omitempty"` // N of a square board N×N, as before boards had two sides
+
 	Seed         uint64       `json:"seed"`
 	GamesPerPair int          `json:"games_per_pair"`
 	RandomPlies  int          `json:"random_plies"`
@@ -210,9 +216,12 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	res := r.Results
 	c := res.Config
 	j := reportJSON{
-		Size: c.Size, Seed: c.Seed, GamesPerPair: c.Games, RandomPlies: c.RandomPlies, Gauntlet: c.Gauntlet,
+		Board: c.Board.String(), Seed: c.Seed, GamesPerPair: c.Games, RandomPlies: c.RandomPlies, Gauntlet: c.Gauntlet,
 		Players: res.Names, Played: len(res.Games), Distinct: res.Distinct(), Skipped: res.Skipped,
 		Anchor: r.anchorName(), Prior: r.Prior,
+	}
+	if c.Board.Square() {
+		j.Size = c.Board.W
 	}
 	if c.SPRT != nil {
 		j.SPRT = &sprtJSON{c.SPRT.Elo0, c.SPRT.Elo1, c.SPRT.Alpha, c.SPRT.Beta}
@@ -234,21 +243,28 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	return json.MarshalIndent(j, "", "  ")
 }
 
-// Record returns the game record of g, tagged with the event, round,
-// players, result, seed and opening line.
-func (res *Results) Record(g Game) *rules.Record {
-	rec := rules.NewRecord(res.Config.Size)
-	rec.SetTag("Event", "konane arena")
-	rec.SetTag("Round", strconv.Itoa(g.Index+1))
-	rec.SetTag("Black", res.Names[g.Black])
-	rec.SetTag("White", res.Names[g.White])
-	rec.SetTag("Result", rules.ResultFor(g.Winner))
-	rec.SetTag("Seed", strconv.FormatUint(res.Config.Seed, 10))
-	rec.SetTag("Opening", fmt.Sprintf("line %d: the first %d moves were set by the arena", g.Line+1, g.Forced))
-	for _, m := range g.Moves {
-		rec.AddMove(m, "")
+// Record returns the game record of g on the match's board (which the
+// record names, with its start, as rules records do), tagged with the
+// event, round, players, result, seed and opening line.
+func (res *Results) Record(g Game) (*rules.Record, error) {
+	wg, err := rules.NewWideGame(res.Config.Board)
+	if err != nil {
+		return nil, err
 	}
-	return rec
+	for i, m := range g.Moves {
+		if err := wg.Play(m); err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	return wg.Record(
+		rules.Tag{Key: "Event", Value: "konane arena"},
+		rules.Tag{Key: "Round", Value: strconv.Itoa(g.Index + 1)},
+		rules.Tag{Key: "Black", Value: res.Names[g.Black]},
+		rules.Tag{Key: "White", Value: res.Names[g.White]},
+		rules.Tag{Key: "Result", Value: rules.ResultFor(g.Winner)},
+		rules.Tag{Key: "Seed", Value: strconv.FormatUint(res.Config.Seed, 10)},
+		rules.Tag{Key: "Opening", Value: fmt.Sprintf("line %d: the first %d moves were set by the arena", g.Line+1, g.Forced)},
+	), nil
 }
 
 // Save writes the report into dir (created if needed): its tables
@@ -299,7 +315,11 @@ func (res *Results) SaveGame(dir string, g Game) error {
 	if err := os.MkdirAll(games, 0o755); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	data, err := res.Record(g).MarshalText()
+	rec, err := res.Record(g)
+	var data []byte
+	if err == nil {
+		data, err = rec.MarshalText()
+	}
 	if err == nil {
 		err = atomicfile.WriteFile(filepath.Join(games, fmt.Sprintf("%05d.txt", g.Index+1)), data, 0o644)
 	}

@@ -15,7 +15,7 @@ import (
 
 func TestReport(t *testing.T) {
 	sprt := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
-	cfg := MatchConfig{Size: 4, Games: 4, Parallel: 2, RandomPlies: 1, Seed: 3, SPRT: &sprt}
+	cfg := MatchConfig{Board: rules.SquareBoard(4), Games: 4, Parallel: 2, RandomPlies: 1, Seed: 3, SPRT: &sprt}
 	res, err := Run(context.Background(), cfg, factories(t, "random", "greedy:name=g"))
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +64,7 @@ func TestReport(t *testing.T) {
 	}
 	var j struct {
 		Size     int      `json:"size"`
+		Board    string   `json:"board"`
 		Seed     uint64   `json:"seed"`
 		Players  []string `json:"players"`
 		Played   int      `json:"games_played"`
@@ -80,7 +81,7 @@ func TestReport(t *testing.T) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		t.Fatal(err)
 	}
-	if j.Size != 4 || j.Seed != 3 || len(j.Players) != 2 || j.Played != 4 || j.Distinct != res.Distinct() ||
+	if j.Size != 4 || j.Board != "4x4" || j.Seed != 3 || len(j.Players) != 2 || j.Played != 4 || j.Distinct != res.Distinct() ||
 		len(j.Pairs) != 1 || j.Pairs[0].Sprt != "continue" || len(j.Ratings) != 2 || j.Ratings[1].Elo != rep.Ratings[1].Elo || j.Sprt.Elo1 != 50 {
 		t.Errorf("results.json: %s", data)
 	}
@@ -99,7 +100,7 @@ func TestReport(t *testing.T) {
 }
 
 func TestReportWithoutRatings(t *testing.T) {
-	res := &Results{Config: MatchConfig{Size: 4, Games: 2}, Names: []string{"a", "b"}, Pairs: []Pair{{A: 0, B: 1, WinsA: 2}}}
+	res := &Results{Config: MatchConfig{Board: rules.SquareBoard(4), Games: 2}, Names: []string{"a", "b"}, Pairs: []Pair{{A: 0, B: 1, WinsA: 2}}}
 	rep := NewReport(res, 0, 0)
 	var text strings.Builder
 	rep.WriteText(&text)

@@ -167,20 +167,20 @@ func (e *Engine) listCommands(context.Context, []string) (string, error) {
 	return strings.Join(names, "\n"), nil
 }
 
-// setBoard switches to board b and clears it: the model of its size, or
-// the classical engine on a board without one (when Config.PVSTime is
-// set).
+// setBoard switches to board b and clears it: the model of its size (a
+// multi-board model's network on a rectangle too), or the classical
+// engine on a board without one (when Config.PVSTime is set).
 func (e *Engine) setBoard(b rules.Board) error {
 	var eng *agent.Engine
-	if b.Square() && b.Narrow() {
+	if b.Narrow() {
 		var err error
-		eng, err = e.cfg.Engines.Get(b.W)
+		eng, err = e.cfg.Engines.GetBoard(b)
 		var nm *agent.NoModelError
 		switch {
 		case errors.As(err, &nm) && e.cfg.PVSTime > 0:
 			eng = nil // the classical engine plays it
 		case errors.As(err, &nm):
-			return fmt.Errorf("no model for %dx%d (there is one for %s)", nm.Size, nm.Size, rules.SizeList(nm.Sizes))
+			return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(nm.Sizes))
 		case err != nil:
 			return err
 		}

@@ -53,11 +53,11 @@ type Config struct {
 	// Generations, when > 0, stops after rating that many generations in
 	// this call (the rest wait for the next one).
 	Generations int
-	// Board is the board N×N on which a multi-board run's generations are
-	// rated (required for one, one of the square boards of its list; its
-	// ladder lives in DIR/ladder/NxN); 0 for a single-board run, rated on
-	// its own board.
-	Board int
+	// Board is the board on which a multi-board run's generations are
+	// rated (required for one, one of the boards of its list, squares or
+	// rectangles; its ladder lives in DIR/ladder/WxH); the zero Board for
+	// a single-board run, rated on its own board.
+	Board rules.Board
 }
 
 // MaxSolverSize is the largest board of the solver check: the solver
@@ -178,7 +178,9 @@ func (c Config) AnchorName() string { return c.Anchors[max(c.anchorIndex(), 0)].
 // agree with them, or it would mix games of different players. The
 // number of games, the rungs, the anchors and --every may change.
 type settings struct {
-	Size        int    `json:"size"`
+	Size  int    `json:"size"`            // N of a square board N×N, 0 on a rectangle
+	Board string `json:"board,omitempty"` // a rectangle, as rules.ParseBoard reads it; "" on a square
+
 	Sims        int    `json:"sims"`
 	RandomPlies int    `json:"random_plies"`
 	Seed        uint64 `json:"seed"`
@@ -220,6 +222,7 @@ func checkOrWriteSettings(path string, s settings) error {
 		}
 	}
 	diff("size", saved.Size, s.Size)
+	diff("board", saved.Board, s.Board)
 	diff("sims", saved.Sims, s.Sims)
 	diff("random plies", saved.RandomPlies, s.RandomPlies)
 	diff("seed", saved.Seed, s.Seed)

@@ -18,8 +18,8 @@ import (
 func seeds(f *testing.F) (game, critical, solver, ratings []byte) {
 	root := f.TempDir()
 	ctx := context.Background()
-	cfg := arena.MatchConfig{Size: 4, Games: 1, Parallel: 1, Seed: 1}
-	s := &store{root: root, size: 4, pairs: map[pairing]*tally{}}
+	cfg := arena.MatchConfig{Board: rules.SquareBoard(4), Games: 1, Parallel: 1, Seed: 1}
+	s := &store{root: root, board: rules.SquareBoard(4), pairs: map[pairing]*tally{}}
 	p := pairing{"random", "greedy"}
 	cfg.OnGame = func(g arena.Game) error { return s.writeGame(p, cfg, g) }
 	if _, err := arena.Run(ctx, cfg, []arena.Entrant{randomEntrant("random"), randomEntrant("greedy")}); err != nil {
@@ -63,7 +63,7 @@ func FuzzParseGame(f *testing.F) {
 	f.Add(game)
 	f.Add(bytes.Replace(game, []byte("PlayerB"), []byte("PlayerC"), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := parseGame(data, 4)
+		g, err := parseGame(data, rules.SquareBoard(4))
 		if err != nil {
 			return
 		}

@@ -33,7 +33,7 @@ type Summary struct {
 	Rows    []runfiles.Rating // the ratings after the call (nil if they could not be fitted)
 	// RatingsErr says why there are no ratings (too few games so far).
 	RatingsErr error
-	// Board is "NxN", the folder under DIR/ladder of a multi-board run's
+	// Board is "WxH", the folder under DIR/ladder of a multi-board run's
 	// ladder on that board; "" for a single-board run's.
 	Board string
 }
@@ -54,13 +54,13 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	size, multi, err := runSize(dir, cfg.Board)
+	board, multi, err := runBoard(dir, cfg.Board)
 	if err != nil {
 		return nil, err
 	}
 	root := filepath.Join(dir, runfiles.LadderDir)
 	if multi { // one ladder per board
-		root = filepath.Join(root, fmt.Sprintf("%dx%d", size, size))
+		root = filepath.Join(root, ladderFolder(board))
 	}
 	if err := os.MkdirAll(filepath.Join(root, gamesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
@@ -71,18 +71,23 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 	}
 	defer lock.Release()
 	positions := cfg.Positions
-	if size > MaxSolverSize {
+	if !board.Square() || board.W > MaxSolverSize {
 		positions = 0
 	}
-	if err := checkOrWriteSettings(filepath.Join(root, settingsFile),
-		settings{Size: size, Sims: cfg.Sims, RandomPlies: cfg.RandomPlies, Seed: cfg.Seed, Positions: positions}); err != nil {
+	set := settings{Sims: cfg.Sims, RandomPlies: cfg.RandomPlies, Seed: cfg.Seed, Positions: positions}
+	if board.Square() {
+		set.Size = board.W
+	} else {
+		set.Board = board.String()
+	}
+	if err := checkOrWriteSettings(filepath.Join(root, settingsFile), set); err != nil {
 		return nil, err
 	}
-	u := &updater{dir: dir, root: root, size: size, multi: multi, cfg: cfg, positions: positions, logf: logf}
+	u := &updater{dir: dir, root: root, board: board, multi: multi, cfg: cfg, positions: positions, logf: logf}
 	if multi {
-		u.sum.Board = fmt.Sprintf("%dx%d", size, size)
+		u.sum.Board = ladderFolder(board)
 	}
-	if u.store, err = loadStore(root, size); err != nil {
+	if u.store, err = loadStore(root, board); err != nil {
 		return nil, err
 	}
 	u.sum.Kept = u.store.games()
@@ -105,8 +110,8 @@ func Update(ctx context.Context, dir string, cfg Config, logf func(format string
 // updater is the state of one Update.
 type updater struct {
 	dir, root string
-	size      int
-	multi     bool // a multi-board run's generations, played on size×size
+	board     rules.Board // the board played: the run's, or one of a multi-board run's
+	multi     bool        // a multi-board run's generations, played on board
 	cfg       Config
 	positions int
 	logf      func(string, ...any)
@@ -354,7 +359,7 @@ func (u *updater) openEngines(ctx context.Context, need map[string]bool) (map[st
 		g, _ := runfiles.ParseGenDir(name)
 		m, err := selfplay.NewRunDir(u.dir).LoadModel(g) // arena.Run checks its size
 		if err == nil && u.multi {
-			m, err = m.ForBoard(rules.SquareBoard(u.size))
+			m, err = m.ForBoard(u.board)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("ladder: %w", err)
@@ -410,7 +415,7 @@ func (u *updater) play(ctx context.Context, a, b arena.Entrant) (int, error) {
 		return 0, nil
 	}
 	t := u.store.tally(p)
-	cfg := arena.MatchConfig{Size: u.size, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
+	cfg := arena.MatchConfig{Board: u.board, Games: u.cfg.Games, Parallel: u.cfg.Parallel, RandomPlies: u.cfg.RandomPlies,
 		Seed: p.seed(u.cfg.Seed)}
 	kept := make(map[int]bool, len(t.kept))
 	for i := range t.kept {
@@ -435,7 +440,7 @@ func (u *updater) labelPositions(ctx context.Context) error {
 	path := filepath.Join(u.root, criticalFile)
 	data, err := os.ReadFile(path)
 	if err == nil {
-		if u.critical, err = parseCritical(data, u.size); err != nil {
+		if u.critical, err = parseCritical(data, u.board.W); err != nil {
 			return fmt.Errorf("ladder: %s: %w (delete it to label positions again)", path, err)
 		}
 		return nil
@@ -445,14 +450,14 @@ func (u *updater) labelPositions(ctx context.Context) error {
 	}
 	start := time.Now()
 	u.logf("labelling %d critical positions with the solver (once; kept in %s)", u.positions, path)
-	crit, err := arena.SampleCritical(ctx, arena.SampleConfig{Size: u.size, Positions: u.positions, Seed: u.cfg.Seed, Parallel: u.cfg.Parallel})
+	crit, err := arena.SampleCritical(ctx, arena.SampleConfig{Size: u.board.W, Positions: u.positions, Seed: u.cfg.Seed, Parallel: u.cfg.Parallel})
 	if err != nil {
 		return err
 	}
 	if len(crit) == 0 {
-		return fmt.Errorf("ladder: no critical position found on %dx%d", u.size, u.size)
+		return fmt.Errorf("ladder: no critical position found on %s", u.board)
 	}
-	if err := writeCritical(path, u.size, u.cfg.Seed, crit); err != nil {
+	if err := writeCritical(path, u.board.W, u.cfg.Seed, crit); err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
 	u.critical = crit
@@ -534,37 +539,38 @@ func readSolver(path string) (map[string]*arena.CheckResult, error) {
 	return m, nil
 }
 
-// runSize reads the board size of the run in dir from its config.json:
-// its own, or for a multi-board run (multi) board, which must be one of
-// the square boards of its list; board given for a single-board run must
-// be its own.
-func runSize(dir string, board int) (size int, multi bool, err error) {
+// runBoard reads the board of the run in dir from its config.json: its
+// own, or for a multi-board run (multi) board, which must be one of the
+// boards of its list; board given for a single-board run must be its own.
+// The zero board is none given.
+func runBoard(dir string, board rules.Board) (b rules.Board, multi bool, err error) {
 	c, err := selfplay.NewRunDir(dir).ReadConfig()
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, false, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
+		return b, false, fmt.Errorf("ladder: %s holds no training run (no config.json): %w", dir, err)
 	}
 	if err != nil {
 		// ReadConfig names the file and what is wrong with it; a config it
 		// accepts has passed Validate, board size included.
-		return 0, false, fmt.Errorf("ladder: %w", err)
+		return b, false, fmt.Errorf("ladder: %w", err)
 	}
+	given := board != rules.Board{}
 	if !c.MultiBoard() {
-		if board != 0 && board != c.Size {
-			return 0, false, fmt.Errorf("ladder: %s trains %dx%d, not %dx%d", dir, c.Size, c.Size, board, board)
+		own := rules.SquareBoard(c.Size)
+		if given && board != own {
+			return b, false, fmt.Errorf("ladder: %s trains %s, not %s", dir, own, board)
 		}
-		return c.Size, false, nil
+		return own, false, nil
 	}
-	var squares []int
-	for _, b := range c.BoardList() {
-		if b.Square() {
-			squares = append(squares, b.W)
-		}
-	}
-	if !slices.Contains(squares, board) {
-		return 0, true, fmt.Errorf("ladder: %s trains the boards %s: give --board, one of its square boards (%s; the ladder rates square boards only yet)", dir, selfplay.BoardSharesString(c.Boards), rules.SizeList(squares))
+	list := c.BoardList()
+	if !slices.Contains(list, board) {
+		return b, true, fmt.Errorf("ladder: %s trains the boards %s: give --board, one of them", dir, selfplay.BoardSharesString(c.Boards))
 	}
 	return board, true, nil
 }
+
+// ladderFolder is the folder under DIR/ladder of a multi-board run's
+// ladder on b: "WxH", as the dashboard reads it.
+func ladderFolder(b rules.Board) string { return fmt.Sprintf("%dx%d", b.W, b.H) }
 
 // sortNames orders anchors (alphabetically) before generations (in order).
 func sortNames(names []string) {

@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,9 @@ import (
 )
 
 // TestUpdateMultiBoard rates a multi-board run's generations on one of
-// its square boards, in a ladder of that board (DIR/ladder/NxN); without
-// a board, or with one not in its list, Update says which it takes.
+// its boards, a square or a rectangle with the gap start, in a ladder of
+// that board (DIR/ladder/WxH); without a board, or with one not in its
+// list, Update says which it takes.
 func TestUpdateMultiBoard(t *testing.T) {
 	dir := t.TempDir()
 	bs, err := selfplay.ParseBoardShares("4x4,5x4,6x6")
@@ -45,19 +47,36 @@ func TestUpdateMultiBoard(t *testing.T) {
 		}
 	}
 	lc := testConfig(t)
-	for _, board := range []int{0, 5, 8} {
+	for _, board := range []rules.Board{{}, {W: 5, H: 5}, {W: 5, H: 4}, {W: 8, H: 8}} {
 		lc.Board = board
 		_, err := Update(context.Background(), dir, lc, t.Logf)
-		if err == nil || !strings.Contains(err.Error(), "give --board, one of its square boards (4x4, 6x6") {
-			t.Errorf("board %d: %v", board, err)
+		if err == nil || !strings.Contains(err.Error(), "trains the boards 4x4,5x4,6x6: give --board, one of them") {
+			t.Errorf("board %v: %v", board, err)
 		}
 	}
-	lc.Board = 4
-	sum := update(t, dir, lc)
-	if sum.Board != "4x4" || len(sum.Rated) != 2 {
-		t.Errorf("summary: board %q, rated %v", sum.Board, sum.Rated)
-	}
-	if _, err := os.Stat(filepath.Join(dir, runfiles.LadderDir, "4x4", runfiles.RatingsFile)); err != nil {
-		t.Errorf("no ratings of the 4x4 ladder: %v", err)
+	for _, board := range []rules.Board{{W: 4, H: 4}, {W: 5, H: 4, Start: rules.Gap}} {
+		lc.Board = board
+		sum := update(t, dir, lc)
+		folder := fmt.Sprintf("%dx%d", board.W, board.H)
+		if sum.Board != folder || len(sum.Rated) != 2 {
+			t.Errorf("summary: board %q, rated %v", sum.Board, sum.Rated)
+		}
+		if _, err := os.Stat(filepath.Join(dir, runfiles.LadderDir, folder, runfiles.RatingsFile)); err != nil {
+			t.Errorf("no ratings of the %s ladder: %v", folder, err)
+		}
+		games, _ := filepath.Glob(filepath.Join(dir, runfiles.LadderDir, folder, "games", "*", "*.txt"))
+		if len(games) == 0 {
+			t.Fatalf("%s: no games kept", folder)
+		}
+		for _, f := range games {
+			rec, err := rules.ReadRecordFile(f)
+			if err != nil || rec.Board() != board {
+				t.Errorf("%s: board %v, %v", f, rec.Board(), err)
+			}
+		}
+		// A second update keeps every game and plays none.
+		if again := update(t, dir, lc); again.Played != 0 || again.Kept != sum.Kept+sum.Played {
+			t.Errorf("%s: the second update played %d, kept %d", folder, again.Played, again.Kept)
+		}
 	}
 }

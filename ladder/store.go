@@ -49,7 +49,7 @@ type tally struct {
 // store holds the tallies of every kept game.
 type store struct {
 	root  string
-	size  int
+	board rules.Board
 	pairs map[pairing]*tally
 }
 
@@ -72,8 +72,8 @@ func (s *store) games() int {
 }
 
 // loadStore reads every kept game under root/games.
-func loadStore(root string, size int) (*store, error) {
-	s := &store{root: root, size: size, pairs: map[pairing]*tally{}}
+func loadStore(root string, board rules.Board) (*store, error) {
+	s := &store{root: root, board: board, pairs: map[pairing]*tally{}}
 	dirs, err := os.ReadDir(filepath.Join(root, gamesDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -99,7 +99,7 @@ func loadStore(root string, size int) (*store, error) {
 			if err != nil {
 				return nil, fmt.Errorf("ladder: %w", err)
 			}
-			g, err := parseGame(data, size)
+			g, err := parseGame(data, board)
 			if err != nil {
 				return nil, fmt.Errorf("ladder: kept game %s: %w (delete the file to play the game again)", path, err)
 			}
@@ -126,16 +126,16 @@ type keptGame struct {
 }
 
 // parseGame reads one kept game: a finished game record of the board
-// size whose PlayerA and PlayerB tags name the pairing, Round its
+// board whose PlayerA and PlayerB tags name the pairing, Round its
 // 1-based index, and Black and White its two players.
-func parseGame(data []byte, size int) (keptGame, error) {
+func parseGame(data []byte, board rules.Board) (keptGame, error) {
 	var g keptGame
 	rec, err := rules.ParseRecord(data)
 	if err != nil {
 		return g, err
 	}
-	if rec.Size != size {
-		return g, fmt.Errorf("a %dx%d game in a %dx%d run", rec.Size, rec.Size, size, size)
+	if rb := rec.Board(); rb != board {
+		return g, fmt.Errorf("a %s game in a ladder of %s", rb, board)
 	}
 	g.pairing = pairing{rec.Tag("PlayerA"), rec.Tag("PlayerB")}
 	if g.pairing.A == "" || g.pairing.B == "" || g.pairing.A == g.pairing.B {
@@ -171,7 +171,10 @@ const maxGames = 10000
 // writeGame keeps one finished game of pairing p.
 func (s *store) writeGame(p pairing, cfg arena.MatchConfig, g arena.Game) error {
 	res := &arena.Results{Config: cfg, Names: []string{p.A, p.B}}
-	rec := res.Record(g)
+	rec, err := res.Record(g)
+	if err != nil {
+		return fmt.Errorf("ladder: game %d: %w", g.Index+1, err)
+	}
 	rec.SetTag("Event", "konane ladder")
 	rec.SetTag("PlayerA", p.A)
 	rec.SetTag("PlayerB", p.B)

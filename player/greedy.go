@@ -53,6 +53,42 @@ func (g *Greedy) Move(ctx context.Context, p rules.Position) (rules.Move, error)
 	return best, nil
 }
 
+// MoveWide implements WidePlayer: Move on any board, with the same
+// mobility evaluation (EvaluateWide).
+func (g *Greedy) MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
+	if err := checkWide(ctx, p); err != nil {
+		return rules.NoWideMove, err
+	}
+	best, bestScore, ties := rules.NoWideMove, 0, 0
+	for _, m := range p.LegalMoves(nil) {
+		child := p.Play(m)
+		score := -EvaluateWide(child)
+		if child.Phase() == rules.Jumping && !child.HasMoves() {
+			return m, nil
+		}
+		switch {
+		case ties == 0 || score > bestScore:
+			best, bestScore, ties = m, score, 1
+		case score == bestScore:
+			ties++
+			if g.rng.IntN(ties) == 0 {
+				best = m
+			}
+		}
+	}
+	return best, nil
+}
+
+// EvaluateWide is Evaluate on any board (a rules.WidePosition).
+func EvaluateWide(p rules.WidePosition) int {
+	if p.Phase() != rules.Jumping {
+		return 0
+	}
+	q := p
+	q.Turn = p.Turn.Other()
+	return p.CountMoves() - q.CountMoves()
+}
+
 // Evaluate is the mobility evaluation shared by the greedy and alpha-beta
 // players: the number of jumps the side to move has minus the number its
 // opponent has. It is 0 before the jumps start (during the removals),

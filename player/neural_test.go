@@ -44,7 +44,7 @@ func TestNeuralPlaysLegalMoves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := f.CheckSize(size); err != nil {
+			if err := f.CheckBoard(rules.SquareBoard(size)); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
@@ -74,8 +74,8 @@ func TestNeuralErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.CheckSize(6); err == nil || !strings.Contains(err.Error(), "the model plays 5x5, not 6x6") {
-		t.Errorf("CheckSize(6): %v", err)
+	if err := f.CheckBoard(rules.SquareBoard(6)); err == nil || !strings.Contains(err.Error(), "the model plays 5x5, not 6x6") {
+		t.Errorf("CheckBoard(6x6): %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -19,6 +19,21 @@ type Player interface {
 	Move(ctx context.Context, p rules.Position) (rules.Move, error)
 }
 
+// WidePlayer is a Player that plays every board, those above rules.MaxSize
+// files or ranks too (rules.WidePosition): MoveWide is Move there, with
+// the same contract. The classical engine (pvs, alphabeta), greedy and
+// random are WidePlayers; a network or the exact solver is not.
+type WidePlayer interface {
+	Player
+	MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error)
+}
+
+var (
+	_ WidePlayer = (*Engine)(nil)
+	_ WidePlayer = (*Greedy)(nil)
+	_ WidePlayer = (*Random)(nil)
+)
+
 // ErrNoMoves is returned by Move for a position without a legal move (the
 // side to move has lost).
 var ErrNoMoves = errors.New("player: no legal move: the game is over")
@@ -27,6 +42,21 @@ var ErrNoMoves = errors.New("player: no legal move: the game is over")
 // ended, ErrNoMoves when p has no legal move.
 func checkMove(ctx context.Context, p rules.Position) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !p.HasMoves() {
+		return ErrNoMoves
+	}
+	return nil
+}
+
+// checkWide is checkMove on any board; an invalid position is an error
+// too.
+func checkWide(ctx context.Context, p rules.WidePosition) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	if !p.HasMoves() {

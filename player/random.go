@@ -30,3 +30,13 @@ func (r *Random) Move(ctx context.Context, p rules.Position) (rules.Move, error)
 	moves := p.LegalMoves(buf[:0])
 	return moves[r.rng.IntN(len(moves))], nil
 }
+
+// MoveWide implements WidePlayer: a uniformly random legal move on any
+// board.
+func (r *Random) MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
+	if err := checkWide(ctx, p); err != nil {
+		return rules.NoWideMove, err
+	}
+	moves := p.LegalMoves(nil)
+	return moves[r.rng.IntN(len(moves))], nil
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/rules"
 )
 
 // Kinds of player a Spec can name.
@@ -47,6 +48,9 @@ type Kind struct {
 	// for a kind whose players need more than their spec (a model player
 	// needs its network: agent.NewFactory loads it).
 	New func(s Spec, seed uint64) (Player, error)
+	// Wide says that New's players are WidePlayers: they play the boards
+	// above rules.MaxSize files or ranks too.
+	Wide bool
 }
 
 // Kinds is the list of kinds a spec may name.
@@ -56,22 +60,22 @@ type Kinds []Kind
 // of package player only (sims, time, name, file): package agent, which
 // loads model players, extends it (agent.Kinds, agent.ParseSpec).
 var DefaultKinds = Kinds{
-	{Name: KindRandom, Keys: []string{"name"}, New: func(s Spec, seed uint64) (Player, error) {
+	{Name: KindRandom, Keys: []string{"name"}, Wide: true, New: func(s Spec, seed uint64) (Player, error) {
 		p := NewRandom(seed)
 		p.name = s.Name
 		return p, nil
 	}},
-	{Name: KindGreedy, Keys: []string{"name"}, New: func(s Spec, seed uint64) (Player, error) {
+	{Name: KindGreedy, Keys: []string{"name"}, Wide: true, New: func(s Spec, seed uint64) (Player, error) {
 		p := NewGreedy(seed)
 		p.name = s.Name
 		return p, nil
 	}},
-	{Name: KindAlphaBeta, Keys: []string{"depth", "time", "name"}, Finish: defaultDepth, New: func(s Spec, seed uint64) (Player, error) {
+	{Name: KindAlphaBeta, Keys: []string{"depth", "time", "name"}, Finish: defaultDepth, Wide: true, New: func(s Spec, seed uint64) (Player, error) {
 		p := NewAlphaBeta(s.Depth, s.Time, seed)
 		p.name = s.Name
 		return p, nil
 	}},
-	{Name: KindPVS, Keys: []string{"depth", "time", "eval", "lmr", "maxstones", "deepen", "name"}, Finish: defaultDepth, New: newPVSPlayer},
+	{Name: KindPVS, Keys: []string{"depth", "time", "eval", "lmr", "maxstones", "deepen", "name"}, Finish: defaultDepth, Wide: true, New: newPVSPlayer},
 	{Name: KindMCTS, Keys: []string{"sims", "time", "c", "name"}, New: func(s Spec, seed uint64) (Player, error) {
 		p := NewUCT(s.Sims, s.Time, s.C, seed)
 		p.name = s.Name
@@ -415,6 +419,7 @@ func contains(list []string, s string) bool {
 type Factory struct {
 	spec   Spec
 	newer  func(Spec, uint64) (Player, error) // the kind's New; nil for neural players
+	wide   bool                               // the kind's Wide
 	net    Network                            // the neural players' network; nil for the other kinds
 	cfg    mcts.Config                        // the neural players' search settings
 	limits Limits                             // the neural players' limits
@@ -435,20 +440,31 @@ func (ks Kinds) NewFactory(s Spec) (*Factory, error) {
 	case k.New == nil:
 		return nil, fmt.Errorf("player: %s: a %s player needs its network (agent.NewFactory loads it)", s.Name, s.Kind)
 	}
-	return &Factory{spec: s, newer: k.New}, nil
+	return &Factory{spec: s, newer: k.New, wide: k.Wide}, nil
 }
 
 // Name is the name of the factory's players.
 func (f *Factory) Name() string { return f.spec.Name }
 
-// CheckSize reports whether the factory's players can play on a
-// size×size board (a network plays the size it was trained for only).
-func (f *Factory) CheckSize(size int) error {
-	if f.net == nil {
+// CheckBoard reports whether the factory's players can play on board b:
+// a network plays the one board of its inputs only (its Size, a shape
+// code), the other kinds every board Position holds and, when they are
+// WidePlayers (Kind.Wide), every board. The error names the boards they
+// play.
+func (f *Factory) CheckBoard(b rules.Board) error {
+	if err := b.Validate(); err != nil {
+		return fmt.Errorf("player: %s: %w", f.spec.Name, err)
+	}
+	if f.net != nil {
+		if n := f.net.Size(); n != rules.ShapeCode(b.W, b.H) {
+			w, h := rules.ShapeDims(n)
+			return fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", f.spec.Name, w, h, b.W, b.H)
+		}
 		return nil
 	}
-	if n := f.net.Size(); n != size {
-		return fmt.Errorf("player: %s: the model plays %dx%d, not %dx%d", f.spec.Name, n, n, size, size)
+	if !b.Narrow() && !f.wide {
+		return fmt.Errorf("player: %s: a %s player plays boards of at most %d files and ranks, not %dx%d (pvs, alphabeta, greedy and random play every board)",
+			f.spec.Name, f.spec.Kind, rules.MaxSize, b.W, b.H)
 	}
 	return nil
 }

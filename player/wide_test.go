@@ -281,3 +281,56 @@ func TestWideEngineMakesNoNarrowState(t *testing.T) {
 		t.Errorf("after Search: table of %d entries, solver %v", len(e.tt.entries), e.solver != nil)
 	}
 }
+
+// TestGreedyRandomWide: greedy and random play whole games on boards
+// above 8x8 through MoveWide, legally; greedy's mobility evaluation
+// there agrees with Evaluate on the boards Position holds, and it takes a
+// move that leaves the opponent none when there is one.
+func TestGreedyRandomWide(t *testing.T) {
+	ctx := context.Background()
+	for _, text := range []string{"9x8", "15x12", "16x16/removal"} {
+		b, err := rules.ParseBoard(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := b.WidePosition()
+		players := [2]WidePlayer{NewGreedy(1), NewRandom(2)}
+		for ply := 0; p.HasMoves(); ply++ {
+			m, err := players[ply%2].MoveWide(ctx, p)
+			if err != nil || !p.Legal(m) {
+				t.Fatalf("%s ply %d: %v %v", b, ply, m, err)
+			}
+			p = p.Play(m)
+		}
+		if _, err := players[0].MoveWide(ctx, p); err != ErrNoMoves {
+			t.Errorf("%s: at the end: %v", b, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		b := rules.Board{W: 7, H: 6, Start: rules.Gap}
+		wp := randomWide(t, b, rng.IntN(20), rng)
+		np, err := wp.Narrow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if EvaluateWide(wp) != Evaluate(np) {
+			t.Fatalf("%s: EvaluateWide %d, Evaluate %d", b, EvaluateWide(wp), Evaluate(np))
+		}
+		if !wp.HasMoves() {
+			continue
+		}
+		m, err := NewGreedy(5).MoveWide(ctx, wp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := wp.Play(m); c.Phase() == rules.Jumping && c.HasMoves() {
+			// No winning move was missed: none leaves the opponent without a move.
+			for _, o := range wp.LegalMoves(nil) {
+				if oc := wp.Play(o); oc.Phase() == rules.Jumping && !oc.HasMoves() {
+					t.Fatalf("%s: greedy played %v, missing the win %v", b, m, o)
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 // GateConfig is the optional gate of a generation (AlphaGo Zero's
@@ -63,7 +64,7 @@ func gate(ctx context.Context, cfg GateConfig, size int, seed uint64, candidate,
 		entrants = append(entrants, f)
 	}
 	sprt := cfg.SPRT
-	res, err := arena.Run(ctx, arena.MatchConfig{Size: size, Games: cfg.Games, Parallel: 8, Gauntlet: true,
+	res, err := arena.Run(ctx, arena.MatchConfig{Board: rules.SquareBoard(size), Games: cfg.Games, Parallel: 8, Gauntlet: true,
 		RandomPlies: 2, Seed: seed, SPRT: &sprt}, entrants)
 	if err != nil {
 		return gateResult{}, fmt.Errorf("selfplay: gate: %w", err)

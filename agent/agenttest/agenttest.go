@@ -16,6 +16,7 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/nettest"
+	"github.com/konanezero/konane/rules"
 )
 
 // RunEngines opens the engines of every shipped model and runs their
@@ -51,6 +52,26 @@ func TinyModelFile(t testing.TB, size int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tiny.safetensors")
 	if err := TinyModel(t, size).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// MultiBoardModelFile saves a small multi-board network of random
+// weights that records trained as the boards it was trained on, in the
+// test's temporary folder, and returns the file's path.
+func MultiBoardModelFile(t testing.TB, trained ...rules.Board) string {
+	t.Helper()
+	cfg := net.DefaultMultiBoardConfig()
+	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
+	m, err := net.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := m.Meta()
+	meta.Boards = trained
+	path := filepath.Join(t.TempDir(), "multi.safetensors")
+	if err := m.WithMeta(meta).Save(path); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -25,7 +25,8 @@ analysis engine:
      "solved":"win","isDuringSearch":false}
 
 Query fields: id (required), size (default 8; or KataGo's boardXSize
-and boardYSize, a square board a network plays), moves, analyzeTurns
+and boardYSize, any board of 4 to 16 files and ranks, with the gap start
+where it is defined, as AbstractPlay's 7x6 and 9x8), moves, analyzeTurns
 (default: the last), maxVisits (default --visits), maxTime (seconds per
 turn), includePolicy (adds "policy": {move: prior}). Winrates are the side
 to move's; moveInfos come best first (the engine's choice, then by
@@ -36,7 +37,15 @@ and the engine goes on. {"id":"t1","action":"terminate","terminateId":"q1"}
 cancels q1 (acknowledged as such; q1 then ends with {"id":"q1",
 "terminated":true}). Queries run concurrently (--concurrent at once) and
 share the model's batched evaluator. The end of the input ends the engine
-once the queries in flight are answered.`,
+once the queries in flight are answered.
+
+On a board no network plays (boards above 8x8, a square without a model,
+rectangles unless --model is a multi-board model file, whose network
+plays every board of up to 8 files and ranks) the classical engine (pvs) answers, for maxTime or
+else the default level's time per move, as play does there: the
+response says "classical": true and gives the engine's move with its
+principal variation, no visits, priors or policy; its winrate is 0.5
+(unknown) unless the search proved the result ("solved").`,
 		run: runAnalysis,
 	})
 }

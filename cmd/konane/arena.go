@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 func init() {
@@ -33,7 +35,8 @@ player specs. Each spec names a player and its settings:
     model:FILE,sims=200            a trained model with MCTS (level=L, sims=N or time=D;
                                    solver=off searches without the solver; ptemp=T
                                    sets the priors' temperature, default the agent's;
-                                   board=N gives a multi-board model the board)
+                                   board=B gives a multi-board model its board,
+                                   by default the match's)
     model:sims=200,file=PATH       the same for any path: file=, last, takes
                                    the rest of the spec (commas included)
 
@@ -42,7 +45,11 @@ and every kind takes name=LABEL (the default name is the spec itself).
 Round robin (every pair) or, with --gauntlet, the first player against
 each other one. Each pair plays --games games from the same opening lines:
 every legal pair of removals in a seeded order followed by --random-plies
-random jumps, each line twice with colours swapped. The output gives the
+random jumps (on a board with the gap start, such as AbstractPlay's 7x6
+and 9x8, the random jumps alone), each line twice with colours swapped.
+A model plays the boards of up to 8 files and ranks (a multi-board model
+file any of them, trained there or not); pvs, alphabeta, greedy and
+random play every board up to 16x16. The output gives the
 number of distinct games, each pair's wins and losses, and Elo ratings by
 maximum likelihood (Bradley–Terry) with 95% confidence intervals,
 anchored at 0 on --anchor (default: the first player). --prior adds
@@ -67,6 +74,7 @@ with its 95% interval for paired positions.
 A progress bar with the time left goes to standard error.
 
 Example: konane arena --board 6 --games 40 alphabeta:depth=4 greedy random
+Example: konane arena --board 7x6 --games 40 model:multi.safetensors,level=medium pvs:time=1s
 Example: konane arena --board 5 --solver-check --positions 300 alphabeta:depth=4 alphabeta:depth=2`,
 		run: runArena,
 	})
@@ -76,7 +84,7 @@ Example: konane arena --board 5 --solver-check --positions 300 alphabeta:depth=4
 // solver check of one.
 func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("arena", stderr)
-	board := addBoardFlag(fs, "required; arena plays "+squareBoards()+" only yet")
+	board := addBoardFlag(fs, "required; a model plays "+narrowBoards()+", pvs, alphabeta, greedy and random every board")
 	games := fs.Int("games", 20, "games per pair of players")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
@@ -92,18 +100,21 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if !board.Given() {
-		return board.required("arena")
-	}
-	size, err := board.get("arena")
-	if err != nil {
+	rb, given, err := board.board("arena")
+	switch {
+	case err != nil:
 		return err
+	case !given:
+		return usageError("arena", "--board is required (%s, or larger boards up to %dx%d with pvs, alphabeta, greedy and random)", narrowBoards(), rules.MaxSide, rules.MaxSide)
 	}
 	if *parallel < 1 {
 		return usageError("arena", "--parallel %d: want at least 1", *parallel)
 	}
 	specs, err := parseSpecs(fs.Args())
 	if err != nil {
+		return err
+	}
+	if err := specsOnBoard(specs, rb); err != nil {
 		return err
 	}
 	// Flags of the other mode given explicitly conflict with this one.
@@ -122,18 +133,18 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if len(specs) == 0 {
 			return usageError("arena", "--solver-check takes at least one player spec")
 		}
-		if size > 6 {
-			return usageError("arena", "--solver-check %s: the solver labels positions quickly only up to 6x6", board.flagText())
+		if !rb.Square() || rb.W > 6 {
+			return usageError("arena", "--solver-check %s: the solver labels positions quickly only on the square boards up to 6x6", board.flagText())
 		}
 		if *positions < 1 {
 			return usageError("arena", "--positions %d: want at least 1", *positions)
 		}
-		return arenaSolverCheck(ctx, stdout, specs, arena.SampleConfig{Size: size, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
+		return arenaSolverCheck(ctx, stdout, specs, arena.SampleConfig{Size: rb.W, Positions: *positions, Seed: *seed, Parallel: *parallel}, progress)
 	}
 	if len(specs) < 2 {
 		return usageError("arena", "a match needs at least 2 player specs, got %d", len(specs))
 	}
-	cfg := arena.MatchConfig{Size: size, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
+	cfg := arena.MatchConfig{Board: rb, Games: *games, Parallel: *parallel, Gauntlet: *gauntlet, RandomPlies: *plies, Seed: *seed}
 	if *sprtText != "" {
 		s, err := arena.ParseSPRT(*sprtText)
 		if err != nil {
@@ -162,6 +173,26 @@ func parseSpecs(args []string) ([]player.Spec, error) {
 		specs[i] = s
 	}
 	return specs, nil
+}
+
+// specsOnBoard gives the model specs that name no board the match's
+// board b (a multi-board model plays it; a single-board model must be
+// of b), and refuses a model on a board no network plays.
+func specsOnBoard(specs []player.Spec, b rules.Board) error {
+	for i, s := range specs {
+		if s.Kind != player.KindModel || s.Settings["board"] != "" {
+			continue
+		}
+		if !b.Narrow() {
+			return usageError("arena", "%s: a model plays %s, not %s (pvs, alphabeta, greedy and random play it)", s.Name, narrowBoards(), b)
+		}
+		specs[i].Settings = maps.Clone(s.Settings)
+		if specs[i].Settings == nil {
+			specs[i].Settings = map[string]string{}
+		}
+		specs[i].Settings["board"] = b.String()
+	}
+	return nil
 }
 
 // anchorIndex is the index of the (last) player called anchor; the
@@ -224,7 +255,7 @@ func arenaSolverCheck(ctx context.Context, stdout io.Writer, specs []player.Spec
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
-		if err := f.CheckSize(cfg.Size); err != nil {
+		if err := f.CheckBoard(rules.SquareBoard(cfg.Size)); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
 		factories[i], names[i] = f, spec.Name

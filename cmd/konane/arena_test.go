@@ -172,7 +172,11 @@ func TestArenaErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"random", "greedy"}, "arena: --board is required"},
-		{[]string{"--size", "9", "random", "greedy"}, "arena: --size 9"},
+		{[]string{"--size", "17", "random", "greedy"}, "arena: --size 17: 17x17 is outside the boards 4x4..16x16"},
+		{[]string{"--board", "6x6/gap", "random", "greedy"}, "arena: --board 6x6/gap: the gap start needs"},
+		{[]string{"--board", "9x8", "random", "mcts:sims=10"}, "a mcts player plays boards of at most 8 files and ranks, not 9x8"},
+		{[]string{"--board", "9x8", "random", "model:x.safetensors,sims=10,name=net"}, "arena: net: a model plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 9x8"},
+		{[]string{"--board", "7x6", "--solver-check", "random"}, "only on the square boards up to 6x6"},
 		{[]string{"--size", "4", "random"}, "a match needs at least 2 player specs, got 1"},
 		{[]string{"--size", "4", "random", "minimax:depth=3"}, `arena: player: spec "minimax:depth=3": unknown player kind "minimax"`},
 		{[]string{"--size", "4", "random", "alphabeta:deep=3"}, `unknown setting "deep" for alphabeta`},
@@ -184,7 +188,7 @@ func TestArenaErrors(t *testing.T) {
 		{[]string{"--size", "4", "--anchor", "nobody", "random", "greedy"}, `--anchor "nobody" is not the name of a player`},
 		{[]string{"--size", "4", "--prior", "-1", "random", "greedy"}, "--prior -1"},
 		{[]string{"--size", "4", "--solver-check"}, "--solver-check takes at least one player spec"},
-		{[]string{"--size", "8", "--solver-check", "random"}, "only up to 6x6"},
+		{[]string{"--size", "8", "--solver-check", "random"}, "only on the square boards up to 6x6"},
 		{[]string{"--size", "4", "--solver-check", "--positions", "0", "random"}, "--positions 0"},
 		{[]string{"--size", "4", "random", "model:nowhere.safetensors,sims=10"}, "nowhere.safetensors"},
 		{[]string{"--size", "4", "random", "model:x.safetensors"}, "model needs level=L, sims=N or time=D"},
@@ -211,7 +215,59 @@ func TestArenaModel(t *testing.T) {
 		t.Errorf("solver check: %v\n%s", err, out)
 	}
 	_, _, err = arenaCmd(t, "--size", "5", "--quiet", "model:"+path+",sims=8,name=tiny", "random")
-	if err == nil || !strings.Contains(err.Error(), "arena: player: tiny: the model plays 4x4, not 5x5") {
+	if err == nil || !strings.Contains(err.Error(), "arena: agent: tiny: agent: net: model "+path+": wrong board size: it plays 4x4, not 5x5") {
 		t.Errorf("wrong size: %v", err)
+	}
+}
+
+// TestArenaBoards: arena on a rectangle with a multi-board model (given
+// the match's board, trained there or not) beside pvs and greedy, and on
+// a wide board with the classical players; the records name the board
+// and replay to their results.
+func TestArenaBoards(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	for _, tt := range []struct {
+		board   string
+		players []string
+		header  string
+	}{
+		{"7x6", []string{"model:" + path + ",level=medium,sims=8,name=net", "pvs:depth=2", "greedy"},
+			"arena: 7x6, round robin of 3 players, 2 games per pair, 2 random plies after the gap start, seed 1\n"},
+		{"size-9", []string{"pvs:depth=2", "greedy"}, "arena: 9x8, round robin of 2 players, 2 games per pair, 2 random plies after the gap start, seed 1\n"},
+		{"6x7/removal", []string{"model:" + path + ",sims=8,name=net", "random"}, "arena: 6x7/removal, round robin of 2 players"},
+		{"6", []string{"model:" + path + ",sims=8,name=net", "greedy"}, "arena: 6x6, round robin of 2 players, 2 games per pair, 2 random plies after the removals"},
+	} {
+		dir := t.TempDir()
+		out, errOut, err := arenaCmd(t, append([]string{"--board", tt.board, "--games", "2", "--parallel", "2", "--quiet", "--out", dir}, tt.players...)...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tt.board, err, errOut)
+		}
+		if !strings.HasPrefix(out, tt.header) {
+			t.Errorf("%s: output:\n%s", tt.board, out)
+		}
+		b, _ := rules.ParseBoard(tt.board)
+		games, _ := filepath.Glob(filepath.Join(dir, "games", "*.txt"))
+		if want := len(tt.players) * (len(tt.players) - 1); len(games) != want {
+			t.Errorf("%s: %d records, want %d", tt.board, len(games), want)
+		}
+		for _, f := range games {
+			rec, err := rules.ReadRecordFile(f)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			g, err := rec.WideGame()
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			w, ok := g.Winner()
+			rw, rok := rec.Winner()
+			if rec.Board() != b || !g.Over() || !ok || !rok || w != rw {
+				t.Errorf("%s: board %s, over %v, winner %v/%v", f, rec.Board(), g.Over(), w, rw)
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+		if err != nil || !strings.Contains(string(data), fmt.Sprintf("\"board\": %q", b.String())) {
+			t.Errorf("%s: results.json: %v\n%s", tt.board, err, data)
+		}
 	}
 }

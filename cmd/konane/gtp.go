@@ -86,8 +86,8 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		pvsTime = l.PVSTime
 	}
-	if given && pvsTime == 0 && !(rb == rules.Board{}) {
-		return usageError("gtp", "--model: a network plays square boards up to %dx%d only yet, not %s", rules.MaxSize, rules.MaxSize, rb)
+	if given && pvsTime == 0 && !rb.Narrow() {
+		return usageError("gtp", "--model: a network plays %s, not %s", narrowBoards(), rb)
 	}
 	strength, err := af.strength("gtp", fs)
 	if err != nil {

@@ -59,6 +59,32 @@ func TestGTPModelFlag(t *testing.T) {
 	}
 }
 
+// TestGTPMultiBoardModel: with a multi-board model file gtp plays the
+// rectangles its network plays (7x6 from the start, 6x7 after
+// rectangular_boardsize) with the network, whose moves are legal there.
+func TestGTPMultiBoardModel(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	var out, errb bytes.Buffer
+	in := strings.NewReader("genmove black\nkonane-eval\nrectangular_boardsize 6 7\ngenmove black\nrectangular_boardsize 9 8\n")
+	if err := run(context.Background(), []string{"gtp", "--model", path, "--board", "size-7", "--sims", "4"}, in, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	if len(answers) != 5 || answers[2] != "=" || answers[4] != "? unacceptable size: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8)" {
+		t.Fatalf("answers:\n%s", out.String())
+	}
+	for i, b := range []rules.Board{{W: 7, H: 6, Start: rules.Gap}, {W: 6, H: 7, Start: rules.Gap}} {
+		p, _ := b.Position()
+		answer := answers[[]int{0, 3}[i]]
+		if _, err := rules.ParseMove(p, strings.TrimPrefix(answer, "= ")); err != nil || !strings.HasPrefix(answer, "= ") {
+			t.Errorf("genmove on %s answered %q: %v", b, answer, err)
+		}
+	}
+	if !strings.HasPrefix(answers[1], "= ") {
+		t.Errorf("the network's evaluation on 7x6: %q", answers[1])
+	}
+}
+
 // TestGTPWideBoard: gtp --board size-9 plays AbstractPlay's 9x8 with the
 // classical engine at --time per move, and rectangular_boardsize 15 12
 // switches to its 15x12.
@@ -92,7 +118,8 @@ func TestGTPFlagErrors(t *testing.T) {
 	}{
 		{[]string{"gtp", "--model", six, "--size", "7"}, "no model for 7x7 (there is one for 6x6)"},
 		{[]string{"gtp", "--size", "3"}, "--size 3"},
-		{[]string{"gtp", "--model", six, "--board", "7x6"}, "gtp: --model: a network plays square boards up to 8x8 only yet, not 7x6"},
+		{[]string{"gtp", "--model", six, "--board", "7x6"}, "gtp: no model for 7x6 (there is one for 6x6)"},
+		{[]string{"gtp", "--model", six, "--board", "9x8"}, "gtp: --model: a network plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 9x8"},
 		{[]string{"gtp", "--board", "17x8"}, "gtp: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
 		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
 		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},

@@ -15,6 +15,7 @@ import (
 	"github.com/konanezero/konane/internal/lockfile"
 	"github.com/konanezero/konane/ladder"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 // specList is a repeatable flag of player specs.
@@ -58,7 +59,9 @@ is ever played twice: a second call plays only the games of new
 generations (or of a raised --games), and an interrupted call continues
 where it stopped. Ratings are the Bradley–Terry maximum likelihood over
 every kept game, with 95% intervals (the arena's fit, --prior virtual
-draws per pair). On 4x4 to 6x6 boards each generation also takes the
+draws per pair). A multi-board run has a ladder per board, rated with
+--board B (one of its list, 7x6 too) in DIR/ladder/WxH. On the square
+boards 4x4 to 6x6 each generation also takes the
 solver check on --positions critical positions, labelled by the exact
 solver once and kept in DIR/ladder/critical.json.
 
@@ -94,11 +97,11 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	seed := fs.Uint64("seed", def.Seed, "seed of the openings, players and positions")
 	parallel := fs.Int("parallel", def.Parallel, "games played at once")
 	gens := fs.Int("generations", 0, "rate at most this many generations in this call (0: all)")
-	board := addBoardFlag(fs, "the run's own; for a multi-board run required, one of its square boards, whose ladder is DIR/ladder/NxN")
+	board := addBoardFlag(fs, "the run's own; for a multi-board run required, one of its boards (7x6 too), whose ladder is DIR/ladder/WxH")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	n, err := board.get("ladder")
+	rb, _, err := board.board("ladder")
 	if err != nil {
 		return err
 	}
@@ -111,7 +114,7 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	cfg := def
 	cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior
 	cfg.Positions, cfg.RandomPlies, cfg.Seed, cfg.Parallel, cfg.Generations = *positions, *plies, *seed, *parallel, *gens
-	cfg.Board = n
+	cfg.Board = rb
 	if len(anchors) > 0 {
 		cfg.Anchors = anchors
 	}
@@ -195,21 +198,21 @@ func writeLadderRow(w io.Writer, r runfiles.Rating) {
 // a time, one update at a time (see alongside). limit is the session's
 // time limit (0: none), which the ladder keeps too.
 //
-// A multi-board run's boards (squares) are the run's ladders each in
-// turn; boards lists them (nil: the run's one board).
-func ladderAlongside(ctx context.Context, run string, n int, boards []int, limit time.Duration, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
+// A multi-board run's boards are the run's ladders each in turn; boards
+// lists them (nil: the run's one board).
+func ladderAlongside(ctx context.Context, run string, n int, boards []rules.Board, limit time.Duration, logf func(string, ...any)) (onGeneration func(gen int), wait func()) {
 	cfg := ladder.DefaultConfig()
 	cfg.Parallel = 1
 	if boards == nil {
-		boards = []int{0}
+		boards = []rules.Board{{}}
 	}
 	update := func(ctx context.Context) {
 		for _, board := range boards {
 			cfg := cfg
 			cfg.Every, cfg.Board = n, board
 			prefix := "ladder: "
-			if board > 0 {
-				prefix = fmt.Sprintf("ladder %dx%d: ", board, board)
+			if board != (rules.Board{}) {
+				prefix = fmt.Sprintf("ladder %s: ", board)
 			}
 			sum, err := ladder.Update(ctx, run, cfg, func(format string, a ...any) { logf(prefix+format, a...) })
 			var busy *lockfile.BusyError

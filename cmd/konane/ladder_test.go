@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
+	"github.com/konanezero/konane/selfplay"
 )
 
 // TestTrainLadderEvery: "konane train --ladder-every 1" rates every
@@ -88,5 +94,60 @@ func TestLadderKeepsTimeLimit(t *testing.T) {
 	wait()
 	if !done || strings.Contains(log.String(), "time limit") {
 		t.Errorf("without a limit: update done %v, log:\n%s", done, log.String())
+	}
+}
+
+// TestLadderRectangle: "konane ladder --board 7x6" (or AbstractPlay's
+// size-7) rates a multi-board run's generations on 7x6, in
+// DIR/ladder/7x6, with games that start from the gap.
+func TestLadderRectangle(t *testing.T) {
+	dir := t.TempDir()
+	bs, err := selfplay.ParseBoardShares("6x6,7x6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := json.Marshal(selfplay.DefaultMultiBoardConfig(bs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	data, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
+	for _, g := range []int{1, 2} {
+		if err := os.WriteFile(filepath.Join(dir, "models", runfiles.ModelName(g)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	err = run(context.Background(), []string{"ladder", "--run", dir, "--board", "size-7", "--games", "2", "--sims", "4", "--parallel", "2"}, nil, &out, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	ladderDir := filepath.Join(dir, "ladder", "7x6")
+	if !strings.Contains(out.String(), "wrote "+filepath.Join(ladderDir, "ratings.csv")) {
+		t.Errorf("output:\n%s", out.String())
+	}
+	games, _ := filepath.Glob(filepath.Join(ladderDir, "games", "*", "*.txt"))
+	if len(games) == 0 {
+		t.Fatalf("no games in %s:\n%s", ladderDir, out.String())
+	}
+	for _, f := range games {
+		rec, err := rules.ReadRecordFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Board() != (rules.Board{W: 7, H: 6, Start: rules.Gap}) || rec.Len() == 0 || rec.Wide == nil && rec.Moves[0].IsRemoval() {
+			t.Errorf("%s: board %s, %d moves", f, rec.Board(), rec.Len())
+		}
+	}
+	err = run(context.Background(), []string{"ladder", "--run", dir, "--board", "9x8"}, nil, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "trains the boards 6x6,7x6: give --board, one of them") {
+		t.Errorf("9x8: %v", err)
 	}
 }

@@ -37,7 +37,12 @@ opening). --json prints the rows as JSON instead: [{"black":"d4",
 "white":"d3","blackWinrate":0.43,"pv":[...],"exact":"white wins"},...]
 (exact left out when unknown).
 
-Example: konane openings --board 6`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
+On a board with the gap start (AbstractPlay's 7x6, which a multi-board
+--model plays) there are no removals: the rows are Black's first jumps
+(white "–", "" in JSON) and the choice is the jump the agent rates best.
+
+Example: konane openings --board 6
+Example: konane openings --board 7x6 --model multi.safetensors`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
 		run: runOpenings,
 	})
 }
@@ -45,7 +50,7 @@ Example: konane openings --board 6`, analysis.MaxExactOpenings, analysis.MaxExac
 // runOpenings is "konane openings".
 func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("openings", stderr)
-	board := addBoardFlag(fs, "default 8x8, or the board of --model; openings plays "+squareBoards()+" only yet")
+	board := addBoardFlag(fs, "default 8x8, or the board of --model; a network plays "+narrowBoards())
 	sims := fs.Int("sims", 0, fmt.Sprintf("search simulations per opening (default %d)", analysis.DefaultSims))
 	moveTime := fs.Duration("time", 0, "search time per opening, like 500ms (with --sims: whichever ends first)")
 	exact := fs.Bool("exact", true, fmt.Sprintf("solve the openings exactly (boards up to %dx%d)", analysis.MaxExactOpenings, analysis.MaxExactOpenings))
@@ -63,19 +68,32 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := checkLimits("openings", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
 		return err
 	}
-	n, err := board.get("openings")
-	if err != nil {
+	rb, given, err := board.board("openings")
+	switch {
+	case err != nil:
 		return err
+	case !given && *model == "":
+		rb, given = rules.SquareBoard(rules.DefaultSize), true
+	case given && !rb.Narrow():
+		return usageError("openings", "%s: a network plays %s, not %s", board.flagText(), narrowBoards(), rb)
 	}
-	if n == 0 && *model == "" {
-		n = rules.DefaultSize
+	if *model == "" && (!rb.Square() || !slices.Contains(models.Sizes(), rb.W)) {
+		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too)", rb, models.SizeList())
 	}
-	if *model == "" && !slices.Contains(models.Sizes(), n) {
-		return usageError("openings", "%dx%d: no model is shipped for this board (shipped: %s); give one with --model FILE", n, n, models.SizeList())
+	var e *agent.Engine
+	if given {
+		e, err = agent.OpenBoardEngine(*model, rb)
+	} else {
+		e, err = agent.OpenEngine(*model, 0)
 	}
-	e, err := agent.OpenEngine(*model, n)
 	if err != nil {
 		return fmt.Errorf("openings: %w", err)
+	}
+	if !given {
+		rb = rules.SquareBoard(e.Size())
+	}
+	if note := e.Note(); note != "" {
+		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -86,7 +104,7 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	pr := newProgress("openings", stderr, *quiet)
 	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
 		Seed: *seed, Progress: pr.update("openings")}
-	ops, err := analysis.Openings(ctx, e, cfg, *exact)
+	ops, err := analysis.Openings(ctx, e, rb, cfg, *exact)
 	pr.finish()
 	if err != nil {
 		return fmt.Errorf("openings: %w", err)
@@ -94,5 +112,5 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(analysis.OpeningsAsJSON(ops))
 	}
-	return analysis.WriteOpenings(stdout, e.Size(), ops)
+	return analysis.WriteOpenings(stdout, rb, ops)
 }

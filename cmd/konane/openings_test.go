@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/rules"
 )
@@ -38,5 +39,44 @@ func TestOpeningsCommand(t *testing.T) {
 		if err := run(context.Background(), args, strings.NewReader(""), &out, &errb); err == nil {
 			t.Errorf("%v: no error", args)
 		}
+	}
+}
+
+// TestOpeningsRectangle: with a multi-board model file, openings on 7x6
+// (the gap start) rates Black's first jumps, and on 7x6/removal every
+// pair of removals; without a model a rectangle is one line.
+func TestOpeningsRectangle(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"openings", "--board", "size-7", "--model", path, "--sims", "4", "--json", "--quiet"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var rows []analysis.OpeningsJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	start, _ := rules.Board{W: 7, H: 6, Start: rules.Gap}.Position()
+	if len(rows) != start.CountMoves() || len(rows) == 0 {
+		t.Fatalf("%d rows on 7x6, want Black's %d first jumps:\n%s", len(rows), start.CountMoves(), out.String())
+	}
+	for _, r := range rows {
+		if _, err := rules.ParseMove(start, r.Black); err != nil || r.White != "" || r.Exact != "" {
+			t.Errorf("row %+v: %v", r, err)
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"openings", "--board", "7x6/removal", "--model", path, "--sims", "4", "--quiet"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	removal, _ := rules.Board{W: 7, H: 6}.Position()
+	if n := strings.Count(out.String(), "\n") - 2; n != len(rules.OpeningsFrom(removal)) || !strings.Contains(out.String(), "the agent's choice for Black: remove ") {
+		t.Errorf("7x6/removal: %d rows, want %d:\n%s", n, len(rules.OpeningsFrom(removal)), out.String())
+	}
+	if !strings.Contains(errb.String(), "note: the network was not trained on 7x6/removal") {
+		t.Errorf("no note on stderr: %q", errb.String())
+	}
+	err := run(context.Background(), []string{"openings", "--board", "7x6"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "openings: 7x6: no model is shipped for this board") {
+		t.Errorf("7x6 without a model: %v", err)
 	}
 }

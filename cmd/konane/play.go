@@ -55,7 +55,9 @@ The input may be a pipe, so that games can be scripted.
 
 The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
 ` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others (or --model FILE, whose
-board is then the only one). Its search runs the simulations of --level per
+board is then the only one; a multi-board model file plays every board of
+up to 8 files and ranks, rectangles too, and says when it was not trained
+on the one played). Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
 search's estimate. On the other boards (rectangles such as AbstractPlay's
 7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
@@ -107,10 +109,10 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	t := &terminal{out: stdout, strength: strength, level: level,
 		color: *color, coach: *coach, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
-	if given && (!rb.Square() || !rb.Narrow() || af.model == "" && !slices.Contains(agent.Sizes(), rb.W)) {
+	if given && (!rb.Narrow() || af.model == "" && (!rb.Square() || !slices.Contains(agent.Sizes(), rb.W))) {
 		// No network for this board: the classical engine plays.
 		if af.model != "" {
-			return usageError("play", "--model: a network plays square boards up to %dx%d only yet, not %s (without --model the classical engine plays it)", rules.MaxSize, rules.MaxSize, rb)
+			return usageError("play", "--model: a network plays %s, not %s (without --model the classical engine plays it)", narrowBoards(), rb)
 		}
 		if t.pvsTime, err = classicalTime("play", fs, af); err != nil {
 			return err
@@ -118,17 +120,25 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		t.board = rb
 		return t.run(ctx, stdin)
 	}
-	n := rb.W
-	if !given && af.model == "" {
-		n = rules.DefaultSize
+	switch {
+	case given:
+		// A multi-board model file plays the rectangles too.
+		t.engine, err = agent.OpenBoardEngine(af.model, rb)
+		t.board = rb
+	case af.model == "":
+		t.engine, err = agent.OpenEngine("", rules.DefaultSize)
+	default:
+		t.engine, err = agent.OpenEngine(af.model, 0)
 	}
-	if t.engine, err = agent.OpenEngine(af.model, n); err != nil {
+	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	if note := t.engine.Note(); note != "" {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
-	t.board = rules.SquareBoard(t.engine.Size())
+	if !given {
+		t.board = rules.SquareBoard(t.engine.Size())
+	}
 	return t.run(ctx, stdin)
 }
 

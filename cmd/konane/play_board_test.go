@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -53,6 +54,35 @@ func TestPlayRectangle(t *testing.T) {
 	}
 	if want := (rules.Board{W: 7, H: 6, Start: rules.Gap}); r.Board() != want || len(r.Moves) != 2 || r.Moves[0].String() != "d6-d4" {
 		t.Errorf("record board %v moves %v", r.Board(), r.Moves)
+	}
+}
+
+// TestPlayMultiBoardRectangle: play --board 8x7 --model with a
+// multi-board model file plays the rectangle with the network, saying in
+// one line that it was not trained there; a single-board model file
+// cannot play it (one line).
+func TestPlayMultiBoardRectangle(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"play", "--board", "8x7", "--model", path, "--sims", "4", "--color", "white"}, strings.NewReader("moves\nquit\n"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	text := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{"note: the network was not trained on 8x7 (it was on 6x6,7x6)", "New game on 8x7", "The computer (black) plays "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(text, "classical engine") {
+		t.Errorf("the classical engine played:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"play", "--board", "size-7", "--model", path, "--sims", "4"}, strings.NewReader("quit\n"), &out, &errb); err != nil || strings.Contains(out.String(), "note:") {
+		t.Errorf("7x6, trained there: %v\n%s", err, out.String())
+	}
+	err := run(context.Background(), []string{"play", "--board", "7x6", "--model", agenttest.TinyModelFile(t, 6)}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "cannot play 7x6") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("a single-board model on 7x6: %v", err)
 	}
 }
 
@@ -133,12 +163,12 @@ func TestPlayBoardErrors(t *testing.T) {
 	}{
 		{[]string{"--board", "17x8"}, "play: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
 		{[]string{"--board", "size-15", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
-		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: --model: a network plays square boards up to 8x8 only yet, not 10x10 (without --model the classical engine plays it)"},
+		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: --model: a network plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 10x10 (without --model the classical engine plays it)"},
 		{[]string{"--board", "3x6"}, `play: --board 3x6: 3x6 is outside the boards 4x4..16x16`},
 		{[]string{"--board", "7x6/middle"}, `play: --board 7x6/middle: unknown start: want removal or gap after the slash`},
 		{[]string{"--board", "6/gap"}, `play: --board 6/gap: the gap start needs exactly one of width and height odd`},
 		{[]string{"--board", "7x6", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
-		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: --model: a network plays square boards up to 8x8 only yet, not 7x6 (without --model the classical engine plays it)"},
+		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: agent: net: loading model: open m.safetensors"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), append([]string{"play"}, tc.args...), strings.NewReader(""), &out, &errb)

@@ -105,7 +105,7 @@ through the boards, each board repeated by its weight (8x8:2 plays twice
 as many 8x8 games), each with its size's defaults; each training batch is
 of one board. The list is part of the run: a resume with another is
 refused. Such a run plays its own games (no workers, no gate yet);
-"konane ladder --board N" rates it on one of its square boards, and
+"konane ladder --board B" rates it on one of its boards (7x6 too), and
 --ladder-every on each of them in turn.
 
 Example: konane train --run runs/6x6 --board 6 --time 30m
@@ -168,16 +168,11 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return trainFromWorkers(ctx, store, cfg, hooks, logf)
 	}
 	if o.ladderEvery > 0 {
-		var squares []int // a multi-board run's ladders
-		for _, b := range cfg.BoardList() {
-			if b.Square() && cfg.MultiBoard() {
-				squares = append(squares, b.W)
-			}
+		var boards []rules.Board // a multi-board run's ladders
+		if cfg.MultiBoard() {
+			boards = cfg.BoardList()
 		}
-		if cfg.MultiBoard() && len(squares) == 0 {
-			return usageError("train", "--ladder-every: the ladder rates square boards only yet, and the run's boards are %s", runBoards(cfg))
-		}
-		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, squares, cfg.Duration, logf)
+		rate, wait := ladderAlongside(ctx, o.run, o.ladderEvery, boards, cfg.Duration, logf)
 		defer wait()
 		generation := hooks.Generation
 		hooks.Generation = func(m runfiles.Metrics) { generation(m); rate(m.Generation) }

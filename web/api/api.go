@@ -188,7 +188,7 @@ func (s *Service) openings(r *http.Request) (any, error) {
 	size := s.defaultSize()
 	if q := r.URL.Query().Get("size"); q != "" {
 		n, err := strconv.Atoi(q)
-		if err != nil {
+		if err != nil || n < rules.MinSize || n > rules.MaxSize {
 			return nil, badRequest("error.size", "size", q, "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
 		}
 		size = n
@@ -200,7 +200,7 @@ func (s *Service) openings(r *http.Request) (any, error) {
 	return s.openingsCache.get(r.Context(), size, func() (*openingsJSON, error) {
 		var ops []analysis.Opening
 		err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
-			ops, err = analysis.Openings(ctx, engine, cfg, true)
+			ops, err = analysis.Openings(ctx, engine, rules.SquareBoard(size), cfg, true)
 			return err
 		})
 		if err != nil {

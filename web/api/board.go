@@ -53,13 +53,14 @@ func boardJSON(b rules.Board) (size int, name string) {
 	return 0, b.String()
 }
 
-// engineFor returns the engine of b's model, or nil when the classical
-// engine plays b (no model for it).
+// engineFor returns the engine of b's model (a multi-board model's
+// network on a rectangle too), or nil when the classical engine plays b
+// (no model for it).
 func (s *Service) engineFor(b rules.Board) (*agent.Engine, error) {
-	if b != rules.SquareBoard(b.W) || !b.Narrow() {
+	if !b.Narrow() {
 		return nil, nil
 	}
-	e, err := s.cfg.Engines.Get(b.W)
+	e, err := s.cfg.Engines.GetBoard(b)
 	var nm *agent.NoModelError
 	if errors.As(err, &nm) {
 		return nil, nil

@@ -1,12 +1,15 @@
 package api
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -184,5 +187,46 @@ func TestBoardRows(t *testing.T) {
 	want := []string{"oxox", "xoxo", "oxox", "..xo"}
 	if got := BoardRows(p); strings.Join(got, "/") != strings.Join(want, "/") {
 		t.Errorf("BoardRows = %v, want %v", got, want)
+	}
+}
+
+// TestMultiBoardModelRectangles: with a multi-board model file the
+// network plays the rectangles it encodes (its moves come with an
+// evaluation; the state's note says when it was not trained there), the
+// classical engine the boards above 8x8.
+func TestMultiBoardModelRectangles(t *testing.T) {
+	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	ts := newTestServer(t, Config{Engines: es})
+	for _, tc := range []struct {
+		req       string
+		board     rules.Board
+		classical bool
+		note      string
+	}{
+		{`{"board":"7x6","color":"white","level":"newcomer"}`, rules.Board{W: 7, H: 6, Start: rules.Gap}, false, ""},
+		{`{"board":"8x7","color":"white","level":"newcomer"}`, rules.Board{W: 8, H: 7, Start: rules.Gap}, false, "the network was not trained on 8x7 (it was on 6x6,7x6)"},
+		{`{"board":"9x8","color":"white","level":"newcomer"}`, rules.Board{W: 9, H: 8, Start: rules.Gap}, true, ""},
+	} {
+		st := ts.mustState(t, "/api/v2/new", tc.req)
+		for i := 0; i < 3 && !st.Over; i++ {
+			checkBoardState(t, st, tc.board)
+			if st.Classical != tc.classical || st.Note != tc.note || !tc.classical && st.Eval == nil {
+				t.Fatalf("%s: classical %v, note %q, eval %+v", tc.req, st.Classical, st.Note, st.Eval)
+			}
+			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+		}
+		checkBoardState(t, st, tc.board)
 	}
 }

@@ -102,7 +102,7 @@ func (s *Service) review(r *http.Request) (any, error) {
 	switch {
 	case err != nil:
 		return nil, err
-	case engine == nil:
+	case engine == nil || !b.Square(): // the review's report is of square boards
 		return nil, badRequest("error.reviewBoard", "board", fmt.Sprintf("%d×%d", b.W, b.H), "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
 	case len(rec.Moves) == 0:
 		return nil, badRequest("error.reviewEmpty")

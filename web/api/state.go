@@ -34,6 +34,10 @@ type stateJSON struct {
 	// Classical says that the classical engine plays this board (there is
 	// no model for it): its moves come with no evaluation.
 	Classical bool `json:"classical,omitempty"`
+	// Note is the one line that says the network was not trained on this
+	// board (a multi-board model's, net.Model.BoardNote), in English; ""
+	// when it was, or when no network plays.
+	Note string `json:"note,omitempty"`
 }
 
 type evalJSON struct {
@@ -54,6 +58,9 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 		Turn: g.Turn().String(), Phase: phase.String(), Board: rows,
 		Moves: g.MoveStrings(), Legal: []string{}, Over: g.Over(),
 		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start, Classical: gm.engine == nil,
+	}
+	if gm.engine != nil {
+		st.Note = gm.engine.Note()
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
