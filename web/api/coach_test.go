@@ -1,0 +1,138 @@
+package api
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// solveMoves returns the human's winning and losing moves of the game of
+// st (on a board the exact solver settles).
+func solveMoves(t *testing.T, st stateJSON) (wins, loses []string) {
+	t.Helper()
+	g, err := rules.NewGame(st.Game.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range st.Moves {
+		if _, err := g.PlayString(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := solver.New().Analyze(context.Background(), g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Wins {
+			wins = append(wins, r.Move.String())
+		} else {
+			loses = append(loses, r.Move.String())
+		}
+	}
+	return wins, loses
+}
+
+// TestCoach: on 5x5, where the exact solver checks every figure, the
+// coach (moveRequest.Coach) says nothing of winning moves and, of a move
+// that throws the win away, names a winning move instead and the drop
+// from 100% to 0%, on the human's move (ply) before the computer's reply;
+// without Coach the same move draws no word. The evaluation after the
+// computer's reply is proven: the human lost with perfect play.
+func TestCoach(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	st := ts.mustState(t, "/api/v2/new", `{"size":5,"color":"black","level":"hard"}`)
+	blundered := false
+	for !st.Over && !blundered {
+		wins, loses := solveMoves(t, st)
+		if len(wins) == 0 {
+			t.Fatalf("after %v the human (Black, who wins 5x5) has no winning move: the computer erred", st.Moves)
+		}
+		if len(loses) == 0 { // nothing to throw away: a winning move
+			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: wins[0], Coach: true}))
+			if st.Coach != nil {
+				t.Fatalf("the coach spoke of the winning move %s: %+v", wins[len(wins)-1], *st.Coach)
+			}
+			continue
+		}
+		// Without the coach: silent.
+		quiet := ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: loses[0]}))
+		if quiet.Coach != nil {
+			t.Fatalf("the coach spoke while off: %+v", *quiet.Coach)
+		}
+		// Every winning move: silent.
+		for _, w := range wins {
+			if got := ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: w, Coach: true})); got.Coach != nil {
+				t.Fatalf("the coach spoke of the winning move %s: %+v", w, *got.Coach)
+			}
+		}
+		// The blunder.
+		ply := len(st.Moves) + 1
+		got := ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: loses[0], Coach: true}))
+		c := got.Coach
+		if c == nil {
+			t.Fatalf("after %v the losing %s drew no word from the coach", st.Moves, loses[0])
+		}
+		if c.Ply != ply || c.Move != loses[0] || !slices.Contains(wins, c.Better) || c.From != 1 || c.To != 0 {
+			t.Errorf("the coach on %s at ply %d (winning moves %v): %+v", loses[0], ply, wins, *c)
+		}
+		if !got.Over {
+			if len(got.Moves) != ply+1 || got.Eval == nil || got.Eval.Ply != ply+1 {
+				t.Fatalf("no reply with its evaluation after the blunder: moves %v, eval %+v", got.Moves, got.Eval)
+			}
+			if !got.Eval.Proven || got.Eval.HumanWinProb != 0 {
+				t.Errorf("the evaluation after the blunder and the perfect reply: %+v, want proven lost", *got.Eval)
+			}
+		}
+		blundered = true
+	}
+	if !blundered {
+		t.Fatal("the game ended without a losing move to try")
+	}
+}
+
+// TestWeakLevelEval: the evaluation sent with a weak level's move is a
+// search at the advice level (kind "eval" in the search metrics), the
+// line starting with the computer's move; at hard the agent's own
+// search is the evaluation (no "eval" search).
+func TestWeakLevelEval(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	evals := func(level string) int {
+		t.Helper()
+		resp, err := http.Get(ts.url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		m := regexp.MustCompile(`konane_search_seconds_count\{kind="eval",level="` + level + `"\} (\d+)`).FindSubmatch(body)
+		if m == nil {
+			return 0
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		return n
+	}
+	for _, tc := range []struct {
+		level string
+		eval  bool
+	}{{"newcomer", true}, {"hard", false}} {
+		st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"white","level":"`+tc.level+`"}`)
+		for i := 0; i < 2 && !st.Over; i++ {
+			before := evals(tc.level)
+			if st.Eval == nil || st.Eval.Ply != len(st.Moves) || st.Eval.PV[0] != st.Moves[len(st.Moves)-1] {
+				t.Fatalf("%s: the computer's move %v came with the evaluation %+v", tc.level, st.Moves, st.Eval)
+			}
+			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+			if n := evals(tc.level) - before; (n == 1) != tc.eval || n > 1 {
+				t.Errorf("%s: %d evaluation searches for one move of the computer", tc.level, n)
+			}
+		}
+	}
+}
