@@ -341,6 +341,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
 	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
+	t.Run("coach", func(t *testing.T) { browserCoach(t, browser, ts) })
 }
 
 // browserBoards: a board without a model (15x12, AbstractPlay's size-15)

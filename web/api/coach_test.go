@@ -43,9 +43,10 @@ func solveMoves(t *testing.T, st stateJSON) (wins, loses []string) {
 // TestCoach: on 5x5, where the exact solver checks every figure, the
 // coach (moveRequest.Coach) says nothing of winning moves and, of a move
 // that throws the win away, names a winning move instead and the drop
-// from 100% to 0%, on the human's move (ply) before the computer's reply;
-// without Coach the same move draws no word. The evaluation after the
-// computer's reply is proven: the human lost with perfect play.
+// from 100% to 0%, on the human's move (ply), and the computer waits
+// with its reply until the human plays on; without Coach the same move
+// draws no word. The evaluation after the computer's reply is proven:
+// the human lost with perfect play.
 func TestCoach(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	st := ts.mustState(t, "/api/v2/new", `{"size":5,"color":"black","level":"hard"}`)
@@ -83,9 +84,15 @@ func TestCoach(t *testing.T) {
 		if c.Ply != ply || c.Move != loses[0] || !slices.Contains(wins, c.Better) || c.From != 1 || c.To != 0 {
 			t.Errorf("the coach on %s at ply %d (winning moves %v): %+v", loses[0], ply, wins, *c)
 		}
+		// The game waits for the human: no reply yet, the coach's status.
+		if len(got.Moves) != ply || got.Turn == got.Human || got.Message.Code != "status.coach" || got.Eval != nil || !got.CanUndo {
+			t.Fatalf("after the blunder: moves %v, turn %s, message %+v, eval %+v, canUndo %v", got.Moves, got.Turn, got.Message, got.Eval, got.CanUndo)
+		}
+		// Playing on: the computer's reply, evaluated as proven lost.
+		got = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: got.Game, Coach: true}))
 		if !got.Over {
-			if len(got.Moves) != ply+1 || got.Eval == nil || got.Eval.Ply != ply+1 {
-				t.Fatalf("no reply with its evaluation after the blunder: moves %v, eval %+v", got.Moves, got.Eval)
+			if len(got.Moves) != ply+1 || got.Eval == nil || got.Eval.Ply != ply+1 || got.Coach != nil {
+				t.Fatalf("no reply with its evaluation after playing on: moves %v, eval %+v", got.Moves, got.Eval)
 			}
 			if !got.Eval.Proven || got.Eval.HumanWinProb != 0 {
 				t.Errorf("the evaluation after the blunder and the perfect reply: %+v, want proven lost", *got.Eval)

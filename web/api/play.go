@@ -240,19 +240,23 @@ type moveRequest struct {
 	Game gameJSON `json:"game"`
 	Move string   `json:"move"` // the human's; "" when the agent is to move
 	// Coach asks the coach to judge the human's move (coachJSON) before
-	// the agent replies.
+	// the agent replies; the agent does not reply to a move the coach
+	// points out.
 	Coach bool `json:"coach,omitempty"`
 }
 
 // move plays the human's move and the agent's reply; with no move, the
-// agent's move when it is to move (the game reloaded before it did).
+// agent's move when it is to move (the game reloaded before it did, or
+// the human plays on after the coach's word). With Coach, a move that
+// drops the human's chances by agent.CoachDrop or more is answered at
+// once, without the reply: the state says so (Coach), and the human
+// takes the move back or plays on (a request without a move).
 func (s *Service) move(r *http.Request) (any, error) {
 	var req moveRequest
 	gm, err := s.decodeGame(r, &req, &req.Game)
 	if err != nil {
 		return nil, err
 	}
-	var verdict *coachJSON
 	switch turn := gm.g.Turn(); {
 	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
@@ -270,9 +274,16 @@ func (s *Service) move(r *http.Request) (any, error) {
 		if _, err := gm.g.PlayString(req.Move); err != nil {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.move", "move", req.Move), detail: err}
 		}
-		if coach {
-			if verdict, err = s.coach(r, gm, before, g.Last()); err != nil {
+		if coach && !gm.g.Over() {
+			verdict, err := s.coach(r, gm, before, g.Last())
+			if err != nil {
 				return nil, err
+			}
+			if verdict != nil { // the game waits: take the move back, or play on
+				st := s.view(r, gm, nil)
+				st.Coach = verdict
+				st.Message = s.msgs.Render(messages.Negotiate(r), messages.New("status.coach"))
+				return st, nil
 			}
 		}
 	}
@@ -282,9 +293,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
-	st := s.view(r, gm, ev)
-	st.Coach = verdict
-	return st, nil
+	return s.view(r, gm, ev), nil
 }
 
 // coach judges the human's move m in before, the position before it

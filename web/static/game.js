@@ -3,15 +3,15 @@
 // list and looking back at a move.
 
 import {api, config} from "./api.js";
-import {applyMove, boardDims, boardLabel, boardName, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
+import {applyMove, boardDims, boardLabel, boardName, drawArrows, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
 import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
-import {$, announce, busy} from "./page.js";
+import {$, announce, busy, prefs} from "./page.js";
 
 export let state = null;    // the game, as the server last sent it (state.game is the record)
 let selected = null; // the square of the stone chosen to jump, or null
-let hint = null;     // the last hint's move, or null
+let hint = null;     // the last hint's move (drawn as an arrow), or null
 export let viewPly = null;  // the move looked back at (0: the start), or null for the game as it stands
 let flipped = false; // the Flip button pressed: the board turned from its usual side
 
@@ -53,13 +53,17 @@ export function show(s, same) {
   if (!old) evals = {};
   for (const k of Object.keys(evals)) if (Number(k) > s.moves.length) delete evals[k];
   if (s.eval) evals[s.eval.ply] = s.eval;
+  // The coach's better move, after its move was taken back: shown as a
+  // hint on the position it was better in.
+  const retry = old && old.coach && s.moves.length === old.coach.ply - 1 ? old.coach.better : null;
   state = s;
   selected = null;
-  hint = null;
+  hint = retry;
   viewPly = null;
   $("viewbar").hidden = true;
   gameCode.save(s.game);
   $("hinttext").textContent = "";
+  drawCoach();
   // A note ("The moves are on the clipboard.") is of the game as it
   // was: a new game, a move, an undo or the end clear it.
   if (!old || s.moves.length !== old.moves.length || s.over !== old.over) $("note").textContent = "";
@@ -99,6 +103,7 @@ export function show(s, same) {
     const humans = (i % 2 === 0) === (s.human === "black");
     said.push(t(humans ? "announce.you" : "announce.computer", {move: s.moves[i]}));
   }
+  if (s.coach) said.push($("coachtext").textContent);
   said.push(msg(s.message));
   announce(said.join(" "));
   if (!old) askEval();
@@ -121,7 +126,7 @@ async function askEval() {
   let e = null;
   try {
     const h = await api("api/v2/hint", {game: s.game});
-    e = {ply: ply, agentMove: s.moves[ply - 1], humanWinProb: h.winProb, pv: h.pv};
+    e = {ply: ply, agentMove: s.moves[ply - 1], humanWinProb: h.winProb, pv: h.pv, proven: !!h.proven};
   } catch (err) {
     e = null;
   }
@@ -203,6 +208,43 @@ function drawBoard() {
     },
   });
   $("board").classList.toggle("past", looking);
+  drawBoardArrows();
+}
+
+// drawBoardArrows draws the moves the page points at over the game's
+// board: the coach's (the move played, and the better one) while the
+// game waits on its word, else the hint's; none while looking back.
+function drawBoardArrows() {
+  const [w, h] = boardDims(state.board);
+  const arrows = [];
+  if (viewPly === null) {
+    if (state.coach) arrows.push({move: state.coach.move, cls: "played"}, {move: state.coach.better, cls: "best"});
+    else if (hint) arrows.push({move: hint, cls: "hint"});
+  }
+  drawArrows($("arrows"), w, h, arrows, isFlipped());
+  $("arrows").classList.toggle("wide", w > 12);
+}
+
+// coachOn says whether the coach is on (the Coach box, kept in the
+// browser).
+export function coachOn() { return prefs.get("coach", "off") === "on"; }
+
+// drawCoach shows the coach's word on the human's last move, when the
+// server stopped the game for it: how far the move dropped the human's
+// chances and the better move (both drawn on the board), with Undo and
+// Play on.
+function drawCoach() {
+  const c = state.coach;
+  $("coachbox").hidden = !c;
+  if (!c) return;
+  putText($("coachtext"), "coach.text", {from: Math.round(100 * c.from), to: Math.round(100 * c.to), better: c.better});
+}
+
+// coachPlayOn lets the computer reply to a move the coach stopped the game
+// for.
+export function coachPlayOn() {
+  if (!state || !state.coach) return;
+  act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
 }
 
 // explain says why a click did nothing, in the status line and to screen
@@ -332,7 +374,7 @@ function play(move) {
     if (viewPly === null) queueMove(before.moves.concat([move]), before.moves.length);
     animated = before.moves.length + 1;
     try {
-      return await api("api/v2/move", {game: before.game, move: move});
+      return await api("api/v2/move", {game: before.game, move: move, coach: coachOn()});
     } catch (e) {
       state = before;
       drawBoard();
@@ -371,6 +413,14 @@ function drawEval() {
     $("evaltext").textContent = t("status.classical", {board: boardLabel(state.board)});
     return;
   }
+  if (state.coach) { // the game waits on the coach's word: its figure after the move
+    const p = Math.round(100 * state.coach.to);
+    $("evalfill").style.width = p + "%";
+    bar.setAttribute("aria-valuenow", String(p));
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}));
+    $("evaltext").textContent = t("eval.coach", {p: p});
+    return;
+  }
   if (!e) {
     const none = t(asking === state.moves.length ? "eval.asking" : "eval.none");
     $("evalfill").style.width = "50%";
@@ -387,6 +437,16 @@ function drawEval() {
   // starts with the move itself).
   const pv = e.pv[0] === e.agentMove ? e.pv.slice(1) : e.pv;
   putText($("evaltext"), pv.length ? "eval.text" : "eval.short", {p: p, move: e.agentMove, pv: pv.join(" ")});
+  // A proven result is said plainly: who wins with perfect play.
+  if (e.proven) {
+    const other = state.human === "black" ? "white" : "black";
+    const winner = e.humanWinProb >= 0.5 ? state.human : other;
+    const strong = document.createElement("strong");
+    strong.className = "proven";
+    strong.textContent = t(winner === "black" ? "eval.provenBlack" : "eval.provenWhite");
+    $("evaltext").prepend(strong, " ");
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + strong.textContent);
+  }
 }
 
 // moveLabel numbers the move of ply i (0-based) as records do, by move

@@ -1,0 +1,182 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
+)
+
+// solved returns the winning and the losing moves of the side to move
+// after moves on a size×size board (one the exact solver settles).
+func solved(t *testing.T, size int, moves []string) (wins, loses []string) {
+	t.Helper()
+	g, err := rules.NewGame(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		if _, err := g.PlayString(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := solver.New().Analyze(context.Background(), g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Wins {
+			wins = append(wins, r.Move.String())
+		} else {
+			loses = append(loses, r.Move.String())
+		}
+	}
+	return wins, loses
+}
+
+// moves returns the moves of the page's game.
+func (p *page) moves() []string {
+	p.t.Helper()
+	var ms []string
+	if err := json.Unmarshal([]byte(p.eval(`JSON.stringify(konane.state.moves)`)), &ms); err != nil {
+		p.t.Fatal(err)
+	}
+	return ms
+}
+
+// keyMove plays move (a removal or a jump) by keyboard alone: the arrow
+// keys to each of its squares, then Enter.
+func (p *page) keyMove(move string) {
+	p.t.Helper()
+	v := p.version()
+	sqs := strings.Split(move, "-")
+	for _, sq := range sqs {
+		p.key(fmt.Sprintf(`#board [data-sq=%q]`, sq))
+	}
+	p.settle(v)
+}
+
+// browserCoach: the coach on (its box, kept in the browser), a 5x5 game
+// as Black (who wins 5x5) at level hard, played by keyboard: a winning
+// move draws no word; a move that throws the win away stops the game at
+// once with one line (from 100% to 0%, a winning move named), the move
+// and the better one drawn as arrows, the line announced; Undo takes the
+// move back and shows the better move as a hint arrow; played again,
+// Play on brings the computer's reply and the bar says plainly that
+// White wins with perfect play. The Hint button draws its move as an
+// arrow. Screenshots coach-desktop.png and coach-phone.png.
+func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
+	for _, phone := range []bool{false, true} {
+		p := tab(t, browser, ts, "en", phone)
+		p.load("/")
+		msgs := p.msgs()
+		if p.eval(`document.getElementById("coach").checked ? "on" : "off"`) != "off" {
+			t.Fatal("the coach is on before it was turned on")
+		}
+		p.click("#coach")
+		if p.text("note") != msgs["coach.on"] {
+			t.Errorf("turning the coach on says %q", p.text("note"))
+		}
+		p.eval(`document.getElementById("size").value = "5x5"; document.getElementById("level").value = "hard"; document.getElementById("color").value = "black"; ""`)
+		v := p.version()
+		p.click("#new")
+		p.settle(v)
+		// The Hint button: an arrow (a ring for a removal) of its move.
+		v = p.version()
+		p.click("#hint")
+		p.settle(v)
+		hinted := p.eval(`konane.state && document.querySelector("#arrows .arrow.hint") ? document.querySelector("#arrows .arrow.hint").dataset.move : ""`)
+		if !strings.HasPrefix(p.text("hinttext"), strings.Split(msgs["hint.short"], "{")[0]) || hinted == "" || !strings.Contains(p.text("hinttext"), hinted) {
+			t.Errorf("the hint %q is drawn as the arrow of %q", p.text("hinttext"), hinted)
+		}
+		p.tabTo("#board .sq", true)
+		var wins, loses []string
+		for range 12 {
+			wins, loses = solved(t, 5, p.moves())
+			if len(wins) == 0 {
+				t.Fatalf("after %v Black has no winning move", p.moves())
+			}
+			if len(loses) > 0 {
+				break
+			}
+			p.keyMove(wins[0])
+			if p.eval(`String(document.getElementById("coachbox").hidden)`) != "true" {
+				t.Fatalf("the coach spoke of the winning move %s: %q", wins[0], p.text("coachtext"))
+			}
+		}
+		if len(loses) == 0 {
+			t.Fatal("no losing move to try")
+		}
+		ply := len(p.moves()) + 1
+		blunder := func() {
+			t.Helper()
+			p.tabTo("#board .sq", true)
+			p.keyMove(loses[0])
+			if p.eval(`String(document.getElementById("coachbox").hidden)`) != "false" {
+				t.Fatalf("the losing %s drew no word from the coach", loses[0])
+			}
+		}
+		blunder()
+		line := p.text("coachtext")
+		var better string
+		for _, w := range wins {
+			want := strings.NewReplacer("{from}", "100", "{to}", "0", "{better}", w).Replace(msgs["coach.text"])
+			if line == want {
+				better = w
+			}
+		}
+		if better == "" {
+			t.Fatalf("the coach says %q of %s (winning moves %v)", line, loses[0], wins)
+		}
+		if got := len(p.moves()); got != ply || p.text("status") != msgs["status.coach"] {
+			t.Errorf("after the blunder: %d moves, status %q", got, p.text("status"))
+		}
+		arrows := p.eval(`Array.from(document.querySelectorAll("#arrows .arrow")).map(a => a.getAttribute("class") + " " + a.dataset.move).join("; ")`)
+		if arrows != "arrow played "+loses[0]+"; arrow best "+better {
+			t.Errorf("the board's arrows after the blunder: %q", arrows)
+		}
+		if a := p.text("announce"); !strings.Contains(a, line) {
+			t.Errorf("the live region says %q, not the coach's line", a)
+		}
+		if got, want := p.text("evaltext"), strings.ReplaceAll(msgs["eval.coach"], "{p}", "0"); got != want {
+			t.Errorf("while the coach waits the bar says %q, want %q", got, want)
+		}
+		p.still()
+		if phone {
+			p.screenshot("coach-phone")
+		} else {
+			p.screenshot("coach-desktop")
+		}
+		// Undo: the move taken back, the better move a hint arrow.
+		v = p.version()
+		p.click("#coachundo")
+		p.settle(v)
+		if got := len(p.moves()); got != ply-1 || p.eval(`String(document.getElementById("coachbox").hidden)`) != "true" {
+			t.Fatalf("Undo left %d moves (want %d), the coach's box hidden: %s", got, ply-1, p.eval(`String(document.getElementById("coachbox").hidden)`))
+		}
+		if got := p.eval(`Array.from(document.querySelectorAll("#arrows .arrow")).map(a => a.getAttribute("class") + " " + a.dataset.move).join("; ")`); got != "arrow hint "+better {
+			t.Errorf("after Undo the board's arrows are %q, want the hint %s", got, better)
+		}
+		// Again, and play on: the reply, and a proven loss said plainly.
+		blunder()
+		v = p.version()
+		p.click("#coachplayon")
+		p.settle(v)
+		if p.eval(`document.body.dataset.over`) == "true" {
+			continue
+		}
+		if got := p.moves(); len(got) != ply+1 || got[ply-1] != loses[0] {
+			t.Fatalf("after Play on the moves are %v", got)
+		}
+		if et := p.text("evaltext"); !strings.HasPrefix(et, msgs["eval.provenWhite"]) {
+			t.Errorf("after the blunder the bar says %q, not %q", et, msgs["eval.provenWhite"])
+		}
+		if vt := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuetext")`); !strings.Contains(vt, msgs["eval.provenWhite"]) {
+			t.Errorf("the bar's aria-valuetext %q does not say who wins", vt)
+		}
+	}
+}
