@@ -68,7 +68,8 @@ func (p *page) keyMove(move string) {
 // move back and shows the better move as a hint arrow; played again,
 // Play on brings the computer's reply and the bar says plainly that
 // White wins with perfect play. The Hint button draws its move as an
-// arrow. Screenshots coach-desktop.png and coach-phone.png.
+// arrow. A 4x4 game as Black says at once that White wins with perfect
+// play. Screenshots coach-desktop.png and coach-phone.png.
 func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
 	for _, phone := range []bool{false, true} {
 		p := tab(t, browser, ts, "en", phone)
@@ -81,8 +82,16 @@ func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
 		if p.text("note") != msgs["coach.on"] {
 			t.Errorf("turning the coach on says %q", p.text("note"))
 		}
-		p.eval(`document.getElementById("size").value = "5x5"; document.getElementById("level").value = "hard"; document.getElementById("color").value = "black"; ""`)
+		// 4x4 as Black is lost from the start, and the page says so plainly.
+		p.eval(`document.getElementById("size").value = "4x4"; document.getElementById("level").value = "hard"; document.getElementById("color").value = "black"; ""`)
 		v := p.version()
+		p.click("#new")
+		p.settle(v)
+		if et := p.text("evaltext"); et != msgs["eval.provenWhite"] || p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow")`) != "0" {
+			t.Errorf("4x4 as Black from the start: the bar says %q", et)
+		}
+		p.eval(`document.getElementById("size").value = "5x5"; ""`)
+		v = p.version()
 		p.click("#new")
 		p.settle(v)
 		// The Hint button: an arrow (a ring for a removal) of its move.

@@ -143,3 +143,43 @@ func TestWeakLevelEval(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfect: a game's state says who wins with perfect play where it
+// is proven: on 4x4 and 5x5 from the start (the exact solver: White wins
+// 4x4, Black 5x5, checked by the solver here), and on 6x6 in the opening
+// removals by the openings table once the server has one (here a table
+// put in its cache), and not without it.
+func TestPerfect(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, size := range []int{4, 5} {
+		st := ts.mustState(t, "/api/v2/new", `{"size":`+strconv.Itoa(size)+`,"color":"black","level":"hard"}`)
+		wins, _ := solveMoves(t, st)
+		want := "white"
+		if len(wins) > 0 {
+			want = "black"
+		}
+		if st.Perfect != want {
+			t.Errorf("%dx%d from the start: perfect %q, the solver says %s wins", size, size, st.Perfect, want)
+		}
+	}
+	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"hard"}`)
+	if st.Perfect != "" {
+		t.Errorf("6x6 without an openings table: perfect %q", st.Perfect)
+	}
+	ts.openingsCache.get(context.Background(), 6, func() (*openingsJSON, error) {
+		return &openingsJSON{Size: 6, Solved: true, Winner: "black", Winning: []string{"c3"},
+			Openings: []openingJSON{{Black: "a1", White: "a2", Exact: "white"}, {Black: "c3", White: "c4", Exact: "black"}}}, nil
+	})
+	for _, tc := range []struct {
+		moves []string
+		want  string
+	}{{nil, "black"}, {[]string{"a1"}, "white"}, {[]string{"c3"}, "black"}, {[]string{"a1", "a2"}, "white"}, {[]string{"c3", "c4"}, "black"}, {[]string{"c3", "d3"}, ""}} {
+		gj := gameJSON{Size: 6, Human: "black", Level: "hard", Moves: tc.moves}
+		if len(tc.moves)%2 == 1 {
+			gj.Human = "white"
+		}
+		if got := ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{Game: gj})); got.Perfect != tc.want {
+			t.Errorf("6x6 after %v by the table: perfect %q, want %q", tc.moves, got.Perfect, tc.want)
+		}
+	}
+}

@@ -34,6 +34,9 @@ type stateJSON struct {
 	// Classical says that the classical engine plays this board (there is
 	// no model for it): its moves come with no evaluation.
 	Classical bool `json:"classical,omitempty"`
+	// Perfect is the side that wins with perfect play from here, where
+	// that is proven (Service.perfect): "black", "white" or none.
+	Perfect string `json:"perfect,omitempty"`
 }
 
 type evalJSON struct {
@@ -88,6 +91,7 @@ func (s *Service) view(r *http.Request, gm *game, ev *evalJSON) stateJSON {
 		st.Message = messages.New("status.thinking")
 	}
 	st.Eval = ev
+	st.Perfect = s.perfect(r, gm, ev)
 	st.Message = s.msgs.Render(messages.Negotiate(r), st.Message)
 	return st
 }

@@ -421,6 +421,20 @@ function drawEval() {
     $("evaltext").textContent = t("eval.coach", {p: p});
     return;
   }
+  // Who wins with perfect play, where the server proved it (the solver,
+  // the openings table, a search that proved the position) or the
+  // search behind the bar did.
+  let perfect = state.perfect || null;
+  if (!perfect && e && e.proven) perfect = e.humanWinProb >= 0.5 ? state.human : state.human === "black" ? "white" : "black";
+  const proven = perfect ? t(perfect === "black" ? "eval.provenBlack" : "eval.provenWhite") : "";
+  if (!e && perfect) { // no search yet: the proof alone
+    const p = perfect === state.human ? 100 : 0;
+    $("evalfill").style.width = p + "%";
+    bar.setAttribute("aria-valuenow", String(p));
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
+    $("evaltext").replaceChildren(provenNode(proven));
+    return;
+  }
   if (!e) {
     const none = t(asking === state.moves.length ? "eval.asking" : "eval.none");
     $("evalfill").style.width = "50%";
@@ -438,15 +452,18 @@ function drawEval() {
   const pv = e.pv[0] === e.agentMove ? e.pv.slice(1) : e.pv;
   putText($("evaltext"), pv.length ? "eval.text" : "eval.short", {p: p, move: e.agentMove, pv: pv.join(" ")});
   // A proven result is said plainly: who wins with perfect play.
-  if (e.proven) {
-    const other = state.human === "black" ? "white" : "black";
-    const winner = e.humanWinProb >= 0.5 ? state.human : other;
-    const strong = document.createElement("strong");
-    strong.className = "proven";
-    strong.textContent = t(winner === "black" ? "eval.provenBlack" : "eval.provenWhite");
-    $("evaltext").prepend(strong, " ");
-    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + strong.textContent);
+  if (perfect) {
+    $("evaltext").prepend(provenNode(proven), " ");
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
   }
+}
+
+// provenNode is the sentence that says who wins with perfect play.
+function provenNode(text) {
+  const strong = document.createElement("strong");
+  strong.className = "proven";
+  strong.textContent = text;
+  return strong;
 }
 
 // moveLabel numbers the move of ply i (0-based) as records do, by move
