@@ -189,3 +189,32 @@ func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
 		}
 	}
 }
+
+// browserOpenings: the openings table of 4x4 (solved at once) has a Play
+// cell on each row: "as White" starts a game from that opening with the
+// human as White, a click on the row one as Black; the menus follow.
+func browserOpenings(t *testing.T, browser context.Context, ts *testServer) {
+	p := tab(t, browser, ts, "en", false)
+	p.load("/")
+	checkOpenings(t, p, 4, "")
+	if p.eval(`String(document.getElementById("openprogress").hidden)`) != "true" {
+		t.Error("the progress bar stays after the table came")
+	}
+	ops := rules.Openings(4)
+	o := ops[len(ops)-1]
+	for _, tc := range []struct {
+		sel, colour string
+	}{{fmt.Sprintf(`#opentable tbody tr:nth-child(%d) button.openplay:nth-child(2)`, len(ops)), "white"}, {`#opentable tbody tr:first-child td:first-child`, "black"}} {
+		v := p.version()
+		p.click(tc.sel)
+		p.settle(v)
+		want := []string{o.Black.String(), o.White.String()}
+		if tc.colour == "black" {
+			want = []string{ops[0].Black.String(), ops[0].White.String()}
+		}
+		got := p.moves()
+		if len(got) < 2 || got[0] != want[0] || got[1] != want[1] || p.eval(`konane.state.human + " " + konane.state.start + " " + document.getElementById("size").value + " " + document.getElementById("color").value`) != tc.colour+" 2 4x4 "+tc.colour {
+			t.Errorf("%s: the game %v as %s, start %s", tc.sel, got, p.eval(`konane.state.human`), p.eval(`String(konane.state.start)`))
+		}
+	}
+}

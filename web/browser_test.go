@@ -342,6 +342,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
 	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
 	t.Run("coach", func(t *testing.T) { browserCoach(t, browser, ts) })
+	t.Run("openings", func(t *testing.T) { browserOpenings(t, browser, ts) })
 }
 
 // browserBoards: a board without a model (15x12, AbstractPlay's size-15)
@@ -1485,7 +1486,7 @@ func checkOpenings(t *testing.T, p *page, size int, shot string) {
 	}
 	var heads, exact []string
 	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable th")).map(e => e.textContent))`)), &heads)
-	if len(heads) != 5 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] {
+	if len(heads) != 6 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] || heads[5] != msgs["open.play"] {
 		t.Errorf("the openings table's heads %q", heads)
 	}
 	first := p.eval(`Array.from(document.querySelectorAll("#opentable tbody tr:first-child td")).slice(0, 2).map(e => e.textContent).join(" ")`)
