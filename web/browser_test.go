@@ -349,8 +349,8 @@ func TestBrowser(t *testing.T) {
 // is started from the board menu, played by the classical engine (the
 // evaluation bar says so), a move is played, and its link (version 2)
 // opens the game elsewhere; 7x6, 15x12 and 16x16 are drawn with
-// coordinates and squares of at least 22 px on a desktop and a 390 px
-// phone, without scrolling sideways (screenshots boards-*.png with
+// coordinates of at least 11 px and even squares of at least 22 px on a
+// desktop and a 390 px phone, without scrolling sideways (screenshots boards-*.png with
 // $KONANE_SCREENSHOTS).
 func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	start := func(p *page, board string) {
@@ -429,6 +429,13 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 			fmt.Sscan(p.eval(`String(Math.floor(Math.min(...Array.from(document.querySelectorAll("#board .sq")).map(e => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height)))))`), &side)
 			if side < 22 {
 				t.Errorf("%s (phone %v): squares of %d px, want at least 22", board, phone, side)
+			}
+			// Every file as wide as the others, and coordinates of at
+			// least 11 px (legible on a phone).
+			if got := p.eval(`(() => { const ws = Array.from(document.querySelectorAll("#board .sq")).map(e => e.getBoundingClientRect().width);
+				const fs = Array.from(document.querySelectorAll("#board .coord")).map(e => parseFloat(getComputedStyle(e).fontSize));
+				return (Math.max(...ws) - Math.min(...ws) <= 1 ? "even" : "uneven " + Math.min(...ws) + "-" + Math.max(...ws)) + " " + (Math.min(...fs) >= 11 ? "legible" : Math.min(...fs) + "px"); })()`); got != "even legible" {
+				t.Errorf("%s (phone %v): squares and coordinates %s", board, phone, got)
 			}
 			if w := p.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); w != "true" {
 				t.Errorf("%s (phone %v): the page scrolls sideways", board, phone)

@@ -84,7 +84,7 @@ export function renderBoard(el, view) {
     // square (both display: contents, so that the squares are the CSS
     // grid's items), the square's button in the cell.
     const row = document.createElement("div");
-    row.className = "rank";
+    row.className = "boardrow";
     row.setAttribute("role", "row");
     el.append(row);
     for (let k = 0; k < w; k++) {
