@@ -7,7 +7,7 @@ import {applyMove, boardDims, boardLabel, boardName, drawArrows, gapStart, initi
 import {gameCode} from "./gamecode.js";
 import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
-import {$, announce, busy, prefs} from "./page.js";
+import {$, announce, busy, prefs, touchScreen} from "./page.js";
 
 export let state = null;    // the game, as the server last sent it (state.game is the record)
 let selected = null; // the square of the stone chosen to jump, or null
@@ -306,7 +306,7 @@ function choose(sq) {
   drawBoard();
   $("status").className = "";
   $("status").textContent = t("status.landing", {square: sq});
-  announce(t("announce.selected", {square: sq}));
+  announce(t(touchScreen() ? "announce.selectedTouch" : "announce.selected", {square: sq}));
 }
 
 // ---- Drag and drop: a stone that can jump, dragged onto its landing
@@ -385,6 +385,14 @@ function play(move) {
 }
 
 function drawEval() {
+  drawEvalBar();
+  // The figure on the bar itself (shown on phones, where the bar sits
+  // above the board and its text below).
+  const bar = $("evalbar"), pct = t("eval.value", {p: bar.getAttribute("aria-valuenow")});
+  $("evalpct").textContent = !bar.hidden && (bar.getAttribute("aria-valuetext") || "").startsWith(pct) ? pct : "";
+}
+
+function drawEvalBar() {
   let e = null;
   for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
@@ -480,6 +488,13 @@ function drawMoves() {
   state.moves.forEach((m, i) => {
     if (i % 2 === 0) {
       li = document.createElement("li");
+      // The pair's number, for the phone's strip (the list numbers it
+      // elsewhere).
+      const num = document.createElement("span");
+      num.className = "num";
+      num.setAttribute("aria-hidden", "true");
+      num.dataset.n = String(i / 2 + 1); // drawn by the style sheet: the text copies as moves alone
+      li.append(num);
       list.append(li);
     }
     const b = document.createElement("button");
@@ -494,6 +509,7 @@ function drawMoves() {
     li.append(b);
   });
   $("copymoves").disabled = state.moves.length === 0;
+  list.scrollLeft = list.scrollWidth; // a phone's strip of moves shows the last ones
 }
 
 // boardAt is the board after the first ply moves of the game.
