@@ -218,3 +218,57 @@ func browserOpenings(t *testing.T, browser context.Context, ts *testServer) {
 		}
 	}
 }
+
+// browserLayout: the board stays where it is (its top within 1 px) through
+// a game's states: a move played, a move looked back at, a note (a level
+// changed), a hint, and the game-over banner after a resignation; on a
+// desktop and on a phone.
+func browserLayout(t *testing.T, browser context.Context, ts *testServer) {
+	for _, phone := range []bool{false, true} {
+		p := tab(t, browser, ts, "pt-BR,pt", phone)
+		p.load("/")
+		p.newGame(p.click)
+		top := func() string { return p.eval(`String(Math.round(document.getElementById("board").getBoundingClientRect().top + window.scrollY))`) }
+		want := top()
+		same := func(when string) {
+			t.Helper()
+			if got := top(); got != want {
+				t.Errorf("phone %v, %s: the board's top moved from %s to %s px", phone, when, want, got)
+			}
+		}
+		v := p.version()
+		p.click("#board .sq.movable")
+		p.settle(v)
+		same("a move played")
+		p.click(`#moves .mvbtn[data-ply="1"]`)
+		if p.eval(`String(document.getElementById("viewbar").hidden)`) != "false" {
+			t.Fatal("a move of the list does not show the position after it")
+		}
+		same("looking back")
+		p.click("#viewlive")
+		v = p.version()
+		p.eval(`(() => { const s = document.getElementById("level"); s.value = "beginner"; s.dispatchEvent(new Event("change")); return ""; })()`)
+		p.settle(v)
+		if p.text("note") == "" {
+			t.Fatal("a level changed says nothing")
+		}
+		same("a note")
+		v = p.version()
+		p.click("#hint")
+		p.settle(v)
+		same("a hint")
+		p.click("#resign")
+		v = p.version()
+		p.click("#resign")
+		p.settle(v)
+		if p.eval(`document.body.dataset.over`) != "true" {
+			t.Fatal("resigning does not end the game")
+		}
+		same("the game-over banner")
+		if phone {
+			p.screenshot("layout-over-phone")
+		} else {
+			p.screenshot("layout-over-desktop")
+		}
+	}
+}

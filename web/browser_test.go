@@ -343,6 +343,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
 	t.Run("coach", func(t *testing.T) { browserCoach(t, browser, ts) })
 	t.Run("openings", func(t *testing.T) { browserOpenings(t, browser, ts) })
+	t.Run("layout", func(t *testing.T) { browserLayout(t, browser, ts) })
 }
 
 // browserBoards: a board without a model (15x12, AbstractPlay's size-15)
