@@ -228,7 +228,9 @@ func browserLayout(t *testing.T, browser context.Context, ts *testServer) {
 		p := tab(t, browser, ts, "pt-BR,pt", phone)
 		p.load("/")
 		p.newGame(p.click)
-		top := func() string { return p.eval(`String(Math.round(document.getElementById("board").getBoundingClientRect().top + window.scrollY))`) }
+		top := func() string {
+			return p.eval(`String(Math.round(document.getElementById("board").getBoundingClientRect().top + window.scrollY))`)
+		}
 		want := top()
 		same := func(when string) {
 			t.Helper()
