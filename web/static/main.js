@@ -32,7 +32,7 @@ function init() {
   $("rematch").addEventListener("click", rematch);
   $("flip").addEventListener("click", flip);
   $("copymoves").addEventListener("click", () => { if (state && state.moves.length) copyText(movesText(), "copy.moves"); });
-  $("copylink").addEventListener("click", () => { if (state) copyText(location.href, "copy.link"); });
+  $("copylink").addEventListener("click", () => { if (state) copyText(gameCode.shareURL(state.game), "copy.link"); });
   $("viewlive").addEventListener("click", () => viewMove(null));
   $("sound").checked = prefs.get("sound", "off") === "on";
   $("sound").addEventListener("change", () => prefs.set("sound", $("sound").checked ? "on" : "off"));
