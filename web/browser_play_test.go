@@ -242,7 +242,9 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			p.eval(`delete document.body.dataset.copied; ""`)
 			p.click("#copylink")
 			p.waitFor(`document.body.dataset.copied !== undefined`)
-			if got := p.eval(`document.body.dataset.copied`); got != p.eval(`location.href`) || !strings.Contains(got, "#g=1.6b.easy.0.") || p.text("note") != msgs["copy.link"] {
+			// The link sent is ?g=CODE (which the server sees, for the
+			// preview of its position), the address's #g=CODE.
+			if got := p.eval(`document.body.dataset.copied`); got != strings.Replace(p.eval(`location.href`), "#g=", "?g=", 1) || !strings.Contains(got, "?g=1.6b.easy.0.") || p.text("note") != msgs["copy.link"] {
 				t.Errorf("copied the link %q (%q)", got, p.text("note"))
 			}
 			// The link opened elsewhere (another browser context, no tab
@@ -252,6 +254,9 @@ func browserFeatures(t *testing.T, browser context.Context, ts *testServer) {
 			q.load(strings.TrimPrefix(link, ts.url))
 			if got, want := q.eval(`konane.state.moves.join(" ") + " " + konane.state.human + " " + document.documentElement.lang`), strings.Join(moves, " ")+" black "+tc.lang; got != want {
 				t.Errorf("the copied link opens %q, want %q", got, want)
+			}
+			if got := q.eval(`location.search + " " + location.hash`); got != " #g="+strings.TrimPrefix(link, ts.url+"/?g=") {
+				t.Errorf("the copied link's game moved to the fragment: the address is %q", got)
 			}
 			// Dark mode: chosen, and the system's.
 			bg := func() string { return p.eval(`getComputedStyle(document.documentElement).backgroundColor`) }

@@ -341,14 +341,17 @@ func TestBrowser(t *testing.T) {
 	t.Run("features", func(t *testing.T) { browserFeatures(t, browser, ts) })
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
 	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
+	t.Run("coach", func(t *testing.T) { browserCoach(t, browser, ts) })
+	t.Run("openings", func(t *testing.T) { browserOpenings(t, browser, ts) })
+	t.Run("layout", func(t *testing.T) { browserLayout(t, browser, ts) })
 }
 
 // browserBoards: a board without a model (15x12, AbstractPlay's size-15)
 // is started from the board menu, played by the classical engine (the
 // evaluation bar says so), a move is played, and its link (version 2)
 // opens the game elsewhere; 7x6, 15x12 and 16x16 are drawn with
-// coordinates and squares of at least 22 px on a desktop and a 390 px
-// phone, without scrolling sideways (screenshots boards-*.png with
+// coordinates of at least 11 px and even squares of at least 22 px on a
+// desktop and a 390 px phone, without scrolling sideways (screenshots boards-*.png with
 // $KONANE_SCREENSHOTS).
 func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	start := func(p *page, board string) {
@@ -427,6 +430,13 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 			fmt.Sscan(p.eval(`String(Math.floor(Math.min(...Array.from(document.querySelectorAll("#board .sq")).map(e => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height)))))`), &side)
 			if side < 22 {
 				t.Errorf("%s (phone %v): squares of %d px, want at least 22", board, phone, side)
+			}
+			// Every file as wide as the others, and coordinates of at
+			// least 11 px (legible on a phone).
+			if got := p.eval(`(() => { const ws = Array.from(document.querySelectorAll("#board .sq")).map(e => e.getBoundingClientRect().width);
+				const fs = Array.from(document.querySelectorAll("#board .coord")).map(e => parseFloat(getComputedStyle(e).fontSize));
+				return (Math.max(...ws) - Math.min(...ws) <= 1 ? "even" : "uneven " + Math.min(...ws) + "-" + Math.max(...ws)) + " " + (Math.min(...fs) >= 11 ? "legible" : Math.min(...fs) + "px"); })()`); got != "even legible" {
+				t.Errorf("%s (phone %v): squares and coordinates %s", board, phone, got)
 			}
 			if w := p.eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`); w != "true" {
 				t.Errorf("%s (phone %v): the page scrolls sideways", board, phone)
@@ -1081,8 +1091,10 @@ func checkAccessibility(t *testing.T, p *page) {
 
 // browserPhone plays a game on a phone's 390x844 touch screen by taps:
 // the board fills the width, every square and button is at least 44 px,
-// nothing scrolls sideways, and the buttons are under the board within
-// the first screen.
+// nothing scrolls sideways, the evaluation bar is above the board, the
+// buttons under it within the first screen, then the moves as a strip;
+// the review shows its graph above the move's text; a stone chosen says
+// tap again to cancel, not Escape.
 func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	p := tab(t, browser, ts, "pt-BR,pt", true)
 	p.load("/")
@@ -1104,10 +1116,16 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		if when == "review" || when == "tutorial" {
 			return
 		}
-		// A touch screen: no keyboard help; the evaluation bar within
-		// the first screen; the level menu shows its whole choice.
-		if got := p.eval(`[matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, document.getElementById("evalbar").getBoundingClientRect().bottom <= 844, document.getElementById("evaltext").getBoundingClientRect().top + 20 <= 844].join(" ")`); got != "true none true true" {
-			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar and its text's first line in the first screen: %s", when, got)
+		// A touch screen: no keyboard help; the evaluation bar above
+		// the board, with its figure on it when there is one; the
+		// moves a strip of one line under the board's buttons; the
+		// level menu shows its whole choice.
+		if got := p.eval(`(() => { const r = (id) => document.getElementById(id).getBoundingClientRect();
+			const pct = document.getElementById("evalpct"), bar = document.getElementById("evalbar");
+			const figure = pct.textContent === "" || (getComputedStyle(pct).display !== "none" && pct.textContent === bar.getAttribute("aria-valuenow") + "%");
+			const strip = document.querySelectorAll("#moves li").length === 0 || (r("moves").top >= r("actions").bottom && r("moves").height <= 60);
+			return [matchMedia("(pointer: coarse)").matches, getComputedStyle(document.getElementById("keys")).display, r("evalbar").bottom <= r("board").top, figure, strip].join(" "); })()`); got != "true none true true true" {
+			t.Errorf("%s: a coarse pointer, the keyboard help's display, the evaluation bar above the board, its figure on it, the moves a strip under the buttons: %s", when, got)
 		}
 		if got := p.eval(`(() => { const s = document.getElementById("level"), c = document.createElement("canvas").getContext("2d"); c.font = getComputedStyle(s).font; return c.measureText(s.options[s.selectedIndex].text).width + 36 <= s.clientWidth ? "fits" : s.options[s.selectedIndex].text + " in " + s.clientWidth + " px"; })()`); got != "fits" {
 			t.Errorf("%s: the level menu is cut: %s", when, got)
@@ -1139,6 +1157,16 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		}
 		if move == 3 {
 			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
+			// A stone chosen on a touch screen: tap it again to cancel
+			// (no Escape); chosen again, and cancelled.
+			sq := p.eval(`(() => { const b = document.querySelector("#board .sq.movable"); b.click(); return b.dataset.sq; })()`)
+			if got, want := p.text("announce"), strings.ReplaceAll(p.msgs()["announce.selectedTouch"], "{square}", sq); got != want {
+				t.Errorf("a stone chosen on a touch screen: %q, want %q", got, want)
+			}
+			p.eval(`document.querySelector('#board [data-sq="` + sq + `"]').click(); ""`)
+			if p.count(".sq.selected") != 0 {
+				t.Error("a second tap on the chosen stone does not cancel it")
+			}
 			p.screenshot("phone-6x6")
 			// Dark, and the controls further down.
 			p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return ""; })()`)
@@ -1169,6 +1197,9 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		t.Errorf("the uploaded record's review: %d moves, %d squares", n, p.count("#revboard .sq"))
 	}
 	check("review")
+	if got := p.eval(`String(document.getElementById("revgraphbox").getBoundingClientRect().bottom <= document.getElementById("revmove").getBoundingClientRect().top)`); got != "true" {
+		t.Error("review: the graph is not above the move's text")
+	}
 	p.step("scrolling to the review", chromedp.Evaluate[chromedp.Void](`document.getElementById("revtitle").scrollIntoView()`))
 	p.screenshot("review-phone")
 	p.step("scrolling to the graph", chromedp.Evaluate[chromedp.Void](`document.getElementById("revgraphbox").scrollIntoView()`))
@@ -1187,6 +1218,7 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 	}
 	check("tutorial")
 	p.screenshot("phone-tutorial")
+
 }
 
 // browserKeyboard plays a game by keyboard only: Tab to the controls and
@@ -1484,7 +1516,7 @@ func checkOpenings(t *testing.T, p *page, size int, shot string) {
 	}
 	var heads, exact []string
 	json.Unmarshal([]byte(p.eval(`JSON.stringify(Array.from(document.querySelectorAll("#opentable th")).map(e => e.textContent))`)), &heads)
-	if len(heads) != 5 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] {
+	if len(heads) != 6 || heads[0] != msgs["open.black"] || heads[2] != msgs["open.chance"] || heads[5] != msgs["open.play"] {
 		t.Errorf("the openings table's heads %q", heads)
 	}
 	first := p.eval(`Array.from(document.querySelectorAll("#opentable tbody tr:first-child td")).slice(0, 2).map(e => e.textContent).join(" ")`)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 
+	"github.com/konanezero/konane/web/api"
 	"github.com/konanezero/konane/web/messages"
 )
 
@@ -69,7 +71,8 @@ func renderPages(c messages.Catalog, publicURL string) (pages, error) {
 type pages map[string][]byte
 
 // ServeHTTP sends the page in the language of the request; a language
-// named by ?lang= is remembered in a cookie for a year.
+// named by ?lang= is remembered in a cookie for a year. A shared link's
+// ?g=CODE makes the page's preview image that game's (/og.png?g=CODE).
 func (p pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang := messages.Negotiate(r)
 	if chosen, ok := messages.Chosen(r); ok {
@@ -80,5 +83,13 @@ func (p pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Language", lang)
 	h.Set("Vary", "Accept-Language, Cookie")
 	h.Set("Cache-Control", "no-cache")
-	w.Write(p[lang])
+	page := p[lang]
+	// A shared link's game (?g=CODE, which the page opens as #g=CODE):
+	// its preview shows that game's position.
+	if code := r.URL.Query().Get("g"); code != "" {
+		if _, err := api.GameRows(code); err == nil {
+			page = bytes.Replace(page, []byte(`og.png"`), []byte(`og.png?g=`+url.QueryEscape(code)+`"`), 1)
+		}
+	}
+	w.Write(page)
 }

@@ -18,13 +18,16 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api"
 )
 
 // The preview a shared link shows (Open Graph's og:image): PreviewWidth
 // × PreviewHeight pixels, the size link previews ask for, served as
-// /og.png. Link previews need the image's absolute address, which a
-// server behind a proxy cannot know: the page names it only when
-// Config.PublicURL is set.
+// /og.png: a board in play and the game's name; /og.png?g=CODE draws the
+// position of that game (a shared link ?g=CODE names it). Open Graph
+// wants the image's absolute address, which a server behind a proxy
+// cannot know: with Config.PublicURL the page gives it; without, the
+// page names it relative to itself, which many previews resolve.
 const (
 	PreviewWidth  = 1200
 	PreviewHeight = 630
@@ -34,7 +37,9 @@ const (
 // a few jumps (a double one last), so that the board shows play.
 var previewMoves = []string{"e5", "f5", "c5-e5", "f7-f5", "d6-f6", "e8-e6", "c7-e7", "h7-d7"}
 
-// preview answers /og.png, drawn on the first request.
+// preview answers /og.png: the page's preview, drawn on the first
+// request, or with ?g=CODE the position of that game (drawn on each
+// request; a code that cannot be read gets the page's preview).
 type preview struct {
 	once sync.Once
 	png  []byte
@@ -42,14 +47,46 @@ type preview struct {
 }
 
 func (p *preview) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p.once.Do(func() { p.png, p.err = previewImage() })
-	if p.err != nil {
-		http.Error(w, "no preview", http.StatusInternalServerError)
-		return
+	var img []byte
+	if rows, err := api.GameRows(r.URL.Query().Get("g")); err == nil {
+		img, err = previewImage(rows)
+		if err != nil {
+			http.Error(w, "no preview", http.StatusInternalServerError)
+			return
+		}
+	} else {
+		p.once.Do(func() { p.png, p.err = previewDefault() })
+		if p.err != nil {
+			http.Error(w, "no preview", http.StatusInternalServerError)
+			return
+		}
+		img = p.png
 	}
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "public, max-age=86400")
-	http.ServeContent(w, r, "og.png", time.Time{}, bytes.NewReader(p.png))
+	http.ServeContent(w, r, "og.png", time.Time{}, bytes.NewReader(img))
+}
+
+// previewDefault draws the page's preview: the board after previewMoves.
+func previewDefault() ([]byte, error) {
+	g, err := rules.NewGame(8)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range previewMoves {
+		if _, err := g.PlayText(m); err != nil {
+			return nil, fmt.Errorf("web: preview: %w", err)
+		}
+	}
+	return previewImage(api.BoardRows(g.Position()))
+}
+
+// previewBoard is where previewImage draws a board of w files and h
+// ranks: its top left corner and the side of a square, in pixels (the
+// larger side 512 px, at the left, centred in height).
+func previewBoard(w, h int) (x0, y0, sq int) {
+	sq = 512 / max(w, h)
+	return 59, (PreviewHeight - h*sq) / 2, sq
 }
 
 // parsePublicURL checks Config.PublicURL: an absolute http or https
@@ -73,39 +110,31 @@ func parsePublicURL(s string) (string, error) {
 	return u.String(), nil
 }
 
-// previewImage draws the preview: the page's background, a Kōnane board
-// in the page's colours after previewMoves, and the game's name.
-func previewImage() ([]byte, error) {
-	g, err := rules.NewGame(8)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range previewMoves {
-		if _, err := g.PlayText(m); err != nil {
-			return nil, fmt.Errorf("web: preview: %w", err)
-		}
-	}
+// previewImage draws a preview: the page's background, the board of
+// rows (top rank first, x black, o white, . empty) in the page's colours
+// (previewBoard), and the game's name.
+func previewImage(rows []string) ([]byte, error) {
+	h, w := len(rows), len(rows[0])
 	img := image.NewRGBA(image.Rect(0, 0, PreviewWidth, PreviewHeight))
 	fill(img, img.Bounds(), color.RGBA{0xf6, 0xf1, 0xe7, 0xff}) // --bg
-	const sq, n = 64, 8
-	x0, y0 := 59, (PreviewHeight-n*sq)/2
-	fill(img, image.Rect(x0-8, y0-8, x0+n*sq+8, y0+n*sq+8), color.RGBA{0x8a, 0x62, 0x32, 0xff}) // --wood-dark
-	fill(img, image.Rect(x0, y0, x0+n*sq, y0+n*sq), color.RGBA{0xd9, 0xb2, 0x7c, 0xff})         // --wood
+	x0, y0, sq := previewBoard(w, h)
+	fill(img, image.Rect(x0-8, y0-8, x0+w*sq+8, y0+h*sq+8), color.RGBA{0x8a, 0x62, 0x32, 0xff}) // --wood-dark
+	fill(img, image.Rect(x0, y0, x0+w*sq, y0+h*sq), color.RGBA{0xd9, 0xb2, 0x7c, 0xff})         // --wood
 	line := color.RGBA{0x8a, 0x62, 0x32, 0xff}
-	for i := 1; i < n; i++ {
-		fill(img, image.Rect(x0+i*sq, y0, x0+i*sq+1, y0+n*sq), line)
-		fill(img, image.Rect(x0, y0+i*sq, x0+n*sq, y0+i*sq+1), line)
+	for i := 1; i < w; i++ {
+		fill(img, image.Rect(x0+i*sq, y0, x0+i*sq+1, y0+h*sq), line)
 	}
-	p := g.Position()
-	for row := 0; row < n; row++ {
-		for col := 0; col < n; col++ {
-			c, ok := p.At(rules.SquareAt(row, col))
-			if !ok {
+	for i := 1; i < h; i++ {
+		fill(img, image.Rect(x0, y0+i*sq, x0+w*sq, y0+i*sq+1), line)
+	}
+	for i, row := range rows {
+		for col, c := range row {
+			if c != 'x' && c != 'o' {
 				continue
 			}
-			cx := float64(x0) + (float64(col)+0.5)*sq
-			cy := float64(y0) + (float64(n-1-row)+0.5)*sq
-			stone(img, cx, cy, 0.38*sq, c == rules.Black)
+			cx := float64(x0) + (float64(col)+0.5)*float64(sq)
+			cy := float64(y0) + (float64(i)+0.5)*float64(sq)
+			stone(img, cx, cy, 0.38*float64(sq), c == 'x')
 		}
 	}
 	f, err := opentype.Parse(gobold.TTF)
@@ -119,9 +148,9 @@ func previewImage() ([]byte, error) {
 	defer face.Close()
 	d := &font.Drawer{Dst: img, Src: image.NewUniform(color.RGBA{0x1d, 0x1b, 0x18, 0xff}), Face: face}
 	const title = "Kōnane"
-	left := x0 + n*sq + 8
-	w := d.MeasureString(title).Ceil()
-	d.Dot = fixed.P(left+(PreviewWidth-left-w)/2, PreviewHeight/2+44)
+	left := x0 + w*sq + 8
+	tw := d.MeasureString(title).Ceil()
+	d.Dot = fixed.P(left+(PreviewWidth-left-tw)/2, PreviewHeight/2+44)
 	d.DrawString(title)
 	var b bytes.Buffer
 	if err := png.Encode(&b, img); err != nil {

@@ -17,8 +17,10 @@ import (
 
 // TestPreview: with Config.PublicURL the page names its preview image by
 // its absolute address (Open Graph wants one), in every language; without
-// it, no og:image; /og.png is a PNG of the size previews ask for, with the
-// board and its stones drawn.
+// it, by its address relative to the page; a shared link's page (?g=CODE)
+// names its game's preview, /og.png?g=CODE, which draws that position;
+// /og.png is a PNG of the size previews ask for, with the board and its
+// stones drawn.
 func TestPreview(t *testing.T) {
 	engines := agenttest.RunEngines(t)
 	ts := newTestServer(t, Config{API: api.Config{Engines: engines}, PublicURL: "https://konane.example.org/play"})
@@ -50,8 +52,36 @@ func TestPreview(t *testing.T) {
 		}
 	}
 	plain := newTestServer(t, Config{API: api.Config{Engines: engines}})
-	if page := get(plain.url + "/"); strings.Contains(page, "og:image") || !strings.Contains(page, `og:title`) {
-		t.Error("without a public URL the page names an og:image, or has no og:title")
+	if page := get(plain.url + "/"); !strings.Contains(page, `<meta property="og:image" content="og.png">`) || strings.Contains(page, "og:url") || !strings.Contains(page, `og:title`) {
+		t.Error("without a public URL the page does not name its og:image relative to itself, names an og:url, or has no og:title")
+	}
+	// A shared link's game: the page's preview is the game's position.
+	const code = "1.6b.easy.0.a1.a2.c1-a1"
+	if page := get(ts.url + "/?g=" + code); !strings.Contains(page, `<meta property="og:image" content="https://konane.example.org/play/og.png?g=`+code+`">`) {
+		t.Error("a shared link's page does not name its game's preview")
+	}
+	if page := get(plain.url + "/?g=1.6b.easy.0.a1.a1"); !strings.Contains(page, `<meta property="og:image" content="og.png">`) {
+		t.Error("a link with an illegal game does not keep the page's own preview")
+	}
+	shot, err := png.Decode(strings.NewReader(get(plain.url + "/og.png?g=" + code)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6x6 after a1 a2 c1-a1: a1 black, b1 (captured) and c1 (moved) and
+	// a2 (removed) empty, a3 black; the squares 512/6 = 85 px.
+	at6 := func(col, row int) color.RGBA {
+		x0, y0, sq := previewBoard(6, 6)
+		return color.RGBAModel.Convert(shot.At(x0+col*sq+sq/2, y0+(5-row)*sq+sq/2)).(color.RGBA)
+	}
+	wood := color.RGBA{0xd9, 0xb2, 0x7c, 0xff}
+	if a1, b1, c1, a2, a3 := at6(0, 0), at6(1, 0), at6(2, 0), at6(0, 1), at6(0, 2); a1.R > 0x60 || b1 != wood || c1 != wood || a2 != wood || a3.R > 0x60 {
+		t.Errorf("the preview of %s: a1 %v, b1 %v, c1 %v, a2 %v, a3 %v", code, a1, b1, c1, a2, a3)
+	}
+	if b := shot.Bounds(); b.Dx() != PreviewWidth || b.Dy() != PreviewHeight {
+		t.Errorf("the game's preview is %v", b)
+	}
+	if dir := os.Getenv("KONANE_SCREENSHOTS"); dir != "" {
+		os.WriteFile(dir+"/og-game.png", []byte(get(plain.url+"/og.png?g="+code)), 0o644)
 	}
 
 	resp, err := http.Get(plain.url + "/og.png")

@@ -729,10 +729,6 @@ func (t *terminal) save(path string) {
 	fmt.Fprintf(t.out, "saved the game (%d moves) to %s\n", t.game.Len(), path)
 }
 
-// coachDrop is the least loss of win probability that the coach points
-// out: 10 points.
-const coachDrop = 0.10
-
 // setCoach shows whether the coach is on (no argument) or turns it on or
 // off.
 func (t *terminal) setCoach(args []string) {
@@ -770,54 +766,23 @@ func (t *terminal) noCoach() string {
 	return fmt.Sprintf("the coach needs a win probability, which on %dx%d the classical engine does not give (no network for this board yet): it stays silent", t.board.W, t.board.H)
 }
 
-// coachMove judges the human's move m in p, the position before it, with
-// one search at the advice level (agent.AdviceLevel, not the level the
-// computer plays at): the human's chances before are the value of the
-// search's best move, after they are the value of m among the same
-// search's moves (a second search of the position after m only when the
-// first did not visit m); in a position proven lost it says nothing.
-// When they drop by coachDrop or more, it says so
-// in one line, with the better move and the way to take m back.
+// coachMove judges the human's move m in p, the position before it
+// (Agent.Judge: one search at the advice level, not the level the
+// computer plays at); when the move drops the human's chances by
+// agent.CoachDrop or more, it says so in one line, with the better move
+// and the way to take m back.
 func (t *terminal) coachMove(ctx context.Context, p rules.Position, m rules.Move) error {
 	l, err := agent.ParseLevel(agent.AdviceLevel)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	limits := agent.AdviceLimits(l.Limits())
-	an, err := t.agent.Advise(ctx, p, limits)
+	v, ok, err := t.agent.Judge(ctx, p, m, agent.AdviceLimits(l.Limits()))
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	best, played := -1, -1
-	for i, mv := range an.Moves {
-		if mv == an.Best {
-			best = i
-		}
-		if mv == m {
-			played = i
-		}
-	}
-	if best < 0 || played < 0 || best == played || an.Proven && an.Value < 0 {
-		return nil // the best move, or every move loses
-	}
-	winProb := func(q float32) float64 { return (float64(q) + 1) / 2 }
-	from := an.WinProb() // the root's, when the search stopped before visiting Best
-	if an.Visits[best] > 0 {
-		from = winProb(an.Q[best])
-	}
-	var to float64
-	if an.Visits[played] > 0 {
-		to = winProb(an.Q[played])
-	} else {
-		after, err := t.agent.Advise(ctx, t.position(), limits)
-		if err != nil {
-			return fmt.Errorf("play: %w", err)
-		}
-		to = after.WinProbFor(t.human)
-	}
-	if from-to < coachDrop {
+	if !ok || !v.Blunder() {
 		return nil
 	}
-	t.say(fmt.Sprintf("That move drops your chances from %.0f%% to %.0f%%; %s was better (take back: undo)", 100*from, 100*to, an.Best))
+	t.say(fmt.Sprintf("That move drops your chances from %.0f%% to %.0f%%; %s was better (take back: undo)", 100*v.From, 100*v.To, v.Better))
 	return nil
 }

@@ -183,7 +183,9 @@ func (s *Service) learn(*http.Request) (any, error) {
 // openings answers GET /api/v2/openings?size=N (the default size when
 // absent): computed on the first request for the size (admitted as a
 // review: Config.ReviewSims simulations an opening, within
-// Config.ReviewTimeout), then from the cache.
+// Config.ReviewTimeout), then from the cache. With &progress=1 it
+// answers at once how far that computation is (openingsProgressJSON),
+// starting none.
 func (s *Service) openings(r *http.Request) (any, error) {
 	size := s.defaultSize()
 	if q := r.URL.Query().Get("size"); q != "" {
@@ -197,9 +199,13 @@ func (s *Service) openings(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.size", "size", fmt.Sprint(size), "sizes", messages.SizeNames(s.cfg.Engines.Sizes())), detail: err}
 	}
+	if r.URL.Query().Get("progress") != "" {
+		return s.openingsCache.progressOf(size), nil
+	}
 	return s.openingsCache.get(r.Context(), size, func() (*openingsJSON, error) {
 		var ops []analysis.Opening
 		err := s.reviewSearch(r, "openings", func(ctx context.Context, cfg analysis.Config) (err error) {
+			cfg.Progress = func(done, total int) { s.openingsCache.setProgress(size, done, total) }
 			ops, err = analysis.Openings(ctx, engine, rules.SquareBoard(size), cfg, true)
 			return err
 		})

@@ -260,5 +260,29 @@ func (s *Service) parseLevel(name string) (agent.Level, error) {
 	return l, nil
 }
 
+// GameRows returns the board of the game of a CODE after its moves, as
+// WideRows draws it: for the preview of a shared link, whatever its
+// level (the moves are checked, the level is not).
+func GameRows(code string) ([]string, error) {
+	gj, err := decodeGame(code)
+	if err != nil {
+		return nil, err
+	}
+	b, err := parseBoard(gj.Size, gj.Board)
+	if err != nil {
+		return nil, err
+	}
+	g, err := newBoardGame(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range gj.Moves {
+		if _, err := g.PlayString(m); err != nil {
+			return nil, err
+		}
+	}
+	return WideRows(g.WidePosition()), nil
+}
+
 // BoardRows draws p as WideRows does.
 func BoardRows(p rules.Position) []string { return WideRows(p.Wide()) }

@@ -44,9 +44,45 @@ type openingJSON struct {
 // the server runs. A table is computed once at a time; a failed one is
 // not kept.
 type openingsCache struct {
-	mu     sync.Mutex
-	tables map[int]*openingsJSON
-	busy   map[int]chan struct{} // closed when the size's computation ends
+	mu       sync.Mutex
+	tables   map[int]*openingsJSON
+	busy     map[int]chan struct{} // closed when the size's computation ends
+	progress map[int][2]int        // the running computations' openings searched, of how many
+}
+
+// openingsProgressJSON is GET /api/v2/openings?size=N&progress=1: whether
+// the size's table is ready, or being computed and how far: Done of the
+// Total openings searched (then each is solved exactly, up to
+// analysis.MaxExactOpenings).
+type openingsProgressJSON struct {
+	Size      int  `json:"size"`
+	Ready     bool `json:"ready"`
+	Computing bool `json:"computing"`
+	Done      int  `json:"done"`
+	Total     int  `json:"total"`
+}
+
+// setProgress notes that the computation of size's table has searched
+// done of total openings.
+func (c *openingsCache) setProgress(size, done, total int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.progress == nil {
+		c.progress = map[int][2]int{}
+	}
+	c.progress[size] = [2]int{done, total}
+}
+
+// progressOf says how far size's table is.
+func (c *openingsCache) progressOf(size int) openingsProgressJSON {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pr := openingsProgressJSON{Size: size, Ready: c.tables[size] != nil}
+	if _, running := c.busy[size]; running {
+		pr.Computing = true
+		pr.Done, pr.Total = c.progress[size][0], c.progress[size][1]
+	}
+	return pr
 }
 
 // get returns the table of size: the one kept, else compute's (which
@@ -82,6 +118,7 @@ func (c *openingsCache) get(ctx context.Context, size int, compute func() (*open
 			c.tables[size] = t
 		}
 		delete(c.busy, size)
+		delete(c.progress, size)
 		close(wait)
 		c.mu.Unlock()
 		return t, err

@@ -27,6 +27,10 @@ func TestOpenings(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 	ts := newTestServer(t, Config{Engines: es, ReviewSims: 8})
 
+	var pr openingsProgressJSON
+	if code := ts.call(t, "/api/v2/openings?size=4&progress=1", "", &pr); code != http.StatusOK || pr != (openingsProgressJSON{Size: 4}) {
+		t.Fatalf("progress before the first request: %d %+v", code, pr)
+	}
 	var op openingsJSON
 	if code := ts.call(t, "/api/v2/openings?size=4", "", &op); code != http.StatusOK {
 		t.Fatalf("status %d", code)
@@ -67,6 +71,10 @@ func TestOpenings(t *testing.T) {
 		t.Fatalf("the second answer is not the cached one: %+v", again)
 	}
 
+	if code := ts.call(t, "/api/v2/openings?size=4&progress=1", "", &pr); code != http.StatusOK || pr != (openingsProgressJSON{Size: 4, Ready: true}) {
+		t.Fatalf("progress after the table: %d %+v", code, pr)
+	}
+
 	var e errJSON
 	if code := ts.call(t, "/api/v2/openings?size=8", "", &e); code != http.StatusBadRequest || e.Code != "error.size" {
 		t.Fatalf("size 8 without a model: %d %+v", code, e)
@@ -76,5 +84,37 @@ func TestOpenings(t *testing.T) {
 	}
 	if code := ts.call(t, "/api/v2/openings", `{}`, &e); code != http.StatusMethodNotAllowed {
 		t.Fatalf("POST: %d %+v", code, e)
+	}
+}
+
+// TestOpeningsProgress: while a table is computed, its progress is what
+// the computation last noted; other sizes are untouched; at the end it
+// is ready and the progress gone.
+func TestOpeningsProgress(t *testing.T) {
+	var c openingsCache
+	noted, finish := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		_, err := c.get(context.Background(), 6, func() (*openingsJSON, error) {
+			c.setProgress(6, 12, 64)
+			close(noted)
+			<-finish
+			return &openingsJSON{Size: 6}, nil
+		})
+		done <- err
+	}()
+	<-noted
+	if got := c.progressOf(6); got != (openingsProgressJSON{Size: 6, Computing: true, Done: 12, Total: 64}) {
+		t.Errorf("while computing: %+v", got)
+	}
+	if got := c.progressOf(8); got != (openingsProgressJSON{Size: 8}) {
+		t.Errorf("another size: %+v", got)
+	}
+	close(finish)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := c.progressOf(6); got != (openingsProgressJSON{Size: 6, Ready: true}) || len(c.progress) != 0 {
+		t.Errorf("after: %+v, progress kept %v", got, c.progress)
 	}
 }

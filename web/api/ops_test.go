@@ -155,9 +155,10 @@ func TestProbesMetricsLogs(t *testing.T) {
 		`konane_http_requests_total{code="200",endpoint="v2/new"} 1`,
 		`konane_http_requests_total{code="200",endpoint="v2/move"} 1`,
 		`konane_search_seconds_count{kind="move",level="easy"} 2`,
-		`konane_admitted_total 2`,
+		`konane_search_seconds_count{kind="eval",level="easy"} 2`, // below medium: each move's evaluation (evalAfter)
+		`konane_admitted_total 4`,
 		`konane_admission_queue 0`,
-		`konane_tree_cache_total{result="hit"} 1`,
+		`konane_tree_cache_total{result="hit"} 3`,
 		`konane_evaluator_batches_total{size="6"}`,
 		`konane_ready 1`,
 		`process_resident_memory_bytes`,

@@ -66,13 +66,13 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 		return nil, err
 	}
 	gm := &game{human: human, level: level, start: g.Len(), engine: engine, g: g}
-	var an *agent.Analysis
+	var ev *evalJSON
 	if g.Turn() != human {
-		if an, err = s.agentMove(r, gm, false); err != nil {
+		if ev, err = s.agentMove(r, gm, false); err != nil {
 			return nil, err
 		}
 	}
-	return s.view(r, gm, an), nil
+	return s.view(r, gm, ev), nil
 }
 
 // startFrom plays the moves a new game starts from; the game must go on
@@ -131,12 +131,62 @@ func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 // agentMove lets the computer play its move in gm (within the admission
 // budget and Config.MoveTimeout): the agent of the board's model, else
 // the classical engine for the level's PVSTime, whose move comes with no
-// analysis (nil). The agent is looked for in the tree cache under the
+// evaluation (nil). The evaluation is the agent's own search's where it
+// plays at the advice level or above, else a search at the advice level
+// of the position after its move (evalAfter). The agent is looked for in the tree cache under the
 // position it left the game in after its last move (left, the position
 // before the human's move, when humanMoved) and kept under the position
 // it leaves now. humanMoved says whether the request played a move of
 // the human's, which a failure takes back (and its message says so).
-func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*agent.Analysis, error) {
+func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
+	an, err := s.agentPlay(r, gm, humanMoved)
+	if err != nil || an == nil {
+		return nil, err
+	}
+	ev := &evalJSON{Ply: gm.g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV), Proven: an.Proven}
+	if levelIndex(gm.level.Name) >= levelIndex(agent.AdviceLevel) && gm.engine.Model() != nil {
+		return ev, nil
+	}
+	return s.evalAfter(r, gm, ev.AgentMove), nil
+}
+
+// evalAfter evaluates the position of gm after the agent's move with a
+// search at the advice level (the level's own search is weaker, or the
+// solver's move may be a slip), or the human's loss when the move ended
+// the game; nil when the search cannot run (the
+// server busy): the move stands without an evaluation.
+func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
+	g, _ := gm.narrow()
+	if g.Over() { // the agent's move won: nothing to search
+		return &evalJSON{Ply: g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
+	}
+	limits := s.adviceLimits(gm)
+	release, err := s.search(r, gm.level.Name, limits.Sims)
+	if err != nil {
+		return nil
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
+	defer cancel()
+	p := g.Position()
+	a, err := s.agent(p)
+	if err != nil {
+		return nil
+	}
+	start := time.Now()
+	an, err := a.Advise(ctx, p, limits)
+	s.metrics.search.WithLabelValues("eval", gm.level.Name).Observe(time.Since(start).Seconds())
+	s.trees.put(p, a)
+	if err != nil {
+		return nil
+	}
+	return &evalJSON{Ply: g.Len(), AgentMove: move, HumanWinProb: round3(an.WinProbFor(gm.human)),
+		PV: append([]string{move}, rules.MoveStrings(an.PV)...), Proven: an.Proven}
+}
+
+// agentPlay plays the agent's move of agentMove, with the analysis of
+// the agent's search (nil from the classical engine).
+func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*agent.Analysis, error) {
 	units := gm.level.Sims
 	if gm.engine == nil {
 		units = s.classicalSims
@@ -189,10 +239,18 @@ func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*agent.
 type moveRequest struct {
 	Game gameJSON `json:"game"`
 	Move string   `json:"move"` // the human's; "" when the agent is to move
+	// Coach asks the coach to judge the human's move (coachJSON) before
+	// the agent replies; the agent does not reply to a move the coach
+	// points out.
+	Coach bool `json:"coach,omitempty"`
 }
 
 // move plays the human's move and the agent's reply; with no move, the
-// agent's move when it is to move (the game reloaded before it did).
+// agent's move when it is to move (the game reloaded before it did, or
+// the human plays on after the coach's word). With Coach, a move that
+// drops the human's chances by agent.CoachDrop or more is answered at
+// once, without the reply: the state says so (Coach), and the human
+// takes the move back or plays on (a request without a move).
 func (s *Service) move(r *http.Request) (any, error) {
 	var req moveRequest
 	gm, err := s.decodeGame(r, &req, &req.Game)
@@ -207,23 +265,86 @@ func (s *Service) move(r *http.Request) (any, error) {
 	case req.Move != "" && turn != gm.human:
 		return nil, badRequest("error.notYourTurn")
 	case req.Move != "":
+		var before rules.Position
+		g, coach := gm.narrow()
+		coach = coach && req.Coach
+		if coach {
+			before = g.Position()
+		}
 		if _, err := gm.g.PlayString(req.Move); err != nil {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.move", "move", req.Move), detail: err}
 		}
+		if coach && !gm.g.Over() {
+			verdict, err := s.coach(r, gm, before, g.Last())
+			if err != nil {
+				return nil, err
+			}
+			if verdict != nil { // the game waits: take the move back, or play on
+				st := s.view(r, gm, nil)
+				st.Coach = verdict
+				st.Message = s.msgs.Render(messages.Negotiate(r), messages.New("status.coach"))
+				return st, nil
+			}
+		}
 	}
-	var an *agent.Analysis
+	var ev *evalJSON
 	if !gm.g.Over() {
-		if an, err = s.agentMove(r, gm, req.Move != ""); err != nil {
+		if ev, err = s.agentMove(r, gm, req.Move != ""); err != nil {
 			return nil, err
 		}
 	}
-	return s.view(r, gm, an), nil
+	return s.view(r, gm, ev), nil
+}
+
+// coach judges the human's move m in before, the position before it
+// (agent.Agent.Judge: a search at the advice level), with the agent of
+// the game kept in the tree cache under before (where agentMove looks
+// for it next). It returns nil when the move costs less than
+// agent.CoachDrop (or the coach has nothing to say).
+func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rules.Move) (*coachJSON, error) {
+	limits := s.adviceLimits(gm)
+	release, err := s.search(r, gm.level.Name, limits.Sims)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
+	defer cancel()
+	a, err := s.agent(before)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	v, ok, err := a.Judge(ctx, before, m, limits)
+	s.metrics.search.WithLabelValues("coach", gm.level.Name).Observe(time.Since(start).Seconds())
+	if err != nil {
+		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
+	}
+	s.trees.put(before, a)
+	if !ok || !v.Blunder() {
+		return nil, nil
+	}
+	return &coachJSON{Ply: gm.g.Len(), Move: m.String(), Better: v.Better.String(), From: round3(v.From), To: round3(v.To)}, nil
+}
+
+// coachJSON is the coach's word on the human's move moves[ply-1]: it
+// drops the human's win probability from From (with Better) to To, by
+// agent.CoachDrop or more.
+type coachJSON struct {
+	Ply    int     `json:"ply"`
+	Move   string  `json:"move"`
+	Better string  `json:"better"`
+	From   float64 `json:"from"`
+	To     float64 `json:"to"`
 }
 
 type hintJSON struct {
 	Move    string   `json:"move"`
 	WinProb *float64 `json:"winProb,omitempty"` // the human's; none from the classical engine
 	PV      []string `json:"pv"`
+	// Proven says that the search proved WinProb (1 or 0): the game is
+	// won or lost with perfect play from here.
+	Proven bool `json:"proven,omitempty"`
 }
 
 func (s *Service) hint(r *http.Request) (any, error) {
@@ -238,13 +359,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	case gm.g.Turn() != gm.human:
 		return nil, badRequest("error.hintTurn")
 	}
-	advice := agent.AdviceLimits(gm.level.Limits())
-	if top := agent.Levels()[s.maxLevel]; advice.Sims > top.Sims {
-		advice.Sims = top.Sims // a server that offers less gives no more
-	}
-	if gm.engine == nil {
-		advice.Sims = s.classicalSims
-	}
+	advice := s.adviceLimits(gm)
 	release, err := s.search(r, gm.level.Name, advice.Sims)
 	if err != nil {
 		return nil, err
@@ -279,7 +394,22 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	}
 	s.trees.put(p, a) // the agent's own tree is as it was
 	wp := round3(an.WinProb())
-	return hintJSON{Move: an.Best.String(), WinProb: &wp, PV: rules.MoveStrings(an.PV)}, nil
+	return hintJSON{Move: an.Best.String(), WinProb: &wp, PV: rules.MoveStrings(an.PV), Proven: an.Proven}, nil
+}
+
+// adviceLimits are the limits of a search that advises the human of gm
+// (a hint, an evaluation, the coach): agent.AdviceLimits of the game's
+// level, capped at the server's top level (a server that offers less
+// gives no more), the classical engine's weight where it plays.
+func (s *Service) adviceLimits(gm *game) player.Limits {
+	advice := agent.AdviceLimits(gm.level.Limits())
+	if top := agent.Levels()[s.maxLevel]; advice.Sims > top.Sims {
+		advice.Sims = top.Sims
+	}
+	if gm.engine == nil {
+		advice.Sims = s.classicalSims
+	}
+	return advice
 }
 
 // defaultSize is the board size of a new game that names none: the

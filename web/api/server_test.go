@@ -430,7 +430,10 @@ func FuzzGameCode(f *testing.F) {
 // each the same as when played alone (the agents are deterministic and
 // share only the evaluator).
 func TestConcurrentGames(t *testing.T) {
-	ts := newTestServer(t, Config{})
+	// Room for the four games' searches at once: each move of a level
+	// below medium comes with a medium search, its evaluation (evalAfter),
+	// and one client may hold half the budget.
+	ts := newTestServer(t, Config{Searches: 8})
 	const games = 4
 	finals := make([]stateJSON, games)
 	t.Run("parallel", func(t *testing.T) {

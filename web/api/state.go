@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
 )
@@ -30,7 +29,8 @@ type stateJSON struct {
 	CanUndo  bool             `json:"canUndo"`            // the human has a move to take back
 	Start    int              `json:"start,omitempty"`    // moves the game started from (played on from a position)
 	Message  messages.Message `json:"message"`
-	Eval     *evalJSON        `json:"eval,omitempty"` // of the agent's move just made
+	Eval     *evalJSON        `json:"eval,omitempty"`  // of the agent's move just made
+	Coach    *coachJSON       `json:"coach,omitempty"` // on the human's move just made (moveRequest.Coach)
 	// Classical says that the classical engine plays this board (there is
 	// no model for it): its moves come with no evaluation.
 	Classical bool `json:"classical,omitempty"`
@@ -38,6 +38,9 @@ type stateJSON struct {
 	// board (a multi-board model's, net.Model.BoardNote), in English; ""
 	// when it was, or when no network plays.
 	Note string `json:"note,omitempty"`
+	// Perfect is the side that wins with perfect play from here, where
+	// that is proven (Service.perfect): "black", "white" or none.
+	Perfect string `json:"perfect,omitempty"`
 }
 
 type evalJSON struct {
@@ -45,11 +48,14 @@ type evalJSON struct {
 	AgentMove    string   `json:"agentMove"`
 	HumanWinProb float64  `json:"humanWinProb"`
 	PV           []string `json:"pv"`
+	// Proven says that the search proved HumanWinProb (1 or 0): a side
+	// wins with perfect play from here.
+	Proven bool `json:"proven,omitempty"`
 }
 
-// view draws the game with its message in the language of r, and an, the
-// analysis of the agent's move just made (nil if none).
-func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON {
+// view draws the game with its message in the language of r, and ev, the
+// evaluation of the agent's move just made (nil if none).
+func (s *Service) view(r *http.Request, gm *game, ev *evalJSON) stateJSON {
 	g := gm.g
 	p := g.WidePosition()
 	rows, phase := WideRows(p), p.Phase()
@@ -91,9 +97,8 @@ func (s *Service) view(r *http.Request, gm *game, an *agent.Analysis) stateJSON 
 	} else {
 		st.Message = messages.New("status.thinking")
 	}
-	if an != nil {
-		st.Eval = &evalJSON{Ply: g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV)}
-	}
+	st.Eval = ev
+	st.Perfect = s.perfect(r, gm, ev)
 	st.Message = s.msgs.Render(messages.Negotiate(r), st.Message)
 	return st
 }

@@ -62,10 +62,11 @@ export function setBoardMenu(name) {
 // movable stone (the game's, which then calls view.onDrop(from, to));
 // pointerKey(ev), when given, is offered the board's keys while its focus
 // came from a click (boardKey).
-// Every square is a button named for screen readers
-// ("d4, black stone, can jump"); one of them is in the tab order, and the
-// arrow keys move the focus over the board. Highlights are shapes (rings,
-// dots, corner marks, a star), not colours alone.
+// The board is a grid (el has role="grid" and a label): a row per rank,
+// a cell per square, and in it the square's button named for screen
+// readers ("d4, black stone, can jump"); one of them is in the tab
+// order, and the arrow keys move the focus over the board. Highlights
+// are shapes (rings, dots, corner marks, arrows), not colours alone.
 export function renderBoard(el, view) {
   const [w, h] = boardDims(view.rows);
   const hadFocus = el.contains(document.activeElement);
@@ -79,6 +80,13 @@ export function renderBoard(el, view) {
   el.dataset.flipped = String(!!view.flipped);
   for (let i = 0; i < h; i++) {
     const rank = view.flipped ? i + 1 : h - i;
+    // The board is a grid for screen readers: a row per rank, a cell per
+    // square (both display: contents, so that the squares are the CSS
+    // grid's items), the square's button in the cell.
+    const row = document.createElement("div");
+    row.className = "boardrow";
+    row.setAttribute("role", "row");
+    el.append(row);
     for (let k = 0; k < w; k++) {
       const col = view.flipped ? w - 1 - k : k;
       const sq = squareName(col, rank);
@@ -117,7 +125,11 @@ export function renderBoard(el, view) {
         cell.addEventListener("pointerdown", (ev) => view.onDragStart(ev, el, sq, view));
       }
       cell.addEventListener("focus", () => { el.dataset.cursor = sq; });
-      el.append(cell);
+      const gc = document.createElement("span");
+      gc.className = "cell";
+      gc.setAttribute("role", "gridcell");
+      gc.append(cell);
+      row.append(gc);
     }
   }
   el.onkeydown = (ev) => boardKey(el, w, h, ev, view);
@@ -261,17 +273,22 @@ export function gapStart(g) {
   return m !== null && Number(m[1]) % 2 !== Number(m[2]) % 2;
 }
 
-// drawArrows draws moves over a board of size n: an arrow for a jump, a
-// ring for a removal. The SVG's user units are squares.
-export function drawArrows(svg, n, arrows) {
+// drawArrows draws moves over a board of w files and h ranks (drawn
+// from White's side when flipped): an arrow for a jump, a ring for a
+// removal; each of arrows is {move, cls, label}, cls one of played,
+// agreed, best, cand and hint. The SVG's user units are squares.
+export function drawArrows(svg, w, h, arrows, flipped) {
   svg.replaceChildren();
-  svg.setAttribute("viewBox", "0 0 " + n + " " + n);
+  svg.setAttribute("viewBox", "0 0 " + w + " " + h);
   const defs = svgEl("defs", {}, svg);
-  for (const cls of ["played", "agreed", "best", "cand"]) {
+  for (const cls of ["played", "agreed", "best", "cand", "hint"]) {
     const mk = svgEl("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse"}, defs);
     svgEl("path", {d: "M0,0L10,5L0,10Z", class: "head " + cls}, mk);
   }
-  const center = (sq) => [sq.charCodeAt(0) - 97 + 0.5, n - Number(sq.slice(1)) + 0.5];
+  const center = (sq) => {
+    const col = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
+    return flipped ? [w - col - 0.5, rank - 0.5] : [col + 0.5, h - rank + 0.5];
+  };
   for (const a of arrows) {
     const [from, to] = squares(a.move);
     const [x0, y0] = center(from);
@@ -283,7 +300,7 @@ export function drawArrows(svg, n, arrows) {
     const [x1, y1] = center(to);
     const len = Math.hypot(x1 - x0, y1 - y0);
     const ex = x1 - ((x1 - x0) / len) * 0.1, ey = y1 - ((y1 - y0) / len) * 0.1; // the tip just short of the centre
-    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : "played";
+    const head = a.cls.includes("best") ? "best" : a.cls.includes("agreed") ? "agreed" : a.cls.includes("cand") ? "cand" : a.cls.includes("hint") ? "hint" : "played";
     svgEl("line", {x1: x0, y1: y0, x2: ex, y2: ey, "marker-end": "url(#head-" + head + ")"}, g);
   }
   // The candidates' chances, over every arrow, each in its arrow's

@@ -3,15 +3,15 @@
 // list and looking back at a move.
 
 import {api, config} from "./api.js";
-import {applyMove, boardDims, boardLabel, boardName, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
+import {applyMove, boardDims, boardLabel, boardName, drawArrows, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
 import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
-import {$, announce, busy} from "./page.js";
+import {$, announce, busy, prefs, touchScreen} from "./page.js";
 
 export let state = null;    // the game, as the server last sent it (state.game is the record)
 let selected = null; // the square of the stone chosen to jump, or null
-let hint = null;     // the last hint's move, or null
+let hint = null;     // the last hint's move (drawn as an arrow), or null
 export let viewPly = null;  // the move looked back at (0: the start), or null for the game as it stands
 let flipped = false; // the Flip button pressed: the board turned from its usual side
 
@@ -53,13 +53,17 @@ export function show(s, same) {
   if (!old) evals = {};
   for (const k of Object.keys(evals)) if (Number(k) > s.moves.length) delete evals[k];
   if (s.eval) evals[s.eval.ply] = s.eval;
+  // The coach's better move, after its move was taken back: shown as a
+  // hint on the position it was better in.
+  const retry = old && old.coach && s.moves.length === old.coach.ply - 1 ? old.coach.better : null;
   state = s;
   selected = null;
-  hint = null;
+  hint = retry;
   viewPly = null;
   $("viewbar").hidden = true;
   gameCode.save(s.game);
   $("hinttext").textContent = "";
+  drawCoach();
   // A note ("The moves are on the clipboard.") is of the game as it
   // was: a new game, a move, an undo or the end clear it.
   if (!old || s.moves.length !== old.moves.length || s.over !== old.over) $("note").textContent = "";
@@ -99,6 +103,7 @@ export function show(s, same) {
     const humans = (i % 2 === 0) === (s.human === "black");
     said.push(t(humans ? "announce.you" : "announce.computer", {move: s.moves[i]}));
   }
+  if (s.coach) said.push($("coachtext").textContent);
   said.push(msg(s.message));
   announce(said.join(" "));
   if (!old) askEval();
@@ -121,7 +126,7 @@ async function askEval() {
   let e = null;
   try {
     const h = await api("api/v2/hint", {game: s.game});
-    e = {ply: ply, agentMove: s.moves[ply - 1], humanWinProb: h.winProb, pv: h.pv};
+    e = {ply: ply, agentMove: s.moves[ply - 1], humanWinProb: h.winProb, pv: h.pv, proven: !!h.proven};
   } catch (err) {
     e = null;
   }
@@ -203,6 +208,43 @@ function drawBoard() {
     },
   });
   $("board").classList.toggle("past", looking);
+  drawBoardArrows();
+}
+
+// drawBoardArrows draws the moves the page points at over the game's
+// board: the coach's (the move played, and the better one) while the
+// game waits on its word, else the hint's; none while looking back.
+function drawBoardArrows() {
+  const [w, h] = boardDims(state.board);
+  const arrows = [];
+  if (viewPly === null) {
+    if (state.coach) arrows.push({move: state.coach.move, cls: "played"}, {move: state.coach.better, cls: "best"});
+    else if (hint) arrows.push({move: hint, cls: "hint"});
+  }
+  drawArrows($("arrows"), w, h, arrows, isFlipped());
+  $("arrows").classList.toggle("wide", w > 12);
+}
+
+// coachOn says whether the coach is on (the Coach box, kept in the
+// browser).
+export function coachOn() { return prefs.get("coach", "off") === "on"; }
+
+// drawCoach shows the coach's word on the human's last move, when the
+// server stopped the game for it: how far the move dropped the human's
+// chances and the better move (both drawn on the board), with Undo and
+// Play on.
+function drawCoach() {
+  const c = state.coach;
+  $("coachbox").hidden = !c;
+  if (!c) return;
+  putText($("coachtext"), "coach.text", {from: Math.round(100 * c.from), to: Math.round(100 * c.to), better: c.better});
+}
+
+// coachPlayOn lets the computer reply to a move the coach stopped the game
+// for.
+export function coachPlayOn() {
+  if (!state || !state.coach) return;
+  act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
 }
 
 // explain says why a click did nothing, in the status line and to screen
@@ -264,7 +306,7 @@ function choose(sq) {
   drawBoard();
   $("status").className = "";
   $("status").textContent = t("status.landing", {square: sq});
-  announce(t("announce.selected", {square: sq}));
+  announce(t(touchScreen() ? "announce.selectedTouch" : "announce.selected", {square: sq}));
 }
 
 // ---- Drag and drop: a stone that can jump, dragged onto its landing
@@ -332,7 +374,7 @@ function play(move) {
     if (viewPly === null) queueMove(before.moves.concat([move]), before.moves.length);
     animated = before.moves.length + 1;
     try {
-      return await api("api/v2/move", {game: before.game, move: move});
+      return await api("api/v2/move", {game: before.game, move: move, coach: coachOn()});
     } catch (e) {
       state = before;
       drawBoard();
@@ -343,6 +385,14 @@ function play(move) {
 }
 
 function drawEval() {
+  drawEvalBar();
+  // The figure on the bar itself (shown on phones, where the bar sits
+  // above the board and its text below).
+  const bar = $("evalbar"), pct = t("eval.value", {p: bar.getAttribute("aria-valuenow")});
+  $("evalpct").textContent = !bar.hidden && (bar.getAttribute("aria-valuetext") || "").startsWith(pct) ? pct : "";
+}
+
+function drawEvalBar() {
   let e = null;
   for (let ply = state.moves.length; ply > 0 && !e; ply--) e = evals[ply] || null;
   const bar = $("evalbar");
@@ -371,6 +421,28 @@ function drawEval() {
     $("evaltext").textContent = t("status.classical", {board: boardLabel(state.board)});
     return;
   }
+  if (state.coach) { // the game waits on the coach's word: its figure after the move
+    const p = Math.round(100 * state.coach.to);
+    $("evalfill").style.width = p + "%";
+    bar.setAttribute("aria-valuenow", String(p));
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}));
+    $("evaltext").textContent = t("eval.coach", {p: p});
+    return;
+  }
+  // Who wins with perfect play, where the server proved it (the solver,
+  // the openings table, a search that proved the position) or the
+  // search behind the bar did.
+  let perfect = state.perfect || null;
+  if (!perfect && e && e.proven) perfect = e.humanWinProb >= 0.5 ? state.human : state.human === "black" ? "white" : "black";
+  const proven = perfect ? t(perfect === "black" ? "eval.provenBlack" : "eval.provenWhite") : "";
+  if (!e && perfect) { // no search yet: the proof alone
+    const p = perfect === state.human ? 100 : 0;
+    $("evalfill").style.width = p + "%";
+    bar.setAttribute("aria-valuenow", String(p));
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
+    $("evaltext").replaceChildren(provenNode(proven));
+    return;
+  }
   if (!e) {
     const none = t(asking === state.moves.length ? "eval.asking" : "eval.none");
     $("evalfill").style.width = "50%";
@@ -387,6 +459,19 @@ function drawEval() {
   // starts with the move itself).
   const pv = e.pv[0] === e.agentMove ? e.pv.slice(1) : e.pv;
   putText($("evaltext"), pv.length ? "eval.text" : "eval.short", {p: p, move: e.agentMove, pv: pv.join(" ")});
+  // A proven result is said plainly: who wins with perfect play.
+  if (perfect) {
+    $("evaltext").prepend(provenNode(proven), " ");
+    bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
+  }
+}
+
+// provenNode is the sentence that says who wins with perfect play.
+function provenNode(text) {
+  const strong = document.createElement("strong");
+  strong.className = "proven";
+  strong.textContent = text;
+  return strong;
 }
 
 // moveLabel numbers the move of ply i (0-based) as records do, by move
@@ -403,6 +488,13 @@ function drawMoves() {
   state.moves.forEach((m, i) => {
     if (i % 2 === 0) {
       li = document.createElement("li");
+      // The pair's number, for the phone's strip (the list numbers it
+      // elsewhere).
+      const num = document.createElement("span");
+      num.className = "num";
+      num.setAttribute("aria-hidden", "true");
+      num.dataset.n = String(i / 2 + 1); // drawn by the style sheet: the text copies as moves alone
+      li.append(num);
       list.append(li);
     }
     const b = document.createElement("button");
@@ -417,6 +509,7 @@ function drawMoves() {
     li.append(b);
   });
   $("copymoves").disabled = state.moves.length === 0;
+  list.scrollLeft = list.scrollWidth; // a phone's strip of moves shows the last ones
 }
 
 // boardAt is the board after the first ply moves of the game.

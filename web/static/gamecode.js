@@ -6,7 +6,8 @@ import {boardName, gapStart} from "./board.js";
 // sends in every state (state.game: {size, human, level, start, moves}),
 // and sends it with every request. The record also lives in the address,
 // #g=CODE (kept up to date with history.replaceState, so that reload,
-// bookmark and a shared link bring the game back), and in the tab's
+// bookmark and a shared link bring the game back; a link sent to others
+// is ?g=CODE, shareURL), and in the tab's
 // sessionStorage (for the language switch, which loads a new address).
 // CODE is 1.<size><b|w>.<level>.<start>[.<move>]...[.resign], e.g.
 // 1.8b.medium.0.d5.e5.c5-e5, with ".resign" when the human resigned, on
@@ -56,18 +57,26 @@ export const gameCode = {
   // save puts the record into the address and the tab's storage.
   save(g) {
     const code = gameCode.encode(g);
-    history.replaceState(null, "", location.pathname + location.search + "#g=" + code);
+    const q = new URLSearchParams(location.search);
+    q.delete("g"); // a shared link's game, now in the fragment
+    const search = q.toString() ? "?" + q.toString() : "";
+    history.replaceState(null, "", location.pathname + search + "#g=" + code);
     sessionStorage.setItem("konane-game-v2", code);
   },
   // load returns the record of the address, else of the tab's storage,
   // else null; undefined when there is a code that cannot be read.
   load() {
     const h = /^#g=(.+)$/.exec(location.hash);
-    const code = h ? decodeURIComponent(h[1]) : sessionStorage.getItem("konane-game-v2");
+    const shared = new URLSearchParams(location.search).get("g"); // a shared link's (shareURL)
+    const code = h ? decodeURIComponent(h[1]) : shared || sessionStorage.getItem("konane-game-v2");
     if (!code) return null;
     return gameCode.decode(code) || undefined;
   },
   forget() { sessionStorage.removeItem("konane-game-v2"); },
+  // shareURL is the link to a game to send: ?g=CODE, which the server
+  // sees (the fragment it does not), so that the link's preview shows
+  // the game's position; the page opens it as #g=CODE.
+  shareURL(g) { return location.origin + location.pathname + "?g=" + gameCode.encode(g); },
   // undone is the record with the human's last move and the reply taken
   // back (state.canUndo says whether there is one).
   undone(g) {

@@ -7,7 +7,7 @@
 import {api, config, loadConfig} from "./api.js";
 import {boardName, fillBoardMenu, setBoardMenu} from "./board.js";
 import {copyText, gameKey, movesText, rematch, resign} from "./controls.js";
-import {act, askHint, flip, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
+import {act, askHint, coachOn, coachPlayOn, flip, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
 import {gameCode} from "./gamecode.js";
 import {levelAbout, levelName, t} from "./i18n.js";
 import {openingsInit} from "./openings.js";
@@ -32,7 +32,7 @@ function init() {
   $("rematch").addEventListener("click", rematch);
   $("flip").addEventListener("click", flip);
   $("copymoves").addEventListener("click", () => { if (state && state.moves.length) copyText(movesText(), "copy.moves"); });
-  $("copylink").addEventListener("click", () => { if (state) copyText(location.href, "copy.link"); });
+  $("copylink").addEventListener("click", () => { if (state) copyText(gameCode.shareURL(state.game), "copy.link"); });
   $("viewlive").addEventListener("click", () => viewMove(null));
   $("sound").checked = prefs.get("sound", "off") === "on";
   $("sound").addEventListener("change", () => prefs.set("sound", $("sound").checked ? "on" : "off"));
@@ -41,8 +41,16 @@ function init() {
     prefs.set("theme", $("theme").value);
     window.konaneApplyTheme();
   });
-  $("undo").addEventListener("click", () => {
+  const undo = () => {
     if (state && state.canUndo) act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
+  };
+  $("undo").addEventListener("click", undo);
+  $("coachundo").addEventListener("click", undo);
+  $("coachplayon").addEventListener("click", coachPlayOn);
+  $("coach").checked = coachOn();
+  $("coach").addEventListener("change", () => {
+    prefs.set("coach", $("coach").checked ? "on" : "off");
+    note(t($("coach").checked ? "coach.on" : "coach.off"));
   });
   $("reviewbtn").addEventListener("click", () => {
     if (state && state.moves.length > 0 && !busy()) openReview(false);
@@ -79,6 +87,7 @@ function init() {
     const name = levelName($("level").value);
     act(async () => {
       const s = await api("api/v2/state", {game: Object.assign({}, state.game, {level: $("level").value})});
+      if (state.coach && !s.over && s.turn !== s.human) Object.assign(s, {coach: state.coach, message: state.message}); // still waiting on the coach's word
       show(s, true);
       note(t("status.levelChanged", {level: name}));
     });

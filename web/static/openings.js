@@ -6,7 +6,8 @@
 // api/v2/openings (computed once per board size by the server).
 
 import {api, config} from "./api.js";
-import {act} from "./game.js";
+import {setBoardMenu} from "./board.js";
+import {act, newGame} from "./game.js";
 import {t} from "./i18n.js";
 import {$} from "./page.js";
 import {pct} from "./review.js";
@@ -20,19 +21,53 @@ export function openingsInit() {
   sel.addEventListener("change", loadOpenings);
 }
 
+// loadOpenings asks for the table of the chosen size; while the server
+// computes it (a minute the first time on 6x6), the page says how far
+// it is, asking every second.
 function loadOpenings() {
   const size = Number($("opensize").value);
   act(async () => {
     $("openstatus").textContent = t("open.wait");
+    let waiting = true;
+    const poll = async () => {
+      while (waiting) {
+        await new Promise((r) => setTimeout(r, 1000));
+        if (!waiting) return;
+        try {
+          const pr = await api("api/v2/openings?size=" + size + "&progress=1");
+          if (!waiting || !pr.computing || !pr.total) continue;
+          $("openstatus").textContent = pr.done < pr.total ? t("open.progress", {done: pr.done, total: pr.total}) : t("open.solving", {total: pr.total});
+          const bar = $("openprogress");
+          bar.hidden = false;
+          bar.max = pr.total;
+          bar.value = pr.done;
+        } catch (e) {
+          // The table's own request says what went wrong.
+        }
+      }
+    };
+    poll();
     let d;
     try {
       d = await api("api/v2/openings?size=" + size);
     } catch (e) {
       $("openstatus").textContent = "";
       throw e;
+    } finally {
+      waiting = false;
+      $("openprogress").hidden = true;
     }
     if (Number($("opensize").value) === d.size) drawOpenings(d);
   });
+}
+
+// playOpening starts a game on the table's board from the opening's two
+// removals, the human playing colour at the level chosen.
+function playOpening(size, o, colour) {
+  setBoardMenu(size + "x" + size);
+  $("color").value = colour;
+  newGame({board: size + "x" + size, color: colour, level: $("level").value, moves: [o.black, o.white]});
+  $("play").scrollIntoView({block: "start"});
 }
 
 function drawOpenings(d) {
@@ -40,7 +75,7 @@ function drawOpenings(d) {
   table.replaceChildren();
   table.dataset.size = String(d.size);
   const head = table.createTHead().insertRow();
-  for (const key of ["open.black", "open.white", "open.chance", "open.exact", "open.line"]) {
+  for (const key of ["open.black", "open.white", "open.chance", "open.exact", "open.line", "open.play"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = t(key);
@@ -71,6 +106,23 @@ function drawOpenings(d) {
       line.push(mv(m));
     });
     cell(line, "line");
+    // Each opening can be played on from, in either colour; a click on
+    // the row plays it as Black (whose chance the row gives).
+    const play = (colour, key) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "openplay";
+      b.textContent = t(key);
+      b.setAttribute("aria-label", t(key === "open.playBlack" ? "open.playBlackLabel" : "open.playWhiteLabel", {black: o.black, white: o.white}));
+      b.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        playOpening(d.size, o, colour);
+      });
+      return b;
+    };
+    cell([play("black", "open.playBlack"), play("white", "open.playWhite")], "play");
+    tr.classList.add("playable");
+    tr.addEventListener("click", () => playOpening(d.size, o, "black"));
   }
   const notes = [t("open.choice", {move: d.choice, p: pct(d.choiceWorst)})];
   if (d.solved) {

@@ -12,6 +12,10 @@ export const prefs = {
 // The colours: "auto" follows the system, else light or dark as chosen;
 // theme.js applies the kept choice (before the first paint, and again here).
 
+// touchScreen says whether the page is used by touch alone (no mouse, no
+// keyboard help): the texts then say tap, not Escape.
+export function touchScreen() { return matchMedia("(hover: none) and (pointer: coarse)").matches; }
+
 export function busy() { return document.body.dataset.busy === "true"; }
 
 // announce tells screen readers what happened, through the live region.

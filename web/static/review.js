@@ -193,7 +193,7 @@ export function selectMove(k, focus) {
   const arrows = [{move: m.move, cls: m.best === m.move ? "played agreed" : "played"}];
   if (m.best && m.best !== m.move) arrows.push({move: m.best, cls: "best"});
   candidateArrows(m, arrows);
-  drawArrows($("revarrows"), d.size, arrows);
+  drawArrows($("revarrows"), d.size, d.size, arrows);
   const lines = [tNodes(m.player === "black" ? "review.movedBlack" : "review.movedWhite", {n: pairNo(k), move: m.move})];
   let change = t("review.change", {before: pct(m.before), after: pct(m.after)});
   if (m.class) change += " " + t("review.loss", {loss: pct(m.loss), class: t(classKeys[m.class])});
@@ -459,7 +459,7 @@ function drawVariation() {
   const arrows = [];
   if (v.moves.length > 0) arrows.push({move: v.moves[v.moves.length - 1], cls: "played"});
   if (h) arrows.push({move: h.move, cls: "best", label: pct(h.winProb) + "%"});
-  drawArrows($("revarrows"), st.size, arrows);
+  drawArrows($("revarrows"), st.size, st.size, arrows);
   const box = $("revmove");
   const lines = [];
   if (v.moves.length > 0) lines.push(tNodes("review.varLine", {moves: varLine()}));

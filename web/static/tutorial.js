@@ -2,7 +2,7 @@ import {api, config} from "./api.js";
 import {renderBoard, setBoardMenu, squares} from "./board.js";
 import {newGame} from "./game.js";
 import {t} from "./i18n.js";
-import {$} from "./page.js";
+import {$, touchScreen} from "./page.js";
 
 // "Learn the rules": the steps come from api/v2/learn, each a position with
 // its task; the player clicks as in a game, and each wrong click is
@@ -133,7 +133,7 @@ function tutorialClick(sq) {
 function select(sq) {
   tut.selected = sq;
   drawTutorial();
-  feedback(t("announce.selected", {square: sq}), "");
+  feedback(t(touchScreen() ? "announce.selectedTouch" : "announce.selected", {square: sq}), "");
 }
 
 function succeed(st, move) {
