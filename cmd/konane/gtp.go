@@ -101,6 +101,15 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	if given && af.model != "" {
+		start := rb
+		if start == (rules.Board{}) {
+			start = rules.SquareBoard(size)
+		}
+		if e, err := engines.GetBoard(start); err == nil && e.Note() != "" {
+			fmt.Fprintf(stderr, "note: %s\n", e.Note()) // stdout is the protocol's
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return engines.Run(gctx) })
