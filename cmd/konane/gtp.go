@@ -47,7 +47,9 @@ shipped model on the others) with its search; on every other board it
 plays the classical engine (pvs) for the time of --level per move
 (` + classicalLevels() + `) or --time, and konane-eval answers that it
 gives no win probability there. With --model FILE it plays the model's
-size only.
+size only, or with a multi-board model file every board of up to 8 files
+and ranks, rectangles too (a note on standard error says when its
+network was not trained on the --board given).
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
