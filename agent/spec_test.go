@@ -55,7 +55,7 @@ func TestOnBoard(t *testing.T) {
 	b := rules.Board{W: 7, H: 6, Start: rules.Gap}
 	for text, want := range map[string]string{
 		"model:x.safetensors,sims=9":                   "7x6",
-		"model:x.safetensors,sims=9,board=8":           "8",
+		"model:x.safetensors,sims=9,board=8":           "8x8",
 		"model:x.safetensors,sims=9,board=7x6/removal": "7x6/removal",
 		"pvs:depth=2": "",
 	} {
