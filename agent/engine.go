@@ -271,13 +271,13 @@ func LoadModel(path string, size int) (*net.Model, error) {
 
 // Engines holds one engine per board size that has a model, and with a
 // multi-board model file one per rectangle its network plays, made on
-// the first Get of that board (an evaluator each: most are never asked
-// for). It is safe for concurrent use.
+// the first GetBoard of that board (an evaluator each: most are never
+// asked for). It is safe for concurrent use.
 type Engines struct {
 	mu     sync.Mutex
 	bySize map[int]*Engine // by shape code (rules.ShapeCode): N on N×N
 	sizes  []int           // the square boards, made at the start
-	// multi is the multi-board model whose rectangles' engines Get
+	// multi is the multi-board model whose rectangles' engines GetBoard
 	// makes; nil for none.
 	multi *net.Model
 	// run and group are Run's while it runs: an engine made then runs in
@@ -288,7 +288,7 @@ type Engines struct {
 
 // OpenEngines loads the model file path, giving engines for its size
 // only (for a multi-board model every square board, and the rectangles
-// on their first Get), or, when path is "", every shipped model and the
+// on their first GetBoard), or, when path is "", every shipped model and the
 // exact solver's engines of the sizes up to MaxSolverSize. It starts no
 // goroutine: call Run.
 func OpenEngines(path string) (*Engines, error) {

@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,22 @@ func specBoard(s player.Spec) (b rules.Board, ok bool) {
 	}
 	b, err := rules.ParseBoard(text)
 	return b, err == nil // checked by ParseSpec
+}
+
+// OnBoard returns s, a spec of any kind, with board b as a model spec's
+// board unless it names one (board=): what a match on b gives its model
+// players. b must be valid and of at most rules.MaxSize files and ranks;
+// s is not changed.
+func OnBoard(s player.Spec, b rules.Board) player.Spec {
+	if s.Kind != player.KindModel || s.Settings[settingBoard] != "" {
+		return s
+	}
+	s.Settings = maps.Clone(s.Settings)
+	if s.Settings == nil {
+		s.Settings = map[string]string{}
+	}
+	s.Settings[settingBoard] = b.String()
+	return s
 }
 
 // specPolicyTemp is the ptemp of a model spec; 0 when it gives none.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/player"
+	"github.com/konanezero/konane/rules"
 )
 
 // TestSpecsGolden pins what ParseSpec says of player specs of every kind,
@@ -45,4 +46,27 @@ func TestSpecsGolden(t *testing.T) {
 		out.WriteString("\n")
 	}
 	golden.Check(t, "specs.golden", []byte(out.String()))
+}
+
+// TestOnBoard: a model spec without board= gets the match's board, one
+// with it keeps its own, other kinds are unchanged, and the spec given
+// is not modified.
+func TestOnBoard(t *testing.T) {
+	b := rules.Board{W: 7, H: 6, Start: rules.Gap}
+	for text, want := range map[string]string{
+		"model:x.safetensors,sims=9":                   "7x6",
+		"model:x.safetensors,sims=9,board=8":           "8x8",
+		"model:x.safetensors,sims=9,board=7x6/removal": "7x6/removal",
+		"pvs:depth=2": "",
+	} {
+		s, err := ParseSpec(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := fmt.Sprint(s.Settings)
+		got := OnBoard(s, b)
+		if got.Settings[settingBoard] != want || fmt.Sprint(s.Settings) != before {
+			t.Errorf("%s: board %q, want %q (the spec given: %v, was %v)", text, got.Settings[settingBoard], want, s.Settings, before)
+		}
+	}
 }

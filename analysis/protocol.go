@@ -82,6 +82,10 @@ type Response struct {
 	// Classical is true on a board no network plays: the classical
 	// engine (pvs) answered, with no visits, priors or policy.
 	Classical *bool `json:"classical,omitempty"`
+	// Note is the one line that says the network was not trained on the
+	// query's board (a multi-board model's), in English; absent when it
+	// was, or when the classical engine answered.
+	Note string `json:"note,omitempty"`
 }
 
 // StreamConfig configures a JSON engine.
@@ -405,8 +409,11 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 		s.write(Response{ID: id, Error: err.Error()})
 		return
 	}
+	note := j.engine.Note()
 	for _, p := range pos {
-		s.write(response(id, p, j.policy))
+		r := response(id, p, j.policy)
+		r.Note = note
+		s.write(r)
 	}
 }
 

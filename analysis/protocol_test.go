@@ -268,5 +268,8 @@ func TestMultiBoardRectangle(t *testing.T) {
 		if !classical && r[0].RootInfo.Visits < 8 {
 			t.Errorf("%s: the network's search made %d visits", id, r[0].RootInfo.Visits)
 		}
+		if want := map[string]string{"8x7": "the network was not trained on 8x7 (it was on 6x6,7x6)"}[id]; r[0].Note != want {
+			t.Errorf("%s: note %q, want %q", id, r[0].Note, want)
+		}
 	}
 }

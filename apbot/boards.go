@@ -42,10 +42,6 @@ func (b Board) Playable() bool { return b.rules.Validate() == nil }
 // every board (Playable boards only).
 func (b Board) Start() (rules.WidePosition, error) { return b.rules.WidePosition() }
 
-// square reports whether b is square, and its side: the boards the
-// networks of package agent play.
-func (b Board) square() (int, bool) { return b.Cols, b.Cols == b.Rows }
-
 // String names the board for people: "6x6 (default)", "8x8 (size-8)".
 func (b Board) String() string {
 	v := b.Variant

@@ -225,13 +225,13 @@ func (b *Bot) Plays(board Board) (plays, network bool) {
 }
 
 // network returns the engine of a trained network for board, if there is
-// one.
+// one: a shipped model's on its square board, or a multi-board model's
+// (--model) on every board of up to 8 files and ranks, 7x6 too.
 func (b *Bot) network(board Board) (*agent.Engine, bool) {
-	n, square := board.square()
-	if !square {
+	if !board.rules.Narrow() {
 		return nil, false
 	}
-	e, err := b.cfg.Engines.Get(n)
+	e, err := b.cfg.Engines.GetBoard(board.rules)
 	if err != nil || e.Model() == nil {
 		return nil, false
 	}

@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
+	"github.com/konanezero/konane/rules"
 )
 
 // engines are the shipped models' engines, shared by the tests.
@@ -494,5 +496,42 @@ func TestIllegalHistory(t *testing.T) {
 	tb.Wait()
 	if !strings.Contains(tb.log.String(), "illegal") {
 		t.Errorf("no illegal history in the log:\n%s", tb.log.String())
+	}
+}
+
+// TestMultiBoardModel: with a multi-board model file the bot plays
+// AbstractPlay's boards of up to 8 files and ranks with the network, 7x6
+// too, and the larger ones with the classical engine; its move on 7x6 is
+// delivered.
+func TestMultiBoardModel(t *testing.T) {
+	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- es.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	ap := newFakeAP(t)
+	tb := newTestBot(t, ap, func(c *Config, _ *ClientConfig) { c.Engines = es })
+	for _, board := range Boards() {
+		ok, network := tb.Plays(board)
+		if want := board.Cols <= rules.MaxSize && board.Rows <= rules.MaxSize; !ok || network != want {
+			t.Errorf("%s: plays %v, network %v, want %v", board, ok, network, want)
+		}
+	}
+	g := ap.newGame("7x6", []string{"size-7"})
+	before := g.plies
+	if code, body := ap.webhook(t, tb.url, ap.movePayload("7x6", 48)); code != http.StatusAccepted {
+		t.Fatalf("%d %s", code, body)
+	}
+	ap.waitMove(t, "7x6", 1)
+	if after := ap.plies("7x6"); after != before+1 {
+		t.Errorf("%d plies after the bot's move, want %d", after, before+1)
 	}
 }

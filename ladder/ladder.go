@@ -144,7 +144,7 @@ func (u *updater) run(ctx context.Context) error {
 	}()
 	for _, s := range u.cfg.Anchors {
 		if s.Kind == player.KindModel {
-			f, err := modelAnchor(s)
+			f, err := modelAnchor(s, u.board)
 			if err != nil {
 				return err
 			}
@@ -314,10 +314,16 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 }
 
 // modelAnchor returns the players of a model anchor (a fixed model file,
-// such as a shipped model): they search as the generations do
-// (selfplay.MatchPlayers), with the spec's simulations.
-func modelAnchor(s player.Spec) (*player.Factory, error) {
-	m, err := net.Load(s.Model) // arena.Run checks its size
+// such as a shipped model) on board b: they search as the generations do
+// (selfplay.MatchPlayers), with the spec's simulations. A multi-board
+// model plays b; a single-board model must be of b.
+func modelAnchor(s player.Spec, b rules.Board) (*player.Factory, error) {
+	m, err := net.Load(s.Model)
+	if err == nil && m.Config().MultiBoard() {
+		m, err = m.ForBoard(b)
+	} else if err == nil && m.Shape() != rules.ShapeCode(b.W, b.H) {
+		err = fmt.Errorf("the model plays %dx%d, not %s", m.Shape(), m.Shape(), b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ladder: anchor %s: %w", s.Name, err)
 	}

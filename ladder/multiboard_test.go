@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/selfplay"
@@ -78,5 +80,23 @@ func TestUpdateMultiBoard(t *testing.T) {
 		if again := update(t, dir, lc); again.Played != 0 || again.Kept != sum.Kept+sum.Played {
 			t.Errorf("%s: the second update played %d, kept %d", folder, again.Played, again.Kept)
 		}
+	}
+	// A model anchor: a multi-board model file plays the ladder's board; a
+	// single-board one of another board is refused in one line.
+	multi, err := player.ParseSpec("model:" + filepath.Join(dir, "models", runfiles.ModelName(1)) + ",sims=4,name=multi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc.Anchors = append(lc.Anchors, multi)
+	if sum := update(t, dir, lc); sum.Played == 0 {
+		t.Errorf("the multi-board anchor played no game on 5x4")
+	}
+	single, err := player.ParseSpec("model:" + agenttest.TinyModelFile(t, 4) + ",sims=4,name=single")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc.Anchors = append(lc.Anchors, single)
+	if _, err := Update(context.Background(), dir, lc, t.Logf); err == nil || !strings.Contains(err.Error(), "ladder: anchor single: the model plays 4x4, not 5x4") {
+		t.Errorf("a 4x4 anchor on 5x4: %v", err)
 	}
 }

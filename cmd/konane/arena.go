@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"runtime"
 	"strings"
 
@@ -176,21 +175,14 @@ func parseSpecs(args []string) ([]player.Spec, error) {
 }
 
 // specsOnBoard gives the model specs that name no board the match's
-// board b (a multi-board model plays it; a single-board model must be
-// of b), and refuses a model on a board no network plays.
+// board b (agent.OnBoard: a multi-board model plays it; a single-board
+// model must be of b), and refuses a model on a board no network plays.
 func specsOnBoard(specs []player.Spec, b rules.Board) error {
 	for i, s := range specs {
-		if s.Kind != player.KindModel || s.Settings["board"] != "" {
-			continue
-		}
-		if !b.Narrow() {
+		if s.Kind == player.KindModel && !b.Narrow() {
 			return usageError("arena", "%s: a model plays %s, not %s (pvs, alphabeta, greedy and random play it)", s.Name, narrowBoards(), b)
 		}
-		specs[i].Settings = maps.Clone(s.Settings)
-		if specs[i].Settings == nil {
-			specs[i].Settings = map[string]string{}
-		}
-		specs[i].Settings["board"] = b.String()
+		specs[i] = agent.OnBoard(s, b)
 	}
 	return nil
 }

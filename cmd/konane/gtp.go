@@ -47,7 +47,9 @@ shipped model on the others) with its search; on every other board it
 plays the classical engine (pvs) for the time of --level per move
 (` + classicalLevels() + `) or --time, and konane-eval answers that it
 gives no win probability there. With --model FILE it plays the model's
-size only.
+size only, or with a multi-board model file every board of up to 8 files
+and ranks, rectangles too (a note on standard error says when its
+network was not trained on the --board given).
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
@@ -100,6 +102,15 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	engine, err := gtp.New(gtp.Config{Engines: engines, Limits: strength, Seed: af.seed, Size: size, Board: rb, PVSTime: pvsTime, Version: buildVersion()})
 	if err != nil {
 		return err
+	}
+	if given && af.model != "" {
+		start := rb
+		if start == (rules.Board{}) {
+			start = rules.SquareBoard(size)
+		}
+		if e, err := engines.GetBoard(start); err == nil && e.Note() != "" {
+			fmt.Fprintf(stderr, "note: %s\n", e.Note()) // stdout is the protocol's
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	g, gctx := errgroup.WithContext(ctx)

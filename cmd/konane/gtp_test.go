@@ -83,6 +83,10 @@ func TestGTPMultiBoardModel(t *testing.T) {
 	if !strings.HasPrefix(answers[1], "= ") {
 		t.Errorf("the network's evaluation on 7x6: %q", answers[1])
 	}
+	errb.Reset()
+	if err := run(context.Background(), []string{"gtp", "--model", path, "--board", "8x7", "--sims", "4"}, strings.NewReader("quit\n"), &out, &errb); err != nil || errb.String() != "note: the network was not trained on 8x7 (it was on 6x6,7x6)\n" {
+		t.Errorf("8x7: %v, stderr %q", err, errb.String())
+	}
 }
 
 // TestGTPWideBoard: gtp --board size-9 plays AbstractPlay's 9x8 with the
