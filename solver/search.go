@@ -90,7 +90,8 @@ func (s *Solver) search(p, k rules.Position, h uint64, absent bool, depth int) b
 	moves := p.LegalMoves(pl.moves[:0])
 	// The children of a position of the jumping phase are of that phase
 	// too, and then one pass over the board counts the replies and the
-	// mover's follow-ups.
+	// mover's follow-ups, and each child (more than 2 squares empty) is
+	// its own table key.
 	jumping := p.Phase() == rules.Jumping
 	order := pl.order[:0]
 	for i, m := range moves {
@@ -105,7 +106,10 @@ func (s *Solver) search(p, k rules.Position, h uint64, absent bool, depth int) b
 			s.record(k, h, true, start)
 			return true
 		}
-		kc := key(c)
+		kc := c
+		if !jumping {
+			kc = key(c)
+		}
 		hc := kc.Hash()
 		if e, ok := s.tt.probe(kc, hc); ok {
 			s.stats.Hits++
@@ -131,7 +135,11 @@ func (s *Solver) search(p, k rules.Position, h uint64, absent bool, depth int) b
 		// pl lives in s.plies[depth], which deeper calls do not touch.
 		// The first child was probed above, and nothing stored since.
 		c := &pl.kids[o&0xffff]
-		opponentWins := s.search(c.pos, key(c.pos), c.hash, i == 0, depth+1)
+		kc := c.pos
+		if !jumping {
+			kc = key(c.pos)
+		}
+		opponentWins := s.search(c.pos, kc, c.hash, i == 0, depth+1)
 		if s.aborted {
 			return false
 		}
