@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/mcts"
+	shipped "github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/net"
 	"golang.org/x/sync/errgroup"
 )
@@ -17,14 +18,46 @@ import (
 // BenchmarkSelfplay8x8 measures self-play throughput on 8x8 at the default
 // settings of konane train (a fresh default network): games per hour,
 // network evaluations per second, and the endgame solver's nodes and
-// proofs per game. Each iteration plays one round of
-// Parallel games at once.
+// proofs per game. Each iteration plays one round of Parallel games at
+// once.
 func BenchmarkSelfplay8x8(b *testing.B) {
 	cfg := DefaultConfig(8)
 	model, err := net.New(cfg.Net, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchSelfplay(b, cfg, model)
+}
+
+// BenchmarkSelfplay8x8Variants is BenchmarkSelfplay8x8 with the search
+// settings of 7cecfee (the endgame solver on leaves of up to 30 stones,
+// mcts's default, where 8x8 self-play now solves up to 27), so that a
+// change of the defaults and a change of speed can be told apart; and at
+// today's defaults with the shipped 8x8 model instead of a fresh network
+// (a trained network's games are longer and its searches differ).
+func BenchmarkSelfplay8x8Variants(b *testing.B) {
+	b.Run("stones=30", func(b *testing.B) {
+		cfg := DefaultConfig(8)
+		cfg.Game.MCTS.SolveStones = mcts.DefaultSolveStones
+		model, err := net.New(cfg.Net, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSelfplay(b, cfg, model)
+	})
+	b.Run("model=shipped", func(b *testing.B) {
+		model, err := shipped.Default(8)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSelfplay(b, DefaultConfig(8), model)
+	})
+}
+
+// benchSelfplay plays b.N rounds of cfg.Parallel self-play games of cfg
+// with model and reports games/hour, evals/s, the cache's hit rate, the
+// mean batch, and the endgame solver's nodes and proofs per game.
+func benchSelfplay(b *testing.B, cfg Config, model *net.Model) {
 	eval, err := net.NewEvaluator(model, net.EvalOptions{Batch: cfg.EvalBatch, Wait: time.Millisecond, CacheSize: cfg.CacheSize})
 	if err != nil {
 		b.Fatal(err)
