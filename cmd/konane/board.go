@@ -19,7 +19,8 @@ type boardFlag struct {
 	text  string // as given
 	name  string // the flag it was given as: "board" or "size"
 	given bool
-	twice bool // given as both --board and --size
+	twice bool   // given as both --board and --size
+	start string // --start: "removal", "gap" or "" (the board's default)
 }
 
 // addBoardFlag declares --board and its alias --size on fs; without says
@@ -35,6 +36,24 @@ func addBoardFlag(fs *flag.FlagSet, without string) *boardFlag {
 func (b *boardFlag) declare(fs *flag.FlagSet, help string) {
 	fs.Var(boardName{b, "board"}, "board", help)
 	fs.Var(boardName{b, "size"}, "size", "the same as --board (kept for old scripts: --size N is the N×N board)")
+	fs.StringVar(&b.start, "start", "", "the start of --board's board: removal (the Naihe opening) or gap (two centre stones removed, Black jumps first); the same as --board B/removal or B/gap (default: gap where the board has it, removal elsewhere)")
+}
+
+// spec is the board as given with --start folded in ("7x6" and --start
+// removal read "7x6/removal"); a start given twice (--board B/gap with
+// --start), or --start without --board, is a usage error of cmd.
+func (b *boardFlag) spec(cmd string) (string, error) {
+	switch {
+	case b.start == "":
+		return b.text, nil
+	case b.start != "removal" && b.start != "gap":
+		return "", usageError(cmd, "--start %s: want removal or gap", rules.Quote(b.start))
+	case !b.given:
+		return "", usageError(cmd, "--start %s: give the board too (--board WxH)", rules.Quote(b.start))
+	case strings.Contains(b.text, "/"):
+		return "", usageError(cmd, "%s and --start %s: give the start once", b.flagText(), rules.Quote(b.start))
+	}
+	return b.text + "/" + b.start, nil
 }
 
 // boardHelp is the help of --board; without says what the command does
@@ -108,13 +127,17 @@ func (b *boardFlag) flagText() string {
 // does not have, all as rules.ParseBoard words them), and whether one was
 // given.
 func (b *boardFlag) board(cmd string) (rules.Board, bool, error) {
+	text, err := b.spec(cmd)
+	if err != nil {
+		return rules.Board{}, b.given, err
+	}
 	if !b.given {
 		return rules.Board{}, false, nil
 	}
 	if b.twice {
 		return rules.Board{}, true, usageError(cmd, "--board and --size are the same flag: give one")
 	}
-	rb, err := rules.ParseBoard(b.text)
+	rb, err := rules.ParseBoard(text)
 	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
 		return rules.Board{}, true, usageError(cmd, "%s: %v", b.flagText(), be.Err)
 	} else if err != nil {

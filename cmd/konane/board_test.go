@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,16 @@ func TestBoardFlag(t *testing.T) {
 		{args: []string{"--board", "8/gap"}, boardErr: `cmd: --board 8/gap: the gap start needs exactly one of width and height odd`},
 		{args: []string{"--board", "x y\n" + strings.Repeat("z", 200)}, boardErr: `cmd: --board "x y\nzzz`},
 		{args: []string{"--board", "6", "--size", "6"}, boardErr: "cmd: --board and --size are the same flag: give one"},
+		// --start folds into the board: the same as B/removal or B/gap.
+		{args: []string{"--board", "7x6", "--start", "removal"}, board: rules.Board{W: 7, H: 6, Start: rules.Removal},
+			getErr: "cmd: --board 7x6: cmd plays the square boards 4x4 to 8x8 only yet"},
+		{args: []string{"--board", "size-7", "--start", "gap"}, board: rules.Board{W: 7, H: 6, Start: rules.Gap},
+			getErr: "cmd: --board size-7: cmd plays the square boards"},
+		{args: []string{"--board", "6", "--start", "removal"}, board: rules.SquareBoard(6), size: 6},
+		{args: []string{"--board", "8", "--start", "gap"}, boardErr: "cmd: --board 8: the gap start needs exactly one of width and height odd"},
+		{args: []string{"--board", "7x6/gap", "--start", "removal"}, boardErr: `cmd: --board 7x6/gap and --start "removal": give the start once`},
+		{args: []string{"--start", "gap"}, boardErr: `cmd: --start "gap": give the board too`},
+		{args: []string{"--board", "7x6", "--start", "sideways"}, boardErr: `cmd: --start "sideways": want removal or gap`},
 	} {
 		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -45,11 +56,12 @@ func TestBoardFlag(t *testing.T) {
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		if b.Given() != (len(tc.args) > 0) {
+		wantGiven := slices.Contains(tc.args, "--board") || slices.Contains(tc.args, "--size")
+		if b.Given() != wantGiven {
 			t.Errorf("%v: Given %v", tc.args, b.Given())
 		}
 		rb, given, err := b.board("cmd")
-		if !matchErr(err, tc.boardErr) || err == nil && (rb != tc.board || given != (len(tc.args) > 0)) {
+		if !matchErr(err, tc.boardErr) || err == nil && (rb != tc.board || given != wantGiven) {
 			t.Errorf("%v: board %v %v %v, want %v %q", tc.args, rb, given, err, tc.board, tc.boardErr)
 		}
 		n, err := b.get("cmd")

@@ -240,13 +240,20 @@ func trainBoards(b *boardFlag) ([]selfplay.BoardShare, error) {
 	if !b.Given() || b.twice {
 		return nil, nil // board() reports --board and --size both given
 	}
-	if !strings.ContainsAny(b.text, ",:") {
-		rb, err := rules.ParseBoard(b.text)
+	text := b.text
+	if !strings.ContainsAny(text, ",:") {
+		var err error
+		if text, err = b.spec("train"); err != nil {
+			return nil, err
+		}
+		rb, err := rules.ParseBoard(text)
 		if err != nil || rb.Square() {
 			return nil, nil // one square board; board() reports a bad one
 		}
+	} else if b.start != "" {
+		return nil, usageError("train", "--start %s: a board list gives each board's start in the list (7x6/removal)", rules.Quote(b.start))
 	}
-	bs, err := selfplay.ParseBoardShares(b.text)
+	bs, err := selfplay.ParseBoardShares(text)
 	if be := (*rules.BoardError)(nil); errors.As(err, &be) {
 		return nil, usageError("train", "%s: %v", b.flagText(), be)
 	} else if err != nil {
