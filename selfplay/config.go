@@ -234,8 +234,8 @@ func (c Config) identity() Config {
 	c.Init, c.InitModel = "", nil
 	c.Games = "" // checked on its own (ModeError)
 	c.RunID = "" // not a setting; checked on its own
-	if c.Backend == net.BackendFloat32 {
-		c.Backend = "" // the default, however it is written
+	if c.Backend == "" {
+		c.Backend = net.BackendFloat32 // a run made before the setting
 	}
 	return c
 }
