@@ -86,8 +86,9 @@ func TestBF16Products(t *testing.T) {
 }
 
 // TestBF16Evaluator: an evaluator on the bf16 backend answers each
-// position the same whatever the batch (deterministic on this CPU), and
-// close to float32's; an unknown backend is refused in one line.
+// position the same whatever the batch (deterministic on this CPU), close
+// to float32's, and after SetWeights as a new one; an unknown backend is
+// refused in one line.
 func TestBF16Evaluator(t *testing.T) {
 	if _, err := NewEvaluator(mustModel(t, DefaultConfig(6), 1), EvalOptions{Batch: 4, Backend: "fp8"}); err == nil ||
 		!strings.Contains(err.Error(), `backend "fp8" unknown`) {
@@ -133,6 +134,24 @@ func TestBF16Evaluator(t *testing.T) {
 		}
 		if !differ {
 			t.Errorf("size %d: bf16 gives float32's bits: is it on?", size)
+		}
+		// New weights reach the bfloat16 copy of the weights.
+		m2 := perturbed(mustModel(t, DefaultConfig(size), 6), 0.05, 3)
+		if err := b16.SetWeights(m2); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b16.Evaluate(context.Background(), ps[:8])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := startEvaluator(t, m2, EvalOptions{Batch: 8, Backend: BackendBF16}).Evaluate(context.Background(), ps[:8])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if !samePrediction(got[i], fresh[i]) {
+				t.Fatalf("size %d, position %d: bf16 after SetWeights differs from a fresh bf16 evaluator", size, i)
+			}
 		}
 	}
 }
