@@ -26,6 +26,9 @@ type EvalOptions struct {
 	Wait time.Duration
 	// CacheSize is the number of predictions remembered (0: no cache).
 	CacheSize int
+	// Backend is the arithmetic of the network's products: BackendFloat32
+	// ("" means it) or BackendBF16.
+	Backend string
 }
 
 // PlayEvalOptions returns options suited to interactive play and matches:
@@ -50,7 +53,7 @@ func (o EvalOptions) Validate() error {
 	case o.CacheSize < 0:
 		return fmt.Errorf("net: negative cache size %d", o.CacheSize)
 	}
-	return nil
+	return checkBackend(o.Backend)
 }
 
 // EvalStats counts what an Evaluator has done.
@@ -180,6 +183,9 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 			b = opts.Batch
 		}
 		gr, err := buildGraph(m.cfg, shape, b, m.weights, tensor.Float32, false, false)
+		if err == nil && opts.Backend == BackendBF16 {
+			err = gr.useBF16()
+		}
 		if err != nil {
 			e.close()
 			return nil, err

@@ -2,13 +2,18 @@
 
 package net
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The assembly kernels (gemm_amd64.s) need the CPU's and the OS's support
 // for the vector registers they use.
 var (
 	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F // it also runs the AVX2 kernel (gemmAsm)
+	haveBF16   = haveAVX512 && cpu.X86.HasAVX512BF16
 )
 
 // sgemm4AVX512 computes 4 rows of C (rows 0, ldc, 2·ldc, 3·ldc) by up to
@@ -141,6 +146,21 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32)
 	if kernel != kernelAVX512 || r1 <= r0 || len(o.offs) < (r1-r0+7)/8*8*segs {
 		return 0
 	}
+	x := a.x[r0*k : r1*k]
+	return rows8(o, a, r0, r1, tail, func(offs *int32, pc, ph, pb *float32, j0 int, mask uint32, flags int) {
+		sgemm8AVX512(segs, k, offs, &x[0], &zeroRow[0], &a.w[j0], o.f, pc, o.f, ph, pb, mask, flags)
+	})
+}
+
+// rows8 runs kern, a call of an 8-row kernel of sgemm8AVX512's contract
+// on panels of 32 columns, for rows r0..r1 of a block of o (see
+// linearRows8; offs: o.offs from the group's first row), and returns
+// how many rows it computed.
+func rows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32, kern func(offs *int32, pc, ph, pb *float32, j0 int, mask uint32, flags int)) int {
+	segs := 1
+	if o.gather.w > 0 {
+		segs = 9
+	}
 	flags := 0
 	if a.h != nil {
 		flags |= sgemmH
@@ -151,7 +171,6 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32)
 	if o.relu {
 		flags |= sgemmReLU
 	}
-	x := a.x[r0*k : r1*k]
 	f := o.f
 	for i := r0; i < r1; i += 8 {
 		offs := &o.offs[(i-r0)*segs]
@@ -184,7 +203,7 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32)
 			if a.b != nil {
 				pb = &a.b[j0]
 			}
-			sgemm8AVX512(segs, k, offs, &x[0], &zeroRow[0], &a.w[j0], f, pc, f, ph, pb, mask, flags)
+			kern(offs, pc, ph, pb, j0, mask, flags)
 		}
 		if rows < 8 {
 			copy(a.y[i*f:(i+rows)*f], tail[:rows*f])
@@ -198,23 +217,32 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32)
 // block's first row) and segment s, the byte offsets from the block's
 // first input row of the 8 rows' A in that segment (-1: zeroRow), or nil
 // if the fused kernel cannot compute o.
-func rows8Offsets(o *linearOp) []int32 {
+//
+// The input rows are rowBytes apart: 4·channels for float32 (0: that),
+// 2·(channels rounded up to even) for bfloat16.
+func rows8Offsets(o *linearOp, rowBytes int) []int32 {
 	if !haveAVX512 || o.block <= 0 || o.k == 0 || o.f == 0 {
 		return nil
 	}
 	groups := (o.block + 7) / 8
 	if o.gather.w == 0 {
-		if 4*o.block*o.k >= 1<<31 {
+		if rowBytes == 0 {
+			rowBytes = 4 * o.k
+		}
+		if o.block*rowBytes >= 1<<31 {
 			return nil
 		}
 		offs := make([]int32, groups*8)
 		for r := range o.block {
-			offs[r] = int32(4 * r * o.k)
+			offs[r] = int32(r * rowBytes)
 		}
 		return offs
 	}
 	c, nb := o.k/9, o.gather.neighbours()
-	if c > len(zeroRow) || 4*o.block*c >= 1<<31 {
+	if rowBytes == 0 {
+		rowBytes = 4 * c
+	}
+	if c > len(zeroRow) || o.block*rowBytes >= 1<<31 {
 		return nil
 	}
 	offs := make([]int32, groups*9*8)
@@ -227,7 +255,7 @@ func rows8Offsets(o *linearOp) []int32 {
 			for t, s := range nb[sq*9 : sq*9+9] {
 				off := int32(-1)
 				if s >= 0 {
-					off = int32(4 * int(s) * c)
+					off = int32(int(s) * rowBytes)
 				}
 				offs[(g*9+t)*8+r] = off
 			}
@@ -286,4 +314,51 @@ func mulAddRow32(y, x, w []float32, k, f int) bool {
 	_, _, _ = y[f-1], x[k-1], w[k*f-1]
 	mulAddRowAVX512(&y[0], &x[0], &w[0], k, f)
 	return true
+}
+
+// sgemm8BF16 is sgemm8AVX512 on pairs of bfloat16 (gemm_amd64.s): k
+// pairs per segment, A's rows of k uint32 at x plus offs (zero when
+// negative), B's rows of ldb pairs; each step adds a pair's two products
+// (VDPBF16PS). Only with haveBF16.
+//
+//go:noescape
+func sgemm8BF16(segs, k int, offs *int32, x, zero, b *uint32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+
+// toBF16AVX512 rounds n float32s to bfloat16 (ties to even).
+//
+//go:noescape
+func toBF16AVX512(dst *uint16, src *float32, n int)
+
+// linearRowsBF16 is linearRows8 for a linearOp of the bf16 backend:
+// the block's input rows rounded to bfloat16 pairs into o's scratch of
+// worker, the products by sgemm8BF16 on o's bfloat16 weight (wbf). It
+// computes every row.
+func linearRowsBF16(o *linearOp, a linearArgs[float32], r0, r1, worker int) int {
+	c := o.k
+	if o.gather.w > 0 {
+		c = o.k / 9
+	}
+	cp := c + c%2
+	xb := o.xbf[worker][:(r1-r0)*cp]
+	if cp == c {
+		toBF16AVX512(&xb[0], &a.x[r0*c], (r1-r0)*c)
+	} else {
+		for r := range r1 - r0 {
+			toBF16AVX512(&xb[r*cp], &a.x[(r0+r)*c], c)
+			xb[r*cp+c] = 0
+		}
+	}
+	segs := 1
+	if o.gather.w > 0 {
+		segs = 9
+	}
+	var tail []float32
+	if o.tail32 != nil {
+		tail = o.tail32[worker]
+	}
+	x := (*uint32)(unsafe.Pointer(&xb[0]))
+	zero := (*uint32)(unsafe.Pointer(&zeroRow[0]))
+	return rows8(o, a, r0, r1, tail, func(offs *int32, pc, ph, pb *float32, j0 int, mask uint32, flags int) {
+		sgemm8BF16(segs, cp/2, offs, x, zero, &o.wbf[j0], o.f, pc, o.f, ph, pb, mask, flags)
+	})
 }

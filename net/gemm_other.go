@@ -5,7 +5,7 @@ package net
 // No assembly kernels in this build (not amd64, -tags purego or noasm, or
 // -tags openblas: a cgo package cannot have Go assembly): fmaBLAS, if
 // used, runs the portable kernel.
-const haveAVX2, haveAVX512 = false, false
+const haveAVX2, haveAVX512, haveBF16 = false, false, false
 
 func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
 	panic("net: no assembly kernels in this build")
@@ -15,9 +15,12 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32) int { return 0 }
 
 // rows8Offsets: no fused kernel in this build.
-func rows8Offsets(o *linearOp) []int32 { return nil }
+func rows8Offsets(o *linearOp, rowBytes int) []int32 { return nil }
 
 // sumRows32, addRow32 and mulAddRow32 have no vector version in this build.
 func sumRows32(out, x []float32, rows, f int, scale float32) bool { return false }
 func addRow32(dst, x, g []float32, rows, f int) bool              { return false }
 func mulAddRow32(y, x, w []float32, k, f int) bool                { return false }
+
+// linearRowsBF16: no bf16 backend in this build (checkBackend refuses it).
+func linearRowsBF16(o *linearOp, a linearArgs[float32], r0, r1, worker int) int { return 0 }

@@ -359,14 +359,28 @@ func BenchmarkGemm(b *testing.B) {
 
 // BenchmarkEvaluateKernels measures Evaluate of the default 8x8 net at
 // batch 32 with each kernel forced: whether AVX-512 pays over AVX2+FMA,
-// and what the portable kernel costs.
+// and what the portable kernel costs; and with the bf16 backend where
+// the CPU has it.
 func BenchmarkEvaluateKernels(b *testing.B) {
 	m := mustModel(b, DefaultConfig(8), 1)
 	ps := randomPositions(8, 32, 1)
+	type run struct {
+		name    string
+		k       gemmKernel
+		backend string
+	}
+	var runs []run
 	for _, k := range kernels() {
-		b.Run(k.String(), func(b *testing.B) {
+		runs = append(runs, run{k.String(), k, ""})
+	}
+	if haveBF16 {
+		runs = append(runs, run{"bf16", bestKernel(), BackendBF16})
+	}
+	for _, r := range runs {
+		k := r.k
+		b.Run(r.name, func(b *testing.B) {
 			defer useKernel(k)()
-			e, err := NewEvaluator(m, EvalOptions{Batch: 32})
+			e, err := NewEvaluator(m, EvalOptions{Batch: 32, Backend: r.backend})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -350,12 +350,35 @@ type linearOp struct {
 	offs            []int32     // the fused kernel's offsets of A's rows (rows8Offsets)
 	tail32          [][]float32 // per worker, the fused kernel's last 8 rows (linearRows8)
 	offsDone        bool
+
+	// The bf16 backend (set by the evaluator on the per-position products
+	// of its graphs; see BackendBF16): the weight as bfloat16 pairs
+	// (bf16Weight), the float32 weight it was made from, and per worker
+	// the block's input rows as bfloat16.
+	bf16  bool
+	wbf   []uint32
+	wlast []float32
+	xbf   [][]uint16
 }
 
 // prepareFused sets up the fused kernel's offsets and scratch, if it can
-// compute o (see linearRows8).
+// compute o (see linearRows8, linearRowsBF16).
 func (o *linearOp) prepareFused() {
-	o.offs, o.offsDone = rows8Offsets(o), true
+	o.offsDone = true
+	if o.bf16 {
+		c := o.k
+		if o.gather.w > 0 {
+			c = o.k / 9
+		}
+		cp := c + c%2
+		o.offs = rows8Offsets(o, 2*cp)
+		o.xbf = make([][]uint16, maxWorkers)
+		for i := range o.xbf {
+			o.xbf[i] = make([]uint16, o.block*cp)
+		}
+	} else {
+		o.offs = rows8Offsets(o, 0)
+	}
 	if o.offs != nil && o.block%8 != 0 {
 		o.tail32 = make([][]float32, maxWorkers)
 		for i := range o.tail32 {
@@ -440,6 +463,12 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 	if !o.offsDone {
 		o.prepareFused()
 	}
+	if o.bf16 {
+		if w := f32(vs[1]); !sameBits(o.wlast, w) {
+			o.wlast = append(o.wlast[:0], w...)
+			o.wbf = bf16Weight(o, w)
+		}
+	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
 		o.a32 = linearArgs[float32]{x: f32(vs[0]), w: f32(vs[1]), b: f32(b), h: f32(h), y: out.Float32s()}
@@ -493,6 +522,10 @@ func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1,
 	if a, ok := any(a).(linearArgs[float32]); ok && o.block > 0 {
 		// The rows the fused kernel computes, if any (from r0); the
 		// others, below, give the same numbers.
+		if o.bf16 {
+			linearRowsBF16(o, a, r0, r1, worker)
+			return
+		}
 		var tail []float32
 		if o.tail32 != nil {
 			tail = o.tail32[worker]

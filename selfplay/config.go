@@ -46,6 +46,7 @@ func DefaultConfig(size int) Config {
 			RandomPlies: defaultRandomPlies(size),
 		},
 		Schedule:    DefaultSchedule(size),
+		Backend:     net.BackendFloat32,
 		GamesPerGen: 64,
 		ReuseRatio:  12,
 		MinWindow:   20000,
@@ -142,6 +143,11 @@ type Config struct {
 	// Schedule changes the learning rate and the rescored children by
 	// generation (empty: Train.LR and Game.RescoreChildren throughout).
 	Schedule Schedule `json:"schedule,omitempty"`
+	// Backend is the network's arithmetic in self-play (net.EvalOptions):
+	// net.BackendFloat32 ("" means it, as in every run made before the
+	// setting) or net.BackendBF16. Part of the run's identity: a resume or
+	// a worker runs the saved one, and a CPU without it refuses.
+	Backend string `json:"backend,omitempty"`
 
 	// Not part of the run's identity: may change when resuming.
 	Parallel    int           `json:"parallel"`   // games in flight
@@ -210,6 +216,8 @@ func (c Config) Validate() error {
 		return errors.New("selfplay: generations and duration must not be negative")
 	case c.RunID != "" && !runfiles.ValidRunID(c.RunID):
 		return fmt.Errorf("selfplay: run_id %q: not a run identity (32 hex digits)", c.RunID)
+	case c.Backend != "" && c.Backend != net.BackendFloat32 && c.Backend != net.BackendBF16:
+		return fmt.Errorf("selfplay: backend %q: want %s or %s", c.Backend, net.BackendFloat32, net.BackendBF16)
 	}
 	if err := c.Net.Validate(); err != nil {
 		return err
@@ -240,6 +248,9 @@ func (c Config) identity() Config {
 	c.Init, c.InitModel = "", nil
 	c.Games = "" // checked on its own (ModeError)
 	c.RunID = "" // not a setting; checked on its own
+	if c.Backend == "" {
+		c.Backend = net.BackendFloat32 // a run made before the setting
+	}
 	return c
 }
 

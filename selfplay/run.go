@@ -80,7 +80,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 				return err
 			}
 		}
-		eval, err := net.NewEvaluator(m, net.EvalOptions{Batch: l.cfg.EvalBatch, CacheSize: l.cfg.CacheSize})
+		eval, err := net.NewEvaluator(m, net.EvalOptions{Batch: l.cfg.EvalBatch, CacheSize: l.cfg.CacheSize, Backend: l.cfg.Backend})
 		if err != nil {
 			return err
 		}

@@ -613,7 +613,7 @@ func loadSlot(ctx context.Context, store *runstore.Store, cfg Config, wc WorkerC
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: model %s of %s: %w", l.Model, store.Location(), err)
 	}
-	eval, err := net.NewEvaluator(m, net.EvalOptions{Batch: wc.EvalBatch, CacheSize: wc.CacheSize})
+	eval, err := net.NewEvaluator(m, net.EvalOptions{Batch: wc.EvalBatch, CacheSize: wc.CacheSize, Backend: cfg.Backend})
 	if err != nil {
 		return nil, err
 	}

@@ -143,7 +143,11 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	// The first line: a run is reproduced bit for bit only with the same
 	// backend on the same kind of CPU.
-	fmt.Fprintf(stdout, "konane train: network backend %s\n", net.Backend)
+	backend := net.Backend
+	if cfg.Backend == net.BackendBF16 {
+		backend += ", bf16 products"
+	}
+	fmt.Fprintf(stdout, "konane train: network backend %s\n", backend)
 	logf := timestamped(stdout)
 	hooks := trainHooks(stdout, stderr, logf)
 	hooks.Start = func() { // once the run directory is locked and checked
