@@ -79,6 +79,7 @@ Example: konane analyze --plot game.png --out annotated.txt game.txt`,
 }
 
 const (
+	maxReviewDepth   = 40 // --depth's bound: deeper searches take hours per position
 	defaultMaxStones = 24 // solver.DefaultMaxStones, for the help text
 	defaultParallel  = 8
 )
@@ -92,6 +93,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	plot := fs.String("plot", "", "write a PNG of the win probability per ply to this file")
 	asJSON := fs.Bool("json", false, "print the analysis as JSON instead of a table")
 	model := fs.String("model", "", "model file to analyse with instead of the shipped one")
+	depth := fs.Int("depth", 0, fmt.Sprintf("the classical engine's search depth per position, on the boards it reviews (default: %v per position)", classicalReviewTime()))
 	seed := fs.Uint64("seed", 1, "seed of the searches (the same seed gives the same analysis)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -105,6 +107,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if err := checkLimits("analyze", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
 		return err
+	}
+	if *depth < 0 || *depth > maxReviewDepth {
+		return usageError("analyze", "--depth %d: want 1..%d", *depth, maxReviewDepth)
 	}
 	for _, f := range []struct{ flag, path string }{{"--out", *out}, {"--plot", *plot}} {
 		if f.path == "" {
@@ -125,28 +130,23 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
-	if !rec.Board().Square() {
-		return usageError("analyze", "%s: the game is on %s; analyze reads games on square boards only yet (no network plays rectangles)", fs.Arg(0), rec.Board())
+	b := rec.Board()
+	var rep *analysis.Report
+	if b.Narrow() && (b.Square() || *model != "") {
+		rep, err = reviewByNetwork(ctx, rec, *model, analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime},
+			Parallel: defaultParallel, Seed: *seed}, stderr, *quiet)
+	} else {
+		if *sims != 0 {
+			return usageError("analyze", "--sims %d: the classical engine reviews %s games (no network plays them): give --time or --depth", *sims, b)
+		}
+		cfg := analysis.ClassicalConfig{Depth: *depth, Time: *moveTime, Seed: *seed}
+		if cfg.Depth == 0 && cfg.Time == 0 {
+			cfg.Time = classicalReviewTime()
+		}
+		rep, err = reviewClassically(ctx, rec, cfg, stderr, *quiet)
 	}
-	e, err := openEngineFor(*model, rec.Size)
 	if err != nil {
 		return err
-	}
-	stop := runInBackground(ctx, e.Run)
-	defer stop()
-	pr := newProgress("analyze", stderr, *quiet)
-	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
-		Seed: *seed, Progress: pr.update("positions")}
-	began := time.Now()
-	rep, err := analysis.Game(ctx, e, rec, cfg)
-	pr.finish()
-	if err != nil {
-		return fmt.Errorf("analyze: %w", err)
-	}
-	if !*quiet {
-		st := e.Stats()
-		fmt.Fprintf(stderr, "analyze: %d positions in %v (%d network runs, %.1f positions each)\n",
-			len(rep.Positions), roughly(time.Since(began)), st.Batches, st.AvgBatch())
 	}
 	if err := writeAnalysisFiles(rep, rec, *out, *plot); err != nil {
 		return err
@@ -156,6 +156,63 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return enc.Encode(rep.JSON())
 	}
 	return rep.WriteTable(stdout)
+}
+
+// reviewByNetwork reviews rec with the network of model, or the shipped
+// one of its size, with progress and a summary on stderr.
+func reviewByNetwork(ctx context.Context, rec *rules.Record, model string, cfg analysis.Config, stderr io.Writer, quiet bool) (*analysis.Report, error) {
+	e, err := openEngineFor(model, rec.Board())
+	if err != nil {
+		return nil, err
+	}
+	if note := e.Note(); note != "" && !quiet {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+	}
+	stop := runInBackground(ctx, e.Run)
+	defer stop()
+	pr := newProgress("analyze", stderr, quiet)
+	cfg.Progress = pr.update("positions")
+	began := time.Now()
+	rep, err := analysis.Game(ctx, e, rec, cfg)
+	pr.finish()
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if !quiet {
+		st := e.Stats()
+		fmt.Fprintf(stderr, "analyze: %d positions in %v (%d network runs, %.1f positions each)\n",
+			len(rep.Positions), roughly(time.Since(began)), st.Batches, st.AvgBatch())
+	}
+	return rep, nil
+}
+
+// classicalReviewTime is the classical engine's time per position in a
+// review: the level table's at agent.AdviceLevel, the least level whose
+// search gives an evaluation.
+func classicalReviewTime() time.Duration {
+	l, err := agent.ParseLevel(agent.AdviceLevel)
+	if err != nil {
+		panic(err) // the table names AdviceLevel (agent's TestParseLevel)
+	}
+	return l.PVSTime
+}
+
+// reviewClassically reviews rec with the classical engine, with progress
+// and a summary on stderr.
+func reviewClassically(ctx context.Context, rec *rules.Record, cfg analysis.ClassicalConfig, stderr io.Writer, quiet bool) (*analysis.Report, error) {
+	pr := newProgress("analyze", stderr, quiet)
+	cfg.Progress = pr.update("positions")
+	began := time.Now()
+	rep, err := analysis.ClassicalGame(ctx, rec, cfg)
+	pr.finish()
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "analyze: %d positions in %v by the classical engine (no network plays %s)\n",
+			len(rep.Positions), roughly(time.Since(began)), rec.Board())
+	}
+	return rep, nil
 }
 
 // sameFile reports whether paths a and b name one file: the same path
@@ -170,8 +227,17 @@ func sameFile(a, b string) bool {
 }
 
 // openEngineFor opens the engine of model, or the shipped one of the
-// game's size, and checks that it plays the game's size.
-func openEngineFor(model string, size int) (*agent.Engine, error) {
+// game's size, and checks that it plays the game's board: on a
+// rectangle, the network of a multi-board model file.
+func openEngineFor(model string, b rules.Board) (*agent.Engine, error) {
+	if !b.Square() {
+		e, err := agent.OpenBoardEngine(model, b)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		return e, nil
+	}
+	size := b.W
 	e, err := agent.OpenEngine(model, 0)
 	if model == "" {
 		e, err = agent.OpenEngine("", size)

@@ -76,7 +76,7 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Moves numbered by pairs, as records do: "1." Black's, "1..." White's.
-	if !regexp.MustCompile(`^no\.\s+player\s+move\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^1\.\s+black\s+\S+\s+\d+%`).MatchString(stdout) ||
+	if !regexp.MustCompile(`^6x6 game, removal start, reviewed by the agent\nno\.\s+player\s+move\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^1\.\s+black\s+\S+\s+\d+%`).MatchString(stdout) ||
 		!regexp.MustCompile(`(?m)^1\.\.\.\s+white\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^2\.\s+black\s`).MatchString(stdout) || !strings.Contains(stdout, "\nwhite: ") {
 		t.Errorf("table:\n%s", stdout)
 	}
