@@ -21,12 +21,13 @@ import (
 func init() {
 	register(&command{
 		name:  "analyze",
-		usage: "analyze [--sims N | --time D] [--out FILE] [--plot PNG] [--json] [--model FILE] RECORD",
+		usage: "analyze [--sims N | --time D | --depth N] [--out FILE] [--plot PNG] [--json] [--model FILE] RECORD",
 		short: "review a game: win probability per move, mistakes, best lines",
 		long: fmt.Sprintf(`Analyze reviews a game record (text or JSON): the agent searches every
 position of the game, and a table gives one row per move, numbered by
 move pairs as records are ("3." is Black's third move, "3..." White's
-reply):
+reply), under a first line naming the board, its start and the reviewer
+("9x8 game, gap start, reviewed by the classical engine (...)"):
 
     no.  player  move  before  after  loss  class  best line  line played  solver
 
@@ -62,18 +63,34 @@ probability after each move in percent (X: move pairs, as the table
 numbers them), with the inaccuracies (circles),
 mistakes (triangles) and blunders (crosses) marked. --json prints the analysis as
 JSON instead of the table, moves counted by plies (1 = Black's first):
-{"size":8,"sims":..,"moves":[{"ply":1,
+{"size":8,"board":"8x8","start":"removal","engine":"the agent","sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
 "verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,
 "visits":..,"solved":"win"},...]},...],"result":{"over":true,"winner":"white","resigned":true}} (class, best, pv, verdict and
 candidates left out when empty; candidates are the agent's best %d moves
 before the move, its choice first, with the mover's win probability after
-each, exact where the solver settled the position).
+each, exact where the solver settled the position; size only on the
+square boards up to 8x8).
+
+Every board is reviewed. The agent reviews the square boards up to 8x8
+(the shipped model, or --model) and the rectangles of up to 8 files and
+ranks whose network a multi-board --model file holds. Every other board
+(9x8 up to 16x16, and the rectangles without --model) is reviewed by
+the classical engine (pvs) for --time per position (default %v, the
+level table's at %s) or to --depth plies (no time limit: the same
+review on any machine). Its probabilities come from its scores:
+1/(1+exp(-score/%d)), 50%% at 0, rising with the score (%d is about
+ten moves more than the opponent has), 1 or 0 where the search proves
+the win or the loss. It lists no candidates (--json has none), the
+solver column says "keeps the win" rather than "only winning move",
+and since each position is searched on its own, a move the engine
+chose can still lose when the next search sees further.
 
 Example: konane analyze --plot game.png --out annotated.txt game.txt`,
 			100*analysis.InaccuracyLoss, 100*analysis.MistakeLoss, 100*analysis.MistakeLoss, 100*analysis.BlunderLoss,
-			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates),
+			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates,
+			classicalReviewTime(), agent.AdviceLevel, analysis.ScoreScale, analysis.ScoreScale),
 		run: runAnalyze,
 	})
 }
@@ -131,6 +148,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return fmt.Errorf("analyze: %w", err)
 	}
 	b := rec.Board()
+	if *model != "" && !b.Narrow() {
+		return usageError("analyze", "--model %s: a network plays boards of up to %dx%d, not %s; without --model the classical engine reviews it", *model, rules.MaxSize, rules.MaxSize, b)
+	}
 	var rep *analysis.Report
 	if b.Narrow() && (b.Square() || *model != "") {
 		rep, err = reviewByNetwork(ctx, rec, *model, analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime},
