@@ -162,8 +162,8 @@ func TestOutputs(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Count(table.String(), "\n"); lines != len(rec.Moves)+4 {
-		t.Errorf("table of %d lines, want %d:\n%s", lines, len(rec.Moves)+4, table.String())
+	if lines := strings.Count(table.String(), "\n"); lines != len(rec.Moves)+5 || !strings.HasPrefix(table.String(), "6x6 game, removal start, reviewed by the agent\n") {
+		t.Errorf("table of %d lines, want %d, the first naming the board:\n%s", lines, len(rec.Moves)+5, table.String())
 	}
 	// A random game is played to its end: the side without a move lost.
 	end := rep.Positions[len(rep.Positions)-1].Side
@@ -406,7 +406,7 @@ func TestTableGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := &Report{Size: 6, Outcome: outcomeOf(g)}
+	rep := &Report{Size: 6, Board: rules.SquareBoard(6), Engine: "the agent", Outcome: outcomeOf(g)}
 	for i, m := range rec.Moves[:6] {
 		r := Row{Ply: i + 1, Player: ps[i].Turn, Move: m, Before: 0.5 + 0.05*float64(i%3), After: 0.5 - 0.04*float64(i),
 			Line: rec.Moves[i:min(i+2, len(rec.Moves))]}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
@@ -114,6 +115,66 @@ type Row struct {
 	// Candidates are the agent's best moves in the position, at most
 	// NumCandidates, its choice first (see Position.Candidates).
 	Candidates []Candidate
+	// Wide is set in a review by the classical engine (ClassicalGame),
+	// whose moves are on the wide layout of every board; Move, Search,
+	// Line and Candidates are empty there.
+	Wide *WideRow
+}
+
+// WideRow is what the classical engine says of one move (Row.Wide).
+type WideRow struct {
+	Move rules.WideMove
+	// PV is the engine's line in the position before the move, its
+	// choice first; Line the move played and the engine's line after
+	// it (just the move when the game ends with it).
+	PV, Line []rules.WideMove
+	// Score is the search's score of the position before the move, for
+	// the mover (player.SearchResult.Score), and Depth the depth it
+	// reached.
+	Score, Depth int
+}
+
+// move, best, pv and line are the row's move, the engine's choice ("" at
+// none), its line and the line played, in the board's notation, from
+// either review.
+func (r Row) move() string {
+	if r.Wide != nil {
+		return r.Wide.Move.String()
+	}
+	return r.Move.String()
+}
+
+func (r Row) best() string {
+	if pv := r.pv(); len(pv) > 0 {
+		return pv[0]
+	}
+	if r.Wide == nil && r.Search.Best != rules.NoMove {
+		return r.Search.Best.String()
+	}
+	return ""
+}
+
+func (r Row) pv() []string {
+	if r.Wide != nil {
+		return texts(r.Wide.PV)
+	}
+	return texts(r.Search.PV)
+}
+
+func (r Row) line() []string {
+	if r.Wide != nil {
+		return texts(r.Wide.Line)
+	}
+	return texts(r.Line)
+}
+
+// texts is moves in notation (nil for none).
+func texts[M fmt.Stringer](ms []M) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.String())
+	}
+	return out
 }
 
 // NumCandidates is how many candidates a Row keeps.
@@ -164,7 +225,12 @@ func (p Position) Candidates(n int) []Candidate {
 
 // Report is the analysis of a whole game.
 type Report struct {
-	Size      int
+	Size  int         // N on a square board of at most rules.MaxSize, else 0
+	Board rules.Board // the game's board and start, on every board
+	// Engine says who reviewed the game, for the report's first line:
+	// "the agent", or the classical engine with its budget and how its
+	// scores became probabilities (ClassicalGame).
+	Engine    string
 	Positions []Position // the start, then the position after each move
 	Rows      []Row      // one per move
 	Outcome   Outcome
@@ -194,8 +260,10 @@ func (r Outcome) String() string {
 	return fmt.Sprintf("%s wins (%s has no move)", r.Winner, r.Winner.Other())
 }
 
-// outcomeOf is the Outcome of g.
-func outcomeOf(g *rules.Game) Outcome {
+// outcomeOf is the Outcome of g (a rules.Game or WideGame).
+func outcomeOf(g interface {
+	Outcome() (rules.Color, rules.Method)
+}) Outcome {
 	w, m := g.Outcome()
 	return Outcome{Winner: w, Method: m}
 }
@@ -212,7 +280,7 @@ func Game(ctx context.Context, e *agent.Engine, rec *rules.Record, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Size: rec.Size, Positions: pos, Outcome: outcomeOf(g)}
+	rep := &Report{Size: rec.Size, Board: rec.Board(), Engine: "the agent", Positions: pos, Outcome: outcomeOf(g)}
 	for i, m := range rec.Moves {
 		before, after := pos[i], pos[i+1]
 		r := Row{Ply: i + 1, Player: before.Side, Move: m, Before: before.WinProb,
@@ -253,8 +321,8 @@ func (r Row) Comment() string {
 	if r.Verdict == ThrowsWin || r.Verdict == OnlyWin {
 		s += ", " + r.Verdict.String()
 	}
-	if r.Search.Best != rules.NoMove && r.Search.Best != r.Move {
-		s += "; best " + rules.MovesText(r.Search.PV)
+	if b := r.best(); b != "" && b != r.move() {
+		s += "; best " + strings.Join(r.pv(), " ")
 	}
 	return s
 }
@@ -263,8 +331,9 @@ func (r Row) Comment() string {
 // move's comment (after the comment there was, if any), and an Annotator
 // tag.
 func (rep *Report) Annotate(rec *rules.Record, annotator string) *rules.Record {
-	out := &rules.Record{Size: rec.Size, Tags: append([]rules.Tag(nil), rec.Tags...)}
-	for i, m := range rec.Moves {
+	out := &rules.Record{Size: rec.Size, Rect: rec.Rect, Tags: append([]rules.Tag(nil), rec.Tags...),
+		Moves: slices.Clone(rec.Moves), Wide: slices.Clone(rec.Wide), Comments: make([]string, rec.Len())}
+	for i := range out.Comments {
 		c := ""
 		if i < len(rep.Rows) {
 			c = rep.Rows[i].Comment()
@@ -272,7 +341,7 @@ func (rep *Report) Annotate(rec *rules.Record, annotator string) *rules.Record {
 		if i < len(rec.Comments) && rec.Comments[i] != "" {
 			c = rec.Comments[i] + " | " + c
 		}
-		out.AddMove(m, c)
+		out.Comments[i] = c
 	}
 	out.SetTag("Annotator", annotator)
 	return out

@@ -41,8 +41,11 @@ type JSONCandidate struct {
 
 // JSONReport is a Report as JSON.
 type JSONReport struct {
-	Size   int        `json:"size"`
-	Sims   int        `json:"sims"` // simulations run in all
+	Size   int        `json:"size,omitempty"` // N of a square board up to 8x8
+	Board  string     `json:"board"`          // "9x8", as records name it
+	Start  string     `json:"start"`          // "removal" or "gap"
+	Engine string     `json:"engine"`         // who reviewed it (Report.Engine)
+	Sims   int        `json:"sims"`           // simulations run in all (0 by the classical engine)
 	Rows   []JSONRow  `json:"moves"`
 	Result JSONResult `json:"result"`
 }
@@ -56,7 +59,7 @@ type JSONResult struct {
 
 // JSON returns the report in its JSON form.
 func (rep *Report) JSON() JSONReport {
-	out := JSONReport{Size: rep.Size, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Outcome.Over(), Resigned: rep.Outcome.Method == rules.Resignation}}
+	out := JSONReport{Size: rep.Size, Board: rep.boardName(), Start: rep.Board.Start.String(), Engine: rep.Engine, Rows: []JSONRow{}, Result: JSONResult{Over: rep.Outcome.Over(), Resigned: rep.Outcome.Method == rules.Resignation}}
 	if rep.Outcome.Over() {
 		out.Result.Winner = rep.Outcome.Winner.String()
 	}
@@ -64,12 +67,12 @@ func (rep *Report) JSON() JSONReport {
 		out.Sims += p.Search.Sims
 	}
 	for _, r := range rep.Rows {
-		j := JSONRow{Ply: r.Ply, Player: r.Player.String(), Move: r.Move.String(),
+		j := JSONRow{Ply: r.Ply, Player: r.Player.String(), Move: r.move(),
 			Before: round(r.Before), After: round(r.After), Loss: round(r.Loss),
-			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: rules.MoveStrings(r.Search.PV),
-			Line: rules.MoveStrings(r.Line)}
-		if r.Search.Best != rules.NoMove {
-			j.Best = r.Search.Best.String()
+			Class: r.Class.String(), Verdict: r.Verdict.String(), PV: r.pv(),
+			Line: r.line(), Best: r.best()}
+		if j.Line == nil {
+			j.Line = []string{}
 		}
 		j.Candidates = CandidatesJSON(r.Candidates)
 		out.Rows = append(out.Rows, j)
@@ -78,6 +81,16 @@ func (rep *Report) JSON() JSONReport {
 }
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// boardName is the board without its start: "9x8".
+func (rep *Report) boardName() string { return fmt.Sprintf("%dx%d", rep.Board.W, rep.Board.H) }
+
+// Heading is the report's first line: the board, its start and who
+// reviewed the game, like "9x8 game, gap start, reviewed by the
+// classical engine (...)".
+func (rep *Report) Heading() string {
+	return fmt.Sprintf("%s game, %s start, reviewed by %s", rep.boardName(), rep.Board.Start, rep.Engine)
+}
 
 // MoveNumber numbers the move of ply (1-based) as records and players
 // do, by move pairs: Black's third move (ply 5) is "3.", White's reply
@@ -89,20 +102,23 @@ func MoveNumber(ply int) string {
 	return strconv.Itoa(ply/2) + "..."
 }
 
-// WriteTable writes the report as a table for people, one row per move,
-// then each side's count of inaccuracies, mistakes and blunders and the
-// game's Outcome.
+// WriteTable writes the report as a table for people: its Heading, one
+// row per move, then each side's count of inaccuracies, mistakes and
+// blunders and the game's Outcome.
 func (rep *Report) WriteTable(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, rep.Heading()); err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "no.\tplayer\tmove\tbefore\tafter\tloss\tclass\tbest line\tline played\tsolver")
 	for _, r := range rep.Rows {
 		// The agent's line; and the one it expects after the move
 		// played, when that was not its choice.
-		best, played := rules.MovesText(r.Search.PV), rules.MovesText(r.Line)
-		if r.Search.Best == r.Move {
+		best, played := strings.Join(r.pv(), " "), strings.Join(r.line(), " ")
+		if r.best() == r.move() {
 			best, played = "= "+best, "="
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", MoveNumber(r.Ply), r.Player, r.Move,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f%%\t%.0f%%\t%.0f%%\t%s\t%s\t%s\t%s\n", MoveNumber(r.Ply), r.Player, r.move(),
 			100*r.Before, 100*r.After, 100*r.Loss, r.Class, best, played, r.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
@@ -178,7 +194,7 @@ func (rep *Report) Panel() chart.Panel {
 			Marks: true, Glyph: k.glyph, Color: k.color})
 	}
 	return chart.Panel{
-		Title:  fmt.Sprintf("%dx%d game: Black's chance of winning", rep.Size, rep.Size),
+		Title:  fmt.Sprintf("%s game (%s start): Black's chance of winning", rep.boardName(), rep.Board.Start),
 		XLabel: "move (pairs: Black's, then White's)", YLabel: "Black's win probability (%)", IntegerX: true, XTicks: 12, YTicks: 10,
 		Series: series,
 		Levels: []chart.Level{{Name: "even", Y: 50}},

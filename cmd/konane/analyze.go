@@ -21,12 +21,13 @@ import (
 func init() {
 	register(&command{
 		name:  "analyze",
-		usage: "analyze [--sims N | --time D] [--out FILE] [--plot PNG] [--json] [--model FILE] RECORD",
+		usage: "analyze [--sims N | --time D | --depth N] [--out FILE] [--plot PNG] [--json] [--model FILE] RECORD",
 		short: "review a game: win probability per move, mistakes, best lines",
 		long: fmt.Sprintf(`Analyze reviews a game record (text or JSON): the agent searches every
 position of the game, and a table gives one row per move, numbered by
 move pairs as records are ("3." is Black's third move, "3..." White's
-reply):
+reply), under a first line naming the board, its start and the reviewer
+("9x8 game, gap start, reviewed by the classical engine (...)"):
 
     no.  player  move  before  after  loss  class  best line  line played  solver
 
@@ -62,23 +63,40 @@ probability after each move in percent (X: move pairs, as the table
 numbers them), with the inaccuracies (circles),
 mistakes (triangles) and blunders (crosses) marked. --json prints the analysis as
 JSON instead of the table, moves counted by plies (1 = Black's first):
-{"size":8,"sims":..,"moves":[{"ply":1,
+{"size":8,"board":"8x8","start":"removal","engine":"the agent","sims":..,"moves":[{"ply":1,
 "player":"black","move":"d4","winrateBefore":..,"winrateAfter":..,
 "loss":..,"class":"mistake","best":"e5","pv":["e5",...],"line":["d4",...],
 "verdict":"throws away a forced win","candidates":[{"move":"e5","winrate":..,
 "visits":..,"solved":"win"},...]},...],"result":{"over":true,"winner":"white","resigned":true}} (class, best, pv, verdict and
 candidates left out when empty; candidates are the agent's best %d moves
 before the move, its choice first, with the mover's win probability after
-each, exact where the solver settled the position).
+each, exact where the solver settled the position; size only on the
+square boards up to 8x8).
+
+Every board is reviewed. The agent reviews the square boards up to 8x8
+(the shipped model, or --model) and the rectangles of up to 8 files and
+ranks whose network a multi-board --model file holds. Every other board
+(9x8 up to 16x16, and the rectangles without --model) is reviewed by
+the classical engine (pvs) for --time per position (default %v, the
+level table's at %s) or to --depth plies (no time limit: the same
+review on any machine). Its probabilities come from its scores:
+1/(1+exp(-score/%d)), 50%% at 0, rising with the score (%d is about
+ten moves more than the opponent has), 1 or 0 where the search proves
+the win or the loss. It lists no candidates (--json has none), the
+solver column says "keeps the win" rather than "only winning move",
+and since each position is searched on its own, a move the engine
+chose can still lose when the next search sees further.
 
 Example: konane analyze --plot game.png --out annotated.txt game.txt`,
 			100*analysis.InaccuracyLoss, 100*analysis.MistakeLoss, 100*analysis.MistakeLoss, 100*analysis.BlunderLoss,
-			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates),
+			100*analysis.BlunderLoss, defaultMaxStones, analysis.DefaultSims, defaultParallel, analysis.NumCandidates,
+			classicalReviewTime(), agent.AdviceLevel, analysis.ScoreScale, analysis.ScoreScale),
 		run: runAnalyze,
 	})
 }
 
 const (
+	maxReviewDepth   = 40 // --depth's bound: deeper searches take hours per position
 	defaultMaxStones = 24 // solver.DefaultMaxStones, for the help text
 	defaultParallel  = 8
 )
@@ -92,6 +110,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	plot := fs.String("plot", "", "write a PNG of the win probability per ply to this file")
 	asJSON := fs.Bool("json", false, "print the analysis as JSON instead of a table")
 	model := fs.String("model", "", "model file to analyse with instead of the shipped one")
+	depth := fs.Int("depth", 0, fmt.Sprintf("the classical engine's search depth per position, on the boards it reviews (default: %v per position)", classicalReviewTime()))
 	seed := fs.Uint64("seed", 1, "seed of the searches (the same seed gives the same analysis)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -105,6 +124,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if err := checkLimits("analyze", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
 		return err
+	}
+	if *depth < 0 || *depth > maxReviewDepth {
+		return usageError("analyze", "--depth %d: want 1..%d", *depth, maxReviewDepth)
 	}
 	for _, f := range []struct{ flag, path string }{{"--out", *out}, {"--plot", *plot}} {
 		if f.path == "" {
@@ -125,28 +147,26 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
-	if !rec.Board().Square() {
-		return usageError("analyze", "%s: the game is on %s; analyze reads games on square boards only yet (no network plays rectangles)", fs.Arg(0), rec.Board())
+	b := rec.Board()
+	if *model != "" && !b.Narrow() {
+		return usageError("analyze", "--model %s: a network plays boards of up to %dx%d, not %s; without --model the classical engine reviews it", *model, rules.MaxSize, rules.MaxSize, b)
 	}
-	e, err := openEngineFor(*model, rec.Size)
+	var rep *analysis.Report
+	if b.Narrow() && (b.Square() || *model != "") {
+		rep, err = reviewByNetwork(ctx, rec, *model, analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime},
+			Parallel: defaultParallel, Seed: *seed}, stderr, *quiet)
+	} else {
+		if *sims != 0 {
+			return usageError("analyze", "--sims %d: the classical engine reviews %s games (no network plays them): give --time or --depth", *sims, b)
+		}
+		cfg := analysis.ClassicalConfig{Depth: *depth, Time: *moveTime, Seed: *seed}
+		if cfg.Depth == 0 && cfg.Time == 0 {
+			cfg.Time = classicalReviewTime()
+		}
+		rep, err = reviewClassically(ctx, rec, cfg, stderr, *quiet)
+	}
 	if err != nil {
 		return err
-	}
-	stop := runInBackground(ctx, e.Run)
-	defer stop()
-	pr := newProgress("analyze", stderr, *quiet)
-	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
-		Seed: *seed, Progress: pr.update("positions")}
-	began := time.Now()
-	rep, err := analysis.Game(ctx, e, rec, cfg)
-	pr.finish()
-	if err != nil {
-		return fmt.Errorf("analyze: %w", err)
-	}
-	if !*quiet {
-		st := e.Stats()
-		fmt.Fprintf(stderr, "analyze: %d positions in %v (%d network runs, %.1f positions each)\n",
-			len(rep.Positions), roughly(time.Since(began)), st.Batches, st.AvgBatch())
 	}
 	if err := writeAnalysisFiles(rep, rec, *out, *plot); err != nil {
 		return err
@@ -156,6 +176,63 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return enc.Encode(rep.JSON())
 	}
 	return rep.WriteTable(stdout)
+}
+
+// reviewByNetwork reviews rec with the network of model, or the shipped
+// one of its size, with progress and a summary on stderr.
+func reviewByNetwork(ctx context.Context, rec *rules.Record, model string, cfg analysis.Config, stderr io.Writer, quiet bool) (*analysis.Report, error) {
+	e, err := openEngineFor(model, rec.Board())
+	if err != nil {
+		return nil, err
+	}
+	if note := e.Note(); note != "" && !quiet {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+	}
+	stop := runInBackground(ctx, e.Run)
+	defer stop()
+	pr := newProgress("analyze", stderr, quiet)
+	cfg.Progress = pr.update("positions")
+	began := time.Now()
+	rep, err := analysis.Game(ctx, e, rec, cfg)
+	pr.finish()
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if !quiet {
+		st := e.Stats()
+		fmt.Fprintf(stderr, "analyze: %d positions in %v (%d network runs, %.1f positions each)\n",
+			len(rep.Positions), roughly(time.Since(began)), st.Batches, st.AvgBatch())
+	}
+	return rep, nil
+}
+
+// classicalReviewTime is the classical engine's time per position in a
+// review: the level table's at agent.AdviceLevel, the least level whose
+// search gives an evaluation.
+func classicalReviewTime() time.Duration {
+	l, err := agent.ParseLevel(agent.AdviceLevel)
+	if err != nil {
+		panic(err) // the table names AdviceLevel (agent's TestParseLevel)
+	}
+	return l.PVSTime
+}
+
+// reviewClassically reviews rec with the classical engine, with progress
+// and a summary on stderr.
+func reviewClassically(ctx context.Context, rec *rules.Record, cfg analysis.ClassicalConfig, stderr io.Writer, quiet bool) (*analysis.Report, error) {
+	pr := newProgress("analyze", stderr, quiet)
+	cfg.Progress = pr.update("positions")
+	began := time.Now()
+	rep, err := analysis.ClassicalGame(ctx, rec, cfg)
+	pr.finish()
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "analyze: %d positions in %v by the classical engine (no network plays %s)\n",
+			len(rep.Positions), roughly(time.Since(began)), rec.Board())
+	}
+	return rep, nil
 }
 
 // sameFile reports whether paths a and b name one file: the same path
@@ -170,8 +247,17 @@ func sameFile(a, b string) bool {
 }
 
 // openEngineFor opens the engine of model, or the shipped one of the
-// game's size, and checks that it plays the game's size.
-func openEngineFor(model string, size int) (*agent.Engine, error) {
+// game's size, and checks that it plays the game's board: on a
+// rectangle, the network of a multi-board model file.
+func openEngineFor(model string, b rules.Board) (*agent.Engine, error) {
+	if !b.Square() {
+		e, err := agent.OpenBoardEngine(model, b)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		return e, nil
+	}
+	size := b.W
 	e, err := agent.OpenEngine(model, 0)
 	if model == "" {
 		e, err = agent.OpenEngine("", size)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/rules"
 )
@@ -76,7 +77,7 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Moves numbered by pairs, as records do: "1." Black's, "1..." White's.
-	if !regexp.MustCompile(`^no\.\s+player\s+move\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^1\.\s+black\s+\S+\s+\d+%`).MatchString(stdout) ||
+	if !regexp.MustCompile(`^6x6 game, removal start, reviewed by the agent\nno\.\s+player\s+move\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^1\.\s+black\s+\S+\s+\d+%`).MatchString(stdout) ||
 		!regexp.MustCompile(`(?m)^1\.\.\.\s+white\s`).MatchString(stdout) || !regexp.MustCompile(`(?m)^2\.\s+black\s`).MatchString(stdout) || !strings.Contains(stdout, "\nwhite: ") {
 		t.Errorf("table:\n%s", stdout)
 	}
@@ -117,6 +118,63 @@ func TestAnalyzeBadInput(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 500 {
 			t.Errorf("analyze %.100q: %.500v, want a short error naming %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestAnalyzeBoards: a 9x8 game (analysis/testdata, an arena game) is
+// reviewed by the classical engine, its table, JSON, annotated record
+// and plot naming its board; a 7x6 one by a multi-board model's network
+// with --model; and the flags or records that do not fit a board are
+// refused in one line.
+func TestAnalyzeBoards(t *testing.T) {
+	dir := t.TempDir()
+	wide := filepath.Join("..", "..", "analysis", "testdata", "game-9x8.txt")
+	rect := filepath.Join("..", "..", "analysis", "testdata", "game-7x6.txt")
+	out, png := filepath.Join(dir, "annotated.txt"), filepath.Join(dir, "graph.png")
+	stdout, stderr, err := analyzeCmd("--depth", "2", "--json", "--out", out, "--plot", png, wide)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var rep analysis.JSONReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Board != "9x8" || rep.Start != "gap" || rep.Size != 0 ||
+		!strings.HasPrefix(rep.Engine, "the classical engine (pvs, depth 2 per position") || len(rep.Rows) != 43 || rep.Rows[0].Move != "g5-e5" {
+		t.Fatalf("--json printed %.300q (%v)", stdout, err)
+	}
+	if !strings.Contains(stderr, "by the classical engine (no network plays 9x8)") {
+		t.Errorf("stderr %q: want the summary naming the classical engine", stderr)
+	}
+	back, err := rules.ReadRecordFile(out)
+	if err != nil || back.Board().String() != "9x8" || back.Len() != 43 || !strings.HasPrefix(back.Comments[0], "black ") {
+		t.Errorf("--out reads back as %v, %v", back, err)
+	}
+	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("--plot: %v", err)
+	}
+	stdout, _, err = analyzeCmd("--depth", "2", "--quiet", wide)
+	if err != nil || !strings.HasPrefix(stdout, "9x8 game, gap start, reviewed by the classical engine") || !strings.Contains(stdout, "\n22.    black   c7-e7") {
+		t.Errorf("table (%v):\n%s", err, stdout)
+	}
+	multi := agenttest.MultiBoardModelFile(t, rules.Board{W: 7, H: 6, Start: rules.Gap})
+	stdout, _, err = analyzeCmd("--sims", "4", "--quiet", "--model", multi, rect)
+	if err != nil || !strings.HasPrefix(stdout, "7x6 game, gap start, reviewed by the agent\n") || !strings.Contains(stdout, "\n15.    black   a5-a3") {
+		t.Errorf("7x6 by the network (%v):\n%s", err, stdout)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("[Board \"9x8\"]\n\n1. j4-h4 *\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sims", "5", wide}, "--sims 5: the classical engine reviews 9x8 games (no network plays them): give --time or --depth"},
+		{[]string{"--model", multi, wide}, "--model " + multi + ": a network plays boards of up to 8x8, not 9x8"},
+		{[]string{"--depth", "-1", wide}, "--depth -1: want 1..40"},
+		{[]string{"--model", agenttest.TinyModelFile(t, 6), rect}, "7x6"},
+		{[]string{bad}, `bad.txt line 3: black's move 1 "j4-h4": square "j4" is off the 9x8 board`},
+	} {
+		_, _, err := analyzeCmd(c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("analyze %.200q: %.500v, want one line naming %q", c.args, err, c.want)
 		}
 	}
 }

@@ -204,9 +204,9 @@ func TestClassicalLevels(t *testing.T) {
 }
 
 // TestRecordsOfRectangles: solve reads a 7x6 record and solves its final
-// position as it solves the moves given with --board; analyze, which
-// needs a network, refuses it in one line; a record against another
-// --board is refused.
+// position as it solves the moves given with --board; analyze reviews
+// it (and one of 15x12) with the classical engine; a record against
+// another --board is refused.
 func TestRecordsOfRectangles(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.txt")
@@ -227,11 +227,11 @@ func TestRecordsOfRectangles(t *testing.T) {
 	if _, _, err := solveCmd(ctx, "--board", "6", "--position", path); err == nil || err.Error() != "solve: --position "+path+": the game is 7x6, not 6x6 as --board says" {
 		t.Errorf("solve --board 6 with a 7x6 record: %v", err)
 	}
-	if _, _, err := analyzeCmd(path); err == nil || err.Error() != "analyze: "+path+": the game is on 7x6; analyze reads games on square boards only yet (no network plays rectangles)" {
-		t.Errorf("analyze of a 7x6 record: %v", err)
+	if out, _, err := analyzeCmd("--depth", "2", path); err != nil || !strings.HasPrefix(out, "7x6 game, gap start, reviewed by the classical engine") {
+		t.Errorf("analyze of a 7x6 record: %v\n%s", err, out)
 	}
 	// A record of a board above 8x8 (as play saves it): refused in one
-	// line by both.
+	// line by solve.
 	wide := filepath.Join(t.TempDir(), "w.txt")
 	if err := os.WriteFile(wide, []byte("[Board \"15x12\"]\n[Start \"gap\"]\n\n1. h4-h6 h9-h7 *\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestRecordsOfRectangles(t *testing.T) {
 	if _, _, err := solveCmd(ctx, "--position", wide); err == nil || err.Error() != "solve: --position "+wide+": the game is on 15x12; the solver holds boards of at most 8x8" {
 		t.Errorf("solve of a 15x12 record: %v", err)
 	}
-	if _, _, err := analyzeCmd(wide); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "the game is on 15x12") {
-		t.Errorf("analyze of a 15x12 record: %v", err)
+	if out, _, err := analyzeCmd("--depth", "2", wide); err != nil || !strings.HasPrefix(out, "15x12 game, gap start, reviewed by the classical engine") || !strings.Contains(out, "h4-h6") {
+		t.Errorf("analyze of a 15x12 record: %v\n%s", err, out)
 	}
 }

@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,12 +108,22 @@ func TestBoardHintAndRecord(t *testing.T) {
 	if err != nil || rec.Board() != (rules.Board{W: 9, H: 8, Start: rules.Gap}) || len(rec.Moves)+len(rec.Wide) != len(st.Moves) {
 		t.Errorf("record of 9x8 reads as %v, %v:\n%s", rec, err, body)
 	}
-	// A review needs a model: refused on 9x8, naming the board, for the
-	// game and for its record.
+	// No network plays 9x8: the classical engine reviews the game and
+	// its record, the board named, a board and a probability per
+	// position, the moves as played.
 	for _, req := range []string{jsonBody(reviewRequest{Game: &st.Game}), jsonBody(reviewRequest{Record: string(body)})} {
-		var e errJSON
-		if code := ts.call(t, "/api/v2/review", req, &e); code != http.StatusBadRequest || e.Code != "error.reviewBoard" || !strings.Contains(e.Error, "There is no review on 9×8") {
-			t.Errorf("review of a 9x8 game: %d %+v", code, e)
+		var rv reviewJSON
+		if code := ts.call(t, "/api/v2/review", req, &rv); code != 200 || rv.Board != "9x8" || rv.Start != "gap" || !rv.Classical || rv.Sims != 0 || rv.Size != 0 ||
+			len(rv.Moves) != len(st.Moves) || len(rv.Boards) != len(st.Moves)+1 || len(rv.Black) != len(st.Moves)+1 {
+			t.Fatalf("review of a 9x8 game: %d %+v", code, rv)
+		}
+		for i, m := range rv.Moves {
+			if m.Move != st.Moves[i] || m.Line[0] != m.Move || m.Best == "" || len(m.Candidates) != 0 || m.Before < 0 || m.Before > 1 {
+				t.Errorf("review of a 9x8 game: move %d %+v, played %s", i+1, m, st.Moves[i])
+			}
+		}
+		if got, want := rv.Boards[len(rv.Boards)-1], st.Board; !slices.Equal(got, want) {
+			t.Errorf("review of a 9x8 game: the last board %q, the state's %q", got, want)
 		}
 	}
 }
@@ -228,5 +240,12 @@ func TestMultiBoardModelRectangles(t *testing.T) {
 			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
 		}
 		checkBoardState(t, st, tc.board)
+		// The game's review: by the network where it plays, with its
+		// candidates, else by the classical engine.
+		var rv reviewJSON
+		if code := ts.call(t, "/api/v2/review", jsonBody(reviewRequest{Game: &st.Game}), &rv); code != 200 || rv.Board != fmt.Sprintf("%dx%d", tc.board.W, tc.board.H) ||
+			rv.Classical != tc.classical || len(rv.Moves) != len(st.Moves) || (len(rv.Moves[0].Candidates) == 0) != tc.classical {
+			t.Errorf("%s: review %d %+v", tc.req, code, rv)
+		}
 	}
 }

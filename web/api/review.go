@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/web/messages"
 )
 
 // reviewRequest names the game to review: a game of the page (game, as
@@ -24,14 +24,20 @@ type reviewRequest struct {
 // (the start, then after each move) the board and Black's chance of
 // winning, for the graph.
 type reviewJSON struct {
-	Size   int          `json:"size"`
-	Human  string       `json:"human,omitempty"` // the human's colour in a game of the server; "" for a record
-	Moves  []reviewMove `json:"moves"`
-	Boards [][]string   `json:"boards"` // as in a state: the start, then after each move
-	Black  []float64    `json:"black"`  // Black's probability of winning per position
-	Exact  []bool       `json:"exact"`  // whether it is exact (the solver's or a proof)
-	Over   bool         `json:"over"`
-	Winner string       `json:"winner,omitempty"`
+	Size  int    `json:"size"`  // N of a square board up to 8x8, else 0
+	Board string `json:"board"` // every board: "9x8"
+	Start string `json:"start"` // "removal" or "gap"
+	// Classical: the classical engine reviewed the game (no network plays
+	// its board), from its searches' scores (analysis.ClassicalGame):
+	// no candidates, and Sims is 0.
+	Classical bool         `json:"classical,omitempty"`
+	Human     string       `json:"human,omitempty"` // the human's colour in a game of the server; "" for a record
+	Moves     []reviewMove `json:"moves"`
+	Boards    [][]string   `json:"boards"` // as in a state: the start, then after each move
+	Black     []float64    `json:"black"`  // Black's probability of winning per position
+	Exact     []bool       `json:"exact"`  // whether it is exact (the solver's or a proof)
+	Over      bool         `json:"over"`
+	Winner    string       `json:"winner,omitempty"`
 	// Resigned: the game ended before its end, the loser resigned (a game
 	// of the page resigned, or a record whose Result is decided before
 	// the end).
@@ -96,35 +102,59 @@ func (s *Service) review(r *http.Request) (any, error) {
 	default:
 		return nil, badRequest("error.reviewNothing")
 	}
-	// A review is the agent's: boards with a model only.
+	// The agent reviews the boards with a network, the classical engine
+	// every other one.
 	b := rec.Board()
 	engine, err := s.engineFor(b)
 	switch {
 	case err != nil:
 		return nil, err
-	case engine == nil || !b.Square(): // the review's report is of square boards
-		return nil, badRequest("error.reviewBoard", "board", fmt.Sprintf("%d×%d", b.W, b.H), "sizes", messages.SizeNames(s.cfg.Engines.Sizes()))
-	case len(rec.Moves) == 0:
+	case rec.Len() == 0:
 		return nil, badRequest("error.reviewEmpty")
 	}
 	var rep *analysis.Report
 	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
+		if engine == nil {
+			rep, err = analysis.ClassicalGame(ctx, rec, analysis.ClassicalConfig{Time: s.classicalReviewTime(rec.Len() + 1), Seed: cfg.Seed})
+			return err
+		}
 		rep, err = analysis.Game(ctx, engine, rec, cfg)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	ps, err := rec.Replay() // cannot fail: analysis.Game replayed it
+	ps, err := rec.WideReplay() // cannot fail: the review replayed it
 	if err != nil {
 		return nil, err
 	}
-	return reviewOf(rep, ps, human, s.cfg.ReviewSims), nil
+	boards := make([][]string, len(ps))
+	for i, p := range ps {
+		boards[i] = WideRows(p)
+	}
+	sims := s.cfg.ReviewSims
+	if engine == nil {
+		sims = 0
+	}
+	return reviewOf(rep, boards, human, sims), nil
 }
 
-// reviewOf puts a report on the positions ps into the form of the API.
-func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int) reviewJSON {
-	out := reviewJSON{Size: rep.Size, Human: human, Sims: sims, Moves: []reviewMove{}}
+// classicalReviewTime is the classical engine's time per position in a
+// review of n positions: the level table's at agent.AdviceLevel, less
+// when that would take more than half of Config.ReviewTimeout.
+func (s *Service) classicalReviewTime(n int) time.Duration {
+	l, err := agent.ParseLevel(agent.AdviceLevel)
+	if err != nil {
+		panic(err) // the table names AdviceLevel (agent's TestParseLevel)
+	}
+	return max(min(l.PVSTime, s.cfg.ReviewTimeout/time.Duration(2*n)), time.Millisecond)
+}
+
+// reviewOf puts a report into the form of the API, with boards, its
+// positions drawn (WideRows).
+func reviewOf(rep *analysis.Report, boards [][]string, human string, sims int) reviewJSON {
+	out := reviewJSON{Size: rep.Size, Board: fmt.Sprintf("%dx%d", rep.Board.W, rep.Board.H), Start: rep.Board.Start.String(),
+		Classical: len(rep.Rows) > 0 && rep.Rows[0].Wide != nil, Human: human, Sims: sims, Moves: []reviewMove{}}
 	for i, p := range rep.Positions {
 		black := p.WinProb
 		if p.Side != rules.Black {
@@ -132,16 +162,14 @@ func reviewOf(rep *analysis.Report, ps []rules.Position, human string, sims int)
 		}
 		out.Black = append(out.Black, round3(black))
 		out.Exact = append(out.Exact, p.Exact != analysis.Unsolved)
-		out.Boards = append(out.Boards, BoardRows(ps[i]))
+		out.Boards = append(out.Boards, boards[i])
 	}
-	for _, row := range rep.Rows {
-		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: row.Move.String(),
+	texts := rep.JSON().Rows // the moves in notation, from either review
+	for i, row := range rep.Rows {
+		m := reviewMove{Ply: row.Ply, Player: row.Player.String(), Move: texts[i].Move,
 			Before: round3(row.Before), After: round3(row.After), Loss: round3(row.Loss),
-			Class: row.Class.String(), PV: rules.MoveStrings(row.Search.PV), Line: rules.MoveStrings(row.Line),
+			Class: row.Class.String(), Best: texts[i].Best, PV: texts[i].PV, Line: texts[i].Line,
 			Verdict: verdictCodes[row.Verdict], Candidates: analysis.CandidatesJSON(row.Candidates)}
-		if row.Search.Best != rules.NoMove {
-			m.Best = row.Search.Best.String()
-		}
 		out.Moves = append(out.Moves, m)
 	}
 	if res := rep.Outcome; res.Over() {
