@@ -386,6 +386,13 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	if got, want := p.text("evaltext"), strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"); got != want {
 		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, want)
 	}
+	// The coach needs a win probability: turned on here, it says it
+	// stays silent.
+	p.click("#coach")
+	if got := p.text("note"); got != p.msgs()["coach.classical"] {
+		t.Errorf("the coach turned on for 15x12 says %q", got)
+	}
+	p.click("#coach")
 	v := p.version()
 	p.click(".sq.movable")
 	p.click(".sq.target")
@@ -1080,7 +1087,16 @@ func checkAccessibility(t *testing.T, p *page) {
 	}
 	p100 := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow")`)
 	valueText := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuetext")`)
-	if meter != msgs["eval.label"]+": "+p100 || valueText != strings.ReplaceAll(msgs["eval.value"], "{p}", p100) || !strings.Contains(p.text("evaltext"), p100) {
+	// The value's text is the figure, and where a side is proven to win
+	// with perfect play, that sentence too (the bar's text starts with it).
+	figure := strings.ReplaceAll(msgs["eval.value"], "{p}", p100)
+	proven := false
+	for _, key := range []string{"eval.provenBlack", "eval.provenWhite"} {
+		if valueText == figure+". "+msgs[key] && strings.HasPrefix(p.text("evaltext"), msgs[key]) {
+			proven = true
+		}
+	}
+	if meter != msgs["eval.label"]+": "+p100 || (valueText != figure && !proven) || !strings.Contains(p.text("evaltext"), p100) {
 		t.Errorf("evaluation bar: %q, aria-valuetext %q, text %q", meter, valueText, p.text("evaltext"))
 	}
 	last := p.eval(`(() => { const m = Array.from(document.querySelectorAll("#moves li")).pop(); return m ? m.textContent.trim().split(/\s+/).pop() : ""; })()`)

@@ -50,7 +50,9 @@ function init() {
   $("coach").checked = coachOn();
   $("coach").addEventListener("change", () => {
     prefs.set("coach", $("coach").checked ? "on" : "off");
-    note(t($("coach").checked ? "coach.on" : "coach.off"));
+    // On a board of the classical engine there is no win probability to
+    // judge a move by: the coach says so, and stays silent.
+    note(t(!$("coach").checked ? "coach.off" : state && state.classical ? "coach.classical" : "coach.on"));
   });
   $("reviewbtn").addEventListener("click", () => {
     if (state && state.moves.length > 0 && !busy()) openReview(false);
