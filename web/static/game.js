@@ -138,9 +138,7 @@ async function askEval() {
   drawEval();
 }
 
-function myTurn() {
-  return state && !state.over && state.turn === state.human;
-}
+function myTurn() { return state && !state.over && state.turn === state.human; }
 
 // origins returns the squares the human can click first: the removable
 // stones in the opening, else the stones that can jump.
@@ -468,10 +466,7 @@ function drawEvalBar() {
 
 // provenNode is the sentence that says who wins with perfect play.
 function provenNode(text) {
-  const strong = document.createElement("strong");
-  strong.className = "proven";
-  strong.textContent = text;
-  return strong;
+  return Object.assign(document.createElement("strong"), {className: "proven", textContent: text});
 }
 
 // moveLabel numbers the move of ply i (0-based) as records do, by move
