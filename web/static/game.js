@@ -439,6 +439,7 @@ function drawEvalBar() {
     bar.setAttribute("aria-valuenow", String(p));
     bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
     $("evaltext").replaceChildren(provenNode(proven));
+    if (asking === state.moves.length) $("evaltext").append(" ", t("eval.asking")); // the search's figure to come
     return;
   }
   if (!e) {
