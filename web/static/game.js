@@ -107,6 +107,8 @@ export function show(s, same) {
   said.push(msg(s.message));
   announce(said.join(" "));
   if (!old) askEval();
+  // A keyboard's move stopped by the coach: the focus to its Undo.
+  if (s.coach && $("board").contains(document.activeElement)) $("coachundo").focus();
 }
 
 // askEval asks for the evaluation of a game the page opens with the
@@ -242,7 +244,7 @@ function drawCoach() {
 // for.
 export function coachPlayOn() {
   if (!state || !state.coach) return;
-  act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
+  return act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
 }
 
 // explain says why a click did nothing, in the status line and to screen
