@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/konanezero/konane/runfiles"
 )
@@ -163,14 +164,14 @@ func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 	random, randomMeasured := math.NaN(), math.NaN()
 	for _, r := range rows {
 		if r.Anchor {
-			levels = append(levels, Level{Name: fmt.Sprintf("%s (%+.0f)", r.Player, r.Elo), Y: r.Elo})
+			levels = append(levels, Level{Name: fmt.Sprintf("%s (%+.0f)", playerName(r.Player), r.Elo), Y: r.Elo})
 			if r.SolverPositions > 0 {
 				random = 100 * r.SolverRandom
 				if r.Player == "random" && !math.IsNaN(random) {
 					randomMeasured = 100 * r.SolverRate
 					continue
 				}
-				solverLevels = append(solverLevels, Level{Name: fmt.Sprintf("%s (%.0f%%)", r.Player, 100*r.SolverRate), Y: 100 * r.SolverRate})
+				solverLevels = append(solverLevels, Level{Name: fmt.Sprintf("%s (%.0f%%)", playerName(r.Player), 100*r.SolverRate), Y: 100 * r.SolverRate})
 			}
 			continue
 		}
@@ -212,6 +213,25 @@ func RatingsPanels(rows []runfiles.Rating, anchor string) []Panel {
 			Levels: solverLevels, IntegerX: true}.WithYRange(0, 100))
 	}
 	return out
+}
+
+// playerName writes an anchor's engine spec for a legend: its kind and
+// the settings people read ("alphabeta:depth=2" → "alphabeta depth 2",
+// "pvs:depth=8,eval=4/4/0/0/4/0" → "pvs depth 8"), without evaluation
+// weights or a model's file; a name without settings stays as it is.
+func playerName(spec string) string {
+	kind, args, ok := strings.Cut(spec, ":")
+	if !ok {
+		return spec
+	}
+	parts := []string{kind}
+	for _, a := range strings.Split(args, ",") {
+		k, v, ok := strings.Cut(a, "=")
+		if ok && (k == "depth" || k == "time" || k == "level" || k == "sims") {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 func hasNumber(xs []float64) bool {

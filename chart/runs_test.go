@@ -39,6 +39,26 @@ func TestSolverLegendRandomOnce(t *testing.T) {
 	}
 }
 
+// TestAnchorNames: the ladder's legends name the anchors by kind and
+// depth, not by their raw engine specs.
+func TestAnchorNames(t *testing.T) {
+	nan := math.NaN()
+	rows := []runfiles.Rating{
+		{Player: "pvs:depth=8,eval=4/4/0/0/4/0", Anchor: true, Elo: 900, SelfplayGames: nan, Hours: nan, CPUHours: nan},
+		{Player: "alphabeta:depth=2", Anchor: true, Elo: 300, SelfplayGames: nan, Hours: nan, CPUHours: nan},
+		{Player: "model:runs/x/model.safetensors,level=medium", Anchor: true, Elo: 500, SelfplayGames: nan, Hours: nan, CPUHours: nan},
+		{Player: "greedy", Anchor: true, Elo: 100, SelfplayGames: nan, Hours: nan, CPUHours: nan},
+		{Player: "gen-000001", Generation: 1, SelfplayGames: 8, Hours: 0.1, CPUHours: nan, Elo: 10, Low: 0, High: 20},
+	}
+	var names []string
+	for _, l := range RatingsPanels(rows, "greedy")[0].Levels {
+		names = append(names, l.Name)
+	}
+	if got, want := strings.Join(names, "; "), "pvs depth 8 (+900); alphabeta depth 2 (+300); model level medium (+500); greedy (+100)"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+}
+
 // TestFormatHoursShortRun: a short run's generations get distinct time
 // labels, not "0 min" under every tick.
 func TestFormatHoursShortRun(t *testing.T) {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -160,10 +163,18 @@ func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
 		} else {
 			p.screenshot("coach-desktop")
 		}
-		// Undo: the move taken back, the better move a hint arrow.
+		// Undo, one key away (the focus went to it from the board): the
+		// move taken back, the better move a hint arrow, the focus back
+		// on the board.
+		if got := p.eval(`document.activeElement.id`); got != "coachundo" {
+			t.Errorf("after the coach stopped a move played by keyboard the focus is on %q, not its Undo", got)
+		}
 		v = p.version()
-		p.click("#coachundo")
+		p.press(kb.Enter)
 		p.settle(v)
+		if got := p.eval(`document.activeElement.dataset.sq || document.activeElement.id`); !regexp.MustCompile(`^[a-e][1-5]$`).MatchString(got) {
+			t.Errorf("after Undo the focus is on %q, not on the board", got)
+		}
 		if got := len(p.moves()); got != ply-1 || p.eval(`String(document.getElementById("coachbox").hidden)`) != "true" {
 			t.Fatalf("Undo left %d moves (want %d), the coach's box hidden: %s", got, ply-1, p.eval(`String(document.getElementById("coachbox").hidden)`))
 		}

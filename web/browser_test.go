@@ -386,6 +386,13 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	if got, want := p.text("evaltext"), strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"); got != want {
 		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, want)
 	}
+	// The coach needs a win probability: turned on here, it says it
+	// stays silent.
+	p.click("#coach")
+	if got := p.text("note"); got != p.msgs()["coach.classical"] {
+		t.Errorf("the coach turned on for 15x12 says %q", got)
+	}
+	p.click("#coach")
 	v := p.version()
 	p.click(".sq.movable")
 	p.click(".sq.target")
@@ -605,7 +612,9 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 func (p *page) evaluated() {
 	p.t.Helper()
 	msgs := p.msgs()
-	p.waitFor(fmt.Sprintf(`document.getElementById("evaltext").textContent !== %q && document.getElementById("evaltext").textContent !== %q`, msgs["eval.none"], msgs["eval.asking"]))
+	// The search's figure (a proof that a side wins, from the openings
+	// table, may stand there before it).
+	p.waitFor(fmt.Sprintf(`document.getElementById("evaltext").textContent !== %q && !document.getElementById("evaltext").textContent.endsWith(%q) && /[0-9]+\s?%%/.test(document.getElementById("evaltext").textContent)`, msgs["eval.none"], msgs["eval.asking"]))
 	last := p.eval(`konane.state.moves[konane.state.moves.length - 1]`)
 	if text := p.text("evaltext"); !strings.Contains(text, last) || !regexp.MustCompile(`[0-9]+%`).MatchString(text) {
 		p.t.Errorf("the evaluation of the opened game reads %q, want a %% and the computer's move %s", text, last)
@@ -1080,7 +1089,16 @@ func checkAccessibility(t *testing.T, p *page) {
 	}
 	p100 := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuenow")`)
 	valueText := p.eval(`document.getElementById("evalbar").getAttribute("aria-valuetext")`)
-	if meter != msgs["eval.label"]+": "+p100 || valueText != strings.ReplaceAll(msgs["eval.value"], "{p}", p100) || !strings.Contains(p.text("evaltext"), p100) {
+	// The value's text is the figure, and where a side is proven to win
+	// with perfect play, that sentence too (the bar's text starts with it).
+	figure := strings.ReplaceAll(msgs["eval.value"], "{p}", p100)
+	proven := false
+	for _, key := range []string{"eval.provenBlack", "eval.provenWhite"} {
+		if valueText == figure+". "+msgs[key] && strings.HasPrefix(p.text("evaltext"), msgs[key]) {
+			proven = true
+		}
+	}
+	if meter != msgs["eval.label"]+": "+p100 || (valueText != figure && !proven) || !strings.Contains(p.text("evaltext"), p100) {
 		t.Errorf("evaluation bar: %q, aria-valuetext %q, text %q", meter, valueText, p.text("evaltext"))
 	}
 	last := p.eval(`(() => { const m = Array.from(document.querySelectorAll("#moves li")).pop(); return m ? m.textContent.trim().split(/\s+/).pop() : ""; })()`)

@@ -107,6 +107,8 @@ export function show(s, same) {
   said.push(msg(s.message));
   announce(said.join(" "));
   if (!old) askEval();
+  // A keyboard's move stopped by the coach: the focus to its Undo.
+  if (s.coach && $("board").contains(document.activeElement)) $("coachundo").focus();
 }
 
 // askEval asks for the evaluation of a game the page opens with the
@@ -138,9 +140,7 @@ async function askEval() {
   drawEval();
 }
 
-function myTurn() {
-  return state && !state.over && state.turn === state.human;
-}
+function myTurn() { return state && !state.over && state.turn === state.human; }
 
 // origins returns the squares the human can click first: the removable
 // stones in the opening, else the stones that can jump.
@@ -244,7 +244,7 @@ function drawCoach() {
 // for.
 export function coachPlayOn() {
   if (!state || !state.coach) return;
-  act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
+  return act(() => api("api/v2/move", {game: state.game, coach: coachOn()}), t("status.thinking"), true);
 }
 
 // explain says why a click did nothing, in the status line and to screen
@@ -441,6 +441,7 @@ function drawEvalBar() {
     bar.setAttribute("aria-valuenow", String(p));
     bar.setAttribute("aria-valuetext", t("eval.value", {p: p}) + ". " + proven);
     $("evaltext").replaceChildren(provenNode(proven));
+    if (asking === state.moves.length) $("evaltext").append(" ", t("eval.asking")); // the search's figure to come
     return;
   }
   if (!e) {
@@ -468,10 +469,7 @@ function drawEvalBar() {
 
 // provenNode is the sentence that says who wins with perfect play.
 function provenNode(text) {
-  const strong = document.createElement("strong");
-  strong.className = "proven";
-  strong.textContent = text;
-  return strong;
+  return Object.assign(document.createElement("strong"), {className: "proven", textContent: text});
 }
 
 // moveLabel numbers the move of ply i (0-based) as records do, by move

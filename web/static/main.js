@@ -42,15 +42,24 @@ function init() {
     window.konaneApplyTheme();
   });
   const undo = () => {
-    if (state && state.canUndo) act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
+    if (state && state.canUndo) return act(() => api("api/v2/state", {game: gameCode.undone(state.game)}), undefined, true);
   };
   $("undo").addEventListener("click", undo);
-  $("coachundo").addEventListener("click", undo);
-  $("coachplayon").addEventListener("click", coachPlayOn);
+  // The coach's buttons leave the focus on the board (they are hidden
+  // after).
+  const backToBoard = async (f) => {
+    await f();
+    const sq = document.querySelector("#board .sq[tabindex='0']");
+    if (sq && (document.activeElement === document.body || $("coachbox").contains(document.activeElement))) sq.focus();
+  };
+  $("coachundo").addEventListener("click", () => backToBoard(undo));
+  $("coachplayon").addEventListener("click", () => backToBoard(coachPlayOn));
   $("coach").checked = coachOn();
   $("coach").addEventListener("change", () => {
     prefs.set("coach", $("coach").checked ? "on" : "off");
-    note(t($("coach").checked ? "coach.on" : "coach.off"));
+    // On a board of the classical engine there is no win probability to
+    // judge a move by: the coach says so, and stays silent.
+    note(t(!$("coach").checked ? "coach.off" : state && state.classical ? "coach.classical" : "coach.on"));
   });
   $("reviewbtn").addEventListener("click", () => {
     if (state && state.moves.length > 0 && !busy()) openReview(false);

@@ -7,7 +7,7 @@
 
 import {api, config} from "./api.js";
 import {setBoardMenu} from "./board.js";
-import {act, newGame} from "./game.js";
+import {newGame} from "./game.js";
 import {t} from "./i18n.js";
 import {$} from "./page.js";
 import {pct} from "./review.js";
@@ -23,42 +23,47 @@ export function openingsInit() {
 
 // loadOpenings asks for the table of the chosen size; while the server
 // computes it (a minute the first time on 6x6), the page says how far
-// it is, asking every second.
+// it is, asking every second. It runs beside the game's requests (the
+// page stays playable meanwhile); the version attribute counts it when
+// it ends, as act does (tests wait on it).
+let loading = 0; // the size whose table is on its way, or 0
 function loadOpenings() {
   const size = Number($("opensize").value);
-  act(async () => {
-    $("openstatus").textContent = t("open.wait");
-    let waiting = true;
-    const poll = async () => {
-      while (waiting) {
-        await new Promise((r) => setTimeout(r, 1000));
-        if (!waiting) return;
-        try {
-          const pr = await api("api/v2/openings?size=" + size + "&progress=1");
-          if (!waiting || !pr.computing || !pr.total) continue;
-          $("openstatus").textContent = pr.done < pr.total ? t("open.progress", {done: pr.done, total: pr.total}) : t("open.solving", {total: pr.total});
-          const bar = $("openprogress");
-          bar.hidden = false;
-          bar.max = pr.total;
-          bar.value = pr.done;
-        } catch (e) {
-          // The table's own request says what went wrong.
-        }
+  if (loading === size) return;
+  loading = size;
+  $("openstatus").textContent = t("open.wait");
+  let waiting = true;
+  const poll = async () => {
+    while (waiting) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (!waiting) return;
+      try {
+        const pr = await api("api/v2/openings?size=" + size + "&progress=1");
+        if (!waiting || !pr.computing || !pr.total || Number($("opensize").value) !== size) continue;
+        $("openstatus").textContent = pr.done < pr.total ? t("open.progress", {done: pr.done, total: pr.total}) : t("open.solving", {total: pr.total});
+        const bar = $("openprogress");
+        bar.hidden = false;
+        bar.max = pr.total;
+        bar.value = pr.done;
+      } catch (e) {
+        // The table's own request says what went wrong.
       }
-    };
-    poll();
-    let d;
+    }
+  };
+  poll();
+  (async () => {
     try {
-      d = await api("api/v2/openings?size=" + size);
+      const d = await api("api/v2/openings?size=" + size);
+      if (Number($("opensize").value) === d.size) drawOpenings(d);
     } catch (e) {
-      $("openstatus").textContent = "";
-      throw e;
+      if (Number($("opensize").value) === size) $("openstatus").textContent = e.message;
     } finally {
       waiting = false;
       $("openprogress").hidden = true;
+      if (loading === size) loading = 0;
+      document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
     }
-    if (Number($("opensize").value) === d.size) drawOpenings(d);
-  });
+  })();
 }
 
 // playOpening starts a game on the table's board from the opening's two
