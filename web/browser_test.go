@@ -1175,6 +1175,7 @@ func browserPhone(t *testing.T, browser context.Context, ts *testServer) {
 		}
 		if move == 3 {
 			p.waitFor(`(document.body.dataset.moving || "0") === "0"`)
+			check("6x6 after moves") // the moves' strip holds them without widening the page
 			// A stone chosen on a touch screen: tap it again to cancel
 			// (no Escape); chosen again, and cancelled.
 			sq := p.eval(`(() => { const b = document.querySelector("#board .sq.movable"); b.click(); return b.dataset.sq; })()`)
