@@ -74,7 +74,7 @@ func (t *table) bucket(h uint64) *bucket { return &t.buckets[h&t.mask] }
 func (b *bucket) slot(p rules.Position) int {
 	k := entryKey(p)
 	for i := range ways {
-		if b.black[i]^p.Black|b.white[i]^p.White|rules.Bitboard(b.meta[i].key()^k) == 0 {
+		if (b.black[i]^p.Black)|(b.white[i]^p.White)|rules.Bitboard(b.meta[i].key()^k) == 0 {
 			return i
 		}
 	}

@@ -29,8 +29,11 @@ func TestTableKeysAreExact(t *testing.T) {
 	other.Turn = rules.White
 	bigger := p
 	bigger.Size = 5
+	// c1 recoloured: (black ^ black') | white ^ white' is zero for it,
+	// so a probe that left out the parentheses would find p's entry.
+	recoloured := rules.Position{Black: 0b001, White: 0b110, Size: 4, Turn: rules.Black}
 	tt.store(p, p.Hash(), true, 10)
-	for _, q := range []rules.Position{other, bigger} {
+	for _, q := range []rules.Position{other, bigger, recoloured} {
 		if _, ok := tt.probe(q, q.Hash()); ok {
 			t.Errorf("probe(%+v) found the entry of %+v", q, p)
 		}
