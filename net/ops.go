@@ -583,7 +583,7 @@ func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1,
 			}
 			for i, xv := range xr {
 				for j, wv := range w[i*o.f : (i+1)*o.f] {
-					yr[j] += xv * wv
+					yr[j] += T(xv * wv) // T(…): rounded apart, never fused into an FMA (GOAMD64=v3), as the vector path
 				}
 			}
 		}
