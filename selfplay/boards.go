@@ -67,7 +67,8 @@ func parseBoardShare(s string) (BoardShare, error) {
 // boards (as rules.ParseBoard reads them) separated by commas, each
 // optionally with ":weight" ("6x6,7x6,7x7,8x8:2"). An unknown board, a
 // board of more than 8 files or ranks, a bad weight or a board named
-// twice is an error of one line.
+// twice (with either start: one start per shape) is an error of one
+// line.
 func ParseBoardShares(s string) ([]BoardShare, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("empty board list: want boards such as 6x6,7x6,8x8:2")
@@ -78,8 +79,13 @@ func ParseBoardShares(s string) ([]BoardShare, error) {
 		if err != nil {
 			return nil, err
 		}
-		if slices.ContainsFunc(out, func(x BoardShare) bool { return x.Board == b.Board }) {
-			return nil, fmt.Errorf("board list %s names %s twice", rules.Quote(s), b.Board)
+		// One start per shape: the ladder and the dashboard keep a board's
+		// games under DIR/ladder/WxH.
+		if i := slices.IndexFunc(out, func(x BoardShare) bool { return x.Board.W == b.Board.W && x.Board.H == b.Board.H }); i >= 0 {
+			if out[i].Board == b.Board {
+				return nil, fmt.Errorf("board list %s names %s twice", rules.Quote(s), b.Board)
+			}
+			return nil, fmt.Errorf("board list %s names %dx%d twice (%s and %s): one start per board", rules.Quote(s), b.Board.W, b.Board.H, out[i].Board, b.Board)
 		}
 		out = append(out, b)
 	}
@@ -153,8 +159,9 @@ func (c Config) gameShape(i int) int {
 }
 
 // BoardGame returns the game settings of board b in a multi-board run:
-// Game on b, with the first plies at temperature 1, the rescored stones
-// and the random opening plies of the defaults of b's longer side
+// Game on b, with the first plies at temperature 1, the rescored stones,
+// the random opening plies and the endgame solver's stones of the
+// defaults of b's longer side
 // (DefaultConfig) unless Game sets them to other than the 8x8 defaults,
 // which then hold on every board.
 func (c Config) BoardGame(b rules.Board) GameConfig {
@@ -169,6 +176,9 @@ func (c Config) BoardGame(b rules.Board) GameConfig {
 	}
 	if g.RandomPlies == def.RandomPlies {
 		g.RandomPlies = own.RandomPlies
+	}
+	if g.MCTS.SolveStones == def.MCTS.SolveStones {
+		g.MCTS.SolveStones = own.MCTS.SolveStones
 	}
 	return g
 }

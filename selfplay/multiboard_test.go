@@ -49,18 +49,19 @@ func TestParseBoardShares(t *testing.T) {
 		t.Errorf("parsed %+v", bs)
 	}
 	for bad, want := range map[string]string{
-		"":              "empty board list",
-		"6x6,6x6":       "names 6x6 twice",
-		"6x6,6":         "names 6x6 twice",
-		"6x6,banana":    "banana",
-		"6x6,9x8":       "at most 8x8",
-		"8x8:0":         "weight",
-		"8x8:x":         "weight",
-		"7x7/gap":       "gap",
-		"6x6,8x8:1000":  "weight",
-		"4x4,17x4,8x8":  "17",
-		"6x6,,8x8":      "",
-		"6x6,7x6/gap:2": "",
+		"":                "empty board list",
+		"6x6,6x6":         "names 6x6 twice",
+		"6x6,6":           "names 6x6 twice",
+		"7x6,7x6/removal": "names 7x6 twice (7x6 and 7x6/removal): one start per board",
+		"6x6,banana":      "banana",
+		"6x6,9x8":         "at most 8x8",
+		"8x8:0":           "weight",
+		"8x8:x":           "weight",
+		"7x7/gap":         "gap",
+		"6x6,8x8:1000":    "weight",
+		"4x4,17x4,8x8":    "17",
+		"6x6,,8x8":        "",
+		"6x6,7x6/gap:2":   "",
 	} {
 		_, err := ParseBoardShares(bad)
 		if want == "" {
@@ -312,6 +313,40 @@ func TestPlayEachParallel(t *testing.T) {
 			if n != 1 {
 				t.Errorf("parallel %d: game %d done %d times", parallel, i, n)
 			}
+		}
+	}
+}
+
+// TestBoardGameSolveStones: a new multi-board run solves each board's
+// leaves up to its own size's default (27 stones on 8x8, mcts's 30 on
+// the smaller boards), and a saved run's value other than the 8x8
+// default (30 before 8x8 self-play's default became 27) holds on every
+// board.
+func TestBoardGameSolveStones(t *testing.T) {
+	bs, err := ParseBoardShares("6x6,7x6,8x8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultMultiBoardConfig(bs)
+	for _, tc := range []struct {
+		board string
+		want  int
+	}{{"6x6", mcts.DefaultSolveStones}, {"7x6", mcts.DefaultSolveStones}, {"8x8", DefaultConfig(8).Game.MCTS.SolveStones}} {
+		b, err := rules.ParseBoard(tc.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.BoardGame(b).MCTS.SolveStones; got != tc.want {
+			t.Errorf("new run, %s: SolveStones %d, want %d", tc.board, got, tc.want)
+		}
+	}
+	if DefaultConfig(8).Game.MCTS.SolveStones == mcts.DefaultSolveStones {
+		t.Fatal("the test assumes 8x8 self-play's default differs from mcts's")
+	}
+	c.Game.MCTS.SolveStones = mcts.DefaultSolveStones // a run saved before the 8x8 default changed
+	for _, b := range []rules.Board{rules.SquareBoard(6), rules.SquareBoard(8)} {
+		if got := c.BoardGame(b).MCTS.SolveStones; got != mcts.DefaultSolveStones {
+			t.Errorf("saved run, %s: SolveStones %d, want %d", b, got, mcts.DefaultSolveStones)
 		}
 	}
 }
