@@ -24,9 +24,9 @@ const (
 	BackendBF16 = "bf16"
 )
 
-// checkBackend reports an unknown backend, or one this CPU and build
+// CheckBackend reports an unknown backend, or one this CPU and build
 // cannot run.
-func checkBackend(name string) error {
+func CheckBackend(name string) error {
 	switch name {
 	case "", BackendFloat32:
 		return nil

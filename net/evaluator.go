@@ -53,7 +53,7 @@ func (o EvalOptions) Validate() error {
 	case o.CacheSize < 0:
 		return fmt.Errorf("net: negative cache size %d", o.CacheSize)
 	}
-	return checkBackend(o.Backend)
+	return CheckBackend(o.Backend)
 }
 
 // EvalStats counts what an Evaluator has done.

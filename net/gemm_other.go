@@ -22,5 +22,5 @@ func sumRows32(out, x []float32, rows, f int, scale float32) bool { return false
 func addRow32(dst, x, g []float32, rows, f int) bool              { return false }
 func mulAddRow32(y, x, w []float32, k, f int) bool                { return false }
 
-// linearRowsBF16: no bf16 backend in this build (checkBackend refuses it).
+// linearRowsBF16: no bf16 backend in this build (CheckBackend refuses it).
 func linearRowsBF16(o *linearOp, a linearArgs[float32], r0, r1, worker int) int { return 0 }

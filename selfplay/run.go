@@ -40,6 +40,12 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	// A backend this CPU lacks is refused before the directory holds a
+	// config.json naming it (a new run would keep it, and a resume with
+	// another backend is refused).
+	if err := net.CheckBackend(cfg.Backend); err != nil {
+		return err
+	}
 	d, err := OpenRunDir(dir)
 	if err != nil {
 		return err
