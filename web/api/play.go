@@ -275,11 +275,10 @@ func (s *Service) move(r *http.Request) (any, error) {
 			return nil, &apiError{code: http.StatusBadRequest, msg: messages.New("error.move", "move", req.Move), detail: err}
 		}
 		if coach && !gm.g.Over() {
+			// A coach that cannot judge (the server busy, its search out of
+			// time) stays silent: the legal move stands and the game goes on.
 			verdict, err := s.coach(r, gm, before, g.Last())
-			if err != nil {
-				return nil, err
-			}
-			if verdict != nil { // the game waits: take the move back, or play on
+			if err == nil && verdict != nil { // the game waits: take the move back, or play on
 				st := s.view(r, gm, nil)
 				st.Coach = verdict
 				st.Message = s.msgs.Render(messages.Negotiate(r), messages.New("status.coach"))

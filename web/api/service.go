@@ -41,7 +41,7 @@ type Config struct {
 	// X-Forwarded-For header names the client; a request from elsewhere
 	// is the client itself, whatever its headers say.
 	TrustedProxies []netip.Prefix
-	MoveTimeout    time.Duration // the longest an agent move or hint may take; 0 = 2m
+	MoveTimeout    time.Duration // the longest one search may take (an agent move, a hint, the coach's judgement, the evaluation after a weak level's move: a move request may run three); 0 = 2m
 	MaxBody        int64         // the largest request body in bytes; 0 = 4096
 	// TreeCache is the number of search trees the replica keeps between
 	// requests, keyed by position (0 = DefaultTreeCache; negative = none).
