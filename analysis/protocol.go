@@ -443,11 +443,13 @@ func (s *StreamServer) runClassical(ctx, qctx context.Context, id string, j job)
 // classicalResponse is the response of a position the classical engine
 // searched: its move and principal variation, no visits, priors or
 // policy; the winrate is 1 or 0 when the search proved the result
-// (solved), else 0.5, which says nothing.
+// (solved), else the search's score as the review reads it
+// (ScoreWinProb).
 func classicalResponse(id string, turn int, p rules.WidePosition, r player.WideResult) Response {
 	during, classical := false, true
+	winrate, _ := ScoreWinProb(r)
 	res := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during, Classical: &classical,
-		RootInfo: &RootInfo{Winrate: 0.5, CurrentPlayer: "B"}}
+		RootInfo: &RootInfo{Winrate: winrate, CurrentPlayer: "B"}}
 	if p.Turn == rules.White {
 		res.RootInfo.CurrentPlayer = "W"
 	}
