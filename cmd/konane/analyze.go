@@ -128,6 +128,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if *depth < 0 || *depth > maxReviewDepth {
 		return usageError("analyze", "--depth %d: want 1..%d", *depth, maxReviewDepth)
 	}
+	if *depth != 0 && *moveTime != 0 {
+		return usageError("analyze", "--depth %d and --time %v: give one (the classical engine searches to a depth or for a time)", *depth, *moveTime)
+	}
 	for _, f := range []struct{ flag, path string }{{"--out", *out}, {"--plot", *plot}} {
 		if f.path == "" {
 			continue
@@ -153,6 +156,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	var rep *analysis.Report
 	if b.Narrow() && (b.Square() || *model != "") {
+		if *depth != 0 {
+			return usageError("analyze", "--depth %d: the network reviews %s games (give --sims or --time); --depth is for the classical engine's boards", *depth, b)
+		}
 		rep, err = reviewByNetwork(ctx, rec, *model, analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime},
 			Parallel: defaultParallel, Seed: *seed}, stderr, *quiet)
 	} else {

@@ -160,6 +160,7 @@ func TestAnalyzeBoards(t *testing.T) {
 	if err != nil || !strings.HasPrefix(stdout, "7x6 game, gap start, reviewed by the agent\n") || !strings.Contains(stdout, "\n15.    black   a5-a3") {
 		t.Errorf("7x6 by the network (%v):\n%s", err, stdout)
 	}
+	square, _ := writeGame(t, dir)
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("[Board \"9x8\"]\n\n1. j4-h4 *\n"), 0o644)
 	for _, c := range []struct {
@@ -169,6 +170,8 @@ func TestAnalyzeBoards(t *testing.T) {
 		{[]string{"--sims", "5", wide}, "--sims 5: the classical engine reviews 9x8 games (no network plays them): give --time or --depth"},
 		{[]string{"--model", multi, wide}, "--model " + multi + ": a network plays boards of up to 8x8, not 9x8"},
 		{[]string{"--depth", "-1", wide}, "--depth -1: want 1..40"},
+		{[]string{"--depth", "3", "--time", "1s", wide}, "--depth 3 and --time 1s: give one"},
+		{[]string{"--depth", "3", square}, "--depth 3: the network reviews 6x6 games (give --sims or --time)"},
 		{[]string{"--model", agenttest.TinyModelFile(t, 6), rect}, "7x6"},
 		{[]string{bad}, `bad.txt line 3: black's move 1 "j4-h4": square "j4" is off the 9x8 board`},
 	} {
