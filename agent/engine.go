@@ -52,11 +52,17 @@ func NewEngine(m *net.Model) (*Engine, error) {
 // Note is "" when the engine's network was trained on its board, else
 // the one line that says it was not (net.Model.BoardNote), for the
 // commands to show; "" for the solver's engine.
-func (e *Engine) Note() string {
+func (e *Engine) Note() string { return e.NoteOn(e.board) }
+
+// NoteOn is Note for a game on board b, which may have another start
+// than the engine's own (Engines.GetBoard makes one engine per shape,
+// for both starts): a network trained on 7x6 from the gap says it was
+// not trained on 7x6 with the removals.
+func (e *Engine) NoteOn(b rules.Board) string {
 	if e.model == nil {
 		return ""
 	}
-	return e.model.BoardNote(e.board)
+	return e.model.BoardNote(b)
 }
 
 // OpenEngine loads the model file path (see LoadModel) and returns its

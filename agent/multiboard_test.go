@@ -45,3 +45,44 @@ func TestMultiBoardModelEngines(t *testing.T) {
 		t.Errorf("LoadModel(path, 0): %v", err)
 	}
 }
+
+// TestGetBoardNoteOnStart: GetBoard makes one engine per shape, for both
+// of its starts; NoteOn says, per start, whether the network was trained
+// there (7x6 from the gap: yes; 7x6 with the removals: no).
+func TestGetBoardNoteOnStart(t *testing.T) {
+	cfg := net.DefaultMultiBoardConfig()
+	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
+	m, err := net.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := rules.Board{W: 7, H: 6, Start: rules.Gap}
+	removal := rules.Board{W: 7, H: 6, Start: rules.Removal}
+	meta := m.Meta()
+	meta.Boards = []rules.Board{gap, rules.SquareBoard(8)}
+	path := filepath.Join(t.TempDir(), "multi.safetensors")
+	if err := m.WithMeta(meta).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	es, err := OpenEngines(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg, err := es.GetBoard(gap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	er, err := es.GetBoard(removal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eg != er {
+		t.Fatal("GetBoard made two engines for one shape")
+	}
+	if n := er.NoteOn(gap); n != "" {
+		t.Errorf("7x6 gap, trained there: note %q", n)
+	}
+	if n := er.NoteOn(removal); n == "" {
+		t.Error("7x6 with the removals, not trained there: no note")
+	}
+}

@@ -108,8 +108,8 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if start == (rules.Board{}) {
 			start = rules.SquareBoard(size)
 		}
-		if e, err := engines.GetBoard(start); err == nil && e.Note() != "" {
-			fmt.Fprintf(stderr, "note: %s\n", e.Note()) // stdout is the protocol's
+		if e, err := engines.GetBoard(start); err == nil && e.NoteOn(start) != "" {
+			fmt.Fprintf(stderr, "note: %s\n", e.NoteOn(start)) // stdout is the protocol's
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)

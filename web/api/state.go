@@ -66,7 +66,7 @@ func (s *Service) view(r *http.Request, gm *game, ev *evalJSON) stateJSON {
 		Resigned: gm.resigned(), CanUndo: gm.canUndo(), Start: gm.start, Classical: gm.engine == nil,
 	}
 	if gm.engine != nil {
-		st.Note = gm.engine.Note()
+		st.Note = gm.engine.NoteOn(gm.g.Board())
 	}
 	if st.Moves == nil {
 		st.Moves = []string{}
