@@ -62,6 +62,7 @@ const (
 	sgemmH    = 1
 	sgemmBias = 2
 	sgemmReLU = 4
+	sgemmBF16 = 8 // A's and B's rows hold pairs of bfloat16 (sgemm8BF16)
 )
 
 // avx2Masks[16-w:][:16] has its first w entries -1, the others 0.
@@ -316,13 +317,14 @@ func mulAddRow32(y, x, w []float32, k, f int) bool {
 	return true
 }
 
-// sgemm8BF16 is sgemm8AVX512 on pairs of bfloat16 (gemm_amd64.s): k
-// pairs per segment, A's rows of k uint32 at x plus offs (zero when
-// negative), B's rows of ldb pairs; each step adds a pair's two products
-// (VDPBF16PS). Only with haveBF16.
-//
-//go:noescape
-func sgemm8BF16(segs, k int, offs *int32, x, zero, b *uint32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
+// sgemm8BF16 is sgemm8AVX512 on pairs of bfloat16 (its flag sgemmBF16:
+// one kernel, the loop over p chosen per segment): k pairs per segment,
+// A's rows of k uint32 at x plus offs (zero when negative), B's rows of
+// ldb pairs; each step adds a pair's two products (VDPBF16PS). Only
+// with haveBF16.
+func sgemm8BF16(segs, k int, offs *int32, x, zero, b *uint32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int) {
+	sgemm8AVX512(segs, k, offs, (*float32)(unsafe.Pointer(x)), (*float32)(unsafe.Pointer(zero)), (*float32)(unsafe.Pointer(b)), ldb, c, ldc, h, bias, mask, flags|sgemmBF16)
+}
 
 // toBF16AVX512 rounds n float32s to bfloat16 (ties to even).
 //

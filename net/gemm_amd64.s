@@ -314,6 +314,8 @@ segment:
 	ADDQ DX, R12
 	ADDQ DX, R13
 	NEGQ DX
+	TESTQ $8, flags+96(FP)
+	JNZ   loop8x512bf
 
 loop8x512:
 	VMOVUPS.Z    (DI), K1, Z16
@@ -345,7 +347,47 @@ loop8x512:
 	ADDQ         R11, DI
 	ADDQ         $4, DX
 	JNZ          loop8x512
+	JMP          nextsegment
 
+	// bf16 (flag 8, AVX512_BF16): A's and B's rows hold k pairs of
+	// bfloat16 (uint32: the even p in the low half), and each step adds
+	// both products of a pair with VDPBF16PS (float32 accumulation,
+	// rounding as the CPU does it). The Go assembler has no AVX512_BF16
+	// mnemonics: VDPBF16PS zmm1, zmm2, zmm3 (EVEX.512.F3.0F38.W0 52 /r)
+	// is written as its bytes, the operands in Go's order in the comment
+	// (src2, src1, destination).
+loop8x512bf:
+	VMOVUPS.Z    (DI), K1, Z16
+	VMOVUPS.Z    64(DI), K2, Z17
+	VPBROADCASTD (AX)(DX*1), Z18
+	VPBROADCASTD (BX)(DX*1), Z19
+	VPBROADCASTD (CX)(DX*1), Z20
+	VPBROADCASTD (R8)(DX*1), Z21
+	VPBROADCASTD (R9)(DX*1), Z22
+	VPBROADCASTD (R10)(DX*1), Z23
+	VPBROADCASTD (R12)(DX*1), Z24
+	VPBROADCASTD (R13)(DX*1), Z25
+	BYTE $0x62; BYTE $0xb2; BYTE $0x6e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z18, Z0
+	BYTE $0x62; BYTE $0xb2; BYTE $0x6e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z18, Z1
+	BYTE $0x62; BYTE $0xb2; BYTE $0x66; BYTE $0x40; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Z16, Z19, Z2
+	BYTE $0x62; BYTE $0xb2; BYTE $0x66; BYTE $0x40; BYTE $0x52; BYTE $0xd9 // VDPBF16PS Z17, Z19, Z3
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z20, Z4
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z20, Z5
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xf0 // VDPBF16PS Z16, Z21, Z6
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Z17, Z21, Z7
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z22, Z8
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z22, Z9
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Z16, Z23, Z10
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xd9 // VDPBF16PS Z17, Z23, Z11
+	BYTE $0x62; BYTE $0x32; BYTE $0x3e; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z24, Z12
+	BYTE $0x62; BYTE $0x32; BYTE $0x3e; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z24, Z13
+	BYTE $0x62; BYTE $0x32; BYTE $0x36; BYTE $0x40; BYTE $0x52; BYTE $0xf0 // VDPBF16PS Z16, Z25, Z14
+	BYTE $0x62; BYTE $0x32; BYTE $0x36; BYTE $0x40; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Z17, Z25, Z15
+	ADDQ         R11, DI
+	ADDQ         $4, DX
+	JNZ          loop8x512bf
+
+nextsegment:
 	ADDQ $32, SI
 	DECQ segs+0(FP)
 	JNZ  segment
@@ -389,255 +431,6 @@ loop8x512:
 	VPANDND Z15, Z17, Z15
 
 store:
-	MOVQ    c+56(FP), DX
-	MOVQ    ldc+64(FP), R12
-	SHLQ    $2, R12
-	VMOVUPS Z0, K1, (DX)
-	VMOVUPS Z1, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z2, K1, (DX)
-	VMOVUPS Z3, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z4, K1, (DX)
-	VMOVUPS Z5, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z6, K1, (DX)
-	VMOVUPS Z7, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z8, K1, (DX)
-	VMOVUPS Z9, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z10, K1, (DX)
-	VMOVUPS Z11, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z12, K1, (DX)
-	VMOVUPS Z13, K2, 64(DX)
-	ADDQ    R12, DX
-	VMOVUPS Z14, K1, (DX)
-	VMOVUPS Z15, K2, 64(DX)
-	VZEROUPPER
-	RET
-
-// func sgemm8BF16(segs, k int, offs *int32, x, zero *uint32, b *uint32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int)
-//
-// sgemm8AVX512 on pairs of bfloat16 (AVX512_BF16): A's rows and B's rows
-// hold k pairs (uint32: the even p in the low half), and each step adds
-// both products of a pair with VDPBF16PS (float32 accumulation, rounding
-// as the CPU does it). The Go assembler has no AVX512_BF16 mnemonics:
-// VDPBF16PS zmm1, zmm2, zmm3 (EVEX.512.F3.0F38.W0 52 /r) is written as
-// its bytes, the operands in Go's order in the comment (src2, src1,
-// destination).
-TEXT ·sgemm8BF16(SB), NOSPLIT, $0-104
-	MOVL mask+88(FP), AX
-	KMOVW AX, K1
-	SHRL $16, AX
-	KMOVW AX, K2
-	MOVQ flags+96(FP), BX
-	MOVQ ldc+64(FP), R12
-	SHLQ $2, R12
-
-	// The initial accumulators: H's rows (flag 1) plus the bias row
-	// (flag 2), or the bias row alone, or zero.
-	VPXORD Z18, Z18, Z18
-	VPXORD Z19, Z19, Z19
-	TESTQ  $2, BX
-	JZ     initbf
-	MOVQ   bias+80(FP), AX
-	VMOVUPS.Z (AX), K1, Z18
-	VMOVUPS.Z 64(AX), K2, Z19
-
-initbf:
-	TESTQ $1, BX
-	JNZ   loadhbf
-	VMOVAPS Z18, Z0
-	VMOVAPS Z19, Z1
-	VMOVAPS Z18, Z2
-	VMOVAPS Z19, Z3
-	VMOVAPS Z18, Z4
-	VMOVAPS Z19, Z5
-	VMOVAPS Z18, Z6
-	VMOVAPS Z19, Z7
-	VMOVAPS Z18, Z8
-	VMOVAPS Z19, Z9
-	VMOVAPS Z18, Z10
-	VMOVAPS Z19, Z11
-	VMOVAPS Z18, Z12
-	VMOVAPS Z19, Z13
-	VMOVAPS Z18, Z14
-	VMOVAPS Z19, Z15
-	JMP     productbf
-
-loadhbf:
-	MOVQ      h+72(FP), SI
-	VMOVUPS.Z (SI), K1, Z0
-	VMOVUPS.Z 64(SI), K2, Z1
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z2
-	VMOVUPS.Z 64(SI), K2, Z3
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z4
-	VMOVUPS.Z 64(SI), K2, Z5
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z6
-	VMOVUPS.Z 64(SI), K2, Z7
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z8
-	VMOVUPS.Z 64(SI), K2, Z9
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z10
-	VMOVUPS.Z 64(SI), K2, Z11
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z12
-	VMOVUPS.Z 64(SI), K2, Z13
-	ADDQ      R12, SI
-	VMOVUPS.Z (SI), K1, Z14
-	VMOVUPS.Z 64(SI), K2, Z15
-	TESTQ     $2, BX
-	JZ        productbf
-	VADDPS    Z18, Z0, Z0
-	VADDPS    Z19, Z1, Z1
-	VADDPS    Z18, Z2, Z2
-	VADDPS    Z19, Z3, Z3
-	VADDPS    Z18, Z4, Z4
-	VADDPS    Z19, Z5, Z5
-	VADDPS    Z18, Z6, Z6
-	VADDPS    Z19, Z7, Z7
-	VADDPS    Z18, Z8, Z8
-	VADDPS    Z19, Z9, Z9
-	VADDPS    Z18, Z10, Z10
-	VADDPS    Z19, Z11, Z11
-	VADDPS    Z18, Z12, Z12
-	VADDPS    Z19, Z13, Z13
-	VADDPS    Z18, Z14, Z14
-	VADDPS    Z19, Z15, Z15
-
-productbf:
-	MOVQ offs+16(FP), SI
-	MOVQ x+24(FP), R14
-	MOVQ b+40(FP), DI
-	MOVQ ldb+48(FP), R11
-	SHLQ $2, R11
-
-segmentbf:
-	// Row r's A: x plus its byte offset, or zero if that is negative.
-	MOVLQSX 0(SI), AX
-	TESTQ   AX, AX
-	LEAQ    (R14)(AX*1), AX
-	CMOVQLT zero+32(FP), AX
-	MOVLQSX 4(SI), BX
-	TESTQ   BX, BX
-	LEAQ    (R14)(BX*1), BX
-	CMOVQLT zero+32(FP), BX
-	MOVLQSX 8(SI), CX
-	TESTQ   CX, CX
-	LEAQ    (R14)(CX*1), CX
-	CMOVQLT zero+32(FP), CX
-	MOVLQSX 12(SI), R8
-	TESTQ   R8, R8
-	LEAQ    (R14)(R8*1), R8
-	CMOVQLT zero+32(FP), R8
-	MOVLQSX 16(SI), R9
-	TESTQ   R9, R9
-	LEAQ    (R14)(R9*1), R9
-	CMOVQLT zero+32(FP), R9
-	MOVLQSX 20(SI), R10
-	TESTQ   R10, R10
-	LEAQ    (R14)(R10*1), R10
-	CMOVQLT zero+32(FP), R10
-	MOVLQSX 24(SI), R12
-	TESTQ   R12, R12
-	LEAQ    (R14)(R12*1), R12
-	CMOVQLT zero+32(FP), R12
-	MOVLQSX 28(SI), R13
-	TESTQ   R13, R13
-	LEAQ    (R14)(R13*1), R13
-	CMOVQLT zero+32(FP), R13
-	MOVQ k+8(FP), DX
-	SHLQ $2, DX
-	ADDQ DX, AX
-	ADDQ DX, BX
-	ADDQ DX, CX
-	ADDQ DX, R8
-	ADDQ DX, R9
-	ADDQ DX, R10
-	ADDQ DX, R12
-	ADDQ DX, R13
-	NEGQ DX
-
-loop8x512bf:
-	VMOVUPS.Z    (DI), K1, Z16
-	VMOVUPS.Z    64(DI), K2, Z17
-	VPBROADCASTD (AX)(DX*1), Z18
-	VPBROADCASTD (BX)(DX*1), Z19
-	VPBROADCASTD (CX)(DX*1), Z20
-	VPBROADCASTD (R8)(DX*1), Z21
-	VPBROADCASTD (R9)(DX*1), Z22
-	VPBROADCASTD (R10)(DX*1), Z23
-	VPBROADCASTD (R12)(DX*1), Z24
-	VPBROADCASTD (R13)(DX*1), Z25
-	BYTE $0x62; BYTE $0xb2; BYTE $0x6e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z18, Z0
-	BYTE $0x62; BYTE $0xb2; BYTE $0x6e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z18, Z1
-	BYTE $0x62; BYTE $0xb2; BYTE $0x66; BYTE $0x40; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Z16, Z19, Z2
-	BYTE $0x62; BYTE $0xb2; BYTE $0x66; BYTE $0x40; BYTE $0x52; BYTE $0xd9 // VDPBF16PS Z17, Z19, Z3
-	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z20, Z4
-	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z20, Z5
-	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xf0 // VDPBF16PS Z16, Z21, Z6
-	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Z17, Z21, Z7
-	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z22, Z8
-	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z22, Z9
-	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Z16, Z23, Z10
-	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xd9 // VDPBF16PS Z17, Z23, Z11
-	BYTE $0x62; BYTE $0x32; BYTE $0x3e; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z24, Z12
-	BYTE $0x62; BYTE $0x32; BYTE $0x3e; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z24, Z13
-	BYTE $0x62; BYTE $0x32; BYTE $0x36; BYTE $0x40; BYTE $0x52; BYTE $0xf0 // VDPBF16PS Z16, Z25, Z14
-	BYTE $0x62; BYTE $0x32; BYTE $0x36; BYTE $0x40; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Z17, Z25, Z15
-	ADDQ         R11, DI
-	ADDQ         $4, DX
-	JNZ          loop8x512bf
-
-	ADDQ $32, SI
-	DECQ segs+0(FP)
-	JNZ  segmentbf
-
-	// The epilogue: ReLU (flag 4) on the bits, as relu does (a negative
-	// number or zero becomes +0), then the stores.
-	MOVQ  flags+96(FP), BX
-	TESTQ $4, BX
-	JZ    storebf
-	VPSRAD  $31, Z0, Z16
-	VPANDND Z0, Z16, Z0
-	VPSRAD  $31, Z1, Z17
-	VPANDND Z1, Z17, Z1
-	VPSRAD  $31, Z2, Z16
-	VPANDND Z2, Z16, Z2
-	VPSRAD  $31, Z3, Z17
-	VPANDND Z3, Z17, Z3
-	VPSRAD  $31, Z4, Z16
-	VPANDND Z4, Z16, Z4
-	VPSRAD  $31, Z5, Z17
-	VPANDND Z5, Z17, Z5
-	VPSRAD  $31, Z6, Z16
-	VPANDND Z6, Z16, Z6
-	VPSRAD  $31, Z7, Z17
-	VPANDND Z7, Z17, Z7
-	VPSRAD  $31, Z8, Z16
-	VPANDND Z8, Z16, Z8
-	VPSRAD  $31, Z9, Z17
-	VPANDND Z9, Z17, Z9
-	VPSRAD  $31, Z10, Z16
-	VPANDND Z10, Z16, Z10
-	VPSRAD  $31, Z11, Z17
-	VPANDND Z11, Z17, Z11
-	VPSRAD  $31, Z12, Z16
-	VPANDND Z12, Z16, Z12
-	VPSRAD  $31, Z13, Z17
-	VPANDND Z13, Z17, Z13
-	VPSRAD  $31, Z14, Z16
-	VPANDND Z14, Z16, Z14
-	VPSRAD  $31, Z15, Z17
-	VPANDND Z15, Z17, Z15
-
-storebf:
 	MOVQ    c+56(FP), DX
 	MOVQ    ldc+64(FP), R12
 	SHLQ    $2, R12
