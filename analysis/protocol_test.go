@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/rules"
@@ -238,19 +237,7 @@ func TestClassicalGameOver(t *testing.T) {
 // answers on the rectangles it plays (7x6, trained there, and 8x7, not),
 // the classical engine on a board above 8x8.
 func TestMultiBoardRectangle(t *testing.T) {
-	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
 	s, err := NewStreamServer(StreamConfig{Engines: es, DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -504,19 +504,7 @@ func TestIllegalHistory(t *testing.T) {
 // too, and the larger ones with the classical engine; its move on 7x6 is
 // delivered.
 func TestMultiBoardModel(t *testing.T) {
-	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
 	ap := newFakeAP(t)
 	tb := newTestBot(t, ap, func(c *Config, _ *ClientConfig) { c.Engines = es })
 	for _, board := range Boards() {

@@ -27,6 +27,24 @@ func RunEngines(t testing.TB) *agent.Engines {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return Run(t, es)
+}
+
+// RunMultiBoard is RunEngines with a multi-board model file trained on
+// the boards given (MultiBoardModelFile).
+func RunMultiBoard(t testing.TB, trained ...rules.Board) *agent.Engines {
+	t.Helper()
+	es, err := agent.OpenEngines(MultiBoardModelFile(t, trained...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run(t, es)
+}
+
+// Run runs the evaluators of es until the test ends and returns es; an
+// evaluator's error fails the test.
+func Run(t testing.TB, es *agent.Engines) *agent.Engines {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- es.Run(ctx) }()

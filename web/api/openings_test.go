@@ -21,10 +21,7 @@ func TestOpenings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- es.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	agenttest.Run(t, es)
 	ts := newTestServer(t, Config{Engines: es, ReviewSims: 8})
 
 	var pr openingsProgressJSON
