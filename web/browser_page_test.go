@@ -10,36 +10,9 @@ import (
 
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/solver"
 )
-
-// solved returns the winning and the losing moves of the side to move
-// after moves on a size×size board (one the exact solver settles).
-func solved(t *testing.T, size int, moves []string) (wins, loses []string) {
-	t.Helper()
-	g, err := rules.NewGame(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range moves {
-		if _, err := g.PlayString(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := solver.New().Analyze(context.Background(), g.Position())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range res {
-		if r.Wins {
-			wins = append(wins, r.Move.String())
-		} else {
-			loses = append(loses, r.Move.String())
-		}
-	}
-	return wins, loses
-}
 
 // moves returns the moves of the page's game.
 func (p *page) moves() []string {
@@ -108,7 +81,7 @@ func browserCoach(t *testing.T, browser context.Context, ts *testServer) {
 		p.tabTo("#board .sq", true)
 		var wins, loses []string
 		for range 12 {
-			wins, loses = solved(t, 5, p.moves())
+			wins, loses = agenttest.Solved(t, 5, p.moves())
 			if len(wins) == 0 {
 				t.Fatalf("after %v Black has no winning move", p.moves())
 			}

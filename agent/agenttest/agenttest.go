@@ -17,6 +17,7 @@ import (
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/solver"
 )
 
 // RunEngines opens the engines of every shipped model and runs their
@@ -93,4 +94,32 @@ func MultiBoardModelFile(t testing.TB, trained ...rules.Board) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Solved returns the winning and the losing moves of the side to move
+// after moves on a size×size board, by the exact solver (a board it
+// settles: 4x4, 5x5, late positions of larger ones).
+func Solved(t testing.TB, size int, moves []string) (wins, loses []string) {
+	t.Helper()
+	g, err := rules.NewGame(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		if _, err := g.PlayString(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := solver.New().Analyze(context.Background(), g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Wins {
+			wins = append(wins, r.Move.String())
+		} else {
+			loses = append(loses, r.Move.String())
+		}
+	}
+	return wins, loses
 }

@@ -9,35 +9,14 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/solver"
+	"github.com/konanezero/konane/agent/agenttest"
 )
 
 // solveMoves returns the human's winning and losing moves of the game of
 // st (on a board the exact solver settles).
 func solveMoves(t *testing.T, st stateJSON) (wins, loses []string) {
 	t.Helper()
-	g, err := rules.NewGame(st.Game.Size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range st.Moves {
-		if _, err := g.PlayString(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := solver.New().Analyze(context.Background(), g.Position())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range res {
-		if r.Wins {
-			wins = append(wins, r.Move.String())
-		} else {
-			loses = append(loses, r.Move.String())
-		}
-	}
-	return wins, loses
+	return agenttest.Solved(t, st.Game.Size, st.Moves)
 }
 
 // TestCoach: on 5x5, where the exact solver checks every figure, the
