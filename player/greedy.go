@@ -30,27 +30,10 @@ func (g *Greedy) Move(ctx context.Context, p rules.Position) (rules.Move, error)
 		return rules.NoMove, err
 	}
 	var buf [rules.MaxMoves]rules.Move
-	moves := p.LegalMoves(buf[:0])
-	best, bestScore, ties := rules.NoMove, 0, 0
-	for _, m := range moves {
+	return pickGreedy(g, p.LegalMoves(buf[:0]), rules.NoMove, func(m rules.Move) (int, bool) {
 		child := p.Play(m)
-		// The child is scored from the opponent's side, so negate it.
-		score := -Evaluate(child)
-		if child.Phase() == rules.Jumping && !child.HasMoves() {
-			return m, nil // the opponent is left without a move: a win
-		}
-		switch {
-		case ties == 0 || score > bestScore:
-			best, bestScore, ties = m, score, 1
-		case score == bestScore:
-			// Reservoir sampling keeps each tied move with equal chance.
-			ties++
-			if g.rng.IntN(ties) == 0 {
-				best = m
-			}
-		}
-	}
-	return best, nil
+		return -Evaluate(child), child.Phase() == rules.Jumping && !child.HasMoves()
+	}), nil
 }
 
 // MoveWide implements WidePlayer: Move on any board, with the same
@@ -59,24 +42,36 @@ func (g *Greedy) MoveWide(ctx context.Context, p rules.WidePosition) (rules.Wide
 	if err := checkWide(ctx, p); err != nil {
 		return rules.NoWideMove, err
 	}
-	best, bestScore, ties := rules.NoWideMove, 0, 0
-	for _, m := range p.LegalMoves(nil) {
+	return pickGreedy(g, p.LegalMoves(nil), rules.NoWideMove, func(m rules.WideMove) (int, bool) {
 		child := p.Play(m)
-		score := -EvaluateWide(child)
-		if child.Phase() == rules.Jumping && !child.HasMoves() {
-			return m, nil
+		return -EvaluateWide(child), child.Phase() == rules.Jumping && !child.HasMoves()
+	}), nil
+}
+
+// pickGreedy is the greedy choice among moves (none if there are none):
+// the first move that leaves the opponent without a move (a win), else
+// one of the moves of the best score, each tied move kept with equal
+// chance (reservoir sampling with g's generator). score gives a move's
+// child's score for the mover (the child is scored from the opponent's
+// side, so negated) and whether the opponent has no move there.
+func pickGreedy[M any](g *Greedy, moves []M, none M, score func(M) (int, bool)) M {
+	best, bestScore, ties := none, 0, 0
+	for _, m := range moves {
+		sc, wins := score(m)
+		if wins {
+			return m
 		}
 		switch {
-		case ties == 0 || score > bestScore:
-			best, bestScore, ties = m, score, 1
-		case score == bestScore:
+		case ties == 0 || sc > bestScore:
+			best, bestScore, ties = m, sc, 1
+		case sc == bestScore:
 			ties++
 			if g.rng.IntN(ties) == 0 {
 				best = m
 			}
 		}
 	}
-	return best, nil
+	return best
 }
 
 // EvaluateWide is Evaluate on any board (a rules.WidePosition).
