@@ -153,6 +153,22 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 	if !train {
 		return gr, gr.compilePlan()
 	}
+	if err := gr.addTraining(p, h, pooled, nn); err != nil {
+		return nil, err
+	}
+	return gr, nil
+}
+
+// addTraining makes gr a training graph: its mask and targets, the policy
+// and value losses and those of the auxiliary heads of its Config (they
+// exist in training graphs only: inference has no use for them), the
+// gradient of every learnt tensor, and the tape machine that runs it. p
+// holds the weights' nodes, h is the tower's output, pooled its means
+// over the board, nn the board's squares. Like buildGraph, it is called
+// with buildMu held, and a panic of Gorgonia's constructors is
+// buildGraph's to recover.
+func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) error {
+	g, dtype, batch, cfg, shape := gr.g, gr.dtype, gr.batch, gr.cfg, gr.shape
 	G.Read(gr.logits, &gr.out.logits)
 	G.Read(gr.value, &gr.out.value)
 	gr.mask = input(g, dtype, "mask", batch, cfg.slots(shape))
@@ -162,8 +178,6 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 	valueLoss := valueLoss(gr.value, gr.targetValue)
 	gr.policyLoss, gr.valueLoss = policyLoss.Op().(*policyLossOp), valueLoss.Op().(*valueLossOp)
 	gr.cost = G.Must(G.Add(policyLoss, valueLoss))
-	// The auxiliary heads exist in training graphs only: inference has no
-	// use for them.
 	if cfg.Aux != 0 {
 		gr.auxWeight = input(g, dtype, "aux_weight", batch, 1)
 	}
@@ -184,10 +198,10 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 		gr.cost = G.Must(G.Add(gr.cost, l))
 	}
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {
-		return nil, fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)
+		return fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)
 	}
 	gr.vm = G.NewTapeMachine(g, G.BindDualValues(gr.params...))
-	return gr, nil
+	return nil
 }
 
 // input makes an input node of the given shape bound to a zero tensor.
