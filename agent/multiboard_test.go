@@ -13,18 +13,7 @@ import (
 // for every square board, each saying whether the network was trained
 // there; LoadModel without a size gives it 8x8.
 func TestMultiBoardModelEngines(t *testing.T) {
-	cfg := net.DefaultMultiBoardConfig()
-	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
-	m, err := net.New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := m.Meta()
-	meta.Boards = []rules.Board{{W: 6, H: 6}, {W: 8, H: 8}}
-	path := filepath.Join(t.TempDir(), "multi.safetensors")
-	if err := m.WithMeta(meta).Save(path); err != nil {
-		t.Fatal(err)
-	}
+	path := multiModelFile(t, rules.Board{W: 6, H: 6}, rules.Board{W: 8, H: 8})
 	es, err := OpenEngines(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,21 +39,9 @@ func TestMultiBoardModelEngines(t *testing.T) {
 // of its starts; NoteOn says, per start, whether the network was trained
 // there (7x6 from the gap: yes; 7x6 with the removals: no).
 func TestGetBoardNoteOnStart(t *testing.T) {
-	cfg := net.DefaultMultiBoardConfig()
-	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
-	m, err := net.New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	gap := rules.Board{W: 7, H: 6, Start: rules.Gap}
 	removal := rules.Board{W: 7, H: 6, Start: rules.Removal}
-	meta := m.Meta()
-	meta.Boards = []rules.Board{gap, rules.SquareBoard(8)}
-	path := filepath.Join(t.TempDir(), "multi.safetensors")
-	if err := m.WithMeta(meta).Save(path); err != nil {
-		t.Fatal(err)
-	}
-	es, err := OpenEngines(path)
+	es, err := OpenEngines(multiModelFile(t, gap, rules.SquareBoard(8)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,4 +62,24 @@ func TestGetBoardNoteOnStart(t *testing.T) {
 	if n := er.NoteOn(removal); n == "" {
 		t.Error("7x6 with the removals, not trained there: no note")
 	}
+}
+
+// multiModelFile saves a tiny multi-board model recording the boards
+// trained and returns its path (agenttest.MultiBoardModelFile for the
+// tests of agent itself, which agenttest imports).
+func multiModelFile(t *testing.T, trained ...rules.Board) string {
+	t.Helper()
+	cfg := net.DefaultMultiBoardConfig()
+	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
+	m, err := net.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := m.Meta()
+	meta.Boards = trained
+	path := filepath.Join(t.TempDir(), "multi.safetensors")
+	if err := m.WithMeta(meta).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
