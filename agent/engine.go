@@ -402,7 +402,7 @@ func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 	if e := es.bySize[shape]; e != nil {
 		return e, nil
 	}
-	if es.multi == nil || shape == 0 {
+	if es.multi == nil || !b.Narrow() {
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
 	m, err := es.multi.ForBoard(b)

@@ -249,7 +249,16 @@ func (c Config) slotTable(shape int) []int32 {
 // policy plane. A multi-board network plays every one; a single-board
 // network N×N plays its own board, and also the smaller ones (its planes
 // cover their jumps), though it never trained there.
-func (c Config) Plays(shape int) bool { return c.slotTable(shape) != nil }
+//
+// A board no Position holds (more than rules.MaxSize files or ranks) is
+// played as WidePositions (Evaluator.EvaluateWide): by the network whose
+// planes hold its longest jump, every multi-board network.
+func (c Config) Plays(shape int) bool {
+	if w, h := rules.ShapeDims(shape); w > rules.MaxSize || h > rules.MaxSize {
+		return rules.MaxHops(max(w, h)) <= c.hops()
+	}
+	return c.slotTable(shape) != nil
+}
 
 // paramSpec names one learnt tensor and its shape.
 type paramSpec struct {

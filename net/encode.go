@@ -118,6 +118,91 @@ func (e Encoding) encode(p rules.Position, moves []rules.Move, dst []float32, pl
 	}
 }
 
+// EncodeWide writes the input planes of p into dst, which must have
+// length e.EncodedLen(rules.ShapeCode(p.W, p.H)), and returns dst: the
+// planes Encode writes, square for square, so that a position both types
+// hold encodes to the same numbers (TestEncodeWideAgrees).
+func (e Encoding) EncodeWide(p rules.WidePosition, dst []float32) []float32 {
+	var buf [rules.WideMaxMoves]rules.WideMove
+	w, h := int(p.W), int(p.H)
+	e.encodeWide(p, p.LegalMoves(buf[:0]), dst[:e.Planes()*w*h], w*h, 1)
+	return dst
+}
+
+// encodeWideRows is encodeRows for a WidePosition.
+func (e Encoding) encodeWideRows(p rules.WidePosition, moves []rules.WideMove, dst []float32) {
+	e.encodeWide(p, moves, dst[:e.Planes()*int(p.W)*int(p.H)], 1, e.Planes())
+}
+
+// encodeWide is encode for a WidePosition.
+func (e Encoding) encodeWide(p rules.WidePosition, moves []rules.WideMove, dst []float32, planeStride, squareStride int) {
+	n := int(p.W)
+	nn := n * int(p.H)
+	clear(dst)
+	own, opp := p.Stones(p.Turn), p.Stones(p.Turn.Other())
+	setWideBits(dst[planeOwn*planeStride:], own, n, squareStride)
+	setWideBits(dst[planeOpp*planeStride:], opp, n, squareStride)
+	setWideBits(dst[planeEmpty*planeStride:], p.Empty(), n, squareStride)
+	setWideBits(dst[planeOwnFrom*planeStride:], wideOrigins(moves), n, squareStride)
+	switch p.Phase() {
+	case rules.RemoveBlack:
+		fill(dst[planeRemoveFirst*planeStride:], nn, squareStride)
+	case rules.RemoveWhite:
+		fill(dst[planeRemoveSecond*planeStride:], nn, squareStride)
+	default:
+		q := p
+		q.Turn = p.Turn.Other()
+		var buf [rules.WideMaxMoves]rules.WideMove
+		oppMoves := q.LegalMoves(buf[:0])
+		setWideBits(dst[planeOppFrom*planeStride:], wideOrigins(oppMoves), n, squareStride)
+		if e == EncodingCaptures {
+			captures, landings := wideReach(p, moves)
+			setWideBits(dst[planeOwnCaptures*planeStride:], captures, n, squareStride)
+			setWideBits(dst[planeOwnLandings*planeStride:], landings, n, squareStride)
+			captures, landings = wideReach(q, oppMoves)
+			setWideBits(dst[planeOppCaptures*planeStride:], captures, n, squareStride)
+			setWideBits(dst[planeOppLandings*planeStride:], landings, n, squareStride)
+		}
+	}
+}
+
+// wideOrigins is origins for wide moves.
+func wideOrigins(moves []rules.WideMove) rules.WideBitboard {
+	var b rules.WideBitboard
+	for _, m := range moves {
+		b = b.Or(m.From.Bit())
+	}
+	return b
+}
+
+// wideReach is reach for a WidePosition.
+func wideReach(p rules.WidePosition, jumps []rules.WideMove) (captures, landings rules.WideBitboard) {
+	for _, m := range jumps {
+		landings = landings.Or(m.To.Bit())
+		captures = captures.Or(p.Captured(m))
+	}
+	return captures, landings
+}
+
+// setWideBits is setBits for a WideBitboard.
+func setWideBits(plane []float32, b rules.WideBitboard, n, stride int) {
+	for !b.IsZero() {
+		s := b.PopLSB()
+		plane[(s.Row()*n+s.Col())*stride] = 1
+	}
+}
+
+// wideSlot is the index, in the policy output row of a network of hops
+// hop counts per direction on a board of w files, of wide move m: the
+// slot slotTables gives the same move on a board Position holds.
+func wideSlot(m rules.WideMove, w, hops int) int {
+	plane := 0
+	if !m.IsRemoval() {
+		plane = 1 + int(m.Direction())*hops + m.Hops() - 1
+	}
+	return (m.From.Row()*w+m.From.Col())*(1+4*hops) + plane
+}
+
 // origins returns the squares the moves start from.
 func origins(moves []rules.Move) rules.Bitboard {
 	var b rules.Bitboard

@@ -116,16 +116,18 @@ var ErrStopped = errors.New("net: evaluator stopped")
 // architecture into the compiled graphs, so that a training run builds
 // one evaluator and keeps it for every generation.
 type Evaluator struct {
-	cfg      Config
-	shape    int     // the board (Position.Size) of every position
-	slot     []int32 // cfg.slotTable(shape)
-	opts     EvalOptions
-	mu       sync.Mutex // held while a graph runs or its weights change
-	graphs   []*graph   // increasing batch sizes, the last one opts.Batch
-	cache    *cache
-	requests chan *request
-	started  atomic.Bool
-	stopped  chan struct{} // closed when Run returns
+	cfg    Config
+	shape  int     // the board (Position.Size) of every position
+	slot   []int32 // cfg.slotTable(shape)
+	opts   EvalOptions
+	mu     sync.Mutex // held while a graph runs or its weights change
+	graphs []*graph   // increasing batch sizes, the last one opts.Batch
+	cache  *cache[rules.Position]
+	// wideCache is EvaluateWide's cache, made by its first call.
+	wideCache atomic.Pointer[cache[rules.WidePosition]]
+	requests  chan *request
+	started   atomic.Bool
+	stopped   chan struct{} // closed when Run returns
 
 	parts []batchPart // Run's, reused by every batch
 
@@ -143,16 +145,17 @@ type batchPart struct {
 // Requests are reused (requestPool), buffers included, once answered.
 type request struct {
 	n      int
-	miss   []int         // the n positions' indices in Evaluate's argument
-	moves  []rules.Move  // their legal moves, one after the other
-	from   []int         // n+1 offsets into moves
-	inputs []float32     // n encoded positions
-	logits []float32     // n policy rows, written by Run
-	values []float32     // n values, written by Run
-	taken  int           // positions already put in a batch (Run's)
-	filled int           // positions answered (Run's)
-	err    error         // set by Run before signalling done
-	done   chan struct{} // Run sends one value per use: answered or failed
+	miss   []int            // the n positions' indices in Evaluate's argument
+	moves  []rules.Move     // their legal moves, one after the other
+	wmoves []rules.WideMove // the same for EvaluateWide's positions
+	from   []int            // n+1 offsets into moves
+	inputs []float32        // n encoded positions
+	logits []float32        // n policy rows, written by Run
+	values []float32        // n values, written by Run
+	taken  int              // positions already put in a batch (Run's)
+	filled int              // positions answered (Run's)
+	err    error            // set by Run before signalling done
+	done   chan struct{}    // Run sends one value per use: answered or failed
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{done: make(chan struct{}, 1)} }}
@@ -176,7 +179,7 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 	if shape == 0 {
 		return nil, fmt.Errorf("net: evaluator of the multi-board %s network: no board given (Model.ForBoard)", m.cfg.Arch())
 	}
-	e := &Evaluator{cfg: m.cfg, shape: shape, slot: m.cfg.slotTable(shape), opts: opts, cache: newCache(opts.CacheSize),
+	e := &Evaluator{cfg: m.cfg, shape: shape, slot: m.cfg.slotTable(shape), opts: opts, cache: newCache[rules.Position](opts.CacheSize),
 		requests: make(chan *request), stopped: make(chan struct{})}
 	for b := 1; ; b *= 2 {
 		if b > opts.Batch {
@@ -220,6 +223,9 @@ func (e *Evaluator) SetWeights(m *Model) error {
 		}
 	}
 	e.cache.clear()
+	if c := e.wideCache.Load(); c != nil {
+		c.clear()
+	}
 	return nil
 }
 
@@ -235,11 +241,15 @@ func (e *Evaluator) Size() int { return e.shape }
 
 // Stats returns the counters so far.
 func (e *Evaluator) Stats() EvalStats {
+	var wideLookups, wideHits int64
+	if c := e.wideCache.Load(); c != nil {
+		wideLookups, wideHits = c.lookups.Load(), c.hits.Load()
+	}
 	return EvalStats{
 		Positions:    e.positions.Load(),
 		Terminal:     e.terminal.Load(),
-		CacheLookups: e.cache.lookups.Load(),
-		CacheHits:    e.cache.hits.Load(),
+		CacheLookups: e.cache.lookups.Load() + wideLookups,
+		CacheHits:    e.cache.hits.Load() + wideHits,
 		NetPositions: e.netPositions.Load(),
 		Batches:      e.batches.Load(),
 		Padding:      e.padding.Load(),
@@ -266,7 +276,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	r := requestPool.Get().(*request)
 	r.miss, r.moves, r.from = r.miss[:0], r.moves[:0], r.from[:0]
 	for i, p := range ps {
-		if pred, ok := e.cache.get(p); ok {
+		if pred, ok := e.cache.get(p.Hash(), p); ok {
 			preds[i] = pred
 			continue
 		}
@@ -294,22 +304,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	for k, i := range r.miss {
 		encoding.encodeRows(ps[i], r.moves[r.from[k]:r.from[k+1]], r.inputs[k*enc:(k+1)*enc])
 	}
-	// A request abandoned on cancellation may still be answered by Run
-	// later, so it is not returned to the pool.
-	select {
-	case e.requests <- r:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("net: evaluate: %w", ctx.Err())
-	case <-e.stopped:
-		return nil, ErrStopped
-	}
-	select {
-	case <-r.done:
-		if r.err != nil {
-			return nil, r.err
-		}
-	case <-ctx.Done():
-		return nil, fmt.Errorf("net: evaluate: %w", ctx.Err())
+	if err := e.submit(ctx, r); err != nil {
+		return nil, err
 	}
 	// One backing array holds every policy of the call.
 	pols := make([]float32, len(r.moves))
@@ -317,10 +313,113 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 		lo, hi := r.from[k], r.from[k+1]
 		preds[i] = mcts.Prediction{Policy: pols[lo:hi:hi], Value: r.values[k]}
 		softmaxMoves(r.moves[lo:hi], e.shape, e.slot, r.logits[k*slots:(k+1)*slots], preds[i].Policy)
-		e.cache.put(ps[i], preds[i])
+		e.cache.put(ps[i].Hash(), ps[i], preds[i])
 	}
 	requestPool.Put(r)
 	return preds, nil
+}
+
+// submit hands r to Run and waits for its answer.
+func (e *Evaluator) submit(ctx context.Context, r *request) error {
+	// A request abandoned on cancellation may still be answered by Run
+	// later, so it is not returned to the pool.
+	select {
+	case e.requests <- r:
+	case <-ctx.Done():
+		return fmt.Errorf("net: evaluate: %w", ctx.Err())
+	case <-e.stopped:
+		return ErrStopped
+	}
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		return fmt.Errorf("net: evaluate: %w", ctx.Err())
+	}
+}
+
+// EvaluateWide is Evaluate for WidePositions, the positions of the boards
+// no Position holds (and of those it does: a position both types hold
+// gets the same prediction, bit for bit, either way). The policy is in
+// WidePosition.LegalMoves order. Positions must be of the network's
+// board. It is safe for concurrent use.
+func (e *Evaluator) EvaluateWide(ctx context.Context, ps []rules.WidePosition) ([]mcts.Prediction, error) {
+	w, h := rules.ShapeDims(e.shape)
+	preds := make([]mcts.Prediction, len(ps))
+	for i, p := range ps {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("net: evaluate position %d: %w", i, err)
+		}
+		if int(p.W) != w || int(p.H) != h {
+			return nil, fmt.Errorf("net: evaluate position %d: %w: a %s position for a %dx%d evaluator", i, ErrSize, p.Dims(), w, h)
+		}
+	}
+	if e.wideCache.Load() == nil {
+		e.wideCache.CompareAndSwap(nil, newCache[rules.WidePosition](e.opts.CacheSize))
+	}
+	cache := e.wideCache.Load()
+	e.positions.Add(int64(len(ps)))
+	r := requestPool.Get().(*request)
+	r.miss, r.wmoves, r.from = r.miss[:0], r.wmoves[:0], r.from[:0]
+	for i, p := range ps {
+		if pred, ok := cache.get(p.Hash(), p); ok {
+			preds[i] = pred
+			continue
+		}
+		start := len(r.wmoves)
+		r.wmoves = p.LegalMoves(r.wmoves)
+		if len(r.wmoves) == start {
+			e.terminal.Add(1)
+			preds[i] = mcts.Prediction{Policy: []float32{}, Value: -1}
+			continue
+		}
+		r.miss = append(r.miss, i)
+		r.from = append(r.from, start)
+	}
+	if len(r.miss) == 0 {
+		requestPool.Put(r)
+		return preds, nil
+	}
+	r.from = append(r.from, len(r.wmoves))
+	encoding := e.cfg.Encoding()
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
+	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
+	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
+	for k, i := range r.miss {
+		encoding.encodeWideRows(ps[i], r.wmoves[r.from[k]:r.from[k+1]], r.inputs[k*enc:(k+1)*enc])
+	}
+	if err := e.submit(ctx, r); err != nil {
+		return nil, err
+	}
+	pols := make([]float32, len(r.wmoves))
+	hops := e.cfg.hops()
+	for k, i := range r.miss {
+		lo, hi := r.from[k], r.from[k+1]
+		preds[i] = mcts.Prediction{Policy: pols[lo:hi:hi], Value: r.values[k]}
+		softmaxWideMoves(r.wmoves[lo:hi], w, hops, r.logits[k*slots:(k+1)*slots], preds[i].Policy)
+		cache.put(ps[i].Hash(), ps[i], preds[i])
+	}
+	requestPool.Put(r)
+	return preds, nil
+}
+
+// softmaxWideMoves is softmaxMoves for the moves of a WidePosition of a
+// board of w files, for a network of hops hop counts per direction; it
+// computes the same numbers in the same order.
+func softmaxWideMoves(moves []rules.WideMove, w, hops int, logits, pol []float32) {
+	exps := make([]float64, len(moves))
+	maxL := math.Inf(-1)
+	for _, m := range moves {
+		maxL = max(maxL, float64(logits[wideSlot(m, w, hops)]))
+	}
+	var sum float64
+	for j, m := range moves {
+		exps[j] = math.Exp(float64(logits[wideSlot(m, w, hops)]) - maxL)
+		sum += exps[j]
+	}
+	for j := range moves {
+		pol[j] = float32(exps[j] / sum)
+	}
 }
 
 // softmaxMoves writes into pol the softmax of the logits of the moves of

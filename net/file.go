@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -139,7 +140,16 @@ func (m *Model) check(shape int) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	preds, err := e.Evaluate(ctx, probes)
+	var preds []mcts.Prediction
+	if w, h := rules.ShapeDims(shape); w > rules.MaxSize || h > rules.MaxSize {
+		preds, err = e.EvaluateWide(ctx, probes)
+	} else {
+		narrow := make([]rules.Position, len(probes))
+		for i, p := range probes {
+			narrow[i], _ = p.Narrow() // a board Position holds
+		}
+		preds, err = e.Evaluate(ctx, narrow)
+	}
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr
@@ -164,13 +174,15 @@ func (m *Model) check(shape int) error {
 // shape code and their names: the start (the removal start) and the
 // positions after each of the first ten moves of a random game from a
 // fixed seed (two removals, then jumps, which fill the capture planes).
-func checkPositions(shape int) ([]rules.Position, []string) {
+// (On a board Position holds, WidePlayout plays the moves Playout did
+// before wide boards.)
+func checkPositions(shape int) ([]rules.WidePosition, []string) {
 	w, h := rules.ShapeDims(shape)
-	start, err := rules.Board{W: w, H: h, Start: rules.Removal}.Position()
+	start, err := rules.Board{W: w, H: h, Start: rules.Removal}.WidePosition()
 	if err != nil {
 		panic(err) // every board of a shape code has the removal start
 	}
-	ps, _ := rules.Playout(rand.New(rand.NewPCG(47, 1)), start, 10)
+	ps, _ := rules.WidePlayout(rand.New(rand.NewPCG(47, 1)), start, 10)
 	names := make([]string, len(ps))
 	for i := range ps {
 		names[i] = fmt.Sprintf("position after %d moves of a test game", i)

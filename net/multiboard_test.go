@@ -42,8 +42,17 @@ func TestPlays(t *testing.T) {
 			}
 		}
 	}
+	// The boards no Position holds: a multi-board network plays every one
+	// (as WidePositions), a single-board network none.
+	for w := rules.MinSide; w <= rules.MaxSide; w++ {
+		for h := rules.MinSide; h <= rules.MaxSide; h++ {
+			if shape := rules.ShapeCode(w, h); shape >= 256 && (!multi.Plays(shape) || eight.Plays(shape)) {
+				t.Errorf("%dx%d: multi-board %v, 8x8 %v, want true, false", w, h, multi.Plays(shape), eight.Plays(shape))
+			}
+		}
+	}
 	if multi.Plays(0) || multi.Plays(16*9+8) {
-		t.Error("a multi-board network plays a board no Position holds")
+		t.Error("a multi-board network plays a number that is no shape code")
 	}
 	if err := (Config{Filters: 8, ValueHidden: 8}).Validate(); err == nil {
 		t.Error("a network of size 0 without hop planes validated")

@@ -160,8 +160,8 @@ func (g grid) nn() int { return g.w * g.h }
 func (g grid) neighbours() []int32 { return neighbourTables[g.w][g.h] }
 
 // neighbourTables[w][h] is the neighbour table of the w×h grid, for every
-// board a Position holds (and the smaller grids of tests).
-var neighbourTables [rules.MaxSize + 1][rules.MaxSize + 1][]int32
+// board up to rules.MaxSide (and the smaller grids of tests).
+var neighbourTables [rules.MaxSide + 1][rules.MaxSide + 1][]int32
 
 func init() {
 	for w := 1; w < len(neighbourTables); w++ {

@@ -116,19 +116,35 @@ func ActionMove(a int, shape int) Move {
 	return t.moves[a]
 }
 
-// ShapeCode returns the shape code of a board of w files and h ranks, the
-// Size of its positions (w on a square board), or 0 when Position holds no
-// such board.
+// ShapeCode returns the shape code of a board of w files and h ranks, or
+// 0 when w or h is outside MinSide..MaxSide. A board a Position holds
+// (both sides MinSize..MaxSize) has the code of its positions' Size: w on
+// a square board, 16*w + h on a rectangle. A wider one (a WidePosition's
+// board) has 256 + 32*w + h, so that every board has its own code and
+// ShapeDims reads it back.
 func ShapeCode(w, h int) int {
-	if w < MinSize || w > MaxSize || h < MinSize || h > MaxSize {
+	switch {
+	case w < MinSide || w > MaxSide || h < MinSide || h > MaxSide:
 		return 0
+	case w <= MaxSize && h <= MaxSize:
+		return int(shapeCode(w, h))
 	}
-	return int(shapeCode(w, h))
+	return wideShapeBase + 32*w + h
 }
+
+// wideShapeBase is the first shape code of the boards no Position holds.
+const wideShapeBase = 256
 
 // ShapeDims returns the files and ranks of a shape code made by ShapeCode
 // (0, 0 for another number).
 func ShapeDims(shape int) (w, h int) {
+	if shape >= wideShapeBase {
+		w, h = (shape-wideShapeBase)>>5, (shape-wideShapeBase)&31
+		if ShapeCode(w, h) != shape {
+			return 0, 0
+		}
+		return w, h
+	}
 	if tablesOf(shape) == nil {
 		return 0, 0
 	}

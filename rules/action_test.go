@@ -89,8 +89,32 @@ func TestShapeCode(t *testing.T) {
 			}
 		}
 	}
-	if ShapeCode(9, 8) != 0 || ShapeCode(3, 4) != 0 {
-		t.Error("ShapeCode accepted a board Position does not hold")
+	// Every board up to MaxSide has its own code, read back by ShapeDims;
+	// those a Position does not hold have none of Position's codes.
+	seen := map[int]string{}
+	for w := MinSide; w <= MaxSide; w++ {
+		for h := MinSide; h <= MaxSide; h++ {
+			c := ShapeCode(w, h)
+			if c == 0 || seen[c] != "" {
+				t.Fatalf("ShapeCode(%d, %d) = %d (already %q)", w, h, c, seen[c])
+			}
+			seen[c] = fmt.Sprintf("%dx%d", w, h)
+			if gw, gh := ShapeDims(c); gw != w || gh != h {
+				t.Errorf("ShapeDims(ShapeCode(%d, %d)) = %d, %d", w, h, gw, gh)
+			}
+			if narrow := w <= MaxSize && h <= MaxSize; narrow != (c < 256) || !narrow && NumActions(c) != 0 {
+				t.Errorf("ShapeCode(%d, %d) = %d: a Position's code %v, %d actions", w, h, c, c < 256, NumActions(c))
+			}
+		}
+	}
+	if ShapeCode(3, 4) != 0 || ShapeCode(17, 8) != 0 {
+		t.Error("ShapeCode accepted a board outside MinSide..MaxSide")
+	}
+	if w, h := ShapeDims(256 + 32*3 + 8); w != 0 || h != 0 {
+		t.Errorf("ShapeDims of 3x8's would-be code = %d, %d", w, h)
+	}
+	if w, h := ShapeDims(256 + 32*8 + 8); w != 0 || h != 0 {
+		t.Errorf("ShapeDims of a wide code for 8x8 = %d, %d", w, h)
 	}
 	if w, h := ShapeDims(0x98); w != 0 || h != 0 {
 		t.Errorf("ShapeDims(0x98) = %d, %d", w, h)

@@ -9,10 +9,22 @@ import "math/rand/v2"
 // sampled positions and random openings all draw their games with it.
 func Playout(rng *rand.Rand, p Position, maxPlies int) ([]Position, []Move) {
 	var buf [MaxMoves]Move
-	ps := []Position{p}
-	var ms []Move
+	return playout(rng, p, maxPlies, buf[:0])
+}
+
+// WidePlayout is Playout on a WidePosition: from a position both types
+// hold, the same rng plays the same moves.
+func WidePlayout(rng *rand.Rand, p WidePosition, maxPlies int) ([]WidePosition, []WideMove) {
+	var buf [WideMaxMoves]WideMove
+	return playout(rng, p, maxPlies, buf[:0])
+}
+
+// playout is Playout and WidePlayout; buf receives the legal moves.
+func playout[P gamePosition[P, M], M gameMove](rng *rand.Rand, p P, maxPlies int, buf []M) ([]P, []M) {
+	ps := []P{p}
+	var ms []M
 	for maxPlies < 0 || len(ms) < maxPlies {
-		moves := p.LegalMoves(buf[:0])
+		moves := p.LegalMoves(buf)
 		if len(moves) == 0 {
 			break
 		}

@@ -145,6 +145,26 @@ func (m WideMove) String() string {
 	return m.From.String() + "-" + m.To.String()
 }
 
+// Direction returns the direction of a jump (meaningless for a removal),
+// as Move.Direction.
+func (m WideMove) Direction() Direction {
+	switch {
+	case m.To.Row() > m.From.Row():
+		return North
+	case m.To.Row() < m.From.Row():
+		return South
+	case m.To.Col() > m.From.Col():
+		return East
+	}
+	return West
+}
+
+// Hops returns the number of stones a jump captures (0 for a removal), as
+// Move.Hops.
+func (m WideMove) Hops() int {
+	return abs(m.To.Row()-m.From.Row()+m.To.Col()-m.From.Col()) / 2
+}
+
 // WideMaxMoves bounds the number of legal moves of any WidePosition: in
 // each direction a line of 16 squares holds at most 56 pairs of an origin
 // and a hop count that stay on it, 16 lines and 4 directions.
@@ -543,6 +563,21 @@ func (p WidePosition) Stones(c Color) WideBitboard {
 		return p.Black
 	}
 	return p.White
+}
+
+// Captured returns the opponent stones jump m of p captures (the squares
+// strictly between its origin and landing square that hold one), as
+// Position.Captured; it assumes m is a jump along a row or a column.
+func (p WidePosition) Captured(m WideMove) WideBitboard {
+	var b WideBitboard
+	if m.IsRemoval() {
+		return b
+	}
+	step := wideDelta[m.Direction()]
+	for s := int(m.From) + step; s != int(m.To); s += step {
+		b.set(WideSquare(s))
+	}
+	return b.And(p.Stones(p.Turn.Other()))
 }
 
 // Has reports whether s is a square of b.

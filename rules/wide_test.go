@@ -298,3 +298,55 @@ func FuzzParseMoveBoards(f *testing.F) {
 		}
 	})
 }
+
+// On every board Position holds, WidePlayout plays the moves Playout
+// plays from the same seed, and each jump's Direction, Hops and Captured
+// stones are those of its narrow form. On 15x12 a jump's captured stones
+// are the opponent stones its Play removes.
+func TestWideMoveGeometry(t *testing.T) {
+	for w := MinSize; w <= MaxSize; w++ {
+		for h := MinSize; h <= MaxSize; h++ {
+			b := Board{W: w, H: h, Start: DefaultStart(w, h)}
+			p, err := b.Position()
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := uint64(16*w + h)
+			ps, ms := Playout(rand.New(rand.NewPCG(seed, 1)), p, -1)
+			wps, wms := WidePlayout(rand.New(rand.NewPCG(seed, 1)), p.Wide(), -1)
+			if len(wms) != len(ms) {
+				t.Fatalf("%s: WidePlayout played %d moves, Playout %d", b, len(wms), len(ms))
+			}
+			for i, m := range ms {
+				wm := wms[i]
+				if wm != m.Wide() || wps[i] != ps[i].Wide() {
+					t.Fatalf("%s ply %d: WidePlayout played %v, Playout %v", b, i, wm, m)
+				}
+				if m.IsRemoval() {
+					continue
+				}
+				if wm.Direction() != m.Direction() || wm.Hops() != m.Hops() {
+					t.Errorf("%s %v: wide direction %v hops %d, narrow %v %d", b, m, wm.Direction(), wm.Hops(), m.Direction(), m.Hops())
+				}
+				if got, want := wps[i].Captured(wm), (Position{Size: p.Size, Black: ps[i].Captured(m)}).Wide().Black; got != want {
+					t.Errorf("%s %v: wide captures %v, narrow %v", b, m, got, want)
+				}
+			}
+		}
+	}
+	start, err := Board{W: 15, H: 12, Start: Gap}.WidePosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, ms := WidePlayout(rand.New(rand.NewPCG(1512, 1)), start, -1)
+	if len(ms) < 10 {
+		t.Fatalf("15x12 game of %d moves", len(ms))
+	}
+	for i, m := range ms {
+		opp := ps[i].Turn.Other()
+		gone := ps[i].Stones(opp).AndNot(ps[i+1].Stones(opp))
+		if c := ps[i].Captured(m); c != gone || c.Count() != m.Hops() {
+			t.Fatalf("15x12 ply %d %v: Captured %v (%d), Play removed %v, hops %d", i, m, c, c.Count(), gone, m.Hops())
+		}
+	}
+}
