@@ -22,3 +22,10 @@ type Prediction struct {
 type Evaluator interface {
 	Evaluate(ctx context.Context, positions []rules.Position) ([]Prediction, error)
 }
+
+// WideEvaluator is Evaluator for WidePositions (package net's Evaluator
+// implements both): the policy of a position in WidePosition.LegalMoves
+// order.
+type WideEvaluator interface {
+	EvaluateWide(ctx context.Context, positions []rules.WidePosition) ([]Prediction, error)
+}

@@ -68,7 +68,7 @@ func logPrior(p float32) float64 {
 
 // sigma fills s.sig with σ(q̂) for the children of node idx, counting
 // visits in flight as losses, and returns it.
-func (s *Search) sigma(idx int32) []float64 {
+func (s *SearchOf[P, M]) sigma(idx int32) []float64 {
 	nd := &s.t.nodes[idx]
 	edges := s.t.children(idx)
 	s.sig = resize(s.sig, len(edges))
@@ -101,7 +101,7 @@ func (s *Search) sigma(idx int32) []float64 {
 }
 
 // selectGumbelRoot picks the root move Sequential Halving asks for next.
-func (s *Search) selectGumbelRoot() int32 {
+func (s *SearchOf[P, M]) selectGumbelRoot() int32 {
 	sig := s.sigma(0)
 	edges := s.t.children(0)
 	want := s.schedule[s.selected]
@@ -141,7 +141,7 @@ func (s *Search) selectGumbelRoot() int32 {
 // chose: among the moves visited most in this Run, the best by
 // g + logit + σ(q̂). With proofs, only the moves they allow compete (the
 // proven wins of a won root, the moves not proven to lose otherwise).
-func (s *Search) gumbelWinner() int {
+func (s *SearchOf[P, M]) gumbelWinner() int {
 	sig := s.sigma(0)
 	edges := s.t.children(0)
 	ok := s.allowed(0)
@@ -165,7 +165,7 @@ func (s *Search) gumbelWinner() int {
 
 // improvedPolicy writes π' = softmax(logit + σ(q̂)) of node idx's moves
 // into out.
-func (s *Search) improvedPolicy(idx int32, out []float32) {
+func (s *SearchOf[P, M]) improvedPolicy(idx int32, out []float32) {
 	pi := s.improved(idx)
 	for i, p := range pi {
 		out[i] = float32(p)
@@ -173,7 +173,7 @@ func (s *Search) improvedPolicy(idx int32, out []float32) {
 }
 
 // improved computes π' of node idx's moves in s.sig and returns it.
-func (s *Search) improved(idx int32) []float64 {
+func (s *SearchOf[P, M]) improved(idx int32) []float64 {
 	edges := s.t.children(idx)
 	sig := s.sigma(idx)
 	top := math.Inf(-1)
@@ -186,7 +186,7 @@ func (s *Search) improved(idx int32) []float64 {
 
 // selectGumbel is the paper's deterministic selection below the root:
 // argmax π'(a) − N(a)/(1 + Σ_b N(b)).
-func (s *Search) selectGumbel(idx int32) int32 {
+func (s *SearchOf[P, M]) selectGumbel(idx int32) int32 {
 	edges := s.t.children(idx)
 	pi := s.improved(idx)
 	var total int32

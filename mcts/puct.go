@@ -6,7 +6,7 @@ import "math"
 // PUCT score Q + c·P·√N/(1+n), where an untried move's Q is the parent's
 // mean value lowered by first-play urgency. prior, when not nil, replaces
 // the edges' priors (the root's noisy priors).
-func (s *Search) selectPUCT(idx int32, prior []float64) int32 {
+func (s *SearchOf[P, M]) selectPUCT(idx int32, prior []float64) int32 {
 	nd := &s.t.nodes[idx]
 	edges := s.t.children(idx)
 	parentN := float64(nd.n + nd.vl)

@@ -31,11 +31,13 @@ type RunOptions struct {
 	Noise bool
 }
 
-// Result is the outcome of a Run, seen by the side to move at the root.
-type Result struct {
-	// Moves are the legal moves of the root, in Position.LegalMoves order;
-	// the other slices are parallel to it.
-	Moves []rules.Move
+// ResultOf is the outcome of a Run of a search of moves M, seen by the
+// side to move at the root: Result on the boards a Position holds,
+// WideResult on every board.
+type ResultOf[M any] struct {
+	// Moves are the legal moves of the root, in LegalMoves order; the
+	// other slices are parallel to it.
+	Moves []M
 	// Visits counts the simulations through each move, including visits
 	// kept from earlier Runs by tree reuse.
 	Visits []int
@@ -61,25 +63,47 @@ type Result struct {
 	// Noise, is already a sample: play it as is). With Config.Solver, a
 	// proven win is always a winning move, and Best is never a move
 	// proven to lose while another move is not.
-	Best rules.Move
+	Best M
 	// PV is the principal variation: Best, then the most visited reply,
 	// and so on while the tree goes.
-	PV []rules.Move
+	PV []M
 	// Sims is the number of simulations this Run performed. A Run stops
 	// as soon as the root is proven, so it may be fewer than asked.
 	Sims int
 }
 
-// Search is the tree search of one game. It keeps its tree between Runs
-// for reuse. A Search is not safe for concurrent use; run one per game and
-// let the games share a (concurrency-safe) Evaluator, which sees one
-// Evaluate call of up to Config.LeafBatch positions at a time from each.
-type Search struct {
-	eval Evaluator
+// Result is the outcome of a Search's Run.
+type Result = ResultOf[rules.Move]
+
+// WideResult is the outcome of a WideSearch's Run.
+type WideResult = ResultOf[rules.WideMove]
+
+// position is what the search needs of its position type P with moves M:
+// rules.Position or rules.WidePosition.
+type position[P any, M comparable] interface {
+	comparable
+	Validate() error
+	HasMoves() bool
+	LegalMoves([]M) []M
+	Play(M) P
+}
+
+// SearchOf is the tree search of one game on positions P with moves M:
+// Search on the boards a Position holds, WideSearch on every board. It
+// keeps its tree between Runs for reuse. A search is not safe for
+// concurrent use; run one per game and let the games share a
+// (concurrency-safe) evaluator, which sees one call of up to
+// Config.LeafBatch positions at a time from each.
+//
+// The one implementation serves both position types, its methods called
+// through the instantiation's dictionary; what that costs the 8x8 search:
+// docs/results/2026-12-07-wide-net.md.
+type SearchOf[P position[P, M], M comparable] struct {
+	eval func(context.Context, []P) ([]Prediction, error)
 	cfg  Config
 	rng  *rand.Rand
-	t    tree
-	eg   endgame
+	t    tree[P, M]
+	eg   endgame[P, M]
 
 	// Root state of the current Run.
 	noise     bool
@@ -95,14 +119,25 @@ type Search struct {
 	// The batch being gathered.
 	pend  []pending
 	paths []int32
-	batch []rules.Position
+	batch []P
 
 	// Scratch.
-	moves [rules.MaxMoves]rules.Move
-	sig   []float64               // σ(q̂) of the children of one node
-	eta   []float64               // Dirichlet sample
-	prior [rules.MaxMoves]float64 // priors of one node: tempered in expand, untempered in result
+	maxMoves int       // the most legal moves a position has (rules.MaxMoves, WideMaxMoves)
+	moves    []M       // capacity maxMoves
+	sig      []float64 // σ(q̂) of the children of one node
+	eta      []float64 // Dirichlet sample
+	prior    []float64 // priors of one node, length maxMoves: tempered in expand, untempered in result
 }
+
+// Search is the tree search on the positions of the boards a Position
+// holds (up to 8x8).
+type Search = SearchOf[rules.Position, rules.Move]
+
+// WideSearch is the tree search on WidePositions, for the boards a
+// Position does not hold (up to 16x16). Its endgame solver is off: the
+// exact solver plays Positions only, so Config.SolveNodes is ignored
+// (proofs of positions without moves still back up with Config.Solver).
+type WideSearch = SearchOf[rules.WidePosition, rules.WideMove]
 
 // pending is a leaf waiting for its evaluation: the node and its path
 // from the root, paths[start:end].
@@ -118,25 +153,47 @@ func New(eval Evaluator, cfg Config, seed uint64) (*Search, error) {
 	if eval == nil {
 		return nil, fmt.Errorf("mcts: new: nil evaluator")
 	}
+	s, err := newSearch(eval.Evaluate, cfg, seed, rules.NoMove, rules.MaxMoves)
+	if err != nil {
+		return nil, err
+	}
+	s.eg.prove = proveNarrow
+	return s, nil
+}
+
+// NewWide is New for WidePositions: a WideSearch evaluating positions
+// with eval (net.Evaluator.EvaluateWide, or Uniform's). The same seed and
+// the same calls give the same results with a deterministic evaluator.
+func NewWide(eval WideEvaluator, cfg Config, seed uint64) (*WideSearch, error) {
+	if eval == nil {
+		return nil, fmt.Errorf("mcts: new: nil evaluator")
+	}
+	return newSearch(eval.EvaluateWide, cfg, seed, rules.NoWideMove, rules.WideMaxMoves)
+}
+
+// newSearch is New and NewWide: none is the move never legal, maxMoves
+// the most legal moves of a position.
+func newSearch[P position[P, M], M comparable](eval func(context.Context, []P) ([]Prediction, error), cfg Config, seed uint64, none M, maxMoves int) (*SearchOf[P, M], error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Search{eval: eval, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6d637473))}
-	s.t.solver = cfg.Solver
+	s := &SearchOf[P, M]{eval: eval, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x6d637473)),
+		maxMoves: maxMoves, moves: make([]M, 0, maxMoves), prior: make([]float64, maxMoves)}
+	s.t.solver, s.t.none = cfg.Solver, none
 	return s, nil
 }
 
 // Config returns the search's configuration.
-func (s *Search) Config() Config { return s.cfg }
+func (s *SearchOf[P, M]) Config() Config { return s.cfg }
 
 // Reset drops the tree; the next Run starts from scratch.
-func (s *Search) Reset() {
+func (s *SearchOf[P, M]) Reset() {
 	s.t.nodes = s.t.nodes[:0]
 	s.t.edges = s.t.edges[:0]
 }
 
 // Nodes returns the number of nodes in the tree.
-func (s *Search) Nodes() int { return len(s.t.nodes) }
+func (s *SearchOf[P, M]) Nodes() int { return len(s.t.nodes) }
 
 // Run searches pos and returns the statistics of its moves. With
 // Config.Reuse, the subtree of the previous Run is kept when pos is its
@@ -144,33 +201,33 @@ func (s *Search) Nodes() int { return len(s.t.nodes) }
 // both sides' moves, so reuse works for self-play and for a player facing
 // an opponent). A position without legal moves gives ErrNoMoves. After an
 // error (from the evaluator, or ctx) the tree is dropped.
-func (s *Search) Run(ctx context.Context, pos rules.Position, opts RunOptions) (Result, error) {
+func (s *SearchOf[P, M]) Run(ctx context.Context, pos P, opts RunOptions) (ResultOf[M], error) {
 	if err := pos.Validate(); err != nil {
-		return Result{}, fmt.Errorf("mcts: run: %w", err)
+		return ResultOf[M]{}, fmt.Errorf("mcts: run: %w", err)
 	}
 	budget := opts.Sims
 	if budget == 0 {
 		budget = s.cfg.Sims
 	}
 	if budget < 1 || budget > MaxSims {
-		return Result{}, fmt.Errorf("mcts: run: %d simulations: want 1..%d (0 for the configured %d)", opts.Sims, MaxSims, s.cfg.Sims)
+		return ResultOf[M]{}, fmt.Errorf("mcts: run: %d simulations: want 1..%d (0 for the configured %d)", opts.Sims, MaxSims, s.cfg.Sims)
 	}
 	if !pos.HasMoves() {
-		return Result{}, ErrNoMoves
+		return ResultOf[M]{}, ErrNoMoves
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("mcts: run: %w", err)
+		return ResultOf[M]{}, fmt.Errorf("mcts: run: %w", err)
 	}
 	s.setRoot(pos)
 	if err := s.run(ctx, budget, opts.Noise); err != nil {
 		s.Reset()
-		return Result{}, err
+		return ResultOf[M]{}, err
 	}
 	return s.result(), nil
 }
 
 // setRoot makes pos the root, reusing the matching subtree if allowed.
-func (s *Search) setRoot(pos rules.Position) {
+func (s *SearchOf[P, M]) setRoot(pos P) {
 	if s.cfg.Reuse {
 		if r := s.t.findDescendant(pos); r >= 0 {
 			s.t.promote(r)
@@ -180,7 +237,7 @@ func (s *Search) setRoot(pos rules.Position) {
 	s.t.reset(pos)
 }
 
-func (s *Search) run(ctx context.Context, budget int, noise bool) error {
+func (s *SearchOf[P, M]) run(ctx context.Context, budget int, noise bool) error {
 	if s.t.nodes[0].state == stateNew {
 		// Evaluate the root on its own; this is not a simulation.
 		s.pend, s.paths = s.pend[:0], append(s.paths[:0], 0)
@@ -200,7 +257,7 @@ func (s *Search) run(ctx context.Context, budget int, noise bool) error {
 			return fmt.Errorf("mcts: run: %w", ctx.Err())
 		default:
 		}
-		if len(s.t.nodes) > maxTreeNodes-s.cfg.LeafBatch || len(s.t.edges) > maxTreeEdges-s.cfg.LeafBatch*rules.MaxMoves {
+		if len(s.t.nodes) > maxTreeNodes-s.cfg.LeafBatch || len(s.t.edges) > maxTreeEdges-s.cfg.LeafBatch*s.maxMoves {
 			return fmt.Errorf("mcts: run: the tree is full (%d nodes, %d edges)", len(s.t.nodes), len(s.t.edges))
 		}
 		s.gather(budget)
@@ -217,7 +274,7 @@ func (s *Search) run(ctx context.Context, budget int, noise bool) error {
 // gather descends from the root up to LeafBatch times, stopping early
 // when a descent runs into a leaf already in the batch. Descents that end
 // on a terminal node are backed up at once.
-func (s *Search) gather(budget int) {
+func (s *SearchOf[P, M]) gather(budget int) {
 	s.pend, s.paths = s.pend[:0], s.paths[:0]
 	for len(s.pend) < s.cfg.LeafBatch && s.sims+len(s.pend) < budget && !s.rootProven() {
 		if !s.descend() {
@@ -229,7 +286,7 @@ func (s *Search) gather(budget int) {
 // descend walks from the root to a leaf, adding a virtual loss to every
 // node on the way. It reports false on a collision with a pending leaf
 // (the walk is undone).
-func (s *Search) descend() bool {
+func (s *SearchOf[P, M]) descend() bool {
 	start := int32(len(s.paths))
 	rootMove := int32(-1)
 	for idx := int32(0); ; {
@@ -286,7 +343,7 @@ func (s *Search) descend() bool {
 // backup adds the value v, seen by the side to move at the last node of
 // path, to every node of path, and removes their virtual losses. With
 // proofs on, it then carries a proof of the leaf up the path.
-func (s *Search) backup(path []int32, v float32) {
+func (s *SearchOf[P, M]) backup(path []int32, v float32) {
 	x := -float64(v) // for the player who moved into the leaf
 	for i := len(path) - 1; i >= 0; i-- {
 		nd := &s.t.nodes[path[i]]
@@ -302,12 +359,12 @@ func (s *Search) backup(path []int32, v float32) {
 
 // evaluate sends the pending leaves to the evaluator, expands them and
 // backs up their values.
-func (s *Search) evaluate(ctx context.Context) error {
+func (s *SearchOf[P, M]) evaluate(ctx context.Context) error {
 	s.batch = s.batch[:0]
 	for _, p := range s.pend {
 		s.batch = append(s.batch, s.t.nodes[p.node].pos)
 	}
-	preds, err := s.eval.Evaluate(ctx, s.batch)
+	preds, err := s.eval(ctx, s.batch)
 	if err != nil {
 		return fmt.Errorf("mcts: evaluate: %w", err)
 	}
@@ -326,7 +383,7 @@ func (s *Search) evaluate(ctx context.Context) error {
 
 // tempered returns the evaluator's prior p raised to 1/PolicyTemp (not yet
 // renormalized).
-func (s *Search) tempered(p float32) float64 {
+func (s *SearchOf[P, M]) tempered(p float32) float64 {
 	if s.cfg.PolicyTemp == 0 || s.cfg.PolicyTemp == 1 {
 		return float64(p)
 	}
@@ -335,7 +392,7 @@ func (s *Search) tempered(p float32) float64 {
 
 // untemper turns the tempered priors of one node's moves back into the
 // evaluator's: (p^(1/T))^T, renormalized, is p.
-func (s *Search) untemper(prior []float32) {
+func (s *SearchOf[P, M]) untemper(prior []float32) {
 	if s.cfg.PolicyTemp == 0 || s.cfg.PolicyTemp == 1 {
 		return
 	}
@@ -352,7 +409,7 @@ func (s *Search) untemper(prior []float32) {
 
 // expand gives node idx its edges from the prediction and returns the
 // predicted value.
-func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
+func (s *SearchOf[P, M]) expand(idx int32, pred Prediction) (float32, error) {
 	pos := s.t.nodes[idx].pos
 	moves := pos.LegalMoves(s.moves[:0])
 	if len(pred.Policy) != len(moves) {
@@ -379,7 +436,7 @@ func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
 	}
 	first := int32(len(s.t.edges))
 	for i, m := range moves {
-		s.t.edges = append(s.t.edges, edge{move: m, prior: float32(prior[i] / sum)})
+		s.t.edges = append(s.t.edges, edge[M]{move: m, prior: float32(prior[i] / sum)})
 	}
 	nd := &s.t.nodes[idx]
 	nd.first, nd.nEdges, nd.value, nd.state = first, uint16(len(moves)), v, stateExpanded
@@ -401,7 +458,7 @@ func (s *Search) expand(idx int32, pred Prediction) (float32, error) {
 }
 
 // selectRoot picks the move to try at the root.
-func (s *Search) selectRoot() int32 {
+func (s *SearchOf[P, M]) selectRoot() int32 {
 	if s.cfg.Gumbel {
 		return s.selectGumbelRoot()
 	}
@@ -410,7 +467,7 @@ func (s *Search) selectRoot() int32 {
 
 // prepareRoot sets up the root noise and, in Gumbel mode, the
 // Sequential Halving schedule for a Run of budget simulations.
-func (s *Search) prepareRoot(budget int, noise bool) {
+func (s *SearchOf[P, M]) prepareRoot(budget int, noise bool) {
 	s.noise = noise
 	edges := s.t.children(0)
 	n := len(edges)
@@ -441,7 +498,7 @@ func (s *Search) prepareRoot(budget int, noise bool) {
 
 // addDirichlet mixes Dirichlet noise of concentration
 // DirichletAlpha/len(prior) into prior.
-func (s *Search) addDirichlet(prior []float64) {
+func (s *SearchOf[P, M]) addDirichlet(prior []float64) {
 	eps := s.cfg.NoiseFraction
 	s.eta = dirichlet(s.rng, s.cfg.DirichletAlpha/float64(len(prior)), s.eta[:0], len(prior))
 	eta := s.eta
@@ -451,11 +508,11 @@ func (s *Search) addDirichlet(prior []float64) {
 }
 
 // result builds the Result of the finished Run.
-func (s *Search) result() Result {
+func (s *SearchOf[P, M]) result() ResultOf[M] {
 	edges := s.t.children(0)
 	n := len(edges)
-	r := Result{
-		Moves:  make([]rules.Move, n),
+	r := ResultOf[M]{
+		Moves:  make([]M, n),
 		Visits: make([]int, n),
 		Q:      make([]float32, n),
 		Prior:  make([]float32, n),
@@ -502,7 +559,7 @@ func (s *Search) result() Result {
 // maskPolicy makes policy (unnormalized weights of the root's moves)
 // a distribution over the moves the proofs allow (see allowed), one-hot
 // on best when those have no weight.
-func (s *Search) maskPolicy(policy []float32, best int) {
+func (s *SearchOf[P, M]) maskPolicy(policy []float32, best int) {
 	edges := s.t.children(0)
 	mask := s.allowed(0)
 	var sum float64
@@ -525,8 +582,8 @@ func (s *Search) maskPolicy(policy []float32, best int) {
 // allowed returns the test of the moves of node idx that the proofs
 // leave to choose from: the proven wins if the node is proven won, else
 // the moves not proven to lose if there is one, else every move.
-func (s *Search) allowed(idx int32) func(*edge) bool {
-	all := func(*edge) bool { return true }
+func (s *SearchOf[P, M]) allowed(idx int32) func(*edge[M]) bool {
+	all := func(*edge[M]) bool { return true }
 	if !s.cfg.Solver {
 		return all
 	}
@@ -541,7 +598,7 @@ func (s *Search) allowed(idx int32) func(*edge) bool {
 	}
 	for i := range edges {
 		if !s.t.provenLoss(&edges[i]) {
-			return func(e *edge) bool { return !s.t.provenLoss(e) }
+			return func(e *edge[M]) bool { return !s.t.provenLoss(e) }
 		}
 	}
 	return all
@@ -550,7 +607,7 @@ func (s *Search) allowed(idx int32) func(*edge) bool {
 // bestChild returns the index (among its edges) of node idx's most
 // visited move among those allowed by the proofs; ties go to the higher
 // mean value, then the higher prior.
-func (s *Search) bestChild(idx int32) int {
+func (s *SearchOf[P, M]) bestChild(idx int32) int {
 	edges := s.t.children(idx)
 	ok := s.allowed(idx)
 	best, bestN, bestQ, bestP := -1, int32(-1), 0.0, float32(0)

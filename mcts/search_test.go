@@ -13,13 +13,19 @@ import (
 )
 
 // TestNodeSize pins the memory of the tree: a node is 56 bytes and an
-// edge (an untried move) 12.
+// edge (an untried move) 12; on WidePositions 104 and 12.
 func TestNodeSize(t *testing.T) {
-	if got := unsafe.Sizeof(node{}); got != 56 {
+	if got := unsafe.Sizeof(node[rules.Position, rules.Move]{}); got != 56 {
 		t.Errorf("node is %d bytes, want 56", got)
 	}
-	if got := unsafe.Sizeof(edge{}); got != 12 {
+	if got := unsafe.Sizeof(edge[rules.Move]{}); got != 12 {
 		t.Errorf("edge is %d bytes, want 12", got)
+	}
+	if got := unsafe.Sizeof(node[rules.WidePosition, rules.WideMove]{}); got != 104 {
+		t.Errorf("wide node is %d bytes, want 104", got)
+	}
+	if got := unsafe.Sizeof(edge[rules.WideMove]{}); got != 12 {
+		t.Errorf("wide edge is %d bytes, want 12", got)
 	}
 }
 
@@ -256,7 +262,7 @@ func TestReuseMatchesSubtree(t *testing.T) {
 
 // snapshot lists the nodes of the subtree of r depth-first (positions
 // and counts), independent of indices.
-func snapshot(t *tree, r int32) []string {
+func snapshot(t *tree[rules.Position, rules.Move], r int32) []string {
 	var out []string
 	var walk func(i int32, depth int)
 	walk = func(i int32, depth int) {
@@ -398,7 +404,7 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("the tree keeps %d nodes after an error", s.Nodes())
 			}
 			// The same Search works afterwards with a sound evaluator.
-			s.eval = Uniform{}
+			s.eval = Uniform{}.Evaluate
 			if _, err := s.Run(context.Background(), good, RunOptions{Sims: 10}); err != nil {
 				t.Errorf("after the error: %v", err)
 			}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"github.com/konanezero/konane/rules"
 )
 
 // SelectMove chooses the move to play from a search result. Temperature
@@ -15,18 +13,22 @@ import (
 // T = 1 samples the policy itself. In Gumbel mode with noise, res.Best is
 // already a sample (Gumbel-top-k plays the role of temperature), so
 // self-play should use temperature 0 there.
-func SelectMove(res Result, temperature float64, rng *rand.Rand) (rules.Move, error) {
+//
+// It serves Result and WideResult alike; on an error the move is the
+// zero M.
+func SelectMove[M any](res ResultOf[M], temperature float64, rng *rand.Rand) (M, error) {
+	var none M
 	if len(res.Moves) == 0 || len(res.Policy) != len(res.Moves) {
-		return rules.NoMove, fmt.Errorf("mcts: select move: the result has %d moves and %d policy entries", len(res.Moves), len(res.Policy))
+		return none, fmt.Errorf("mcts: select move: the result has %d moves and %d policy entries", len(res.Moves), len(res.Policy))
 	}
 	if !(temperature >= 0) || math.IsInf(temperature, 1) {
-		return rules.NoMove, fmt.Errorf("mcts: select move: temperature %v: want a finite number ≥ 0", temperature)
+		return none, fmt.Errorf("mcts: select move: temperature %v: want a finite number ≥ 0", temperature)
 	}
 	if temperature == 0 {
 		return res.Best, nil
 	}
 	if rng == nil {
-		return rules.NoMove, fmt.Errorf("mcts: select move: temperature %v needs a random source", temperature)
+		return none, fmt.Errorf("mcts: select move: temperature %v needs a random source", temperature)
 	}
 	// Work with logs so that a small temperature does not overflow.
 	top := math.Inf(-1)

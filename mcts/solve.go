@@ -27,12 +27,34 @@ import (
 // over the proven winning moves only.
 
 // endgame is the exact solver of a Search, made on first use.
-type endgame struct {
-	s *solver.Solver
+type endgame[P, M any] struct {
+	// prove is the exact solver of the search's positions (nil: none, on
+	// WidePositions): it reports whether it settled p, of at most stones
+	// stones, within nodes, and if so whether p is won and by what move.
+	prove func(eg *endgame[P, M], p P, stones int, nodes uint64) (known, win bool, move M)
+	s     *solver.Solver
 	// tried is the root position last given to the solver, so that the
 	// Runs of one move (a player's time chunks) try it once.
-	tried rules.Position
+	tried P
 	stats EndgameStats
+}
+
+// proveNarrow is the endgame solver of a Search: a Position small enough
+// (SmallEnough) is given to the exact solver, made on first use.
+func proveNarrow(eg *endgame[rules.Position, rules.Move], p rules.Position, stones int, nodes uint64) (known, win bool, move rules.Move) {
+	if !SmallEnough(p, stones) {
+		return false, false, rules.NoMove
+	}
+	if eg.s == nil {
+		eg.s = solver.New(solver.WithTableEntries(endgameTable))
+	}
+	pr, err := eg.s.Prove(p, nodes)
+	eg.stats.Tries++
+	eg.stats.Nodes += pr.Nodes
+	if err != nil || !pr.Known {
+		return false, false, rules.NoMove // err: a position the solver refuses (cannot happen in a game tree)
+	}
+	return true, pr.Win, pr.Move
 }
 
 // EndgameStats counts the work of a Search's endgame solver
@@ -45,7 +67,7 @@ type EndgameStats struct {
 }
 
 // EndgameStats returns the counts of the endgame solver's work.
-func (s *Search) EndgameStats() EndgameStats { return s.eg.stats }
+func (s *SearchOf[P, M]) EndgameStats() EndgameStats { return s.eg.stats }
 
 // endgameTable is the transposition table size of a Search's solver: 16Ki
 // entries, about 350 KiB per Search (self-play runs dozens at once).
@@ -54,24 +76,19 @@ const endgameTable = 1 << 14
 // solveLeaf runs the endgame solver on node idx when Config.SolveNodes
 // allows and the position is small enough (Config.SolveStones), and
 // marks the node proven if the solver finishes within its budget.
-func (s *Search) solveLeaf(idx int32) bool {
+func (s *SearchOf[P, M]) solveLeaf(idx int32) bool {
 	nd := &s.t.nodes[idx]
-	if s.cfg.SolveNodes <= 0 || nd.proof != 0 || !SmallEnough(nd.pos, s.cfg.SolveStones) {
+	if s.cfg.SolveNodes <= 0 || nd.proof != 0 || s.eg.prove == nil {
 		return false
 	}
-	if s.eg.s == nil {
-		s.eg.s = solver.New(solver.WithTableEntries(endgameTable))
-	}
-	pr, err := s.eg.s.Prove(nd.pos, uint64(s.cfg.SolveNodes))
-	s.eg.stats.Tries++
-	s.eg.stats.Nodes += pr.Nodes
-	if err != nil || !pr.Known {
-		return false // err: a position the solver refuses (cannot happen in a game tree)
+	known, win, move := s.eg.prove(&s.eg, nd.pos, s.cfg.SolveStones, uint64(s.cfg.SolveNodes))
+	if !known {
+		return false
 	}
 	s.eg.stats.Proved++
 	nd = &s.t.nodes[idx]
-	if pr.Win {
-		nd.proof, nd.win = 1, pr.Move
+	if win {
+		nd.proof, nd.win = 1, move
 	} else {
 		nd.proof = -1
 	}
@@ -80,12 +97,12 @@ func (s *Search) solveLeaf(idx int32) bool {
 }
 
 // rootProven reports whether proofs settled the root.
-func (s *Search) rootProven() bool { return s.cfg.Solver && s.t.nodes[0].proof != 0 }
+func (s *SearchOf[P, M]) rootProven() bool { return s.cfg.Solver && s.t.nodes[0].proof != 0 }
 
 // proveRoot tries the endgame solver on a new root, and gives a root
 // proven won by the solver the child its winning move leads to, proven
 // lost, so that Best, the PV and the policy target can name it.
-func (s *Search) proveRoot() {
+func (s *SearchOf[P, M]) proveRoot() {
 	if !s.cfg.Solver {
 		return
 	}
@@ -95,7 +112,7 @@ func (s *Search) proveRoot() {
 		s.solveLeaf(0)
 		root = &s.t.nodes[0]
 	}
-	if root.proof <= 0 || root.win == rules.NoMove {
+	if root.proof <= 0 || root.win == s.t.none {
 		return
 	}
 	for i := root.first; i < root.first+int32(root.nEdges); i++ {
@@ -117,7 +134,7 @@ func (s *Search) proveRoot() {
 // up): a node with a child proven lost is won; a node whose every move
 // leads to a child proven won is lost. It stops at the first node whose
 // status does not change.
-func (s *Search) propagate(path []int32) {
+func (s *SearchOf[P, M]) propagate(path []int32) {
 	for i := len(path) - 1; i > 0; i-- {
 		c, p := path[i], path[i-1]
 		parent := &s.t.nodes[p]

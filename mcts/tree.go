@@ -1,7 +1,5 @@
 package mcts
 
-import "github.com/konanezero/konane/rules"
-
 // The tree lives in two slices owned by one Search: nodes, addressed by
 // int32 index (the root is always index 0), and edges, one per legal move
 // of every expanded node, stored contiguously per node. A node is created
@@ -17,8 +15,8 @@ const (
 )
 
 // node is one position of the tree.
-type node struct {
-	pos rules.Position
+type node[P, M any] struct {
+	pos P
 	// w is the sum of the values backed up through this node, seen by the
 	// player who moved into it (the parent's side to move), so that a
 	// parent maximizes w/n over its children.
@@ -36,39 +34,42 @@ type node struct {
 	// lost. A node can be proven before it is expanded (by the endgame
 	// solver); then win, for a won node, is a winning move.
 	proof int8
-	win   rules.Move
+	win   M
 }
 
 // edge is one legal move of an expanded node.
-type edge struct {
-	move  rules.Move
+type edge[M any] struct {
+	move  M
 	prior float32 // the evaluator's prior (without root noise)
 	child int32   // node index, 0 while no simulation has taken this move
 }
 
 // tree is the storage of a Search.
-type tree struct {
-	nodes []node
-	edges []edge
+type tree[P position[P, M], M comparable] struct {
+	nodes []node[P, M]
+	edges []edge[M]
+	// none is the move that is never legal (NoMove, NoWideMove): a
+	// node's win until it is proven won.
+	none M
 	// solver turns on the use of proofs (Config.Solver).
 	solver bool
 	// spare buffers receive the kept subtree when the root moves.
-	spareNodes []node
-	spareEdges []edge
+	spareNodes []node[P, M]
+	spareEdges []edge[M]
 	queue      []int32
 }
 
 // reset empties the tree and makes pos its (unexpanded) root.
-func (t *tree) reset(pos rules.Position) {
-	t.nodes = append(t.nodes[:0], node{pos: pos, win: rules.NoMove})
+func (t *tree[P, M]) reset(pos P) {
+	t.nodes = append(t.nodes[:0], node[P, M]{pos: pos, win: t.none})
 	t.edges = t.edges[:0]
 }
 
 // newChild creates the node reached by edge e of node parent and returns
 // its index. A position without legal moves is terminal at once.
-func (t *tree) newChild(parent int32, e int32) int32 {
+func (t *tree[P, M]) newChild(parent int32, e int32) int32 {
 	pos := t.nodes[parent].pos.Play(t.edges[e].move)
-	nd := node{pos: pos, win: rules.NoMove}
+	nd := node[P, M]{pos: pos, win: t.none}
 	if !pos.HasMoves() {
 		nd.state, nd.value, nd.proof = stateTerminal, -1, -1
 	}
@@ -80,7 +81,7 @@ func (t *tree) newChild(parent int32, e int32) int32 {
 
 // findDescendant returns the index of a node at depth ≤ 2 below the root
 // whose position is pos, or -1.
-func (t *tree) findDescendant(pos rules.Position) int32 {
+func (t *tree[P, M]) findDescendant(pos P) int32 {
 	if len(t.nodes) == 0 {
 		return -1
 	}
@@ -113,7 +114,7 @@ func (t *tree) findDescendant(pos rules.Position) int32 {
 
 // promote makes node r the root, keeping only its subtree (copied
 // breadth-first into the spare buffers, which then become the tree).
-func (t *tree) promote(r int32) {
+func (t *tree[P, M]) promote(r int32) {
 	if r == 0 {
 		return
 	}
@@ -141,7 +142,7 @@ func (t *tree) promote(r int32) {
 }
 
 // children returns the edges of an expanded node.
-func (t *tree) children(i int32) []edge {
+func (t *tree[P, M]) children(i int32) []edge[M] {
 	nd := &t.nodes[i]
 	return t.edges[nd.first : nd.first+int32(nd.nEdges)]
 }
@@ -150,7 +151,7 @@ func (t *tree) children(i int32) []edge {
 // value, for the player choosing the move, of the child behind edge e;
 // in-flight visits count as losses. visits is 0 for an untried move.
 // With proofs on, a proven child's value is exact, whatever its visits.
-func (t *tree) childStats(e *edge) (visits int32, q float64) {
+func (t *tree[P, M]) childStats(e *edge[M]) (visits int32, q float64) {
 	if e.child == 0 {
 		return 0, 0
 	}
@@ -167,11 +168,11 @@ func (t *tree) childStats(e *edge) (visits int32, q float64) {
 
 // provenLoss reports whether the move behind edge e is proven to lose
 // for the player who makes it (its child is proven won for the opponent).
-func (t *tree) provenLoss(e *edge) bool {
+func (t *tree[P, M]) provenLoss(e *edge[M]) bool {
 	return t.solver && e.child != 0 && t.nodes[e.child].proof > 0
 }
 
 // provenWin reports whether the move behind edge e is proven to win.
-func (t *tree) provenWin(e *edge) bool {
+func (t *tree[P, M]) provenWin(e *edge[M]) bool {
 	return t.solver && e.child != 0 && t.nodes[e.child].proof < 0
 }

@@ -24,10 +24,18 @@ func (Uniform) Evaluate(ctx context.Context, positions []rules.Position) ([]Pred
 	return uniformPredictions(positions, func(int, rules.Position) float32 { return 0 }), nil
 }
 
+// EvaluateWide implements WideEvaluator: Evaluate on WidePositions.
+func (Uniform) EvaluateWide(ctx context.Context, positions []rules.WidePosition) ([]Prediction, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mcts: uniform: %w", err)
+	}
+	return uniformPredictions(positions, func(int, rules.WidePosition) float32 { return 0 }), nil
+}
+
 // uniformPredictions builds predictions with equal priors and the value
 // given by value for positions that have moves; the priors of the whole
 // batch share one allocation.
-func uniformPredictions(positions []rules.Position, value func(int, rules.Position) float32) []Prediction {
+func uniformPredictions[P interface{ CountMoves() int }](positions []P, value func(int, P) float32) []Prediction {
 	out := make([]Prediction, len(positions))
 	total := 0
 	for _, p := range positions {
