@@ -147,13 +147,13 @@ func (s *SearchOf[P, M]) gumbelWinner() int {
 	ok := s.allowed(0)
 	most := int32(-1)
 	for i, v := range s.runVisits {
-		if ok(&edges[i]) {
+		if s.t.allows(ok, &edges[i]) {
 			most = max(most, v)
 		}
 	}
 	best, bestScore := 0, math.Inf(-1)
 	for i := range sig {
-		if s.runVisits[i] != most || !ok(&edges[i]) {
+		if s.runVisits[i] != most || !s.t.allows(ok, &edges[i]) {
 			continue
 		}
 		if score := s.gumbel[i] + s.logits[i] + sig[i]; score > bestScore {

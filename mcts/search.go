@@ -564,7 +564,7 @@ func (s *SearchOf[P, M]) maskPolicy(policy []float32, best int) {
 	mask := s.allowed(0)
 	var sum float64
 	for i := range policy {
-		if !mask(&edges[i]) {
+		if !s.t.allows(mask, &edges[i]) {
 			policy[i] = 0
 		}
 		sum += float64(policy[i])
@@ -579,29 +579,51 @@ func (s *SearchOf[P, M]) maskPolicy(policy []float32, best int) {
 	}
 }
 
+// allowance is the test of the moves of a node that the proofs leave to
+// choose from (see allowed).
+type allowance uint8
+
+const (
+	allowAll      allowance = iota // every move
+	allowWins                      // the proven wins
+	allowNotLosts                  // the moves not proven to lose
+)
+
+// allows reports whether a lets the move behind edge e be chosen.
+func (t *tree[P, M]) allows(a allowance, e *edge[M]) bool {
+	switch a {
+	case allowWins:
+		return t.provenWin(e)
+	case allowNotLosts:
+		return !t.provenLoss(e)
+	}
+	return true
+}
+
 // allowed returns the test of the moves of node idx that the proofs
 // leave to choose from: the proven wins if the node is proven won, else
-// the moves not proven to lose if there is one, else every move.
-func (s *SearchOf[P, M]) allowed(idx int32) func(*edge[M]) bool {
-	all := func(*edge[M]) bool { return true }
+// the moves not proven to lose if there is one, else every move. (A
+// value, not a closure: a closure of the generic search would be
+// allocated on every call.)
+func (s *SearchOf[P, M]) allowed(idx int32) allowance {
 	if !s.cfg.Solver {
-		return all
+		return allowAll
 	}
 	edges := s.t.children(idx)
 	if s.t.nodes[idx].proof > 0 {
 		for i := range edges {
 			if s.t.provenWin(&edges[i]) {
-				return s.t.provenWin
+				return allowWins
 			}
 		}
-		return all // cannot happen: proveRoot and propagate create the winning child
+		return allowAll // cannot happen: proveRoot and propagate create the winning child
 	}
 	for i := range edges {
 		if !s.t.provenLoss(&edges[i]) {
-			return func(e *edge[M]) bool { return !s.t.provenLoss(e) }
+			return allowNotLosts
 		}
 	}
-	return all
+	return allowAll
 }
 
 // bestChild returns the index (among its edges) of node idx's most
@@ -612,7 +634,7 @@ func (s *SearchOf[P, M]) bestChild(idx int32) int {
 	ok := s.allowed(idx)
 	best, bestN, bestQ, bestP := -1, int32(-1), 0.0, float32(0)
 	for i := range edges {
-		if !ok(&edges[i]) {
+		if !s.t.allows(ok, &edges[i]) {
 			continue
 		}
 		n, q := s.t.childStats(&edges[i])
