@@ -63,6 +63,11 @@ func init() {
 // transform maps (r, c) of a w×h board; for the symmetries that swap the
 // axes the image lies on an h×w board.
 func transform(s Symmetry, w, h, r, c int) Square {
+	return SquareAt(transformRC(s, w, h, r, c))
+}
+
+// transformRC is transform giving the image's row and column.
+func transformRC(s Symmetry, w, h, r, c int) (int, int) {
 	mw, mh := w-1, h-1
 	switch s {
 	case Rotate90:
@@ -80,7 +85,7 @@ func transform(s Symmetry, w, h, r, c int) Square {
 	case AntiTranspose:
 		r, c = mw-c, mh-r
 	}
-	return SquareAt(r, c)
+	return r, c
 }
 
 // SwapsAxes reports whether s exchanges files and ranks (the quarter turns
