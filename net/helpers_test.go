@@ -80,9 +80,21 @@ func randomBoardPositions(t testing.TB, b rules.Board, count int, seed uint64) [
 	return out
 }
 
-// randomBoardSamples is randomSamples on board b.
+// randomBoardSamples is randomSamples on board b (wide samples on a
+// board no Position holds).
 func randomBoardSamples(t testing.TB, b rules.Board, count int, seed uint64) []Sample {
 	rng := rand.New(rand.NewPCG(seed, 2))
+	if !b.Narrow() {
+		var out []Sample
+		for _, p := range wideBoardPositions(t, b, count, seed) {
+			s := Sample{Wide: p, Value: float32(rng.IntN(2)*2 - 1)}
+			for _, m := range p.LegalMoves(nil) {
+				s.Policy = append(s.Policy, ActionProb{Action: int32(rules.WideActionIndex(m, b.W, b.H)), Prob: rng.Float32()})
+			}
+			out = append(out, s)
+		}
+		return out
+	}
 	var buf [rules.MaxMoves]rules.Move
 	var out []Sample
 	for _, p := range randomBoardPositions(t, b, count, seed) {

@@ -188,12 +188,13 @@ func TestMultiBoardTrainer(t *testing.T) {
 	m := mustModel(t, multiConfig(), 5)
 	opts := DefaultTrainOptions()
 	opts.Batch, opts.Seed = 8, 9
-	boards := []rules.Board{{W: 6, H: 6}, {W: 7, H: 6, Start: rules.Gap}, {W: 5, H: 8, Start: rules.Removal}}
+	boards := []rules.Board{{W: 6, H: 6}, {W: 7, H: 6, Start: rules.Gap}, {W: 5, H: 8, Start: rules.Removal},
+		{W: 9, H: 8, Start: rules.Gap}, {W: 15, H: 12, Start: rules.Gap}}
 	batches := make([][]Sample, len(boards))
 	for i, b := range boards {
 		batches[i] = randomBoardSamples(t, b, opts.Batch, uint64(i+1))
 		for j := range batches[i] {
-			batches[i][j].MovesLeft, batches[i][j].Final = 3, batches[i][j].Position.Black
+			batches[i][j].MovesLeft, batches[i][j].Final, batches[i][j].WideFinal = 3, batches[i][j].Position.Black, batches[i][j].Wide.Black
 		}
 	}
 	tr, err := NewTrainer(m, opts)
@@ -211,15 +212,17 @@ func TestMultiBoardTrainer(t *testing.T) {
 		}
 		return l
 	}
-	for k := range 4 {
-		step(tr, k)
+	for k := range 5 {
+		if l := step(tr, k); !(l.Ownership > 0 && l.MovesLeft > 0) {
+			t.Fatalf("step %d on %v: auxiliary losses %+v", k, boards[k], l)
+		}
 	}
 	ckpt := filepath.Join(t.TempDir(), "c.ckpt")
 	if err := tr.SaveCheckpoint(ckpt); err != nil {
 		t.Fatal(err)
 	}
 	var want []Losses
-	for k := 4; k < 8; k++ {
+	for k := 5; k < 10; k++ {
 		want = append(want, step(tr, k))
 	}
 	snap, err := tr.Model(Metadata{})
@@ -244,9 +247,9 @@ func TestMultiBoardTrainer(t *testing.T) {
 	if err := re.LoadCheckpoint(ckpt); err != nil {
 		t.Fatal(err)
 	}
-	for k := 4; k < 8; k++ {
-		if got := step(re, k); got != want[k-4] {
-			t.Fatalf("resumed step %d: %+v, want %+v", k, got, want[k-4])
+	for k := 5; k < 10; k++ {
+		if got := step(re, k); got != want[k-5] {
+			t.Fatalf("resumed step %d: %+v, want %+v", k, got, want[k-5])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package net
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -28,21 +29,50 @@ type ActionProb struct {
 // no auxiliary targets (a sample of a run without auxiliary heads, of a
 // shard written before them, or a position off the game's path): it
 // trains no auxiliary head.
+//
+// A sample of a board no Position holds (more than rules.MaxSize files or
+// ranks) is wide: its position is Wide and its final stones WideFinal
+// (Position and Final are zero), and its policy's actions are those of
+// the wide action space (rules.WideActionIndex).
 type Sample struct {
 	Position  rules.Position
 	Policy    []ActionProb
 	Value     float32
 	MovesLeft int
 	Final     rules.Bitboard
+	Wide      rules.WidePosition
+	WideFinal rules.WideBitboard
 }
 
 // HasAux reports whether s has targets for the auxiliary heads.
 func (s Sample) HasAux() bool { return s.MovesLeft > 0 }
 
+// IsWide reports whether s is a sample of a board no Position holds.
+func (s Sample) IsWide() bool { return s.Wide.W != 0 }
+
+// Shape returns the shape code of s's board (rules.ShapeCode).
+func (s Sample) Shape() int {
+	if s.IsWide() {
+		return rules.ShapeCode(int(s.Wide.W), int(s.Wide.H))
+	}
+	return int(s.Position.Size)
+}
+
+// Dims writes the board of s: "15x12".
+func (s Sample) Dims() string {
+	if s.IsWide() {
+		return s.Wide.Dims()
+	}
+	return s.Position.Dims()
+}
+
 // Transform returns the sample under a symmetry of the board: the position
 // and every action moved by sym. Because the input planes are relative to
 // the side to move, every symmetry gives another valid sample.
 func (s Sample) Transform(sym rules.Symmetry) Sample {
+	if s.IsWide() {
+		return s.transformWide(sym)
+	}
 	n := int(s.Position.Size)
 	out := Sample{Position: sym.Position(s.Position), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
 		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n)}
@@ -51,6 +81,61 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, int(out.Position.Size))), Prob: ap.Prob}
 	}
 	return out
+}
+
+// transformWide is Transform of a wide sample.
+func (s Sample) transformWide(sym rules.Symmetry) Sample {
+	w, h := int(s.Wide.W), int(s.Wide.H)
+	out := Sample{Wide: sym.WidePosition(s.Wide), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
+		MovesLeft: s.MovesLeft, WideFinal: sym.WideBitboard(s.WideFinal, w, h)}
+	for i, ap := range s.Policy {
+		m := sym.WideMove(rules.WideActionMove(int(ap.Action), w, h), w, h)
+		out.Policy[i] = ActionProb{Action: int32(rules.WideActionIndex(m, int(out.Wide.W), int(out.Wide.H))), Prob: ap.Prob}
+	}
+	return out
+}
+
+// checkWide is check for a wide sample; legal receives the legal moves.
+func (s Sample) checkWide(cfg Config, legal []rules.WideMove) ([]rules.WideMove, error) {
+	p := s.Wide
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	w, h := int(p.W), int(p.H)
+	if w <= rules.MaxSize && h <= rules.MaxSize || s.Position != (rules.Position{}) || s.Final != 0 {
+		return nil, fmt.Errorf("a wide sample of the %s board, which a Position holds", p.Dims())
+	}
+	if !cfg.Plays(s.Shape()) {
+		return nil, fmt.Errorf("a %s position for the %s network", p.Dims(), cfg.Arch())
+	}
+	legal = p.LegalMoves(legal[:0])
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("position has no legal move")
+	}
+	var sum float64
+	for _, ap := range s.Policy {
+		m := rules.WideActionMove(int(ap.Action), w, h)
+		if m == rules.NoWideMove || !slices.Contains(legal, m) {
+			return nil, fmt.Errorf("policy action %d is not a legal move", ap.Action)
+		}
+		if !(ap.Prob >= 0) || math.IsInf(float64(ap.Prob), 0) {
+			return nil, fmt.Errorf("policy probability %v of action %d is not a probability", ap.Prob, ap.Action)
+		}
+		sum += float64(ap.Prob)
+	}
+	if len(s.Policy) > 0 && !(sum > 0) {
+		return nil, fmt.Errorf("policy sums to 0")
+	}
+	if !(s.Value >= -1 && s.Value <= 1) {
+		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
+	}
+	if s.MovesLeft < 0 || s.MovesLeft > MaxMovesLeft {
+		return nil, fmt.Errorf("moves left %d outside 0..%d", s.MovesLeft, MaxMovesLeft)
+	}
+	if !s.WideFinal.AndNot(p.Valid()).IsZero() {
+		return nil, fmt.Errorf("final stones off the %s board", p.Dims())
+	}
+	return legal, nil
 }
 
 // check reports why s cannot train a network of cfg: a bad position, one
@@ -63,6 +148,9 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 // legal receives the legal moves.
 func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	p := s.Position
+	if s.IsWide() {
+		return nil, fmt.Errorf("a wide sample where a Position's is expected")
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -105,7 +193,7 @@ func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 
 // MaxMovesLeft bounds Sample.MovesLeft: no game has more plies than its
 // board has squares (two removals, then each jump captures a stone).
-const MaxMovesLeft = rules.MaxSize * rules.MaxSize
+const MaxMovesLeft = rules.MaxSide * rules.MaxSide
 
 // movesLeftTarget is the moves-left head's target for a sample of a board
 // of the given number of squares: the plies left as a fraction of them,

@@ -107,6 +107,8 @@ type Trainer struct {
 	pcg      *rand.PCG
 	rng      *rand.Rand
 	legal    []rules.Move
+	// wideLegal receives a wide sample's legal moves.
+	wideLegal []rules.WideMove
 	// zeroPlanes lists input planes cleared after encoding: only for the
 	// feature ablation of TestMeasureArchitectures.
 	zeroPlanes []int
@@ -121,7 +123,8 @@ func NewTrainer(m *Model, opts TrainOptions) (*Trainer, error) {
 		return nil, err
 	}
 	t := &Trainer{cfg: m.cfg, opts: opts, base: m.meta, graphs: make(map[int]*graph),
-		weights: make(map[string][]float32, len(m.weights)), legal: make([]rules.Move, 0, rules.MaxMoves)}
+		weights: make(map[string][]float32, len(m.weights)), legal: make([]rules.Move, 0, rules.MaxMoves),
+		wideLegal: make([]rules.WideMove, 0, rules.WideMaxMoves)}
 	for _, p := range m.cfg.params() {
 		t.weights[p.name] = slices.Clone(m.weights[p.name])
 		t.momentum = append(t.momentum, make([]float32, prod(p.shape)))
@@ -173,14 +176,20 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 	if len(batch) != t.opts.Batch {
 		return Losses{}, fmt.Errorf("net: training batch of %d samples, the trainer takes %d", len(batch), t.opts.Batch)
 	}
-	n := int(batch[0].Position.Size)
+	n := batch[0].Shape()
 	// Check every sample before drawing symmetries, so that an error leaves
 	// the generator, and so the run, unchanged.
 	for i, s := range batch {
-		if int(s.Position.Size) != n {
-			return Losses{}, fmt.Errorf("net: training sample %d: a %s position in a batch of %s ones (one board per batch)", i, s.Position.Dims(), batch[0].Position.Dims())
+		if s.Shape() != n || s.IsWide() != batch[0].IsWide() {
+			return Losses{}, fmt.Errorf("net: training sample %d: a %s position in a batch of %s ones (one board per batch)", i, s.Dims(), batch[0].Dims())
 		}
-		if _, err := s.check(t.cfg, t.legal); err != nil {
+		var err error
+		if s.IsWide() {
+			_, err = s.checkWide(t.cfg, t.wideLegal)
+		} else {
+			_, err = s.check(t.cfg, t.legal)
+		}
+		if err != nil {
 			return Losses{}, fmt.Errorf("net: training sample %d: %w", i, err)
 		}
 	}
@@ -190,7 +199,8 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 	}
 	t.gr = gr
 	slot := t.cfg.slotTable(n)
-	square := batch[0].Position.Square()
+	bw, bh := rules.ShapeDims(n)
+	square := bw == bh
 	encoding := t.cfg.Encoding()
 	slots, enc, planes := t.cfg.slots(n), encoding.EncodedLen(n), encoding.Planes()
 	nn := enc / planes
@@ -209,23 +219,35 @@ func (t *Trainer) Step(batch []Sample) (Losses, error) {
 		case t.opts.Augment:
 			s = s.Transform(rectangleSymmetries[t.rng.IntN(len(rectangleSymmetries))])
 		}
-		moves := s.Position.LegalMoves(t.legal[:0])
-		encoding.encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
-		for _, pl := range t.zeroPlanes {
-			for sq := 0; sq < nn; sq++ {
-				x[i*enc+sq*planes+pl] = 0
-			}
-		}
 		row := mask[i*slots : (i+1)*slots]
-		for _, m := range moves {
-			row[slot[rules.ActionIndex(m, n)]] = 0
-		}
 		var sum float32
 		for _, ap := range s.Policy {
 			sum += ap.Prob
 		}
-		for _, ap := range s.Policy {
-			tp[i*slots+int(slot[ap.Action])] += ap.Prob / sum
+		if s.IsWide() {
+			moves := s.Wide.LegalMoves(t.wideLegal[:0])
+			encoding.encodeWideRows(s.Wide, moves, x[i*enc:(i+1)*enc])
+			hops := t.cfg.hops()
+			for _, m := range moves {
+				row[wideSlot(m, bw, hops)] = 0
+			}
+			for _, ap := range s.Policy {
+				tp[i*slots+wideSlot(rules.WideActionMove(int(ap.Action), bw, bh), bw, hops)] += ap.Prob / sum
+			}
+		} else {
+			moves := s.Position.LegalMoves(t.legal[:0])
+			encoding.encodeRows(s.Position, moves, x[i*enc:(i+1)*enc])
+			for _, m := range moves {
+				row[slot[rules.ActionIndex(m, n)]] = 0
+			}
+			for _, ap := range s.Policy {
+				tp[i*slots+int(slot[ap.Action])] += ap.Prob / sum
+			}
+		}
+		for _, pl := range t.zeroPlanes {
+			for sq := 0; sq < nn; sq++ {
+				x[i*enc+sq*planes+pl] = 0
+			}
 		}
 		tv[i] = s.Value
 		t.auxTargets(i, s)
@@ -255,7 +277,7 @@ func (t *Trainer) auxTargets(i int, s Sample) {
 	if t.gr.auxWeight == nil {
 		return
 	}
-	w, h := s.Position.Width(), s.Position.Height()
+	w, h := rules.ShapeDims(s.Shape())
 	nn := w * h
 	var own []float32
 	if t.gr.targetOwnership != nil {
@@ -276,6 +298,13 @@ func (t *Trainer) auxTargets(i int, s Sample) {
 func auxRow(s Sample, w, h int, own []float32) (weight, movesLeft float32) {
 	for r := 0; r < h && own != nil; r++ {
 		for c := 0; c < w; c++ {
+			if s.IsWide() {
+				own[r*w+c] = 0
+				if s.WideFinal.Has(rules.WideSquareAt(r, c)) {
+					own[r*w+c] = 1
+				}
+				continue
+			}
 			own[r*w+c] = float32(s.Final >> rules.SquareAt(r, c) & 1)
 		}
 	}

@@ -159,3 +159,51 @@ func TestEvaluateWide(t *testing.T) {
 		}
 	}
 }
+
+// TestWideSamples checks wide samples: on boards a Position holds, the
+// wide form of a sample maps under every symmetry as the sample does
+// (same actions, the wide action space being the action space there); on
+// 15x12 a mapped sample is still a valid one; and checkWide refuses a
+// policy on an illegal move, a board a Position holds, stones off the
+// board.
+func TestWideSamples(t *testing.T) {
+	cfg := multiConfig()
+	for _, b := range []rules.Board{{W: 7, H: 6, Start: rules.Gap}, rules.SquareBoard(8)} {
+		for _, s := range randomBoardSamples(t, b, 10, 4) {
+			s.MovesLeft, s.Final = 5, s.Position.White
+			ws := Sample{Wide: s.Position.Wide(), Policy: s.Policy, Value: s.Value, MovesLeft: 5,
+				WideFinal: (rules.Position{Size: s.Position.Size, Black: s.Final}).Wide().Black}
+			for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
+				if !b.Square() && sym.SwapsAxes() {
+					continue
+				}
+				n, w := s.Transform(sym), ws.transformWide(sym)
+				if w.Wide != n.Position.Wide() || !slices.Equal(w.Policy, n.Policy) || w.WideFinal != (rules.Position{Size: n.Position.Size, Black: n.Final}).Wide().Black {
+					t.Fatalf("%v %v: the wide form maps differently", b, sym)
+				}
+			}
+			if _, err := ws.checkWide(cfg, nil); err == nil {
+				t.Errorf("%v: a wide sample of a board a Position holds was accepted", b)
+			}
+		}
+	}
+	b := rules.Board{W: 15, H: 12, Start: rules.Gap}
+	for _, s := range randomBoardSamples(t, b, 10, 5) {
+		s.MovesLeft, s.WideFinal = 100, s.Wide.Black
+		for _, sym := range rectangleSymmetries {
+			if _, err := s.Transform(sym).checkWide(cfg, nil); err != nil {
+				t.Fatalf("15x12 %v: %v", sym, err)
+			}
+		}
+		bad := s
+		bad.Policy = append(slices.Clone(s.Policy), ActionProb{Action: int32(rules.WideActionIndex(rules.WideMove{From: 0, To: 0}, 15, 12)), Prob: 1})
+		if _, err := bad.checkWide(cfg, nil); err == nil && s.Wide.Phase() == rules.Jumping {
+			t.Errorf("15x12: a policy on the removal a1 in the jumping phase was accepted")
+		}
+		off := s
+		off.WideFinal = rules.WideSquareAt(15, 15).Bit()
+		if _, err := off.checkWide(cfg, nil); err == nil {
+			t.Errorf("15x12: final stones off the board accepted")
+		}
+	}
+}
