@@ -58,6 +58,14 @@ func (s Sample) Shape() int {
 	return int(s.Position.Size)
 }
 
+// Turn is the side to move of s's position.
+func (s Sample) Turn() rules.Color {
+	if s.IsWide() {
+		return s.Wide.Turn
+	}
+	return s.Position.Turn
+}
+
 // Dims writes the board of s: "15x12".
 func (s Sample) Dims() string {
 	if s.IsWide() {

@@ -57,18 +57,14 @@ func parseBoardShare(s string) (BoardShare, error) {
 			return BoardShare{}, fmt.Errorf("board %s: weight %q: want a whole number 1..%d", name, weight, MaxBoardWeight)
 		}
 	}
-	if !b.Narrow() {
-		return BoardShare{}, fmt.Errorf("board %s: training plays boards of at most %dx%d yet", b, rules.MaxSize, rules.MaxSize)
-	}
 	return BoardShare{Board: b, Weight: w}, nil
 }
 
 // ParseBoardShares reads the board list of "konane train --board":
 // boards (as rules.ParseBoard reads them) separated by commas, each
 // optionally with ":weight" ("6x6,7x6,7x7,8x8:2"). An unknown board, a
-// board of more than 8 files or ranks, a bad weight or a board named
-// twice (with either start: one start per shape) is an error of one
-// line.
+// bad weight or a board named twice (with either start: one start per
+// shape) is an error of one line.
 func ParseBoardShares(s string) ([]BoardShare, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("empty board list: want boards such as 6x6,7x6,8x8:2")
@@ -179,6 +175,11 @@ func (c Config) BoardGame(b rules.Board) GameConfig {
 	}
 	if g.MCTS.SolveStones == def.MCTS.SolveStones {
 		g.MCTS.SolveStones = own.MCTS.SolveStones
+	}
+	if !b.Narrow() {
+		// The exact solver plays Positions only: no rescoring, and the
+		// wide search has no endgame solver (mcts.WideSearch).
+		g.RescoreStones, g.RescoreChildren, g.RescoreChildPolicy = 0, 0, false
 	}
 	return g
 }

@@ -76,8 +76,8 @@ func (c GameConfig) Validate() error {
 		if err := c.Board.Validate(); err != nil {
 			return fmt.Errorf("selfplay: %w", err)
 		}
-		if !c.Board.Narrow() {
-			return fmt.Errorf("selfplay: board %s: self-play plays boards of at most %dx%d yet", c.Board, rules.MaxSize, rules.MaxSize)
+		if !c.Board.Narrow() && c.RescoreStones > 0 {
+			return fmt.Errorf("selfplay: board %s: rescore stones %d: the exact solver plays boards of at most %dx%d (0 above)", c.Board, c.RescoreStones, rules.MaxSize, rules.MaxSize)
 		}
 	} else if c.Size < rules.MinSize || c.Size > rules.MaxSize {
 		return fmt.Errorf("selfplay: board size %d outside %d..%d", c.Size, rules.MinSize, rules.MaxSize)
@@ -120,25 +120,104 @@ type Game struct {
 }
 
 // PlayGame plays one game against itself with the evaluator. The same seed
-// and a deterministic evaluator give the same game.
+// and a deterministic evaluator give the same game. A game of a board no
+// Position holds (GameConfig.Board above 8x8) is played on WidePositions
+// (mcts.WideSearch, its endgame solver off) and needs an evaluator that is
+// also an mcts.WideEvaluator (net.Evaluator is); its samples are wide.
 func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uint64) (Game, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5e1f))
-	search, err := mcts.New(eval, cfg.MCTS, seed)
+	var g Game
+	var err error
+	if cfg.Board.W > 0 && !cfg.Board.Narrow() {
+		weval, ok := eval.(mcts.WideEvaluator)
+		if !ok {
+			return Game{}, fmt.Errorf("selfplay: board %s: the evaluator %T does not evaluate WidePositions", cfg.Board, eval)
+		}
+		search, err := mcts.NewWide(weval, cfg.MCTS, seed)
+		if err != nil {
+			return Game{}, err
+		}
+		game, err := rules.NewWideGame(cfg.Board)
+		if err != nil {
+			return Game{}, fmt.Errorf("selfplay: %w", err)
+		}
+		w, h := cfg.Board.W, cfg.Board.H
+		g, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.WidePosition, res mcts.WideResult) net.Sample {
+			out := net.Sample{Wide: p, Policy: make([]net.ActionProb, 0, len(res.Moves))}
+			for i, m := range res.Moves {
+				if res.Policy[i] > 0 {
+					out.Policy = append(out.Policy, net.ActionProb{Action: int32(rules.WideActionIndex(m, w, h)), Prob: res.Policy[i]})
+				}
+			}
+			return out
+		}, func(s *net.Sample, final rules.WidePosition) { s.WideFinal = final.Black.Or(final.White) })
+		if err != nil {
+			return Game{}, err
+		}
+		g.Endgame = search.EndgameStats()
+	} else {
+		search, err := mcts.New(eval, cfg.MCTS, seed)
+		if err != nil {
+			return Game{}, err
+		}
+		game, err := cfg.newGame()
+		if err != nil {
+			return Game{}, fmt.Errorf("selfplay: %w", err)
+		}
+		g, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.Position, res mcts.Result) net.Sample {
+			return net.Sample{Position: p, Policy: actionPolicy(res, int(p.Size))}
+		}, func(s *net.Sample, final rules.Position) { s.Final = final.Black | final.White })
+		if err != nil {
+			return Game{}, err
+		}
+		g.Endgame = search.EndgameStats()
+	}
+	played := len(g.Samples) // rescore appends the children
+	n, kids, err := rescore(ctx, &g, cfg)
 	if err != nil {
 		return Game{}, err
 	}
-	game, err := cfg.newGame()
-	if err != nil {
-		return Game{}, fmt.Errorf("selfplay: %w", err)
+	if cfg.RescoreStones > 0 {
+		tag := fmt.Sprintf("%d of %d samples", n, played)
+		switch {
+		case cfg.RescoreChildPolicy:
+			tag += fmt.Sprintf(", %d children (%d with policies)", kids.added, kids.withPolicy)
+		case cfg.RescoreChildren > 0:
+			tag += fmt.Sprintf(", %d value-only children", kids.added)
+		}
+		g.Record.SetTag("Rescored", tag)
 	}
+	return g, nil
+}
+
+// selfplayGame is what playGame needs of a game: *rules.Game or
+// *rules.WideGame.
+type selfplayGame[P, M any] interface {
+	Position() P
+	Len() int
+	Play(M) error
+	Over() bool
+	Turn() rules.Color
+	SetTag(key, value string)
+	SetComment(comment string)
+	Winner() (rules.Color, bool)
+	Record(tags ...rules.Tag) *rules.Record
+}
+
+// playGame is PlayGame's game on positions P with moves M: run is the
+// search's Run, sample makes a full search's sample (its position and
+// policy), final gives a sample the stones that ended the game.
+func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, run func(context.Context, P, mcts.RunOptions) (mcts.ResultOf[M], error),
+	game selfplayGame[P, M], cfg GameConfig, rng *rand.Rand, seed uint64,
+	sample func(P, mcts.ResultOf[M]) net.Sample, final func(*net.Sample, P)) (Game, error) {
 	game.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
 	var searched []searchValue // of each sample
 	var plies []int            // of each sample
-	var buf [rules.MaxMoves]rules.Move
+	var turns []rules.Color    // of each sample
 	if c := cfg.RandomPlies; c > 0 {
 		for range rng.IntN(c + 1) {
-			moves := game.Position().LegalMoves(buf[:0])
+			moves := game.Position().LegalMoves(nil)
 			if len(moves) == 0 {
 				break
 			}
@@ -149,17 +228,18 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		}
 	}
 	for !game.Over() {
-		pos, ply := game.Position(), game.Len()
+		pos, ply, turn := game.Position(), game.Len(), game.Turn()
 		opts, full := cfg.Cap.Choose(rng)
-		res, err := search.Run(ctx, pos, opts)
+		res, err := run(ctx, pos, opts)
 		if err != nil {
 			return Game{}, err
 		}
 		move := res.Best
 		if full {
-			samples = append(samples, net.Sample{Position: pos, Policy: actionPolicy(res, int(pos.Size))})
+			samples = append(samples, sample(pos, res))
 			searched = append(searched, searchValue{res.Value, res.Proven})
 			plies = append(plies, ply)
+			turns = append(turns, turn)
 			if !cfg.MCTS.Gumbel {
 				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
 					return Game{}, err
@@ -169,33 +249,17 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		if err := game.Play(move); err != nil {
 			return Game{}, fmt.Errorf("selfplay: the search's move at ply %d: %w", ply, err)
 		}
-		game.SetComment(searchComment(res, full))
+		game.SetComment(searchComment(res.Sims, res.Value, res.Proven, full))
 	}
 	winner, _ := game.Winner()
-	final := game.Position()
 	for i := range samples {
-		samples[i].Value = cfg.valueTarget(outcome(samples[i].Position.Turn, winner), searched[i])
+		samples[i].Value = cfg.valueTarget(outcome(turns[i], winner), searched[i])
 		if cfg.AuxTargets {
-			samples[i].MovesLeft, samples[i].Final = game.Len()-plies[i], final.Black|final.White
+			samples[i].MovesLeft = game.Len() - plies[i]
+			final(&samples[i], game.Position())
 		}
 	}
-	rec := game.Record()
-	g := Game{Record: rec, Samples: samples, Winner: winner, Plies: game.Len(), Endgame: search.EndgameStats()}
-	n, kids, err := rescore(ctx, &g, cfg)
-	if err != nil {
-		return Game{}, err
-	}
-	if cfg.RescoreStones > 0 {
-		tag := fmt.Sprintf("%d of %d samples", n, len(samples))
-		switch {
-		case cfg.RescoreChildPolicy:
-			tag += fmt.Sprintf(", %d children (%d with policies)", kids.added, kids.withPolicy)
-		case cfg.RescoreChildren > 0:
-			tag += fmt.Sprintf(", %d value-only children", kids.added)
-		}
-		rec.SetTag("Rescored", tag)
-	}
-	return g, nil
+	return Game{Record: game.Record(), Samples: samples, Winner: winner, Plies: game.Len()}, nil
 }
 
 // newGame starts a game on the board: Board if set, else Size×Size.
@@ -242,13 +306,15 @@ func actionPolicy(res mcts.Result, size int) []net.ActionProb {
 	return out
 }
 
-func searchComment(res mcts.Result, full bool) string {
+// searchComment is the record's comment of a searched move: the search's
+// kind, simulations and value.
+func searchComment(sims int, value float32, proven, full bool) string {
 	kind := "fast"
 	if full {
 		kind = "full"
 	}
-	if res.Proven {
+	if proven {
 		kind += " proven"
 	}
-	return fmt.Sprintf("%s sims=%d v=%.3f", kind, res.Sims, res.Value)
+	return fmt.Sprintf("%s sims=%d v=%.3f", kind, sims, value)
 }

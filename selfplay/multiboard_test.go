@@ -54,7 +54,7 @@ func TestParseBoardShares(t *testing.T) {
 		"6x6,6":           "names 6x6 twice",
 		"7x6,7x6/removal": "names 7x6 twice (7x6 and 7x6/removal): one start per board",
 		"6x6,banana":      "banana",
-		"6x6,9x8":         "at most 8x8",
+		"6x6,9x8,9x8/gap": "names 9x8 twice",
 		"8x8:0":           "weight",
 		"8x8:x":           "weight",
 		"7x7/gap":         "gap",

@@ -50,7 +50,15 @@ type compactSample struct {
 	policy       []net.ActionProb
 	movesLeft    uint16 // auxiliary targets (net.Sample)
 	final        uint64
-	shape        uint8 // the board (Position.Size) in a multi-board buffer
+	shape        uint16 // the board (rules.ShapeCode) in a multi-board buffer
+	// wide holds the position and final stones of a board no Position
+	// holds (black, white and final are then zero); nil otherwise.
+	wide *wideStones
+}
+
+// wideStones is the position and final stones of a wide sample.
+type wideStones struct {
+	black, white, final rules.WideBitboard
 }
 
 // NewReplay returns an empty buffer for a board size.
@@ -81,10 +89,14 @@ func (r *Replay) Total() int64 { return r.total }
 // and forgets what can no longer enter the window.
 func (r *Replay) Add(samples []net.Sample) {
 	for _, s := range samples {
-		r.samples = append(r.samples, compactSample{
+		c := compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
-			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: s.Position.Size,
-		})
+			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: uint16(s.Shape()),
+		}
+		if s.IsWide() {
+			c.turn, c.wide = s.Wide.Turn, &wideStones{s.Wide.Black, s.Wide.White, s.WideFinal}
+		}
+		r.samples = append(r.samples, c)
 	}
 	r.total += int64(len(samples))
 	if extra := len(r.samples) - r.Max; extra > 0 {
@@ -110,6 +122,11 @@ func (r *Replay) sample(rng *rand.Rand, c *compactSample, shape int) net.Sample 
 		sym = rules.Symmetry(rng.IntN(rules.NumSymmetries))
 	} else {
 		sym = rectangleSymmetries[rng.IntN(len(rectangleSymmetries))]
+	}
+	if c.wide != nil {
+		w, h := rules.ShapeDims(shape)
+		p := rules.WidePosition{Black: c.wide.black, White: c.wide.white, W: uint8(w), H: uint8(h), Turn: c.turn}
+		return net.Sample{Wide: p, Policy: c.policy, Value: c.value, MovesLeft: int(c.movesLeft), WideFinal: c.wide.final}.Transform(sym)
 	}
 	p := rules.Position{Black: c.black, White: c.white, Size: uint8(shape), Turn: c.turn}
 	return net.Sample{Position: p, Policy: c.policy, Value: c.value, MovesLeft: int(c.movesLeft), Final: c.final}.Transform(sym)
@@ -165,17 +182,27 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 // write exactly the files they wrote before. The board size is a
 // Position's Size: N for N×N, 16·W + H for a rectangle. Version 4 is a
 // multi-board run's shard: board size 0, and every sample of version 3
-// starts with its own board (1 byte, a Position's Size).
+// starts with its own board (1 byte, a Position's Size). Version 5 is
+// version 4 whose samples start with their board as a shape code of two
+// bytes (rules.ShapeCode, above 255 for a board no Position holds); a
+// sample of such a board has its bitboards, and its final stones, as
+// four words each (rules.WideBitboard, 32 bytes) and its policy in the
+// wide action space (rules.WideActionIndex). A shard is written in
+// version 5 only when one of its samples is wide, so a run on boards of
+// up to 8x8 writes exactly the files it wrote before.
 const (
 	shardMagic        = "KZRS"
 	shardVersion      = 2 // 1: no generation nor run, still read
 	shardVersionAux   = 3 // version 2 with auxiliary targets
 	shardVersionMixed = 4 // version 3 with a board per sample
+	shardVersionWide  = 5 // version 4 with a two-byte board and wide samples
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
 	sampleHeader  = 8 + 8 + 1 + 4 + 2
 	sampleAux     = 2 + 8 // version 3's moves left and final stones
+	wideHeader    = 32 + 32 + 1 + 4 + 2
+	wideAux       = 2 + 32
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
 )
@@ -240,6 +267,7 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // for size 0 (samples of any boards).
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	mixed := size == 0
+	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
 	aux := mixed || slices.ContainsFunc(samples, net.Sample.HasAux)
 	if aux && tag == nil {
 		tag = &shardTag{}
@@ -260,14 +288,26 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		if mixed {
 			binary.LittleEndian.PutUint32(hdr[4:], shardVersionMixed)
 		}
+		if wide {
+			binary.LittleEndian.PutUint32(hdr[4:], shardVersionWide)
+		}
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(tag.gen))
 		binary.LittleEndian.PutUint64(hdr[20:], tag.run)
 		n += shardTagBytes
 	}
 	bw.Write(hdr[:n])
 	for _, s := range samples {
-		if mixed {
+		switch {
+		case wide:
+			var b [2]byte
+			binary.LittleEndian.PutUint16(b[:], uint16(s.Shape()))
+			bw.Write(b[:])
+		case mixed:
 			bw.WriteByte(s.Position.Size)
+		}
+		if s.IsWide() {
+			writeWideSample(bw, s)
+			continue
 		}
 		var b [sampleHeader]byte
 		binary.LittleEndian.PutUint64(b[0:], s.Position.Black)
@@ -296,6 +336,30 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 	binary.LittleEndian.PutUint32(sum[:], h.Sum32())
 	_, err := w.Write(sum[:])
 	return err
+}
+
+// writeWideSample writes a wide sample of a version 5 shard (after its
+// board).
+func writeWideSample(bw *bufio.Writer, s net.Sample) {
+	var b [wideHeader + wideAux]byte
+	for k := range 4 {
+		binary.LittleEndian.PutUint64(b[8*k:], s.Wide.Black[k])
+		binary.LittleEndian.PutUint64(b[32+8*k:], s.Wide.White[k])
+	}
+	b[64] = byte(s.Wide.Turn)
+	binary.LittleEndian.PutUint32(b[65:], math.Float32bits(s.Value))
+	binary.LittleEndian.PutUint16(b[69:], uint16(len(s.Policy)))
+	binary.LittleEndian.PutUint16(b[71:], uint16(s.MovesLeft))
+	for k := range 4 {
+		binary.LittleEndian.PutUint64(b[73+8*k:], s.WideFinal[k])
+	}
+	bw.Write(b[:])
+	for _, ap := range s.Policy {
+		var e [policyEntry]byte
+		binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
+		binary.LittleEndian.PutUint32(e[2:], math.Float32bits(ap.Prob))
+		bw.Write(e[:])
+	}
 }
 
 // ReadShard loads a shard file written by WriteShard. The file is
@@ -349,7 +413,11 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	out = make([]net.Sample, 0, h.n)
 	for i := 0; i < int(h.n); i++ {
 		var s net.Sample
-		s, body, err = decodeSample(body, i, size, h.aux, h.mixed)
+		if h.wide {
+			s, body, err = decodeWideSample(body, i)
+		} else {
+			s, body, err = decodeSample(body, i, size, h.aux, h.mixed)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -366,11 +434,12 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 // the bytes of the samples.
 type shardHead struct {
 	aux bool
-	// mixed: every sample says its board (version 4)
-	mixed bool
-	n     uint64
-	tag   *shardTag
-	body  []byte
+	// mixed: every sample says its board (version 4); wide: in two
+	// bytes, and may be wide (version 5)
+	mixed, wide bool
+	n           uint64
+	tag         *shardTag
+	body        []byte
 }
 
 // decodeShardHeader checks a shard's magic, size, checksum, version and
@@ -388,10 +457,10 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 		return h, errors.New("checksum mismatch (truncated or corrupted)")
 	}
 	v := binary.LittleEndian.Uint32(body[4:])
-	if v != 1 && v != shardVersion && v != shardVersionAux && v != shardVersionMixed {
-		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionMixed)
+	if v < 1 || v > shardVersionWide {
+		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionWide)
 	}
-	h.aux, h.mixed = v >= shardVersionAux, v == shardVersionMixed
+	h.aux, h.mixed, h.wide = v >= shardVersionAux, v >= shardVersionMixed, v == shardVersionWide
 	perSample := sampleHeader
 	if h.aux {
 		perSample += sampleAux
@@ -399,10 +468,13 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	if h.mixed {
 		perSample++
 	}
+	if h.wide {
+		perSample++ // the smallest: a narrow sample with a two-byte board
+	}
 	s := binary.LittleEndian.Uint32(body[8:])
 	switch {
 	case size == 0 && !h.mixed:
-		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d", shapeName(int(s)), v, shardVersionMixed)
+		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d or %d", shapeName(int(s)), v, shardVersionMixed, shardVersionWide)
 	case size != 0 && h.mixed:
 		return h, fmt.Errorf("holds the samples of several boards (a multi-board run's), want %s ones", shapeName(size))
 	case s != uint32(size) || h.mixed != (s == 0):
@@ -424,6 +496,60 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	}
 	h.body = body
 	return h, nil
+}
+
+// decodeWideSample reads sample i of a version 5 shard from the front of
+// body (its two-byte board first), checked as decodeSample checks, and
+// returns it with the bytes after it.
+func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
+	if len(body) < 2 {
+		return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
+	}
+	shape := int(binary.LittleEndian.Uint16(body))
+	w, h := rules.ShapeDims(shape)
+	switch {
+	case w == 0:
+		return net.Sample{}, nil, fmt.Errorf("sample %d: board %d is no board of %d..%d files and ranks", i, shape, rules.MinSide, rules.MaxSide)
+	case shape < 256:
+		return decodeSample(body[2:], i, shape, true, false)
+	}
+	body = body[2:]
+	if len(body) < wideHeader+wideAux {
+		return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
+	}
+	p := rules.WidePosition{W: uint8(w), H: uint8(h), Turn: rules.Color(body[64])}
+	var final rules.WideBitboard
+	for k := range 4 {
+		p.Black[k] = binary.LittleEndian.Uint64(body[8*k:])
+		p.White[k] = binary.LittleEndian.Uint64(body[32+8*k:])
+		final[k] = binary.LittleEndian.Uint64(body[73+8*k:])
+	}
+	s := net.Sample{Wide: p, WideFinal: final, MovesLeft: int(binary.LittleEndian.Uint16(body[71:]))}
+	if err := p.Validate(); err != nil {
+		return s, nil, fmt.Errorf("sample %d: %w", i, err)
+	}
+	s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[65:]))
+	if !(s.Value >= -1 && s.Value <= 1) {
+		return s, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
+	}
+	if s.MovesLeft > net.MaxMovesLeft {
+		return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
+	}
+	if !final.AndNot(p.Valid()).IsZero() {
+		return s, nil, fmt.Errorf("sample %d: final stones off the board", i)
+	}
+	k := int(binary.LittleEndian.Uint16(body[69:]))
+	body = body[wideHeader+wideAux:]
+	if len(body) < policyEntry*k {
+		return s, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
+	}
+	legal := p.LegalMoves(nil)
+	policy, err := decodePolicyOf(body[:policyEntry*k], i, legal, func(a int) rules.WideMove { return rules.WideActionMove(a, w, h) })
+	if err != nil {
+		return s, nil, err
+	}
+	s.Policy = policy
+	return s, body[policyEntry*k:], nil
 }
 
 // decodeSample reads sample i from the front of body, checked against
@@ -492,8 +618,17 @@ func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte
 func decodePolicy(data []byte, i int, p rules.Position) ([]net.ActionProb, error) {
 	var moves [rules.MaxMoves]rules.Move
 	size := int(p.Size)
+	return decodePolicyOf(data, i, p.LegalMoves(moves[:0]), func(a int) rules.Move { return rules.ActionMove(a, size) })
+}
+
+// decodePolicyOf is decodePolicy given the position's legal moves and
+// the move of each action (a move that is not legal for an action out of
+// range).
+func decodePolicyOf[M interface {
+	comparable
+	String() string
+}](data []byte, i int, legal []M, move func(int) M) ([]net.ActionProb, error) {
 	k := len(data) / policyEntry
-	legal := p.LegalMoves(moves[:0])
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("sample %d: the position has no legal move", i)
 	}
@@ -503,16 +638,19 @@ func decodePolicy(data []byte, i int, p rules.Position) ([]net.ActionProb, error
 	if k == 0 {
 		return nil, nil
 	}
-	var seen [rules.MaxMoves]bool
+	var seenBuf [rules.MaxMoves]bool
+	var seen []bool
+	if len(legal) <= len(seenBuf) {
+		seen = seenBuf[:len(legal)]
+	} else {
+		seen = make([]bool, len(legal))
+	}
 	policy := make([]net.ActionProb, k)
 	sum := 0.0
 	for j := range policy {
 		a := int(binary.LittleEndian.Uint16(data[policyEntry*j:]))
 		pr := math.Float32frombits(binary.LittleEndian.Uint32(data[policyEntry*j+2:]))
-		m := -1
-		if a < rules.NumActions(size) {
-			m = slices.Index(legal, rules.ActionMove(a, size))
-		}
+		m := slices.Index(legal, move(a))
 		switch {
 		case m < 0:
 			return nil, fmt.Errorf("sample %d: policy on action %d, not a legal move of the position", i, a)

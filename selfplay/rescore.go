@@ -72,7 +72,7 @@ func rescore(ctx context.Context, g *Game, cfg GameConfig) (rescored int, kids c
 	// the table when the earlier ones need them.
 	for i := len(g.Samples) - 1; i >= 0; i-- {
 		sm := &g.Samples[i]
-		if b, w := sm.Position.StoneCount(); b+w > cfg.RescoreStones {
+		if b, w := sm.Position.StoneCount(); sm.IsWide() || b+w > cfg.RescoreStones {
 			continue
 		}
 		results, err := s.Analyze(ctx, sm.Position)

@@ -425,7 +425,7 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 			return err
 		}
 		if g.cfg.MultiBoard() {
-			boardSteps(m, g.cfg, int(buf[0].Position.Size), l)
+			boardSteps(m, g.cfg, buf[0].Shape(), l)
 		}
 		m.PolicyLoss += l.Policy / float64(m.Steps)
 		m.ValueLoss += l.Value / float64(m.Steps)

@@ -220,7 +220,7 @@ func (s *workerGames) ingest(ctx context.Context, gen int) (samples []net.Sample
 				found = true
 				keys = append(keys, k)
 				samples = append(samples, game...)
-				if len(game) > 0 && (game[0].Value > 0) == (game[0].Position.Turn == rules.Black) {
+				if len(game) > 0 && (game[0].Value > 0) == (game[0].Turn() == rules.Black) {
 					blackWins++
 				}
 				if s.hooks.Game != nil {
