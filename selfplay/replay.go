@@ -426,6 +426,9 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	if len(body) != 0 {
 		return nil, nil, errors.New("trailing bytes after the last sample")
 	}
+	if h.wide && !slices.ContainsFunc(out, net.Sample.IsWide) {
+		return nil, nil, fmt.Errorf("format version %d without a sample of a board above %dx%d (version %d holds those)", shardVersionWide, rules.MaxSize, rules.MaxSize, shardVersionMixed)
+	}
 	return out, h.tag, nil
 }
 

@@ -175,6 +175,11 @@ func FuzzReadShard(f *testing.F) {
 	encodeShard(&mixed, 0, &shardTag{gen: 3, run: 7}, samples)
 	f.Add(mixed.Bytes(), 0)
 	f.Add(mixed.Bytes(), 6)
+	// A multi-board run's shard with wide samples (version 5).
+	wide := wideShard(f)
+	f.Add(wide, 0)
+	f.Add(wide, 6)
+	f.Add(resum(wide[:len(wide)-40]), 0)
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
 		if len(data) >= 4 {
