@@ -99,8 +99,9 @@ machine, after 30 s elsewhere). A run records where its games are played
 --selfplay=false, and a flag that contradicts the run is refused. See
 "Train on many machines" in the README.
 
---board with a list of boards of at most 8x8 (6x6,7x6,7x7,8x8), or one
-rectangle, trains one network of them all: every generation's games cycle
+--board with a list of boards up to 16x16 (6x6,7x6,7x7,8x8,9x8,11x8,15x12),
+or one rectangle, trains one network of them all (the boards above 8x8 are
+played without the exact endgame solver): every generation's games cycle
 through the boards, each board repeated by its weight (8x8:2 plays twice
 as many 8x8 games), each with its size's defaults; each training batch is
 of one board. The list is part of the run: a resume with another is

@@ -36,11 +36,19 @@ func TestTrainBoardList(t *testing.T) {
 	if out, err := train("--generations", "2"); err != nil || !strings.Contains(out, "gen 2:") {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
+	// A board above 8x8 trains with the others (as WidePositions).
+	wide := filepath.Join(t.TempDir(), "wide")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"train", "--run", wide, "--board", "4x4,9x8", "--generations", "1", "--games-per-gen", "2",
+		"--sims", "4", "--fast-sims", "2", "--filters", "4", "--blocks", "1", "--batch", "8"}, nil, &out, &out); err != nil || !strings.Contains(out.String(), "gen 1:") {
+		t.Fatalf("a run of 4x4,9x8: %v\n%s", err, out.String())
+	}
 	for _, tc := range []struct{ args, want string }{
 		{"--board 4x4,5x4", `--board "4x4,5x4": ` + dir + " holds a run of 4x4,5x4:2"},
 		{"--board 4x4", "--board 4x4: " + dir + " holds a run of 4x4,5x4:2"},
 		{"--board 6x6,6", `names 6x6 twice`},
-		{"--board 6x6,9x8", "training plays boards of at most 8x8 yet"},
+		{"--board 6x6,9x8,9x8/gap", "names 9x8 twice"},
+		{"--board 6x6,17x8", "17x8"},
 		{"--board 6x6,banana", `unknown board`},
 		{"--board 6x6,8x8:0", "weight"},
 		{"--board 6x6,8x8 --gate-games 10", "no gate"},
