@@ -184,6 +184,18 @@ func (c Config) BoardGame(b rules.Board) GameConfig {
 	return g
 }
 
+// WideBoards lists the boards of a multi-board run that no Position holds
+// (above 8x8), played as WidePositions without the exact solver.
+func (c Config) WideBoards() []rules.Board {
+	var out []rules.Board
+	for _, b := range c.Boards {
+		if !b.Board.Narrow() {
+			out = append(out, b.Board)
+		}
+	}
+	return out
+}
+
 // validateBoards reports the first invalid setting of a multi-board run.
 func (c Config) validateBoards() error {
 	switch {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runfiles"
 )
 
@@ -68,6 +69,9 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 	}
 	if cfg.RunID != "" {
 		logf("run %s, seed %d", cfg.RunID, cfg.Seed) // its identity, random (runfiles.NewRunID)
+	}
+	if wide := cfg.WideBoards(); len(wide) > 0 {
+		logf("boards above %dx%d (%s) play without the exact endgame solver and without rescoring: the solver plays boards up to %dx%d", rules.MaxSize, rules.MaxSize, net.BoardList(wide), rules.MaxSize, rules.MaxSize)
 	}
 	if err := d.initState(cfg.RunID); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -165,14 +166,17 @@ func TestWideBoardRun(t *testing.T) {
 	cfg.Train.Batch = 8
 	cfg.MinWindow, cfg.MaxWindow = 20, 400
 	cfg.Generations = 1
-	quiet := func(string, ...any) {}
 	var dirs []string
+	var log strings.Builder
 	for range 2 {
 		dir := t.TempDir()
-		if err := Run(context.Background(), dir, cfg, Hooks{}, quiet); err != nil {
+		if err := Run(context.Background(), dir, cfg, Hooks{}, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)
+	}
+	if !strings.Contains(log.String(), "boards above 8x8 (9x8) play without the exact endgame solver") {
+		t.Errorf("the log does not say the solver is off on 9x8:\n%s", log.String())
 	}
 	for _, f := range []string{"replay/gen-000001.shard", "games/gen-000001/game-00000.txt", "games/gen-000001/game-00001.txt"} {
 		a, err1 := os.ReadFile(filepath.Join(dirs[0], f))
