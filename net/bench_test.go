@@ -164,6 +164,67 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateBoards measures the default multi-board network
+// through the evaluator on AbstractPlay's boards, a full batch of 32
+// positions of a random game per call (cache off): 8x8 as Positions
+// (Evaluate) and as WidePositions (EvaluateWide), 9x8, 11x8 and 15x12 as
+// WidePositions. positions/s is the figure to compare across boards.
+func BenchmarkEvaluateBoards(b *testing.B) {
+	m := mustModel(b, DefaultMultiBoardConfig(), 1)
+	const batch = 32
+	for _, bc := range []struct {
+		name  string
+		board rules.Board
+		wide  bool
+	}{
+		{"8x8", rules.SquareBoard(8), false},
+		{"8x8-wide", rules.SquareBoard(8), true},
+		{"9x8", rules.Board{W: 9, H: 8, Start: rules.Gap}, true},
+		{"11x8", rules.Board{W: 11, H: 8, Start: rules.Gap}, true},
+		{"15x12", rules.Board{W: 15, H: 12, Start: rules.Gap}, true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			mb, err := m.ForBoard(bc.board)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := NewEvaluator(mb, EvalOptions{Batch: batch})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- e.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			wps := wideBoardPositions(b, bc.board, batch, 1)
+			ps := make([]rules.Position, len(wps))
+			for i, p := range wps {
+				ps[i], _ = p.Narrow()
+			}
+			eval := func() error {
+				if bc.wide {
+					_, err := e.EvaluateWide(ctx, wps)
+					return err
+				}
+				_, err := e.Evaluate(ctx, ps)
+				return err
+			}
+			for range 2 { // warm up
+				if err := eval(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := eval(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
 // BenchmarkTrainStep measures training samples per second of the default
 // 8x8 net at the default batch, augmentation on.
 func BenchmarkTrainStep(b *testing.B) {
