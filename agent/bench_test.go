@@ -135,10 +135,12 @@ func randomOpening(size, plies int, seed uint64) rules.Position {
 // BenchmarkJudge8x8 measures the coach's cost on 8x8 (issue 45: a
 // judgement at medium takes at most 1 s a move): Judge with the limits of
 // advice (AdviceLimits of the default level's) of a random legal move in
-// each of 16 mid-game positions (plies 10 to 30 of random games, seed 45;
-// the move drawn with the same seed), a fresh agent each time, so no tree
-// is reused (the evaluator's cache is, as in a server, warmed on the
-// start position before timing). It reports ms/judgement.
+// mid-game positions (plies 10 to 30 of random games, seed 45; the move
+// drawn with the same seed), a fresh agent each time, so no tree is
+// reused, and no position judged twice up to 256 judgements, so that the
+// evaluator's cache (shared, as in a server, and warmed on the start
+// position before timing) does not answer for a position judged before.
+// It reports ms/judgement.
 //
 //	go test ./agent -run '^$' -bench Judge8x8 -benchtime 32x
 func BenchmarkJudge8x8(b *testing.B) {
@@ -163,7 +165,7 @@ func BenchmarkJudge8x8(b *testing.B) {
 		m rules.Move
 	}
 	var set []judged
-	for len(set) < 16 {
+	for len(set) < 256 {
 		p := rulestest.AtPlies(rng, 8, 1, 10, 30)[0]
 		if moves := p.LegalMoves(nil); len(moves) > 0 { // a game may end before
 			set = append(set, judged{p, moves[rng.IntN(len(moves))]})
