@@ -131,3 +131,56 @@ func benchmarkGame(b *testing.B, size int, s player.Limits) {
 func randomOpening(size, plies int, seed uint64) rules.Position {
 	return rulestest.Opening(rand.New(rand.NewPCG(seed, 0x6f70656e)), size, plies)
 }
+
+// BenchmarkJudge8x8 measures the coach's cost on 8x8 (issue 45: a
+// judgement at medium takes at most 1 s a move): Judge with the limits of
+// advice (AdviceLimits of the default level's) of a random legal move in
+// mid-game positions (plies 10 to 30 of random games, seed 45; the move
+// drawn with the same seed), a fresh agent each time, so no tree is
+// reused, and no position judged twice up to 256 judgements, so that the
+// evaluator's cache (shared, as in a server, and warmed on the start
+// position before timing) does not answer for a position judged before.
+// It reports ms/judgement.
+//
+//	go test ./agent -run '^$' -bench Judge8x8 -benchtime 32x
+func BenchmarkJudge8x8(b *testing.B) {
+	e, err := OpenEngine("", 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	if _, err := e.Evaluate(ctx, []rules.Position{rules.NewPosition(8)}); err != nil {
+		b.Fatal(err)
+	}
+	l, err := ParseLevel(DefaultLevel)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := AdviceLimits(l.Limits())
+	rng := rand.New(rand.NewPCG(45, 0x6a756467))
+	type judged struct {
+		p rules.Position
+		m rules.Move
+	}
+	var set []judged
+	for len(set) < 256 {
+		p := rulestest.AtPlies(rng, 8, 1, 10, 30)[0]
+		if moves := p.LegalMoves(nil); len(moves) > 0 { // a game may end before
+			set = append(set, judged{p, moves[rng.IntN(len(moves))]})
+		}
+	}
+	start := time.Now()
+	for i := 0; b.Loop(); i++ {
+		j := set[i%len(set)]
+		a, err := e.NewAgent(uint64(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := a.Judge(ctx, j.p, j.m, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/judgement")
+}

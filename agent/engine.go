@@ -206,10 +206,10 @@ func (p *agentPlayer) Move(ctx context.Context, pos rules.Position) (rules.Move,
 
 // NewFactory returns the factory of a player spec's players: for a model
 // spec its model file loaded into an engine (the factory's Run runs it),
-// for the other kinds player.NewFactory's.
+// for the other kinds Kinds.NewFactory's.
 func NewFactory(s player.Spec) (*player.Factory, error) {
 	if s.Kind != player.KindModel {
-		return player.NewFactory(s)
+		return Kinds.NewFactory(s)
 	}
 	strength, err := specLimits(s)
 	if err != nil {

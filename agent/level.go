@@ -45,6 +45,41 @@ func (l Level) Limits() player.Limits {
 // the exact solver plays (Perfect(size)): it has no Noise.
 func (l Level) Perfect() bool { return l.Noise == 0 }
 
+// Perfection says how perfectly a level plays on a board, as the player
+// is told (the page's and the terminal's words for a level).
+type Perfection string
+
+const (
+	// Imperfect: the level's moves are not the exact solver's, or not
+	// known to be.
+	Imperfect Perfection = ""
+	// PerfectAlways: the exact solver plays every move (Perfect(size),
+	// a level without Noise).
+	PerfectAlways Perfection = "always"
+	// PerfectEarly: the level's search finds the exact solver's moves
+	// from early in the game (perfectEarly).
+	PerfectEarly Perfection = "early"
+)
+
+// perfectEarly is, for the boards of a network whose search's exact
+// solver settles the positions from early in the game, the least level
+// that plays the solver's moves from there on, like every level above
+// it: on 6x6 steady, medium, hard and max play alike (steady and medium
+// even over 134 games, docs/results/2026-12-07-levels.md; how often each
+// keeps a won position, docs/results/2026-12-07-levels-boards.md).
+var perfectEarly = map[int]int{6: 5}
+
+// PerfectionOn says how perfectly l plays on the size×size board.
+func (l Level) PerfectionOn(size int) Perfection {
+	switch from, ok := perfectEarly[size]; {
+	case Perfect(size) && l.Perfect():
+		return PerfectAlways
+	case ok && l.Number >= from:
+		return PerfectEarly
+	}
+	return Imperfect
+}
+
 // levels is the one table of difficulties that play, serve, gtp and
 // arena specs offer, weakest first; its Numbers are 1, 2, ... in order.
 //

@@ -205,3 +205,28 @@ func TestAdviceLimits(t *testing.T) {
 		t.Errorf("advice for a time limit: %+v", got)
 	}
 }
+
+// TestPerfectionOn: on 4x4 and 5x5 the levels without noise play
+// perfectly and the others do not; on 6x6 steady and the levels above
+// play the solver's moves from early on; on 7x7 and 8x8 no level is said
+// to be perfect.
+func TestPerfectionOn(t *testing.T) {
+	want := map[int]map[string]Perfection{
+		4: {"newcomer": Imperfect, "medium": Imperfect, "hard": PerfectAlways, "max": PerfectAlways},
+		5: {"easy": Imperfect, "hard": PerfectAlways, "max": PerfectAlways},
+		6: {"newcomer": Imperfect, "easy": Imperfect, "steady": PerfectEarly, "medium": PerfectEarly, "hard": PerfectEarly, "max": PerfectEarly},
+		7: {"steady": Imperfect, "max": Imperfect},
+		8: {"hard": Imperfect, "max": Imperfect},
+	}
+	for size, levels := range want {
+		for name, w := range levels {
+			l, err := ParseLevel(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.PerfectionOn(size); got != w {
+				t.Errorf("%s on %dx%d: %q, want %q", name, size, size, got, w)
+			}
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -38,13 +40,95 @@ const (
 )
 
 // Kinds are the kinds of player a spec may name: player.DefaultKinds,
-// with the model kind reading the settings above too.
+// with the model kind reading the settings above too, and the pvs kind
+// a level (pvsLevelKind).
 var Kinds = player.DefaultKinds.With(player.Kind{
 	Name:   player.KindModel,
 	Keys:   []string{settingLevel, "sims", "time", settingSolver, settingPolicyTemp, settingBoard, "name", "file"},
 	Set:    setModelSetting,
 	Finish: checkModelSpec,
-})
+}).With(pvsLevelKind(player.DefaultKinds))
+
+// pvsLevelKind is the pvs kind of ks with one setting more,
+//
+//	level=L    the classical engine as a level plays where no network
+//	           plays (7x6, 9x8 and the other boards without a model, in
+//	           play, serve and gtp): the level's time per move
+//	           (Level.PVSTime), unless depth or time is given, and its
+//	           share of random moves (Level.Noise, player.Choice.Slip,
+//	           drawn from player.SlipRand of the player's seed)
+//
+// so that a match measures those levels: pvs:level=newcomer.
+func pvsLevelKind(ks player.Kinds) player.Kind {
+	var k player.Kind
+	for _, d := range ks {
+		if d.Name == player.KindPVS {
+			k = d
+		}
+	}
+	finish, newPVS := k.Finish, k.New
+	k.Keys = append([]string{settingLevel}, k.Keys...)
+	k.Set = func(key, value string) (string, error) {
+		if key != settingLevel {
+			return "", fmt.Errorf("agent: no pvs setting %q", key) // Keys names only level besides player's
+		}
+		l, err := ParseLevel(value)
+		if err != nil {
+			return "", err
+		}
+		return l.Name, nil
+	}
+	k.Finish = func(s *player.Spec) error {
+		if name := s.Settings[settingLevel]; name != "" && s.Depth == 0 && s.Time == 0 {
+			l, _ := ParseLevel(name) // checked by Set
+			s.Time = l.PVSTime
+		}
+		if finish != nil {
+			return finish(s)
+		}
+		return nil
+	}
+	k.New = func(s player.Spec, seed uint64) (player.Player, error) {
+		p, err := newPVS(s, seed)
+		if err != nil || s.Settings[settingLevel] == "" {
+			return p, err
+		}
+		l, _ := ParseLevel(s.Settings[settingLevel]) // checked by Set
+		if l.Noise == 0 {
+			return p, nil
+		}
+		wp, ok := p.(player.WidePlayer)
+		if !ok {
+			return nil, fmt.Errorf("agent: %s: the pvs player %T plays no wide board", s.Name, p)
+		}
+		return &slipPlayer{WidePlayer: wp, choice: l.Limits().Choice, rng: player.SlipRand(seed)}, nil
+	}
+	return k
+}
+
+// slipPlayer plays the moves of a classical engine but for a level's
+// slips (player.Choice.Slip).
+type slipPlayer struct {
+	player.WidePlayer
+	choice player.Choice
+	rng    *rand.Rand
+}
+
+func (p *slipPlayer) Move(ctx context.Context, pos rules.Position) (rules.Move, error) {
+	m, err := p.WidePlayer.Move(ctx, pos)
+	if err != nil {
+		return m, err
+	}
+	return p.choice.Slip(pos, m, p.rng), nil
+}
+
+func (p *slipPlayer) MoveWide(ctx context.Context, pos rules.WidePosition) (rules.WideMove, error) {
+	m, err := p.WidePlayer.MoveWide(ctx, pos)
+	if err != nil {
+		return m, err
+	}
+	return p.choice.SlipWide(pos, m, p.rng), nil
+}
 
 // ParseSpec reads a player spec of one of Kinds (see player.Spec): the
 // spec parser of commands that load model players.

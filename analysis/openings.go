@@ -37,7 +37,8 @@ type Opening struct {
 // rules.OpeningsFrom order) or, on a board with the gap start, every
 // first jump of Black, with the search of cfg (its solver settings are
 // not used), and solves each exactly when solve is set and b is a square
-// board of at most MaxExactOpenings. The engine, which must be running,
+// board of at most MaxExactOpenings (taking the values that ship with
+// the program, solver.KnownStart, where they are known). The engine, which must be running,
 // plays b. cfg.Progress counts the openings searched.
 func Openings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config, solve bool) ([]Opening, error) {
 	start, err := b.Position()
@@ -65,13 +66,21 @@ func Openings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config, s
 	}
 	out := make([]Opening, len(ops))
 	var s *solver.Solver
-	if solve && b.Square() && b.W <= MaxExactOpenings {
+	known, isKnown := solver.KnownStart(b.W)
+	isKnown = isKnown && b.Square() && len(known.Openings) == len(ops) // both in rules.OpeningsFrom order
+	if solve && b.Square() && b.W <= MaxExactOpenings && !isKnown {
 		s = solver.New()
 	}
 	for i, o := range ops {
 		out[i] = Opening{Black: o.Black, White: o.White, WinProb: res[i].Search.WinProbFor(rules.Black),
 			PV: res[i].Search.PV, Sims: res[i].Search.Sims}
-		if s != nil {
+		switch {
+		case solve && isKnown:
+			out[i].Exact = Lost
+			if known.Openings[i].BlackWins {
+				out[i].Exact = Won
+			}
+		case s != nil:
 			win, err := s.Solve(ctx, o.Position)
 			if err != nil {
 				return nil, fmt.Errorf("analysis: solving opening %v %v: %w", o.Black, o.White, err)

@@ -509,6 +509,15 @@ func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
 	if got, want := p.text("levelabout"), msgs["level.about.beginner"]; got != want {
 		t.Errorf("the level is described as %q, want %q", got, want)
 	}
+	// On 6x6 the levels from steady up play the solver's moves from early
+	// on (agent.Level.PerfectionOn): the description says so.
+	v = p.version()
+	p.eval(`const l = document.getElementById("level"); l.value = "medium"; l.dispatchEvent(new Event("change")); ""`)
+	p.settle(v)
+	early := strings.NewReplacer("{board}", "6×6", "{from}", msgs["level.steady"]).Replace(msgs["level.perfect.early"])
+	if got, want := p.text("levelabout"), msgs["level.about.medium"]+" "+early; got != want {
+		t.Errorf("medium on 6x6 is described as %q, want %q", got, want)
+	}
 }
 
 // browserBusy: a request the server refuses with 429 (this client's other

@@ -28,6 +28,9 @@ player specs. Each spec names a player and its settings:
                                    variation search (depth=N and/or time=D;
                                    eval=mob|full|M/S/P/T[/J/R], lmr=on|off,
                                    maxstones=N solver threshold, deepen=P%)
+    pvs:level=newcomer             pvs as a level plays where no network does
+                                   (7x6, 9x8...): its time per move and its
+                                   share of random moves
     mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
     perfect                        the exact solver (4x4 and 5x5; larger boards
                                    only late in the game, see maxstones=N)

@@ -459,18 +459,36 @@ var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "begi
 	"casual": "level.about.casual", "easy": "level.about.easy", "steady": "level.about.steady",
 	"medium": "level.about.medium", "hard": "level.about.hard", "max": "level.about.max"}
 
-// levelAbout says in words what the level of that name plays like
-// (on a network's board), or "" for no level of the table.
-func levelAbout(name string) string {
-	key, ok := levelAboutKeys[name]
-	if !ok {
+// levelAbout says in words what the level of that name plays like on
+// a network's board (model; else nothing of it) and, on board, where it
+// plays perfectly (agent.Level.PerfectionOn); "" for no level of the
+// table, or nothing to say.
+func levelAbout(name string, board rules.Board, model bool) string {
+	l, err := agent.ParseLevel(name)
+	c, cerr := messages.Load()
+	if err != nil || cerr != nil {
 		return ""
 	}
-	c, err := messages.Load()
-	if err != nil {
-		return ""
+	var said []string
+	if key, ok := levelAboutKeys[l.Name]; ok && model {
+		said = append(said, c.Text("en", key, nil))
 	}
-	return c.Text("en", key, nil)
+	if board.Square() {
+		label := fmt.Sprintf("%d×%d", board.W, board.H)
+		switch l.PerfectionOn(board.W) {
+		case agent.PerfectAlways:
+			said = append(said, c.Text("en", "level.perfect.always", map[string]string{"board": label}))
+		case agent.PerfectEarly:
+			from := ""
+			for _, o := range agent.Levels() {
+				if from == "" && o.PerfectionOn(board.W) == agent.PerfectEarly {
+					from = o.Name
+				}
+			}
+			said = append(said, c.Text("en", "level.perfect.early", map[string]string{"board": label, "from": from}))
+		}
+	}
+	return strings.Join(said, " ")
 }
 
 // levelNumber is the number of the level of that name, or 0.
@@ -576,7 +594,7 @@ func (t *terminal) resign() {
 func (t *terminal) setLevel(args []string) {
 	if len(args) == 0 {
 		t.say(fmt.Sprintf("the computer plays at %s (levels: %s)", t.describeStrength(), levelHelp()))
-		if about := levelAbout(t.level); about != "" && t.engine != nil && t.engine.Model() != nil {
+		if about := levelAbout(t.level, t.board, t.engine != nil && t.engine.Model() != nil); about != "" {
 			t.say(about)
 		}
 		return
@@ -592,7 +610,7 @@ func (t *terminal) setLevel(args []string) {
 		t.pvs.MoveTime = l.PVSTime
 	}
 	t.say("the computer now plays at " + t.describeStrength())
-	if about := levelAbout(t.level); about != "" && t.engine != nil && t.engine.Model() != nil {
+	if about := levelAbout(t.level, t.board, t.engine != nil && t.engine.Model() != nil); about != "" {
 		t.say(about)
 	}
 }

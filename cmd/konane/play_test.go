@@ -426,3 +426,40 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// TestLevelAbout: the terminal's words for a level say where it plays
+// perfectly: on 4x4 and 5x5 hard and max (the solver's board, nothing
+// said of the network's play there), on 6x6 from steady up from early in
+// the game, nowhere on 8x8; nothing for a weak level on 4x4 or on 7x6.
+func TestLevelAbout(t *testing.T) {
+	sq := rules.SquareBoard
+	for _, tc := range []struct {
+		level string
+		board rules.Board
+		model bool
+		want  []string // all said; none: nothing said
+		not   string
+	}{
+		{"hard", sq(4), false, []string{"On 4×4 it plays perfectly: it works out every move"}, "a second"},
+		{"max", sq(5), false, []string{"On 5×5 it plays perfectly"}, "seconds a move"},
+		{"newcomer", sq(4), false, nil, ""},
+		{"steady", sq(6), true, []string{"A steady player", "On 6×6 it plays perfectly from early in the game, as every level from steady up does"}, ""},
+		{"medium", sq(6), true, []string{"Strong", "On 6×6 it plays perfectly from early"}, ""},
+		{"easy", sq(6), true, []string{"Looks a few moves ahead"}, "perfectly"},
+		{"max", sq(8), true, []string{"about four seconds a move."}, "perfectly"},
+		{"max", rules.Board{W: 7, H: 6, Start: rules.Gap}, false, nil, ""},
+	} {
+		got := levelAbout(tc.level, tc.board, tc.model)
+		if len(tc.want) == 0 && got != "" {
+			t.Errorf("%s on %v: %q, want nothing", tc.level, tc.board, got)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s on %v: %q, want it to say %q", tc.level, tc.board, got, w)
+			}
+		}
+		if tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("%s on %v: %q, want it not to say %q", tc.level, tc.board, got, tc.not)
+		}
+	}
+}

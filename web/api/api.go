@@ -112,12 +112,26 @@ type levelJSON struct {
 	Number int    `json:"number"` // 1 the weakest
 	Name   string `json:"name"`   // what games, links and requests name it by
 	Sims   int    `json:"sims"`
+	// Perfect says, by board ("6x6"), where the level plays perfectly
+	// (agent.Level.PerfectionOn): "always" or "early" (from early in the
+	// game); boards where it does not are left out.
+	Perfect map[string]agent.Perfection `json:"perfect,omitempty"`
 }
 
 func (s *Service) config(*http.Request) (any, error) {
 	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
 	for _, l := range agent.Levels()[:s.maxLevel+1] {
-		c.Levels = append(c.Levels, levelJSON{l.Number, l.Name, l.Sims})
+		lj := levelJSON{Number: l.Number, Name: l.Name, Sims: l.Sims}
+		for _, n := range c.Sizes {
+			w, h := rules.ShapeDims(n)
+			if p := l.PerfectionOn(w); w == h && p != agent.Imperfect {
+				if lj.Perfect == nil {
+					lj.Perfect = map[string]agent.Perfection{}
+				}
+				lj.Perfect[rules.SquareBoard(w).String()] = p
+			}
+		}
+		c.Levels = append(c.Levels, lj)
 	}
 	return c, nil
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"regexp"
@@ -126,8 +125,10 @@ func TestWeakLevelEval(t *testing.T) {
 // TestPerfect: a game's state says who wins with perfect play where it
 // is proven: on 4x4 and 5x5 from the start (the exact solver: White wins
 // 4x4, Black 5x5, checked by the solver here), and on 6x6 in the opening
-// removals by the openings table once the server has one (here a table
-// put in its cache), and not without it.
+// removals by the openings' values that ship with the program
+// (solver.KnownWinner: White wins 6x6: each Black removal
+// has a White reply that wins; d4 e4 is Black's), from
+// the first move, with no openings table computed.
 func TestPerfect(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	for _, size := range []int{4, 5} {
@@ -141,24 +142,23 @@ func TestPerfect(t *testing.T) {
 			t.Errorf("%dx%d from the start: perfect %q, the solver says %s wins", size, size, st.Perfect, want)
 		}
 	}
-	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"hard"}`)
-	if st.Perfect != "" {
-		t.Errorf("6x6 without an openings table: perfect %q", st.Perfect)
+	st := ts.mustState(t, "/api/v2/new", `{"size":6,"color":"black","level":"newcomer"}`)
+	if st.Perfect != "white" {
+		t.Errorf("6x6 from the start: perfect %q, want white", st.Perfect)
 	}
-	ts.openingsCache.get(context.Background(), 6, func() (*openingsJSON, error) {
-		return &openingsJSON{Size: 6, Solved: true, Winner: "black", Winning: []string{"c3"},
-			Openings: []openingJSON{{Black: "a1", White: "a2", Exact: "white"}, {Black: "c3", White: "c4", Exact: "black"}}}, nil
-	})
 	for _, tc := range []struct {
 		moves []string
 		want  string
-	}{{nil, "black"}, {[]string{"a1"}, "white"}, {[]string{"c3"}, "black"}, {[]string{"a1", "a2"}, "white"}, {[]string{"c3", "c4"}, "black"}, {[]string{"c3", "d3"}, ""}} {
+	}{{nil, "white"}, {[]string{"d4"}, "white"}, {[]string{"c3"}, "white"}, {[]string{"a1", "a2"}, "white"}, {[]string{"c3", "c4"}, "white"}, {[]string{"d4", "e4"}, "black"}} {
 		gj := gameJSON{Size: 6, Human: "black", Level: "hard", Moves: tc.moves}
 		if len(tc.moves)%2 == 1 {
 			gj.Human = "white"
 		}
 		if got := ts.mustState(t, "/api/v2/state", jsonBody(gameRequest{Game: gj})); got.Perfect != tc.want {
-			t.Errorf("6x6 after %v by the table: perfect %q, want %q", tc.moves, got.Perfect, tc.want)
+			t.Errorf("6x6 after %v: perfect %q, want %q", tc.moves, got.Perfect, tc.want)
 		}
+	}
+	if ts.openingsCache.tables[6] != nil {
+		t.Error("the state computed the 6x6 openings table")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -357,6 +358,13 @@ func TestAPIErrors(t *testing.T) {
 	ts.call(t, "/api/v2/config", "", &c)
 	if len(c.Levels) != 7 || c.Levels[6].Name != "hard" || c.Levels[0].Name != "newcomer" {
 		t.Errorf("levels offered up to hard: %+v", c.Levels)
+	}
+	// Where each plays perfectly: the solver's boards from hard up, 6x6
+	// from early on from steady up (agent.Level.PerfectionOn).
+	for i, want := range map[int]map[string]agent.Perfection{0: nil, 3: nil, 4: {"6x6": agent.PerfectEarly}, 6: {"4x4": agent.PerfectAlways, "5x5": agent.PerfectAlways, "6x6": agent.PerfectEarly}} {
+		if got := c.Levels[i].Perfect; !maps.Equal(got, want) {
+			t.Errorf("level %s (sizes %v): perfect %v, want %v", c.Levels[i].Name, c.Sizes, got, want)
+		}
 	}
 }
 

@@ -55,5 +55,16 @@ const levelKeys = {newcomer: "level.newcomer", beginner: "level.beginner", casua
   steady: "level.steady", medium: "level.medium", hard: "level.hard", max: "level.max"};
 const levelAboutKeys = {newcomer: "level.about.newcomer", beginner: "level.about.beginner", casual: "level.about.casual",
   easy: "level.about.easy", steady: "level.about.steady", medium: "level.about.medium", hard: "level.about.hard", max: "level.about.max"};
+const perfectKeys = {always: "level.perfect.always", early: "level.perfect.early"};
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
-export function levelAbout(level) { return levelAboutKeys[level] ? t(levelAboutKeys[level]) : ""; }
+
+// levelAbout says what the level plays like and, on board (its name,
+// "6x6"), whether it plays perfectly there: perfect is the level's word
+// for that board in the config (levels[].perfect: "always", "early" or
+// none), from the least level that plays perfectly there from early on.
+export function levelAbout(level, board, perfect, from) {
+  const about = levelAboutKeys[level] ? t(levelAboutKeys[level]) : "";
+  if (!perfectKeys[perfect]) return about;
+  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: levelName(from)});
+  return about ? about + " " + said : said;
+}
