@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/testwait"
 	"github.com/konanezero/konane/web/api"
 	"github.com/konanezero/konane/web/api/apitest"
 	"github.com/konanezero/konane/web/messages"
@@ -200,14 +201,7 @@ func TestServeShutdown(t *testing.T) {
 		t.Errorf("config %+v", c)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after its context ended")
-	}
+	testwait.Returned(t, done, 10*time.Second, "Serve did not return after its context ended")
 	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
 		t.Error("the server still answers after shutdown")
 	}
@@ -266,14 +260,7 @@ func TestServeDrain(t *testing.T) {
 	if code := <-answered; code != 404 { // /slow is no page: answered as such
 		t.Errorf("the request in flight was answered %d", code)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return")
-	}
+	testwait.Returned(t, done, 10*time.Second, "Serve did not return")
 }
 
 // TestFavicon: the icon browsers ask for is there.
