@@ -246,16 +246,8 @@ func shellWords(line string) []string {
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
-		case c == '\'':
-			j := strings.IndexByte(line[i+1:], '\'')
-			if j < 0 {
-				j = len(line) - i - 1
-			}
-			cur.WriteString(line[i+1 : i+1+j])
-			inWord = true
-			i += j + 1
-		case c == '"':
-			j := strings.IndexByte(line[i+1:], '"')
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(line[i+1:], c)
 			if j < 0 {
 				j = len(line) - i - 1
 			}
