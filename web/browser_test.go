@@ -556,16 +556,24 @@ func browserBusy(t *testing.T, browser context.Context, ts *testServer) {
 	}
 }
 
-// browserLink: the game lives in the page's address (#g=...): a reload
-// and the same address opened elsewhere (a shared link, another browser
-// context without the tab's storage) show the same game, which goes on.
-func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+// gameUnderWay opens the page in a new English tab, starts a new game
+// and plays its first two moves (the human's, each answered).
+func gameUnderWay(t *testing.T, browser context.Context, ts *testServer) *page {
+	t.Helper()
 	p := tab(t, browser, ts, "en-US,en", false)
 	p.load("/")
 	p.newGame(p.click)
 	for range 2 {
 		p.playFirst()
 	}
+	return p
+}
+
+// browserLink: the game lives in the page's address (#g=...): a reload
+// and the same address opened elsewhere (a shared link, another browser
+// context without the tab's storage) show the same game, which goes on.
+func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+	p := gameUnderWay(t, browser, ts)
 	href, moves := p.eval(`location.href`), p.eval(`konane.state.moves.join(" ")`)
 	if !strings.Contains(href, "#g=1.6b.easy.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
 		t.Fatalf("the address %s does not hold the game %s", href, moves)
@@ -623,12 +631,7 @@ func (p *page) evaluated() {
 // from the game shown before; a link that cannot be read says so and
 // keeps the game.
 func browserHashChange(t *testing.T, browser context.Context, ts *testServer) {
-	p := tab(t, browser, ts, "en-US,en", false)
-	p.load("/")
-	p.newGame(p.click)
-	for range 2 {
-		p.playFirst()
-	}
+	p := gameUnderWay(t, browser, ts)
 	moves := strings.Fields(p.eval(`konane.state.moves.join(" ")`))
 	// The same game cut after the first pair: Black to move again.
 	other := "1.6b.easy.0." + moves[0] + "." + moves[1]
