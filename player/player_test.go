@@ -106,23 +106,6 @@ func TestSameSeedSameGame(t *testing.T) {
 	}
 }
 
-// solve is a plain memoized negamax: does the side to move win?
-func solve(p rules.Position, memo map[rules.Position]bool) bool {
-	if w, ok := memo[p]; ok {
-		return w
-	}
-	var buf [rules.MaxMoves]rules.Move
-	win := false
-	for _, m := range p.LegalMoves(buf[:0]) {
-		if !solve(p.Play(m), memo) {
-			win = true
-			break
-		}
-	}
-	memo[p] = win
-	return win
-}
-
 // randomPositions returns the positions of n random games (removals
 // included), seeded.
 func randomPositions(size, n int, seed uint64) []rules.Position {
@@ -145,7 +128,7 @@ func TestAlphaBetaSolvesSmallBoards(t *testing.T) {
 			if !solved {
 				t.Fatalf("%dx%d %+v: not solved: %v", size, size, p, res)
 			}
-			if want := solve(p, memo); wins != want {
+			if want := rulestest.Wins(p, memo); wins != want {
 				t.Fatalf("%dx%d %+v: alpha-beta says win=%v, negamax %v (%v)", size, size, p, wins, want, res)
 			}
 			q := p
