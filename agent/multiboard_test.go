@@ -1,11 +1,11 @@
-package agent
+package agent_test
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -13,8 +13,8 @@ import (
 // for every square board, each saying whether the network was trained
 // there; LoadModel without a size gives it 8x8.
 func TestMultiBoardModelEngines(t *testing.T) {
-	path := multiModelFile(t, rules.Board{W: 6, H: 6}, rules.Board{W: 8, H: 8})
-	es, err := OpenEngines(path)
+	path := agenttest.MultiBoardModelFile(t, rules.Board{W: 6, H: 6}, rules.Board{W: 8, H: 8})
+	es, err := agent.OpenEngines(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,8 +30,8 @@ func TestMultiBoardModelEngines(t *testing.T) {
 			t.Errorf("%dx%d: size %d, note %q", n, n, e.Size(), e.Note())
 		}
 	}
-	if lm, err := LoadModel(path, 0); err != nil || lm.Shape() != 8 {
-		t.Errorf("LoadModel(path, 0): %v", err)
+	if lm, err := agent.LoadModel(path, 0); err != nil || lm.Shape() != 8 {
+		t.Errorf("agent.LoadModel(path, 0): %v", err)
 	}
 }
 
@@ -41,7 +41,7 @@ func TestMultiBoardModelEngines(t *testing.T) {
 func TestGetBoardNoteOnStart(t *testing.T) {
 	gap := rules.Board{W: 7, H: 6, Start: rules.Gap}
 	removal := rules.Board{W: 7, H: 6, Start: rules.Removal}
-	es, err := OpenEngines(multiModelFile(t, gap, rules.SquareBoard(8)))
+	es, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, gap, rules.SquareBoard(8)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,24 +62,4 @@ func TestGetBoardNoteOnStart(t *testing.T) {
 	if n := er.NoteOn(removal); n == "" {
 		t.Error("7x6 with the removals, not trained there: no note")
 	}
-}
-
-// multiModelFile saves a tiny multi-board model recording the boards
-// trained and returns its path (agenttest.MultiBoardModelFile for the
-// tests of agent itself, which agenttest imports).
-func multiModelFile(t *testing.T, trained ...rules.Board) string {
-	t.Helper()
-	cfg := net.DefaultMultiBoardConfig()
-	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
-	m, err := net.New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := m.Meta()
-	meta.Boards = trained
-	path := filepath.Join(t.TempDir(), "multi.safetensors")
-	if err := m.WithMeta(meta).Save(path); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

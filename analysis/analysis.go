@@ -79,6 +79,18 @@ func (e Exact) String() string {
 	return ""
 }
 
+// winProb is the win probability of the side to move: 1 or 0 when the
+// verdict is Won or Lost, else estimate.
+func (e Exact) winProb(estimate float64) float64 {
+	switch e {
+	case Won:
+		return 1
+	case Lost:
+		return 0
+	}
+	return estimate
+}
+
 // Position is what the analysis says of one position of the game.
 type Position struct {
 	Ply  int         // moves played before it (0 = the start)
@@ -230,12 +242,5 @@ func (p *Position) settle() {
 			p.Exact = Won
 		}
 	}
-	switch p.Exact {
-	case Won:
-		p.WinProb = 1
-	case Lost:
-		p.WinProb = 0
-	default:
-		p.WinProb = p.Search.WinProb()
-	}
+	p.WinProb = p.Exact.winProb(p.Search.WinProb())
 }

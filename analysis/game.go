@@ -212,12 +212,7 @@ func (p Position) Candidates(n int) []Candidate {
 				c.Exact = Won
 			}
 		}
-		switch c.Exact {
-		case Won:
-			c.WinProb = 1
-		case Lost:
-			c.WinProb = 0
-		}
+		c.WinProb = c.Exact.winProb(c.WinProb)
 		out = append(out, c)
 	}
 	return out

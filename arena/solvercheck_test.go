@@ -8,24 +8,8 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 )
-
-// negamax is a plain memoized solver, independent of package solver.
-func negamax(p rules.Position, memo map[rules.Position]bool) bool {
-	if w, ok := memo[p]; ok {
-		return w
-	}
-	var buf [rules.MaxMoves]rules.Move
-	win := false
-	for _, m := range p.LegalMoves(buf[:0]) {
-		if !negamax(p.Play(m), memo) {
-			win = true
-			break
-		}
-	}
-	memo[p] = win
-	return win
-}
 
 func TestSampleCritical4x4(t *testing.T) {
 	crit, err := SampleCritical(context.Background(), SampleConfig{Size: 4, Positions: 40, Seed: 1, Parallel: 2, SolverEntries: 1 << 14})
@@ -44,7 +28,7 @@ func TestSampleCritical4x4(t *testing.T) {
 			t.Fatalf("%+v: %d winning of %d moves (%d legal): not critical", c.Position, len(c.Winning), c.Moves, len(moves))
 		}
 		for _, m := range moves {
-			if wins := !negamax(c.Position.Play(m), memo); wins != c.Keeps(m) {
+			if wins := !rulestest.Wins(c.Position.Play(m), memo); wins != c.Keeps(m) {
 				t.Fatalf("%+v: move %v wins=%v by negamax, labelled %v", c.Position, m, wins, c.Keeps(m))
 			}
 		}

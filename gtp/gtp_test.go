@@ -12,6 +12,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/testwait"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/solver"
@@ -347,14 +348,7 @@ func TestServeStopsWithContext(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- e.Serve(ctx, inR, io.Discard) }()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after its context ended")
-	}
+	testwait.Returned(t, done, 10*time.Second, "Serve did not return after its context ended")
 }
 
 // TestQuitEndsReader: after quit, the goroutine reading the commands
@@ -408,14 +402,7 @@ func TestInterruptedGenmove(t *testing.T) {
 	io.WriteString(inW, "7 genmove b\n")
 	time.Sleep(300 * time.Millisecond) // genmove is searching
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Serve did not return after its context ended")
-	}
+	testwait.Returned(t, done, 30*time.Second, "Serve did not return after its context ended")
 	if got := out.String(); got != "?7 interrupted\n\n" {
 		t.Fatalf("answer %q, want %q", got, "?7 interrupted\n\n")
 	}

@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,11 +9,10 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/agent/agenttest"
-	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runfiles"
-	"github.com/konanezero/konane/selfplay"
+	"github.com/konanezero/konane/selfplay/selfplaytest"
 )
 
 // TestUpdateMultiBoard rates a multi-board run's generations on one of
@@ -22,32 +20,7 @@ import (
 // that board (DIR/ladder/WxH); without a board, or with one not in its
 // list, Update says which it takes.
 func TestUpdateMultiBoard(t *testing.T) {
-	dir := t.TempDir()
-	bs, err := selfplay.ParseBoardShares("4x4,5x4,6x6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := json.Marshal(selfplay.DefaultMultiBoardConfig(bs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	nc := net.DefaultMultiBoardConfig()
-	nc.Filters, nc.Blocks, nc.ValueHidden = 4, 1, 4
-	m, err := net.New(nc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := m.Meta()
-	meta.Boards = []rules.Board{{W: 4, H: 4}, {W: 5, H: 4, Start: rules.Gap}, {W: 6, H: 6}}
-	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
-	for _, g := range []int{1, 2} {
-		if err := m.WithMeta(meta).Save(filepath.Join(dir, "models", runfiles.ModelName(g))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := selfplaytest.MultiBoardRun(t, "4x4,5x4,6x6", 1, 2)
 	lc := testConfig(t)
 	for _, board := range []rules.Board{{}, {W: 5, H: 5}, {W: 5, H: 4}, {W: 8, H: 8}} {
 		lc.Board = board

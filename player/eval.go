@@ -142,6 +142,8 @@ func reserve(ours, theirs, occ, valid rules.Bitboard) int32 {
 const (
 	fileA rules.Bitboard = 0x0101010101010101
 	fileH rules.Bitboard = fileA << 7
+	rank1 rules.Bitboard = 0xff
+	rank8 rules.Bitboard = rank1 << 56
 )
 
 func north(b, valid rules.Bitboard) rules.Bitboard { return b << 8 & valid }
@@ -158,57 +160,34 @@ func sideFeatures(own, opp, empty, valid rules.Bitboard) features {
 	// t across the jump with an empty square on t's other side.
 	pinchH := west(opp)&east(empty, valid) | east(opp, valid)&west(empty)
 	pinchV := south(opp)&north(empty, valid) | north(opp, valid)&south(empty)
-	count := func(n int) int32 { return int32(n) }
-
 	// The jumpers: the stones whose first hop lands on an empty square.
 	f.jumpers = south(south(north(north(own, valid)&opp, valid)&empty)) |
 		north(north(south(south(own)&opp)&empty, valid), valid) |
 		west(west(east(east(own, valid)&opp, valid)&empty)) |
 		east(east(west(west(own)&opp)&empty, valid), valid)
 
-	// North.
-	vuln := south(opp) | pinchH
-	for l := own; ; {
-		l = north(north(l, valid)&opp, valid) & empty
-		if l == 0 {
-			break
-		}
-		f.moves += count(bits.OnesCount64(l))
-		f.safe += count(bits.OnesCount64(l &^ vuln))
-	}
-	f.potential += count(bits.OnesCount64(north(north(own, valid)&opp, valid) &^ empty))
-	// South.
-	vuln = north(opp, valid) | pinchH
-	for l := own; ; {
-		l = south(south(l)&opp) & empty
-		if l == 0 {
-			break
-		}
-		f.moves += count(bits.OnesCount64(l))
-		f.safe += count(bits.OnesCount64(l &^ vuln))
-	}
-	f.potential += count(bits.OnesCount64(south(south(own)&opp) &^ empty))
-	// East.
-	vuln = west(opp) | pinchV
-	for l := own; ; {
-		l = east(east(l, valid)&opp, valid) & empty
-		if l == 0 {
-			break
-		}
-		f.moves += count(bits.OnesCount64(l))
-		f.safe += count(bits.OnesCount64(l &^ vuln))
-	}
-	f.potential += count(bits.OnesCount64(east(east(own, valid)&opp, valid) &^ empty))
-	// West.
-	vuln = east(opp, valid) | pinchV
-	for l := own; ; {
-		l = west(west(l)&opp) & empty
-		if l == 0 {
-			break
-		}
-		f.moves += count(bits.OnesCount64(l))
-		f.safe += count(bits.OnesCount64(l &^ vuln))
-	}
-	f.potential += count(bits.OnesCount64(west(west(own)&opp) &^ empty))
+	// North, south, east and west, each step a rotation and the squares
+	// it may land on (the mask drops the stones that leave the board,
+	// which the rotation brings round to the other edge); the step back
+	// or a pinch across the jump captures a jumper at once.
+	f.ray(own, opp, empty, south(opp)|pinchH, 8, valid&^rank1)
+	f.ray(own, opp, empty, north(opp, valid)|pinchH, -8, ^rank8)
+	f.ray(own, opp, empty, west(opp)|pinchV, 1, valid&^fileA)
+	f.ray(own, opp, empty, east(opp, valid)|pinchV, -1, ^fileH)
 	return f
+}
+
+// ray adds to f the counts of one direction, whose step rotates the
+// board by k bits and keeps the squares of mask: the jumps of the stones
+// own, single and multiple (moves), those whose landing square is not in
+// vuln, where the jumper is captured at once (safe), and the first hops
+// over an opponent's stone whose landing square is occupied (potential).
+func (f *features) ray(own, opp, empty, vuln rules.Bitboard, k int, mask rules.Bitboard) {
+	over, land := opp&mask, empty&mask
+	hop := bits.RotateLeft64(bits.RotateLeft64(own, k)&over, k) & mask
+	f.potential += int32(bits.OnesCount64(hop &^ empty))
+	for l := hop & empty; l != 0; l = bits.RotateLeft64(bits.RotateLeft64(l, k)&over, k) & land {
+		f.moves += int32(bits.OnesCount64(l))
+		f.safe += int32(bits.OnesCount64(l &^ vuln))
+	}
 }

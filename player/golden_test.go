@@ -32,15 +32,8 @@ func goldenGame(t *testing.T, p rules.Position, black, white string, seed uint64
 	t.Helper()
 	players := [2]Player{}
 	for i, text := range []string{black, white} {
-		spec, err := ParseSpec(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := NewFactory(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if players[i], err = f.New(seed + uint64(i)); err != nil {
+		var err error
+		if players[i], err = mustFactory(t, text).New(seed + uint64(i)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -81,11 +81,7 @@ func TestPerfectTooBig(t *testing.T) {
 	if _, err := NewPerfect(1).Move(context.Background(), p); !errors.Is(err, ErrTooBig) {
 		t.Errorf("8x8 opening: err %v, want ErrTooBig", err)
 	}
-	f, err := NewFactory(mustSpec(t, "perfect:maxstones=64"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, _ := f.New(1)
+	pl, _ := mustFactory(t, "perfect:maxstones=64").New(1)
 	if pl.(*Perfect).MaxStones != 64 {
 		t.Errorf("maxstones setting not applied")
 	}

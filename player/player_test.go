@@ -53,17 +53,10 @@ func TestPlayersPlayOnlyLegalMoves(t *testing.T) {
 		games = 2
 	}
 	for _, text := range classicSpecs {
-		spec, err := ParseSpec(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := NewFactory(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := mustFactory(t, text)
 		t.Run(text, func(t *testing.T) {
 			for size := rules.MinSize; size <= rules.MaxSize; size++ {
-				if spec.Kind == KindPerfect && size > 5 {
+				if f.spec.Kind == KindPerfect && size > 5 {
 					break
 				}
 				for g := 0; g < games; g++ {
@@ -87,9 +80,7 @@ func TestPlayersNoMovesAndCancel(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, text := range classicSpecs {
-		spec, _ := ParseSpec(text)
-		f, _ := NewFactory(spec)
-		p, _ := f.New(1)
+		p, _ := mustFactory(t, text).New(1)
 		if _, err := p.Move(context.Background(), over); !errors.Is(err, ErrNoMoves) {
 			t.Errorf("%s on a finished game: err = %v, want ErrNoMoves", text, err)
 		}
@@ -102,8 +93,7 @@ func TestPlayersNoMovesAndCancel(t *testing.T) {
 // TestSameSeedSameGame: players with the same seed play the same game.
 func TestSameSeedSameGame(t *testing.T) {
 	for _, text := range []string{"random", "greedy", "alphabeta:depth=3", "mcts:sims=50"} {
-		spec, _ := ParseSpec(text)
-		f, _ := NewFactory(spec)
+		f := mustFactory(t, text)
 		game := func() string {
 			a, _ := f.New(7)
 			b, _ := f.New(8)
@@ -114,23 +104,6 @@ func TestSameSeedSameGame(t *testing.T) {
 			t.Errorf("%s: same seeds gave different games:\n%s\n%s", text, g1, g2)
 		}
 	}
-}
-
-// solve is a plain memoized negamax: does the side to move win?
-func solve(p rules.Position, memo map[rules.Position]bool) bool {
-	if w, ok := memo[p]; ok {
-		return w
-	}
-	var buf [rules.MaxMoves]rules.Move
-	win := false
-	for _, m := range p.LegalMoves(buf[:0]) {
-		if !solve(p.Play(m), memo) {
-			win = true
-			break
-		}
-	}
-	memo[p] = win
-	return win
 }
 
 // randomPositions returns the positions of n random games (removals
@@ -155,7 +128,7 @@ func TestAlphaBetaSolvesSmallBoards(t *testing.T) {
 			if !solved {
 				t.Fatalf("%dx%d %+v: not solved: %v", size, size, p, res)
 			}
-			if want := solve(p, memo); wins != want {
+			if want := rulestest.Wins(p, memo); wins != want {
 				t.Fatalf("%dx%d %+v: alpha-beta says win=%v, negamax %v (%v)", size, size, p, wins, want, res)
 			}
 			q := p
@@ -244,14 +217,7 @@ func TestStrengthOrder(t *testing.T) {
 		{"mcts:sims=200", "random"},
 	}
 	for _, c := range cases {
-		fs, err := NewFactory(mustSpec(t, c.strong))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fw, err := NewFactory(mustSpec(t, c.weak))
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs, fw := mustFactory(t, c.strong), mustFactory(t, c.weak)
 		wins := 0
 		for g := 0; g < games; g++ {
 			s, err := fs.New(uint64(g))
@@ -274,6 +240,17 @@ func TestStrengthOrder(t *testing.T) {
 			t.Errorf("%s won only %d of %d games against %s", c.strong, wins, games, c.weak)
 		}
 	}
+}
+
+// mustFactory is the factory of the spec text, failing t if the text is
+// not a spec or the spec makes no factory.
+func mustFactory(t *testing.T, text string) *Factory {
+	t.Helper()
+	f, err := NewFactory(mustSpec(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 func mustSpec(t *testing.T, text string) Spec {

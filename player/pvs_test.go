@@ -8,23 +8,9 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 	"github.com/konanezero/konane/solver"
 )
-
-// randomPosition plays the removals and then n random jumps (fewer if the
-// game ends) from the start of a size×size board.
-func randomPosition(size, n int, rng *rand.Rand) rules.Position {
-	p := rules.NewPosition(size)
-	var buf [rules.MaxMoves]rules.Move
-	for i := 0; i < n+2; i++ {
-		moves := p.LegalMoves(buf[:0])
-		if len(moves) == 0 {
-			break
-		}
-		p = p.Play(moves[rng.IntN(len(moves))])
-	}
-	return p
-}
 
 // TestPVSAgreesWithSolver: searched to the end, the PVS engine (without
 // the solver's help) finds the same result as the exact solver, and its
@@ -38,7 +24,7 @@ func TestPVSAgreesWithSolver(t *testing.T) {
 	}
 	for i := 0; i < count; i++ {
 		size := 4 + i%2
-		p := randomPosition(size, rng.IntN(6), rng)
+		p := rulestest.Opening(rng, size, rng.IntN(6)+2)
 		if !p.HasMoves() {
 			continue
 		}

@@ -141,11 +141,7 @@ func TestKindsWith(t *testing.T) {
 
 func TestFactoryNames(t *testing.T) {
 	for _, text := range []string{"random", "greedy:name=g", "alphabeta:depth=2", "mcts:sims=10,name=uct"} {
-		s := mustSpec(t, text)
-		f, err := NewFactory(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, f := mustSpec(t, text), mustFactory(t, text)
 		p, err := f.New(1)
 		if err != nil {
 			t.Fatal(err)

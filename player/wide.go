@@ -389,9 +389,9 @@ type wideFeatures struct {
 	jumpers                rules.WideBitboard
 }
 
-// wideSideFeatures is sideFeatures on the wide layout, direction by
-// direction as there (the direction steps inline; a loop over Step does
-// not).
+// wideSideFeatures is sideFeatures on the wide layout, written out
+// direction by direction (the direction steps inline; a loop over Step
+// does not).
 func wideSideFeatures(own, opp, empty, valid rules.WideBitboard) wideFeatures {
 	n := func(b rules.WideBitboard) rules.WideBitboard { return b.North(valid) }
 	s := func(b rules.WideBitboard) rules.WideBitboard { return b.South(valid) }

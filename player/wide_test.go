@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/rules/rulestest"
 	"github.com/konanezero/konane/solver"
 )
 
@@ -109,7 +110,7 @@ func TestSearchWideAgreesWithSolver(t *testing.T) {
 	s := solver.New(solver.WithTableEntries(1 << 16))
 	for i := 0; i < 12; i++ {
 		size := 4 + i%2
-		p := randomPosition(size, rng.IntN(6), rng)
+		p := rulestest.Opening(rng, size, rng.IntN(6)+2)
 		if !p.HasMoves() {
 			continue
 		}

@@ -63,6 +63,21 @@ func open(t *testing.T, loc string) *Store {
 	return s
 }
 
+// list lists prefix in s, failing t on an error, and returns the
+// objects and their keys joined by spaces.
+func list(t *testing.T, s *Store, prefix string) ([]Object, string) {
+	t.Helper()
+	objs, err := s.List(context.Background(), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.Key
+	}
+	return objs, strings.Join(keys, " ")
+}
+
 func forEachStore(t *testing.T, f func(t *testing.T, s *Store)) {
 	for name, mk := range testStores(t) {
 		t.Run(name, func(t *testing.T) { f(t, mk(t)) })
@@ -149,19 +164,13 @@ func TestList(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		objs, err := s.List(ctx, "replay/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
+		objs, got := list(t, s, "replay/")
 		for _, o := range objs {
-			got = append(got, o.Key)
 			if o.Size != int64(len(o.Key)) || o.ModTime.IsZero() {
 				t.Errorf("%s: size %d, mod time %v", o.Key, o.Size, o.ModTime)
 			}
 		}
-		want := "replay/gen-000001/a.shard replay/gen-000001/z.shard replay/gen-000002/b.shard"
-		if strings.Join(got, " ") != want {
+		if want := "replay/gen-000001/a.shard replay/gen-000001/z.shard replay/gen-000002/b.shard"; got != want {
 			t.Fatalf("list replay/: %v, want %s", got, want)
 		}
 		if objs, _ := s.List(ctx, "nothing/"); len(objs) != 0 {
@@ -183,16 +192,8 @@ func TestDeleteAll(t *testing.T) {
 		if err := s.DeleteAll(ctx, "replay/gen-000001"); err != nil {
 			t.Fatal(err)
 		}
-		objs, err := s.List(ctx, "replay/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, o := range objs {
-			got = append(got, o.Key)
-		}
-		if want := "replay/gen-000001.shard replay/gen-000002/c.shard"; strings.Join(got, " ") != want {
-			t.Errorf("left %v, want %s", got, want)
+		if _, got := list(t, s, "replay/"); got != "replay/gen-000001.shard replay/gen-000002/c.shard" {
+			t.Errorf("left %s, want replay/gen-000001.shard replay/gen-000002/c.shard", got)
 		}
 		if s.Dir() != "" {
 			if _, err := os.Stat(filepath.Join(s.Dir(), "replay", "gen-000001")); !errors.Is(err, fs.ErrNotExist) {
@@ -416,18 +417,13 @@ func TestSpoolReplay(t *testing.T) {
 		if names, _ := sp.Pending(); len(names) != 0 {
 			t.Fatalf("pending after upload: %v", names)
 		}
-		objs, err := s.List(ctx, "replay/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
+		objs, got := list(t, s, "replay/")
 		for _, o := range objs {
-			got = append(got, o.Key)
 			if b, _ := s.Read(ctx, o.Key); SHA256(b)+".shard" != filepath.Base(o.Key) {
 				t.Errorf("%s holds other content", o.Key)
 			}
 		}
-		if len(got) != 3 {
+		if len(objs) != 3 {
 			t.Fatalf("uploaded %v, want 3 shards once each", got)
 		}
 	})
@@ -594,15 +590,7 @@ func TestListSymlinkedRun(t *testing.T) {
 		}
 	}
 	for prefix, want := range map[string]string{"": "models/gen-000001.safetensors state.json", "models/": "models/gen-000001.safetensors", "state": "state.json"} {
-		objs, err := s.List(ctx, prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, o := range objs {
-			got = append(got, o.Key)
-		}
-		if strings.Join(got, " ") != want {
+		if _, got := list(t, s, prefix); got != want {
 			t.Errorf("list %q in a linked run: %v, want %s", prefix, got, want)
 		}
 	}

@@ -146,6 +146,18 @@ func (p *page) settleWithin(v string, d time.Duration) {
 	}
 }
 
+// playFirst clicks the first stone that can move and, for a jump, its
+// first landing square, and waits for the answer (the computer's move).
+func (p *page) playFirst() {
+	p.t.Helper()
+	v := p.version()
+	p.click(".sq.movable")
+	if p.count(".sq.target") > 0 {
+		p.click(".sq.target")
+	}
+	p.settle(v)
+}
+
 // load opens path and waits for the game on it.
 func (p *page) load(path string) {
 	p.t.Helper()
@@ -393,10 +405,7 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 		t.Errorf("the coach turned on for 15x12 says %q", got)
 	}
 	p.click("#coach")
-	v := p.version()
-	p.click(".sq.movable")
-	p.click(".sq.target")
-	p.settle(v)
+	p.playFirst()
 	moves := p.eval(`konane.state.moves.join(" ")`)
 	if got := p.eval(`String(konane.state.moves.length) + " " + konane.state.classical`); got != "2 true" {
 		t.Fatalf("after a move on 15x12: %s (moves %s)", got, moves)
@@ -556,21 +565,24 @@ func browserBusy(t *testing.T, browser context.Context, ts *testServer) {
 	}
 }
 
-// browserLink: the game lives in the page's address (#g=...): a reload
-// and the same address opened elsewhere (a shared link, another browser
-// context without the tab's storage) show the same game, which goes on.
-func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+// gameUnderWay opens the page in a new English tab, starts a new game
+// and plays its first two moves (the human's, each answered).
+func gameUnderWay(t *testing.T, browser context.Context, ts *testServer) *page {
+	t.Helper()
 	p := tab(t, browser, ts, "en-US,en", false)
 	p.load("/")
 	p.newGame(p.click)
 	for range 2 {
-		v := p.version()
-		p.click(".sq.movable")
-		if p.count(".sq.target") > 0 {
-			p.click(".sq.target")
-		}
-		p.settle(v)
+		p.playFirst()
 	}
+	return p
+}
+
+// browserLink: the game lives in the page's address (#g=...): a reload
+// and the same address opened elsewhere (a shared link, another browser
+// context without the tab's storage) show the same game, which goes on.
+func browserLink(t *testing.T, browser context.Context, ts *testServer) {
+	p := gameUnderWay(t, browser, ts)
 	href, moves := p.eval(`location.href`), p.eval(`konane.state.moves.join(" ")`)
 	if !strings.Contains(href, "#g=1.6b.easy.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {
 		t.Fatalf("the address %s does not hold the game %s", href, moves)
@@ -592,12 +604,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 	// computer's last move.
 	p.evaluated()
 	// A move with the sound on (made by the page, no file to load).
-	v := p.version()
-	p.click(".sq.movable")
-	if p.count(".sq.target") > 0 {
-		p.click(".sq.target")
-	}
-	p.settle(v)
+	p.playFirst()
 	p.still()
 	q := tab(t, browser, ts, "en-US,en", false)
 	q.load(path)
@@ -605,12 +612,7 @@ func browserLink(t *testing.T, browser context.Context, ts *testServer) {
 		t.Errorf("the shared link shows %q, want %q black easy", got, moves)
 	}
 	q.evaluated()
-	v = q.version()
-	q.click(".sq.movable")
-	if q.count(".sq.target") > 0 {
-		q.click(".sq.target")
-	}
-	q.settle(v)
+	q.playFirst()
 	if n := len(strings.Fields(q.eval(`konane.state.moves.join(" ")`))); n != len(strings.Fields(moves))+2 && q.eval(`String(konane.state.over)`) != "true" {
 		t.Errorf("the shared game did not go on: %d moves after %d", n, len(strings.Fields(moves)))
 	}
@@ -638,17 +640,7 @@ func (p *page) evaluated() {
 // from the game shown before; a link that cannot be read says so and
 // keeps the game.
 func browserHashChange(t *testing.T, browser context.Context, ts *testServer) {
-	p := tab(t, browser, ts, "en-US,en", false)
-	p.load("/")
-	p.newGame(p.click)
-	for range 2 {
-		v := p.version()
-		p.click(".sq.movable")
-		if p.count(".sq.target") > 0 {
-			p.click(".sq.target")
-		}
-		p.settle(v)
-	}
+	p := gameUnderWay(t, browser, ts)
 	moves := strings.Fields(p.eval(`konane.state.moves.join(" ")`))
 	// The same game cut after the first pair: Black to move again.
 	other := "1.6b.easy.0." + moves[0] + "." + moves[1]
@@ -659,12 +651,7 @@ func browserHashChange(t *testing.T, browser context.Context, ts *testServer) {
 		t.Fatalf("after pasting #g=%s the page shows the moves %q", other, got)
 	}
 	p.evaluated()
-	v = p.version()
-	p.click(".sq.movable")
-	if p.count(".sq.target") > 0 {
-		p.click(".sq.target")
-	}
-	p.settle(v)
+	p.playFirst()
 	href := p.eval(`location.href`)
 	if !strings.Contains(href, "#g="+other+".") {
 		t.Errorf("after a move on the pasted game the address is %s, want it to go on from %s", href, other)
@@ -972,12 +959,7 @@ func browserReview(t *testing.T, p *page, rec *rules.Record) {
 		t.Error("playing on does not go back to the game")
 	}
 	// One move from there: the game goes on against the computer.
-	v = p.version()
-	p.click(".sq.movable")
-	if p.count(".sq.target") > 0 {
-		p.click(".sq.target")
-	}
-	p.settle(v)
+	p.playFirst()
 	if got := p.count("#moves li"); got*2 < k {
 		t.Errorf("after a move from move %d the list has %d pairs", k, got)
 	}

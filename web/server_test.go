@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	stdnet "net"
 	"net/http"
@@ -14,7 +13,9 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/testwait"
 	"github.com/konanezero/konane/web/api"
+	"github.com/konanezero/konane/web/api/apitest"
 	"github.com/konanezero/konane/web/messages"
 )
 
@@ -41,30 +42,6 @@ func newTestServer(t *testing.T, cfg Config) *testServer {
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
 	return &testServer{Server: srv, url: hs.URL, msgs: msgs}
-}
-
-// call sends a request (a POST when body is not "") and decodes the JSON
-// answer into out; it returns the status code.
-func (ts *testServer) call(t *testing.T, path, body string, out any) int {
-	t.Helper()
-	var resp *http.Response
-	var err error
-	if body == "" {
-		resp, err = http.Get(ts.url + path)
-	} else {
-		resp, err = http.Post(ts.url+path, "application/json", strings.NewReader(body))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
-		t.Fatalf("%s: content type %q", path, ct)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return resp.StatusCode
 }
 
 // checkSecurityHeaders: the page keeps to itself (no framing, nothing
@@ -213,30 +190,18 @@ func TestServeShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/api/v2/config")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var c struct {
 		Sizes        []int `json:"sizes"`
 		DefaultSize  int   `json:"defaultSize"`
 		Levels       []any `json:"levels"`
 		DefaultLevel string
 	}
-	json.NewDecoder(resp.Body).Decode(&c)
-	resp.Body.Close()
+	apitest.Call(t, "http://"+ln.Addr().String()+"/api/v2/config", "", &c)
 	if len(c.Sizes) == 0 || c.DefaultSize != 8 || len(c.Levels) != len(agent.Levels()) || c.DefaultLevel != agent.DefaultLevel {
 		t.Errorf("config %+v", c)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after its context ended")
-	}
+	testwait.Returned(t, done, 10*time.Second, "Serve did not return after its context ended")
 	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
 		t.Error("the server still answers after shutdown")
 	}
@@ -288,27 +253,14 @@ func TestServeDrain(t *testing.T) {
 		resp.Body.Close()
 	}
 	var e struct{ Code string }
-	resp, err := http.Post(url+"/api/v2/new", "application/json", strings.NewReader(`{"size":6,"color":"white","level":"easy"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	json.NewDecoder(resp.Body).Decode(&e)
-	resp.Body.Close()
-	if resp.StatusCode != 503 || e.Code != "error.busy" {
-		t.Errorf("a search during the drain: %d %+v", resp.StatusCode, e)
+	if code := apitest.Call(t, url+"/api/v2/new", `{"size":6,"color":"white","level":"easy"}`, &e); code != 503 || e.Code != "error.busy" {
+		t.Errorf("a search during the drain: %d %+v", code, e)
 	}
 	close(unblock)
 	if code := <-answered; code != 404 { // /slow is no page: answered as such
 		t.Errorf("the request in flight was answered %d", code)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return")
-	}
+	testwait.Returned(t, done, 10*time.Second, "Serve did not return")
 }
 
 // TestFavicon: the icon browsers ask for is there.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/api"
+	"github.com/konanezero/konane/web/api/apitest"
 )
 
 // TestTutorial: each step of "Learn the rules" shows what its text says.
@@ -113,7 +114,7 @@ func TestTutorial(t *testing.T) {
 	// The API serves the steps.
 	ts := newTestServer(t, Config{})
 	var got struct{ Steps []api.LearnStep }
-	if code := ts.call(t, "/api/v2/learn", "", &got); code != http.StatusOK || len(got.Steps) != len(steps) || got.Steps[4].Task[0] != "a2-e2" {
+	if code := apitest.Call(t, ts.url+"/api/v2/learn", "", &got); code != http.StatusOK || len(got.Steps) != len(steps) || got.Steps[4].Task[0] != "a2-e2" {
 		t.Errorf("GET /api/v2/learn: %d, %d steps", code, len(got.Steps))
 	}
 }

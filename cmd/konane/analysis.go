@@ -56,11 +56,8 @@ func runAnalysis(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	model := fs.String("model", "", "model file to analyse with instead of the shipped ones")
 	visits := fs.Int("visits", analysis.DefaultSims, "simulations per turn of a query without maxVisits or maxTime")
 	concurrent := fs.Int("concurrent", analysis.DefaultConcurrent, "queries searched at once")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("analysis", "unexpected argument %q", fs.Arg(0))
 	}
 	if *visits < 1 || *concurrent < 1 {
 		return usageError("analysis", "--visits and --concurrent: want at least 1")

@@ -71,11 +71,8 @@ func runBot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	retries := fs.Int("retries", 3, "retries of a submission that timed out or failed with 5xx (1s, 2s, 4s ... apart)")
 	logFormat := fs.String("log-format", "text", "log on stderr: text or json")
 	profile := fs.Bool("profile", false, "print the profile text and the supported list for AbstractPlay's update_bot, and exit")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("bot", "unexpected argument %q", fs.Arg(0))
 	}
 	switch {
 	case (*cert == "") != (*key == ""):

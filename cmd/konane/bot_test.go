@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/internal/testwait"
 )
 
 // apKey is AbstractPlay's default public key (lib/botVerify.ts).
@@ -97,14 +99,7 @@ func TestBotServesTLS(t *testing.T) {
 		t.Errorf("ping: %d %s", resp.StatusCode, body)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("bot did not stop")
-	}
+	testwait.Returned(t, done, 20*time.Second, "bot did not stop")
 	if all := line + <-rest + errb.String(); strings.Contains(all, secret) {
 		t.Errorf("the secret is in the output:\n%s", all)
 	}

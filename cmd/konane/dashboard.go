@@ -47,8 +47,8 @@ func runDashboard(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if *run == "" {
 		return usageError("dashboard", "--run DIR is required")
 	}
-	if fs.NArg() > 0 {
-		return usageError("dashboard", "unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if *refresh < 100*time.Millisecond {
 		return usageError("dashboard", "--refresh %v: want at least 100ms", *refresh)

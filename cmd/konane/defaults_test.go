@@ -132,12 +132,7 @@ func TestStrengthFlags(t *testing.T) {
 // naming the setting, and the run is left as it was.
 func TestTrainResumesSavedSettings(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	train := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(context.Background(), append([]string{"train", "--run", dir}, args...), nil, &out, &out)
-		return out.String(), err
-	}
-	if out, err := train("--size", "4", "--generations", "1", "--games-per-gen", "2", "--sims", "8", "--fast-sims", "4",
+	if out, err := trainRun(dir, "--size", "4", "--generations", "1", "--games-per-gen", "2", "--sims", "8", "--fast-sims", "4",
 		"--filters", "4", "--blocks", "1", "--batch", "8", "--lr", "0.05", "--random-plies", "3", "--rescore-stones", "9", "--seed", "5"); err != nil {
 		t.Fatalf("new run: %v\n%s", err, out)
 	}
@@ -145,7 +140,7 @@ func TestTrainResumesSavedSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := train("--generations", "2")
+	out, err := trainRun(dir, "--generations", "2")
 	if err != nil {
 		t.Fatalf("resume without the run's flags: %v\n%s", err, out)
 	}
@@ -169,7 +164,7 @@ func TestTrainResumesSavedSettings(t *testing.T) {
 		{[]string{"--random-plies", "0"}, "game.RandomPlies: saved 3, given (not set)"},
 		{[]string{"--seed", "1"}, "seed: saved 5, given 1"},
 	} {
-		out, err := train(append(tc.args, "--generations", "3")...)
+		out, err := trainRun(dir, append(tc.args, "--generations", "3")...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err = %v, want %q\n%s", tc.args, err, tc.want, out)
 		}
@@ -222,17 +217,8 @@ func TestTrainSchedule(t *testing.T) {
 		{[]string{"--schedule", "1:lr=0.01;5:lr=0.001", "--lr", "0.05"}, "1:lr=0.01;5:lr=0.001", ""},
 		{[]string{"--schedule", "2:lr=0.01"}, "", "-schedule: selfplay: schedule"},
 	} {
-		var out bytes.Buffer
-		*got = selfplay.Config{}
-		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%v: err %v, want %q", tc.args, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got.Schedule.String() != tc.want {
-			t.Errorf("%v: schedule %s (%v), want %s\n%s", tc.args, got.Schedule, err, tc.want, out.String())
+		if out, ran := newRunConfig(t, got, tc.args, tc.err); ran && got.Schedule.String() != tc.want {
+			t.Errorf("%v: schedule %s, want %s\n%s", tc.args, got.Schedule, tc.want, out)
 		}
 	}
 }
@@ -252,17 +238,8 @@ func TestTrainAuxHeads(t *testing.T) {
 		{[]string{"--aux-heads", "moves-left,ownership"}, net.AuxOwnership | net.AuxMovesLeft, ""},
 		{[]string{"--aux-heads", "score"}, 0, `auxiliary head "score"`},
 	} {
-		var out bytes.Buffer
-		*got = selfplay.Config{}
-		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%v: err %v, want %q", tc.args, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got.Net.Aux != tc.want {
-			t.Errorf("%v: heads %v (%v), want %v\n%s", tc.args, got.Net.Aux, err, tc.want, out.String())
+		if out, ran := newRunConfig(t, got, tc.args, tc.err); ran && got.Net.Aux != tc.want {
+			t.Errorf("%v: heads %v, want %v\n%s", tc.args, got.Net.Aux, tc.want, out)
 		}
 	}
 }
@@ -272,11 +249,7 @@ func TestTrainAuxHeads(t *testing.T) {
 // is kept and a value out of range is refused, naming it.
 func TestTrainPresence(t *testing.T) {
 	got := captureTrainConfig(t)
-	var out bytes.Buffer
-	if err := runCmd([]string{"train", "--run", filepath.Join(t.TempDir(), "run"), "--size", "4", "--blocks", "0"}, &out); err != nil {
-		t.Fatal(err)
-	}
-	if got.Net.Blocks != 0 || got.Size != 4 {
+	if _, ran := newRunConfig(t, got, []string{"--size", "4", "--blocks", "0"}, ""); ran && got.Net.Blocks != 0 || got.Size != 4 {
 		t.Errorf("--blocks 0: %dx%d with %d blocks; want 4x4 with 0", got.Size, got.Size, got.Net.Blocks)
 	}
 	for _, tc := range []struct {
@@ -290,10 +263,7 @@ func TestTrainPresence(t *testing.T) {
 		{[]string{"--filters", "0"}, "0 filters"},
 		{[]string{"--full-prob", "0"}, "FullFraction 0"},
 	} {
-		err := runCmd(append([]string{"train", "--run", filepath.Join(t.TempDir(), "run")}, tc.args...), &out)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
-		}
+		newRunConfig(t, got, tc.args, tc.want)
 	}
 }
 
@@ -301,12 +271,7 @@ func TestTrainPresence(t *testing.T) {
 // default SolveStones became 27 (with mcts's 30) resumes with its 30; a
 // new 8x8 run takes 27.
 func TestTrainResumesSolveStones(t *testing.T) {
-	var got selfplay.Config
-	trainLoop = func(_ context.Context, _ string, cfg selfplay.Config, _ selfplay.Hooks, _ func(string, ...any)) error {
-		got = cfg
-		return nil
-	}
-	defer func() { trainLoop = selfplay.Run }()
+	got := captureTrainConfig(t)
 	old := selfplay.DefaultConfig(8)
 	old.Game.MCTS.SolveStones = mcts.DefaultSolveStones
 	b, err := json.Marshal(old)
@@ -324,7 +289,7 @@ func TestTrainResumesSolveStones(t *testing.T) {
 		{[]string{"--run", saved}, mcts.DefaultSolveStones},
 		{[]string{"--run", filepath.Join(t.TempDir(), "new"), "--size", "8"}, 27},
 	} {
-		got = selfplay.Config{}
+		*got = selfplay.Config{}
 		var out bytes.Buffer
 		if err := runCmd(append([]string{"train"}, tc.args...), &out); err != nil {
 			t.Fatalf("train %v: %v\n%s", tc.args, err, out.String())

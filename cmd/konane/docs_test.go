@@ -156,12 +156,7 @@ func anchors(d mdDoc) map[string]bool {
 }
 
 func TestDocsLinks(t *testing.T) {
-	checked := 0
-	for _, file := range docFiles(t) {
-		d, ok := readDocFile(file)
-		if !ok {
-			t.Fatalf("%s: cannot read", file)
-		}
+	checkDocs(t, "links", func(file string, d mdDoc) (checked int) {
 		for _, l := range d.prose {
 			text := codeSpanRE.ReplaceAllString(l.text, "")
 			for _, m := range linkRE.FindAllStringSubmatch(text, -1) {
@@ -171,10 +166,26 @@ func TestDocsLinks(t *testing.T) {
 				}
 			}
 		}
+		return checked
+	})
+}
+
+// checkDocs reads every document (docFiles) and gives it to check, which
+// returns how many of what it checked there; fewer than 20 in all fail t
+// (the parser would be broken).
+func checkDocs(t *testing.T, what string, check func(file string, d mdDoc) int) {
+	t.Helper()
+	checked := 0
+	for _, file := range docFiles(t) {
+		d, ok := readDocFile(file)
+		if !ok {
+			t.Fatalf("%s: cannot read", file)
+		}
+		checked += check(file, d)
 	}
-	t.Logf("%d links checked", checked)
+	t.Logf("%d %s checked", checked, what)
 	if checked < 20 {
-		t.Errorf("found only %d links in the documents; is the parser broken?", checked)
+		t.Errorf("found only %d %s in the documents; is the parser broken?", checked, what)
 	}
 }
 
@@ -235,16 +246,8 @@ func shellWords(line string) []string {
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
-		case c == '\'':
-			j := strings.IndexByte(line[i+1:], '\'')
-			if j < 0 {
-				j = len(line) - i - 1
-			}
-			cur.WriteString(line[i+1 : i+1+j])
-			inWord = true
-			i += j + 1
-		case c == '"':
-			j := strings.IndexByte(line[i+1:], '"')
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(line[i+1:], c)
 			if j < 0 {
 				j = len(line) - i - 1
 			}
@@ -388,12 +391,7 @@ func checkCommand(args []string) error {
 }
 
 func TestDocsCommands(t *testing.T) {
-	checked := 0
-	for _, file := range docFiles(t) {
-		d, ok := readDocFile(file)
-		if !ok {
-			t.Fatalf("%s: cannot read", file)
-		}
+	checkDocs(t, "konane commands", func(file string, d mdDoc) (checked int) {
 		for _, l := range d.code {
 			for _, args := range konaneCommands(l.text) {
 				checked++
@@ -402,11 +400,8 @@ func TestDocsCommands(t *testing.T) {
 				}
 			}
 		}
-	}
-	t.Logf("%d konane commands checked", checked)
-	if checked < 20 {
-		t.Errorf("found only %d konane commands in the documents; is the code block parser broken?", checked)
-	}
+		return checked
+	})
 }
 
 // TestDocsCheckers shows that the checks catch what they should.

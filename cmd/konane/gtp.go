@@ -63,11 +63,8 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	board := addBoardFlag(fs, "at the start; default 8x8, or the board of --model")
 	var af agentFlags
 	af.declare(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("gtp", "unexpected argument %q", fs.Arg(0))
 	}
 	rb, given, err := board.board("gtp")
 	if err != nil {

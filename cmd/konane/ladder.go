@@ -108,8 +108,8 @@ func runLadderCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if *run == "" {
 		return usageError("ladder", "--run DIR is required")
 	}
-	if fs.NArg() > 0 {
-		return usageError("ladder", "unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	cfg := def
 	cfg.Games, cfg.Every, cfg.Rungs, cfg.Sims, cfg.Anchor, cfg.Prior = *games, *every, *rungs, *sims, *anchor, *prior

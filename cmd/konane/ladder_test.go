@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,10 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/runfiles"
-	"github.com/konanezero/konane/selfplay"
+	"github.com/konanezero/konane/selfplay/selfplaytest"
 )
 
 // TestTrainLadderEvery: "konane train --ladder-every 1" rates every
@@ -101,31 +98,9 @@ func TestLadderKeepsTimeLimit(t *testing.T) {
 // size-7) rates a multi-board run's generations on 7x6, in
 // DIR/ladder/7x6, with games that start from the gap.
 func TestLadderRectangle(t *testing.T) {
-	dir := t.TempDir()
-	bs, err := selfplay.ParseBoardShares("6x6,7x6")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := json.Marshal(selfplay.DefaultMultiBoardConfig(bs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	model := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
-	data, err := os.ReadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
-	for _, g := range []int{1, 2} {
-		if err := os.WriteFile(filepath.Join(dir, "models", runfiles.ModelName(g)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := selfplaytest.MultiBoardRun(t, "6x6,7x6", 1, 2)
 	var out bytes.Buffer
-	err = run(context.Background(), []string{"ladder", "--run", dir, "--board", "size-7", "--games", "2", "--sims", "4", "--parallel", "2"}, nil, &out, &out)
+	err := run(context.Background(), []string{"ladder", "--run", dir, "--board", "size-7", "--games", "2", "--sims", "4", "--parallel", "2"}, nil, &out, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

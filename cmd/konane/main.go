@@ -217,6 +217,24 @@ func printCommands(w io.Writer) {
 	fmt.Fprintln(w, "\nrun \"konane help COMMAND\" for details of one command")
 }
 
+// parseNoArgs is parseFlags for a command that takes no positional
+// argument: one given is a usage error (noArgs).
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return noArgs(fs)
+}
+
+// noArgs is the usage error of a command that takes no positional
+// argument when fs, parsed, holds one; nil when it holds none.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usageError(strings.TrimPrefix(fs.Name(), "konane "), "unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
 // usageError reports a bad argument or flag value of a command.
 func usageError(cmd, format string, a ...any) error {
 	return fmt.Errorf("%s: %s", cmd, fmt.Sprintf(format, a...))

@@ -58,3 +58,22 @@ func TestHelpBoardsFromTable(t *testing.T) {
 		}
 	}
 }
+
+// TestNoArgs: a command that takes no positional argument names the one
+// given, in one line led by the command.
+func TestNoArgs(t *testing.T) {
+	for _, name := range []string{"analysis", "gtp", "openings", "play", "solve", "train", "version"} {
+		var out bytes.Buffer
+		err := run(context.Background(), []string{name, "extra"}, strings.NewReader(""), &out, &out)
+		if want := name + `: unexpected argument "extra"`; err == nil || err.Error() != want {
+			t.Errorf("%s extra: %v, want %s", name, err, want)
+		}
+	}
+	for _, args := range [][]string{{"dashboard", "--run", "x", "extra"}, {"ladder", "--run", "x", "extra"}, {"perft", "--depth", "1", "extra"}, {"selfplay", "--run", "x", "extra"}, {"serve", "extra"}} {
+		var out bytes.Buffer
+		err := run(context.Background(), args, strings.NewReader(""), &out, &out)
+		if want := args[0] + `: unexpected argument "extra"`; err == nil || err.Error() != want {
+			t.Errorf("%v: %v, want %s", args, err, want)
+		}
+	}
+}

@@ -58,12 +58,8 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	model := fs.String("model", "", "model file to analyse with instead of the shipped one")
 	seed := fs.Uint64("seed", 1, "seed of the searches (the same seed gives the same table)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return usageError("openings", "unexpected argument %q", fs.Arg(0))
 	}
 	if err := checkLimits("openings", player.Limits{Sims: *sims, Time: *moveTime}); err != nil {
 		return err

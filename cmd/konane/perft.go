@@ -55,8 +55,8 @@ func runPerft(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *depth < 1 || *depth > 40 {
 		return usageError("perft", "--depth %d: want 1..40", *depth)
 	}
-	if fs.NArg() > 0 {
-		return usageError("perft", "unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if board.Narrow() {
 		return perftNarrow(ctx, board, *depth, stdout)

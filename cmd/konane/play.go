@@ -84,11 +84,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	coach := fs.Bool("coach", false, "start with the coach on (see the command coach)")
 	var af agentFlags
 	af.declare(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("play", "unexpected argument %q", fs.Arg(0))
 	}
 	rb, given, err := board.board("play")
 	if err != nil {

@@ -19,14 +19,8 @@ import (
 // reads back as the game played.
 func TestPlayRectangle(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.txt")
-	script := "moves\nhint\neval\nlevel easy\nd6-d4\nsave " + path + "\nquit\n"
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"play", "--board", "size-7", "--time", "20ms"}, strings.NewReader(script), &out, &errb); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
-	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") } // lines are wrapped to the width
-	text := flat(out.String())
-	for _, want := range []string{
+	out := playBoard(t, "moves\nhint\neval\nlevel easy\nd6-d4\nsave "+path+"\nquit\n", "--board", "size-7", "--time", "20ms")
+	wantOutput(t, "", out,
 		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
 		"On 7x6 the computer plays the classical engine (no network for this board yet).",
 		"6 o x o x o x o\n5 x o x o x o x\n4 o x o . o x o\n3 x o x . x o x\n",
@@ -36,22 +30,8 @@ func TestPlayRectangle(t *testing.T) {
 		"the computer now plays at level 4, easy: the classical engine, 50ms per move, 15% of its moves at random",
 		"You (black) play d6-d4.\nThe computer (white) plays ",
 		"saved the game (2 moves)",
-	} {
-		if !strings.Contains(text, flat(want)) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(data), "[Board \"7x6\"]\n[Start \"gap\"]\n[Event \"konane play\"]\n") {
-		t.Errorf("record:\n%s", data)
-	}
-	r, err := rules.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
+	r := savedRecord(t, path, "7x6")
 	if want := (rules.Board{W: 7, H: 6, Start: rules.Gap}); r.Board() != want || len(r.Moves) != 2 || r.Moves[0].String() != "d6-d4" {
 		t.Errorf("record board %v moves %v", r.Board(), r.Moves)
 	}
@@ -63,24 +43,16 @@ func TestPlayRectangle(t *testing.T) {
 // cannot play it (one line).
 func TestPlayMultiBoardRectangle(t *testing.T) {
 	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"play", "--board", "8x7", "--model", path, "--sims", "4", "--color", "white"}, strings.NewReader("moves\nquit\n"), &out, &errb); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
+	out := playBoard(t, "moves\nquit\n", "--board", "8x7", "--model", path, "--sims", "4", "--color", "white")
+	wantOutput(t, "", out, "note: the network was not trained on 8x7 (it was on 6x6,7x6)", "New game on 8x7", "The computer (black) plays ")
+	if strings.Contains(strings.Join(strings.Fields(out), " "), "classical engine") {
+		t.Errorf("the classical engine played:\n%s", out)
 	}
-	text := strings.Join(strings.Fields(out.String()), " ")
-	for _, want := range []string{"note: the network was not trained on 8x7 (it was on 6x6,7x6)", "New game on 8x7", "The computer (black) plays "} {
-		if !strings.Contains(text, want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
+	if out := playBoard(t, "quit\n", "--board", "size-7", "--model", path, "--sims", "4"); strings.Contains(out, "note:") {
+		t.Errorf("7x6, trained there:\n%s", out)
 	}
-	if strings.Contains(text, "classical engine") {
-		t.Errorf("the classical engine played:\n%s", out.String())
-	}
-	out.Reset()
-	if err := run(context.Background(), []string{"play", "--board", "size-7", "--model", path, "--sims", "4"}, strings.NewReader("quit\n"), &out, &errb); err != nil || strings.Contains(out.String(), "note:") {
-		t.Errorf("7x6, trained there: %v\n%s", err, out.String())
-	}
-	err := run(context.Background(), []string{"play", "--board", "7x6", "--model", agenttest.TinyModelFile(t, 6)}, strings.NewReader(""), &out, &errb)
+	var errb bytes.Buffer
+	err := run(context.Background(), []string{"play", "--board", "7x6", "--model", agenttest.TinyModelFile(t, 6)}, strings.NewReader(""), &errb, &errb)
 	if err == nil || !strings.Contains(err.Error(), "cannot play 7x6") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a single-board model on 7x6: %v", err)
 	}
@@ -93,14 +65,8 @@ func TestPlayMultiBoardRectangle(t *testing.T) {
 // computer as Black, the computer makes the first removal.
 func TestPlayWide(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.txt")
-	script := "moves\nhint\nh4-h6\nundo\nh12-h10\nh4-h6\nsave " + path + "\nquit\n"
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"play", "--board", "size-15", "--time", "20ms"}, strings.NewReader(script), &out, &errb); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
-	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	text := flat(out.String())
-	for _, want := range []string{
+	out := playBoard(t, "moves\nhint\nh4-h6\nundo\nh12-h10\nh4-h6\nsave "+path+"\nquit\n", "--board", "size-15", "--time", "20ms")
+	wantOutput(t, "", out,
 		"New game on 15x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
 		"On 15x12 the computer plays the classical engine (no network for this board yet).",
 		"12 o x o x o x o x o x o x o x o\n11 x o x o x o x o x o x o x o x\n",
@@ -112,22 +78,8 @@ func TestPlayWide(t *testing.T) {
 		"took back h4-h6 ",
 		`move "h12-h10": illegal move: black has no jump from h12 to h10`,
 		"saved the game (2 moves)",
-	} {
-		if !strings.Contains(text, flat(want)) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(data), "[Board \"15x12\"]\n[Start \"gap\"]\n[Event \"konane play\"]\n") {
-		t.Errorf("record:\n%s", data)
-	}
-	r, err := rules.ParseRecord(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
+	r := savedRecord(t, path, "15x12")
 	if want := (rules.Board{W: 15, H: 12, Start: rules.Gap}); r.Board() != want || len(r.Wide) != 2 || r.Wide[0].String() != "h4-h6" {
 		t.Errorf("record board %v moves %v", r.Board(), r.MoveStrings())
 	}
@@ -135,23 +87,57 @@ func TestPlayWide(t *testing.T) {
 		t.Errorf("the record as a game: %v", err)
 	}
 
-	out.Reset()
-	if err := run(context.Background(), []string{"play", "--board", "16x16", "--color", "white", "--level", "easy"}, strings.NewReader("moves\nquit\n"), &out, &errb); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
-	text = flat(out.String())
-	for _, want := range []string{
+	out = playBoard(t, "moves\nquit\n", "--board", "16x16", "--color", "white", "--level", "easy")
+	wantOutput(t, "16x16: ", out,
 		"you play white, the computer black (level 4, easy: the classical engine, ",
 		"On 16x16 the computer plays the classical engine",
 		"The computer (black) plays ",
 		"16 o x o x o x o x o x o x o x o",
 		"   a b c d e f g h i j k l m n o p\n",
 		"legal moves (",
-	} {
+	)
+}
+
+// playBoard runs "konane play" with args and script as its input and
+// returns its output; it fails t if play fails.
+func playBoard(t *testing.T, script string, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), append([]string{"play"}, args...), strings.NewReader(script), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	return out.String()
+}
+
+// wantOutput fails t (its message led by what) for each of wants that out
+// lacks, white space folded (lines are wrapped to the width).
+func wantOutput(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	text := flat(out)
+	for _, want := range wants {
 		if !strings.Contains(text, flat(want)) {
-			t.Errorf("16x16: output lacks %q:\n%s", want, out.String())
+			t.Errorf("%soutput lacks %q:\n%s", what, want, out)
 		}
 	}
+}
+
+// savedRecord reads the record play saved at path, which must open with
+// the board's tag, the gap start and play's event.
+func savedRecord(t *testing.T, path, board string) *rules.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "[Board \""+board+"\"]\n[Start \"gap\"]\n[Event \"konane play\"]\n") {
+		t.Errorf("record:\n%s", data)
+	}
+	r, err := rules.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestPlayBoardErrors: the boards play cannot play, and the flags that do

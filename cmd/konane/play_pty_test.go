@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/internal/testwait"
 	"golang.org/x/sys/unix"
 )
 
@@ -119,14 +120,7 @@ func TestPlayTerminal(t *testing.T) {
 	prompts++
 	scr.waitFor(t, "black> ", prompts)
 	typeIn("\x04") // Ctrl-D
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Ctrl-D did not end the game")
-	}
+	testwait.Returned(t, done, 30*time.Second, "Ctrl-D did not end the game")
 	out := scr.String()
 	if strings.Contains(out, "unknown command") {
 		t.Errorf("an editing key was taken as a command:\n%q", out)

@@ -75,8 +75,8 @@ func runSelfplay(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *run == "" {
 		return usageError("selfplay", "--run URL is required")
 	}
-	if fs.NArg() > 0 {
-		return usageError("selfplay", "unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	wc := selfplay.WorkerConfig{Parallel: *workers, CacheSize: *cache, Seed: *seed, Poll: *poll, Duration: *dur, Games: *games, Drain: *drain}
 	if wc.Seed == 0 {

@@ -121,8 +121,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return usageError("serve", "--trusted-proxies: %v", err)
 	}
-	if fs.NArg() > 0 {
-		return usageError("serve", "unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if err := checkServeFlags(*searches, *perClient, *treeCache, *reviewSims, *reviewTimeout, *moveTimeout, *drainDelay); err != nil {
 		return err

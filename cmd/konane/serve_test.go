@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/internal/testwait"
+	"github.com/konanezero/konane/web/api/apitest"
 )
 
 // TestServe starts "konane serve" on a free port, plays a move through
@@ -35,28 +36,15 @@ func TestServe(t *testing.T) {
 		t.Fatalf("greeting %q", line)
 	}
 	base := m[1]
-	resp, err := http.Post(base+"api/v2/new", "application/json", strings.NewReader(`{"size":6,"color":"white"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var st struct {
 		Level string   `json:"level"`
 		Moves []string `json:"moves"`
 	}
-	json.NewDecoder(resp.Body).Decode(&st)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || st.Level != "easy" || len(st.Moves) != 1 {
-		t.Errorf("new game as White: %d %+v", resp.StatusCode, st)
+	if code := apitest.Call(t, base+"api/v2/new", `{"size":6,"color":"white"}`, &st); code != 200 || st.Level != "easy" || len(st.Moves) != 1 {
+		t.Errorf("new game as White: %d %+v", code, st)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	testwait.Returned(t, done, 20*time.Second, "serve did not stop")
 }
 
 func TestServeFlagErrors(t *testing.T) {

@@ -70,11 +70,8 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	board := addBoardFlag(fs, "required unless --position is a game record")
 	position := fs.String("position", "", "moves from the start (\"d4 e4 f4-d4\") or a game record file; empty = solve the start")
 	stats := fs.Bool("stats", false, "print the time and the number of positions searched to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("solve", "unexpected argument %q", fs.Arg(0))
 	}
 	rb, sizeSet, err := board.board("solve")
 	if err != nil {

@@ -122,11 +122,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlagSet("train", stderr)
 	var f trainFlags
 	declareTrainFlags(fs, &f)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("train", "unexpected argument %q", fs.Arg(0))
 	}
 	set, err := f.given(fs)
 	if err != nil {

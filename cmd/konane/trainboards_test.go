@@ -17,12 +17,7 @@ import (
 // is refused in one line; one square board is a single-board run as ever.
 func TestTrainBoardList(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	train := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := run(context.Background(), append([]string{"train", "--run", dir}, args...), nil, &out, &out)
-		return out.String(), err
-	}
-	if out, err := train("--board", "4x4,5x4:2", "--generations", "1", "--games-per-gen", "3", "--sims", "8", "--fast-sims", "4",
+	if out, err := trainRun(dir, "--board", "4x4,5x4:2", "--generations", "1", "--games-per-gen", "3", "--sims", "8", "--fast-sims", "4",
 		"--filters", "4", "--blocks", "1", "--batch", "8"); err != nil {
 		t.Fatalf("new multi-board run: %v\n%s", err, out)
 	}
@@ -33,7 +28,7 @@ func TestTrainBoardList(t *testing.T) {
 	if selfplay.BoardSharesString(c.Boards) != "4x4,5x4:2" || c.Size != 0 || !c.Net.MultiBoard() || c.Net.Hops != net.MultiBoardHops {
 		t.Fatalf("config: boards %v size %d net %+v", c.Boards, c.Size, c.Net)
 	}
-	if out, err := train("--generations", "2"); err != nil || !strings.Contains(out, "gen 2:") {
+	if out, err := trainRun(dir, "--generations", "2"); err != nil || !strings.Contains(out, "gen 2:") {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	// A board above 8x8 trains with the others (as WidePositions).

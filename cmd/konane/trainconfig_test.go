@@ -124,6 +124,35 @@ func runCmd(args []string, out *bytes.Buffer) error {
 	return run(context.Background(), args, nil, out, out)
 }
 
+// trainRun runs "konane train --run dir" with args and returns its
+// output.
+func trainRun(dir string, args ...string) (string, error) {
+	var out bytes.Buffer
+	err := runCmd(append([]string{"train", "--run", dir}, args...), &out)
+	return out.String(), err
+}
+
+// newRunConfig runs "konane train" with args on a new run, whose loop
+// captureTrainConfig replaced with one storing its config in got, and
+// reports whether it ran. With wantErr not "", it must fail with an
+// error that says wantErr instead; any other failure fails t.
+func newRunConfig(t *testing.T, got *selfplay.Config, args []string, wantErr string) (out string, ran bool) {
+	t.Helper()
+	*got = selfplay.Config{}
+	out, err := trainRun(filepath.Join(t.TempDir(), "run"), args...)
+	switch {
+	case wantErr != "":
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%v: err %v, want %q", args, err, wantErr)
+		}
+		return out, false
+	case err != nil:
+		t.Errorf("%v: %v\n%s", args, err, out)
+		return out, false
+	}
+	return out, true
+}
+
 func trainCmd(t *testing.T, args ...string) {
 	t.Helper()
 	var out bytes.Buffer

@@ -38,11 +38,8 @@ Example: konane version
 func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", stderr)
 	backendOnly := fs.Bool("backend", false, "print only the network backend (for scripts)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError("version", "unexpected argument %q", fs.Arg(0))
 	}
 	if *backendOnly {
 		fmt.Fprintln(stdout, net.Backend)

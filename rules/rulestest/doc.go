@@ -1,10 +1,11 @@
 // Package rulestest gives tests positions from seeded random games, as
-// net/http/httptest gives them servers. It imports only rules, so that the
+// net/http/httptest gives them servers, and a plain negamax (Wins) to
+// check the searches against. It imports only rules, so that the
 // tests of every package above rules can share it; the internal tests of
 // rules itself cannot (rules' own package importing rulestest would be a
 // cycle) and keep their helpers in rules/helpers_test.go.
 //
-// Each function takes the caller's random source, so that a test keeps
+// Each function that draws takes the caller's random source, so that a test keeps
 // its own seed and stream and gets the same positions on every run:
 //
 //	rng := rand.New(rand.NewPCG(seed, 1))

@@ -17,6 +17,7 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/web/api/apitest"
 )
 
 // testServer is a Service behind httptest.
@@ -41,28 +42,10 @@ func newTestServer(t *testing.T, cfg Config) *testServer {
 	return ts
 }
 
-// call sends a request (a POST when body is not "") and decodes the JSON
-// answer into out; it returns the status code.
+// call asks the API at path (apitest.Call).
 func (ts *testServer) call(t *testing.T, path, body string, out any) int {
 	t.Helper()
-	var resp *http.Response
-	var err error
-	if body == "" {
-		resp, err = http.Get(ts.url + path)
-	} else {
-		resp, err = http.Post(ts.url+path, "application/json", strings.NewReader(body))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
-		t.Fatalf("%s: content type %q", path, ct)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return resp.StatusCode
+	return apitest.Call(t, ts.url+path, body, out)
 }
 
 // mustState calls an endpoint that must answer a state.
