@@ -195,12 +195,7 @@ func TestConfigDiffAddedSetting(t *testing.T) {
 // TestFiltersChangedBlamesConfig: a config.json whose network was edited
 // after the run trained is named as the culprit, not the checkpoint.
 func TestFiltersChangedBlamesConfig(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 1
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 1)
 	cfg.Net.Filters *= 2
 	cfg.Generations = 2
 	b, _ := json.Marshal(cfg)
@@ -217,12 +212,7 @@ func TestFiltersChangedBlamesConfig(t *testing.T) {
 // TestMissingMetricsWarns: a resumed run whose metrics.csv was deleted
 // warns, naming the generations whose history is lost.
 func TestMissingMetricsWarns(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	if err := os.Remove(filepath.Join(dir, runfiles.MetricsFile)); err != nil {
 		t.Fatal(err)
 	}
@@ -243,12 +233,7 @@ func TestMissingMetricsWarns(t *testing.T) {
 // deleted warns that generation 1 is lost, not the last one, and keeps
 // the rows it has (issue 47).
 func TestMetricsRowDeletedWarns(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	path := filepath.Join(dir, runfiles.MetricsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -285,12 +270,7 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 // file (issue 47): the committed generation's, and the best model of a
 // gated run, which plays its games.
 func TestResumeChecksModel(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	for _, c := range []struct {
 		what string
 		gen  int
@@ -325,4 +305,17 @@ func TestResumeChecksModel(t *testing.T) {
 			t.Errorf("resume after the %s model was replaced: %v, want a FileError naming it", c.what, err)
 		}
 	}
+}
+
+// tinyRun trains a tiny run (tinyConfig) of gens generations in a new
+// temporary folder and returns the folder and the run's config.
+func tinyRun(t *testing.T, gens int) (string, Config) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = gens
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg
 }
