@@ -216,15 +216,7 @@ func TestMissingMetricsWarns(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, runfiles.MetricsFile)); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Generations = 3
-	var logged []string
-	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(logged, func(l string) bool {
-		return strings.HasPrefix(l, "warning: ") && strings.Contains(l, "generations 1 to 2 are lost")
-	}) {
+	if logged := resumeLog(t, dir, cfg, 3); !hasWarning(logged, func(l string) bool { return strings.Contains(l, "generations 1 to 2 are lost") }) {
 		t.Errorf("log %q: want a warning naming generations 1 to 2", logged)
 	}
 }
@@ -246,15 +238,7 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 	if err := os.WriteFile(path, []byte(lines[0]+strings.Join(lines[2:], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Generations = 3
-	var logged []string
-	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(logged, func(l string) bool {
-		return strings.HasPrefix(l, "warning: ") && strings.HasSuffix(l, "those of generation 1 are lost")
-	}) {
+	if logged := resumeLog(t, dir, cfg, 3); !hasWarning(logged, func(l string) bool { return strings.HasSuffix(l, "those of generation 1 are lost") }) {
 		t.Errorf("log %q: want a warning naming generation 1", logged)
 	}
 	d := NewRunDir(dir)
@@ -318,4 +302,23 @@ func tinyRun(t *testing.T, gens int) (string, Config) {
 		t.Fatal(err)
 	}
 	return dir, cfg
+}
+
+// resumeLog resumes the run in dir (of config cfg) up to gens
+// generations and returns the lines it logged.
+func resumeLog(t *testing.T, dir string, cfg Config, gens int) []string {
+	t.Helper()
+	cfg.Generations = gens
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		t.Fatal(err)
+	}
+	return logged
+}
+
+// hasWarning reports whether one of the lines logged is a warning that
+// says what says.
+func hasWarning(logged []string, says func(line string) bool) bool {
+	return slices.ContainsFunc(logged, func(l string) bool { return strings.HasPrefix(l, "warning: ") && says(l) })
 }
