@@ -262,10 +262,7 @@ func TestPlayBadInput(t *testing.T) {
 
 func TestPlayFlagErrors(t *testing.T) {
 	six := agenttest.TinyModelFile(t, 6)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkErrors(t, []errCase{
 		{[]string{"play", "--model", six, "--size", "7"}, "it plays 6x6, not 7x7"},
 		{[]string{"play", "--size", "17"}, "--size 17: 17x17 is outside the boards 4x4..16x16"},
 		{[]string{"play", "--color", "green"}, `--color "green": want black, white or random`},
@@ -276,13 +273,7 @@ func TestPlayFlagErrors(t *testing.T) {
 		{[]string{"play", "--time", "-1s"}, "--time -1s"},
 		{[]string{"play", "extra"}, `unexpected argument "extra"`},
 		{[]string{"play", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
-	} {
-		var out, errb bytes.Buffer
-		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // playLines plays a 6x6 game at level easy with the lines of script as
