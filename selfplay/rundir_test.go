@@ -195,12 +195,7 @@ func TestConfigDiffAddedSetting(t *testing.T) {
 // TestFiltersChangedBlamesConfig: a config.json whose network was edited
 // after the run trained is named as the culprit, not the checkpoint.
 func TestFiltersChangedBlamesConfig(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 1
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 1)
 	cfg.Net.Filters *= 2
 	cfg.Generations = 2
 	b, _ := json.Marshal(cfg)
@@ -217,24 +212,11 @@ func TestFiltersChangedBlamesConfig(t *testing.T) {
 // TestMissingMetricsWarns: a resumed run whose metrics.csv was deleted
 // warns, naming the generations whose history is lost.
 func TestMissingMetricsWarns(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	if err := os.Remove(filepath.Join(dir, runfiles.MetricsFile)); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Generations = 3
-	var logged []string
-	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(logged, func(l string) bool {
-		return strings.HasPrefix(l, "warning: ") && strings.Contains(l, "generations 1 to 2 are lost")
-	}) {
+	if logged := resumeLog(t, dir, cfg, 3); !hasWarning(logged, func(l string) bool { return strings.Contains(l, "generations 1 to 2 are lost") }) {
 		t.Errorf("log %q: want a warning naming generations 1 to 2", logged)
 	}
 }
@@ -243,12 +225,7 @@ func TestMissingMetricsWarns(t *testing.T) {
 // deleted warns that generation 1 is lost, not the last one, and keeps
 // the rows it has (issue 47).
 func TestMetricsRowDeletedWarns(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	path := filepath.Join(dir, runfiles.MetricsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -261,15 +238,7 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 	if err := os.WriteFile(path, []byte(lines[0]+strings.Join(lines[2:], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Generations = 3
-	var logged []string
-	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(logged, func(l string) bool {
-		return strings.HasPrefix(l, "warning: ") && strings.HasSuffix(l, "those of generation 1 are lost")
-	}) {
+	if logged := resumeLog(t, dir, cfg, 3); !hasWarning(logged, func(l string) bool { return strings.HasSuffix(l, "those of generation 1 are lost") }) {
 		t.Errorf("log %q: want a warning naming generation 1", logged)
 	}
 	d := NewRunDir(dir)
@@ -285,12 +254,7 @@ func TestMetricsRowDeletedWarns(t *testing.T) {
 // file (issue 47): the committed generation's, and the best model of a
 // gated run, which plays its games.
 func TestResumeChecksModel(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Generations = 2
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := tinyRun(t, 2)
 	for _, c := range []struct {
 		what string
 		gen  int
@@ -325,4 +289,36 @@ func TestResumeChecksModel(t *testing.T) {
 			t.Errorf("resume after the %s model was replaced: %v, want a FileError naming it", c.what, err)
 		}
 	}
+}
+
+// tinyRun trains a tiny run (tinyConfig) of gens generations in a new
+// temporary folder and returns the folder and the run's config.
+func tinyRun(t *testing.T, gens int) (string, Config) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Generations = gens
+	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg
+}
+
+// resumeLog resumes the run in dir (of config cfg) up to gens
+// generations and returns the lines it logged.
+func resumeLog(t *testing.T, dir string, cfg Config, gens int) []string {
+	t.Helper()
+	cfg.Generations = gens
+	var logged []string
+	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		t.Fatal(err)
+	}
+	return logged
+}
+
+// hasWarning reports whether one of the lines logged is a warning that
+// says what says.
+func hasWarning(logged []string, says func(line string) bool) bool {
+	return slices.ContainsFunc(logged, func(l string) bool { return strings.HasPrefix(l, "warning: ") && says(l) })
 }

@@ -2,14 +2,13 @@ package selfplay
 
 import (
 	"context"
-	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/konanezero/konane/runstore"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // TestScaleOutWaste measures, with KONANE_WASTE=N (workers), the share
@@ -27,16 +26,12 @@ func TestScaleOutWaste(t *testing.T) {
 		gens = g
 	}
 	ctx := context.Background()
-	store, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, filepath.Join(t.TempDir(), "run"))
 	cfg := tinyConfig()
 	cfg.GamesPerGen = 8
 	cfg.Generations = gens
 	stop := feedWorkers(t, ctx, store, n) // 2 games in flight each
-	err = TrainFromWorkers(ctx, store, cfg, Hooks{}, func(string, ...any) {})
+	err := TrainFromWorkers(ctx, store, cfg, Hooks{}, func(string, ...any) {})
 	stop()
 	if err != nil {
 		t.Fatal(err)

@@ -23,11 +23,7 @@ import (
 // games, each trained on once, and the workers switch models and pause.
 func TestWorkersFeedTrainer(t *testing.T) {
 	ctx := context.Background()
-	store, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, filepath.Join(t.TempDir(), "run"))
 	cfg := tinyConfig()
 	cfg.Generations = 3
 	wctx, stop := context.WithCancel(ctx)
@@ -50,7 +46,7 @@ func TestWorkersFeedTrainer(t *testing.T) {
 			}
 		}()
 	}
-	err = TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf)
+	err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf)
 	stop()
 	wg.Wait()
 	if err != nil {
@@ -93,11 +89,7 @@ func TestWorkersFeedTrainer(t *testing.T) {
 
 func TestTrainerRefusesSecond(t *testing.T) {
 	ctx := context.Background()
-	store, err := runstore.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, t.TempDir())
 	l, err := store.Acquire(ctx, time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -208,16 +200,8 @@ func TestBackpressureCountsOwnGames(t *testing.T) {
 // spool copy go.
 func TestUploadReplacesBrokenObject(t *testing.T) {
 	ctx := context.Background()
-	store, err := runstore.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	spool, err := runstore.OpenSpool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
+	store := openStore(t, ctx, t.TempDir())
+	spool := openSpool(t)
 	data := bytes.Repeat([]byte("a game "), 1000)
 	sum := runstore.SHA256(data)
 	name, key := runfiles.SpoolName(3, sum), runfiles.WorkerShardKey(3, sum)
@@ -254,17 +238,9 @@ func TestWorkOnLocalRun(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	store, err := runstore.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	spool, err := runstore.OpenSpool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
-	err = Work(ctx, store, spool, WorkerConfig{Parallel: 1, Seed: 1, Poll: 10 * time.Millisecond}, WorkerHooks{}, t.Logf)
+	store := openStore(t, ctx, dir)
+	spool := openSpool(t)
+	err := Work(ctx, store, spool, WorkerConfig{Parallel: 1, Seed: 1, Poll: 10 * time.Millisecond}, WorkerHooks{}, t.Logf)
 	if !errors.Is(err, ErrNoWorkerTrainer) || ctx.Err() != nil {
 		t.Fatalf("Work on a local run: %v, want ErrNoWorkerTrainer at once", err)
 	}
@@ -275,11 +251,7 @@ func TestWorkOnLocalRun(t *testing.T) {
 func TestWorkerGamesLimitReturns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	store, err := runstore.Open(ctx, filepath.Join(t.TempDir(), "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, filepath.Join(t.TempDir(), "run"))
 	cfg := tinyConfig()
 	cfg.Generations = 1
 	cfg.GamesPerGen = 100 // the trainer waits; only the worker's limit ends its games
@@ -287,11 +259,7 @@ func TestWorkerGamesLimitReturns(t *testing.T) {
 	trained := make(chan error, 1)
 	go func() { trained <- TrainFromWorkers(tctx, store, cfg, Hooks{}, t.Logf) }()
 	defer func() { stopTrainer(); <-trained }()
-	spool, err := runstore.OpenSpool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
+	spool := openSpool(t)
 	wc := WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond, Games: 3}
 	done := make(chan error, 1)
 	go func() { done <- Work(ctx, store, spool, wc, WorkerHooks{}, t.Logf) }()
@@ -321,22 +289,14 @@ func TestRunModeRecorded(t *testing.T) {
 	if err := Run(ctx, local, cfg, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
-	store, err := runstore.Open(ctx, local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, local)
 	var me *ModeError
 	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {
 		t.Fatalf("workers on a local run: %v, want a ModeError", err)
 	}
 
 	fed := t.TempDir()
-	wstore, err := runstore.Open(ctx, fed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wstore.Close()
+	wstore := openStore(t, ctx, fed)
 	tctx, stop := context.WithCancel(ctx)
 	hooks := Hooks{Start: stop} // the run is made; stop before its games
 	if err := TrainFromWorkers(tctx, wstore, cfg, hooks, t.Logf); err != nil && !errors.Is(err, context.Canceled) {
@@ -361,11 +321,7 @@ func TestJunkInGamesFolder(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	dir := filepath.Join(t.TempDir(), "run")
-	store, err := runstore.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t, ctx, dir)
 	cfg := tinyConfig()
 	cfg.Generations = 1
 	var junk []string
@@ -408,7 +364,7 @@ func TestJunkInGamesFolder(t *testing.T) {
 		}
 		done <- Work(wctx, store, sp, WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond}, WorkerHooks{}, t.Logf)
 	}()
-	err = TrainFromWorkers(ctx, store, cfg, Hooks{Start: func() { addJunk(); close(started) }}, t.Logf)
+	err := TrainFromWorkers(ctx, store, cfg, Hooks{Start: func() { addJunk(); close(started) }}, t.Logf)
 	stop()
 	if werr := <-done; werr != nil {
 		t.Errorf("worker: %v", werr)
@@ -427,4 +383,27 @@ func TestJunkInGamesFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(stale)); err != nil {
 		t.Errorf("the games folder: %v", err)
 	}
+}
+
+// openStore opens the run at loc, closed when the test ends.
+func openStore(t *testing.T, ctx context.Context, loc string) *runstore.Store {
+	t.Helper()
+	s, err := runstore.Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// openSpool opens a spool in a new temporary folder, closed when the test
+// ends.
+func openSpool(t *testing.T) *runstore.Spool {
+	t.Helper()
+	sp, err := runstore.OpenSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	return sp
 }

@@ -77,10 +77,7 @@ func TestTrainSmallSims(t *testing.T) {
 // are refused with an error naming them.
 func TestExplicitFlagsConflict(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkErrors(t, []errCase{
 		{[]string{"train", "--run", dir, "--size", "6", "--sims", "8", "--fast-sims", "16"}, "train: --fast-sims 16 is more than --sims 8"},
 		{[]string{"train", "--run", dir, "--gate-sims", "8"}, "--gate-sims applies to the gate: give --gate-games too"},
 		{[]string{"train", "--run", dir, "--solver", "off", "--solve-nodes", "100"}, "--solve-nodes applies to the solver, which --solver off turns off"},
@@ -89,13 +86,7 @@ func TestExplicitFlagsConflict(t *testing.T) {
 		{[]string{"arena", "--size", "5", "--solver-check", "--games", "4", "greedy"}, "--games applies to a match, not to --solver-check"},
 		{[]string{"arena", "--size", "5", "--positions", "4", "greedy", "random"}, "--positions applies to --solver-check only"},
 		{[]string{"serve", "--trusted-proxies", "10.0.0.1,proxy.example"}, "serve: --trusted-proxies: "},
-	} {
-		var out bytes.Buffer
-		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &out)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // TestStrengthFlags: the default level gives way to --sims or --time; an

@@ -116,10 +116,7 @@ func TestGTPWideBoard(t *testing.T) {
 
 func TestGTPFlagErrors(t *testing.T) {
 	six := agenttest.TinyModelFile(t, 6)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkErrors(t, []errCase{
 		{[]string{"gtp", "--model", six, "--size", "7"}, "no model for 7x7 (there is one for 6x6)"},
 		{[]string{"gtp", "--size", "3"}, "--size 3"},
 		{[]string{"gtp", "--model", six, "--board", "7x6"}, "gtp: no model for 7x6 (there is one for 6x6)"},
@@ -128,11 +125,5 @@ func TestGTPFlagErrors(t *testing.T) {
 		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
 		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
 		{[]string{"gtp", "extra"}, `unexpected argument "extra"`},
-	} {
-		var out, errb bytes.Buffer
-		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }

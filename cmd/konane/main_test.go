@@ -77,3 +77,22 @@ func TestNoArgs(t *testing.T) {
 		}
 	}
 }
+
+// errCase is a command line that must fail, and what its error says.
+type errCase struct {
+	args []string
+	want string
+}
+
+// checkErrors runs each command line of cases and fails t for each that
+// does not fail with an error that contains its want.
+func checkErrors(t *testing.T, cases []errCase) {
+	t.Helper()
+	for _, tc := range cases {
+		var out bytes.Buffer
+		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &out)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+}

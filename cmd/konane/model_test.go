@@ -50,10 +50,7 @@ func TestModelErrors(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk")
 	os.WriteFile(junk, []byte("not a model"), 0o644)
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkErrors(t, []errCase{
 		{[]string{"model"}, "missing action"},
 		{[]string{"model", "info"}, "exactly one FILE"},
 		{[]string{"model", "frob", "x"}, `unknown action "frob"`},
@@ -61,13 +58,7 @@ func TestModelErrors(t *testing.T) {
 		{[]string{"model", "info", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"model", "new", filepath.Join(dir, "m")}, "model: --board is required"},
 		{[]string{"model", "new", "--size", "6", "--filters", "0", filepath.Join(dir, "m")}, "model: net: 0 filters"},
-	} {
-		var out, errb bytes.Buffer
-		err := run(context.Background(), tc.args, nil, &out, &errb)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: err = %v, want it to mention %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // TestModelInfoEscapes: metadata strings reach the terminal with their

@@ -48,10 +48,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeFlagErrors(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkErrors(t, []errCase{
 		{[]string{"serve", "--max-sessions", "200"}, "--max-sessions is gone: the server keeps no games now"},
 		{[]string{"serve", "--idle", "1h"}, "--idle is gone"},
 		{[]string{"serve", "--idle-unplayed", "5m"}, "--idle-unplayed is gone"},
@@ -63,11 +60,5 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"serve", "--addr", "256.0.0.1:99999"}, "serve: listen"},
 		{[]string{"serve", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},
 		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
-	} {
-		var out, errb bytes.Buffer
-		err := run(context.Background(), tc.args, strings.NewReader(""), &out, &errb)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v; want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }

@@ -5,8 +5,9 @@
 // rules itself cannot (rules' own package importing rulestest would be a
 // cycle) and keep their helpers in rules/helpers_test.go.
 //
-// Each function that draws takes the caller's random source, so that a test keeps
-// its own seed and stream and gets the same positions on every run:
+// Each function that draws positions takes the caller's random source,
+// so that a test keeps its own seed and stream and gets the same
+// positions on every run:
 //
 //	rng := rand.New(rand.NewPCG(seed, 1))
 //	for _, p := range rulestest.Games(rng, 6, 10) {
