@@ -13,7 +13,7 @@ import (
 )
 
 // TestSecondInterruptExits: a command stuck where its context does not
-// reach (opening a FIFO without a writer) exits at the second Ctrl-C,
+// reach (reading a FIFO whose writer is silent) exits at the second Ctrl-C,
 // with status 130 (issue 47).
 func TestSecondInterruptExits(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "game.txt")
@@ -28,7 +28,25 @@ func TestSecondInterruptExits(t *testing.T) {
 	end := make(chan error, 1)
 	go func() { end <- cmd.Wait() }()
 	defer cmd.Process.Kill()
-	time.Sleep(time.Second) // the signals are registered first thing
+	// The command registers its signals first thing and opens the game
+	// file after: once our write end of the FIFO opens, its read end is
+	// open, so the command is past the registration however slowly it
+	// started (a fixed sleep failed under load). The writer stays open
+	// and silent, so the command waits in its read.
+	opened := make(chan *os.File, 1)
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			opened <- w
+		}
+	}()
+	select {
+	case w := <-opened:
+		defer w.Close()
+	case err := <-end:
+		t.Fatalf("the command ended before it opened its game file: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the command did not open its game file within 30 s")
+	}
 	cmd.Process.Signal(os.Interrupt)
 	select {
 	case err := <-end:
