@@ -119,11 +119,11 @@ func (m *Model) Boards() []rules.Board {
 func (m *Model) TrainedOn(b rules.Board) bool { return slices.Contains(m.Boards(), b) }
 
 // ForBoard returns the model, sharing m's weights, that plays board b:
-// its evaluators and trainers take b's positions. It fails, wrapping
-// ErrSize, when the network cannot play b (a board Position does not
-// hold, or a single-board network whose policy planes lack b's longest
-// jumps). A board the weights were not trained on is played, untrained;
-// BoardNote says so.
+// its evaluators and trainers take b's positions (WidePositions above
+// 8x8: Evaluator.EvaluateWide). It fails, wrapping ErrSize, when the
+// network cannot play b (a single-board network whose policy planes lack
+// b's longest jumps, every board above 8x8 among them). A board the
+// weights were not trained on is played, untrained; BoardNote says so.
 func (m *Model) ForBoard(b rules.Board) (*Model, error) {
 	mb, err := m.forBoard(b)
 	if err != nil {
