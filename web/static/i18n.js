@@ -61,7 +61,8 @@ export function levelName(level) { return levelKeys[level] ? t(levelKeys[level])
 // levelAbout says what the level plays like and, on board (its name,
 // "6x6"), whether it plays perfectly there: perfect is the level's word
 // for that board in the config (levels[].perfect: "always", "early" or
-// none), from the least level that plays perfectly there from early on.
+// none), and from the name of the least level that plays perfectly there
+// from early on (for "early").
 export function levelAbout(level, board, perfect, from) {
   const about = levelAboutKeys[level] ? t(levelAboutKeys[level]) : "";
   if (!perfectKeys[perfect]) return about;
