@@ -9,15 +9,6 @@ import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
 import {$, announce, busy, prefs, touchScreen} from "./page.js";
 
-// levelAboutOn says what the level plays like on board (its name, "6x6"),
-// where it plays perfectly included (the config's levels[].perfect).
-export function levelAboutOn(level, board) {
-  const l = config.levels.find((x) => x.name === level);
-  const perfect = l && l.perfect ? l.perfect[board] : undefined;
-  const from = config.levels.find((x) => x.perfect && x.perfect[board] === "early");
-  return levelAbout(level, board, perfect, from ? from.name : "");
-}
-
 export let state = null;    // the game, as the server last sent it (state.game is the record)
 let selected = null; // the square of the stone chosen to jump, or null
 let hint = null;     // the last hint's move (drawn as an arrow), or null
@@ -91,7 +82,7 @@ export function show(s, same) {
   resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
-  $("levelabout").textContent = levelAboutOn(s.level, boardName(s.game));
+  $("levelabout").textContent = levelAbout(s.level, boardName(s.game), config.levels);
   if (old && !old.over && s.over) suggestLevel(s);
   else $("levelsuggest").hidden = true;
   drawEval();

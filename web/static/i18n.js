@@ -59,13 +59,15 @@ const perfectKeys = {always: "level.perfect.always", early: "level.perfect.early
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
 // levelAbout says what the level plays like and, on board (its name,
-// "6x6"), whether it plays perfectly there: perfect is the level's word
-// for that board in the config (levels[].perfect: "always", "early" or
-// none), and from the name of the least level that plays perfectly there
-// from early on (for "early").
-export function levelAbout(level, board, perfect, from) {
+// "6x6"), whether it plays perfectly there, by levels, the config's
+// (levels[].perfect: "always", "early" — from early in the game, like
+// every level from the least one that does — or none).
+export function levelAbout(level, board, levels) {
   const about = levelAboutKeys[level] ? t(levelAboutKeys[level]) : "";
+  const l = levels.find((x) => x.name === level);
+  const perfect = l && l.perfect ? l.perfect[board] : undefined;
   if (!perfectKeys[perfect]) return about;
-  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: levelName(from)});
+  const from = levels.find((x) => x.perfect && x.perfect[board] === "early");
+  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: from ? levelName(from.name) : ""});
   return about ? about + " " + said : said;
 }
