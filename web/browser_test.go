@@ -1347,6 +1347,12 @@ func browserTutorial(t *testing.T, browser context.Context, ts *testServer) {
 	if got := p.eval(`document.getElementById("tutorial").hidden + " " + document.querySelectorAll("#board .sq").length + " " + document.getElementById("level").value + " " + document.getElementById("status").textContent`); got != "true 36 newcomer "+msgs["status.removeBlack"] {
 		t.Errorf("after the tutorial: %s", got)
 	}
+	// Black is lost with perfect play on 6x6 (solver.KnownWinner), and the
+	// page says so from the first move; the game is at the weakest level,
+	// one a newcomer can win.
+	if got := p.text("evaltext"); !strings.HasPrefix(got, msgs["eval.provenWhite"]) {
+		t.Errorf("the tutorial's game says %q at its start, want it to begin %q", got, msgs["eval.provenWhite"])
+	}
 }
 
 // browserReviewIn reviews the game just played in the page's language:

@@ -5,7 +5,7 @@
 import {api, config} from "./api.js";
 import {applyMove, boardDims, boardLabel, boardName, drawArrows, gapStart, initialRows, renderBoard, squares, swallowClick} from "./board.js";
 import {gameCode} from "./gamecode.js";
-import {levelAboutOn, levelName, msg, putText, t} from "./i18n.js";
+import {levelAbout, levelName, msg, putText, t} from "./i18n.js";
 import {queueMove} from "./motion.js";
 import {$, announce, busy, prefs, touchScreen} from "./page.js";
 
@@ -82,7 +82,7 @@ export function show(s, same) {
   resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
-  $("levelabout").textContent = levelAboutOn(config.levels, s.level, boardName(s.game));
+  $("levelabout").textContent = levelAbout(s.level, boardName(s.game), config.levels);
   if (old && !old.over && s.over) suggestLevel(s);
   else $("levelsuggest").hidden = true;
   drawEval();

@@ -59,22 +59,15 @@ const perfectKeys = {always: "level.perfect.always", early: "level.perfect.early
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
 // levelAbout says what the level plays like and, on board (its name,
-// "6x6"), whether it plays perfectly there: perfect is the level's word
-// for that board in the config (levels[].perfect: "always", "early" or
-// none), from the least level that plays perfectly there from early on.
-function levelAbout(level, board, perfect, from) {
+// "6x6"), whether it plays perfectly there, by levels, the config's
+// (levels[].perfect: "always", "early" — from early in the game, like
+// every level from the least one that does — or none).
+export function levelAbout(level, board, levels) {
   const about = levelAboutKeys[level] ? t(levelAboutKeys[level]) : "";
-  if (!perfectKeys[perfect]) return about;
-  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: levelName(from)});
-  return about ? about + " " + said : said;
-}
-
-// levelAboutOn says what the level plays like on board (its name, "6x6"),
-// where it plays perfectly included (levels: the config's levels, whose
-// levels[].perfect says on which boards and from when).
-export function levelAboutOn(levels, level, board) {
   const l = levels.find((x) => x.name === level);
   const perfect = l && l.perfect ? l.perfect[board] : undefined;
+  if (!perfectKeys[perfect]) return about;
   const from = levels.find((x) => x.perfect && x.perfect[board] === "early");
-  return levelAbout(level, board, perfect, from ? from.name : "");
+  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: from ? levelName(from.name) : ""});
+  return about ? about + " " + said : said;
 }

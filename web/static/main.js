@@ -9,7 +9,7 @@ import {boardName, fillBoardMenu, setBoardMenu} from "./board.js";
 import {copyText, gameKey, movesText, rematch, resign} from "./controls.js";
 import {act, askHint, coachOn, coachPlayOn, flip, newGame, note, resignArmed, show, state, viewMove, viewPly} from "./game.js";
 import {gameCode} from "./gamecode.js";
-import {levelAboutOn, levelName, t} from "./i18n.js";
+import {levelAbout, levelName, t} from "./i18n.js";
 import {openingsInit} from "./openings.js";
 import {$, busy, prefs} from "./page.js";
 import {closeReview, openReview, playOn, reviewKey, rv, selectMove, sendRecord} from "./review.js";
@@ -89,7 +89,7 @@ function init() {
   });
   $("hint").addEventListener("click", askHint);
   $("level").addEventListener("change", () => {
-    $("levelabout").textContent = levelAboutOn(config.levels, $("level").value, state ? boardName(state.game) : $("size").value);
+    $("levelabout").textContent = levelAbout($("level").value, state ? boardName(state.game) : $("size").value, config.levels);
     if (!state) return;
     // The level's name alone: the menu's "8 · " would break the
     // sentence.
@@ -109,7 +109,7 @@ function init() {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, n: l.number}), l.name, false, l.name === config.defaultLevel));
     }
-    $("levelabout").textContent = levelAboutOn(config.levels, $("level").value, $("size").value);
+    $("levelabout").textContent = levelAbout($("level").value, $("size").value, config.levels);
     openingsInit();
     // A reload, a bookmark or a shared link (#g=...) goes on with its
     // game; so does the language switch (the tab's storage). A game that
