@@ -154,6 +154,17 @@ func (c Config) gameShape(i int) int {
 	return rules.ShapeCode(b.W, b.H)
 }
 
+// gameShardSize is the size written in game i's own shard (kept until
+// the generation's games are merged) and read back by recover: its
+// board's shape code, or 0 (a shard of several boards, version 5) for a
+// board above 8x8, which a shard of one size cannot hold.
+func (c Config) gameShardSize(i int) int {
+	if w, h := rules.ShapeDims(c.gameShape(i)); w > rules.MaxSize || h > rules.MaxSize {
+		return 0
+	}
+	return c.gameShape(i)
+}
+
 // BoardGame returns the game settings of board b in a multi-board run:
 // Game on b, with the first plies at temperature 1, the rescored stones,
 // the random opening plies and the endgame solver's stones of the

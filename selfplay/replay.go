@@ -264,9 +264,23 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // encodeShard writes the shard of samples to w: of version 2 with tag,
 // of version 1 without; of version 3 if a sample has auxiliary targets
 // (with tag, or with generation 0 of run 0 if it is nil); of version 4
-// for size 0 (samples of any boards).
+// for size 0 (samples of any boards up to 8x8), of version 5 for size 0
+// when a sample is of a board above 8x8. A shard of one size (size > 0)
+// holds samples of that board only: a sample of another board is
+// refused, so that no shard is written that could not be read back.
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	mixed := size == 0
+	if !mixed {
+		if w, h := rules.ShapeDims(size); w > rules.MaxSize || h > rules.MaxSize {
+			return fmt.Errorf("selfplay: replay shard of board size %s: a board above 8x8 is written in a shard of several boards (size 0)", shapeName(size))
+		}
+		for i, s := range samples {
+			if s.Shape() != size {
+				return fmt.Errorf("selfplay: replay shard of board size %s: sample %d is of board size %s (a shard of several boards has size 0)",
+					shapeName(size), i, shapeName(s.Shape()))
+			}
+		}
+	}
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
 	aux := mixed || slices.ContainsFunc(samples, net.Sample.HasAux)
 	if aux && tag == nil {

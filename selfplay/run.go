@@ -214,7 +214,7 @@ func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 	for i := range n {
 		var samples []net.Sample
 		if merged == nil {
-			if samples, err = g.dir.readGameSamples(g.gen, i, g.cfg.gameShape(i)); err != nil {
+			if samples, err = g.dir.readGameSamples(g.gen, i, g.cfg.gameShardSize(i)); err != nil {
 				continue // not played, or not saved whole
 			}
 		}
@@ -264,7 +264,7 @@ func (g *genWork) play(ctx context.Context, evals map[int]*net.Evaluator, gs *ga
 	done := func(k int, game Game) error { // called one game at a time
 		i := todo[k]
 		game.Record.SetTag("Event", fmt.Sprintf("self-play generation %d game %d", g.gen, i))
-		if err := g.dir.writeGame(g.gen, i, g.cfg.gameShape(i), game.Record, game.Samples); err != nil {
+		if err := g.dir.writeGame(g.gen, i, g.cfg.gameShardSize(i), game.Record, game.Samples); err != nil {
 			return err
 		}
 		gs.samples[i] = game.Samples

@@ -75,6 +75,17 @@ func TestWideShard(t *testing.T) {
 	if _, _, err := decodeShard(data, 6); err == nil || !strings.Contains(err.Error(), "several boards") {
 		t.Errorf("a wide shard read as 6x6's: %v", err)
 	}
+	// A shard of one board holds that board's samples only: writing a
+	// 9x8 sample into a 9x8 or 6x6 shard is refused at once (a shard of
+	// one size has no room for a wide sample's board and could not be
+	// read back).
+	for size, want := range map[int]string{6: "sample 0 is of board size 9x8", rules.ShapeCode(9, 8): "a board above 8x8"} {
+		var one bytes.Buffer
+		err := encodeShard(&one, size, &shardTag{}, samples[:3])
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("9x8 samples written into a shard of size %d: %v, want an error saying %q", size, err, want)
+		}
+	}
 	var narrow bytes.Buffer
 	var sixes []net.Sample
 	for _, s := range samples {
@@ -198,5 +209,42 @@ func TestWideBoardRun(t *testing.T) {
 	}
 	if got := net.BoardList(m.Boards()); got != "9x8,5x4" {
 		t.Errorf("the model says it was trained on %s", got)
+	}
+}
+
+// TestWideGameShardReadsBack: a game's own shard, kept until the
+// generation's games merge, is read back by recovery on every board of a
+// multi-board run — a 9x8 game's in a shard of several boards (a shard of
+// one size cannot hold it), a 5x4 game's as before.
+func TestWideGameShardReadsBack(t *testing.T) {
+	bs, err := ParseBoardShares("9x8,5x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultMultiBoardConfig(bs)
+	if got := []int{cfg.gameShardSize(0), cfg.gameShardSize(1)}; got[0] != 0 || got[1] != rules.ShapeCode(5, 4) {
+		t.Fatalf("game shard sizes %v, want [0 %d]", got, rules.ShapeCode(5, 4))
+	}
+	d, err := OpenRunDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var nine []net.Sample
+	for _, s := range wideSamples(t) {
+		if s.IsWide() {
+			nine = append(nine, s)
+		}
+	}
+	g, err := rules.NewWideGame(cfg.GameBoard(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.writeGame(3, 0, cfg.gameShardSize(0), g.Record(), nine); err != nil {
+		t.Fatal(err)
+	}
+	back, err := d.readGameSamples(3, 0, cfg.gameShardSize(0))
+	if err != nil || !reflect.DeepEqual(back, nine) {
+		t.Fatalf("9x8 game's shard read back: %d samples of %d, %v", len(back), len(nine), err)
 	}
 }
