@@ -137,8 +137,8 @@ func (s Sample) checkWide(cfg Config, legal []rules.WideMove) ([]rules.WideMove,
 	if !(s.Value >= -1 && s.Value <= 1) {
 		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
 	}
-	if s.MovesLeft < 0 || s.MovesLeft > MaxMovesLeft {
-		return nil, fmt.Errorf("moves left %d outside 0..%d", s.MovesLeft, MaxMovesLeft)
+	if !s.MovesLeftOK() {
+		return nil, fmt.Errorf("moves left %d outside 0 to the %s board's squares", s.MovesLeft, p.Dims())
 	}
 	if !s.WideFinal.AndNot(p.Valid()).IsZero() {
 		return nil, fmt.Errorf("final stones off the %s board", p.Dims())
@@ -190,8 +190,8 @@ func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	if !(s.Value >= -1 && s.Value <= 1) {
 		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
 	}
-	if s.MovesLeft < 0 || s.MovesLeft > MaxMovesLeft {
-		return nil, fmt.Errorf("moves left %d outside 0..%d", s.MovesLeft, MaxMovesLeft)
+	if !s.MovesLeftOK() {
+		return nil, fmt.Errorf("moves left %d outside 0 to the %s board's squares", s.MovesLeft, p.Dims())
 	}
 	if s.Final&^p.Valid() != 0 {
 		return nil, fmt.Errorf("final stones %#x off the %s board", s.Final, p.Dims())
@@ -199,9 +199,17 @@ func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	return legal, nil
 }
 
-// MaxMovesLeft bounds Sample.MovesLeft: no game has more plies than its
-// board has squares (two removals, then each jump captures a stone).
-const MaxMovesLeft = rules.MaxSide * rules.MaxSide
+// MovesLeftOK reports whether s.MovesLeft is possible on s's board (its
+// position must be valid): 0 up to the board's number of squares, as no
+// game has more plies than its board has squares (two removals, then each
+// jump captures a stone).
+func (s Sample) MovesLeftOK() bool {
+	squares := s.Position.Width() * s.Position.Height()
+	if s.IsWide() {
+		squares = int(s.Wide.W) * int(s.Wide.H)
+	}
+	return s.MovesLeft >= 0 && s.MovesLeft <= squares
+}
 
 // movesLeftTarget is the moves-left head's target for a sample of a board
 // of the given number of squares: the plies left as a fraction of them,

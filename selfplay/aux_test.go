@@ -117,6 +117,17 @@ func TestAuxShards(t *testing.T) {
 	if _, _, err := decodeShard(b.Bytes(), 6); err == nil {
 		t.Error("final stones off the board read")
 	}
+	// More plies left than a 6x6 game has (36 squares) is refused; as
+	// many as it has are read.
+	for left, ok := range map[int]bool{36: true, 37: false, 200: false} {
+		b.Reset()
+		many := append([]net.Sample(nil), aux...)
+		many[0].MovesLeft = left
+		encodeShard(&b, 6, nil, many)
+		if _, _, err := decodeShard(b.Bytes(), 6); (err == nil) != ok {
+			t.Errorf("a 6x6 sample with %d moves left: read error %v", left, err)
+		}
+	}
 
 	r := NewReplay(6, 1000, 1000)
 	r.Add(aux)

@@ -549,8 +549,8 @@ func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
 	if !(s.Value >= -1 && s.Value <= 1) {
 		return s, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
 	}
-	if s.MovesLeft > net.MaxMovesLeft {
-		return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
+	if !s.MovesLeftOK() {
+		return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game on its board has", i, s.MovesLeft)
 	}
 	if !final.AndNot(p.Valid()).IsZero() {
 		return s, nil, fmt.Errorf("sample %d: final stones off the board", i)
@@ -611,8 +611,8 @@ func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte
 		s.MovesLeft = int(binary.LittleEndian.Uint16(body[0:]))
 		s.Final = binary.LittleEndian.Uint64(body[2:])
 		body = body[sampleAux:]
-		if s.MovesLeft > net.MaxMovesLeft {
-			return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game has", i, s.MovesLeft)
+		if !s.MovesLeftOK() {
+			return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game on its board has", i, s.MovesLeft)
 		}
 		if s.Final&^s.Position.Valid() != 0 {
 			return s, nil, fmt.Errorf("sample %d: final stones %#x off the board", i, s.Final)
