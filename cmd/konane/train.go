@@ -100,7 +100,7 @@ machine, after 30 s elsewhere). A run records where its games are played
 "Train on many machines" in the README.
 
 --board with a list of boards up to 16x16 (6x6,7x6,7x7,8x8,9x8,11x8,15x12),
-or one rectangle, trains one network of them all (the boards above 8x8 are
+or one rectangle or board above 8x8, trains one network of them all (the boards above 8x8 are
 played without the exact endgame solver): every generation's games cycle
 through the boards, each board repeated by its weight (8x8:2 plays twice
 as many 8x8 games), each with its size's defaults; each training batch is
@@ -235,8 +235,9 @@ func checkTrainRun(o *trainOptions) error {
 }
 
 // trainBoards reads --board as a board list: nil for none or one square
-// board (a single-board run, as ever); the list of a multi-board run when
-// it names several boards, a weight or a rectangle. Its errors are one
+// board up to 8x8 (a single-board run, as ever); the list of a
+// multi-board run when it names several boards, a weight, a rectangle or
+// a board above 8x8. Its errors are one
 // line naming the flag.
 func trainBoards(b *boardFlag) ([]selfplay.BoardShare, error) {
 	if !b.Given() || b.twice {
@@ -249,8 +250,8 @@ func trainBoards(b *boardFlag) ([]selfplay.BoardShare, error) {
 			return nil, err
 		}
 		rb, err := rules.ParseBoard(text)
-		if err != nil || rb.Square() {
-			return nil, nil // one square board; board() reports a bad one
+		if err != nil || rb.Square() && rb.W <= rules.MaxSize {
+			return nil, nil // one square board up to 8x8; board() reports a bad one
 		}
 	} else if b.start != "" {
 		return nil, usageError("train", "--start %s: a board list gives each board's start in the list (7x6/removal)", rules.Quote(b.start))

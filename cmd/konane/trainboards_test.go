@@ -38,6 +38,13 @@ func TestTrainBoardList(t *testing.T) {
 		"--sims", "4", "--fast-sims", "2", "--filters", "4", "--blocks", "1", "--batch", "8"}, nil, &out, &out); err != nil || !strings.Contains(out.String(), "gen 1:") {
 		t.Fatalf("a run of 4x4,9x8: %v\n%s", err, out.String())
 	}
+	// One square board above 8x8 is a run of that one board's network.
+	nine := filepath.Join(t.TempDir(), "nine")
+	out.Reset()
+	if err := run(context.Background(), []string{"train", "--run", nine, "--board", "9x9", "--generations", "1", "--games-per-gen", "1",
+		"--sims", "4", "--fast-sims", "2", "--filters", "4", "--blocks", "1", "--batch", "8"}, nil, &out, &out); err != nil || !strings.Contains(out.String(), "gen 1:") {
+		t.Fatalf("a run of 9x9: %v\n%s", err, out.String())
+	}
 	for _, tc := range []struct{ args, want string }{
 		{"--board 4x4,5x4", `--board "4x4,5x4": ` + dir + " holds a run of 4x4,5x4:2"},
 		{"--board 4x4", "--board 4x4: " + dir + " holds a run of 4x4,5x4:2"},

@@ -85,7 +85,7 @@ var trainSettings = []trainSetting{
 	{flag: "init", option: func(o *trainOptions) any { return &o.init }, resume: session,
 		help: "start a new run from this model's weights (and architecture, or deeper with --blocks) instead of random ones"},
 	{flag: "board", option: func(o *trainOptions) any { return &o.board }, resume: keep,
-		help: boardHelp("default 8x8; 6x6 and 8x8 have tuned defaults; train also takes a list of boards of at most 8x8, each with an optional weight, for one network of them all (6x6,7x6,7x7,8x8:2)")},
+		help: boardHelp("default 8x8; 6x6 and 8x8 have tuned defaults; train also takes a list of boards up to 16x16, each with an optional weight, for one network of them all (6x6,7x6,7x7,8x8:2,15x12)")},
 	{flag: "seed", field: func(c *selfplay.Config) any { return &c.Seed }, resume: keep,
 		help: "seed of every random choice of the run"},
 	{flag: "generations", field: func(c *selfplay.Config) any { return &c.Generations }, resume: session,
