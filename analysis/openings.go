@@ -65,22 +65,32 @@ func Openings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config, s
 		return nil, err
 	}
 	out := make([]Opening, len(ops))
-	var s *solver.Solver
-	known, isKnown := solver.KnownStart(b.W)
-	isKnown = isKnown && b.Square() && len(known.Openings) == len(ops) // both in rules.OpeningsFrom order
-	if solve && b.Square() && b.W <= MaxExactOpenings && !isKnown {
-		s = solver.New()
+	// The values that ship with the program, by opening (Black's removal,
+	// White's); an opening they lack is solved where the board allows.
+	known := map[[2]rules.Move]bool{}
+	if k, ok := solver.KnownStart(b.W); ok && b.Square() && b.Start != rules.Gap {
+		for _, r := range k.Openings {
+			known[[2]rules.Move{r.Black, r.White}] = r.BlackWins
+		}
 	}
+	var s *solver.Solver
 	for i, o := range ops {
 		out[i] = Opening{Black: o.Black, White: o.White, WinProb: res[i].Search.WinProbFor(rules.Black),
 			PV: res[i].Search.PV, Sims: res[i].Search.Sims}
-		switch {
-		case solve && isKnown:
+		if !solve {
+			continue
+		}
+		if blackWins, ok := known[[2]rules.Move{o.Black, o.White}]; ok {
 			out[i].Exact = Lost
-			if known.Openings[i].BlackWins {
+			if blackWins {
 				out[i].Exact = Won
 			}
-		case s != nil:
+			continue
+		}
+		if b.Square() && b.W <= MaxExactOpenings {
+			if s == nil {
+				s = solver.New()
+			}
 			win, err := s.Solve(ctx, o.Position)
 			if err != nil {
 				return nil, fmt.Errorf("analysis: solving opening %v %v: %w", o.Black, o.White, err)
