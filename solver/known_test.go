@@ -91,20 +91,28 @@ func TestKnownWinner(t *testing.T) {
 			t.Errorf("6x6 %v: %q, want not known", moves, got)
 		}
 	}
+	// 5x5: both White replies to a1 lose (known.txt), so Black wins after
+	// a1 alone, and from the start.
+	for _, moves := range [][]string{nil, {"a1"}, {"a1", "b1"}} {
+		if got, ok := KnownWinner(5, moves); !ok || got != "black" {
+			t.Errorf("5x5 %v: %q %v, want black", moves, got, ok)
+		}
+	}
 	if _, ok := KnownWinner(8, nil); ok {
 		t.Error("8x8 known")
 	}
 }
 
 // TestKnownStarts checks known.txt against the solver: SolveStart of each
-// of KnownSizes (6x6 takes seconds; not with -short), or with -update
-// rewrites it.
+// of KnownSizes, or with -update rewrites it. With -short it checks the
+// boards up to 5x5 only (6x6 takes seconds).
 func TestKnownStarts(t *testing.T) {
-	if testing.Short() && !*golden.Update {
-		t.Skip("solves 6x6 from the start: seconds")
-	}
 	var starts []Start
 	for _, size := range KnownSizes {
+		if testing.Short() && !*golden.Update && size > 5 {
+			t.Logf("%dx%d not solved with -short", size, size)
+			continue
+		}
 		began := time.Now()
 		s, err := New().SolveStart(context.Background(), size, nil)
 		if err != nil {
@@ -112,6 +120,16 @@ func TestKnownStarts(t *testing.T) {
 		}
 		t.Logf("%dx%d solved in %v", size, size, time.Since(began))
 		starts = append(starts, s)
+		known, ok := KnownStart(size)
+		if !ok {
+			t.Fatalf("%dx%d is one of KnownSizes but not in known.txt", size, size)
+		}
+		if got, want := FormatKnown([]Start{known}), FormatKnown([]Start{s}); got != want {
+			t.Errorf("known.txt's %dx%d is not what the solver says: run go test ./solver -run TestKnownStarts -update and explain the change\n got:\n%s\nwant:\n%s", size, size, got, want)
+		}
+	}
+	if testing.Short() && !*golden.Update {
+		return
 	}
 	text := FormatKnown(starts)
 	if *golden.Update {
