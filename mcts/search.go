@@ -95,9 +95,9 @@ type position[P any, M comparable] interface {
 // (concurrency-safe) evaluator, which sees one call of up to
 // Config.LeafBatch positions at a time from each.
 //
-// The one implementation serves both position types, its methods called
-// through the instantiation's dictionary; what that costs the 8x8 search:
-// docs/results/2026-12-07-wide-net.md.
+// The one implementation serves both position types; the same seed, the
+// same positions and the same evaluator give the same result whichever
+// type holds the position (on the boards both hold).
 type SearchOf[P position[P, M], M comparable] struct {
 	eval func(context.Context, []P) ([]Prediction, error)
 	cfg  Config

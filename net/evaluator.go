@@ -117,7 +117,7 @@ var ErrStopped = errors.New("net: evaluator stopped")
 // one evaluator and keeps it for every generation.
 type Evaluator struct {
 	cfg    Config
-	shape  int     // the board (Position.Size) of every position
+	shape  int     // the board of every position (rules.ShapeCode: a Position's Size up to 8x8, 256+32W+H above)
 	slot   []int32 // cfg.slotTable(shape)
 	opts   EvalOptions
 	mu     sync.Mutex // held while a graph runs or its weights change
