@@ -22,24 +22,32 @@ func (m Move) IsRemoval() bool { return m.From == m.To }
 
 // Direction returns the direction of a jump.
 func (m Move) Direction() Direction {
+	return jumpDirection(m.From.Col(), m.From.Row(), m.To.Col(), m.To.Row())
+}
+
+// Hops returns the number of stones a jump captures (0 for a removal).
+func (m Move) Hops() int {
+	return jumpHops(m.From.Col(), m.From.Row(), m.To.Col(), m.To.Row())
+}
+
+// jumpDirection is the direction of a jump from (c0, r0) to (c1, r1) on
+// any board (meaningless for a removal).
+func jumpDirection(c0, r0, c1, r1 int) Direction {
 	switch {
-	case m.To.Row() > m.From.Row():
+	case r1 > r0:
 		return North
-	case m.To.Row() < m.From.Row():
+	case r1 < r0:
 		return South
-	case m.To.Col() > m.From.Col():
+	case c1 > c0:
 		return East
 	}
 	return West
 }
 
-// Hops returns the number of stones a jump captures (0 for a removal).
-func (m Move) Hops() int {
-	d := m.To.Row() - m.From.Row() + m.To.Col() - m.From.Col()
-	if d < 0 {
-		d = -d
-	}
-	return d / 2
+// jumpHops is the number of stones a jump from (c0, r0) to (c1, r1)
+// captures (0 for a removal).
+func jumpHops(c0, r0, c1, r1 int) int {
+	return abs(r1-r0+c1-c0) / 2
 }
 
 // String writes the move in project notation: "d4" for a removal, "f4-d4"

@@ -148,21 +148,13 @@ func (m WideMove) String() string {
 // Direction returns the direction of a jump (meaningless for a removal),
 // as Move.Direction.
 func (m WideMove) Direction() Direction {
-	switch {
-	case m.To.Row() > m.From.Row():
-		return North
-	case m.To.Row() < m.From.Row():
-		return South
-	case m.To.Col() > m.From.Col():
-		return East
-	}
-	return West
+	return jumpDirection(m.From.Col(), m.From.Row(), m.To.Col(), m.To.Row())
 }
 
 // Hops returns the number of stones a jump captures (0 for a removal), as
 // Move.Hops.
 func (m WideMove) Hops() int {
-	return abs(m.To.Row()-m.From.Row()+m.To.Col()-m.From.Col()) / 2
+	return jumpHops(m.From.Col(), m.From.Row(), m.To.Col(), m.To.Row())
 }
 
 // WideMaxMoves bounds the number of legal moves of any WidePosition: in
