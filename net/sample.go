@@ -199,6 +199,15 @@ func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	return legal, nil
 }
 
+// FinalOnBoard reports whether s's final stones (Final, or WideFinal on a
+// board above 8x8) all lie on its board (its position must be valid).
+func (s Sample) FinalOnBoard() bool {
+	if s.IsWide() {
+		return s.WideFinal.AndNot(s.Wide.Valid()).IsZero()
+	}
+	return s.Final&^s.Position.Valid() == 0
+}
+
 // MovesLeftOK reports whether s.MovesLeft is possible on s's board (its
 // position must be valid): 0 up to the board's number of squares, as no
 // game has more plies than its board has squares (two removals, then each

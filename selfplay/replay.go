@@ -546,14 +546,8 @@ func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
 		return s, nil, fmt.Errorf("sample %d: %w", i, err)
 	}
 	s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[65:]))
-	if !(s.Value >= -1 && s.Value <= 1) {
-		return s, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
-	}
-	if !s.MovesLeftOK() {
-		return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game on its board has", i, s.MovesLeft)
-	}
-	if !final.AndNot(p.Valid()).IsZero() {
-		return s, nil, fmt.Errorf("sample %d: final stones off the board", i)
+	if err := checkTargets(s, i); err != nil {
+		return s, nil, err
 	}
 	k := int(binary.LittleEndian.Uint16(body[69:]))
 	body = body[wideHeader+wideAux:]
@@ -567,6 +561,22 @@ func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
 	}
 	s.Policy = policy
 	return s, body[policyEntry*k:], nil
+}
+
+// checkTargets reports why the targets of sample i (its position valid)
+// cannot be: a value outside [-1, 1], more moves left than a game on its
+// board has, final stones off its board.
+func checkTargets(s net.Sample, i int) error {
+	if !(s.Value >= -1 && s.Value <= 1) {
+		return fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
+	}
+	if !s.MovesLeftOK() {
+		return fmt.Errorf("sample %d: %d moves left, more than a game on its board has", i, s.MovesLeft)
+	}
+	if !s.FinalOnBoard() {
+		return fmt.Errorf("sample %d: final stones off the board", i)
+	}
+	return nil
 }
 
 // decodeSample reads sample i from the front of body, checked against
@@ -602,21 +612,15 @@ func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte
 		return s, nil, fmt.Errorf("sample %d: %w", i, err)
 	}
 	s.Value = math.Float32frombits(binary.LittleEndian.Uint32(body[17:]))
-	if !(s.Value >= -1 && s.Value <= 1) {
-		return s, nil, fmt.Errorf("sample %d: value target %v outside [-1, 1]", i, s.Value)
-	}
 	k := int(binary.LittleEndian.Uint16(body[21:]))
 	body = body[sampleHeader:]
 	if aux {
 		s.MovesLeft = int(binary.LittleEndian.Uint16(body[0:]))
 		s.Final = binary.LittleEndian.Uint64(body[2:])
 		body = body[sampleAux:]
-		if !s.MovesLeftOK() {
-			return s, nil, fmt.Errorf("sample %d: %d moves left, more than a game on its board has", i, s.MovesLeft)
-		}
-		if s.Final&^s.Position.Valid() != 0 {
-			return s, nil, fmt.Errorf("sample %d: final stones %#x off the board", i, s.Final)
-		}
+	}
+	if err := checkTargets(s, i); err != nil {
+		return s, nil, err
 	}
 	if len(body) < policyEntry*k {
 		return s, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
