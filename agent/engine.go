@@ -197,7 +197,7 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{size: e.Size(), play: play, advise: advise, rng: rng}, nil
+	return &Agent{size: e.Size(), play: play, advise: advise, playWide: play, adviseWide: advise, rng: rng}, nil
 }
 
 // Players returns a factory of players named name that search with the
@@ -421,13 +421,16 @@ func (es *Engines) Get(size int) (*Engine, error) {
 	return nil, &NoModelError{Size: size, Sizes: es.Sizes()}
 }
 
-// GetBoard returns the engine of board b: Get's on a square board; on a
-// rectangle of at most rules.MaxSize files and ranks, with a multi-board
-// model, its network's (made on the first call, running while Run
-// runs; Note says when it was not trained there). Otherwise a
-// *NoModelError.
+// GetBoard returns the engine of board b: Get's on a square board of at
+// most rules.MaxSize files; on a rectangle of at most rules.MaxSize
+// files and ranks, with a multi-board model, its network's (Note says
+// when it was not trained there); on a board above 8x8, the network's
+// only when the model was trained there (WideTrained: its agents play
+// it with Agent.MoveWide). The engines of the last two are made on the
+// first call and run while Run runs. Otherwise a *NoModelError (on a
+// board above 8x8, the classical engine plays).
 func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
-	if b.Square() {
+	if b.Square() && b.Narrow() {
 		return es.Get(b.W)
 	}
 	shape := rules.ShapeCode(b.W, b.H)
@@ -436,7 +439,7 @@ func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 	if e := es.bySize[shape]; e != nil {
 		return e, nil
 	}
-	if es.multi == nil || !b.Narrow() {
+	if es.multi == nil || !WideTrained(es.multi, b) {
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
 	m, err := es.multi.ForBoard(b)
