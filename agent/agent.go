@@ -22,9 +22,6 @@ type Agent struct {
 	advise  searcher
 	perfect bool       // the exact solver plays (a weak level slips, not draws)
 	rng     *rand.Rand // of a weak level's draws and slips
-	// playWide and adviseWide are play's and advise's networks, which
-	// play the boards above 8x8 too (MoveWide); nil for the exact solver.
-	playWide, adviseWide *player.Neural
 }
 
 // Analysis is what a search says of a position: the search's result
@@ -125,7 +122,7 @@ func (a WideAnalysis) Line() string {
 // with a weak level's Choice, the move drawn from it (Choice.DrawWide).
 // The exact solver's agent plays no such board: an error.
 func (a *Agent) MoveWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
-	an, err := a.analyzeWide(ctx, a.playWide, p, s)
+	an, err := a.analyzeWide(ctx, a.play, p, s)
 	if err != nil || !s.Weak() {
 		return an, err
 	}
@@ -137,11 +134,14 @@ func (a *Agent) MoveWide(ctx context.Context, p rules.WidePosition, s player.Lim
 
 // AdviseWide is Advise on a board above 8x8, as MoveWide.
 func (a *Agent) AdviseWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
-	return a.analyzeWide(ctx, a.adviseWide, p, s)
+	return a.analyzeWide(ctx, a.advise, p, s)
 }
 
-func (a *Agent) analyzeWide(ctx context.Context, n *player.Neural, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
-	if n == nil {
+// analyzeWide is analyze on a board above 8x8, where only a network's
+// search (a *player.Neural) plays.
+func (a *Agent) analyzeWide(ctx context.Context, sr searcher, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+	n, ok := sr.(*player.Neural)
+	if !ok {
 		return WideAnalysis{}, fmt.Errorf("agent: the exact solver plays boards of at most %dx%d, not %s", MaxSolverSize, MaxSolverSize, p.Dims())
 	}
 	if shape := rules.ShapeCode(int(p.W), int(p.H)); shape != a.size {

@@ -197,7 +197,7 @@ func (e *Engine) NewAgent(seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{size: e.Size(), play: play, advise: advise, playWide: play, adviseWide: advise, rng: rng}, nil
+	return &Agent{size: e.Size(), play: play, advise: advise, rng: rng}, nil
 }
 
 // Players returns a factory of players named name that search with the
