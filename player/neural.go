@@ -186,16 +186,17 @@ func (n *Neural) wideSearchFor(l Limits) (*mcts.WideSearch, error) {
 	if !ok {
 		return nil, fmt.Errorf("player: %s: the evaluator plays boards of at most %d files and ranks", n.name, rules.MaxSize)
 	}
-	cfg := n.search.Config()
-	cfg.Solver = cfg.Solver && !l.NoSolver
+	base := n.search.Config()
+	cfg := base
+	cfg.Solver = base.Solver && !l.NoSolver
 	s, err := mcts.NewWide(weval, cfg, n.plainSeed)
 	if err != nil {
 		return nil, fmt.Errorf("player: %s: %w", n.name, err)
 	}
-	if l.NoSolver || !cfg.Solver {
+	if !cfg.Solver {
 		n.widePlain = s
 	}
-	if !l.NoSolver {
+	if cfg.Solver || !base.Solver { // without the solver in cfg, one search serves both
 		n.wide = s
 	}
 	return s, nil
