@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
@@ -85,4 +86,71 @@ func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s pla
 		return Analysis{}, err
 	}
 	return Analysis{Side: p.Turn, Result: res}, nil
+}
+
+// WideAnalysis is Analysis on the boards above 8x8 (MoveWide, AdviseWide):
+// the wide search's result (mcts.WideResult), whose values are Side's.
+type WideAnalysis struct {
+	Side rules.Color
+	mcts.WideResult
+}
+
+// WinProb is the probability that Side wins, (Value+1)/2.
+func (a WideAnalysis) WinProb() float64 { return (float64(a.Value) + 1) / 2 }
+
+// WinProbFor is the probability that c wins.
+func (a WideAnalysis) WinProbFor(c rules.Color) float64 {
+	if c == a.Side {
+		return a.WinProb()
+	}
+	return 1 - a.WinProb()
+}
+
+// Line writes the principal line as text: "d4 e4 b4-d4".
+func (a WideAnalysis) Line() string {
+	s := make([]string, len(a.PV))
+	for i, m := range a.PV {
+		s[i] = m.String()
+	}
+	return strings.Join(s, " ")
+}
+
+// MoveWide is Move on a board above 8x8 (a rules.WidePosition), for an
+// agent whose engine's network plays it (Engines.GetBoard gives one only
+// for a board its model was trained on): the wide search's move
+// (player.Neural.AnalyzeWide, without the exact endgame solver), or,
+// with a weak level's Choice, the move drawn from it (Choice.DrawWide).
+// The exact solver's agent plays no such board: an error.
+func (a *Agent) MoveWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+	an, err := a.analyzeWide(ctx, a.play, p, s)
+	if err != nil || !s.Weak() {
+		return an, err
+	}
+	if m := s.DrawWide(p, an.WideResult, a.rng); m != an.Best {
+		an.Best, an.PV = m, []rules.WideMove{m}
+	}
+	return an, nil
+}
+
+// AdviseWide is Advise on a board above 8x8, as MoveWide.
+func (a *Agent) AdviseWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+	return a.analyzeWide(ctx, a.advise, p, s)
+}
+
+// analyzeWide is analyze on a board above 8x8, where only a network's
+// search (a *player.Neural) plays.
+func (a *Agent) analyzeWide(ctx context.Context, sr searcher, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+	n, ok := sr.(*player.Neural)
+	if !ok {
+		return WideAnalysis{}, fmt.Errorf("agent: the exact solver plays boards of at most %dx%d, not %s", MaxSolverSize, MaxSolverSize, p.Dims())
+	}
+	if shape := rules.ShapeCode(int(p.W), int(p.H)); shape != a.size {
+		w, h := rules.ShapeDims(a.size)
+		return WideAnalysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %s", w, h, p.Dims())
+	}
+	res, err := n.AnalyzeWide(ctx, p, s)
+	if err != nil {
+		return WideAnalysis{}, err
+	}
+	return WideAnalysis{Side: p.Turn, WideResult: res}, nil
 }

@@ -79,14 +79,16 @@ func OpenEngine(path string, size int) (*Engine, error) {
 	return NewEngine(m)
 }
 
-// OpenBoardEngine is OpenEngine on board b, a square (OpenEngine with
-// its size) or a rectangle of at most rules.MaxSize files and ranks,
-// which the network of a multi-board model file plays
-// (net.LoadForBoard; Note says when it was not trained there). No
-// shipped model plays a rectangle, and a single-board model file none:
-// an error wrapping net.ErrSize.
+// OpenBoardEngine is OpenEngine on board b: a square of at most
+// rules.MaxSize files (OpenEngine with its size), a rectangle of at most
+// rules.MaxSize files and ranks, which the network of a multi-board
+// model file plays (net.LoadForBoard; Note says when it was not trained
+// there), or a board above 8x8, which it plays only when it was trained
+// there (WideTrained; its players are player.WidePlayers). No shipped
+// model plays a rectangle or a board above 8x8, and a single-board model
+// file none: an error wrapping net.ErrSize.
 func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
-	if b.Square() {
+	if b.Square() && b.Narrow() {
 		return OpenEngine(path, b.W)
 	}
 	if path == "" {
@@ -96,12 +98,34 @@ func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
+	if !WideTrained(m, b) {
+		return nil, fmt.Errorf("agent: %w: model %s was not trained on %s (it was on %s): a network plays a board above 8x8 only when trained there",
+			net.ErrSize, path, b, net.BoardList(m.Boards()))
+	}
 	e, err := NewEngine(m)
 	if err != nil {
 		return nil, err
 	}
 	e.board = b // its start too: a network trained on 7x6 (the gap) was not on 7x6/removal
 	return e, nil
+}
+
+// WideTrained reports whether model m may play board b: every board of
+// at most rules.MaxSize files and ranks (trained there or not, as Note
+// says), and a board above 8x8 only when m was trained on its shape (a
+// start of it: those boards start from the gap only). An untrained
+// network there is left to the classical engine, which plays every
+// board.
+func WideTrained(m *net.Model, b rules.Board) bool {
+	if b.Narrow() {
+		return true
+	}
+	for _, t := range m.Boards() {
+		if t.W == b.W && t.H == b.H {
+			return true
+		}
+	}
+	return false
 }
 
 // Size is the board size the model plays.
@@ -137,6 +161,16 @@ func (e *Engine) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.Pred
 		return nil, fmt.Errorf("agent: the %dx%d engine is the exact solver: no network to evaluate with", e.size, e.size)
 	}
 	return e.eval.Evaluate(ctx, ps)
+}
+
+// EvaluateWide implements mcts.WideEvaluator with the model's evaluator
+// (net.Evaluator.EvaluateWide), for the boards above 8x8, so that a
+// neural player of the engine plays them (player.Neural.MoveWide).
+func (e *Engine) EvaluateWide(ctx context.Context, ps []rules.WidePosition) ([]mcts.Prediction, error) {
+	if e.eval == nil {
+		return nil, fmt.Errorf("agent: the %dx%d engine is the exact solver: no network to evaluate with", e.size, e.size)
+	}
+	return e.eval.EvaluateWide(ctx, ps)
 }
 
 // NewAgent returns an agent for one game, seeded with seed.
@@ -387,13 +421,16 @@ func (es *Engines) Get(size int) (*Engine, error) {
 	return nil, &NoModelError{Size: size, Sizes: es.Sizes()}
 }
 
-// GetBoard returns the engine of board b: Get's on a square board; on a
-// rectangle of at most rules.MaxSize files and ranks, with a multi-board
-// model, its network's (made on the first call, running while Run
-// runs; Note says when it was not trained there). Otherwise a
-// *NoModelError.
+// GetBoard returns the engine of board b: Get's on a square board of at
+// most rules.MaxSize files; on a rectangle of at most rules.MaxSize
+// files and ranks, with a multi-board model, its network's (Note says
+// when it was not trained there); on a board above 8x8, the network's
+// only when the model was trained there (WideTrained: its agents play
+// it with Agent.MoveWide). The engines of the last two are made on the
+// first call and run while Run runs. Otherwise a *NoModelError (on a
+// board above 8x8, the classical engine plays).
 func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
-	if b.Square() {
+	if b.Square() && b.Narrow() {
 		return es.Get(b.W)
 	}
 	shape := rules.ShapeCode(b.W, b.H)
@@ -402,7 +439,7 @@ func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 	if e := es.bySize[shape]; e != nil {
 		return e, nil
 	}
-	if es.multi == nil || !b.Narrow() {
+	if es.multi == nil || !WideTrained(es.multi, b) {
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
 	m, err := es.multi.ForBoard(b)

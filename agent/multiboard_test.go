@@ -1,11 +1,15 @@
 package agent_test
 
 import (
+	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -61,5 +65,78 @@ func TestGetBoardNoteOnStart(t *testing.T) {
 	}
 	if n := er.NoteOn(removal); n == "" {
 		t.Error("7x6 with the removals, not trained there: no note")
+	}
+}
+
+// TestWideBoardAgent: on a board above 8x8 that the multi-board model
+// was trained on, GetBoard gives its network's engine, whose agent plays
+// legal games there (MoveWide) at a level that draws and one that does
+// not, the same game for the same seed, and advises (AdviseWide) with a
+// win probability; a board it was not trained on gets no engine (the
+// classical engine plays it).
+func TestWideBoardAgent(t *testing.T) {
+	b9 := rules.Board{W: 9, H: 8, Start: rules.Gap}
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(8), b9)
+	e, err := es.GetBoard(b9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NoteOn(b9) != "" || e.Size() != rules.ShapeCode(9, 8) {
+		t.Errorf("9x8 engine: size %d, note %q", e.Size(), e.NoteOn(b9))
+	}
+	if e2, _ := es.GetBoard(b9); e2 != e {
+		t.Error("GetBoard made two engines for 9x8")
+	}
+	ctx := context.Background()
+	for _, level := range []string{"casual", "steady"} {
+		s, err := agent.NewLimits(level, 8, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var games [2][]rules.WideMove
+		for i := range games {
+			a, err := e.NewAgent(5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := b9.WidePosition()
+			for p.HasMoves() {
+				an, err := a.MoveWide(ctx, p, s)
+				if err != nil {
+					t.Fatalf("%s after %v: %v", level, games[i], err)
+				}
+				if !p.Legal(an.Best) || an.Side != p.Turn || len(an.PV) == 0 || an.PV[0] != an.Best {
+					t.Fatalf("%s after %v: move %v, side %v, line %q", level, games[i], an.Best, an.Side, an.Line())
+				}
+				if len(games[i]) == 10 {
+					adv, err := a.AdviseWide(ctx, p, agent.AdviceLimits(s))
+					if err != nil || !p.Legal(adv.Best) || adv.WinProb() < 0 || adv.WinProb() > 1 {
+						t.Errorf("%s: advice %v, win probability %v: %v", level, adv.Best, adv.WinProb(), err)
+					}
+				}
+				games[i] = append(games[i], an.Best)
+				p = p.Play(an.Best)
+			}
+		}
+		if !slices.Equal(games[0], games[1]) {
+			t.Errorf("%s: seed 5 played two games:\n%v\n%v", level, games[0], games[1])
+		}
+	}
+	a, _ := e.NewAgent(1)
+	p11, _ := rules.Board{W: 11, H: 8, Start: rules.Gap}.WidePosition()
+	if _, err := a.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
+		t.Errorf("the 9x8 agent on 11x8: %v", err)
+	}
+	var nm *agent.NoModelError
+	if _, err := es.GetBoard(rules.Board{W: 11, H: 8, Start: rules.Gap}); !errors.As(err, &nm) {
+		t.Errorf("GetBoard(11x8), not trained there: %v, want a NoModelError", err)
+	}
+	solver, err := agent.NewSolverEngine(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := solver.NewAgent(1)
+	if _, err := sa.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil {
+		t.Error("the exact solver's agent played 11x8")
 	}
 }

@@ -158,8 +158,8 @@ func setModelSetting(key, value string) (string, error) {
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	case settingBoard:
 		b, err := rules.ParseBoard(value)
-		if err != nil || !b.Narrow() {
-			return "", fmt.Errorf("want a board of %d to %d files and ranks (N or WxH)", rules.MinSize, rules.MaxSize)
+		if err != nil {
+			return "", fmt.Errorf("want a board of %d to %d files and ranks (N or WxH)", rules.MinSide, rules.MaxSide)
 		}
 		return b.String(), nil
 	}
@@ -195,8 +195,7 @@ func specBoard(s player.Spec) (b rules.Board, ok bool) {
 
 // OnBoard returns s, a spec of any kind, with board b as a model spec's
 // board unless it names one (board=): what a match on b gives its model
-// players. b must be valid and of at most rules.MaxSize files and ranks;
-// s is not changed.
+// players. b must be valid; s is not changed.
 func OnBoard(s player.Spec, b rules.Board) player.Spec {
 	if s.Kind != player.KindModel || s.Settings[settingBoard] != "" {
 		return s

@@ -28,7 +28,7 @@ func TestSpecsGolden(t *testing.T) {
 		"model:x.safetensors,level=1", "model:x.safetensors,level=Casual", "model:x.safetensors,level=9",
 		"model:x.safetensors,sims=9,solver=maybe", "model:x.safetensors,sims=9,solver=OFF",
 		"model:x.safetensors,sims=9,ptemp=0", "model:x.safetensors,sims=9,ptemp=NaN", "model:x.safetensors,sims=9,ptemp=1.0",
-		"model:x.safetensors,sims=9,ptemp=1,ptemp=2", "model:x.safetensors,sims=9,board=6", "model:x.safetensors,sims=9,board=9", "model:x.safetensors,sims=9,board=7x6", "model:x.safetensors,sims=9,board=size-9", "model:x.safetensors,sims=9,depth=3", "model:x.safetensors,sims=9,c=1",
+		"model:x.safetensors,sims=9,ptemp=1,ptemp=2", "model:x.safetensors,sims=9,board=6", "model:x.safetensors,sims=9,board=9", "model:x.safetensors,sims=9,board=7x6", "model:x.safetensors,sims=9,board=size-9", "model:x.safetensors,sims=9,board=17", "model:x.safetensors,sims=9,depth=3", "model:x.safetensors,sims=9,c=1",
 		"model:x.safetensors,level=easy,solver=on", "model:x.safetensors,level=hard,time=1s", "model:x.safetensors,time=1s",
 		"model:level=easy,file=a,b.safetensors", "model:a.safetensors,level=easy,file=b.safetensors",
 		"model:x.safetensors,sims=9,lr=0.1", "model:x.safetensors,=3", "model:x.safetensors,level",

@@ -226,11 +226,9 @@ func (b *Bot) Plays(board Board) (plays, network bool) {
 
 // network returns the engine of a trained network for board, if there is
 // one: a shipped model's on its square board, or a multi-board model's
-// (--model) on every board of up to 8 files and ranks, 7x6 too.
+// (--model) on every board of up to 8 files and ranks, 7x6 too, and on
+// the boards above 8x8 it was trained on (agent.Engines.GetBoard).
 func (b *Bot) network(board Board) (*agent.Engine, bool) {
-	if !board.rules.Narrow() {
-		return nil, false
-	}
 	e, err := b.cfg.Engines.GetBoard(board.rules)
 	if err != nil || e.Model() == nil {
 		return nil, false
@@ -555,9 +553,9 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 }
 
 // choose searches p for at most t and returns the move in AbstractPlay's
-// notation (ours): the network's agent at the bot's level, or, on a
-// board without a network, the classical engine (on the wide layout on
-// the boards above 8x8).
+// notation (ours): the network's agent at the bot's level (on the boards
+// above 8x8 Agent.MoveWide), or, on a board without a network, the
+// classical engine (on the wide layout on the boards above 8x8).
 func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed uint64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
@@ -565,6 +563,19 @@ func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed u
 	// by the game's ply as the search is.
 	slips := player.SlipRand(seed)
 	if !board.rules.Narrow() {
+		if e, ok := b.network(board); ok {
+			a, err := e.NewAgent(seed)
+			if err != nil {
+				return "", err
+			}
+			s := b.strength
+			s.Time = t
+			an, err := a.MoveWide(ctx, wp, s)
+			if err != nil {
+				return "", err
+			}
+			return an.Best.String(), nil
+		}
 		m, err := player.NewPVS(0, t, seed).MoveWide(ctx, wp)
 		if err != nil {
 			return "", err

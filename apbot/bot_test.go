@@ -501,25 +501,28 @@ func TestIllegalHistory(t *testing.T) {
 
 // TestMultiBoardModel: with a multi-board model file the bot plays
 // AbstractPlay's boards of up to 8 files and ranks with the network, 7x6
-// too, and the larger ones with the classical engine; its move on 7x6 is
-// delivered.
+// too, and the larger ones with the network where the model was trained
+// (9x8 here), else with the classical engine; its moves on 7x6 and 9x8
+// are delivered.
 func TestMultiBoardModel(t *testing.T) {
-	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap})
 	ap := newFakeAP(t)
 	tb := newTestBot(t, ap, func(c *Config, _ *ClientConfig) { c.Engines = es })
 	for _, board := range Boards() {
 		ok, network := tb.Plays(board)
-		if want := board.Cols <= rules.MaxSize && board.Rows <= rules.MaxSize; !ok || network != want {
+		if want := board.Cols <= rules.MaxSize && board.Rows <= rules.MaxSize || board.Cols == 9 && board.Rows == 8; !ok || network != want {
 			t.Errorf("%s: plays %v, network %v, want %v", board, ok, network, want)
 		}
 	}
-	g := ap.newGame("7x6", []string{"size-7"})
-	before := g.plies
-	if code, body := ap.webhook(t, tb.url, ap.movePayload("7x6", 48)); code != http.StatusAccepted {
-		t.Fatalf("%d %s", code, body)
-	}
-	ap.waitMove(t, "7x6", 1)
-	if after := ap.plies("7x6"); after != before+1 {
-		t.Errorf("%d plies after the bot's move, want %d", after, before+1)
+	for _, tc := range []struct{ id, variant string }{{"7x6", "size-7"}, {"9x8", "size-9"}} {
+		g := ap.newGame(tc.id, []string{tc.variant})
+		before := g.plies
+		if code, body := ap.webhook(t, tb.url, ap.movePayload(tc.id, 48)); code != http.StatusAccepted {
+			t.Fatalf("%s: %d %s", tc.id, code, body)
+		}
+		ap.waitMove(t, tc.id, 1)
+		if after := ap.plies(tc.id); after != before+1 {
+			t.Errorf("%s: %d plies after the bot's move, want %d", tc.id, after, before+1)
+		}
 	}
 }

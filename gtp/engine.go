@@ -168,24 +168,21 @@ func (e *Engine) listCommands(context.Context, []string) (string, error) {
 }
 
 // setBoard switches to board b and clears it: the model of its size (a
-// multi-board model's network on a rectangle too), or the classical
+// multi-board model's network on a rectangle too, and on a board above
+// 8x8 it was trained on: agent.Engines.GetBoard), or the classical
 // engine on a board without one (when Config.PVSTime is set).
 func (e *Engine) setBoard(b rules.Board) error {
-	var eng *agent.Engine
-	if b.Narrow() {
-		var err error
-		eng, err = e.cfg.Engines.GetBoard(b)
-		var nm *agent.NoModelError
-		switch {
-		case errors.As(err, &nm) && e.cfg.PVSTime > 0:
-			eng = nil // the classical engine plays it
-		case errors.As(err, &nm):
-			return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(nm.Sizes))
-		case err != nil:
-			return err
-		}
-	} else if e.cfg.PVSTime <= 0 {
-		return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(e.cfg.Engines.Sizes()))
+	eng, err := e.cfg.Engines.GetBoard(b)
+	var nm *agent.NoModelError
+	switch {
+	case errors.As(err, &nm) && e.cfg.PVSTime > 0:
+		eng = nil // the classical engine plays it
+	case errors.As(err, &nm) && !b.Narrow():
+		return fmt.Errorf("no model for %dx%d (there is one for %s; above 8x8 a network plays only the boards its model was trained on)", b.W, b.H, rules.SizeList(nm.Sizes))
+	case errors.As(err, &nm):
+		return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(nm.Sizes))
+	case err != nil:
+		return err
 	}
 	e.board, e.engine = b, eng
 	return e.newGame()
@@ -321,6 +318,12 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 			return "", err
 		}
 		m = an.Best.String()
+	} else if g, ok := e.game.(*rules.WideGame); ok && e.engine != nil {
+		an, err := e.agent.MoveWide(ctx, g.Position(), e.cfg.Limits)
+		if err != nil {
+			return "", err
+		}
+		m = an.Best.String()
 	} else if m, err = e.pvs.MoveIn(ctx, e.game); err != nil {
 		return "", err
 	} else {
@@ -378,6 +381,17 @@ func (e *Engine) solve(ctx context.Context, _ []string) (string, error) {
 func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 	if e.engine == nil {
 		return "", fmt.Errorf("no win probability: on %dx%d the classical engine plays, which gives none", e.board.W, e.board.H)
+	}
+	if g, ok := e.game.(*rules.WideGame); ok {
+		p := g.Position()
+		if !p.HasMoves() {
+			return fmt.Sprintf("%s 0.000", p.Turn), nil
+		}
+		an, err := e.agent.AdviseWide(ctx, p, agent.AdviceLimits(e.cfg.Limits))
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %.3f %s", p.Turn, an.WinProb(), an.Line()), nil
 	}
 	p, _ := e.position()
 	if !p.HasMoves() {

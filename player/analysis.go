@@ -28,16 +28,48 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 	if err != nil {
 		return mcts.Result{}, err
 	}
+	return analyze(n, l, func(sims int) (mcts.Result, error) { return n.run(ctx, s, p, sims) })
+}
+
+// AnalyzeWide is Analyze on the boards above 8x8 (see MoveWide): the
+// wide search's result, without the exact endgame solver.
+func (n *Neural) AnalyzeWide(ctx context.Context, p rules.WidePosition, l Limits) (mcts.WideResult, error) {
+	if err := checkWide(ctx, p); err != nil {
+		return mcts.WideResult{}, err
+	}
+	if n.size != 0 && rules.ShapeCode(int(p.W), int(p.H)) != n.size {
+		w, h := rules.ShapeDims(n.size)
+		return mcts.WideResult{}, fmt.Errorf("player: %s: the model plays %dx%d, not %s", n.name, w, h, p.Dims())
+	}
+	if err := l.Validate(); err != nil {
+		return mcts.WideResult{}, fmt.Errorf("player: %s: %w", n.name, err)
+	}
+	s, err := n.wideSearchFor(l)
+	if err != nil {
+		return mcts.WideResult{}, err
+	}
+	return analyze(n, l, func(sims int) (mcts.WideResult, error) {
+		res, err := s.Run(ctx, p, mcts.RunOptions{Sims: sims})
+		if err != nil {
+			return mcts.WideResult{}, fmt.Errorf("player: %s: %w", n.name, err)
+		}
+		return res, nil
+	})
+}
+
+// analyze is the search of Analyze and AnalyzeWide within l, run(sims)
+// running sims simulations of one tree: all of l.Sims at once without a
+// time limit, else chunks of timeChunk simulations until the time is up
+// (after one chunk at least), Sims are done, the root is proven, or the
+// most visited move can no longer be overtaken in the simulations left at
+// the rate so far.
+func analyze[M comparable](n *Neural, l Limits, run func(sims int) (mcts.ResultOf[M], error)) (mcts.ResultOf[M], error) {
 	if l.Time <= 0 {
-		return n.run(ctx, s, p, l.Sims)
+		return run(l.Sims)
 	}
 	if n.search.Config().Gumbel {
-		return mcts.Result{}, fmt.Errorf("player: %s: a Gumbel search cannot be limited by time", n.name)
+		return mcts.ResultOf[M]{}, fmt.Errorf("player: %s: a Gumbel search cannot be limited by time", n.name)
 	}
-	// Chunks of timeChunk simulations, building one tree, until the time
-	// is up (after one chunk at least), Sims are done, the root is proven,
-	// or the most visited move can no longer be overtaken in the
-	// simulations left at the rate so far.
 	st := newStopper(l.Sims, l.Time)
 	done := 0
 	for {
@@ -45,9 +77,9 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 		if l.Sims > 0 {
 			chunk = min(chunk, l.Sims-done)
 		}
-		res, err := n.run(ctx, s, p, chunk)
+		res, err := run(chunk)
 		if err != nil {
-			return mcts.Result{}, err
+			return mcts.ResultOf[M]{}, err
 		}
 		done += res.Sims
 		if res.Proven || st.done(done) || decided(res, st.left(done)) {
@@ -59,7 +91,7 @@ func (n *Neural) Analyze(ctx context.Context, p rules.Position, l Limits) (mcts.
 
 // decided reports whether no other move of res can reach the visits of
 // the most visited one, Best, within left more simulations.
-func decided(res mcts.Result, left float64) bool {
+func decided[M comparable](res mcts.ResultOf[M], left float64) bool {
 	best := 0
 	for i, m := range res.Moves {
 		if m == res.Best {

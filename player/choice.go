@@ -78,15 +78,25 @@ func (c Choice) String() string {
 // unless c has a Temp, else a move drawn as Choice says, guarded
 // (Guard). rng is only used when c draws.
 func (c Choice) Draw(p rules.Position, res mcts.Result, rng *rand.Rand) rules.Move {
+	return draw(c, p, res, rng)
+}
+
+// DrawWide is Draw on the boards above 8x8 (a rules.WidePosition), with
+// the same draws from rng.
+func (c Choice) DrawWide(p rules.WidePosition, res mcts.WideResult, rng *rand.Rand) rules.WideMove {
+	return draw(c, p, res, rng)
+}
+
+func draw[P position[P, M], M comparable](c Choice, p P, res mcts.ResultOf[M], rng *rand.Rand) M {
 	if c.Temp <= 0 || len(res.Moves) == 0 {
 		return res.Best
 	}
-	keep := Guard(p)
+	keep := guard(p)
 	if len(keep) == 1 {
 		return keep[0]
 	}
 	type cand struct {
-		m rules.Move
+		m M
 		w float64
 	}
 	cands := make([]cand, 0, len(res.Moves))

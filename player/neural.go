@@ -120,10 +120,13 @@ type Neural struct {
 	search *mcts.Search
 	// plain is the search of Limits.NoSolver when search uses the solver
 	// (made on first use), else search itself.
-	plain     *mcts.Search
-	eval      mcts.Evaluator
-	plainSeed uint64
-	rng       *rand.Rand // of a weak Choice's draws
+	plain *mcts.Search
+	// wide and widePlain are search and plain on the boards above 8x8
+	// (WidePositions), made on the first wide call.
+	wide, widePlain *mcts.WideSearch
+	eval            mcts.Evaluator
+	plainSeed       uint64
+	rng             *rand.Rand // of a weak Choice's draws
 }
 
 // NewNeural returns a neural player searching with eval (which may be
@@ -169,6 +172,36 @@ func (n *Neural) searchFor(l Limits) (*mcts.Search, error) {
 	return n.plain, nil
 }
 
+// wideSearchFor is searchFor on the boards above 8x8: the wide searches
+// (made on first use, with the same settings and seed as the narrow
+// ones) of an evaluator that is also an mcts.WideEvaluator.
+func (n *Neural) wideSearchFor(l Limits) (*mcts.WideSearch, error) {
+	if l.NoSolver && n.widePlain != nil {
+		return n.widePlain, nil
+	}
+	if !l.NoSolver && n.wide != nil {
+		return n.wide, nil
+	}
+	weval, ok := n.eval.(mcts.WideEvaluator)
+	if !ok {
+		return nil, fmt.Errorf("player: %s: the evaluator plays boards of at most %d files and ranks", n.name, rules.MaxSize)
+	}
+	base := n.search.Config()
+	cfg := base
+	cfg.Solver = base.Solver && !l.NoSolver
+	s, err := mcts.NewWide(weval, cfg, n.plainSeed)
+	if err != nil {
+		return nil, fmt.Errorf("player: %s: %w", n.name, err)
+	}
+	if !cfg.Solver {
+		n.widePlain = s
+	}
+	if cfg.Solver || !base.Solver { // without the solver in cfg, one search serves both
+		n.wide = s
+	}
+	return s, nil
+}
+
 // Name implements Player.
 func (n *Neural) Name() string { return n.name }
 
@@ -187,6 +220,18 @@ func (n *Neural) Move(ctx context.Context, p rules.Position) (rules.Move, error)
 		return rules.NoMove, err
 	}
 	return n.limits.Draw(p, res, n.rng), nil
+}
+
+// MoveWide implements WidePlayer: Move on the boards above 8x8, with a
+// network that plays them (its evaluator an mcts.WideEvaluator:
+// net.Evaluator, agent.Engine). The search is the same without the exact
+// endgame solver, which plays Positions only (mcts.WideSearch).
+func (n *Neural) MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
+	res, err := n.AnalyzeWide(ctx, p, n.limits)
+	if err != nil {
+		return rules.NoWideMove, err
+	}
+	return n.limits.DrawWide(p, res, n.rng), nil
 }
 
 // NewNeuralFactory returns a factory of neural players named name that

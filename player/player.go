@@ -21,8 +21,9 @@ type Player interface {
 
 // WidePlayer is a Player that plays every board, those above rules.MaxSize
 // files or ranks too (rules.WidePosition): MoveWide is Move there, with
-// the same contract. The classical engine (pvs, alphabeta), greedy and
-// random are WidePlayers; a network or the exact solver is not.
+// the same contract. The classical engine (pvs, alphabeta), greedy,
+// random and a network's player (Neural, with an evaluator of
+// WidePositions) are WidePlayers; the exact solver is not.
 type WidePlayer interface {
 	Player
 	MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error)
@@ -32,6 +33,7 @@ var (
 	_ WidePlayer = (*Engine)(nil)
 	_ WidePlayer = (*Greedy)(nil)
 	_ WidePlayer = (*Random)(nil)
+	_ WidePlayer = (*Neural)(nil)
 )
 
 // ErrNoMoves is returned by Move for a position without a legal move (the

@@ -86,7 +86,7 @@ Example: konane arena --board 5 --solver-check --positions 300 alphabeta:depth=4
 // solver check of one.
 func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("arena", stderr)
-	board := addBoardFlag(fs, "required; a model plays "+narrowBoards()+", pvs, alphabeta, greedy and random every board")
+	board := addBoardFlag(fs, "required; a model plays "+narrowBoards()+" and the larger boards it was trained on, pvs, alphabeta, greedy and random every board")
 	games := fs.Int("games", 20, "games per pair of players")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
 	gauntlet := fs.Bool("gauntlet", false, "play the first player against each other one instead of every pair")
@@ -107,7 +107,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case err != nil:
 		return err
 	case !given:
-		return usageError("arena", "--board is required (%s, or larger boards up to %dx%d with pvs, alphabeta, greedy and random)", narrowBoards(), rules.MaxSide, rules.MaxSide)
+		return usageError("arena", "--board is required (%s, or larger boards up to %dx%d with pvs, alphabeta, greedy, random and a model trained there)", narrowBoards(), rules.MaxSide, rules.MaxSide)
 	}
 	if *parallel < 1 {
 		return usageError("arena", "--parallel %d: want at least 1", *parallel)
@@ -116,9 +116,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	if err := specsOnBoard(specs, rb); err != nil {
-		return err
-	}
+	specsOnBoard(specs, rb)
 	// Flags of the other mode given explicitly conflict with this one.
 	set := explicit(fs)
 	matchOnly := []string{"games", "gauntlet", "random-plies", "anchor", "prior", "out", "sprt"}
@@ -178,16 +176,13 @@ func parseSpecs(args []string) ([]player.Spec, error) {
 }
 
 // specsOnBoard gives the model specs that name no board the match's
-// board b (agent.OnBoard: a multi-board model plays it; a single-board
-// model must be of b), and refuses a model on a board no network plays.
-func specsOnBoard(specs []player.Spec, b rules.Board) error {
+// board b (agent.OnBoard: a multi-board model plays it, above 8x8 only
+// when trained there: agent.OpenBoardEngine; a single-board model must
+// be of b).
+func specsOnBoard(specs []player.Spec, b rules.Board) {
 	for i, s := range specs {
-		if s.Kind == player.KindModel && !b.Narrow() {
-			return usageError("arena", "%s: a model plays %s, not %s (pvs, alphabeta, greedy and random play it)", s.Name, narrowBoards(), b)
-		}
 		specs[i] = agent.OnBoard(s, b)
 	}
-	return nil
 }
 
 // anchorIndex is the index of the (last) player called anchor; the

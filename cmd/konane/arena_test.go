@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -175,7 +176,6 @@ func TestArenaErrors(t *testing.T) {
 		{[]string{"--size", "17", "random", "greedy"}, "arena: --size 17: 17x17 is outside the boards 4x4..16x16"},
 		{[]string{"--board", "6x6/gap", "random", "greedy"}, "arena: --board 6x6/gap: the gap start needs"},
 		{[]string{"--board", "9x8", "random", "mcts:sims=10"}, "a mcts player plays boards of at most 8 files and ranks, not 9x8"},
-		{[]string{"--board", "9x8", "random", "model:x.safetensors,sims=10,name=net"}, "arena: net: a model plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 9x8"},
 		{[]string{"--board", "7x6", "--solver-check", "random"}, "only on the square boards up to 6x6"},
 		{[]string{"--size", "4", "random"}, "a match needs at least 2 player specs, got 1"},
 		{[]string{"--size", "4", "random", "minimax:depth=3"}, `arena: player: spec "minimax:depth=3": unknown player kind "minimax"`},
@@ -269,5 +269,65 @@ func TestArenaBoards(t *testing.T) {
 		if err != nil || !strings.Contains(string(data), fmt.Sprintf("\"board\": %q", b.String())) {
 			t.Errorf("%s: results.json: %v\n%s", tt.board, err, data)
 		}
+	}
+}
+
+// TestArenaWideModel: a multi-board model trained on 9x8 and 15x12 plays
+// legal games there against pvs (issue 43's gap-board match, small);
+// the same seed gives the same games; a model not trained on the board
+// is refused in one line naming the board and the model's boards.
+func TestArenaWideModel(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(8), rules.Board{W: 9, H: 8, Start: rules.Gap},
+		rules.Board{W: 15, H: 12, Start: rules.Gap})
+	boards := []string{"9x8", "15x12"}
+	if testing.Short() {
+		boards = boards[:1]
+	}
+	for _, board := range boards {
+		var first []string
+		for range 2 {
+			dir := t.TempDir()
+			out, errOut, err := arenaCmd(t, "--board", board, "--games", "2", "--parallel", "2", "--quiet", "--seed", "7", "--out", dir,
+				"model:"+path+",level=medium,sims=8,name=net", "pvs:depth=1")
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", board, err, errOut)
+			}
+			if !regexp.MustCompile(`\n(net\s+vs\s+pvs:depth=1|pvs:depth=1\s+vs\s+net)\s`).MatchString(out) {
+				t.Errorf("%s: output:\n%s", board, out)
+			}
+			b, _ := rules.ParseBoard(board)
+			files, _ := filepath.Glob(filepath.Join(dir, "games", "*.txt"))
+			if len(files) != 2 {
+				t.Fatalf("%s: %d records, want 2", board, len(files))
+			}
+			var games []string
+			for _, f := range files {
+				rec, err := rules.ReadRecordFile(f)
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				g, err := rec.WideGame() // replays every move: legal
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				w, ok := g.Winner()
+				rw, rok := rec.Winner()
+				if rec.Board() != b || !g.Over() || !ok || !rok || w != rw {
+					t.Errorf("%s: board %s, over %v, winner %v/%v", f, rec.Board(), g.Over(), w, rw)
+				}
+				data, _ := os.ReadFile(f)
+				games = append(games, string(data))
+			}
+			if first == nil {
+				first = games
+			} else if !slices.Equal(first, games) {
+				t.Errorf("%s: seed 7 gave other games the second time:\n%v\n%v", board, first, games)
+			}
+		}
+	}
+	_, _, err := arenaCmd(t, "--board", "11x8", "--quiet", "model:"+path+",sims=8,name=net", "pvs:depth=1")
+	want := "model " + path + " was not trained on 11x8 (it was on 8x8,9x8,15x12)"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("untrained board: %v, want %q", err, want)
 	}
 }

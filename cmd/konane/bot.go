@@ -63,7 +63,7 @@ func runBot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	stage := fs.String("stage", "", "AbstractPlay's stage whose token URL, scope and botQuery URL to use: "+apbot.StageNames()+" (default: all from the environment)")
 	level := fs.String("level", levels[len(levels)-1].Name, "strength: "+levelHelp()+"; the level's simulations or --move-time, whichever ends first")
 	moveTime := fs.Duration("move-time", apbot.DefaultMoveTime, "the longest the bot thinks about a move (at most 1s when its clock shows an hour or less)")
-	model := fs.String("model", "", "model file to play with instead of the shipped ones (other boards get the classical engine)")
+	model := fs.String("model", "", "model file to play with instead of the shipped ones (a multi-board model plays the boards up to 8x8 and those above it was trained on; other boards get the classical engine)")
 	seed := fs.Uint64("seed", 1, "seed of the searches, mixed with each game's id and move number")
 	searches := fs.Int("max-searches", 0, "moves computed at once (0 = GOMAXPROCS); challenges are refused while as many are in flight")
 	pending := fs.Int("max-pending", 0, "move webhooks in flight, computing or waiting to (0 = 8 × --max-searches); more get 503 and are lost")

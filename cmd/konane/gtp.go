@@ -49,7 +49,8 @@ plays the classical engine (pvs) for the time of --level per move
 gives no win probability there. With --model FILE it plays the model's
 size only, or with a multi-board model file every board of up to 8 files
 and ranks, rectangles too (a note on standard error says when its
-network was not trained on the --board given).
+network was not trained on the --board given), and the boards above 8x8
+it was trained on.
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,
@@ -84,9 +85,6 @@ func runGtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return fmt.Errorf("gtp: %w", err)
 		}
 		pvsTime = l.PVSTime
-	}
-	if given && pvsTime == 0 && !rb.Narrow() {
-		return usageError("gtp", "--model: a network plays %s, not %s", narrowBoards(), rb)
 	}
 	strength, err := af.strength("gtp", fs)
 	if err != nil {

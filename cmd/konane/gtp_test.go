@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestGTPMultiBoardModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
-	if len(answers) != 5 || answers[2] != "=" || answers[4] != "? unacceptable size: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8)" {
+	if len(answers) != 5 || answers[2] != "=" || answers[4] != "? unacceptable size: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)" {
 		t.Fatalf("answers:\n%s", out.String())
 	}
 	for i, b := range []rules.Board{{W: 7, H: 6, Start: rules.Gap}, {W: 6, H: 7, Start: rules.Gap}} {
@@ -114,13 +115,41 @@ func TestGTPWideBoard(t *testing.T) {
 	}
 }
 
+// TestGTPWideModel: with a multi-board model trained on 9x8 and 15x12,
+// gtp plays both with the network (legal moves; konane-eval gives a win
+// probability and a line, which the classical engine does not), and
+// refuses 11x8, where it was not trained, without --time.
+func TestGTPWideModel(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(8), rules.Board{W: 9, H: 8, Start: rules.Gap},
+		rules.Board{W: 15, H: 12, Start: rules.Gap})
+	var out, errb bytes.Buffer
+	in := strings.NewReader("genmove black\nkonane-eval\nrectangular_boardsize 15 12\ngenmove black\nkonane-eval\nrectangular_boardsize 11 8\n")
+	if err := run(context.Background(), []string{"gtp", "--model", path, "--board", "size-9", "--sims", "4"}, in, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+	if len(answers) != 6 || answers[2] != "=" || !strings.HasPrefix(answers[5], "? unacceptable size: no model for 11x8 ") || errb.String() != "" {
+		t.Fatalf("answers:\n%s\nstderr %q", out.String(), errb.String())
+	}
+	for i, name := range []string{"size-9", "size-15"} {
+		b, _ := rules.ParseBoard(name)
+		g, _ := rules.NewWideGame(b)
+		if _, err := g.PlayString(strings.TrimPrefix(answers[3*i], "= ")); err != nil || !strings.HasPrefix(answers[3*i], "= ") {
+			t.Errorf("genmove on %s answered %q: %v", b, answers[3*i], err)
+		}
+		if eval := answers[3*i+1]; !regexp.MustCompile(`^= white [01]\.\d{3} [a-o]\d+-[a-o]\d+`).MatchString(eval) {
+			t.Errorf("konane-eval on %s: %q", b, eval)
+		}
+	}
+}
+
 func TestGTPFlagErrors(t *testing.T) {
 	six := agenttest.TinyModelFile(t, 6)
 	checkErrors(t, []errCase{
 		{[]string{"gtp", "--model", six, "--size", "7"}, "no model for 7x7 (there is one for 6x6)"},
 		{[]string{"gtp", "--size", "3"}, "--size 3"},
 		{[]string{"gtp", "--model", six, "--board", "7x6"}, "gtp: no model for 7x6 (there is one for 6x6)"},
-		{[]string{"gtp", "--model", six, "--board", "9x8"}, "gtp: --model: a network plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 9x8"},
+		{[]string{"gtp", "--model", six, "--board", "9x8"}, "gtp: no model for 9x8 (there is one for 6x6; above 8x8 a network plays only the boards its model was trained on)"},
 		{[]string{"gtp", "--board", "17x8"}, "gtp: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
 		{[]string{"gtp", "--level", "hardest"}, `unknown level "hardest"`},
 		{[]string{"gtp", "--model", "/nonexistent.safetensors"}, "nonexistent.safetensors"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/internal/atomicfile"
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/messages"
@@ -57,11 +58,12 @@ The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact s
 ` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others (or --model FILE, whose
 board is then the only one; a multi-board model file plays every board of
 up to 8 files and ranks, rectangles too, and says when it was not trained
-on the one played). Its search runs the simulations of --level per
+on the one played, and the boards above 8x8 it was trained on, without
+the coach). Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
 search's estimate. On the other boards (rectangles such as AbstractPlay's
 7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
-no network exists yet: the computer plays the classical engine (pvs) for
+no shipped network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
 gives no win probability, and the coach (coach on, or --coach) does not
 work there; at the levels below hard some of its moves are random (see
@@ -106,11 +108,21 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	t := &terminal{out: stdout, strength: strength, level: level,
 		color: *color, coach: *coach, seed: af.seed, rng: rand.New(rand.NewPCG(af.seed, 0x706c6179))}
+	if given && !rb.Narrow() && af.model != "" {
+		// A board above 8x8: the network of a model trained there plays
+		// it, else the classical engine, saying why.
+		e, err := agent.OpenBoardEngine(af.model, rb)
+		switch {
+		case err == nil:
+			t.engine, t.board = e, rb
+			return t.run(ctx, stdin)
+		case !errors.Is(err, net.ErrSize):
+			return fmt.Errorf("play: %w", err)
+		}
+		fmt.Fprintf(stdout, "note: %v: the classical engine plays %s\n", err, rb)
+	}
 	if given && (!rb.Narrow() || af.model == "" && (!rb.Square() || !slices.Contains(agent.Sizes(), rb.W))) {
 		// No network for this board: the classical engine plays.
-		if af.model != "" {
-			return usageError("play", "--model: a network plays %s, not %s (without --model the classical engine plays it)", narrowBoards(), rb)
-		}
 		if t.pvsTime, err = classicalTime("play", fs, af); err != nil {
 			return err
 		}
@@ -234,7 +246,7 @@ func (t *terminal) loop(ctx context.Context, stdin io.Reader) error {
 	defer in.restore()
 	t.out, t.width = in.out, in.width
 	in.start(ctx)
-	if t.coach && t.engine == nil {
+	if t.coach && !t.coached() {
 		t.say(t.noCoach())
 	}
 	if err := t.newGame(ctx); err != nil {
@@ -440,7 +452,7 @@ func (t *terminal) describeStrength() string {
 	search := t.strength
 	search.NoSolver = false // said in words below
 	s := search.String()
-	if !t.strength.NoSolver {
+	if !t.strength.NoSolver && t.board.Narrow() { // no endgame solver above 8x8
 		s += ", perfect in the endgame"
 	}
 	if l, err := agent.ParseLevel(t.level); err == nil && t.strength == l.Limits() {
@@ -618,7 +630,7 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		return nil
 	}
 	var before rules.Position
-	if t.coach && t.engine != nil {
+	if t.coach && t.coached() {
 		before = t.position()
 	}
 	m, err := t.game.PlayString(text)
@@ -632,7 +644,7 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 		return nil
 	}
 	fmt.Fprintf(t.out, "You (%s) play %s.\n", t.human, m)
-	if t.coach && t.engine != nil {
+	if t.coach && t.coached() {
 		// The network's board: a *rules.Game (position).
 		if err := t.coachMove(ctx, before, t.game.(*rules.Game).Last()); err != nil {
 			return err
@@ -645,8 +657,52 @@ func (t *terminal) humanMove(ctx context.Context, text string) error {
 	return t.agentMove(ctx)
 }
 
-// position is the current position of a game the network plays (on
-// Position's boards: a *rules.Game).
+// searched is what the agent's search says of the current position, in
+// notation, on any board (terminal.search).
+type searched struct {
+	best  string   // the move
+	line  []string // the principal line
+	human float64  // the human's win probability
+	sims  int      // the search's simulations
+}
+
+// search is the agent's move in the current position (Agent.Move) or,
+// with advise, its advice at agent.AdviceLimits (Agent.Advise): on a
+// board above 8x8 (a *rules.WideGame) the wide ones (MoveWide,
+// AdviseWide).
+func (t *terminal) search(ctx context.Context, advise bool) (searched, error) {
+	s := t.strength
+	if advise {
+		s = agent.AdviceLimits(t.strength)
+	}
+	if g, ok := t.game.(*rules.WideGame); ok {
+		var an agent.WideAnalysis
+		var err error
+		if advise {
+			an, err = t.agent.AdviseWide(ctx, g.Position(), s)
+		} else {
+			an, err = t.agent.MoveWide(ctx, g.Position(), s)
+		}
+		if err != nil {
+			return searched{}, err
+		}
+		return searched{an.Best.String(), strings.Fields(an.Line()), an.WinProbFor(t.human), an.Sims}, nil
+	}
+	var an agent.Analysis
+	var err error
+	if advise {
+		an, err = t.agent.Advise(ctx, t.position(), s)
+	} else {
+		an, err = t.agent.Move(ctx, t.position(), s)
+	}
+	if err != nil {
+		return searched{}, err
+	}
+	return searched{an.Best.String(), rules.MoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
+}
+
+// position is the current position of a game the network plays on
+// Position's boards (a *rules.Game).
 func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Position() }
 
 // agentMove lets the agent play, then draws the board.
@@ -664,15 +720,15 @@ func (t *terminal) agentMove(ctx context.Context) error {
 		t.showBoard()
 		return nil
 	}
-	an, err := t.agent.Move(ctx, t.position(), t.strength)
+	an, err := t.search(ctx, false)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	if _, err := t.game.PlayString(an.Best.String()); err != nil {
+	if _, err := t.game.PlayString(an.best); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	// The player's chances, as hint and eval give them.
-	t.say(fmt.Sprintf("The computer (%s) plays %s. Your win probability: %.0f%%.", t.human.Other(), an.Best, 100*an.WinProbFor(t.human)))
+	t.say(fmt.Sprintf("The computer (%s) plays %s. Your win probability: %.0f%%.", t.human.Other(), an.best, 100*an.human))
 	t.showBoard()
 	return nil
 }
@@ -690,12 +746,12 @@ func (t *terminal) hint(ctx context.Context) error {
 		fmt.Fprintf(t.out, "hint: %s (the classical engine's choice; it gives no win probability)\n", m)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.position(), agent.AdviceLimits(t.strength))
+	an, err := t.search(ctx, true)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("hint: %s (your win probability: %.0f%%) expected line:", an.Best, 100*an.WinProbFor(t.human)),
-		rules.MoveStrings(an.PV), t.width, 2))
+	fmt.Fprint(t.out, wrapWords(fmt.Sprintf("hint: %s (your win probability: %.0f%%) expected line:", an.best, 100*an.human),
+		an.line, t.width, 2))
 	return nil
 }
 
@@ -709,13 +765,13 @@ func (t *terminal) eval(ctx context.Context) error {
 		fmt.Fprintf(t.out, "no evaluation: on %dx%d the computer plays the classical engine, which gives no win probability\n", t.board.W, t.board.H)
 		return nil
 	}
-	an, err := t.agent.Advise(ctx, t.position(), agent.AdviceLimits(t.strength))
+	an, err := t.search(ctx, true)
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	t.say(fmt.Sprintf("evaluation: your (%s) win probability is %.0f%% (%d simulations)",
-		t.human, 100*an.WinProbFor(t.human), an.Sims))
-	fmt.Fprint(t.out, wrapWords("expected line: ", rules.MoveStrings(an.PV), t.width, 2))
+		t.human, 100*an.human, an.sims))
+	fmt.Fprint(t.out, wrapWords("expected line: ", an.line, t.width, 2))
 	return nil
 }
 
@@ -765,7 +821,7 @@ func (t *terminal) setCoach(args []string) {
 		t.say(fmt.Sprintf("coach %s: want on or off", args[0]))
 		return
 	}
-	if t.coach && t.engine == nil {
+	if t.coach && !t.coached() {
 		t.say(t.noCoach())
 		return
 	}
@@ -776,8 +832,16 @@ func (t *terminal) setCoach(args []string) {
 	t.say("the coach is off")
 }
 
+// coached reports whether the coach works on the game's board: a
+// network's board of at most 8x8 (a *rules.Game; the coach's judgement,
+// Agent.Judge, takes Positions).
+func (t *terminal) coached() bool { return t.engine != nil && t.board.Narrow() }
+
 // noCoach says that the coach does not work on this board.
 func (t *terminal) noCoach() string {
+	if t.engine != nil {
+		return fmt.Sprintf("the coach works on the boards up to %dx%d, not on %dx%d: it stays silent", rules.MaxSize, rules.MaxSize, t.board.W, t.board.H)
+	}
 	return fmt.Sprintf("the coach needs a win probability, which on %dx%d the classical engine does not give (no network for this board yet): it stays silent", t.board.W, t.board.H)
 }
 

@@ -98,6 +98,33 @@ func TestPlayWide(t *testing.T) {
 	)
 }
 
+// TestPlayWideModel: play --board 15x12 --model with a multi-board model
+// trained there plays the network (a win probability, hint and eval; the
+// coach says it does not work there); on 11x8, where the model was not
+// trained, the classical engine plays, after one line saying why.
+func TestPlayWideModel(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(8), rules.Board{W: 9, H: 8, Start: rules.Gap},
+		rules.Board{W: 15, H: 12, Start: rules.Gap})
+	out := playBoard(t, "moves\nhint\neval\ncoach on\nquit\n", "--board", "15x12", "--model", path, "--sims", "4", "--color", "white")
+	wantOutput(t, "15x12: ", out,
+		"New game on 15x12, two centre stones gone: you play white, the computer black (4 simulations per move).",
+		"The computer (black) plays ",
+		". Your win probability: ",
+		"legal moves (",
+		"hint: ",
+		"evaluation: your (white) win probability is ",
+		"the coach works on the boards up to 8x8, not on 15x12: it stays silent",
+	)
+	if strings.Contains(out, "classical engine") || strings.Contains(out, "note:") {
+		t.Errorf("15x12, trained there:\n%s", out)
+	}
+	out = playBoard(t, "quit\n", "--board", "11x8", "--model", path, "--level", "easy", "--color", "white")
+	wantOutput(t, "11x8: ", out,
+		"was not trained on 11x8 (it was on 8x8,9x8,15x12): a network plays a board above 8x8 only when trained there: the classical engine plays 11x8",
+		"On 11x8 the computer plays the classical engine",
+	)
+}
+
 // playBoard runs "konane play" with args and script as its input and
 // returns its output; it fails t if play fails.
 func playBoard(t *testing.T, script string, args ...string) string {
@@ -149,7 +176,7 @@ func TestPlayBoardErrors(t *testing.T) {
 	}{
 		{[]string{"--board", "17x8"}, "play: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
 		{[]string{"--board", "size-15", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
-		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: --model: a network plays 4 to 8 files and ranks, rectangles too (AbstractPlay's 6x6, 7x6, 8x8), not 10x10 (without --model the classical engine plays it)"},
+		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: agent: net: loading model: open m.safetensors"},
 		{[]string{"--board", "3x6"}, `play: --board 3x6: 3x6 is outside the boards 4x4..16x16`},
 		{[]string{"--board", "7x6/middle"}, `play: --board 7x6/middle: unknown start: want removal or gap after the slash`},
 		{[]string{"--board", "6/gap"}, `play: --board 6/gap: the gap start needs exactly one of width and height odd`},
