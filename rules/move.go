@@ -102,6 +102,9 @@ func parseCell(text string, w, h int) (row, col int, err error) {
 // MoveStrings writes each move in project notation.
 func MoveStrings(ms []Move) []string { return gameMoveStrings(ms) }
 
+// WideMoveStrings is MoveStrings for the moves of a board above 8x8.
+func WideMoveStrings(ms []WideMove) []string { return gameMoveStrings(ms) }
+
 // MovesText writes moves in project notation separated by spaces:
 // "d4 e4 b4-d4".
 func MovesText(ms []Move) string { return strings.Join(MoveStrings(ms), " ") }

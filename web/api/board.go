@@ -54,12 +54,10 @@ func boardJSON(b rules.Board) (size int, name string) {
 }
 
 // engineFor returns the engine of b's model (a multi-board model's
-// network on a rectangle too), or nil when the classical engine plays b
-// (no model for it).
+// network on a rectangle too, and on a board above 8x8 the model was
+// trained on: agent.Engines.GetBoard), or nil when the classical engine
+// plays b (no model for it).
 func (s *Service) engineFor(b rules.Board) (*agent.Engine, error) {
-	if !b.Narrow() {
-		return nil, nil
-	}
 	e, err := s.cfg.Engines.GetBoard(b)
 	var nm *agent.NoModelError
 	if errors.As(err, &nm) {

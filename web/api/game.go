@@ -32,7 +32,8 @@ type gameJSON struct {
 
 // game is a gameJSON checked and replayed through the rules; the game
 // keeps its outcome (a resignation of the human: Resign). engine is the
-// model that plays the board, nil when the classical engine plays it.
+// model that plays the board (above 8x8 a network trained there), nil
+// when the classical engine plays it.
 type game struct {
 	human  rules.Color
 	level  agent.Level
@@ -45,6 +46,14 @@ type game struct {
 // agent searches rules.Position).
 func (gm *game) narrow() (*rules.Game, bool) {
 	g, ok := gm.g.(*rules.Game)
+	return g, ok && gm.engine != nil
+}
+
+// wide returns the game as a *rules.WideGame when a network plays it: a
+// board above 8x8 the model was trained on (agent.WideTrained), where
+// the agent searches rules.WidePosition (Agent.MoveWide, AdviseWide).
+func (gm *game) wide() (*rules.WideGame, bool) {
+	g, ok := gm.g.(*rules.WideGame)
 	return g, ok && gm.engine != nil
 }
 

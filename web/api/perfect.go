@@ -21,8 +21,7 @@ const perfectTimeout = 2 * time.Second
 // with the program (solver.KnownWinner: 6x6 from the first move). It
 // returns "" otherwise, and for a game over.
 func (s *Service) perfect(r *http.Request, gm *game, ev *evalJSON) string {
-	g, ok := gm.narrow()
-	if !ok || g.Over() {
+	if gm.g.Over() {
 		return ""
 	}
 	if ev != nil && ev.Proven {
@@ -30,6 +29,10 @@ func (s *Service) perfect(r *http.Request, gm *game, ev *evalJSON) string {
 			return gm.human.String()
 		}
 		return gm.human.Other().String()
+	}
+	g, ok := gm.narrow()
+	if !ok {
+		return ""
 	}
 	p := g.Position()
 	if agent.Perfect(int(p.Size)) {

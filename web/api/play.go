@@ -128,22 +128,32 @@ func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
 	return engine.NewAgent(s.seed())
 }
 
+// wideAgent is agent on a board above 8x8: the agent kept under p, or a
+// new one of e, the network that plays p's board.
+func (s *Service) wideAgent(e *agent.Engine, p rules.WidePosition) (*agent.Agent, error) {
+	if a := s.trees.take(p); a != nil {
+		return a, nil
+	}
+	return e.NewAgent(s.seed())
+}
+
 // agentMove lets the computer play its move in gm (within the admission
-// budget and Config.MoveTimeout): the agent of the board's model, else
-// the classical engine for the level's PVSTime, whose move comes with no
-// evaluation (nil). The evaluation is the agent's own search's where it
-// plays at the advice level or above, else a search at the advice level
-// of the position after its move (evalAfter). The agent is looked for in the tree cache under the
-// position it left the game in after its last move (left, the position
-// before the human's move, when humanMoved) and kept under the position
-// it leaves now. humanMoved says whether the request played a move of
-// the human's, which a failure takes back (and its message says so).
+// budget and Config.MoveTimeout): the agent of the board's model (above
+// 8x8 its network, Agent.MoveWide), else the classical engine for the
+// level's PVSTime, whose move comes with no evaluation (nil). The
+// evaluation is the agent's own search's where it plays at the advice
+// level or above, else a search at the advice level of the position
+// after its move (evalAfter). The agent is looked for in the tree cache
+// under the position it left the game in after its last move (left, the
+// position before the human's move, when humanMoved) and kept under the
+// position it leaves now. humanMoved says whether the request played a
+// move of the human's, which a failure takes back (and its message says
+// so).
 func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
-	an, err := s.agentPlay(r, gm, humanMoved)
-	if err != nil || an == nil {
+	ev, err := s.agentPlay(r, gm, humanMoved)
+	if err != nil || ev == nil {
 		return nil, err
 	}
-	ev := &evalJSON{Ply: gm.g.Len(), AgentMove: an.Best.String(), HumanWinProb: round3(an.WinProbFor(gm.human)), PV: rules.MoveStrings(an.PV), Proven: an.Proven}
 	if levelIndex(gm.level.Name) >= levelIndex(agent.AdviceLevel) && gm.engine.Model() != nil {
 		return ev, nil
 	}
@@ -156,9 +166,8 @@ func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*evalJS
 // the game; nil when the search cannot run (the
 // server busy): the move stands without an evaluation.
 func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
-	g, _ := gm.narrow()
-	if g.Over() { // the agent's move won: nothing to search
-		return &evalJSON{Ply: g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
+	if gm.g.Over() { // the agent's move won: nothing to search
+		return &evalJSON{Ply: gm.g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
 	}
 	limits := s.adviceLimits(gm)
 	release, err := s.search(r, gm.level.Name, limits.Sims)
@@ -168,25 +177,60 @@ func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
 	defer release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
+	start := time.Now()
+	an, err := s.advise(ctx, gm, limits)
+	s.metrics.search.WithLabelValues("eval", gm.level.Name).Observe(time.Since(start).Seconds())
+	if err != nil {
+		return nil
+	}
+	return &evalJSON{Ply: gm.g.Len(), AgentMove: move, HumanWinProb: round3(an.humanWinProb),
+		PV: append([]string{move}, an.pv...), Proven: an.proven}
+}
+
+// advice is a search's word on the position of a game played by the
+// agent, as the API gives it.
+type advice struct {
+	best         string
+	humanWinProb float64
+	pv           []string
+	proven       bool
+}
+
+// advise searches the position of gm, where the agent plays (gm.narrow
+// or gm.wide), with limits (Agent.Advise, AdviseWide), with the agent
+// kept under the position in the tree cache, which it leaves there
+// after a search that ran (its own tree is as it was).
+func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (advice, error) {
+	if g, ok := gm.wide(); ok {
+		p := g.Position()
+		a, err := s.wideAgent(gm.engine, p)
+		if err != nil {
+			return advice{}, err
+		}
+		an, err := a.AdviseWide(ctx, p, limits)
+		if err != nil {
+			return advice{}, err
+		}
+		s.trees.put(p, a)
+		return advice{an.Best.String(), an.WinProbFor(gm.human), rules.WideMoveStrings(an.PV), an.Proven}, nil
+	}
+	g, _ := gm.narrow()
 	p := g.Position()
 	a, err := s.agent(p)
 	if err != nil {
-		return nil
+		return advice{}, err
 	}
-	start := time.Now()
 	an, err := a.Advise(ctx, p, limits)
-	s.metrics.search.WithLabelValues("eval", gm.level.Name).Observe(time.Since(start).Seconds())
-	s.trees.put(p, a)
 	if err != nil {
-		return nil
+		return advice{}, err
 	}
-	return &evalJSON{Ply: g.Len(), AgentMove: move, HumanWinProb: round3(an.WinProbFor(gm.human)),
-		PV: append([]string{move}, rules.MoveStrings(an.PV)...), Proven: an.Proven}
+	s.trees.put(p, a)
+	return advice{an.Best.String(), an.WinProbFor(gm.human), rules.MoveStrings(an.PV), an.Proven}, nil
 }
 
-// agentPlay plays the agent's move of agentMove, with the analysis of
+// agentPlay plays the agent's move of agentMove, with the evaluation of
 // the agent's search (nil from the classical engine).
-func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*agent.Analysis, error) {
+func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
 	units := gm.level.Sims
 	if gm.engine == nil {
 		units = s.classicalSims
@@ -199,41 +243,70 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*agent.
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
 	start := time.Now()
-	var an *agent.Analysis
-	var a *agent.Agent
+	var ev *evalJSON
+	var keep func() // keeps the agent under the position its move leaves
 	var move string
 	if g, ok := gm.narrow(); ok {
 		left := g.Position()
 		if humanMoved {
 			left = g.Positions()[g.Len()-1]
 		}
-		if a, err = s.agent(left); err != nil {
+		a, err := s.agent(left)
+		if err != nil {
 			return nil, err
 		}
-		var res agent.Analysis
-		if res, err = a.Move(ctx, g.Position(), gm.level.Limits()); err == nil {
-			an, move = &res, res.Best.String()
+		keep = func() { s.trees.put(g.Position(), a) }
+		res, err := a.Move(ctx, g.Position(), gm.level.Limits())
+		if err != nil {
+			return nil, s.agentFailed(gm, start, humanMoved, err)
 		}
+		move = res.Best.String()
+		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.MoveStrings(res.PV), Proven: res.Proven}
+	} else if g, ok := gm.wide(); ok {
+		left := g.Position()
+		if humanMoved {
+			left = g.Positions()[g.Len()-1]
+		}
+		a, err := s.wideAgent(gm.engine, left)
+		if err != nil {
+			return nil, err
+		}
+		keep = func() { s.trees.put(g.Position(), a) }
+		res, err := a.MoveWide(ctx, g.Position(), gm.level.Limits())
+		if err != nil {
+			return nil, s.agentFailed(gm, start, humanMoved, err)
+		}
+		move = res.Best.String()
+		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.WideMoveStrings(res.PV), Proven: res.Proven}
 	} else {
 		seed := s.seed()
-		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err == nil {
-			move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
+			return nil, s.agentFailed(gm, start, humanMoved, err)
 		}
+		move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
 	}
 	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
-	if err != nil {
-		if !humanMoved { // a new game, or the agent's move alone: nothing taken back
-			return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack"), detail: err}
-		}
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
-	}
 	if _, err := gm.g.PlayString(move); err != nil {
 		return nil, err
 	}
-	if g, ok := gm.narrow(); ok {
-		s.trees.put(g.Position(), a)
+	if keep != nil {
+		keep()
 	}
-	return an, nil
+	if ev != nil {
+		ev.Ply, ev.AgentMove = gm.g.Len(), move
+	}
+	return ev, nil
+}
+
+// agentFailed records the time of the agent's failed search begun at
+// start and returns its error for the API: the human's move taken back
+// if humanMoved.
+func (s *Service) agentFailed(gm *game, start time.Time, humanMoved bool, err error) error {
+	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
+	if !humanMoved { // a new game, or the agent's move alone: nothing taken back
+		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack"), detail: err}
+	}
+	return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
 }
 
 type moveRequest struct {
@@ -366,8 +439,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 	defer release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
-	g, ok := gm.narrow()
-	if !ok { // the classical engine, for the advice level's time (as the server offers it)
+	if gm.engine == nil { // the classical engine, for the advice level's time (as the server offers it)
 		t := gm.level.PVSTime
 		if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
 			t = al.PVSTime
@@ -380,20 +452,14 @@ func (s *Service) hint(r *http.Request) (any, error) {
 		}
 		return hintJSON{Move: move, PV: []string{move}}, nil
 	}
-	p := g.Position()
-	a, err := s.agent(p)
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	an, err := a.Advise(ctx, p, advice)
+	an, err := s.advise(ctx, gm, advice)
 	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
-	s.trees.put(p, a) // the agent's own tree is as it was
-	wp := round3(an.WinProb())
-	return hintJSON{Move: an.Best.String(), WinProb: &wp, PV: rules.MoveStrings(an.PV), Proven: an.Proven}, nil
+	wp := round3(an.humanWinProb)
+	return hintJSON{Move: an.best, WinProb: &wp, PV: an.pv, Proven: an.proven}, nil
 }
 
 // adviceLimits are the limits of a search that advises the human of gm

@@ -102,8 +102,8 @@ func (s *Service) review(r *http.Request) (any, error) {
 	default:
 		return nil, badRequest("error.reviewNothing")
 	}
-	// The agent reviews the boards with a network, the classical engine
-	// every other one.
+	// The agent reviews the boards with a network up to 8x8 (analysis
+	// searches Positions), the classical engine every other one.
 	b := rec.Board()
 	engine, err := s.engineFor(b)
 	switch {
@@ -111,6 +111,9 @@ func (s *Service) review(r *http.Request) (any, error) {
 		return nil, err
 	case rec.Len() == 0:
 		return nil, badRequest("error.reviewEmpty")
+	}
+	if !b.Narrow() {
+		engine = nil
 	}
 	var rep *analysis.Report
 	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
