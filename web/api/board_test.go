@@ -235,3 +235,62 @@ func TestMultiBoardModelRectangles(t *testing.T) {
 		}
 	}
 }
+
+// TestWideBoardNetwork: with a multi-board model trained on 9x8, the
+// network plays 9x8 (above 8x8): legal moves, each with its evaluation,
+// the coach silent (noCoach), hints with a win probability, and the same
+// game from servers of the same seed; 9x8 with the removals is played by
+// it too, with the note that it was not trained there; 11x8, where it
+// was not trained, by the classical engine.
+func TestWideBoardNetwork(t *testing.T) {
+	b9 := rules.Board{W: 9, H: 8, Start: rules.Gap}
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(8), b9)
+	cfg := Config{Engines: es, Seed: 7, MaxLevel: "easy", DefaultLevel: "casual"}
+	var games [2][]string
+	hints := 0
+	for i := range games {
+		ts := newTestServer(t, cfg)
+		st := ts.mustState(t, "/api/v2/new", `{"board":"9x8","color":"white","level":"casual"}`)
+		for !st.Over {
+			checkBoardState(t, st, b9)
+			ev := st.Eval
+			if st.Classical || st.Note != "" || !st.NoCoach || st.Coach != nil || ev == nil || ev.Ply != len(st.Moves) || ev.AgentMove != st.Last ||
+				ev.HumanWinProb < 0 || ev.HumanWinProb > 1 || len(ev.PV) == 0 || ev.PV[0] != st.Last {
+				t.Fatalf("9x8 after %v: classical %v, note %q, noCoach %v, coach %+v, eval %+v", st.Moves, st.Classical, st.Note, st.NoCoach, st.Coach, ev)
+			}
+			if len(st.Moves)%8 == 1 {
+				var h hintJSON
+				if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) ||
+					h.WinProb == nil || *h.WinProb < 0 || *h.WinProb > 1 || len(h.PV) == 0 || h.PV[0] != h.Move {
+					t.Fatalf("hint on 9x8 after %v: %d %+v (legal %v)", st.Moves, code, h, st.Legal)
+				}
+				hints++
+			}
+			st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0], Coach: true}))
+		}
+		checkBoardState(t, st, b9)
+		games[i] = st.Moves
+	}
+	if !slices.Equal(games[0], games[1]) || hints < 2 {
+		t.Errorf("seed 7 played two 9x8 games (%d hints):\n%v\n%v", hints, games[0], games[1])
+	}
+
+	ts := newTestServer(t, cfg)
+	st := ts.mustState(t, "/api/v2/new", `{"board":"9x8/removal","color":"white","level":"easy"}`)
+	if st.Classical || !strings.Contains(st.Note, "not trained on 9x8/removal") || st.Eval == nil {
+		t.Errorf("9x8 with the removals: classical %v, note %q, eval %+v", st.Classical, st.Note, st.Eval)
+	}
+	b11 := rules.Board{W: 11, H: 8, Start: rules.Gap}
+	st = ts.mustState(t, "/api/v2/new", `{"board":"11x8","color":"white","level":"casual"}`)
+	for i := 0; i < 2 && !st.Over; i++ {
+		checkBoardState(t, st, b11)
+		if !st.Classical || st.Note != "" || !st.NoCoach || st.Eval != nil {
+			t.Fatalf("11x8, not trained there: classical %v, note %q, noCoach %v, eval %+v", st.Classical, st.Note, st.NoCoach, st.Eval)
+		}
+		var h hintJSON
+		if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb != nil {
+			t.Errorf("hint on 11x8: %d %+v", code, h)
+		}
+		st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: st.Legal[0]}))
+	}
+}

@@ -314,7 +314,8 @@ type moveRequest struct {
 	Move string   `json:"move"` // the human's; "" when the agent is to move
 	// Coach asks the coach to judge the human's move (coachJSON) before
 	// the agent replies; the agent does not reply to a move the coach
-	// points out.
+	// points out. A board where the coach does not judge
+	// (stateJSON.NoCoach) ignores it.
 	Coach bool `json:"coach,omitempty"`
 }
 

@@ -38,6 +38,11 @@ type stateJSON struct {
 	// board (a multi-board model's, net.Model.BoardNote), in English; ""
 	// when it was, or when no network plays.
 	Note string `json:"note,omitempty"`
+	// NoCoach says that the coach does not judge moves on this board (a
+	// move's coach is not asked): above 8x8, where a network plays too
+	// (agent.Agent.Judge searches Positions), and where the classical
+	// engine plays (no win probability).
+	NoCoach bool `json:"noCoach,omitempty"`
 	// Perfect is the side that wins with perfect play from here, where
 	// that is proven (Service.perfect): "black", "white" or none.
 	Perfect string `json:"perfect,omitempty"`
@@ -68,6 +73,8 @@ func (s *Service) view(r *http.Request, gm *game, ev *evalJSON) stateJSON {
 	if gm.engine != nil {
 		st.Note = gm.engine.NoteOn(gm.g.Board())
 	}
+	_, coached := gm.narrow()
+	st.NoCoach = !coached
 	if st.Moves == nil {
 		st.Moves = []string{}
 	}
