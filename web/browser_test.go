@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/browsertest"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/web/api"
@@ -354,6 +355,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("busy", func(t *testing.T) { browserBusy(t, browser, ts) })
 	t.Run("boards", func(t *testing.T) { browserBoards(t, browser, ts) })
 	t.Run("coach", func(t *testing.T) { browserCoach(t, browser, ts) })
+	t.Run("widenet", func(t *testing.T) { browserWideNet(t, browser) })
 	t.Run("openings", func(t *testing.T) { browserOpenings(t, browser, ts) })
 	t.Run("layout", func(t *testing.T) { browserLayout(t, browser, ts) })
 }
@@ -463,6 +465,37 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 			}
 			p.screenshot(name)
 		}
+	}
+}
+
+// browserWideNet: with a multi-board model trained on 9x8, the page
+// plays 9x8 with its network: no word of the classical engine, the
+// evaluation bar shown after the computer's moves, and the coach, turned
+// on, says that it judges moves only on the boards up to 8x8.
+func browserWideNet(t *testing.T, browser context.Context) {
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(8), rules.Board{W: 9, H: 8, Start: rules.Gap})
+	ts := newTestServer(t, Config{API: api.Config{Engines: es, TrustedProxies: loopback}})
+	p := tab(t, browser, ts, "en-US,en", false)
+	p.load("/")
+	p.eval(`document.getElementById("size").value = "9x8"; document.getElementById("level").value = "casual"; document.getElementById("color").value = "white"; ""`)
+	v := p.version()
+	p.click("#new")
+	p.settle(v)
+	state := `String(konane.state.moves.length) + " " + !!konane.state.classical + " " + !!konane.state.noCoach + " " + document.getElementById("evalbar").hidden`
+	if got := p.eval(state); got != "1 false true false" {
+		t.Fatalf("a new 9x8 game, the computer to open: moves, classical, noCoach, bar hidden %s", got)
+	}
+	if got := p.text("evaltext"); got == "" || strings.Contains(got, "classical") {
+		t.Errorf("on 9x8 with its network the evaluation reads %q", got)
+	}
+	p.click("#coach")
+	if got := p.text("note"); got != p.msgs()["coach.wide"] {
+		t.Errorf("the coach turned on for 9x8 says %q", got)
+	}
+	p.click("#coach")
+	p.playFirst()
+	if got := p.eval(state); got != "3 false true false" {
+		t.Errorf("after a move on 9x8: moves, classical, noCoach, bar hidden %s", got)
 	}
 }
 

@@ -58,8 +58,9 @@ function init() {
   $("coach").addEventListener("change", () => {
     prefs.set("coach", $("coach").checked ? "on" : "off");
     // On a board of the classical engine there is no win probability to
-    // judge a move by: the coach says so, and stays silent.
-    note(t(!$("coach").checked ? "coach.off" : state && state.classical ? "coach.classical" : "coach.on"));
+    // judge a move by, and above 8x8 the coach does not judge (noCoach):
+    // the coach says so, and stays silent.
+    note(t(!$("coach").checked ? "coach.off" : state && state.classical ? "coach.classical" : state && state.noCoach ? "coach.wide" : "coach.on"));
   });
   $("reviewbtn").addEventListener("click", () => {
     if (state && state.moves.length > 0 && !busy()) openReview(false);
