@@ -492,6 +492,7 @@ func browserWideNet(t *testing.T, browser context.Context) {
 	if got := p.text("note"); got != p.msgs()["coach.wide"] {
 		t.Errorf("the coach turned on for 9x8 says %q", got)
 	}
+	p.screenshot("widenet-9x8-coach")
 	p.click("#coach")
 	p.playFirst()
 	if got := p.eval(state); got != "3 false true false" {
@@ -560,6 +561,7 @@ func browserLevels(t *testing.T, browser context.Context, ts *testServer) {
 	if got, want := p.text("levelabout"), msgs["level.about.medium"]+" "+early; got != want {
 		t.Errorf("medium on 6x6 is described as %q, want %q", got, want)
 	}
+	p.screenshot("levels-6x6-medium")
 }
 
 // browserBusy: a request the server refuses with 429 (this client's other
