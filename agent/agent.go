@@ -120,7 +120,10 @@ func (a WideAnalysis) Line() string {
 // for a board its model was trained on): the wide search's move
 // (player.Neural.AnalyzeWide, without the exact endgame solver), or,
 // with a weak level's Choice, the move drawn from it (Choice.DrawWide).
-// The exact solver's agent plays no such board: an error.
+// The exact solver's agent plays no such board: an error. A board a
+// Position holds, given here as a WidePosition, is searched the same way,
+// without the exact solver, so weaker than Move plays it: the front ends
+// call MoveWide only above 8x8.
 func (a *Agent) MoveWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
 	an, err := a.analyzeWide(ctx, a.play, p, s)
 	if err != nil || !s.Weak() {

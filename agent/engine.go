@@ -112,10 +112,10 @@ func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
 
 // WideTrained reports whether model m may play board b: every board of
 // at most rules.MaxSize files and ranks (trained there or not, as Note
-// says), and a board above 8x8 only when m was trained on its shape (a
-// start of it: those boards start from the gap only). An untrained
-// network there is left to the classical engine, which plays every
-// board.
+// says), and a board above 8x8 only when m was trained on its shape,
+// with either start (a start other than the trained one is played with
+// Note saying so, as on the boards up to 8x8). An untrained network
+// there is left to the classical engine, which plays every board.
 func WideTrained(m *net.Model, b rules.Board) bool {
 	if b.Narrow() {
 		return true

@@ -115,6 +115,9 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		switch {
 		case err == nil:
 			t.engine, t.board = e, rb
+			if note := e.Note(); note != "" {
+				fmt.Fprintf(stdout, "note: %s\n", note)
+			}
 			return t.run(ctx, stdin)
 		case !errors.Is(err, net.ErrSize):
 			return fmt.Errorf("play: %w", err)

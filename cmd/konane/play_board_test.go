@@ -118,6 +118,10 @@ func TestPlayWideModel(t *testing.T) {
 	if strings.Contains(out, "classical engine") || strings.Contains(out, "note:") {
 		t.Errorf("15x12, trained there:\n%s", out)
 	}
+	// 9x8 with the removals: the network of 9x8 (gap) plays it, and says
+	// it was not trained on that start, as on the boards up to 8x8.
+	out = playBoard(t, "quit\n", "--board", "9x8/removal", "--model", path, "--sims", "4", "--color", "white")
+	wantOutput(t, "9x8/removal: ", out, "note: ", "not trained on 9x8/removal")
 	out = playBoard(t, "quit\n", "--board", "11x8", "--model", path, "--level", "easy", "--color", "white")
 	wantOutput(t, "11x8: ", out,
 		"was not trained on 11x8 (it was on 8x8,9x8,15x12): a network plays a board above 8x8 only when trained there: the classical engine plays 11x8",

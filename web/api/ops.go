@@ -189,8 +189,10 @@ func tokenLike(id string) bool {
 	return true
 }
 
-// search admits a search of sims simulations for the request (Config's
-// budget; refused while draining) and returns its release.
+// search admits a search of sims simulation units for the request
+// (Config's budget; refused while draining) and returns its release. A
+// game's search counts game.units of its simulations: more than one a
+// simulation above 8x8.
 func (s *Service) search(r *http.Request, level string, sims int) (func(), error) {
 	noteLevel(r.Context(), level)
 	if s.draining.Load() {

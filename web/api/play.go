@@ -170,7 +170,7 @@ func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
 		return &evalJSON{Ply: gm.g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
 	}
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, limits.Sims)
+	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
 	if err != nil {
 		return nil
 	}
@@ -198,8 +198,8 @@ type advice struct {
 
 // advise searches the position of gm, where the agent plays (gm.narrow
 // or gm.wide), with limits (Agent.Advise, AdviseWide), with the agent
-// kept under the position in the tree cache, which it leaves there
-// after a search that ran (its own tree is as it was).
+// kept under the position in the tree cache, where it is put back after
+// the search, failed or not (Advise leaves its play tree as it was).
 func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (advice, error) {
 	if g, ok := gm.wide(); ok {
 		p := g.Position()
@@ -208,10 +208,10 @@ func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (a
 			return advice{}, err
 		}
 		an, err := a.AdviseWide(ctx, p, limits)
+		s.trees.put(p, a) // its play tree is as it was, even after a failed search
 		if err != nil {
 			return advice{}, err
 		}
-		s.trees.put(p, a)
 		return advice{an.Best.String(), an.WinProbFor(gm.human), rules.WideMoveStrings(an.PV), an.Proven}, nil
 	}
 	g, _ := gm.narrow()
@@ -221,17 +221,17 @@ func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (a
 		return advice{}, err
 	}
 	an, err := a.Advise(ctx, p, limits)
+	s.trees.put(p, a) // its play tree is as it was, even after a failed search
 	if err != nil {
 		return advice{}, err
 	}
-	s.trees.put(p, a)
 	return advice{an.Best.String(), an.WinProbFor(gm.human), rules.MoveStrings(an.PV), an.Proven}, nil
 }
 
 // agentPlay plays the agent's move of agentMove, with the evaluation of
 // the agent's search (nil from the classical engine).
 func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
-	units := gm.level.Sims
+	units := gm.units(gm.level.Sims)
 	if gm.engine == nil {
 		units = s.classicalSims
 	}
@@ -376,7 +376,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 // agent.CoachDrop (or the coach has nothing to say).
 func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rules.Move) (*coachJSON, error) {
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, limits.Sims)
+	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +433,7 @@ func (s *Service) hint(r *http.Request) (any, error) {
 		return nil, badRequest("error.hintTurn")
 	}
 	advice := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, advice.Sims)
+	release, err := s.search(r, gm.level.Name, gm.units(advice.Sims))
 	if err != nil {
 		return nil, err
 	}

@@ -105,15 +105,16 @@ func (s *Service) review(r *http.Request) (any, error) {
 	// The agent reviews the boards with a network up to 8x8 (analysis
 	// searches Positions), the classical engine every other one.
 	b := rec.Board()
-	engine, err := s.engineFor(b)
+	var engine *agent.Engine
+	var err error
+	if b.Narrow() { // above 8x8 no engine is started only to be dropped
+		engine, err = s.engineFor(b)
+	}
 	switch {
 	case err != nil:
 		return nil, err
 	case rec.Len() == 0:
 		return nil, badRequest("error.reviewEmpty")
-	}
-	if !b.Narrow() {
-		engine = nil
 	}
 	var rep *analysis.Report
 	err = s.reviewSearch(r, "review", func(ctx context.Context, cfg analysis.Config) (err error) {
