@@ -96,24 +96,29 @@ func Resume(dir string, cfg MatchConfig, names, specs []string) ([]Game, error) 
 	}
 	switch d := id.diff(old); {
 	case err == nil && d == "":
+		return readKept(dir, cfg, names)
 	case err == nil && keepsGames(dir):
 		return nil, fmt.Errorf("arena: %s holds the games of another match: %s (use another --out folder)", dir, d)
-	case err == nil || errors.Is(err, os.ErrNotExist):
-		// The first run, or one that stopped before its first game.
-		data, err := json.MarshalIndent(id, "", "  ")
-		if err == nil {
-			err = os.MkdirAll(dir, 0o755)
-		}
-		if err == nil {
-			err = atomicfile.WriteFile(path, append(data, '\n'), 0o644)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("arena: %w", err)
-		}
-	default:
+	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	return readKept(dir, cfg, names)
+	// The first run, one that stopped before its first game, or games
+	// kept before match.json was: written once the games check.
+	kept, err := readKept(dir, cfg, names)
+	if err != nil {
+		return nil, err
+	}
+	data, err = json.MarshalIndent(id, "", "  ")
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	return kept, nil
 }
 
 // keepsGames reports whether dir/games holds a file other than a

@@ -148,6 +148,23 @@ func TestResumeRefuses(t *testing.T) {
 	}
 	os.WriteFile(bad, good, 0o644)
 
+	// Games kept before match.json was: taken if they are the schedule's.
+	os.Remove(filepath.Join(dir, MatchFile))
+	other = cfg
+	other.Seed = 4
+	if _, err := Resume(dir, other, specs, specs); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "games")) {
+		t.Errorf("games of another match without match.json: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, MatchFile)); err == nil {
+		t.Error("match.json written for games that are not the match's")
+	}
+	if kept, err := Resume(dir, cfg, specs, specs); err != nil || len(kept) != 2 {
+		t.Errorf("games without match.json: kept %d: %v", len(kept), err)
+	}
+	if _, err := Resume(dir, other, specs, specs); err == nil || !strings.Contains(err.Error(), "another match") {
+		t.Errorf("match.json not written back: %v", err)
+	}
+
 	// A folder without games takes another match.
 	empty := t.TempDir()
 	if _, err := Resume(empty, cfg, specs, specs); err != nil {

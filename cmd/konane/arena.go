@@ -61,8 +61,9 @@ DIR/ratings.csv, DIR/results.json and every game as DIR/games/NNNNN.txt
 (each game as it ends: a match stopped early keeps the games it played).
 The same command run again with the same --out continues the match: it
 plays only the games DIR does not keep yet, and the results are those of
-an uninterrupted run (DIR/match.json names the match; another match's
-folder is refused).
+an uninterrupted run (with --sprt, of one at --parallel 1: the order
+games end in moves the test). DIR/match.json names the match; another
+match's folder is refused.
 
 --sprt elo0,elo1[,alpha,beta] runs a sequential probability ratio test of
 the second player of each pair against the first (H0: elo0, H1: elo1
