@@ -70,6 +70,7 @@ type MatchConfig struct {
 	SPRT *SPRT
 	// Progress, when not nil, is called after each game played or skipped
 	// with the number done and the total scheduled; calls are serialized.
+	// The Kept games count as done from the first call on.
 	Progress func(done, total int)
 	// OnGame, when not nil, is called with each finished game (serialized,
 	// in order of completion); an error stops the match.
@@ -266,11 +267,15 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 	games := make([]*Game, total)
 	var mu sync.Mutex // guards res, games and done
 	done := 0
-	progress := func() {
-		done++
+	report := func() {
 		if cfg.Progress != nil {
 			cfg.Progress(done, total)
 		}
+	}
+	progress := func() { done++; report() }
+	if len(kept) > 0 {
+		done = len(kept)
+		report()
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
@@ -293,7 +298,6 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 				defer mu.Unlock()
 				games[i] = gm
 				pair.record((gm.Winner == rules.Black) != (gm.Black == pair.A), cfg.SPRT)
-				progress()
 				return nil
 			}
 			mu.Lock()

@@ -36,9 +36,19 @@ func runInto(t *testing.T, dir string, cfg MatchConfig, specs []string, stopAfte
 		}
 		return nil
 	}
+	first, last := -1, -1
+	cfg.Progress = func(done, total int) {
+		if first < 0 {
+			first = done
+		}
+		last = done
+	}
 	res, err := Run(context.Background(), cfg, entrants)
 	if err != nil {
 		return played, err
+	}
+	if total := cfg.Games * len(Pairings(len(specs), false)); len(kept) > 0 && first != len(kept) || last != total {
+		t.Errorf("progress from %d to %d, want from the %d games kept to %d", first, last, len(kept), total)
 	}
 	return played, NewReport(res, 0, 1).SaveTables(dir)
 }

@@ -236,6 +236,12 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, text
 		cfg.OnGame = func(g arena.Game) error { return partial.SaveGame(out, g) }
 	}
 	cfg.Progress = progress.update("games")
+	if k := len(cfg.Kept); k > 0 && cfg.Progress != nil {
+		// The games left, so that the time left is that of the games
+		// played in this run.
+		update := cfg.Progress
+		cfg.Progress = func(done, total int) { update(done-k, total-k) }
+	}
 	res, err := arena.Run(ctx, cfg, entrants)
 	progress.finish()
 	if err != nil {
