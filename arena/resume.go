@@ -158,7 +158,7 @@ func readKept(dir string, cfg MatchConfig, names []string) ([]Game, error) {
 			continue
 		}
 		path := filepath.Join(dir, "games", f.Name())
-		g, err := readGame(path, cfg, index)
+		g, err := readGame(path, cfg, index, len(pairings))
 		if err == nil {
 			err = cfg.checkKept(&g, pairings, lines)
 		}
@@ -175,10 +175,11 @@ func readKept(dir string, cfg MatchConfig, names []string) ([]Game, error) {
 	return kept, nil
 }
 
-// readGame reads the game record at path as SaveGame wrote it: the
+// readGame reads the game record at path as SaveGame wrote it (the
 // match's board, event and seed, Round the 1-based index, Black and
-// White two of the players, a result.
-func readGame(path string, cfg MatchConfig, index map[string]int) (Game, error) {
+// White two of the players, a result) in a match of the given number of
+// pairs.
+func readGame(path string, cfg MatchConfig, index map[string]int, pairs int) (Game, error) {
 	var g Game
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -214,7 +215,7 @@ func readGame(path string, cfg MatchConfig, index map[string]int) (Game, error) 
 	}
 	g.Index, g.Moves = round-1, wg.Moves()
 	// The schedule sets the line and its length; checkKept compares.
-	g.Line = g.Index / len(Pairings(len(index), cfg.Gauntlet)) / 2
+	g.Line = g.Index / pairs / 2
 	if _, err := fmt.Sscanf(rec.Tag("Opening"), "line %d: the first %d moves", new(int), &g.Forced); err != nil {
 		return g, fmt.Errorf("opening %q: %w", rec.Tag("Opening"), err)
 	}
