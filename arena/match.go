@@ -81,10 +81,11 @@ type MatchConfig struct {
 	// only); skipped games count in neither Pairs, Games nor Skipped.
 	Skip func(game int) bool
 	// Kept are games of an earlier, interrupted run of the same match
-	// (ReadKept reads them back from an --out folder): they are not
+	// (Resume reads them back from an output folder): they are not
 	// played again but count as if they were, each at its place in the
-	// schedule (in Pairs, Games and the SPRT), so that with Parallel 1
-	// the results are those of an uninterrupted run. Each must be a
+	// schedule (in Pairs, Games and the SPRT), so that the results are
+	// those of an uninterrupted run (with an SPRT, of one at Parallel 1,
+	// as the order games end in moves the test). Each must be a
 	// game the schedule holds (index, players, colours, opening line);
 	// OnGame is not called for them.
 	Kept []Game
