@@ -70,6 +70,7 @@ type MatchConfig struct {
 	SPRT *SPRT
 	// Progress, when not nil, is called after each game played or skipped
 	// with the number done and the total scheduled; calls are serialized.
+	// The Kept games count as done from the first call on.
 	Progress func(done, total int)
 	// OnGame, when not nil, is called with each finished game (serialized,
 	// in order of completion); an error stops the match.
@@ -79,6 +80,15 @@ type MatchConfig struct {
 	// The other games are the same as in a full run (game i depends on i
 	// only); skipped games count in neither Pairs, Games nor Skipped.
 	Skip func(game int) bool
+	// Kept are games of an earlier, interrupted run of the same match
+	// (Resume reads them back from an output folder): they are not
+	// played again but count as if they were, each at its place in the
+	// schedule (in Pairs, Games and the SPRT), so that the results are
+	// those of an uninterrupted run (with an SPRT, of one at Parallel 1,
+	// as the order games end in moves the test). Each must be a
+	// game the schedule holds (index, players, colours, opening line);
+	// OnGame is not called for them.
+	Kept []Game
 }
 
 // Pair is the score between two entrants.
@@ -118,7 +128,7 @@ func (p Pair) Games() int { return p.WinsA + p.WinsB }
 
 // Results are the outcome of a match.
 type Results struct {
-	Config  MatchConfig // as run (Progress, OnGame and Skip cleared)
+	Config  MatchConfig // as run (Progress, OnGame, Skip and Kept cleared)
 	Names   []string    // entrant names, in the order given
 	Pairs   []Pair
 	Games   []Game // played games, in schedule order
@@ -239,19 +249,34 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 		return nil, fmt.Errorf("arena: %w", err)
 	}
 	res := &Results{Config: cfg, Names: names, Pairs: make([]Pair, len(pairings))}
-	res.Config.Progress, res.Config.OnGame, res.Config.Skip = nil, nil, nil
+	res.Config.Progress, res.Config.OnGame, res.Config.Skip, res.Config.Kept = nil, nil, nil, nil
 	for i, pr := range pairings {
 		res.Pairs[i] = Pair{A: pr[0], B: pr[1]}
 	}
 	total := cfg.Games * len(pairings)
+	kept := make(map[int]*Game, len(cfg.Kept))
+	for k := range cfg.Kept {
+		gm := &cfg.Kept[k]
+		if err := cfg.checkKept(gm, pairings, lines); err != nil {
+			return nil, err
+		}
+		if kept[gm.Index] != nil {
+			return nil, fmt.Errorf("arena: kept game %d given twice", gm.Index+1)
+		}
+		kept[gm.Index] = gm
+	}
 	games := make([]*Game, total)
 	var mu sync.Mutex // guards res, games and done
 	done := 0
-	progress := func() {
-		done++
+	report := func() {
 		if cfg.Progress != nil {
 			cfg.Progress(done, total)
 		}
+	}
+	progress := func() { done++; report() }
+	if len(kept) > 0 {
+		done = len(kept)
+		report()
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
@@ -266,6 +291,16 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 		}
 		g.Go(func() error {
 			pair := &res.Pairs[pi]
+			if gm := kept[i]; gm != nil {
+				// Counted here, in a slot of its own, so that with
+				// Parallel 1 it is counted after the games before it
+				// as in an uninterrupted run.
+				mu.Lock()
+				defer mu.Unlock()
+				games[i] = gm
+				pair.record((gm.Winner == rules.Black) != (gm.Black == pair.A), cfg.SPRT)
+				return nil
+			}
 			mu.Lock()
 			decided := pair.Decision != Continue
 			if decided {
@@ -307,6 +342,46 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 		}
 	}
 	return res, nil
+}
+
+// checkKept returns an error unless gm is a finished game the schedule
+// of cfg holds at its index: its pair and colours, its opening line,
+// the line's moves first, and a winner that is the last to move.
+func (cfg *MatchConfig) checkKept(gm *Game, pairings [][2]int, lines [][]rules.WideMove) error {
+	total := cfg.Games * len(pairings)
+	if gm.Index < 0 || gm.Index >= total {
+		return fmt.Errorf("arena: kept game %d: the match has games 1 to %d", gm.Index+1, total)
+	}
+	round, pr := gm.Index/len(pairings), pairings[gm.Index%len(pairings)]
+	black, white := pr[0], pr[1]
+	if round%2 == 1 {
+		black, white = white, black
+	}
+	if gm.Black != black || gm.White != white {
+		return fmt.Errorf("arena: kept game %d: players %d (black) and %d (white), want %d and %d", gm.Index+1, gm.Black, gm.White, black, white)
+	}
+	line := lines[round/2]
+	if gm.Line != round/2 || gm.Forced != len(line) || len(gm.Moves) < len(line) {
+		return fmt.Errorf("arena: kept game %d: not from opening line %d (its first %d moves)", gm.Index+1, round/2+1, len(line))
+	}
+	for k, m := range line {
+		if gm.Moves[k] != m {
+			return fmt.Errorf("arena: kept game %d: move %d is %v, the opening line %d has %v", gm.Index+1, k+1, gm.Moves[k], round/2+1, m)
+		}
+	}
+	wg, err := rules.NewWideGame(cfg.Board)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	for k, m := range gm.Moves {
+		if wg.Play(m) != nil {
+			return fmt.Errorf("arena: kept game %d: move %d %v is illegal", gm.Index+1, k+1, m)
+		}
+	}
+	if w, over := wg.Winner(); !over || w != gm.Winner {
+		return fmt.Errorf("arena: kept game %d: not over, or won by the other player", gm.Index+1)
+	}
+	return nil
 }
 
 func playOne(ctx context.Context, cfg MatchConfig, entrants []Entrant, i, line int, opening []rules.WideMove, black, white int) (*Game, error) {

@@ -59,6 +59,11 @@ virtual draws to every pair so that a player that won every game still
 gets a finite rating. With --out DIR it writes DIR/results.csv (pairs),
 DIR/ratings.csv, DIR/results.json and every game as DIR/games/NNNNN.txt
 (each game as it ends: a match stopped early keeps the games it played).
+The same command run again with the same --out continues the match: it
+plays only the games DIR does not keep yet, and the results are those of
+an uninterrupted run (with --sprt, of one at --parallel 1: the order
+games end in moves the test). DIR/match.json names the match; another
+match's folder is refused.
 
 --sprt elo0,elo1[,alpha,beta] runs a sequential probability ratio test of
 the second player of each pair against the first (H0: elo0, H1: elo1
@@ -159,7 +164,7 @@ func runArena(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *prior < 0 {
 		return usageError("arena", "--prior %g: want 0 or more", *prior)
 	}
-	return arenaMatch(ctx, stdout, specs, cfg, anchorIdx, *prior, *out, progress)
+	return arenaMatch(ctx, stdout, specs, fs.Args(), cfg, anchorIdx, *prior, *out, progress)
 }
 
 // parseSpecs parses the player specs of the command line.
@@ -199,7 +204,10 @@ func anchorIndex(specs []player.Spec, anchor string) (int, error) {
 	return 0, usageError("arena", "--anchor %q is not the name of a player", anchor)
 }
 
-func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg arena.MatchConfig, anchor int, prior float64, out string, progress *progress) error {
+// arenaMatch plays the match cfg between specs (texts: as given) and
+// prints its tables; with out, it keeps every game there as it ends and
+// continues the match that out keeps (arena.Resume).
+func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, texts []string, cfg arena.MatchConfig, anchor int, prior float64, out string, progress *progress) error {
 	entrants := make([]arena.Entrant, len(specs))
 	for i, s := range specs {
 		f, err := agent.NewFactory(s)
@@ -209,15 +217,30 @@ func arenaMatch(ctx context.Context, stdout io.Writer, specs []player.Spec, cfg 
 		entrants[i] = f
 	}
 	fmt.Fprintln(stdout, cfg.Describe(len(specs)))
-	cfg.Progress = progress.update("games")
 	if out != "" {
 		// Each game is kept as it ends: a match stopped early keeps the
-		// games it played (the tables are written at the end).
+		// games it played, and a rerun plays only the others (the tables
+		// are written at the end).
 		partial := &arena.Results{Config: cfg, Names: make([]string, len(entrants))}
 		for i, e := range entrants {
 			partial.Names[i] = e.Name()
 		}
+		kept, err := arena.Resume(out, cfg, partial.Names, texts)
+		if err != nil {
+			return err
+		}
+		if len(kept) > 0 {
+			fmt.Fprintf(stdout, "continuing: %d of %d games kept in %s\n", len(kept), cfg.Games*len(arena.Pairings(len(specs), cfg.Gauntlet)), out)
+		}
+		cfg.Kept = kept
 		cfg.OnGame = func(g arena.Game) error { return partial.SaveGame(out, g) }
+	}
+	cfg.Progress = progress.update("games")
+	if k := len(cfg.Kept); k > 0 && cfg.Progress != nil {
+		// The games left, so that the time left is that of the games
+		// played in this run.
+		update := cfg.Progress
+		cfg.Progress = func(done, total int) { update(done-k, total-k) }
 	}
 	res, err := arena.Run(ctx, cfg, entrants)
 	progress.finish()

@@ -120,6 +120,52 @@ func TestArenaKeepsGamesAsTheyEnd(t *testing.T) {
 	}
 }
 
+func TestArenaContinuesAStoppedMatch(t *testing.T) {
+	args := []string{"--size", "6", "--games", "6", "--parallel", "1", "--quiet", "--sprt", "0,200,0.2,0.2",
+		"alphabeta:depth=3", "alphabeta:depth=2,name=ab2", "greedy"}
+	full := t.TempDir()
+	if _, _, err := arenaCmd(t, append([]string{"--out", full}, args...)...); err != nil {
+		t.Fatal(err)
+	}
+	part := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	third := filepath.Join(part, "games", "00003.txt")
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(third); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var out, errOut bytes.Buffer
+	if err := run(ctx, append([]string{"arena", "--out", part}, args...), strings.NewReader(""), &out, &errOut); err == nil {
+		t.Skip("the match ended before it could be stopped")
+	}
+	kept, _ := filepath.Glob(filepath.Join(part, "games", "*.txt"))
+	stdout, _, err := arenaCmd(t, append([]string{"--out", part}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("\ncontinuing: %d of 18 games kept in %s\n", len(kept), part); !strings.Contains(stdout, want) {
+		t.Errorf("output lacks %q:\n%s", want, stdout)
+	}
+	for _, name := range []string{"match.json", "results.csv", "ratings.csv", "results.json"} {
+		a, _ := os.ReadFile(filepath.Join(full, name))
+		b, err := os.ReadFile(filepath.Join(part, name))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s of the continued match differs (%v):\n%s\n---\n%s", name, err, b, a)
+		}
+	}
+	// Another match into the same folder is refused, saying why.
+	_, _, err = arenaCmd(t, append([]string{"--out", part, "--seed", "2"}, args...)...)
+	if err == nil || !strings.Contains(err.Error(), "holds the games of another match: seed 1, not 2") {
+		t.Errorf("another seed into the folder: %v", err)
+	}
+}
+
 func TestArenaGauntletSPRTAnchor(t *testing.T) {
 	out, _, err := arenaCmd(t, "--size", "5", "--games", "60", "--parallel", "1", "--gauntlet", "--quiet", "--sprt", "0,150",
 		"--anchor", "alphabeta:depth=3", "random", "alphabeta:depth=3", "greedy")
