@@ -60,8 +60,7 @@ func (gm *game) wide() (*rules.WideGame, bool) {
 // units returns the search budget's units of a search of sims
 // simulations in this game: sims on the boards up to 8x8, and on a
 // board above 8x8 sims scaled by its squares over 64 (rounded up), as an
-// evaluation there costs about that much more (a 15x12 one 3.3 times an
-// 8x8 one, docs/results/2026-12-07-wide-net.md), so that games of large
+// evaluation there costs about that much more, so that games of large
 // boards do not oversubscribe the replica.
 func (gm *game) units(sims int) int {
 	b := gm.g.Board()
