@@ -64,9 +64,8 @@ const (
 // perfectEarly is, for the boards of a network whose search's exact
 // solver settles the positions from early in the game, the least level
 // that plays the solver's moves from there on, like every level above
-// it: on 6x6 steady, medium, hard and max play alike (steady and medium
-// even over 134 games, docs/results/2026-12-07-levels.md; how often each
-// keeps a won position, docs/results/2026-12-07-levels-boards.md).
+// it: on 6x6 steady, medium, hard and max play alike (the measurements:
+// docs/results/2026-12-07-levels.md and 2026-12-07-levels-boards.md).
 var perfectEarly = map[int]int{6: 5}
 
 // PerfectionOn says how perfectly l plays on the size×size board.
