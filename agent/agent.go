@@ -33,14 +33,20 @@ type Analysis struct {
 }
 
 // WinProb is the probability that Side wins, (Value+1)/2.
-func (a Analysis) WinProb() float64 { return (float64(a.Value) + 1) / 2 }
+func (a Analysis) WinProb() float64 { return winProbFor(a.Side, a.Value, a.Side) }
 
 // WinProbFor is the probability that c wins.
-func (a Analysis) WinProbFor(c rules.Color) float64 {
-	if c == a.Side {
-		return a.WinProb()
+func (a Analysis) WinProbFor(c rules.Color) float64 { return winProbFor(a.Side, a.Value, c) }
+
+// winProbFor is the probability that c wins when a search from side's
+// view values the position value: (value+1)/2 for side, the rest for the
+// other.
+func winProbFor(side rules.Color, value float32, c rules.Color) float64 {
+	p := (float64(value) + 1) / 2
+	if c != side {
+		return 1 - p
 	}
-	return 1 - a.WinProb()
+	return p
 }
 
 // Line writes the principal line as text: "d4 e4 b4-d4".
@@ -96,24 +102,13 @@ type WideAnalysis struct {
 }
 
 // WinProb is the probability that Side wins, (Value+1)/2.
-func (a WideAnalysis) WinProb() float64 { return (float64(a.Value) + 1) / 2 }
+func (a WideAnalysis) WinProb() float64 { return winProbFor(a.Side, a.Value, a.Side) }
 
 // WinProbFor is the probability that c wins.
-func (a WideAnalysis) WinProbFor(c rules.Color) float64 {
-	if c == a.Side {
-		return a.WinProb()
-	}
-	return 1 - a.WinProb()
-}
+func (a WideAnalysis) WinProbFor(c rules.Color) float64 { return winProbFor(a.Side, a.Value, c) }
 
 // Line writes the principal line as text: "d4 e4 b4-d4".
-func (a WideAnalysis) Line() string {
-	s := make([]string, len(a.PV))
-	for i, m := range a.PV {
-		s[i] = m.String()
-	}
-	return strings.Join(s, " ")
-}
+func (a WideAnalysis) Line() string { return strings.Join(rules.WideMoveStrings(a.PV), " ") }
 
 // MoveWide is Move on a board above 8x8 (a rules.WidePosition), for an
 // agent whose engine's network plays it (Engines.GetBoard gives one only

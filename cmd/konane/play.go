@@ -689,7 +689,7 @@ func (t *terminal) search(ctx context.Context, advise bool) (searched, error) {
 		if err != nil {
 			return searched{}, err
 		}
-		return searched{an.Best.String(), strings.Fields(an.Line()), an.WinProbFor(t.human), an.Sims}, nil
+		return searched{an.Best.String(), rules.WideMoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
 	}
 	var an agent.Analysis
 	var err error
