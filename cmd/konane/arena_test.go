@@ -83,15 +83,7 @@ func TestArenaKeepsGamesAsTheyEnd(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	first := filepath.Join(dir, "games", "00001.txt")
-	go func() {
-		for ctx.Err() == nil {
-			if _, err := os.Stat(first); err == nil {
-				cancel()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
+	go cancelOnFile(ctx, cancel, first)
 	var out, errOut bytes.Buffer
 	err := run(ctx, []string{"arena", "--size", "6", "--games", "40", "--parallel", "1", "--quiet", "--out", dir,
 		"alphabeta:depth=5", "alphabeta:depth=4"}, strings.NewReader(""), &out, &errOut)
@@ -120,6 +112,21 @@ func TestArenaKeepsGamesAsTheyEnd(t *testing.T) {
 	}
 }
 
+// cancelOnFile cancels ctx as soon as the file at path exists (a match's
+// game kept in --out), or returns when ctx ends first.
+func cancelOnFile(ctx context.Context, cancel context.CancelFunc, path string) {
+	for ctx.Err() == nil {
+		if _, err := os.Stat(path); err == nil {
+			cancel()
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestArenaContinuesAStoppedMatch: a match stopped after its third game
+// and run again with the same command writes the files of an
+// uninterrupted run of the same seed.
 func TestArenaContinuesAStoppedMatch(t *testing.T) {
 	args := []string{"--size", "6", "--games", "6", "--parallel", "1", "--quiet", "--sprt", "0,200,0.2,0.2",
 		"alphabeta:depth=3", "alphabeta:depth=2,name=ab2", "greedy"}
@@ -131,15 +138,7 @@ func TestArenaContinuesAStoppedMatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	third := filepath.Join(part, "games", "00003.txt")
-	go func() {
-		for ctx.Err() == nil {
-			if _, err := os.Stat(third); err == nil {
-				cancel()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
+	go cancelOnFile(ctx, cancel, third)
 	var out, errOut bytes.Buffer
 	if err := run(ctx, append([]string{"arena", "--out", part}, args...), strings.NewReader(""), &out, &errOut); err == nil {
 		t.Skip("the match ended before it could be stopped")
