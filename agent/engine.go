@@ -426,7 +426,7 @@ func (es *Engines) Get(size int) (*Engine, error) {
 // files and ranks, with a multi-board model, its network's (Note says
 // when it was not trained there); on a board above 8x8, the network's
 // only when the model was trained there (WideTrained: its agents play
-// it with Agent.MoveWide). The engines of the last two are made on the
+// it with Agent.MoveAny). The engines of the last two are made on the
 // first call and run while Run runs. Otherwise a *NoModelError (on a
 // board above 8x8, the classical engine plays).
 func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {

@@ -70,8 +70,8 @@ func TestGetBoardNoteOnStart(t *testing.T) {
 
 // TestWideBoardAgent: on a board above 8x8 that the multi-board model
 // was trained on, GetBoard gives its network's engine, whose agent plays
-// legal games there (MoveWide) at a level that draws and one that does
-// not, the same game for the same seed, and advises (AdviseWide) with a
+// legal games there (MoveAny) at a level that draws and one that does
+// not, the same game for the same seed, and advises (AdviseAny) with a
 // win probability; a board it was not trained on gets no engine (the
 // classical engine plays it).
 func TestWideBoardAgent(t *testing.T) {
@@ -101,7 +101,7 @@ func TestWideBoardAgent(t *testing.T) {
 			}
 			p, _ := b9.WidePosition()
 			for p.HasMoves() {
-				an, err := a.MoveWide(ctx, p, s)
+				an, err := a.MoveAny(ctx, p, s)
 				if err != nil {
 					t.Fatalf("%s after %v: %v", level, games[i], err)
 				}
@@ -109,7 +109,7 @@ func TestWideBoardAgent(t *testing.T) {
 					t.Fatalf("%s after %v: move %v, side %v, line %q", level, games[i], an.Best, an.Side, an.Line())
 				}
 				if len(games[i]) == 10 {
-					adv, err := a.AdviseWide(ctx, p, agent.AdviceLimits(s))
+					adv, err := a.AdviseAny(ctx, p, agent.AdviceLimits(s))
 					if err != nil || !p.Legal(adv.Best) || adv.WinProb() < 0 || adv.WinProb() > 1 {
 						t.Errorf("%s: advice %v, win probability %v: %v", level, adv.Best, adv.WinProb(), err)
 					}
@@ -124,7 +124,7 @@ func TestWideBoardAgent(t *testing.T) {
 	}
 	a, _ := e.NewAgent(1)
 	p11, _ := rules.Board{W: 11, H: 8, Start: rules.Gap}.WidePosition()
-	if _, err := a.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
+	if _, err := a.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
 		t.Errorf("the 9x8 agent on 11x8: %v", err)
 	}
 	var nm *agent.NoModelError
@@ -136,7 +136,7 @@ func TestWideBoardAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	sa, _ := solver.NewAgent(1)
-	if _, err := sa.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil {
+	if _, err := sa.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil {
 		t.Error("the exact solver's agent played 11x8")
 	}
 }

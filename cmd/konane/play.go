@@ -669,39 +669,19 @@ type searched struct {
 	sims  int      // the search's simulations
 }
 
-// search is the agent's move in the current position (Agent.Move) or,
-// with advise, its advice at agent.AdviceLimits (Agent.Advise): on a
-// board above 8x8 (a *rules.WideGame) the wide ones (MoveWide,
-// AdviseWide).
+// search is the agent's move in the current position (Agent.MoveAny)
+// or, with advise, its advice at agent.AdviceLimits (Agent.AdviseAny),
+// on any board.
 func (t *terminal) search(ctx context.Context, advise bool) (searched, error) {
-	s := t.strength
+	s, search := t.strength, t.agent.MoveAny
 	if advise {
-		s = agent.AdviceLimits(t.strength)
+		s, search = agent.AdviceLimits(t.strength), t.agent.AdviseAny
 	}
-	if g, ok := t.game.(*rules.WideGame); ok {
-		var an agent.WideAnalysis
-		var err error
-		if advise {
-			an, err = t.agent.AdviseWide(ctx, g.Position(), s)
-		} else {
-			an, err = t.agent.MoveWide(ctx, g.Position(), s)
-		}
-		if err != nil {
-			return searched{}, err
-		}
-		return searched{an.Best.String(), rules.WideMoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
-	}
-	var an agent.Analysis
-	var err error
-	if advise {
-		an, err = t.agent.Advise(ctx, t.position(), s)
-	} else {
-		an, err = t.agent.Move(ctx, t.position(), s)
-	}
+	an, err := search(ctx, t.game.WidePosition(), s)
 	if err != nil {
 		return searched{}, err
 	}
-	return searched{an.Best.String(), rules.MoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
+	return searched{an.Best.String(), an.PVStrings(), an.WinProbFor(t.human), an.Sims}, nil
 }
 
 // position is the current position of a game the network plays on

@@ -49,14 +49,6 @@ func (gm *game) narrow() (*rules.Game, bool) {
 	return g, ok && gm.engine != nil
 }
 
-// wide returns the game as a *rules.WideGame when a network plays it: a
-// board above 8x8 the model was trained on (agent.WideTrained), where
-// the agent searches rules.WidePosition (Agent.MoveWide, AdviseWide).
-func (gm *game) wide() (*rules.WideGame, bool) {
-	g, ok := gm.g.(*rules.WideGame)
-	return g, ok && gm.engine != nil
-}
-
 // units returns the search budget's units of a search of sims
 // simulations in this game: sims on the boards up to 8x8, and on a
 // board above 8x8 sims scaled by its squares over 64 (rounded up), as an

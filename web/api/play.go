@@ -68,7 +68,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	gm := &game{human: human, level: level, start: g.Len(), engine: engine, g: g}
 	var ev *evalJSON
 	if g.Turn() != human {
-		if ev, err = s.agentMove(r, gm, false); err != nil {
+		if ev, err = s.agentMove(r, gm, false, g.WidePosition()); err != nil {
 			return nil, err
 		}
 	}
@@ -116,21 +116,10 @@ func (s *Service) seed() uint64 {
 	return s.cfg.Seed + s.games
 }
 
-// agent returns the agent kept under p by the tree cache, or a new one.
-func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
-	if a := s.trees.take(p); a != nil {
-		return a, nil
-	}
-	engine, err := s.cfg.Engines.Get(int(p.Size))
-	if err != nil {
-		return nil, err
-	}
-	return engine.NewAgent(s.seed())
-}
-
-// wideAgent is agent on a board above 8x8: the agent kept under p, or a
-// new one of e, the network that plays p's board.
-func (s *Service) wideAgent(e *agent.Engine, p rules.WidePosition) (*agent.Agent, error) {
+// agent returns the agent kept under p by the tree cache (every key is a
+// position on the wide layout, which holds every board), or a new one of
+// e, the model that plays p's board.
+func (s *Service) agent(e *agent.Engine, p rules.WidePosition) (*agent.Agent, error) {
 	if a := s.trees.take(p); a != nil {
 		return a, nil
 	}
@@ -138,19 +127,19 @@ func (s *Service) wideAgent(e *agent.Engine, p rules.WidePosition) (*agent.Agent
 }
 
 // agentMove lets the computer play its move in gm (within the admission
-// budget and Config.MoveTimeout): the agent of the board's model (above
-// 8x8 its network, Agent.MoveWide), else the classical engine for the
+// budget and Config.MoveTimeout): the agent of the board's model
+// (Agent.MoveAny, on every board), else the classical engine for the
 // level's PVSTime, whose move comes with no evaluation (nil). The
 // evaluation is the agent's own search's where it plays at the advice
 // level or above, else a search at the advice level of the position
 // after its move (evalAfter). The agent is looked for in the tree cache
-// under the position it left the game in after its last move (left, the
-// position before the human's move, when humanMoved) and kept under the
-// position it leaves now. humanMoved says whether the request played a
-// move of the human's, which a failure takes back (and its message says
-// so).
-func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
-	ev, err := s.agentPlay(r, gm, humanMoved)
+// under the position it left the game in after its last move (left: the
+// position before the human's move, when humanMoved, else the current
+// one) and kept under the position it leaves now. humanMoved says
+// whether the request played a move of the human's, which a failure
+// takes back (and its message says so).
+func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool, left rules.WidePosition) (*evalJSON, error) {
+	ev, err := s.agentPlay(r, gm, humanMoved, left)
 	if err != nil || ev == nil {
 		return nil, err
 	}
@@ -196,41 +185,27 @@ type advice struct {
 	proven       bool
 }
 
-// advise searches the position of gm, where the agent plays (gm.narrow
-// or gm.wide), with limits (Agent.Advise, AdviseWide), with the agent
-// kept under the position in the tree cache, where it is put back after
-// the search, failed or not (Advise leaves its play tree as it was).
+// advise searches the position of gm, where the agent plays, with
+// limits (Agent.AdviseAny), with the agent kept under the position in the
+// tree cache, where it is put back after the search, failed or not
+// (Advise leaves its play tree as it was).
 func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (advice, error) {
-	if g, ok := gm.wide(); ok {
-		p := g.Position()
-		a, err := s.wideAgent(gm.engine, p)
-		if err != nil {
-			return advice{}, err
-		}
-		an, err := a.AdviseWide(ctx, p, limits)
-		s.trees.put(p, a) // its play tree is as it was, even after a failed search
-		if err != nil {
-			return advice{}, err
-		}
-		return advice{an.Best.String(), an.WinProbFor(gm.human), rules.WideMoveStrings(an.PV), an.Proven}, nil
-	}
-	g, _ := gm.narrow()
-	p := g.Position()
-	a, err := s.agent(p)
+	p := gm.g.WidePosition()
+	a, err := s.agent(gm.engine, p)
 	if err != nil {
 		return advice{}, err
 	}
-	an, err := a.Advise(ctx, p, limits)
+	an, err := a.AdviseAny(ctx, p, limits)
 	s.trees.put(p, a) // its play tree is as it was, even after a failed search
 	if err != nil {
 		return advice{}, err
 	}
-	return advice{an.Best.String(), an.WinProbFor(gm.human), rules.MoveStrings(an.PV), an.Proven}, nil
+	return advice{an.Best.String(), an.WinProbFor(gm.human), an.PVStrings(), an.Proven}, nil
 }
 
 // agentPlay plays the agent's move of agentMove, with the evaluation of
 // the agent's search (nil from the classical engine).
-func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
+func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool, left rules.WidePosition) (*evalJSON, error) {
 	units := gm.units(gm.level.Sims)
 	if gm.engine == nil {
 		units = s.classicalSims
@@ -246,38 +221,18 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJS
 	var ev *evalJSON
 	var keep func() // keeps the agent under the position its move leaves
 	var move string
-	if g, ok := gm.narrow(); ok {
-		left := g.Position()
-		if humanMoved {
-			left = g.Positions()[g.Len()-1]
-		}
-		a, err := s.agent(left)
+	if gm.engine != nil {
+		a, err := s.agent(gm.engine, left)
 		if err != nil {
 			return nil, err
 		}
-		keep = func() { s.trees.put(g.Position(), a) }
-		res, err := a.Move(ctx, g.Position(), gm.level.Limits())
+		keep = func() { s.trees.put(gm.g.WidePosition(), a) }
+		res, err := a.MoveAny(ctx, gm.g.WidePosition(), gm.level.Limits())
 		if err != nil {
 			return nil, s.agentFailed(gm, start, humanMoved, err)
 		}
 		move = res.Best.String()
-		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.MoveStrings(res.PV), Proven: res.Proven}
-	} else if g, ok := gm.wide(); ok {
-		left := g.Position()
-		if humanMoved {
-			left = g.Positions()[g.Len()-1]
-		}
-		a, err := s.wideAgent(gm.engine, left)
-		if err != nil {
-			return nil, err
-		}
-		keep = func() { s.trees.put(g.Position(), a) }
-		res, err := a.MoveWide(ctx, g.Position(), gm.level.Limits())
-		if err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
-		}
-		move = res.Best.String()
-		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.WideMoveStrings(res.PV), Proven: res.Proven}
+		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: res.PVStrings(), Proven: res.Proven}
 	} else {
 		seed := s.seed()
 		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
@@ -331,6 +286,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	left := gm.g.WidePosition() // where the agent left the game: before the human's move
 	switch turn := gm.g.Turn(); {
 	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
@@ -362,7 +318,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	}
 	var ev *evalJSON
 	if !gm.g.Over() {
-		if ev, err = s.agentMove(r, gm, req.Move != ""); err != nil {
+		if ev, err = s.agentMove(r, gm, req.Move != "", left); err != nil {
 			return nil, err
 		}
 	}
@@ -383,7 +339,7 @@ func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rule
 	defer release()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
 	defer cancel()
-	a, err := s.agent(before)
+	a, err := s.agent(gm.engine, before.Wide())
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +349,7 @@ func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rule
 	if err != nil {
 		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
 	}
-	s.trees.put(before, a)
+	s.trees.put(before.Wide(), a)
 	if !ok || !v.Blunder() {
 		return nil, nil
 	}
