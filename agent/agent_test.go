@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -235,4 +236,67 @@ func TestPolicyTemp(t *testing.T) {
 			t.Errorf("%s: the player's policy temperature is %v, want %v", tt.text, got, tt.want)
 		}
 	}
+}
+
+// TestMoveAnyIsMoveOnNarrowBoards: on a board a Position holds, MoveAny
+// and AdviseAny search as Move and Advise do (the exact solver's agent
+// on 5x5, the network's on 6x6, at a level that draws and one that does
+// not): two agents of one seed, one asked through each, give the same
+// moves, lines, values and simulations, game after game.
+func TestMoveAnyIsMoveOnNarrowBoards(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	ctx := context.Background()
+	for _, n := range []int{5, 6} {
+		e, err := es.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []player.Limits{{Sims: 8}, {Sims: 8, NoSolver: true, Choice: player.Choice{Temp: 1, Noise: 0.3}}} {
+			narrow, err := e.NewAgent(7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anyBoard, err := e.NewAgent(7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := rules.NewGame(n)
+			for !g.Over() {
+				p := g.Position()
+				adv, err := narrow.Advise(ctx, p, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				advAny, err := anyBoard.AdviseAny(ctx, p.Wide(), s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				an, err := narrow.Move(ctx, p, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				anAny, err := anyBoard.MoveAny(ctx, p.Wide(), s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pair := range [][2]string{{said(adv), saidAny(advAny)}, {said(an), saidAny(anAny)}} {
+					if pair[0] != pair[1] {
+						t.Fatalf("%dx%d %+v after %s:\nMove/Advise       %s\nMoveAny/AdviseAny %s", n, n, s, rules.MovesText(g.Moves()), pair[0], pair[1])
+					}
+				}
+				if err := g.Play(an.Best); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// said and saidAny write what an analysis says, in notation.
+func said(an agent.Analysis) string {
+	return fmt.Sprintf("%s %s | %s %v %v %d %v %v", an.Side, an.Best, an.Line(), an.Value, an.Proven, an.Sims, an.Visits, an.WinProb())
+}
+
+func saidAny(an agent.AnalysisOf[rules.WideMove]) string {
+	return fmt.Sprintf("%s %s | %s %v %v %d %v %v", an.Side, an.Best, an.Line(), an.Value, an.Proven, an.Sims, an.Visits, an.WinProb())
 }
