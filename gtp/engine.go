@@ -197,12 +197,7 @@ func (e *Engine) newGame() error {
 	} else if e.agent, err = e.engine.NewAgent(seed); err != nil {
 		return err
 	}
-	if e.board.Narrow() {
-		e.game, err = rules.NewBoardGame(e.board)
-	} else {
-		e.game, err = rules.NewWideGame(e.board)
-	}
-	if err != nil {
+	if e.game, err = rules.NewAnyGame(e.board); err != nil {
 		return err
 	}
 	e.games++

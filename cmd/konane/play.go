@@ -395,12 +395,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	var err error
-	if t.board.Narrow() {
-		t.game, err = rules.NewBoardGame(t.board)
-	} else {
-		t.game, err = rules.NewWideGame(t.board)
-	}
-	if err != nil {
+	if t.game, err = rules.NewAnyGame(t.board); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",

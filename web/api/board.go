@@ -66,15 +66,6 @@ func (s *Service) engineFor(b rules.Board) (*agent.Engine, error) {
 	return e, err
 }
 
-// newBoardGame returns a new game on b: a *rules.Game on the boards of
-// rules.Position, a *rules.WideGame on the larger ones.
-func newBoardGame(b rules.Board) (rules.AnyGame, error) {
-	if b.Narrow() {
-		return rules.NewBoardGame(b)
-	}
-	return rules.NewWideGame(b)
-}
-
 // WideRows draws p as the page gets it: one string per rank, the top
 // rank first, x for Black, o for White and . for an empty square.
 func WideRows(p rules.WidePosition) []string {

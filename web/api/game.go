@@ -136,7 +136,7 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
 		return nil, badRequest("error.gameStart")
 	}
-	g, err := newBoardGame(board)
+	g, err := rules.NewAnyGame(board)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func GameRows(code string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := newBoardGame(b)
+	g, err := rules.NewAnyGame(b)
 	if err != nil {
 		return nil, err
 	}

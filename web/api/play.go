@@ -58,7 +58,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := newBoardGame(board)
+	g, err := rules.NewAnyGame(board)
 	if err != nil {
 		return nil, err
 	}
