@@ -140,3 +140,61 @@ func TestWideBoardAgent(t *testing.T) {
 		t.Error("the exact solver's agent played 11x8")
 	}
 }
+
+// TestPlayerOn: PlayerOn says who plays a board as GetBoard gives it,
+// before and after GetBoard made a rectangle's engine, with its note:
+// the shipped engines (the solver on 4x4 and 5x5, the networks, the
+// classical engine elsewhere) and a multi-board model trained on 7x6
+// and 9x8.
+func TestPlayerOn(t *testing.T) {
+	shipped, err := agent.OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		es    *agent.Engines
+		board string
+		who   string
+		noted bool
+	}{
+		{shipped, "4x4", agent.PlayerSolver, false},
+		{shipped, "6x6", agent.PlayerNetwork, false},
+		{shipped, "8x8", agent.PlayerNetwork, false},
+		{shipped, "7x6", agent.PlayerClassical, false},
+		{shipped, "9x8", agent.PlayerClassical, false},
+		{shipped, "16x16", agent.PlayerClassical, false},
+		{multi, "6x6", agent.PlayerNetwork, true},
+		{multi, "7x6", agent.PlayerNetwork, false},
+		{multi, "7x6/removal", agent.PlayerNetwork, true},
+		{multi, "5x8", agent.PlayerNetwork, true},
+		{multi, "9x8", agent.PlayerNetwork, false},
+		{multi, "9x8/removal", agent.PlayerNetwork, true},
+		{multi, "11x8", agent.PlayerClassical, false},
+	} {
+		b, err := rules.ParseBoard(c.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, made := range []bool{false, true} {
+			who, note := c.es.PlayerOn(b)
+			if who != c.who || (note != "") != c.noted {
+				t.Errorf("%s (engine made %v): %s, note %q; want %s, noted %v", b, made, who, note, c.who, c.noted)
+			}
+			e, err := c.es.GetBoard(b)
+			var nm *agent.NoModelError
+			switch {
+			case who == agent.PlayerClassical && !errors.As(err, &nm):
+				t.Errorf("%s: classical, but GetBoard gives %v", b, err)
+			case who == agent.PlayerClassical:
+			case err != nil:
+				t.Errorf("%s: %s, but GetBoard: %v", b, who, err)
+			case (e.Model() == nil) != (who == agent.PlayerSolver) || e.NoteOn(b) != note:
+				t.Errorf("%s: %s with note %q, but GetBoard's engine has model %v, note %q", b, who, note, e.Model() != nil, e.NoteOn(b))
+			}
+		}
+	}
+}

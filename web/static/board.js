@@ -23,15 +23,12 @@ export function boardLabel(rows) {
 // names it: "8x8", "7x6", "9x8/removal".
 export function boardName(g) { return g.board || g.size + "x" + g.size; }
 
-// The board menu: AbstractPlay's six boards first (its default 6x6, then
-// size-7, size-8, size-9, size-11 and size-15), then the other square
-// boards up to 16×16; a game on any other board adds its own entry.
-const abstractPlayBoards = ["6x6", "7x6", "8x8", "9x8", "11x8", "15x12"];
-
 function boardOption(name) { return new Option(name.replace("x", "×").replace("/", " "), name); }
 
-// fillBoardMenu fills the board menu (#size), selecting def.
-export function fillBoardMenu(def) {
+// fillBoardMenu fills the board menu (#size) with the server's boards
+// (config.boards: AbstractPlay's first, then the other square boards up
+// to 16×16), selecting def; a game on any other board adds its own entry.
+export function fillBoardMenu(boards, def) {
   const menu = $("size");
   const group = (label, names) => {
     const g = document.createElement("optgroup");
@@ -39,10 +36,8 @@ export function fillBoardMenu(def) {
     for (const name of names) g.append(boardOption(name));
     menu.append(g);
   };
-  group(t("page.boardsAbstractPlay"), abstractPlayBoards);
-  const more = [];
-  for (let n = 4; n <= 16; n++) if (!abstractPlayBoards.includes(n + "x" + n)) more.push(n + "x" + n);
-  group(t("page.boardsMore"), more);
+  group(t("page.boardsAbstractPlay"), boards.filter((b) => b.abstractPlay).map((b) => b.board));
+  group(t("page.boardsMore"), boards.filter((b) => !b.abstractPlay).map((b) => b.board));
   setBoardMenu(def);
 }
 
