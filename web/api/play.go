@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/player"
@@ -159,16 +158,11 @@ func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
 		return &evalJSON{Ply: gm.g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
 	}
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
-	if err != nil {
-		return nil
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	start := time.Now()
-	an, err := s.advise(ctx, gm, limits)
-	s.metrics.search.WithLabelValues("eval", gm.level.Name).Observe(time.Since(start).Seconds())
+	var an advice
+	err := s.search(r, "eval", gm.level.Name, gm.units(limits.Sims), s.cfg.MoveTimeout, func(ctx context.Context) (err error) {
+		an, err = s.advise(ctx, gm, limits)
+		return err
+	})
 	if err != nil {
 		return nil
 	}
@@ -210,37 +204,34 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool, left rul
 	if gm.engine == nil {
 		units = s.classicalSims
 	}
-	release, err := s.search(r, gm.level.Name, units)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	start := time.Now()
 	var ev *evalJSON
 	var keep func() // keeps the agent under the position its move leaves
 	var move string
-	if gm.engine != nil {
+	err := s.search(r, "move", gm.level.Name, units, s.cfg.MoveTimeout, func(ctx context.Context) (err error) {
+		if gm.engine == nil {
+			seed := s.seed()
+			if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
+				return agentFailed(humanMoved, err)
+			}
+			move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+			return nil
+		}
 		a, err := s.agent(gm.engine, left)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		keep = func() { s.trees.put(gm.g.WidePosition(), a) }
 		res, err := a.MoveAny(ctx, gm.g.WidePosition(), gm.level.Limits())
 		if err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
+			return agentFailed(humanMoved, err)
 		}
 		move = res.Best.String()
 		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: res.PVStrings(), Proven: res.Proven}
-	} else {
-		seed := s.seed()
-		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
-		}
-		move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if _, err := gm.g.PlayString(move); err != nil {
 		return nil, err
 	}
@@ -253,15 +244,13 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool, left rul
 	return ev, nil
 }
 
-// agentFailed records the time of the agent's failed search begun at
-// start and returns its error for the API: the human's move taken back
-// if humanMoved.
-func (s *Service) agentFailed(gm *game, start time.Time, humanMoved bool, err error) error {
-	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
+// agentFailed is the API's error of the agent's failed search: the
+// human's move taken back if humanMoved.
+func agentFailed(humanMoved bool, err error) error {
 	if !humanMoved { // a new game, or the agent's move alone: nothing taken back
-		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack"), detail: err}
+		return failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack")
 	}
-	return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
+	return failure(err, "error.agentFailed", "error.agentBroken")
 }
 
 type moveRequest struct {
@@ -332,24 +321,22 @@ func (s *Service) move(r *http.Request) (any, error) {
 // agent.CoachDrop (or the coach has nothing to say).
 func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rules.Move) (*coachJSON, error) {
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
+	var v agent.Verdict
+	var ok bool
+	err := s.search(r, "coach", gm.level.Name, gm.units(limits.Sims), s.cfg.MoveTimeout, func(ctx context.Context) error {
+		a, err := s.agent(gm.engine, before.Wide())
+		if err != nil {
+			return err
+		}
+		if v, ok, err = a.Judge(ctx, before, m, limits); err != nil {
+			return failure(err, "error.hintFailed", "error.hintBroken")
+		}
+		s.trees.put(before.Wide(), a)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	a, err := s.agent(gm.engine, before.Wide())
-	if err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	v, ok, err := a.Judge(ctx, before, m, limits)
-	s.metrics.search.WithLabelValues("coach", gm.level.Name).Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-	}
-	s.trees.put(before.Wide(), a)
 	if !ok || !v.Blunder() {
 		return nil, nil
 	}
@@ -389,34 +376,32 @@ func (s *Service) hint(r *http.Request) (any, error) {
 		return nil, badRequest("error.hintTurn")
 	}
 	advice := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(advice.Sims))
+	var hint hintJSON
+	err = s.search(r, "hint", gm.level.Name, gm.units(advice.Sims), s.cfg.MoveTimeout, func(ctx context.Context) error {
+		if gm.engine == nil { // the classical engine, for the advice level's time (as the server offers it)
+			t := gm.level.PVSTime
+			if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
+				t = al.PVSTime
+			}
+			move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
+			if err != nil {
+				return failure(err, "error.hintFailed", "error.hintBroken")
+			}
+			hint = hintJSON{Move: move, PV: []string{move}}
+			return nil
+		}
+		an, err := s.advise(ctx, gm, advice)
+		if err != nil {
+			return failure(err, "error.hintFailed", "error.hintBroken")
+		}
+		wp := round3(an.humanWinProb)
+		hint = hintJSON{Move: an.best, WinProb: &wp, PV: an.pv, Proven: an.proven}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	if gm.engine == nil { // the classical engine, for the advice level's time (as the server offers it)
-		t := gm.level.PVSTime
-		if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
-			t = al.PVSTime
-		}
-		start := time.Now()
-		move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
-		s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
-		if err != nil {
-			return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-		}
-		return hintJSON{Move: move, PV: []string{move}}, nil
-	}
-	start := time.Now()
-	an, err := s.advise(ctx, gm, advice)
-	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-	}
-	wp := round3(an.humanWinProb)
-	return hintJSON{Move: an.best, WinProb: &wp, PV: an.pv, Proven: an.proven}, nil
+	return hint, nil
 }
 
 // adviceLimits are the limits of a search that advises the human of gm
