@@ -53,6 +53,17 @@ func boardJSON(b rules.Board) (size int, name string) {
 	return 0, b.String()
 }
 
+// boardEngine reads the board of a game or a request (parseBoard) and
+// returns it with its engine (engineFor).
+func (s *Service) boardEngine(size int, name string) (rules.Board, *agent.Engine, error) {
+	b, err := parseBoard(size, name)
+	if err != nil {
+		return rules.Board{}, nil, err
+	}
+	e, err := s.engineFor(b)
+	return b, e, err
+}
+
 // engineFor returns the engine of b's model (a multi-board model's
 // network on a rectangle too, and on a board above 8x8 the model was
 // trained on: agent.Engines.GetBoard), or nil when the classical engine

@@ -38,11 +38,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if req.Size == 0 && req.Board == "" {
 		req.Size = s.defaultSize()
 	}
-	board, err := parseBoard(req.Size, req.Board)
-	if err != nil {
-		return nil, err
-	}
-	engine, err := s.engineFor(board)
+	board, engine, err := s.boardEngine(req.Size, req.Board)
 	if err != nil {
 		return nil, err
 	}
