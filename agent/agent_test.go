@@ -279,7 +279,7 @@ func TestMoveAnyIsMoveOnNarrowBoards(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, pair := range [][2]string{{said(adv), saidAny(advAny)}, {said(an), saidAny(anAny)}} {
+				for _, pair := range [][2]string{{said(adv), said(advAny)}, {said(an), said(anAny)}} {
 					if pair[0] != pair[1] {
 						t.Fatalf("%dx%d %+v after %s:\nMove/Advise       %s\nMoveAny/AdviseAny %s", n, n, s, rules.MovesText(g.Moves()), pair[0], pair[1])
 					}
@@ -292,11 +292,10 @@ func TestMoveAnyIsMoveOnNarrowBoards(t *testing.T) {
 	}
 }
 
-// said and saidAny write what an analysis says, in notation.
-func said(an agent.Analysis) string {
-	return fmt.Sprintf("%s %s | %s %v %v %d %v %v", an.Side, an.Best, an.Line(), an.Value, an.Proven, an.Sims, an.Visits, an.WinProb())
-}
-
-func saidAny(an agent.AnalysisOf[rules.WideMove]) string {
+// said writes what an analysis of either layout says, in notation.
+func said[M interface {
+	comparable
+	String() string
+}](an agent.AnalysisOf[M]) string {
 	return fmt.Sprintf("%s %s | %s %v %v %d %v %v", an.Side, an.Best, an.Line(), an.Value, an.Proven, an.Sims, an.Visits, an.WinProb())
 }

@@ -155,46 +155,42 @@ func TestPlayerOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		es    *agent.Engines
-		board string
-		who   string
-		noted bool
-	}{
-		{shipped, "4x4", agent.PlayerSolver, false},
-		{shipped, "6x6", agent.PlayerNetwork, false},
-		{shipped, "8x8", agent.PlayerNetwork, false},
-		{shipped, "7x6", agent.PlayerClassical, false},
-		{shipped, "9x8", agent.PlayerClassical, false},
-		{shipped, "16x16", agent.PlayerClassical, false},
-		{multi, "6x6", agent.PlayerNetwork, true},
-		{multi, "7x6", agent.PlayerNetwork, false},
-		{multi, "7x6/removal", agent.PlayerNetwork, true},
-		{multi, "5x8", agent.PlayerNetwork, true},
-		{multi, "9x8", agent.PlayerNetwork, false},
-		{multi, "9x8/removal", agent.PlayerNetwork, true},
-		{multi, "11x8", agent.PlayerClassical, false},
+	// Board, who plays it, and "+" where a note says the network was not
+	// trained there.
+	for es, boards := range map[*agent.Engines]string{
+		shipped: "4x4 solver, 6x6 network, 8x8 network, 7x6 classical, 9x8 classical, 16x16 classical",
+		multi:   "6x6 network+, 7x6 network, 7x6/removal network+, 5x8 network+, 9x8 network, 9x8/removal network+, 11x8 classical",
 	} {
-		b, err := rules.ParseBoard(c.board)
-		if err != nil {
-			t.Fatal(err)
+		for _, entry := range strings.Split(boards, ", ") {
+			name, who, _ := strings.Cut(entry, " ")
+			playerOn(t, es, name, strings.TrimSuffix(who, "+"), strings.HasSuffix(who, "+"))
 		}
-		for _, made := range []bool{false, true} {
-			who, note := c.es.PlayerOn(b)
-			if who != c.who || (note != "") != c.noted {
-				t.Errorf("%s (engine made %v): %s, note %q; want %s, noted %v", b, made, who, note, c.who, c.noted)
-			}
-			e, err := c.es.GetBoard(b)
-			var nm *agent.NoModelError
-			switch {
-			case who == agent.PlayerClassical && !errors.As(err, &nm):
-				t.Errorf("%s: classical, but GetBoard gives %v", b, err)
-			case who == agent.PlayerClassical:
-			case err != nil:
-				t.Errorf("%s: %s, but GetBoard: %v", b, who, err)
-			case (e.Model() == nil) != (who == agent.PlayerSolver) || e.NoteOn(b) != note:
-				t.Errorf("%s: %s with note %q, but GetBoard's engine has model %v, note %q", b, who, note, e.Model() != nil, e.NoteOn(b))
-			}
+	}
+}
+
+// playerOn checks what es.PlayerOn says of board name against want and
+// noted, and against what GetBoard gives, before and after GetBoard.
+func playerOn(t *testing.T, es *agent.Engines, name, want string, noted bool) {
+	t.Helper()
+	b, err := rules.ParseBoard(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, made := range []bool{false, true} {
+		who, note := es.PlayerOn(b)
+		if who != want || (note != "") != noted {
+			t.Errorf("%s (engine made %v): %s, note %q; want %s, noted %v", b, made, who, note, want, noted)
+		}
+		e, err := es.GetBoard(b)
+		var nm *agent.NoModelError
+		switch {
+		case who == agent.PlayerClassical && !errors.As(err, &nm):
+			t.Errorf("%s: classical, but GetBoard gives %v", b, err)
+		case who == agent.PlayerClassical:
+		case err != nil:
+			t.Errorf("%s: %s, but GetBoard: %v", b, who, err)
+		case (e.Model() == nil) != (who == agent.PlayerSolver) || e.NoteOn(b) != note:
+			t.Errorf("%s: %s with note %q, but GetBoard's engine has model %v, note %q", b, who, note, e.Model() != nil, e.NoteOn(b))
 		}
 	}
 }

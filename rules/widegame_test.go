@@ -275,22 +275,14 @@ func TestAnyGameMovesAndPosition(t *testing.T) {
 // TestNewAnyGame: a *Game on the boards a Position holds, a *WideGame
 // above, each at its board's start; a bad board is refused by name.
 func TestNewAnyGame(t *testing.T) {
-	for _, name := range []string{"6x6", "7x6", "8x8", "9x8", "15x12", "16x16"} {
-		b, err := ParseBoard(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range AbstractPlayBoards() {
 		g, err := NewAnyGame(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		start, err := b.WidePosition()
-		if err != nil {
-			t.Fatal(err)
-		}
 		_, narrow := g.(*Game)
-		if narrow != b.Narrow() || g.Board() != b || g.WidePosition() != start {
-			t.Errorf("%s: %T on %v", name, g, g.Board())
+		if start, _ := b.WidePosition(); narrow != b.Narrow() || g.Board() != b || g.WidePosition() != start {
+			t.Errorf("%s: %T on %v", b, g, g.Board())
 		}
 	}
 	if _, err := NewAnyGame(Board{W: 17, H: 4}); err == nil || !strings.Contains(err.Error(), "17") {
