@@ -260,28 +260,24 @@ func TestMoveAnyIsMoveOnNarrowBoards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			searches := []struct {
+				narrow func(context.Context, rules.Position, player.Limits) (agent.Analysis, error)
+				any    func(context.Context, rules.WidePosition, player.Limits) (agent.AnalysisOf[rules.WideMove], error)
+			}{{narrow.Advise, anyBoard.AdviseAny}, {narrow.Move, anyBoard.MoveAny}}
 			g, _ := rules.NewGame(n)
 			for !g.Over() {
 				p := g.Position()
-				adv, err := narrow.Advise(ctx, p, s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				advAny, err := anyBoard.AdviseAny(ctx, p.Wide(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				an, err := narrow.Move(ctx, p, s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				anAny, err := anyBoard.MoveAny(ctx, p.Wide(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, pair := range [][2]string{{said(adv), said(advAny)}, {said(an), said(anAny)}} {
-					if pair[0] != pair[1] {
-						t.Fatalf("%dx%d %+v after %s:\nMove/Advise       %s\nMoveAny/AdviseAny %s", n, n, s, rules.MovesText(g.Moves()), pair[0], pair[1])
+				var an agent.Analysis
+				for _, search := range searches {
+					var anAny agent.AnalysisOf[rules.WideMove]
+					var err, errAny error
+					an, err = search.narrow(ctx, p, s)
+					anAny, errAny = search.any(ctx, p.Wide(), s)
+					if err != nil || errAny != nil {
+						t.Fatal(err, errAny)
+					}
+					if said(an) != said(anAny) {
+						t.Fatalf("%dx%d %+v after %s:\nMove/Advise       %s\nMoveAny/AdviseAny %s", n, n, s, rules.MovesText(g.Moves()), said(an), said(anAny))
 					}
 				}
 				if err := g.Play(an.Best); err != nil {

@@ -319,21 +319,18 @@ func moveStrings[M fmt.Stringer](ms []M) []string {
 
 // TestSlipIn: on a game of either layout, SlipIn plays in notation what
 // SlipWide plays on its position from the same random numbers, which on
-// a board a Position holds is Slip's move there, along a game; without
+// a board a Position holds is Slip's move there, along a game on each of
+// AbstractPlay's boards; without
 // Noise it gives the engine's move back untouched.
 func TestSlipIn(t *testing.T) {
 	c := Choice{Noise: 0.5}
 	rng := rand.New(rand.NewPCG(3, 3))
-	for _, name := range []string{"6x6", "7x6", "8x8", "15x12"} {
-		b, err := rules.ParseBoard(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range rules.AbstractPlayBoards() {
 		g, err := rules.NewAnyGame(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		differ := 0
+		name, differ := b.String(), 0
 		for ply := 0; ply < 12 && !g.Over(); ply++ {
 			wp := g.WidePosition()
 			moves := wp.LegalMoves(nil)
