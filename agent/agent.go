@@ -30,11 +30,16 @@ type Agent struct {
 // the board's move: rules.Move on the boards a Position holds (Analysis:
 // Move and Advise, for the coach and the review, which work on
 // Positions), rules.WideMove on every board (MoveAny and AdviseAny, the
-// front ends' one entry). The result is embedded so that its fields read
-// as the analysis's own (an.Best, an.PV, an.Proven) on either; the
-// embedded field's name is ResultOf, which only a composite literal
+// front ends' one entry, which hold games of every board and read the
+// moves as text: Best.String, PVStrings, Line). The result stays embedded
+// so that its fields read as the analysis's own (an.Best, an.PV,
+// an.Proven) on either layout, as they did before the type was generic;
+// the embedded field's name is ResultOf, which only a composite literal
 // spells.
-type AnalysisOf[M move] struct {
+type AnalysisOf[M interface {
+	comparable
+	String() string
+}] struct {
 	Side rules.Color // the side to move, whose view Value takes
 	mcts.ResultOf[M]
 }
@@ -42,12 +47,6 @@ type AnalysisOf[M move] struct {
 // Analysis is the analysis of a position on a board a Position holds
 // (Move, Advise).
 type Analysis = AnalysisOf[rules.Move]
-
-// move is a move of either layout: rules.Move or rules.WideMove.
-type move interface {
-	comparable
-	String() string
-}
 
 // WinProb is the probability that Side wins, (Value+1)/2.
 func (a AnalysisOf[M]) WinProb() float64 { return a.WinProbFor(a.Side) }
