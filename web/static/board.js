@@ -23,21 +23,27 @@ export function boardLabel(rows) {
 // names it: "8x8", "7x6", "9x8/removal".
 export function boardName(g) { return g.board || g.size + "x" + g.size; }
 
-function boardOption(name) { return new Option(name.replace("x", "×").replace("/", " "), name); }
+// boardOption is the menu's entry of the board name; classical says that
+// the classical engine plays it (its label says so).
+function boardOption(name, classical) {
+  const label = name.replace("x", "×").replace("/", " ");
+  return new Option(classical ? t("page.boardClassical", {board: label}) : label, name);
+}
 
 // fillBoardMenu fills the board menu (#size) with the server's boards
 // (config.boards: AbstractPlay's first, then the other square boards up
-// to 16×16), selecting def; a game on any other board adds its own entry.
+// to 16×16, those of the classical engine labelled so), selecting def; a
+// game on any other board adds its own entry.
 export function fillBoardMenu(boards, def) {
   const menu = $("size");
-  const group = (label, names) => {
+  const group = (label, abstractPlay) => {
     const g = document.createElement("optgroup");
     g.label = label;
-    for (const name of names) g.append(boardOption(name));
+    for (const b of boards) if (!!b.abstractPlay === abstractPlay) g.append(boardOption(b.board, b.player === "classical"));
     menu.append(g);
   };
-  group(t("page.boardsAbstractPlay"), boards.filter((b) => b.abstractPlay).map((b) => b.board));
-  group(t("page.boardsMore"), boards.filter((b) => !b.abstractPlay).map((b) => b.board));
+  group(t("page.boardsAbstractPlay"), true);
+  group(t("page.boardsMore"), false);
   setBoardMenu(def);
 }
 
