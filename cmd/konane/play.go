@@ -62,7 +62,7 @@ on the one played, and the boards above 8x8 it was trained on, without
 the coach). Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
 search's estimate. On the other boards (rectangles such as AbstractPlay's
-7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
+` + andList(apBoards(func(b rules.Board) bool { return b.Narrow() && !b.Square() })) + `, and the boards above 8x8 such as its ` + andList(apBoards(func(b rules.Board) bool { return !b.Narrow() })) + `, up to 16x16)
 no shipped network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
 gives no win probability, and the coach (coach on, or --coach) does not
