@@ -24,33 +24,54 @@ type Agent struct {
 	rng     *rand.Rand // of a weak level's draws and slips
 }
 
-// Analysis is what a search says of a position: the search's result
-// (mcts.Result: its move Best, its Value and PV, the Moves with their
-// Visits, Q and Prior, Sims and Proven), whose values are Side's.
-type Analysis struct {
+// AnalysisOf is what a search says of a position: the search's result
+// (mcts.ResultOf: its move Best, its Value and PV, the Moves with their
+// Visits, Q and Prior, Sims and Proven), whose values are Side's. M is
+// the board's move: rules.Move on the boards a Position holds (Analysis:
+// Move and Advise, for the coach and the review, which work on
+// Positions), rules.WideMove on every board (MoveAny and AdviseAny, the
+// front ends' one entry, which hold games of every board and read the
+// moves as text: Best.String, PVStrings, Line). The result stays embedded
+// so that its fields read as the analysis's own (an.Best, an.PV,
+// an.Proven) on either layout, as they did before the type was generic;
+// the embedded field's name is ResultOf, which only a composite literal
+// spells.
+type AnalysisOf[M interface {
+	comparable
+	String() string
+}] struct {
 	Side rules.Color // the side to move, whose view Value takes
-	mcts.Result
+	mcts.ResultOf[M]
 }
 
+// Analysis is the analysis of a position on a board a Position holds
+// (Move, Advise).
+type Analysis = AnalysisOf[rules.Move]
+
 // WinProb is the probability that Side wins, (Value+1)/2.
-func (a Analysis) WinProb() float64 { return winProbFor(a.Side, a.Value, a.Side) }
+func (a AnalysisOf[M]) WinProb() float64 { return a.WinProbFor(a.Side) }
 
-// WinProbFor is the probability that c wins.
-func (a Analysis) WinProbFor(c rules.Color) float64 { return winProbFor(a.Side, a.Value, c) }
-
-// winProbFor is the probability that c wins when a search from side's
-// view values the position value: (value+1)/2 for side, the rest for the
-// other.
-func winProbFor(side rules.Color, value float32, c rules.Color) float64 {
-	p := (float64(value) + 1) / 2
-	if c != side {
+// WinProbFor is the probability that c wins: (Value+1)/2 for Side, the
+// rest for the other.
+func (a AnalysisOf[M]) WinProbFor(c rules.Color) float64 {
+	p := (float64(a.Value) + 1) / 2
+	if c != a.Side {
 		return 1 - p
 	}
 	return p
 }
 
 // Line writes the principal line as text: "d4 e4 b4-d4".
-func (a Analysis) Line() string { return rules.MovesText(a.PV) }
+func (a AnalysisOf[M]) Line() string { return strings.Join(a.PVStrings(), " ") }
+
+// PVStrings is the principal line, a move a string.
+func (a AnalysisOf[M]) PVStrings() []string {
+	out := make([]string, len(a.PV))
+	for i, m := range a.PV {
+		out[i] = m.String()
+	}
+	return out
+}
 
 // Move chooses the agent's move in p within the limits s (which the
 // search checks, player.Limits.Validate), with its analysis: the
@@ -68,7 +89,7 @@ func (a *Agent) Move(ctx context.Context, p rules.Position, s player.Limits) (An
 	if a.perfect {
 		m = s.Slip(p, an.Best, a.rng)
 	} else {
-		m = s.Draw(p, an.Result, a.rng)
+		m = s.Draw(p, an.ResultOf, a.rng)
 	}
 	if m != an.Best {
 		an.Best, an.PV = m, []rules.Move{m}
@@ -91,64 +112,98 @@ func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s pla
 	if err != nil {
 		return Analysis{}, err
 	}
-	return Analysis{Side: p.Turn, Result: res}, nil
+	return Analysis{Side: p.Turn, ResultOf: res}, nil
 }
 
-// WideAnalysis is Analysis on the boards above 8x8 (MoveWide, AdviseWide):
-// the wide search's result (mcts.WideResult), whose values are Side's.
-type WideAnalysis struct {
-	Side rules.Color
-	mcts.WideResult
-}
-
-// WinProb is the probability that Side wins, (Value+1)/2.
-func (a WideAnalysis) WinProb() float64 { return winProbFor(a.Side, a.Value, a.Side) }
-
-// WinProbFor is the probability that c wins.
-func (a WideAnalysis) WinProbFor(c rules.Color) float64 { return winProbFor(a.Side, a.Value, c) }
-
-// Line writes the principal line as text: "d4 e4 b4-d4".
-func (a WideAnalysis) Line() string { return strings.Join(rules.WideMoveStrings(a.PV), " ") }
-
-// MoveWide is Move on a board above 8x8 (a rules.WidePosition), for an
-// agent whose engine's network plays it (Engines.GetBoard gives one only
-// for a board its model was trained on): the wide search's move
-// (player.Neural.AnalyzeWide, without the exact endgame solver), or,
-// with a weak level's Choice, the move drawn from it (Choice.DrawWide).
-// The exact solver's agent plays no such board: an error. A board a
-// Position holds, given here as a WidePosition, is searched the same way,
-// without the exact solver, so weaker than Move plays it: the front ends
-// call MoveWide only above 8x8.
-func (a *Agent) MoveWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+// MoveAny is Move on every board, the position given on the wide
+// layout (a rules.WidePosition holds every board), its analysis's moves
+// on the wide layout: the one entry of the front ends (konane play, gtp,
+// serve's API, the AbstractPlay bot), which hold games of every board.
+// On a board a Position holds it is Move (the exact solver where it
+// plays, the search's endgame solver), the same moves and values. Above
+// 8x8, for an agent whose engine's network plays the board
+// (Engines.GetBoard gives one only for a board its model was trained
+// on): the wide search's move (player.Neural.AnalyzeWide, without the
+// endgame solver), or, with a weak level's Choice, the move drawn from
+// it (Choice.DrawWide); the exact solver's agent plays no such board: an
+// error.
+func (a *Agent) MoveAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
+	if narrow(p) {
+		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Move(ctx, q, s) })
+	}
 	an, err := a.analyzeWide(ctx, a.play, p, s)
 	if err != nil || !s.Weak() {
 		return an, err
 	}
-	if m := s.DrawWide(p, an.WideResult, a.rng); m != an.Best {
+	if m := s.DrawWide(p, an.ResultOf, a.rng); m != an.Best {
 		an.Best, an.PV = m, []rules.WideMove{m}
 	}
 	return an, nil
 }
 
-// AdviseWide is Advise on a board above 8x8, as MoveWide.
-func (a *Agent) AdviseWide(ctx context.Context, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+// AdviseAny is Advise on every board, as MoveAny.
+func (a *Agent) AdviseAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
+	if narrow(p) {
+		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Advise(ctx, q, s) })
+	}
 	return a.analyzeWide(ctx, a.advise, p, s)
+}
+
+// narrow reports whether p's board is one a Position holds.
+func narrow(p rules.WidePosition) bool { return p.W <= rules.MaxSize && p.H <= rules.MaxSize }
+
+// onNarrow runs search on p as a Position and gives its analysis on the
+// wide layout.
+func (a *Agent) onNarrow(p rules.WidePosition, search func(rules.Position) (Analysis, error)) (AnalysisOf[rules.WideMove], error) {
+	q, err := p.Narrow()
+	if err != nil {
+		return AnalysisOf[rules.WideMove]{}, fmt.Errorf("agent: %w", err)
+	}
+	an, err := search(q)
+	if err != nil {
+		return AnalysisOf[rules.WideMove]{}, err
+	}
+	r := an.ResultOf
+	return AnalysisOf[rules.WideMove]{Side: an.Side, ResultOf: mcts.ResultOf[rules.WideMove]{
+		Moves: wideMoves(r.Moves), Visits: r.Visits, Q: r.Q, Prior: r.Prior, Policy: r.Policy,
+		Value: r.Value, Proven: r.Proven, Best: wideMove(r.Best), PV: wideMoves(r.PV), Sims: r.Sims,
+	}}, nil
+}
+
+// wideMove is m on the wide layout (NoMove is NoWideMove).
+func wideMove(m rules.Move) rules.WideMove {
+	if m == rules.NoMove {
+		return rules.NoWideMove
+	}
+	return m.Wide()
+}
+
+// wideMoves is ms on the wide layout.
+func wideMoves(ms []rules.Move) []rules.WideMove {
+	if ms == nil {
+		return nil
+	}
+	out := make([]rules.WideMove, len(ms))
+	for i, m := range ms {
+		out[i] = wideMove(m)
+	}
+	return out
 }
 
 // analyzeWide is analyze on a board above 8x8, where only a network's
 // search (a *player.Neural) plays.
-func (a *Agent) analyzeWide(ctx context.Context, sr searcher, p rules.WidePosition, s player.Limits) (WideAnalysis, error) {
+func (a *Agent) analyzeWide(ctx context.Context, sr searcher, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
 	n, ok := sr.(*player.Neural)
 	if !ok {
-		return WideAnalysis{}, fmt.Errorf("agent: the exact solver plays boards of at most %dx%d, not %s", MaxSolverSize, MaxSolverSize, p.Dims())
+		return AnalysisOf[rules.WideMove]{}, fmt.Errorf("agent: the exact solver plays boards of at most %dx%d, not %s", MaxSolverSize, MaxSolverSize, p.Dims())
 	}
 	if shape := rules.ShapeCode(int(p.W), int(p.H)); shape != a.size {
 		w, h := rules.ShapeDims(a.size)
-		return WideAnalysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %s", w, h, p.Dims())
+		return AnalysisOf[rules.WideMove]{}, fmt.Errorf("agent: the agent plays %dx%d, not %s", w, h, p.Dims())
 	}
 	res, err := n.AnalyzeWide(ctx, p, s)
 	if err != nil {
-		return WideAnalysis{}, err
+		return AnalysisOf[rules.WideMove]{}, err
 	}
-	return WideAnalysis{Side: p.Turn, WideResult: res}, nil
+	return AnalysisOf[rules.WideMove]{Side: p.Turn, ResultOf: res}, nil
 }

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -235,4 +236,62 @@ func TestPolicyTemp(t *testing.T) {
 			t.Errorf("%s: the player's policy temperature is %v, want %v", tt.text, got, tt.want)
 		}
 	}
+}
+
+// TestMoveAnyIsMoveOnNarrowBoards: on a board a Position holds, MoveAny
+// and AdviseAny search as Move and Advise do (the exact solver's agent
+// on 5x5, the network's on 6x6, at a level that draws and one that does
+// not): two agents of one seed, one asked through each, give the same
+// moves, lines, values and simulations, game after game.
+func TestMoveAnyIsMoveOnNarrowBoards(t *testing.T) {
+	es := agenttest.RunEngines(t)
+	ctx := context.Background()
+	for _, n := range []int{5, 6} {
+		e, err := es.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []player.Limits{{Sims: 8}, {Sims: 8, NoSolver: true, Choice: player.Choice{Temp: 1, Noise: 0.3}}} {
+			narrow, err := e.NewAgent(7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anyBoard, err := e.NewAgent(7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			searches := []struct {
+				narrow func(context.Context, rules.Position, player.Limits) (agent.Analysis, error)
+				any    func(context.Context, rules.WidePosition, player.Limits) (agent.AnalysisOf[rules.WideMove], error)
+			}{{narrow.Advise, anyBoard.AdviseAny}, {narrow.Move, anyBoard.MoveAny}}
+			g, _ := rules.NewGame(n)
+			for !g.Over() {
+				p := g.Position()
+				var an agent.Analysis
+				for _, search := range searches {
+					var anAny agent.AnalysisOf[rules.WideMove]
+					var err, errAny error
+					an, err = search.narrow(ctx, p, s)
+					anAny, errAny = search.any(ctx, p.Wide(), s)
+					if err != nil || errAny != nil {
+						t.Fatal(err, errAny)
+					}
+					if said(an) != said(anAny) {
+						t.Fatalf("%dx%d %+v after %s:\nMove/Advise       %s\nMoveAny/AdviseAny %s", n, n, s, rules.MovesText(g.Moves()), said(an), said(anAny))
+					}
+				}
+				if err := g.Play(an.Best); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// said writes what an analysis of either layout says, in notation.
+func said[M interface {
+	comparable
+	String() string
+}](an agent.AnalysisOf[M]) string {
+	return fmt.Sprintf("%s %s | %s %v %v %d %v %v", an.Side, an.Best, an.Line(), an.Value, an.Proven, an.Sims, an.Visits, an.WinProb())
 }

@@ -23,6 +23,9 @@
 //	fmt.Println(an.Best, an.WinProb(), an.Line())
 //	err = g.Play(an.Best)
 //
+// The front ends, which hold games of every board (rules.AnyGame), call
+// MoveAny and AdviseAny with the game's WidePosition instead.
+//
 // Everything is deterministic given the seeds: the search adds no noise,
 // and the evaluator's answers do not depend on how positions are batched.
 package agent

@@ -426,35 +426,74 @@ func (es *Engines) Get(size int) (*Engine, error) {
 // files and ranks, with a multi-board model, its network's (Note says
 // when it was not trained there); on a board above 8x8, the network's
 // only when the model was trained there (WideTrained: its agents play
-// it with Agent.MoveWide). The engines of the last two are made on the
+// it with Agent.MoveAny). The engines of the last two are made on the
 // first call and run while Run runs. Otherwise a *NoModelError (on a
 // board above 8x8, the classical engine plays).
 func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
-	if b.Square() && b.Narrow() {
-		return es.Get(b.W)
-	}
-	shape := rules.ShapeCode(b.W, b.H)
 	es.mu.Lock()
 	defer es.mu.Unlock()
-	if e := es.bySize[shape]; e != nil {
+	e, multi := es.find(b)
+	switch {
+	case e != nil:
 		return e, nil
-	}
-	if es.multi == nil || !WideTrained(es.multi, b) {
+	case multi == nil && b.Square() && b.Narrow():
+		return nil, &NoModelError{Size: b.W, Sizes: es.Sizes()}
+	case multi == nil:
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
-	m, err := es.multi.ForBoard(b)
+	m, err := multi.ForBoard(b)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	e, err := NewEngine(m)
+	e, err = NewEngine(m)
 	if err != nil {
 		return nil, err
 	}
-	es.bySize[shape] = e
+	es.bySize[rules.ShapeCode(b.W, b.H)] = e
 	if es.run != nil && es.run.Err() == nil {
 		es.group.Go(func() error { return e.Run(es.run) })
 	}
 	return e, nil
+}
+
+// find is GetBoard's look-up, es.mu held: the engine of b's shape, or
+// else the multi-board model whose engine GetBoard makes for b (a
+// rectangle up to 8x8, or a board above 8x8 it was trained on:
+// WideTrained), or neither (the classical engine plays b).
+func (es *Engines) find(b rules.Board) (*Engine, *net.Model) {
+	if e := es.bySize[rules.ShapeCode(b.W, b.H)]; e != nil {
+		return e, nil
+	}
+	if b.Square() && b.Narrow() || es.multi == nil || !WideTrained(es.multi, b) {
+		return nil, nil
+	}
+	return nil, es.multi
+}
+
+// Who plays a board, as Engines.PlayerOn says.
+const (
+	PlayerSolver    = "solver"    // the exact solver (4x4 and 5x5 without a model)
+	PlayerNetwork   = "network"   // a model's network
+	PlayerClassical = "classical" // no engine: the classical engine plays
+)
+
+// PlayerOn says who plays board b with these engines, as GetBoard gives
+// it, without making an engine: PlayerSolver, PlayerNetwork with its
+// engine's note on b (Engine.NoteOn: "" where the network was trained on
+// b), or PlayerClassical (GetBoard's *NoModelError).
+func (es *Engines) PlayerOn(b rules.Board) (who, note string) {
+	es.mu.Lock()
+	e, multi := es.find(b)
+	es.mu.Unlock()
+	switch {
+	case e != nil && e.model == nil:
+		return PlayerSolver, ""
+	case e != nil:
+		return PlayerNetwork, e.NoteOn(b)
+	case multi != nil:
+		return PlayerNetwork, multi.BoardNote(b)
+	}
+	return PlayerClassical, ""
 }
 
 // NoModelError is the error of Engines.Get for a board size without a

@@ -70,8 +70,8 @@ func TestGetBoardNoteOnStart(t *testing.T) {
 
 // TestWideBoardAgent: on a board above 8x8 that the multi-board model
 // was trained on, GetBoard gives its network's engine, whose agent plays
-// legal games there (MoveWide) at a level that draws and one that does
-// not, the same game for the same seed, and advises (AdviseWide) with a
+// legal games there (MoveAny) at a level that draws and one that does
+// not, the same game for the same seed, and advises (AdviseAny) with a
 // win probability; a board it was not trained on gets no engine (the
 // classical engine plays it).
 func TestWideBoardAgent(t *testing.T) {
@@ -101,7 +101,7 @@ func TestWideBoardAgent(t *testing.T) {
 			}
 			p, _ := b9.WidePosition()
 			for p.HasMoves() {
-				an, err := a.MoveWide(ctx, p, s)
+				an, err := a.MoveAny(ctx, p, s)
 				if err != nil {
 					t.Fatalf("%s after %v: %v", level, games[i], err)
 				}
@@ -109,7 +109,7 @@ func TestWideBoardAgent(t *testing.T) {
 					t.Fatalf("%s after %v: move %v, side %v, line %q", level, games[i], an.Best, an.Side, an.Line())
 				}
 				if len(games[i]) == 10 {
-					adv, err := a.AdviseWide(ctx, p, agent.AdviceLimits(s))
+					adv, err := a.AdviseAny(ctx, p, agent.AdviceLimits(s))
 					if err != nil || !p.Legal(adv.Best) || adv.WinProb() < 0 || adv.WinProb() > 1 {
 						t.Errorf("%s: advice %v, win probability %v: %v", level, adv.Best, adv.WinProb(), err)
 					}
@@ -124,7 +124,7 @@ func TestWideBoardAgent(t *testing.T) {
 	}
 	a, _ := e.NewAgent(1)
 	p11, _ := rules.Board{W: 11, H: 8, Start: rules.Gap}.WidePosition()
-	if _, err := a.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
+	if _, err := a.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
 		t.Errorf("the 9x8 agent on 11x8: %v", err)
 	}
 	var nm *agent.NoModelError
@@ -136,7 +136,61 @@ func TestWideBoardAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	sa, _ := solver.NewAgent(1)
-	if _, err := sa.MoveWide(ctx, p11, player.Limits{Sims: 4}); err == nil {
+	if _, err := sa.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil {
 		t.Error("the exact solver's agent played 11x8")
+	}
+}
+
+// TestPlayerOn: PlayerOn says who plays a board as GetBoard gives it,
+// before and after GetBoard made a rectangle's engine, with its note:
+// the shipped engines (the solver on 4x4 and 5x5, the networks, the
+// classical engine elsewhere) and a multi-board model trained on 7x6
+// and 9x8.
+func TestPlayerOn(t *testing.T) {
+	shipped, err := agent.OpenEngines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Board, who plays it, and "+" where a note says the network was not
+	// trained there.
+	for es, boards := range map[*agent.Engines]string{
+		shipped: "4x4 solver, 6x6 network, 8x8 network, 7x6 classical, 9x8 classical, 16x16 classical",
+		multi:   "6x6 network+, 7x6 network, 7x6/removal network+, 5x8 network+, 9x8 network, 9x8/removal network+, 11x8 classical",
+	} {
+		for _, entry := range strings.Split(boards, ", ") {
+			name, who, _ := strings.Cut(entry, " ")
+			playerOn(t, es, name, strings.TrimSuffix(who, "+"), strings.HasSuffix(who, "+"))
+		}
+	}
+}
+
+// playerOn checks what es.PlayerOn says of board name against want and
+// noted, and against what GetBoard gives, before and after GetBoard.
+func playerOn(t *testing.T, es *agent.Engines, name, want string, noted bool) {
+	t.Helper()
+	b, err := rules.ParseBoard(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, made := range []bool{false, true} {
+		who, note := es.PlayerOn(b)
+		if who != want || (note != "") != noted {
+			t.Errorf("%s (engine made %v): %s, note %q; want %s, noted %v", b, made, who, note, want, noted)
+		}
+		e, err := es.GetBoard(b)
+		var nm *agent.NoModelError
+		switch {
+		case who == agent.PlayerClassical && !errors.As(err, &nm):
+			t.Errorf("%s: classical, but GetBoard gives %v", b, err)
+		case who == agent.PlayerClassical:
+		case err != nil:
+			t.Errorf("%s: %s, but GetBoard: %v", b, who, err)
+		case (e.Model() == nil) != (who == agent.PlayerSolver) || e.NoteOn(b) != note:
+			t.Errorf("%s: %s with note %q, but GetBoard's engine has model %v, note %q", b, who, note, e.Model() != nil, e.NoteOn(b))
+		}
 	}
 }

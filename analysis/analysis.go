@@ -122,7 +122,7 @@ func Evaluate(ctx context.Context, e *agent.Engine, ps []rules.Position, plies [
 		if int(p.Size) != e.Size() {
 			return nil, fmt.Errorf("analysis: the model plays %dx%d, not %dx%d", e.Size(), e.Size(), p.Size, p.Size)
 		}
-		out[i] = Position{Ply: i, Side: p.Turn, Search: agent.Analysis{Side: p.Turn, Result: mcts.Result{Best: rules.NoMove}}}
+		out[i] = Position{Ply: i, Side: p.Turn, Search: agent.Analysis{Side: p.Turn, ResultOf: mcts.Result{Best: rules.NoMove}}}
 		if plies != nil {
 			out[i].Ply = plies[i]
 		}
@@ -214,7 +214,7 @@ func (ev *evaluation) search(ctx context.Context, e *agent.Engine, next <-chan i
 	for i := range next {
 		p := ev.ps[i]
 		if !p.HasMoves() {
-			ev.out[i].Search = agent.Analysis{Side: p.Turn, Result: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
+			ev.out[i].Search = agent.Analysis{Side: p.Turn, ResultOf: mcts.Result{Best: rules.NoMove, Value: -1, Proven: true}}
 			ev.report(i)
 			continue
 		}

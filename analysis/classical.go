@@ -76,7 +76,7 @@ func ClassicalGame(ctx context.Context, rec *rules.Record, cfg ClassicalConfig) 
 	e := player.NewPVS(cfg.Depth, moveTime, cfg.Seed)
 	results := make([]player.WideResult, len(ps))
 	for i, p := range ps {
-		pos := Position{Ply: i, Side: p.Turn, Search: agent.Analysis{Side: p.Turn, Result: mcts.Result{Best: rules.NoMove}}}
+		pos := Position{Ply: i, Side: p.Turn, Search: agent.Analysis{Side: p.Turn, ResultOf: mcts.Result{Best: rules.NoMove}}}
 		if p.HasMoves() {
 			results[i] = e.SearchWide(ctx, p, cfg.Depth)
 			if err := ctx.Err(); err != nil {

@@ -553,56 +553,32 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 }
 
 // choose searches p for at most t and returns the move in AbstractPlay's
-// notation (ours): the network's agent at the bot's level (on the boards
-// above 8x8 Agent.MoveWide), or, on a board without a network, the
-// classical engine (on the wide layout on the boards above 8x8).
+// notation (ours): the network's agent at the bot's level
+// (Agent.MoveAny, on every board), or, on a board without a network,
+// the classical engine (Engine.MoveAny), its slips drawn on the wide
+// layout (Choice.SlipWide: the same slips on every board).
 func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed uint64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
+	if e, ok := b.network(board); ok {
+		a, err := e.NewAgent(seed)
+		if err != nil {
+			return "", err
+		}
+		s := b.strength
+		s.Time = t
+		an, err := a.MoveAny(ctx, wp, s)
+		if err != nil {
+			return "", err
+		}
+		return an.Best.String(), nil
+	}
 	// A weak level's slips of the classical engine (Choice.Slip), seeded
 	// by the game's ply as the search is.
 	slips := player.SlipRand(seed)
-	if !board.rules.Narrow() {
-		if e, ok := b.network(board); ok {
-			a, err := e.NewAgent(seed)
-			if err != nil {
-				return "", err
-			}
-			s := b.strength
-			s.Time = t
-			an, err := a.MoveWide(ctx, wp, s)
-			if err != nil {
-				return "", err
-			}
-			return an.Best.String(), nil
-		}
-		m, err := player.NewPVS(0, t, seed).MoveWide(ctx, wp)
-		if err != nil {
-			return "", err
-		}
-		return b.strength.SlipWide(wp, m, slips).String(), nil
-	}
-	p, err := wp.Narrow()
+	m, err := player.NewPVS(0, t, seed).MoveAny(ctx, wp)
 	if err != nil {
 		return "", err
 	}
-	e, ok := b.network(board)
-	if !ok {
-		m, err := player.NewPVS(0, t, seed).Move(ctx, p)
-		if err != nil {
-			return "", err
-		}
-		return b.strength.Slip(p, m, slips).String(), nil
-	}
-	a, err := e.NewAgent(seed)
-	if err != nil {
-		return "", err
-	}
-	s := b.strength
-	s.Time = t
-	an, err := a.Move(ctx, p, s)
-	if err != nil {
-		return "", err
-	}
-	return an.Best.String(), nil
+	return b.strength.SlipWide(wp, m, slips).String(), nil
 }

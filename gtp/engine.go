@@ -197,12 +197,7 @@ func (e *Engine) newGame() error {
 	} else if e.agent, err = e.engine.NewAgent(seed); err != nil {
 		return err
 	}
-	if e.board.Narrow() {
-		e.game, err = rules.NewBoardGame(e.board)
-	} else {
-		e.game, err = rules.NewWideGame(e.board)
-	}
-	if err != nil {
+	if e.game, err = rules.NewAnyGame(e.board); err != nil {
 		return err
 	}
 	e.games++
@@ -312,14 +307,8 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 		return "", err
 	}
 	var m string
-	if p, ok := e.position(); ok && e.engine != nil {
-		an, err := e.agent.Move(ctx, p, e.cfg.Limits)
-		if err != nil {
-			return "", err
-		}
-		m = an.Best.String()
-	} else if g, ok := e.game.(*rules.WideGame); ok && e.engine != nil {
-		an, err := e.agent.MoveWide(ctx, g.Position(), e.cfg.Limits)
+	if e.engine != nil {
+		an, err := e.agent.MoveAny(ctx, e.game.WidePosition(), e.cfg.Limits)
 		if err != nil {
 			return "", err
 		}
@@ -382,22 +371,11 @@ func (e *Engine) eval(ctx context.Context, _ []string) (string, error) {
 	if e.engine == nil {
 		return "", fmt.Errorf("no win probability: on %dx%d the classical engine plays, which gives none", e.board.W, e.board.H)
 	}
-	if g, ok := e.game.(*rules.WideGame); ok {
-		p := g.Position()
-		if !p.HasMoves() {
-			return fmt.Sprintf("%s 0.000", p.Turn), nil
-		}
-		an, err := e.agent.AdviseWide(ctx, p, agent.AdviceLimits(e.cfg.Limits))
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("%s %.3f %s", p.Turn, an.WinProb(), an.Line()), nil
-	}
-	p, _ := e.position()
+	p := e.game.WidePosition()
 	if !p.HasMoves() {
 		return fmt.Sprintf("%s 0.000", p.Turn), nil
 	}
-	an, err := e.agent.Advise(ctx, p, agent.AdviceLimits(e.cfg.Limits))
+	an, err := e.agent.AdviseAny(ctx, p, agent.AdviceLimits(e.cfg.Limits))
 	if err != nil {
 		return "", err
 	}

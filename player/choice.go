@@ -141,29 +141,23 @@ func (c Choice) Slip(p rules.Position, best rules.Move, rng *rand.Rand) rules.Mo
 	return slip(c, p, best, rng)
 }
 
-// SlipWide is Slip on the boards above 8x8 (a rules.WidePosition), with
-// the same draws from rng.
+// SlipWide is Slip on every board, the position on the wide layout: on
+// a board a Position holds, Slip's move there from the same draws of
+// rng (the moves come in the same order on both layouts).
 func (c Choice) SlipWide(p rules.WidePosition, best rules.WideMove, rng *rand.Rand) rules.WideMove {
 	return slip(c, p, best, rng)
 }
 
-// SlipIn is Slip on the game g, a *rules.Game or a *rules.WideGame, for
-// the engine's move m in project notation (Engine.MoveIn's): the move
-// the level plays, in notation. A move that does not parse in g is
-// returned as it is.
+// SlipIn is SlipWide on the game g, of any board, for the engine's move
+// m in project notation (Engine.MoveIn's): the move the level plays, in
+// notation. A move that does not parse in g is returned as it is.
 func (c Choice) SlipIn(g rules.AnyGame, m string, rng *rand.Rand) string {
 	if c.Noise <= 0 {
 		return m
 	}
-	switch g := g.(type) {
-	case *rules.Game:
-		if mv, err := rules.ParseMove(g.Position(), m); err == nil {
-			return c.Slip(g.Position(), mv, rng).String()
-		}
-	case *rules.WideGame:
-		if mv, err := rules.ParseWideMove(g.Position(), m); err == nil {
-			return c.SlipWide(g.Position(), mv, rng).String()
-		}
+	p := g.WidePosition()
+	if mv, err := rules.ParseWideMove(p, m); err == nil {
+		return c.SlipWide(p, mv, rng).String()
 	}
 	return m
 }

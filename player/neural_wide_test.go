@@ -123,53 +123,88 @@ func TestNeuralPlaysWide(t *testing.T) {
 	}
 }
 
-// TestNeuralWideAgrees: on a board Position holds, without the solver
-// (the wide search has no endgame solver), the wide search and its draw
-// give the narrow ones' moves, limited by simulations or with a weak
-// level's draw, along a whole game.
+// TestNeuralWideAgrees: on a board Position holds, the wide search and
+// its draw give the narrow ones' moves, limited by simulations or with a
+// weak level's draw, along a whole game: without the solver, and with
+// MCTS-Solver's proofs (a position without moves is lost, proofs back up
+// exactly), which both searches have. The exact endgame solver
+// (Config.SolveNodes) is off in both: only the narrow search has one
+// (mcts.proveNarrow; the solver package holds Positions only), so with
+// it the narrow search proves positions earlier and its moves may differ;
+// the front ends search a board a Position holds narrowly
+// (agent.Agent.MoveAny), with it.
 func TestNeuralWideAgrees(t *testing.T) {
-	cfg := mcts.DefaultConfig()
-	cfg.Solver = false
-	for _, limits := range []Limits{{Sims: 24}, {Sims: 24, Choice: Choice{Temp: 1.5, TopK: 5}}} {
-		for _, name := range []string{"6", "7x6"} {
-			b, err := rules.ParseBoard(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			narrow, err := NewNeural(mcts.Uniform{}, cfg, limits, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wide, _ := NewNeural(mcts.Uniform{}, cfg, limits, 9)
-			ctx := context.Background()
-			wp, err := b.WidePosition()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(5, 5))
-			for ply := 0; wp.HasMoves(); ply++ {
-				np, err := wp.Narrow()
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, err := narrow.Move(ctx, np)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wm, err := wide.MoveWide(ctx, wp)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if wm != m.Wide() {
-					t.Fatalf("%s, %v, ply %d: wide %v, narrow %v", b, limits, ply, wm, m)
-				}
-				if ply%2 == 1 { // the opponent's moves vary the game
-					var buf [rules.WideMaxMoves]rules.WideMove
-					moves := wp.LegalMoves(buf[:0])
-					wm = moves[rng.IntN(len(moves))]
-				}
-				wp = wp.Play(wm)
+	off := mcts.DefaultConfig()
+	off.Solver = false
+	proofs := mcts.DefaultConfig()
+	proofs.SolveNodes = 0
+	for _, cfg := range []mcts.Config{off, proofs} {
+		for _, limits := range []Limits{{Sims: 24}, {Sims: 24, Choice: Choice{Temp: 1.5, TopK: 5}}} {
+			for _, name := range []string{"6", "7x6"} {
+				agree(t, cfg, limits, name)
 			}
 		}
+	}
+}
+
+// agree plays a game on board name with a narrow and a wide Neural of
+// cfg and limits (see TestNeuralWideAgrees), the opponent's moves random.
+func agree(t *testing.T, cfg mcts.Config, limits Limits, name string) {
+	t.Helper()
+	b, err := rules.ParseBoard(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow, err := NewNeural(mcts.Uniform{}, cfg, limits, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, _ := NewNeural(mcts.Uniform{}, cfg, limits, 9)
+	ctx := context.Background()
+	wp, err := b.WidePosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	proven := 0
+	for ply := 0; wp.HasMoves(); ply++ {
+		np, err := wp.Narrow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := narrow.Analyze(ctx, np, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wres, err := wide.AnalyzeWide(ctx, wp, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wres.Best != res.Best.Wide() || wres.Proven != res.Proven || wres.Value != res.Value {
+			t.Fatalf("%s, solver %v, %v, ply %d: wide %v (proven %v, value %v), narrow %v (%v, %v)", b, cfg.Solver, limits, ply, wres.Best, wres.Proven, wres.Value, res.Best, res.Proven, res.Value)
+		}
+		if res.Proven {
+			proven++
+		}
+		m, err := narrow.Move(ctx, np)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wm, err := wide.MoveWide(ctx, wp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wm != m.Wide() {
+			t.Fatalf("%s, solver %v, %v, ply %d: wide %v, narrow %v", b, cfg.Solver, limits, ply, wm, m)
+		}
+		if ply%2 == 1 { // the opponent's moves vary the game
+			var buf [rules.WideMaxMoves]rules.WideMove
+			moves := wp.LegalMoves(buf[:0])
+			wm = moves[rng.IntN(len(moves))]
+		}
+		wp = wp.Play(wm)
+	}
+	if cfg.Solver && proven == 0 {
+		t.Errorf("%s, %v: no position proven: the proofs were not compared", b, limits)
 	}
 }

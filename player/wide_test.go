@@ -335,3 +335,36 @@ func TestGreedyRandomWide(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveAny: the engine's move on every board is Move's on the boards
+// a Position holds (so MoveIn of a *rules.Game, as before) and MoveWide's
+// above, for two engines of one seed.
+func TestMoveAny(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(45, 1))
+	for i, name := range []string{"6", "7x6", "8", "9x8", "size-11"} {
+		b, _ := rules.ParseBoard(name)
+		p := randomWide(t, b, 6, rng)
+		got, err := newPVS(3, 0, uint64(i), 16, 1<<10).MoveAny(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want rules.WideMove
+		if b.Narrow() {
+			q, err := p.Narrow()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := newPVS(3, 0, uint64(i), 16, 1<<10).Move(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = m.Wide()
+		} else if want, err = newPVS(3, 0, uint64(i), 16, 1<<10).MoveWide(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if got != want || !p.Legal(got) {
+			t.Errorf("%s: MoveAny %v, want %v", name, got, want)
+		}
+	}
+}

@@ -146,6 +146,16 @@ func NewWideGame(b Board) (*WideGame, error) {
 	return &WideGame{newGame(b, p, ParseWideMove, NoWideMove)}, nil
 }
 
+// NewAnyGame starts a game on board b, any board, for the interfaces
+// that hold either: a *Game on the boards a Position holds, a *WideGame
+// on the larger ones; its error names what is wrong with b.
+func NewAnyGame(b Board) (AnyGame, error) {
+	if b.Narrow() {
+		return NewBoardGame(b)
+	}
+	return NewWideGame(b)
+}
+
 func newGame[P gamePosition[P, M], M gameMove](b Board, start P, parse func(P, string) (M, error), none M) game[P, M] {
 	return game[P, M]{board: b, positions: []P{start}, parse: parse, none: none}
 }

@@ -271,3 +271,21 @@ func TestAnyGameMovesAndPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestNewAnyGame: a *Game on the boards a Position holds, a *WideGame
+// above, each at its board's start; a bad board is refused by name.
+func TestNewAnyGame(t *testing.T) {
+	for _, b := range AbstractPlayBoards() {
+		g, err := NewAnyGame(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, narrow := g.(*Game)
+		if start, _ := b.WidePosition(); narrow != b.Narrow() || g.Board() != b || g.WidePosition() != start {
+			t.Errorf("%s: %T on %v", b, g, g.Board())
+		}
+	}
+	if _, err := NewAnyGame(Board{W: 17, H: 4}); err == nil || !strings.Contains(err.Error(), "17") {
+		t.Errorf("a 17x4 board: %v", err)
+	}
+}

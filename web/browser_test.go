@@ -360,8 +360,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("layout", func(t *testing.T) { browserLayout(t, browser, ts) })
 }
 
-// browserBoards: a board without a model (15x12, AbstractPlay's size-15)
-// is started from the board menu, played by the classical engine (the
+// browserBoards: the board menu labels the boards of the classical
+// engine; a board without a model (15x12, AbstractPlay's size-15) is
+// started from the board menu, played by the classical engine (the
 // evaluation bar says so), a move is played, and its link (version 2)
 // opens the game elsewhere; 7x6, 15x12 and 16x16 are drawn with
 // coordinates of at least 11 px and even squares of at least 22 px on a
@@ -382,6 +383,13 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	p.load("/")
 	if got := p.eval(`Array.from(document.getElementById("size").options).slice(0, 7).map(o => o.value).join(" ")`); got != "6x6 7x6 8x8 9x8 11x8 15x12 4x4" {
 		t.Errorf("the board menu starts %s, want AbstractPlay's six boards, then the rest", got)
+	}
+	// The menu names the boards of the classical engine (config.boards).
+	label := func(board string) string {
+		return p.eval(`document.querySelector('#size option[value="` + board + `"]').textContent`)
+	}
+	if got, want := label("7x6"), strings.ReplaceAll(p.msgs()["page.boardClassical"], "{board}", "7×6"); got != want || label("6x6") != "6×6" {
+		t.Errorf("the board menu labels 7x6 %q (want %q) and 6x6 %q", got, want, label("6x6"))
 	}
 	start(p, "15x12")
 	if n := p.count(".sq"); n != 180 {

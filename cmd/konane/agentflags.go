@@ -109,10 +109,7 @@ func perfectLevels() string {
 			names = append(names, l.Name)
 		}
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return andList(names)
 }
 
 // noiseLevels gives the weak levels' share of random moves where no

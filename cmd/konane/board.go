@@ -149,13 +149,27 @@ func (b *boardFlag) board(cmd string) (rules.Board, bool, error) {
 // narrowBoards names the boards of Position for people, with
 // AbstractPlay's among them (from its table).
 func narrowBoards() string {
-	var ap []string
+	return fmt.Sprintf("%d to %d files and ranks, rectangles too (AbstractPlay's %s)", rules.MinSize, rules.MaxSize, strings.Join(apBoards(rules.Board.Narrow), ", "))
+}
+
+// apBoards names AbstractPlay's boards that keep takes, from its table
+// (rules.AbstractPlayBoards), in its order: the help texts' lists.
+func apBoards(keep func(rules.Board) bool) []string {
+	var names []string
 	for _, rb := range rules.AbstractPlayBoards() {
-		if rb.Narrow() {
-			ap = append(ap, rb.String())
+		if keep(rb) {
+			names = append(names, rb.String())
 		}
 	}
-	return fmt.Sprintf("%d to %d files and ranks, rectangles too (AbstractPlay's %s)", rules.MinSize, rules.MaxSize, strings.Join(ap, ", "))
+	return names
+}
+
+// andList joins names for a sentence: "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // squareBoards names the boards of the commands that play square boards

@@ -41,7 +41,7 @@ ends the session.
 
 boardsize N takes every board N×N of ` + fmt.Sprint(rules.MinSide) + ` to ` + fmt.Sprint(rules.MaxSide) + `, and KataGo's
 rectangular_boardsize W H every W×H (with its default start: the gap
-where it is defined, as AbstractPlay's 7x6, 9x8, 11x8 and 15x12). The
+where it is defined, as AbstractPlay's ` + andList(apBoards(func(b rules.Board) bool { return b.Start == rules.Gap })) + `). The
 computer plays ` + rules.SizeList(agent.Sizes()) + ` (the exact solver on the small ones, a
 shipped model on the others) with its search; on every other board it
 plays the classical engine (pvs) for the time of --level per move

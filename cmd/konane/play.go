@@ -62,7 +62,7 @@ on the one played, and the boards above 8x8 it was trained on, without
 the coach). Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
 search's estimate. On the other boards (rectangles such as AbstractPlay's
-7x6, and the boards above 8x8 such as its 9x8, 11x8 and 15x12, up to 16x16)
+` + andList(apBoards(func(b rules.Board) bool { return b.Narrow() && !b.Square() })) + `, and the boards above 8x8 such as its ` + andList(apBoards(func(b rules.Board) bool { return !b.Narrow() })) + `, up to 16x16)
 no shipped network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
 gives no win probability, and the coach (coach on, or --coach) does not
@@ -395,12 +395,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	}
 	t.games++
 	var err error
-	if t.board.Narrow() {
-		t.game, err = rules.NewBoardGame(t.board)
-	} else {
-		t.game, err = rules.NewWideGame(t.board)
-	}
-	if err != nil {
+	if t.game, err = rules.NewAnyGame(t.board); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
@@ -669,39 +664,19 @@ type searched struct {
 	sims  int      // the search's simulations
 }
 
-// search is the agent's move in the current position (Agent.Move) or,
-// with advise, its advice at agent.AdviceLimits (Agent.Advise): on a
-// board above 8x8 (a *rules.WideGame) the wide ones (MoveWide,
-// AdviseWide).
+// search is the agent's move in the current position (Agent.MoveAny)
+// or, with advise, its advice at agent.AdviceLimits (Agent.AdviseAny),
+// on any board.
 func (t *terminal) search(ctx context.Context, advise bool) (searched, error) {
-	s := t.strength
+	s, search := t.strength, t.agent.MoveAny
 	if advise {
-		s = agent.AdviceLimits(t.strength)
+		s, search = agent.AdviceLimits(t.strength), t.agent.AdviseAny
 	}
-	if g, ok := t.game.(*rules.WideGame); ok {
-		var an agent.WideAnalysis
-		var err error
-		if advise {
-			an, err = t.agent.AdviseWide(ctx, g.Position(), s)
-		} else {
-			an, err = t.agent.MoveWide(ctx, g.Position(), s)
-		}
-		if err != nil {
-			return searched{}, err
-		}
-		return searched{an.Best.String(), rules.WideMoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
-	}
-	var an agent.Analysis
-	var err error
-	if advise {
-		an, err = t.agent.Advise(ctx, t.position(), s)
-	} else {
-		an, err = t.agent.Move(ctx, t.position(), s)
-	}
+	an, err := search(ctx, t.game.WidePosition(), s)
 	if err != nil {
 		return searched{}, err
 	}
-	return searched{an.Best.String(), rules.MoveStrings(an.PV), an.WinProbFor(t.human), an.Sims}, nil
+	return searched{an.Best.String(), an.PVStrings(), an.WinProbFor(t.human), an.Sims}, nil
 }
 
 // position is the current position of a game the network plays on

@@ -25,8 +25,8 @@ func init() {
 		long: `Serve runs a web server with a page on which to play against the computer:
 click one of your stones to see where it can land, click a landing square to
 jump; the stones you may remove in the opening are marked. The page offers
-every board from 4x4 to 16x16 (AbstractPlay's six first: 6x6, 7x6, 8x8,
-9x8, 11x8, 15x12): the agent plays those with a model (` + rules.SizeList(agent.Sizes()) + `, or the
+every board from 4x4 to 16x16 (AbstractPlay's first: ` + andList(apBoards(func(rules.Board) bool { return true })) + `):
+the agent plays those with a model (` + rules.SizeList(agent.Sizes()) + `, or the
 size of --model; a multi-board --model every board of up to 8 files and
 ranks, rectangles too), the classical engine the others, at the level's time per
 move, and the page says so; your colour, the level, new game, undo, a hint, an evaluation bar with the

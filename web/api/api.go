@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,10 +103,59 @@ func (s *Service) api() http.Handler {
 
 // configJSON tells the page what it may offer.
 type configJSON struct {
-	Sizes        []int       `json:"sizes"`
-	DefaultSize  int         `json:"defaultSize"`
-	Levels       []levelJSON `json:"levels"`
-	DefaultLevel string      `json:"defaultLevel"`
+	Sizes       []int `json:"sizes"`
+	DefaultSize int   `json:"defaultSize"`
+	// Boards are the boards the page offers (menuBoards), each with who
+	// plays it and what the service gives there.
+	Boards       []boardInfoJSON `json:"boards"`
+	Levels       []levelJSON     `json:"levels"`
+	DefaultLevel string          `json:"defaultLevel"`
+}
+
+// boardInfoJSON is one board of config: who plays it (agent.Engines.PlayerOn:
+// "solver", "network" or "classical") and what the service gives there.
+// The exact solver's proofs in the search (Solver), the coach and the
+// agent's review are the boards up to 8x8 that the agent plays; win
+// probabilities (eval, hints) every board the agent plays, the network
+// on any board.
+type boardInfoJSON struct {
+	Board        string `json:"board"`                  // as new takes it: "6x6", "15x12", "9x8/removal"
+	AbstractPlay bool   `json:"abstractPlay,omitempty"` // one of AbstractPlay's boards
+	Player       string `json:"player"`                 // who plays it
+	Note         string `json:"note,omitempty"`         // a network not trained there (the state's note)
+	WinProb      bool   `json:"winProb,omitempty"`      // eval and hints give win probabilities
+	Solver       bool   `json:"solver,omitempty"`       // the search proves endgames exactly (whole games on 4x4, 5x5)
+	Coach        bool   `json:"coach,omitempty"`        // the coach judges moves (the state's noCoach)
+	Review       string `json:"review"`                 // who reviews a game there: "agent" or "classical"
+}
+
+// menuBoards are the boards config lists, in the page's menu's order:
+// AbstractPlay's (rules.AbstractPlayBoards, its default 6x6 first), then
+// the other square boards from rules.MinSide to rules.MaxSide. Every
+// other board of those sides is played too (new takes it by name), by the
+// classical engine unless a multi-board model plays its shape.
+func menuBoards() []rules.Board {
+	out := rules.AbstractPlayBoards()
+	for n := rules.MinSide; n <= rules.MaxSide; n++ {
+		if b := rules.SquareBoard(n); !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// boardInfo is what config says of board b.
+func (s *Service) boardInfo(b rules.Board) boardInfoJSON {
+	who, note := s.cfg.Engines.PlayerOn(b)
+	_, ap := b.AbstractPlayID()
+	agentPlays := who != agent.PlayerClassical
+	exact := agentPlays && b.Narrow()
+	review := "classical"
+	if exact {
+		review = "agent"
+	}
+	return boardInfoJSON{Board: b.String(), AbstractPlay: ap, Player: who, Note: note, WinProb: agentPlays,
+		Solver: exact, Coach: exact, Review: review}
 }
 
 type levelJSON struct {
@@ -120,6 +170,9 @@ type levelJSON struct {
 
 func (s *Service) config(*http.Request) (any, error) {
 	c := configJSON{Sizes: s.cfg.Engines.Sizes(), DefaultSize: s.defaultSize(), DefaultLevel: s.cfg.DefaultLevel}
+	for _, b := range menuBoards() {
+		c.Boards = append(c.Boards, s.boardInfo(b))
+	}
 	for _, l := range agent.Levels()[:s.maxLevel+1] {
 		lj := levelJSON{Number: l.Number, Name: l.Name, Sims: l.Sims}
 		for _, n := range c.Sizes {

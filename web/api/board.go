@@ -53,6 +53,17 @@ func boardJSON(b rules.Board) (size int, name string) {
 	return 0, b.String()
 }
 
+// boardEngine reads the board of a game or a request (parseBoard) and
+// returns it with its engine (engineFor).
+func (s *Service) boardEngine(size int, name string) (rules.Board, *agent.Engine, error) {
+	b, err := parseBoard(size, name)
+	if err != nil {
+		return rules.Board{}, nil, err
+	}
+	e, err := s.engineFor(b)
+	return b, e, err
+}
+
 // engineFor returns the engine of b's model (a multi-board model's
 // network on a rectangle too, and on a board above 8x8 the model was
 // trained on: agent.Engines.GetBoard), or nil when the classical engine
@@ -64,15 +75,6 @@ func (s *Service) engineFor(b rules.Board) (*agent.Engine, error) {
 		return nil, nil
 	}
 	return e, err
-}
-
-// newBoardGame returns a new game on b: a *rules.Game on the boards of
-// rules.Position, a *rules.WideGame on the larger ones.
-func newBoardGame(b rules.Board) (rules.AnyGame, error) {
-	if b.Narrow() {
-		return rules.NewBoardGame(b)
-	}
-	return rules.NewWideGame(b)
 }
 
 // WideRows draws p as the page gets it: one string per rank, the top

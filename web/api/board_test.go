@@ -17,7 +17,7 @@ import (
 // rules and checks the board drawn, the turn and the legal moves.
 func checkBoardState(t *testing.T, st stateJSON, b rules.Board) {
 	t.Helper()
-	g, err := newBoardGame(b)
+	g, err := rules.NewAnyGame(b)
 	if err != nil {
 		t.Fatal(err)
 	}

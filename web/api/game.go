@@ -49,14 +49,6 @@ func (gm *game) narrow() (*rules.Game, bool) {
 	return g, ok && gm.engine != nil
 }
 
-// wide returns the game as a *rules.WideGame when a network plays it: a
-// board above 8x8 the model was trained on (agent.WideTrained), where
-// the agent searches rules.WidePosition (Agent.MoveWide, AdviseWide).
-func (gm *game) wide() (*rules.WideGame, bool) {
-	g, ok := gm.g.(*rules.WideGame)
-	return g, ok && gm.engine != nil
-}
-
 // units returns the search budget's units of a search of sims
 // simulations in this game: sims on the boards up to 8x8, and on a
 // board above 8x8 sims scaled by its squares over 64 (rounded up), as an
@@ -122,11 +114,7 @@ func parseColor(name string) (rules.Color, error) {
 // in turn, and a resignation only before the game's end. The server
 // trusts nothing in it.
 func (s *Service) replay(gj gameJSON) (*game, error) {
-	board, err := parseBoard(gj.Size, gj.Board)
-	if err != nil {
-		return nil, err
-	}
-	engine, err := s.engineFor(board)
+	board, engine, err := s.boardEngine(gj.Size, gj.Board)
 	if err != nil {
 		return nil, err
 	}
@@ -144,19 +132,29 @@ func (s *Service) replay(gj gameJSON) (*game, error) {
 	if gj.Start < 0 || gj.Start > len(gj.Moves) {
 		return nil, badRequest("error.gameStart")
 	}
-	g, err := newBoardGame(board)
+	g, err := playMoves(board, gj.Moves)
 	if err != nil {
 		return nil, err
-	}
-	for i, text := range gj.Moves {
-		if _, err := g.PlayString(text); err != nil {
-			return nil, &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
-		}
 	}
 	if gj.Resigned && g.Resign(human) != nil {
 		return nil, badRequest("error.resignOver")
 	}
 	return &game{human: human, level: level, start: gj.Start, engine: engine, g: g}, nil
+}
+
+// playMoves starts a game on board and plays moves, each checked: an
+// illegal one is error.gameMoveBlack or error.gameMoveWhite.
+func playMoves(board rules.Board, moves []string) (rules.AnyGame, error) {
+	g, err := rules.NewAnyGame(board)
+	if err != nil {
+		return nil, err
+	}
+	for i, text := range moves {
+		if _, err := g.PlayString(text); err != nil {
+			return nil, &apiError{code: http.StatusBadRequest, msg: messages.ForMove("error.gameMoveBlack", "error.gameMoveWhite", i+1, "move", text), detail: err}
+		}
+	}
+	return g, nil
 }
 
 // The game in a URL: the page keeps its game in the address's fragment,
@@ -295,14 +293,9 @@ func GameRows(code string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := newBoardGame(b)
+	g, err := playMoves(b, gj.Moves)
 	if err != nil {
 		return nil, err
-	}
-	for _, m := range gj.Moves {
-		if _, err := g.PlayString(m); err != nil {
-			return nil, err
-		}
 	}
 	return WideRows(g.WidePosition()), nil
 }

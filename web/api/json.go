@@ -23,15 +23,17 @@ type apiError struct {
 	retry  int // seconds of Retry-After (503, 429); 0 = 5
 }
 
-// failure is the message of a search that failed: timedOut when it ran
-// out of its time budget, broken for anything else (an evaluator fault),
-// so that a player is not told to retry in time when time was not the
-// cause. The detail goes to the server's log either way.
-func failure(err error, timedOut, broken string) messages.Message {
+// failure is the API's error of a search that failed, 503: the message
+// timedOut when it ran out of its time budget, broken for anything else
+// (an evaluator fault), so that a player is not told to retry in time
+// when time was not the cause. The detail, err, goes to the server's log
+// either way.
+func failure(err error, timedOut, broken string) *apiError {
+	msg := messages.New(broken)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return messages.New(timedOut)
+		msg = messages.New(timedOut)
 	}
-	return messages.New(broken)
+	return &apiError{code: http.StatusServiceUnavailable, msg: msg, detail: err}
 }
 
 func (e *apiError) Error() string {

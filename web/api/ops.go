@@ -189,15 +189,29 @@ func tokenLike(id string) bool {
 	return true
 }
 
-// search admits a search of sims simulation units for the request
-// (Config's budget; refused while draining) and returns its release. A
-// game's search counts game.units of its simulations: more than one a
-// simulation above 8x8.
-func (s *Service) search(r *http.Request, level string, sims int) (func(), error) {
+// search runs run, a search of the request of the kind named ("move",
+// "eval", "coach", "hint", or a review's) at level: admitted for units
+// simulation units (Config's budget; refused while draining: that error
+// is returned, and run does not run), given a context of r that ends
+// after timeout, its time observed in the search metric under kind and
+// level whatever it returns. run's error is returned as it is: run
+// phrases it for the API. A game's search counts game.units of its
+// simulations: more than one a simulation above 8x8.
+func (s *Service) search(r *http.Request, kind, level string, units int, timeout time.Duration, run func(ctx context.Context) error) error {
 	noteLevel(r.Context(), level)
 	if s.draining.Load() {
 		s.metrics.refused.WithLabelValues("draining").Inc()
-		return nil, &apiError{code: http.StatusServiceUnavailable, retry: 1, msg: messages.New("error.busy", "seconds", "1")}
+		return &apiError{code: http.StatusServiceUnavailable, retry: 1, msg: messages.New("error.busy", "seconds", "1")}
 	}
-	return s.admit.acquire(r.Context(), s.client(r), sims)
+	release, err := s.admit.acquire(r.Context(), s.client(r), units)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	start := time.Now()
+	err = run(ctx)
+	s.metrics.search.WithLabelValues(kind, level).Observe(time.Since(start).Seconds())
+	return err
 }

@@ -36,14 +36,14 @@ func (s *Service) perfect(r *http.Request, gm *game, ev *evalJSON) string {
 	}
 	p := g.Position()
 	if agent.Perfect(int(p.Size)) {
-		a, err := s.agent(p)
+		a, err := s.agent(gm.engine, p.Wide())
 		if err != nil {
 			return ""
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), perfectTimeout)
 		defer cancel()
 		an, err := a.Advise(ctx, p, s.adviceLimits(gm))
-		s.trees.put(p, a)
+		s.trees.put(p.Wide(), a)
 		if err != nil || !an.Proven {
 			return ""
 		}

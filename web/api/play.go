@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/player"
@@ -39,11 +38,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if req.Size == 0 && req.Board == "" {
 		req.Size = s.defaultSize()
 	}
-	board, err := parseBoard(req.Size, req.Board)
-	if err != nil {
-		return nil, err
-	}
-	engine, err := s.engineFor(board)
+	board, engine, err := s.boardEngine(req.Size, req.Board)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +53,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := newBoardGame(board)
+	g, err := rules.NewAnyGame(board)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +63,7 @@ func (s *Service) newGame(r *http.Request) (any, error) {
 	gm := &game{human: human, level: level, start: g.Len(), engine: engine, g: g}
 	var ev *evalJSON
 	if g.Turn() != human {
-		if ev, err = s.agentMove(r, gm, false); err != nil {
+		if ev, err = s.agentMove(r, gm, false, g.WidePosition()); err != nil {
 			return nil, err
 		}
 	}
@@ -116,21 +111,10 @@ func (s *Service) seed() uint64 {
 	return s.cfg.Seed + s.games
 }
 
-// agent returns the agent kept under p by the tree cache, or a new one.
-func (s *Service) agent(p rules.Position) (*agent.Agent, error) {
-	if a := s.trees.take(p); a != nil {
-		return a, nil
-	}
-	engine, err := s.cfg.Engines.Get(int(p.Size))
-	if err != nil {
-		return nil, err
-	}
-	return engine.NewAgent(s.seed())
-}
-
-// wideAgent is agent on a board above 8x8: the agent kept under p, or a
-// new one of e, the network that plays p's board.
-func (s *Service) wideAgent(e *agent.Engine, p rules.WidePosition) (*agent.Agent, error) {
+// agent returns the agent kept under p by the tree cache (every key is a
+// position on the wide layout, which holds every board), or a new one of
+// e, the model that plays p's board.
+func (s *Service) agent(e *agent.Engine, p rules.WidePosition) (*agent.Agent, error) {
 	if a := s.trees.take(p); a != nil {
 		return a, nil
 	}
@@ -138,19 +122,19 @@ func (s *Service) wideAgent(e *agent.Engine, p rules.WidePosition) (*agent.Agent
 }
 
 // agentMove lets the computer play its move in gm (within the admission
-// budget and Config.MoveTimeout): the agent of the board's model (above
-// 8x8 its network, Agent.MoveWide), else the classical engine for the
+// budget and Config.MoveTimeout): the agent of the board's model
+// (Agent.MoveAny, on every board), else the classical engine for the
 // level's PVSTime, whose move comes with no evaluation (nil). The
 // evaluation is the agent's own search's where it plays at the advice
 // level or above, else a search at the advice level of the position
 // after its move (evalAfter). The agent is looked for in the tree cache
-// under the position it left the game in after its last move (left, the
-// position before the human's move, when humanMoved) and kept under the
-// position it leaves now. humanMoved says whether the request played a
-// move of the human's, which a failure takes back (and its message says
-// so).
-func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
-	ev, err := s.agentPlay(r, gm, humanMoved)
+// under the position it left the game in after its last move (left: the
+// position before the human's move, when humanMoved, else the current
+// one) and kept under the position it leaves now. humanMoved says
+// whether the request played a move of the human's, which a failure
+// takes back (and its message says so).
+func (s *Service) agentMove(r *http.Request, gm *game, humanMoved bool, left rules.WidePosition) (*evalJSON, error) {
+	ev, err := s.agentPlay(r, gm, humanMoved, left)
 	if err != nil || ev == nil {
 		return nil, err
 	}
@@ -170,16 +154,11 @@ func (s *Service) evalAfter(r *http.Request, gm *game, move string) *evalJSON {
 		return &evalJSON{Ply: gm.g.Len(), AgentMove: move, HumanWinProb: 0, PV: []string{move}, Proven: true}
 	}
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
-	if err != nil {
-		return nil
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	start := time.Now()
-	an, err := s.advise(ctx, gm, limits)
-	s.metrics.search.WithLabelValues("eval", gm.level.Name).Observe(time.Since(start).Seconds())
+	var an advice
+	err := s.search(r, "eval", gm.level.Name, gm.units(limits.Sims), s.cfg.MoveTimeout, func(ctx context.Context) (err error) {
+		an, err = s.advise(ctx, gm, limits)
+		return err
+	})
 	if err != nil {
 		return nil
 	}
@@ -196,96 +175,59 @@ type advice struct {
 	proven       bool
 }
 
-// advise searches the position of gm, where the agent plays (gm.narrow
-// or gm.wide), with limits (Agent.Advise, AdviseWide), with the agent
-// kept under the position in the tree cache, where it is put back after
-// the search, failed or not (Advise leaves its play tree as it was).
+// advise searches the position of gm, where the agent plays, with
+// limits (Agent.AdviseAny), with the agent kept under the position in the
+// tree cache, where it is put back after the search, failed or not
+// (Advise leaves its play tree as it was).
 func (s *Service) advise(ctx context.Context, gm *game, limits player.Limits) (advice, error) {
-	if g, ok := gm.wide(); ok {
-		p := g.Position()
-		a, err := s.wideAgent(gm.engine, p)
-		if err != nil {
-			return advice{}, err
-		}
-		an, err := a.AdviseWide(ctx, p, limits)
-		s.trees.put(p, a) // its play tree is as it was, even after a failed search
-		if err != nil {
-			return advice{}, err
-		}
-		return advice{an.Best.String(), an.WinProbFor(gm.human), rules.WideMoveStrings(an.PV), an.Proven}, nil
-	}
-	g, _ := gm.narrow()
-	p := g.Position()
-	a, err := s.agent(p)
+	p := gm.g.WidePosition()
+	a, err := s.agent(gm.engine, p)
 	if err != nil {
 		return advice{}, err
 	}
-	an, err := a.Advise(ctx, p, limits)
+	an, err := a.AdviseAny(ctx, p, limits)
 	s.trees.put(p, a) // its play tree is as it was, even after a failed search
 	if err != nil {
 		return advice{}, err
 	}
-	return advice{an.Best.String(), an.WinProbFor(gm.human), rules.MoveStrings(an.PV), an.Proven}, nil
+	return advice{an.Best.String(), an.WinProbFor(gm.human), an.PVStrings(), an.Proven}, nil
 }
 
 // agentPlay plays the agent's move of agentMove, with the evaluation of
 // the agent's search (nil from the classical engine).
-func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJSON, error) {
+func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool, left rules.WidePosition) (*evalJSON, error) {
 	units := gm.units(gm.level.Sims)
 	if gm.engine == nil {
 		units = s.classicalSims
 	}
-	release, err := s.search(r, gm.level.Name, units)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	start := time.Now()
 	var ev *evalJSON
 	var keep func() // keeps the agent under the position its move leaves
 	var move string
-	if g, ok := gm.narrow(); ok {
-		left := g.Position()
-		if humanMoved {
-			left = g.Positions()[g.Len()-1]
+	err := s.search(r, "move", gm.level.Name, units, s.cfg.MoveTimeout, func(ctx context.Context) (err error) {
+		if gm.engine == nil {
+			seed := s.seed()
+			if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
+				return agentFailed(humanMoved, err)
+			}
+			move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+			return nil
 		}
-		a, err := s.agent(left)
+		a, err := s.agent(gm.engine, left)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		keep = func() { s.trees.put(g.Position(), a) }
-		res, err := a.Move(ctx, g.Position(), gm.level.Limits())
+		keep = func() { s.trees.put(gm.g.WidePosition(), a) }
+		res, err := a.MoveAny(ctx, gm.g.WidePosition(), gm.level.Limits())
 		if err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
+			return agentFailed(humanMoved, err)
 		}
 		move = res.Best.String()
-		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.MoveStrings(res.PV), Proven: res.Proven}
-	} else if g, ok := gm.wide(); ok {
-		left := g.Position()
-		if humanMoved {
-			left = g.Positions()[g.Len()-1]
-		}
-		a, err := s.wideAgent(gm.engine, left)
-		if err != nil {
-			return nil, err
-		}
-		keep = func() { s.trees.put(g.Position(), a) }
-		res, err := a.MoveWide(ctx, g.Position(), gm.level.Limits())
-		if err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
-		}
-		move = res.Best.String()
-		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: rules.WideMoveStrings(res.PV), Proven: res.Proven}
-	} else {
-		seed := s.seed()
-		if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
-			return nil, s.agentFailed(gm, start, humanMoved, err)
-		}
-		move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+		ev = &evalJSON{HumanWinProb: round3(res.WinProbFor(gm.human)), PV: res.PVStrings(), Proven: res.Proven}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
 	if _, err := gm.g.PlayString(move); err != nil {
 		return nil, err
 	}
@@ -298,15 +240,13 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool) (*evalJS
 	return ev, nil
 }
 
-// agentFailed records the time of the agent's failed search begun at
-// start and returns its error for the API: the human's move taken back
-// if humanMoved.
-func (s *Service) agentFailed(gm *game, start time.Time, humanMoved bool, err error) error {
-	s.metrics.search.WithLabelValues("move", gm.level.Name).Observe(time.Since(start).Seconds())
+// agentFailed is the API's error of the agent's failed search: the
+// human's move taken back if humanMoved.
+func agentFailed(humanMoved bool, err error) error {
 	if !humanMoved { // a new game, or the agent's move alone: nothing taken back
-		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack"), detail: err}
+		return failure(err, "error.agentFailedNoTakeBack", "error.agentBrokenNoTakeBack")
 	}
-	return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.agentFailed", "error.agentBroken"), detail: err}
+	return failure(err, "error.agentFailed", "error.agentBroken")
 }
 
 type moveRequest struct {
@@ -331,6 +271,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	left := gm.g.WidePosition() // where the agent left the game: before the human's move
 	switch turn := gm.g.Turn(); {
 	case gm.g.Over():
 		return nil, badRequest("error.gameOver")
@@ -362,7 +303,7 @@ func (s *Service) move(r *http.Request) (any, error) {
 	}
 	var ev *evalJSON
 	if !gm.g.Over() {
-		if ev, err = s.agentMove(r, gm, req.Move != ""); err != nil {
+		if ev, err = s.agentMove(r, gm, req.Move != "", left); err != nil {
 			return nil, err
 		}
 	}
@@ -376,24 +317,22 @@ func (s *Service) move(r *http.Request) (any, error) {
 // agent.CoachDrop (or the coach has nothing to say).
 func (s *Service) coach(r *http.Request, gm *game, before rules.Position, m rules.Move) (*coachJSON, error) {
 	limits := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(limits.Sims))
+	var v agent.Verdict
+	var ok bool
+	err := s.search(r, "coach", gm.level.Name, gm.units(limits.Sims), s.cfg.MoveTimeout, func(ctx context.Context) error {
+		a, err := s.agent(gm.engine, before.Wide())
+		if err != nil {
+			return err
+		}
+		if v, ok, err = a.Judge(ctx, before, m, limits); err != nil {
+			return failure(err, "error.hintFailed", "error.hintBroken")
+		}
+		s.trees.put(before.Wide(), a)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	a, err := s.agent(before)
-	if err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	v, ok, err := a.Judge(ctx, before, m, limits)
-	s.metrics.search.WithLabelValues("coach", gm.level.Name).Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-	}
-	s.trees.put(before, a)
 	if !ok || !v.Blunder() {
 		return nil, nil
 	}
@@ -433,34 +372,32 @@ func (s *Service) hint(r *http.Request) (any, error) {
 		return nil, badRequest("error.hintTurn")
 	}
 	advice := s.adviceLimits(gm)
-	release, err := s.search(r, gm.level.Name, gm.units(advice.Sims))
+	var hint hintJSON
+	err = s.search(r, "hint", gm.level.Name, gm.units(advice.Sims), s.cfg.MoveTimeout, func(ctx context.Context) error {
+		if gm.engine == nil { // the classical engine, for the advice level's time (as the server offers it)
+			t := gm.level.PVSTime
+			if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
+				t = al.PVSTime
+			}
+			move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
+			if err != nil {
+				return failure(err, "error.hintFailed", "error.hintBroken")
+			}
+			hint = hintJSON{Move: move, PV: []string{move}}
+			return nil
+		}
+		an, err := s.advise(ctx, gm, advice)
+		if err != nil {
+			return failure(err, "error.hintFailed", "error.hintBroken")
+		}
+		wp := round3(an.humanWinProb)
+		hint = hintJSON{Move: an.best, WinProb: &wp, PV: an.pv, Proven: an.proven}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.MoveTimeout)
-	defer cancel()
-	if gm.engine == nil { // the classical engine, for the advice level's time (as the server offers it)
-		t := gm.level.PVSTime
-		if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
-			t = al.PVSTime
-		}
-		start := time.Now()
-		move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
-		s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
-		if err != nil {
-			return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-		}
-		return hintJSON{Move: move, PV: []string{move}}, nil
-	}
-	start := time.Now()
-	an, err := s.advise(ctx, gm, advice)
-	s.metrics.search.WithLabelValues("hint", gm.level.Name).Observe(time.Since(start).Seconds())
-	if err != nil {
-		return nil, &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.hintFailed", "error.hintBroken"), detail: err}
-	}
-	wp := round3(an.humanWinProb)
-	return hintJSON{Move: an.best, WinProb: &wp, PV: an.pv, Proven: an.proven}, nil
+	return hint, nil
 }
 
 // adviceLimits are the limits of a search that advises the human of gm

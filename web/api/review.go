@@ -189,18 +189,11 @@ func reviewOf(rep *analysis.Report, boards [][]string, human string, sims int) r
 // kind. A failure of run is the API's error.reviewFailed (or
 // error.reviewBroken), 503.
 func (s *Service) reviewSearch(r *http.Request, kind string, run func(ctx context.Context, cfg analysis.Config) error) error {
-	release, err := s.search(r, "review", s.cfg.ReviewSims)
-	if err != nil {
-		return err
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.ReviewTimeout)
-	defer cancel()
-	start := time.Now()
-	err = run(ctx, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
-	s.metrics.search.WithLabelValues(kind, "review").Observe(time.Since(start).Seconds())
-	if err != nil {
-		return &apiError{code: http.StatusServiceUnavailable, msg: failure(err, "error.reviewFailed", "error.reviewBroken"), detail: err}
-	}
-	return nil
+	return s.search(r, kind, "review", s.cfg.ReviewSims, s.cfg.ReviewTimeout, func(ctx context.Context) error {
+		err := run(ctx, analysis.Config{Limits: player.Limits{Sims: s.cfg.ReviewSims}, Seed: s.cfg.Seed})
+		if err != nil {
+			return failure(err, "error.reviewFailed", "error.reviewBroken")
+		}
+		return nil
+	})
 }

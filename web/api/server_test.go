@@ -511,8 +511,8 @@ func TestFailureMessage(t *testing.T) {
 		{errors.New("net: value NaN outside [-1, 1]"), "error.agentBroken"},
 		{context.Canceled, "error.agentBroken"},
 	} {
-		if got := failure(tc.err, "error.agentFailed", "error.agentBroken"); got.Code != tc.want {
-			t.Errorf("failure(%v) = %s, want %s", tc.err, got.Code, tc.want)
+		if got := failure(tc.err, "error.agentFailed", "error.agentBroken"); got.msg.Code != tc.want || got.code != http.StatusServiceUnavailable || got.detail != tc.err {
+			t.Errorf("failure(%v) = %d %s (%v), want 503 %s", tc.err, got.code, got.msg.Code, got.detail, tc.want)
 		}
 	}
 }

@@ -5,11 +5,12 @@ import (
 	"sync"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/rules"
 )
 
 // trees is the replica's cache of search trees: the agent that last moved
-// in a game, kept under the position it left (the human to move: a
-// rules.Position, or a rules.WidePosition above 8x8), so that
+// in a game, kept under the position it left (the human to move), on the
+// wide layout, which holds every board, so that
 // the search of its next move in that game starts from the subtree it
 // already built, as when a server kept its games. It is only a cache: a
 // game whose agent is not in it (evicted, or another replica's) gets a
@@ -19,22 +20,22 @@ import (
 type trees struct {
 	mu    sync.Mutex
 	max   int
-	order *list.List            // of *treeEntry, the most recently used first
-	byPos map[any]*list.Element // rules.Position or rules.WidePosition
-	hits  func(hit bool)        // told of every take; nil = nobody
+	order *list.List                           // of *treeEntry, the most recently used first
+	byPos map[rules.WidePosition]*list.Element // positions of every board on the wide layout
+	hits  func(hit bool)                       // told of every take; nil = nobody
 }
 
 type treeEntry struct {
-	pos any
+	pos rules.WidePosition
 	a   *agent.Agent
 }
 
 func newTrees(max int, hits func(bool)) *trees {
-	return &trees{max: max, order: list.New(), byPos: map[any]*list.Element{}, hits: hits}
+	return &trees{max: max, order: list.New(), byPos: map[rules.WidePosition]*list.Element{}, hits: hits}
 }
 
 // take removes and returns the agent kept under p, or nil.
-func (t *trees) take(p any) *agent.Agent {
+func (t *trees) take(p rules.WidePosition) *agent.Agent {
 	if t.max <= 0 {
 		return nil
 	}
@@ -54,7 +55,7 @@ func (t *trees) take(p any) *agent.Agent {
 
 // put keeps a under p (replacing what was there), dropping the least
 // recently used agents beyond max.
-func (t *trees) put(p any, a *agent.Agent) {
+func (t *trees) put(p rules.WidePosition, a *agent.Agent) {
 	if t.max <= 0 || a == nil {
 		return
 	}

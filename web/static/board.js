@@ -23,26 +23,27 @@ export function boardLabel(rows) {
 // names it: "8x8", "7x6", "9x8/removal".
 export function boardName(g) { return g.board || g.size + "x" + g.size; }
 
-// The board menu: AbstractPlay's six boards first (its default 6x6, then
-// size-7, size-8, size-9, size-11 and size-15), then the other square
-// boards up to 16×16; a game on any other board adds its own entry.
-const abstractPlayBoards = ["6x6", "7x6", "8x8", "9x8", "11x8", "15x12"];
+// boardOption is the menu's entry of the board name; classical says that
+// the classical engine plays it (its label says so).
+function boardOption(name, classical) {
+  const label = name.replace("x", "×").replace("/", " ");
+  return new Option(classical ? t("page.boardClassical", {board: label}) : label, name);
+}
 
-function boardOption(name) { return new Option(name.replace("x", "×").replace("/", " "), name); }
-
-// fillBoardMenu fills the board menu (#size), selecting def.
-export function fillBoardMenu(def) {
+// fillBoardMenu fills the board menu (#size) with the server's boards
+// (config.boards: AbstractPlay's first, then the other square boards up
+// to 16×16, those of the classical engine labelled so), selecting def; a
+// game on any other board adds its own entry.
+export function fillBoardMenu(boards, def) {
   const menu = $("size");
-  const group = (label, names) => {
+  const group = (label, abstractPlay) => {
     const g = document.createElement("optgroup");
     g.label = label;
-    for (const name of names) g.append(boardOption(name));
+    for (const b of boards) if (!!b.abstractPlay === abstractPlay) g.append(boardOption(b.board, b.player === "classical"));
     menu.append(g);
   };
-  group(t("page.boardsAbstractPlay"), abstractPlayBoards);
-  const more = [];
-  for (let n = 4; n <= 16; n++) if (!abstractPlayBoards.includes(n + "x" + n)) more.push(n + "x" + n);
-  group(t("page.boardsMore"), more);
+  group(t("page.boardsAbstractPlay"), true);
+  group(t("page.boardsMore"), false);
   setBoardMenu(def);
 }
 

@@ -105,7 +105,7 @@ function init() {
   document.body.dataset.busy = "false";
   act(async () => {
     await loadConfig();
-    fillBoardMenu(config.defaultSize + "x" + config.defaultSize);
+    fillBoardMenu(config.boards, config.defaultSize + "x" + config.defaultSize);
     for (const l of config.levels) {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, n: l.number}), l.name, false, l.name === config.defaultLevel));

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/internal/golden"
+	"github.com/konanezero/konane/rules"
+)
+
+// configServers are the services whose config TestConfigBoards reads: the
+// shipped models (the exact solver on 4x4 and 5x5, the networks of 6x6,
+// 7x7 and 8x8, the classical engine elsewhere), and a multi-board model
+// trained on three of AbstractPlay's gap boards (7x6, 9x8, 15x12).
+func configServers(t *testing.T) map[string]*testServer {
+	gap := func(w, h int) rules.Board { return rules.Board{W: w, H: h, Start: rules.Gap} }
+	return map[string]*testServer{
+		"shipped": newTestServer(t, Config{}),
+		"multi":   newTestServer(t, Config{Engines: agenttest.RunMultiBoard(t, gap(7, 6), gap(9, 8), gap(15, 12))}),
+	}
+}
+
+// TestConfigGolden pins /api/v2/config of the shipped models' service,
+// the boards with who plays each and what is given there:
+// testdata/config.golden, byte for byte; -update rewrites it. (The
+// multi-board service's, whose notes are the model file's words, is
+// TestConfigBoards'.)
+func TestConfigGolden(t *testing.T) {
+	var c json.RawMessage
+	newTestServer(t, Config{}).call(t, "/api/v2/config", "", &c)
+	var out bytes.Buffer
+	if err := json.Indent(&out, c, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteString("\n")
+	golden.Check(t, "config.golden", out.Bytes())
+}
+
+// TestConfigBoards: config lists AbstractPlay's six boards first, then
+// every other square board from 4x4 to 16x16, each once; the multi-board
+// model's network plays the boards up to 8x8 and those above it was
+// trained on, with a note where it was not trained; and what config says
+// of a board is what a game there gets: a new game on each board listed
+// is played by the classical engine exactly where config says so, has
+// the coach where it says so, and the same note.
+func TestConfigBoards(t *testing.T) {
+	servers := configServers(t)
+	var multi configJSON
+	servers["multi"].call(t, "/api/v2/config", "", &multi)
+	var said []string
+	for _, b := range multi.Boards[:6] {
+		said = append(said, fmt.Sprintf("%s %s %v", b.Board, b.Player, b.Note != ""))
+	}
+	if got, want := strings.Join(said, ", "), "6x6 network true, 7x6 network false, 8x8 network true, 9x8 network false, 11x8 classical false, 15x12 network false"; got != want {
+		t.Errorf("multi-board model: %s, want %s", got, want)
+	}
+	for name, ts := range servers {
+		var c configJSON
+		ts.call(t, "/api/v2/config", "", &c)
+		var names []string
+		for _, b := range c.Boards {
+			names = append(names, b.Board)
+		}
+		want := "6x6 7x6 8x8 9x8 11x8 15x12 4x4 5x5 7x7 9x9 10x10 11x11 12x12 13x13 14x14 15x15 16x16"
+		if strings.Join(names, " ") != want {
+			t.Errorf("%s: boards %v, want %s", name, names, want)
+		}
+		for i, b := range c.Boards {
+			rb, err := rules.ParseBoard(b.Board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.AbstractPlay != (i < 6) || b.Coach != b.Solver || b.Coach != (rb.Narrow() && b.Player != "classical") ||
+				b.WinProb != (b.Player != "classical") || (b.Review == "agent") != b.Coach {
+				t.Errorf("%s: %+v", name, b)
+			}
+			st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Board: b.Board, Color: "black", Level: "newcomer"}))
+			if st.Classical != (b.Player == "classical") || st.NoCoach == b.Coach || st.Note != b.Note || len(st.Board) != rb.H || len(st.Board[0]) != rb.W {
+				t.Errorf("%s: config says %+v; a new game: classical %v, noCoach %v, note %q, %dx%d", name, b, st.Classical, st.NoCoach, st.Note, len(st.Board[0]), len(st.Board))
+			}
+		}
+	}
+}
