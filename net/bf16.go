@@ -72,20 +72,3 @@ func bf16Weight(o *linearOp, w []float32) []uint32 {
 	}
 	return out
 }
-
-// useBF16 makes the per-position products of an inference graph run on
-// the bf16 backend.
-func (gr *graph) useBF16() error {
-	for _, s := range gr.plan {
-		l, ok := s.op.(*linearOp)
-		if !ok || l.block == 0 {
-			continue
-		}
-		l.bf16 = true
-		l.prepareFused()
-		if l.offs == nil {
-			return fmt.Errorf("net: the bf16 backend cannot compute the %s network's %d×%d products", gr.cfg.Arch(), l.k, l.f)
-		}
-	}
-	return nil
-}

@@ -1,7 +1,7 @@
-// Package net is the policy-value network of Kōnane Zero, on Gorgonia: the
-// input encoding, the residual network, the batched evaluator that MCTS
-// consults (it implements mcts.Evaluator), the trainer that self-play
-// feeds, and versioned model files.
+// Package net is the policy-value network of Kōnane Zero: the input
+// encoding, the residual network, the batched evaluator that MCTS
+// consults (it implements mcts.Evaluator; plain Go), the trainer that
+// self-play feeds (on Gorgonia), and versioned model files.
 //
 // The design and its reasons: docs/internals/net.md.
 //
@@ -12,7 +12,7 @@
 //	g, ctx := errgroup.WithContext(ctx)
 //	g.Go(func() error { return e.Run(ctx) })      // the batching goroutine
 //	preds, err := e.Evaluate(ctx, positions)       // from many goroutines
-//	err = e.SetWeights(next)                       // same graphs, new weights
+//	err = e.SetWeights(next)                       // same passes, new weights
 //
 //	t, err := net.NewTrainer(m, net.DefaultTrainOptions())
 //	losses, err := t.Step(batch)                   // len(batch) == Batch

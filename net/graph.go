@@ -1,9 +1,7 @@
 package net
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/konanezero/konane/rules"
@@ -21,17 +19,17 @@ var buildMu sync.Mutex
 // finite, so a zero target times its log-probability is 0, not NaN.
 const maskedLogit = -1e9
 
-// graph is one compiled network for a fixed batch size: the input and
-// output nodes, the learnt tensors, and the machine that runs it. A graph
-// belongs to one goroutine at a time.
+// graph is one compiled training network for a fixed batch size: the
+// input and output nodes, the learnt tensors, the losses and gradients,
+// and the machine that runs it. A graph belongs to one goroutine at a
+// time. (Inference does not use Gorgonia: see forward.)
 type graph struct {
 	cfg    Config
 	shape  int // the board's shape code (Position.Size)
 	batch  int
 	dtype  tensor.Dtype
 	g      *G.ExprGraph
-	vm     G.VM      // training graphs
-	plan   []step    // inference graphs
+	vm     G.VM
 	params []*G.Node // in cfg.params() order
 	specs  []paramSpec
 
@@ -41,7 +39,6 @@ type graph struct {
 
 	out *outputs
 
-	// Training graphs only.
 	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, slots), (batch, 1)
 	cost                            *G.Node
 	// The losses of the last run, kept by their operations rather than
@@ -50,7 +47,7 @@ type graph struct {
 	policyLoss *policyLossOp
 	valueLoss  *valueLossOp
 
-	// The auxiliary heads (Config.Aux) of a training graph: targets, the
+	// The auxiliary heads (Config.Aux): targets, the
 	// weight of each sample (1 if it has auxiliary targets, else 0) and
 	// losses, nil for a head the network does not have.
 	targetOwnership, targetMovesLeft, auxWeight *G.Node // (batch, N·N), (batch, 1), (batch, 1)
@@ -64,9 +61,9 @@ const (
 	movesLeftLossWeight = 0.5
 )
 
-// outputs holds a graph's outputs after a run: those of an inference
-// graph's operations, or copies taken by Read nodes in a training graph
-// when the outputs are computed (Gorgonia may later reuse their memory).
+// outputs holds a graph's outputs after a run: copies taken by Read
+// nodes when the outputs are computed (Gorgonia may later reuse their
+// memory).
 //
 // It is allocated apart from the graph on purpose. The machine keeps a
 // pointer to each Read's destination, and Gorgonia sets a finalizer on
@@ -78,13 +75,14 @@ type outputs struct {
 	logits, value G.Value
 }
 
-// buildGraph compiles the network of cfg for batch positions of the board
-// of the shape code (Position.Size) with the given weights (copied; with
-// share, the graph's tensors use the slices themselves, so that the graphs
-// of several boards built from the same slices share their weights). A training graph also takes targets and a mask
-// and computes the loss and the gradient of every learnt tensor. dtype is
-// Float32 except in the numerical gradient test, which uses Float64.
-func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, train, share bool) (gr *graph, err error) {
+// buildGraph compiles the training network of cfg for batch positions of
+// the board of the shape code (Position.Size) with the given weights
+// (copied; with share, the graph's tensors use the slices themselves, so
+// that the graphs of several boards built from the same slices share
+// their weights). It takes targets and a mask and computes the loss and
+// the gradient of every learnt tensor. dtype is Float32 except in the
+// numerical gradient test, which uses Float64.
+func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, share bool) (gr *graph, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	// Gorgonia's graph constructors report shape and type errors by
@@ -123,12 +121,6 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 	gr.x = input(g, dtype, "x", batch*nn, cfg.Encoding().Planes())
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
 		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
-		if !train {
-			// The same product, with each position's im2row gathered
-			// into the cache just before its block is multiplied.
-			s.gather = board
-			return linear(x, p[name+".w"], s)
-		}
 		return linear(im2row(x, board), p[name+".w"], s)
 	}
 	h := conv3(gr.x, "stem", linearSpec{relu: true, noGradX: true})
@@ -150,18 +142,15 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 	pooled := spatial(h, nn, 1/float64(nn)) // (batch, F)
 	v := linear(pooled, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
 	gr.value = tanhNode(linear(v, p["value.fc2.w"], linearSpec{bias: p["value.fc2.b"]})) // (batch, 1)
-	if !train {
-		return gr, gr.compilePlan()
-	}
 	if err := gr.addTraining(p, h, pooled, nn); err != nil {
 		return nil, err
 	}
 	return gr, nil
 }
 
-// addTraining makes gr a training graph: its mask and targets, the policy
-// and value losses and those of the auxiliary heads of its Config (they
-// exist in training graphs only: inference has no use for them), the
+// addTraining adds to gr its mask and targets, the policy and value
+// losses and those of the auxiliary heads of its Config (inference has no
+// use for them), the
 // gradient of every learnt tensor, and the tape machine that runs it. p
 // holds the weights' nodes, h is the tower's output, pooled its means
 // over the board, nn the board's squares. Like buildGraph, it is called
@@ -222,57 +211,8 @@ func convert(w []float32, dtype tensor.Dtype) any {
 	return append([]float32(nil), w...)
 }
 
-// step is one operation of an inference graph's plan, with room for its
-// input values.
-type step struct {
-	op   netOp
-	vals []G.Value
-}
-
-// compilePlan lists the operations of an inference graph in the order
-// they were built, which is an order of execution (each is built after
-// its inputs). Every node of an inference graph is an input, a learnt
-// tensor or a netOp: running the plan calls each operation's Do on its
-// inputs' current values and allocates nothing once every operation has
-// its output. (Gorgonia's tape machine allocates per instruction and per
-// run; it still runs the training graphs, whose gradients it binds.)
-func (gr *graph) compilePlan() error {
-	for _, n := range gr.g.AllNodes() {
-		if n.Op() == nil {
-			continue
-		}
-		op, ok := n.Op().(netOp)
-		if !ok {
-			return fmt.Errorf("net: the inference graph holds %v, not an operation of the network", n.Op())
-		}
-		if k, ok := op.(*kernelOp); ok {
-			k.keep = true // see kernelOp
-		}
-		gr.plan = append(gr.plan, step{op: op, vals: make([]G.Value, len(op.base().inputs))})
-	}
-	slices.SortFunc(gr.plan, func(a, b step) int { return cmp.Compare(a.op.base().id, b.op.base().id) })
-	return nil
-}
-
 // run executes the graph once on the values bound to its inputs.
 func (gr *graph) run() error {
-	if gr.vm == nil {
-		for _, s := range gr.plan {
-			for j, n := range s.op.base().inputs {
-				if op, ok := n.Op().(netOp); ok {
-					s.vals[j] = op.base().out
-				} else {
-					s.vals[j] = n.Value()
-				}
-			}
-			if _, err := s.op.Do(s.vals...); err != nil {
-				return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
-			}
-		}
-		gr.out.logits = gr.logits.Op().(netOp).base().out
-		gr.out.value = gr.value.Op().(netOp).base().out
-		return nil
-	}
 	gr.vm.Reset()
 	if err := gr.vm.RunAll(); err != nil {
 		return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
@@ -304,8 +244,4 @@ func floats(v G.Value) []float64 {
 }
 
 // close releases the machine.
-func (gr *graph) close() {
-	if gr.vm != nil {
-		gr.vm.Close()
-	}
-}
+func (gr *graph) close() { gr.vm.Close() }

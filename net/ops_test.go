@@ -24,7 +24,7 @@ func TestGradientFloat32MatchesFloat64(t *testing.T) {
 		prev := runtime.GOMAXPROCS(procs)
 		grads := map[tensor.Dtype][][]float64{}
 		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
-			gr, err := buildGraph(cfg, cfg.Size, len(batch), m.weights, dt, true, false)
+			gr, err := buildGraph(cfg, cfg.Size, len(batch), m.weights, dt, false)
 			if err != nil {
 				t.Fatal(err)
 			}

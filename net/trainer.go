@@ -147,7 +147,7 @@ func (t *Trainer) graph(shape int) (*graph, error) {
 	if gr, ok := t.graphs[shape]; ok {
 		return gr, nil
 	}
-	gr, err := buildGraph(t.cfg, shape, t.opts.Batch, t.weights, tensor.Float32, true, true)
+	gr, err := buildGraph(t.cfg, shape, t.opts.Batch, t.weights, tensor.Float32, true)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,209 @@
+package net
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/konanezero/konane/rules"
+)
+
+// forward is the network's forward pass for batch positions of one
+// board, in plain Go: the products and the other kernels of kernels.go,
+// in the order of the training graph (buildGraph), so that both give the
+// same bits. Its weights are shared with the other passes of an
+// evaluator (forwardWeights); its activations are its own, allocated at
+// its first run and reused by every later one, so that a run allocates
+// nothing. A forward belongs to one goroutine at a time.
+type forward struct {
+	cfg          Config
+	shape, batch int
+	board        grid
+
+	x      []float32 // (batch·W·H, Encoding().Planes()): see encodeRows
+	stem   *layer
+	blocks []residual
+	// The policy head's two 1x1 convolutions: logits (batch, slots) are
+	// the second's output (see actionSlot).
+	policy1, policy2 *layer
+	// The value head: the tower's mean over the board, two products, and
+	// tanh of the second, values (batch).
+	pooled           []float32
+	value1, value2   *layer
+	values           []float32
+	allocated, bf16s bool
+}
+
+// residual is one residual block's layers: y = relu(conv2(r) + x) with
+// r = relu(conv1(x)), plus, with global pooling, pool(mean of r) added
+// to r on every square before conv2.
+type residual struct {
+	conv1, pool, conv2 *layer
+	mean, pooled       []float32 // with pool: (batch, F) each
+}
+
+// layer is one product of the forward pass: its linearOp, its weight and
+// bias (the forwardWeights' slices) and its output.
+type layer struct {
+	op   linearOp
+	w, b []float32
+	y    []float32
+}
+
+// forwardWeights are a model's weights as the forward pass reads them: a
+// convolution's weight (F, C, taps) laid out as the (taps·C, F) matrix of
+// its product (permuteKernel), the other tensors as they are.
+type forwardWeights map[string][]float32
+
+// isConvWeight reports whether the learnt tensor p is a convolution's
+// weight, (F, C, kh, kw).
+func isConvWeight(p paramSpec) bool { return len(p.shape) == 4 && strings.HasSuffix(p.name, ".w") }
+
+// newForwardWeights lays out the weights of a network of cfg.
+func newForwardWeights(cfg Config, weights map[string][]float32) (forwardWeights, error) {
+	fw := make(forwardWeights)
+	for _, p := range cfg.params() {
+		fw[p.name] = make([]float32, prod(p.shape))
+	}
+	return fw, fw.set(cfg, weights)
+}
+
+// set lays out weights, a network of cfg's, into fw's slices.
+func (fw forwardWeights) set(cfg Config, weights map[string][]float32) error {
+	for _, p := range cfg.params() {
+		w, dst := weights[p.name], fw[p.name]
+		if len(w) != len(dst) {
+			return fmt.Errorf("net: weights of %s missing or of the wrong length", p.name)
+		}
+		if isConvWeight(p) {
+			permuteKernel(w, dst, p.shape[0], p.shape[1], p.shape[2]*p.shape[3], false)
+		} else {
+			copy(dst, w)
+		}
+	}
+	return nil
+}
+
+// newForward makes the forward pass of cfg for batch positions of the
+// board of the shape code (Position.Size), reading the weights fw.
+func newForward(cfg Config, shape, batch int, fw forwardWeights) (*forward, error) {
+	if !cfg.Plays(shape) {
+		return nil, fmt.Errorf("net: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
+	}
+	bw, bh := rules.ShapeDims(shape)
+	board := grid{bw, bh}
+	nn := board.nn()
+	rows, f, planes := batch*nn, cfg.Filters, cfg.Encoding().Planes()
+	fwd := &forward{cfg: cfg, shape: shape, batch: batch, board: board, x: make([]float32, rows*planes)}
+	// conv3 is a 3x3 convolution of c input channels, each position's
+	// im2row gathered just before its block is multiplied.
+	conv3 := func(name string, c int, relu, res bool) *layer {
+		return &layer{op: linearOp{rows: rows, k: 9 * c, f: f, block: nn, bias: true, res: res, relu: relu, gather: board},
+			w: fw[name+".w"], b: fw[name+".b"]}
+	}
+	fwd.stem = conv3("stem", planes, true, false)
+	for i := range cfg.Blocks {
+		pre := fmt.Sprintf("block%d.", i)
+		b := residual{conv1: conv3(pre+"conv1", f, true, false), conv2: conv3(pre+"conv2", f, true, true)}
+		if cfg.GlobalPool {
+			b.pool = &layer{op: linearOp{rows: batch, k: f, f: f}, w: fw[pre+"pool.w"]}
+		}
+		fwd.blocks = append(fwd.blocks, b)
+	}
+	a := cfg.actionPlanes()
+	fwd.policy1 = &layer{op: linearOp{rows: rows, k: f, f: f, block: nn, bias: true, relu: true},
+		w: fw["policy.conv1.w"], b: fw["policy.conv1.b"]}
+	fwd.policy2 = &layer{op: linearOp{rows: rows, k: f, f: a, block: nn, bias: true},
+		w: fw["policy.conv2.w"], b: fw["policy.conv2.b"]}
+	fwd.value1 = &layer{op: linearOp{rows: batch, k: f, f: cfg.ValueHidden, bias: true, relu: true},
+		w: fw["value.fc1.w"], b: fw["value.fc1.b"]}
+	fwd.value2 = &layer{op: linearOp{rows: batch, k: cfg.ValueHidden, f: 1, bias: true},
+		w: fw["value.fc2.w"], b: fw["value.fc2.b"]}
+	return fwd, nil
+}
+
+// layers lists the pass's products.
+func (fwd *forward) layers() []*layer {
+	ls := []*layer{fwd.stem}
+	for _, b := range fwd.blocks {
+		ls = append(ls, b.conv1)
+		if b.pool != nil {
+			ls = append(ls, b.pool)
+		}
+		ls = append(ls, b.conv2)
+	}
+	return append(ls, fwd.policy1, fwd.policy2, fwd.value1, fwd.value2)
+}
+
+// useBF16 makes the per-position products run on the bf16 backend.
+func (fwd *forward) useBF16() error {
+	for _, l := range fwd.layers() {
+		if l.op.block == 0 {
+			continue
+		}
+		l.op.bf16 = true
+		l.op.prepareFused()
+		if l.op.offs == nil {
+			return fmt.Errorf("net: the bf16 backend cannot compute the %s network's %d×%d products", fwd.cfg.Arch(), l.op.k, l.op.f)
+		}
+	}
+	fwd.bf16s = true
+	fwd.weightsChanged()
+	return nil
+}
+
+// weightsChanged updates what the pass derives from its weights (the
+// bf16 backend's weights), once they have been set.
+func (fwd *forward) weightsChanged() {
+	if !fwd.bf16s {
+		return
+	}
+	for _, l := range fwd.layers() {
+		if l.op.bf16 {
+			l.op.wbf = bf16Weight(&l.op, l.w)
+		}
+	}
+}
+
+// run computes the logits and values of the positions encoded in x.
+func (fwd *forward) run() {
+	nn, f := fwd.board.nn(), fwd.cfg.Filters
+	if !fwd.allocated {
+		for _, l := range fwd.layers() {
+			l.y = make([]float32, l.op.rows*l.op.f)
+		}
+		for i := range fwd.blocks {
+			if b := &fwd.blocks[i]; b.pool != nil {
+				b.mean, b.pooled = make([]float32, fwd.batch*f), make([]float32, fwd.batch*nn*f)
+			}
+		}
+		fwd.pooled, fwd.values = make([]float32, fwd.batch*f), make([]float32, fwd.batch)
+		fwd.allocated = true
+	}
+	scale := 1 / float64(nn) // the mean over the board
+	h := fwd.stem.run(fwd.x, nil)
+	for _, b := range fwd.blocks {
+		r := b.conv1.run(h, nil)
+		if b.pool != nil {
+			spatialSum(r, b.mean, nn, f, float32(scale))
+			spreadRows(r, b.pool.run(b.mean, nil), b.pooled, nn, f, 1)
+			r = b.pooled
+		}
+		h = b.conv2.run(r, h)
+	}
+	fwd.policy2.run(fwd.policy1.run(h, nil), nil)
+	spatialSum(h, fwd.pooled, nn, f, float32(scale))
+	for i, v := range fwd.value2.run(fwd.value1.run(fwd.pooled, nil), nil) {
+		fwd.values[i] = float32(math.Tanh(float64(v)))
+	}
+}
+
+// logits returns the policy logits of the last run, (batch, slots).
+func (fwd *forward) logits() []float32 { return fwd.policy2.y }
+
+// run computes the layer's output from x and the residual input h (nil
+// for none) and returns it.
+func (l *layer) run(x, h []float32) []float32 {
+	runLinear(&l.op, linearArgs[float32]{x: x, w: l.w, b: l.b, h: h, y: l.y})
+	return l.y
+}
