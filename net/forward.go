@@ -5,11 +5,13 @@ import (
 	"math"
 	"strings"
 
+	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
 )
 
 // forward is the network's forward pass for batch positions of one
-// board, in plain Go: the products and the other kernels of kernels.go,
+// board, in plain Go: the products and the other kernels of package
+// kernel,
 // in the order of the training graph (buildGraph), so that both give the
 // same bits. Its weights are shared with the other passes of an
 // evaluator (forwardWeights); its activations are its own, allocated at
@@ -18,7 +20,7 @@ import (
 type forward struct {
 	cfg          Config
 	shape, batch int
-	board        grid
+	nn           int // the board's squares
 
 	x      []float32 // (batch·W·H, Encoding().Planes()): see encodeRows
 	stem   *layer
@@ -42,12 +44,18 @@ type residual struct {
 	mean, pooled       []float32 // with pool: (batch, F) each
 }
 
-// layer is one product of the forward pass: its linearOp, its weight and
+// layer is one product of the forward pass: its kernel, its weight and
 // bias (the forwardWeights' slices) and its output.
 type layer struct {
-	op   linearOp
+	spec kernel.LinearSpec
+	op   *kernel.Linear
+	bf16 bool // op runs on the bf16 backend
 	w, b []float32
 	y    []float32
+}
+
+func newLayer(s kernel.LinearSpec, w, b []float32) *layer {
+	return &layer{spec: s, op: kernel.NewLinear(s), w: w, b: b}
 }
 
 // forwardWeights are a model's weights as the forward pass reads them: a
@@ -76,7 +84,7 @@ func (fw forwardWeights) set(cfg Config, weights map[string][]float32) error {
 			return fmt.Errorf("net: weights of %s missing or of the wrong length", p.name)
 		}
 		if isConvWeight(p) {
-			permuteKernel(w, dst, p.shape[0], p.shape[1], p.shape[2]*p.shape[3], false)
+			kernel.PermuteKernel(w, dst, p.shape[0], p.shape[1], p.shape[2]*p.shape[3], false)
 		} else {
 			copy(dst, w)
 		}
@@ -91,34 +99,34 @@ func newForward(cfg Config, shape, batch int, fw forwardWeights) (*forward, erro
 		return nil, fmt.Errorf("net: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
 	}
 	bw, bh := rules.ShapeDims(shape)
-	board := grid{bw, bh}
-	nn := board.nn()
+	board := kernel.NewGrid(bw, bh)
+	nn := board.NN()
 	rows, f, planes := batch*nn, cfg.Filters, cfg.Encoding().Planes()
-	fwd := &forward{cfg: cfg, shape: shape, batch: batch, board: board, x: make([]float32, rows*planes)}
+	fwd := &forward{cfg: cfg, shape: shape, batch: batch, nn: nn, x: make([]float32, rows*planes)}
 	// conv3 is a 3x3 convolution of c input channels, each position's
 	// im2row gathered just before its block is multiplied.
 	conv3 := func(name string, c int, relu, res bool) *layer {
-		return &layer{op: linearOp{rows: rows, k: 9 * c, f: f, block: nn, bias: true, res: res, relu: relu, gather: board},
-			w: fw[name+".w"], b: fw[name+".b"]}
+		return newLayer(kernel.LinearSpec{Rows: rows, K: 9 * c, F: f, Block: nn, Bias: true, Res: res, ReLU: relu, Gather: board},
+			fw[name+".w"], fw[name+".b"])
 	}
 	fwd.stem = conv3("stem", planes, true, false)
 	for i := range cfg.Blocks {
 		pre := fmt.Sprintf("block%d.", i)
 		b := residual{conv1: conv3(pre+"conv1", f, true, false), conv2: conv3(pre+"conv2", f, true, true)}
 		if cfg.GlobalPool {
-			b.pool = &layer{op: linearOp{rows: batch, k: f, f: f}, w: fw[pre+"pool.w"]}
+			b.pool = newLayer(kernel.LinearSpec{Rows: batch, K: f, F: f}, fw[pre+"pool.w"], nil)
 		}
 		fwd.blocks = append(fwd.blocks, b)
 	}
 	a := cfg.actionPlanes()
-	fwd.policy1 = &layer{op: linearOp{rows: rows, k: f, f: f, block: nn, bias: true, relu: true},
-		w: fw["policy.conv1.w"], b: fw["policy.conv1.b"]}
-	fwd.policy2 = &layer{op: linearOp{rows: rows, k: f, f: a, block: nn, bias: true},
-		w: fw["policy.conv2.w"], b: fw["policy.conv2.b"]}
-	fwd.value1 = &layer{op: linearOp{rows: batch, k: f, f: cfg.ValueHidden, bias: true, relu: true},
-		w: fw["value.fc1.w"], b: fw["value.fc1.b"]}
-	fwd.value2 = &layer{op: linearOp{rows: batch, k: cfg.ValueHidden, f: 1, bias: true},
-		w: fw["value.fc2.w"], b: fw["value.fc2.b"]}
+	fwd.policy1 = newLayer(kernel.LinearSpec{Rows: rows, K: f, F: f, Block: nn, Bias: true, ReLU: true},
+		fw["policy.conv1.w"], fw["policy.conv1.b"])
+	fwd.policy2 = newLayer(kernel.LinearSpec{Rows: rows, K: f, F: a, Block: nn, Bias: true},
+		fw["policy.conv2.w"], fw["policy.conv2.b"])
+	fwd.value1 = newLayer(kernel.LinearSpec{Rows: batch, K: f, F: cfg.ValueHidden, Bias: true, ReLU: true},
+		fw["value.fc1.w"], fw["value.fc1.b"])
+	fwd.value2 = newLayer(kernel.LinearSpec{Rows: batch, K: cfg.ValueHidden, F: 1, Bias: true},
+		fw["value.fc2.w"], fw["value.fc2.b"])
 	return fwd, nil
 }
 
@@ -138,14 +146,13 @@ func (fwd *forward) layers() []*layer {
 // useBF16 makes the per-position products run on the bf16 backend.
 func (fwd *forward) useBF16() error {
 	for _, l := range fwd.layers() {
-		if l.op.block == 0 {
+		if l.spec.Block == 0 {
 			continue
 		}
-		l.op.bf16 = true
-		l.op.prepareFused()
-		if l.op.offs == nil {
-			return fmt.Errorf("net: the bf16 backend cannot compute the %s network's %d×%d products", fwd.cfg.Arch(), l.op.k, l.op.f)
+		if !l.op.UseBF16() {
+			return fmt.Errorf("net: the bf16 backend cannot compute the %s network's %d×%d products", fwd.cfg.Arch(), l.spec.K, l.spec.F)
 		}
+		l.bf16 = true
 	}
 	fwd.bf16s = true
 	fwd.weightsChanged()
@@ -159,18 +166,18 @@ func (fwd *forward) weightsChanged() {
 		return
 	}
 	for _, l := range fwd.layers() {
-		if l.op.bf16 {
-			l.op.wbf = bf16Weight(&l.op, l.w)
+		if l.bf16 {
+			l.op.SetBF16Weight(l.w)
 		}
 	}
 }
 
 // run computes the logits and values of the positions encoded in x.
 func (fwd *forward) run() {
-	nn, f := fwd.board.nn(), fwd.cfg.Filters
+	nn, f := fwd.nn, fwd.cfg.Filters
 	if !fwd.allocated {
 		for _, l := range fwd.layers() {
-			l.y = make([]float32, l.op.rows*l.op.f)
+			l.y = make([]float32, l.spec.Rows*l.spec.F)
 		}
 		for i := range fwd.blocks {
 			if b := &fwd.blocks[i]; b.pool != nil {
@@ -185,14 +192,14 @@ func (fwd *forward) run() {
 	for _, b := range fwd.blocks {
 		r := b.conv1.run(h, nil)
 		if b.pool != nil {
-			spatialSum(r, b.mean, nn, f, float32(scale))
-			spreadRows(r, b.pool.run(b.mean, nil), b.pooled, nn, f, 1)
+			kernel.SpatialSum(r, b.mean, nn, f, float32(scale))
+			kernel.SpreadRows(r, b.pool.run(b.mean, nil), b.pooled, nn, f, 1)
 			r = b.pooled
 		}
 		h = b.conv2.run(r, h)
 	}
 	fwd.policy2.run(fwd.policy1.run(h, nil), nil)
-	spatialSum(h, fwd.pooled, nn, f, float32(scale))
+	kernel.SpatialSum(h, fwd.pooled, nn, f, float32(scale))
 	for i, v := range fwd.value2.run(fwd.value1.run(fwd.pooled, nil), nil) {
 		fwd.values[i] = float32(math.Tanh(float64(v)))
 	}
@@ -204,6 +211,6 @@ func (fwd *forward) logits() []float32 { return fwd.policy2.y }
 // run computes the layer's output from x and the residual input h (nil
 // for none) and returns it.
 func (l *layer) run(x, h []float32) []float32 {
-	runLinear(&l.op, linearArgs[float32]{x: x, w: l.w, b: l.b, h: h, y: l.y})
+	kernel.Run(l.op, x, l.w, l.b, h, l.y)
 	return l.y
 }

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
+
+// Gorgonia's own operations use the network's BLAS, as the package's do.
+func init() { G.Use(kernel.Default) }
 
 // buildMu serialises graph construction: Gorgonia numbers nodes with a
 // global counter that is not safe for concurrent use. Running separate
@@ -115,8 +119,8 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 		gr.params = append(gr.params, n)
 	}
 	bw, bh := rules.ShapeDims(shape)
-	board := grid{bw, bh}
-	nn := board.nn()
+	board := kernel.NewGrid(bw, bh)
+	nn := board.NN()
 	// Activations are (batch·W·H, channels): a row per (position, square).
 	gr.x = input(g, dtype, "x", batch*nn, cfg.Encoding().Planes())
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
+	"github.com/konanezero/konane/net/internal/kernel"
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -117,28 +118,28 @@ func scalarOf(v G.Value) float64 {
 // parallel.
 type im2rowOp struct {
 	opBase
-	g grid
+	g kernel.Grid
 	c int
 	rowsJob
 }
 
-func im2row(x *G.Node, g grid) *G.Node {
+func im2row(x *G.Node, g kernel.Grid) *G.Node {
 	rows, c := x.Shape()[0], x.Shape()[1]
 	return apply(&im2rowOp{opBase: newBase("im2row", tensor.Shape{rows, c * 9}, x), g: g, c: c}, x)
 }
 
 func (o *im2rowOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.g.nn())
+	o.run(o, vs[0], out, o.g.NN())
 	return out, nil
 }
 
-func (o *im2rowOp) doBlock(blk, _ int) {
+func (o *im2rowOp) DoBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
-		gatherRows(o.x32, o.y32, o.g, o.c, r0, r1)
+		kernel.GatherRows(o.x32, o.y32, o.g, o.c, r0, r1)
 	} else {
-		gatherRows(o.x64, o.y64, o.g, o.c, r0, r1)
+		kernel.GatherRows(o.x64, o.y64, o.g, o.c, r0, r1)
 	}
 }
 
@@ -158,11 +159,11 @@ type rowsJob struct {
 const blockRows = 256
 
 // run does w's blocks on x and y, nn rows per position.
-func (j *rowsJob) run(w blockWork, x, y G.Value, nn int) {
+func (j *rowsJob) run(w kernel.BlockWork, x, y G.Value, nn int) {
 	j.x32, j.y32, j.x64, j.y64 = f32s(x), f32s(y), f64s(x), f64s(y)
 	j.total = y.Shape()[0]
 	j.per = max(1, blockRows/nn) * nn
-	parallel((j.total+j.per-1)/j.per, w)
+	kernel.Parallel((j.total+j.per-1)/j.per, w)
 	j.x32, j.y32, j.x64, j.y64 = nil, nil, nil, nil
 }
 
@@ -198,18 +199,18 @@ func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 // parallel.
 type row2imOp struct {
 	opBase
-	g grid
+	g kernel.Grid
 	c int
 	rowsJob
 }
 
 func (o *row2imOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.g.nn())
+	o.run(o, vs[0], out, o.g.NN())
 	return out, nil
 }
 
-func (o *row2imOp) doBlock(blk, _ int) {
+func (o *row2imOp) DoBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
 		scatterRows(o.x32, o.y32, o.g, o.c, r0, r1)
@@ -220,9 +221,9 @@ func (o *row2imOp) doBlock(blk, _ int) {
 
 // scatterRows computes rows r0..r1 (whole positions) of row2im's output
 // from the same rows of the gradient g.
-func scatterRows[T float](g, out []T, gr grid, c, r0, r1 int) {
+func scatterRows[T kernel.Float](g, out []T, gr kernel.Grid, c, r0, r1 int) {
 	clear(out[r0*c : r1*c])
-	nn, nb := gr.nn(), gr.neighbours()
+	nn, nb := gr.NN(), gr.Neighbours()
 	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		src := g[r*c*9 : (r+1)*c*9]
@@ -240,13 +241,15 @@ func scatterRows[T float](g, out []T, gr grid, c, r0, r1 int) {
 	}
 }
 
-// linearNode is the training graph's node of a linearOp: its operands
-// are the node's inputs x, W, then b and h if the product has them.
-// noGradX marks an x that needs no gradient (the input planes).
+// linearNode is the training graph's node of a kernel.Linear: its
+// operands are the node's inputs x, W, then b and h if the product has
+// them. noGradX marks an x that needs no gradient (the input planes).
 type linearNode struct {
 	opBase
-	linearOp
-	noGradX bool
+	rows, k, f      int
+	bias, res, relu bool
+	noGradX         bool
+	op              *kernel.Linear
 }
 
 type linearSpec struct {
@@ -277,8 +280,9 @@ func linear(x, w *G.Node, s linearSpec) *G.Node {
 	if s.res != nil {
 		ins = append(ins, s.res)
 	}
-	op := &linearNode{opBase: newBase("linear", shape, ins...), noGradX: s.noGradX,
-		linearOp: linearOp{rows: rows, k: k, f: f, block: s.perPosition, bias: s.bias != nil, res: s.res != nil, relu: s.relu}}
+	op := &linearNode{opBase: newBase("linear", shape, ins...), rows: rows, k: k, f: f,
+		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX,
+		op: kernel.NewLinear(kernel.LinearSpec{Rows: rows, K: k, F: f, Block: s.perPosition, Bias: s.bias != nil, Res: s.res != nil, ReLU: s.relu})}
 	return apply(op, ins...)
 }
 
@@ -293,9 +297,9 @@ func (o *linearNode) Do(vs ...G.Value) (G.Value, error) {
 	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		runLinear(&o.linearOp, linearArgs[float32]{x: f32(vs[0]), w: f32(vs[1]), b: f32(b), h: f32(h), y: out.Float32s()})
+		kernel.Run(o.op, f32(vs[0]), f32(vs[1]), f32(b), f32(h), out.Float32s())
 	case tensor.Float64:
-		runLinear(&o.linearOp, linearArgs[float64]{x: f64(vs[0]), w: f64(vs[1]), b: f64(b), h: f64(h), y: out.Float64s()})
+		kernel.Run(o.op, f64(vs[0]), f64(vs[1]), f64(b), f64(h), out.Float64s())
 	}
 	return out, nil
 }
@@ -362,12 +366,12 @@ func (o *reluGradOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	o.y32, o.g32, o.o32 = f32s(vs[0]), f32s(vs[1]), f32s(out)
 	o.y64, o.g64, o.o64 = f64s(vs[0]), f64s(vs[1]), f64s(out)
-	parallel((out.Size()+elemBlock-1)/elemBlock, o)
+	kernel.Parallel((out.Size()+elemBlock-1)/elemBlock, o)
 	o.y32, o.g32, o.o32, o.y64, o.g64, o.o64 = nil, nil, nil, nil, nil, nil
 	return out, nil
 }
 
-func (o *reluGradOp) doBlock(blk, _ int) {
+func (o *reluGradOp) DoBlock(blk, _ int) {
 	i0 := blk * elemBlock
 	if o.o32 != nil {
 		i1 := min(i0+elemBlock, len(o.o32))
@@ -381,7 +385,7 @@ func (o *reluGradOp) doBlock(blk, _ int) {
 // reluGrad is g where y > 0, else 0. y is a ReLU's output, +0 or
 // positive (see relu): in float32 the test is on the bits, without a
 // branch per entry.
-func reluGrad[T float](y, g, out []T) {
+func reluGrad[T kernel.Float](y, g, out []T) {
 	if y, ok := any(y).([]float32); ok {
 		g, out := any(g).([]float32), any(out).([]float32)
 		g, out = g[:len(y)], out[:len(y)]
@@ -401,7 +405,7 @@ func reluGrad[T float](y, g, out []T) {
 	}
 }
 
-// linearGradXOp is the gradient of linearOp's x: gz·Wᵀ, computed as
+// linearGradXOp is the gradient of linearNode's x: gz·Wᵀ, computed as
 // gz·W' with W' = Wᵀ laid out first, (F, K): gonum's kernel then runs
 // along rows of K entries rather than dot products of F.
 type linearGradXOp struct {
@@ -424,13 +428,13 @@ func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-func linearGradX[T float](l *linearNode, gz, w, wt, gx []T) {
+func linearGradX[T kernel.Float](l *linearNode, gz, w, wt, gx []T) {
 	transpose(w, wt, l.k, l.f)
-	gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
+	kernel.Gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
 }
 
 // transpose writes the transpose of a (rows, cols) into t (cols, rows).
-func transpose[T float](a, t []T, rows, cols int) {
+func transpose[T kernel.Float](a, t []T, rows, cols int) {
 	for i := 0; i < rows; i++ {
 		for j, v := range a[i*cols : (i+1)*cols] {
 			t[j*rows+i] = v
@@ -438,7 +442,7 @@ func transpose[T float](a, t []T, rows, cols int) {
 	}
 }
 
-// linearGradWOp is the gradient of linearOp's W, xᵀ·gz, computed as its
+// linearGradWOp is the gradient of linearNode's W, xᵀ·gz, computed as its
 // transpose gzᵀ·x, (F, K), by parts of K columns in parallel, then laid
 // out as (K, F). gonum's kernel then runs along rows of K entries rather
 // than F, and the parts balance on two cores. The parts depend only on
@@ -458,20 +462,20 @@ func (o *linearGradWOp) Do(vs ...G.Value) (G.Value, error) {
 	switch vs[0].Dtype() {
 	case tensor.Float32:
 		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), resize(o.t32, l.k*l.f)
-		parallel(o.parts, o)
+		kernel.Parallel(o.parts, o)
 		transpose(o.t32, out.Float32s(), l.f, l.k)
 		o.gz32, o.x32 = nil, nil
 	case tensor.Float64:
 		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), resize(o.t64, l.k*l.f)
-		parallel(o.parts, o)
+		kernel.Parallel(o.parts, o)
 		transpose(o.t64, out.Float64s(), l.f, l.k)
 		o.gz64, o.x64 = nil, nil
 	}
 	return out, nil
 }
 
-// doBlock computes columns c0..c1 of gzᵀ·x.
-func (o *linearGradWOp) doBlock(part, _ int) {
+// DoBlock computes columns c0..c1 of gzᵀ·x.
+func (o *linearGradWOp) DoBlock(part, _ int) {
 	l := o.l
 	width := (l.k + o.parts - 1) / o.parts
 	c0 := part * width
@@ -480,9 +484,9 @@ func (o *linearGradWOp) doBlock(part, _ int) {
 		return
 	}
 	if o.gz32 != nil {
-		blasImpl.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
+		kernel.Default.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
 	} else {
-		blasImpl.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
+		kernel.Default.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
 	}
 }
 
@@ -499,9 +503,9 @@ func (o *kernelOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		permuteKernel(f32(vs[0]), out.Float32s(), o.f, o.c, o.taps, o.inverse)
+		kernel.PermuteKernel(f32(vs[0]), out.Float32s(), o.f, o.c, o.taps, o.inverse)
 	case tensor.Float64:
-		permuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
+		kernel.PermuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
 	}
 	return out, nil
 }
@@ -531,7 +535,7 @@ func (o *colSumOp) Do(vs ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-func colSum[T float](g, out []T, f int) {
+func colSum[T kernel.Float](g, out []T, f int) {
 	clear(out)
 	for r := 0; r < len(g)/f; r++ {
 		for j, v := range g[r*f : (r+1)*f] {
@@ -558,10 +562,10 @@ func (o *spatialOp) Do(vs ...G.Value) (G.Value, error) {
 	switch vs[0].Dtype() {
 	case tensor.Float32:
 		x := f32(vs[0])
-		spatialSum(x, out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+		kernel.SpatialSum(x, out.Float32s(), o.nn, o.shape[1], float32(o.scale))
 	case tensor.Float64:
 		x := f64(vs[0])
-		spatialSum(x, out.Float64s(), o.nn, o.shape[1], o.scale)
+		kernel.SpatialSum(x, out.Float64s(), o.nn, o.shape[1], o.scale)
 	}
 	return out, nil
 }
@@ -601,9 +605,9 @@ func (o *spreadOp) Do(vs ...G.Value) (G.Value, error) {
 	g := vs[len(vs)-1]
 	switch out.Dtype() {
 	case tensor.Float32:
-		spreadRows(f32(x), f32(g), out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+		kernel.SpreadRows(f32(x), f32(g), out.Float32s(), o.nn, o.shape[1], float32(o.scale))
 	case tensor.Float64:
-		spreadRows(f64(x), f64(g), out.Float64s(), o.nn, o.shape[1], o.scale)
+		kernel.SpreadRows(f64(x), f64(g), out.Float64s(), o.nn, o.shape[1], o.scale)
 	}
 	return out, nil
 }
@@ -701,7 +705,7 @@ func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
 // all zeros (0 if there are none); with grad non-nil it writes there the
 // gradient of that mean times scale instead: softmax·Σt − t per row, zero
 // on the rows without a target.
-func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
+func xent[T kernel.Float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 	rows := len(z) / cols
 	targets := 0
 	for r := 0; r < rows; r++ {
@@ -796,7 +800,7 @@ func (o *valueLossOp) Do(vs ...G.Value) (G.Value, error) {
 	return nil, fmt.Errorf("net: value loss of %v", vs[0].Dtype())
 }
 
-func mse[T float](v, t []T) float64 {
+func mse[T kernel.Float](v, t []T) float64 {
 	var s float64
 	for i := range v {
 		d := float64(v[i]) - float64(t[i])
@@ -867,7 +871,7 @@ func (o *auxLossOp) Do(vs ...G.Value) (G.Value, error) {
 // of auxLossOp (0 if every weight is 0); with grad non-nil it writes there
 // the gradient of that with respect to z, times scale:
 // coef·w·(sigmoid(z) − t)/(cols·Σw) per entry.
-func sigmoidXent[T float](z, t, w []T, cols int, coef float64, grad []T, scale float64) float64 {
+func sigmoidXent[T kernel.Float](z, t, w []T, cols int, coef float64, grad []T, scale float64) float64 {
 	var weight float64
 	for _, v := range w {
 		weight += float64(v)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/kernel"
 	"gorgonia.org/tensor"
 )
 
@@ -68,7 +69,7 @@ func TestReluBits(t *testing.T) {
 		xs = append(xs, float32(rng.NormFloat64()))
 	}
 	y := append([]float32(nil), xs...)
-	relu(y)
+	kernel.ReLU(y)
 	for i, x := range xs {
 		want := x
 		if x <= 0 {

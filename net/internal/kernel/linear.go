@@ -1,4 +1,4 @@
-package net
+package kernel
 
 import (
 	"math"
@@ -7,47 +7,39 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// The network's arithmetic, shared by the forward pass (forward.go) and
-// the training graph's operations (ops.go). The tower works on
-// activations laid out as one row per (position, square) and one column
-// per channel, (batch·N·N, C), so that a 1x1 convolution is one matrix
-// product and a 3x3 one is a gather of the 9 neighbours of every square
-// (im2row) and one matrix product, with the bias, the residual input and
-// the ReLU fused into the product's output (linearOp). Every kernel works
-// in float32 and float64 (the gradient check).
+// Float is the float types of the kernels.
+type Float interface{ ~float32 | ~float64 }
 
-type float interface{ ~float32 | ~float64 }
-
-// gemm computes C = alpha·op(A)·op(B) + beta·C with the package's BLAS
-// (rowBLAS: blocks of rows, so every row gets the same operations).
-func gemm[T float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	gemmBlocks(rowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+// Gemm computes C = alpha·op(A)·op(B) + beta·C with the package's BLAS
+// (RowBLAS: blocks of rows, so every row gets the same operations).
+func Gemm[T Float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	GemmBlocks(RowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// gemmBlocks is gemm by blocks of size rows of C (float32 only; float64
+// GemmBlocks is gemm by blocks of size rows of C (float32 only; float64
 // products, for the gradient check, are not blocked).
-func gemmBlocks[T float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+func GemmBlocks[T Float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	switch a := any(a).(type) {
 	case []float32:
-		blasImpl.sgemmBlocks(size, tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		Default.SgemmBlocks(size, tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
-		blasImpl.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		Default.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }
 
-// grid is the board of a batch's positions: w files and h ranks, square
+// Grid is the board of a batch's positions: w files and h ranks, square
 // (row, col) at row w·row + col of a position's rows.
-type grid struct{ w, h int }
+type Grid struct{ w, h int }
 
-// squareGrid is the grid of an n×n board.
-func squareGrid(n int) grid { return grid{n, n} }
+// NewGrid returns the Grid of w files and h ranks.
+func NewGrid(w, h int) Grid { return Grid{w, h} }
 
-// nn is the number of squares.
-func (g grid) nn() int { return g.w * g.h }
+// NN is the number of squares.
+func (g Grid) NN() int { return g.w * g.h }
 
-// neighbours returns g's neighbour table: [sq*9+k] is the square at
+// Neighbours returns g's neighbour table: [sq*9+k] is the square at
 // offset (k/3-1, k%3-1) of square sq, or -1 off the board.
-func (g grid) neighbours() []int32 { return neighbourTables[g.w][g.h] }
+func (g Grid) Neighbours() []int32 { return neighbourTables[g.w][g.h] }
 
 // neighbourTables[w][h] is the neighbour table of the w×h grid, for every
 // board up to rules.MaxSide (and the smaller grids of tests).
@@ -72,9 +64,9 @@ func init() {
 	}
 }
 
-// gatherRows writes rows r0..r1 of im2row's output.
-func gatherRows[T float](x, out []T, g grid, c, r0, r1 int) {
-	nn, nb := g.nn(), g.neighbours()
+// GatherRows writes rows r0..r1 of im2row's output.
+func GatherRows[T Float](x, out []T, g Grid, c, r0, r1 int) {
+	nn, nb := g.NN(), g.Neighbours()
 	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		nbr := nb[(r%nn)*9 : (r%nn)*9+9]
@@ -89,23 +81,23 @@ func gatherRows[T float](x, out []T, g grid, c, r0, r1 int) {
 	}
 }
 
-// linearOp is the arithmetic of y = relu?(x·W + b + h): x (rows, K); W
+// Linear is the arithmetic of y = relu?(x·W + b + h): x (rows, K); W
 // (K, F); b, if any, F numbers; h, if any, a residual input of y's shape.
-// A convolution's weight, (F, K…), is laid out first (permuteKernel):
+// A convolution's weight, (F, K…), is laid out first (PermuteKernel):
 // products of the form A·B, unlike A·Bᵀ, give every row the same
 // operations in OpenBLAS whatever its position in a block of rows (see
-// rowBLAS). It holds the product's shape and the scratch of its runs, and
-// no operands: the forward pass runs it (runLinear), and so does the
+// RowBLAS). It holds the product's shape and the scratch of its runs, and
+// no operands: the forward pass runs it (Run), and so does the
 // training graph's linear node.
-type linearOp struct {
-	rows, k, f      int
+type Linear struct {
+	rows, k, f      int // see LinearSpec
 	block           int // rows per BLAS call in the forward product; 0: no BLAS
 	bias, res, relu bool
 	// gather: x is (rows, C) and the product's x is its im2row on this
 	// board, gathered block by block into scratch of the worker computing
 	// the block rather than in full (inference only: no gradient); the
 	// zero grid for none.
-	gather    grid
+	gather    Grid
 	a32       linearArgs[float32] // operands of the current run
 	a64       linearArgs[float64]
 	scratch32 [][]float32 // per worker, the gathered x of a block
@@ -123,9 +115,41 @@ type linearOp struct {
 	xbf  [][]uint16
 }
 
+// LinearSpec is the shape of a Linear: x (Rows, K), W (K, F).
+type LinearSpec struct {
+	Rows, K, F int
+	// Block is the number of rows per BLAS call (one position's rows:
+	// see RowBLAS); 0 for a plain loop per row (products with a row per
+	// position).
+	Block           int
+	Bias, Res, ReLU bool // whether b and h are given, and the ReLU
+	// Gather, if not the zero Grid, is the board of a 3x3 convolution
+	// whose x is (Rows, C), K = 9·C: each block's im2row is gathered
+	// into the scratch of the worker computing it (inference only: no
+	// gradient).
+	Gather Grid
+}
+
+// NewLinear returns the Linear of the spec.
+func NewLinear(s LinearSpec) *Linear {
+	return &Linear{rows: s.Rows, k: s.K, f: s.F, block: s.Block, bias: s.Bias, res: s.Res, relu: s.ReLU, gather: s.Gather}
+}
+
+// UseBF16 makes o run on the bf16 backend and reports whether its fused
+// kernel can compute o (else o must not be run); SetBF16Weight must
+// then give it its weight, and again whenever the weight changes.
+func (o *Linear) UseBF16() bool {
+	o.bf16 = true
+	o.prepareFused()
+	return o.offs != nil
+}
+
+// SetBF16Weight gives a Linear on the bf16 backend its weight w (K, F).
+func (o *Linear) SetBF16Weight(w []float32) { o.wbf = bf16Weight(o, w) }
+
 // prepareFused sets up the fused kernel's offsets and scratch, if it can
 // compute o (see linearRows8, linearRowsBF16).
-func (o *linearOp) prepareFused() {
+func (o *Linear) prepareFused() {
 	o.offsDone = true
 	if o.bf16 {
 		c := o.k
@@ -134,7 +158,7 @@ func (o *linearOp) prepareFused() {
 		}
 		cp := c + c%2
 		o.offs = rows8Offsets(o, 2*cp)
-		o.xbf = make([][]uint16, maxWorkers)
+		o.xbf = make([][]uint16, MaxWorkers)
 		for i := range o.xbf {
 			o.xbf[i] = make([]uint16, o.block*cp)
 		}
@@ -142,16 +166,20 @@ func (o *linearOp) prepareFused() {
 		o.offs = rows8Offsets(o, 0)
 	}
 	if o.offs != nil && o.block%8 != 0 {
-		o.tail32 = make([][]float32, maxWorkers)
+		o.tail32 = make([][]float32, MaxWorkers)
 		for i := range o.tail32 {
 			o.tail32[i] = make([]float32, 8*o.f)
 		}
 	}
 }
 
-// runLinear computes the product of o on the operands a, its blocks
-// spread over the cores (see parallel).
-func runLinear[T float](o *linearOp, a linearArgs[T]) {
+// Run computes y = relu?(x·w + b + h) with o (b and h nil if o has
+// none), its blocks spread over the cores (see Parallel).
+func Run[T Float](o *Linear, x, w, b, h, y []T) {
+	run(o, linearArgs[T]{x: x, w: w, b: b, h: h, y: y})
+}
+
+func run[T Float](o *Linear, a linearArgs[T]) {
 	blocks := 1
 	if o.block > 0 {
 		blocks = (o.rows + o.block - 1) / o.block
@@ -163,12 +191,12 @@ func runLinear[T float](o *linearOp, a linearArgs[T]) {
 		}
 		switch any(a).(type) {
 		case linearArgs[float32]:
-			o.scratch32 = make([][]float32, maxWorkers)
+			o.scratch32 = make([][]float32, MaxWorkers)
 			for i := range o.scratch32 {
 				o.scratch32[i] = make([]float32, per)
 			}
 		case linearArgs[float64]:
-			o.scratch64 = make([][]float64, maxWorkers)
+			o.scratch64 = make([][]float64, MaxWorkers)
 			for i := range o.scratch64 {
 				o.scratch64[i] = make([]float64, per)
 			}
@@ -180,21 +208,21 @@ func runLinear[T float](o *linearOp, a linearArgs[T]) {
 	switch a := any(a).(type) {
 	case linearArgs[float32]:
 		o.a32 = a
-		parallel(blocks, o)
+		Parallel(blocks, o)
 		o.a32 = linearArgs[float32]{}
 	case linearArgs[float64]:
 		o.a64 = a
-		parallel(blocks, o)
+		Parallel(blocks, o)
 		o.a64 = linearArgs[float64]{}
 	}
 }
 
-// linearArgs are the operands of one run of a linearOp.
-type linearArgs[T float] struct{ x, w, b, h, y []T }
+// linearArgs are the operands of one run of a Linear.
+type linearArgs[T Float] struct{ x, w, b, h, y []T }
 
-// doBlock computes one block of the product's rows with its bias,
+// DoBlock computes one block of the product's rows with its bias,
 // residual and ReLU (all rows when there is no block size).
-func (o *linearOp) doBlock(blk, worker int) {
+func (o *Linear) DoBlock(blk, worker int) {
 	r0, r1 := 0, o.rows
 	if o.block > 0 {
 		r0, r1 = blk*o.block, min((blk+1)*o.block, o.rows)
@@ -208,7 +236,7 @@ func (o *linearOp) doBlock(blk, worker int) {
 
 // linearForward computes rows r0..r1 of the output; worker's scratch
 // holds the block's gathered x if o.gather.
-func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
+func linearForward[T Float](o *Linear, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
 	p0 := r0 // the block's first row, a whole position's if o.block > 0
 	if a, ok := any(a).(linearArgs[float32]); ok && o.block > 0 {
 		// The rows the fused kernel computes, if any (from r0); the
@@ -231,7 +259,7 @@ func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1,
 		// The rows of the gathered x, from p0 on, are the block's: base 0
 		// is then the block's first row, a whole position's.
 		x = scratch[worker][:(r1-p0)*o.k]
-		gatherRows(a.x[p0*c:r1*c], x, o.gather, c, r0-p0, r1-p0)
+		GatherRows(a.x[p0*c:r1*c], x, o.gather, c, r0-p0, r1-p0)
 		x = x[(r0-p0)*o.k:]
 	} else {
 		x = a.x[r0*o.k : r1*o.k]
@@ -279,28 +307,28 @@ func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1,
 			}
 		}
 	} else {
-		// One block of one position's rows (see rowBLAS).
+		// One block of one position's rows (see RowBLAS).
 		switch x := any(x).(type) {
 		case []float32:
-			r := blasImpl
-			if o.block != rowBlock {
+			r := Default
+			if o.block != RowBlock {
 				r.padTail = false
 			}
 			r.block(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float32), o.f, float32(beta), any(y).([]float32), o.f)
 		case []float64:
-			blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
+			Default.Dgemm(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
 		}
 	}
 	if o.relu {
-		relu(y)
+		ReLU(y)
 	}
 }
 
-// relu sets the negative entries of y to zero. In float32 it works on
+// ReLU sets the negative entries of y to zero. In float32 it works on
 // the bits, without a branch per entry (half of them are negative, at
 // random: a branch mispredicts every other time); a negative zero
 // becomes a positive one.
-func relu[T float](y []T) {
+func ReLU[T Float](y []T) {
 	if y, ok := any(y).([]float32); ok {
 		for i, v := range y {
 			b := math.Float32bits(v)
@@ -315,10 +343,10 @@ func relu[T float](y []T) {
 	}
 }
 
-// permuteKernel lays out a convolution's weight in (F, C, taps) as the
+// PermuteKernel lays out a convolution's weight in (F, C, taps) as the
 // matrix (taps·C, F) of im2row's columns, out: row t·C+c, column f. With
 // inverse it does the opposite.
-func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
+func PermuteKernel[T Float](in, out []T, f, c, taps int, inverse bool) {
 	for fi := 0; fi < f; fi++ {
 		for ci := 0; ci < c; ci++ {
 			for t := 0; t < taps; t++ {
@@ -333,9 +361,9 @@ func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
 	}
 }
 
-// spatialSum sums each position's rows, times scale: x (batch·nn, F)
+// SpatialSum sums each position's rows, times scale: x (batch·nn, F)
 // becomes out (batch, F). Scale 1/nn is the mean over the board.
-func spatialSum[T float](x, out []T, nn, f int, scale T) {
+func SpatialSum[T Float](x, out []T, nn, f int, scale T) {
 	for b := 0; b < len(out)/f; b++ {
 		o := out[b*f : (b+1)*f]
 		if o, ok := any(o).([]float32); ok && sumRows32(o, any(x).([]float32)[b*nn*f:(b+1)*nn*f], nn, f, float32(scale)) {
@@ -353,10 +381,10 @@ func spatialSum[T float](x, out []T, nn, f int, scale T) {
 	}
 }
 
-// spreadRows writes into out (batch·nn, F) every row of g (batch, F)
+// SpreadRows writes into out (batch·nn, F) every row of g (batch, F)
 // on each of its position's rows: times scale, or, with x (batch·nn, F)
 // non-nil, added to x's row (a per-position bias).
-func spreadRows[T float](x, g, out []T, nn, f int, scale T) {
+func SpreadRows[T Float](x, g, out []T, nn, f int, scale T) {
 	if x, ok := any(x).([]float32); ok && x != nil && len(out) > 0 && len(out)%(nn*f) == 0 {
 		g, out := any(g).([]float32), any(out).([]float32)
 		done := true
