@@ -1,7 +1,9 @@
 // Package net is the policy-value network of Kōnane Zero: the input
 // encoding, the residual network, the batched evaluator that MCTS
-// consults (it implements mcts.Evaluator; plain Go), the trainer that
-// self-play feeds (on Gorgonia), and versioned model files.
+// consults (it implements mcts.Evaluator), the training options, samples
+// and checkpoint format that package net/train uses, and versioned model
+// files. Inference is plain Go over net/internal/kernel, without
+// Gorgonia (which only net/train uses).
 //
 // The design and its reasons: docs/internals/net.md.
 //
@@ -13,10 +15,4 @@
 //	g.Go(func() error { return e.Run(ctx) })      // the batching goroutine
 //	preds, err := e.Evaluate(ctx, positions)       // from many goroutines
 //	err = e.SetWeights(next)                       // same passes, new weights
-//
-//	t, err := net.NewTrainer(m, net.DefaultTrainOptions())
-//	losses, err := t.Step(batch)                   // len(batch) == Batch
-//	next, err := t.Model(net.Metadata{Generation: 1, Parent: "gen-0000"})
-//	err = next.Save("gen-0001.safetensors")
-//	err = t.SaveCheckpoint("train.ckpt")           // LoadCheckpoint resumes
 package net

@@ -293,7 +293,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	}
 	r.from = append(r.from, len(r.moves))
 	encoding := e.cfg.Encoding()
-	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.Slots(e.shape)
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
@@ -377,7 +377,7 @@ func (e *Evaluator) EvaluateWide(ctx context.Context, ps []rules.WidePosition) (
 	}
 	r.from = append(r.from, len(r.wmoves))
 	encoding := e.cfg.Encoding()
-	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.Slots(e.shape)
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
@@ -509,7 +509,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) []*request {
 			break
 		}
 	}
-	enc, slots := e.cfg.Encoding().EncodedLen(e.shape), e.cfg.slots(e.shape)
+	enc, slots := e.cfg.Encoding().EncodedLen(e.shape), e.cfg.Slots(e.shape)
 	x := fwd.x
 	parts := e.parts[:0]
 	row := 0

@@ -65,26 +65,26 @@ type forwardWeights map[string][]float32
 
 // isConvWeight reports whether the learnt tensor p is a convolution's
 // weight, (F, C, kh, kw).
-func isConvWeight(p paramSpec) bool { return len(p.shape) == 4 && strings.HasSuffix(p.name, ".w") }
+func isConvWeight(p Param) bool { return len(p.Shape) == 4 && strings.HasSuffix(p.Name, ".w") }
 
 // newForwardWeights lays out the weights of a network of cfg.
 func newForwardWeights(cfg Config, weights map[string][]float32) (forwardWeights, error) {
 	fw := make(forwardWeights)
-	for _, p := range cfg.params() {
-		fw[p.name] = make([]float32, prod(p.shape))
+	for _, p := range cfg.Params() {
+		fw[p.Name] = make([]float32, prod(p.Shape))
 	}
 	return fw, fw.set(cfg, weights)
 }
 
 // set lays out weights, a network of cfg's, into fw's slices.
 func (fw forwardWeights) set(cfg Config, weights map[string][]float32) error {
-	for _, p := range cfg.params() {
-		w, dst := weights[p.name], fw[p.name]
+	for _, p := range cfg.Params() {
+		w, dst := weights[p.Name], fw[p.Name]
 		if len(w) != len(dst) {
-			return fmt.Errorf("net: weights of %s missing or of the wrong length", p.name)
+			return fmt.Errorf("net: weights of %s missing or of the wrong length", p.Name)
 		}
 		if isConvWeight(p) {
-			kernel.PermuteKernel(w, dst, p.shape[0], p.shape[1], p.shape[2]*p.shape[3], false)
+			kernel.PermuteKernel(w, dst, p.Shape[0], p.Shape[1], p.Shape[2]*p.Shape[3], false)
 		} else {
 			copy(dst, w)
 		}

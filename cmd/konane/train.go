@@ -13,6 +13,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
@@ -185,9 +186,19 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // trainLoop and trainFromWorkers run a training run; tests replace them to
 // see the configuration that the flags give.
 var (
-	trainLoop        = selfplay.Run
-	trainFromWorkers = selfplay.TrainFromWorkers
+	trainLoop        = runLoop
+	trainFromWorkers = runFromWorkers
 )
+
+// runLoop and runFromWorkers are selfplay.Run and TrainFromWorkers with
+// net/train's trainer.
+func runLoop(ctx context.Context, dir string, cfg selfplay.Config, hooks selfplay.Hooks, logf func(string, ...any)) error {
+	return selfplay.Run(ctx, dir, cfg, train.New, hooks, logf)
+}
+
+func runFromWorkers(ctx context.Context, store *runstore.Store, cfg selfplay.Config, hooks selfplay.Hooks, logf func(string, ...any)) error {
+	return selfplay.TrainFromWorkers(ctx, store, cfg, train.New, hooks, logf)
+}
 
 // isLocalRun reports whether run names a directory rather than a bucket.
 func isLocalRun(run string) bool {

@@ -1,4 +1,4 @@
-package net
+package train
 
 import (
 	"fmt"
@@ -108,7 +108,7 @@ func scalarOf(v G.Value) float64 {
 	case []float64:
 		return d[0]
 	}
-	panic(fmt.Sprintf("net: scalar of %T", v.Data()))
+	panic(fmt.Sprintf("train: scalar of %T", v.Data()))
 }
 
 // im2rowOp gathers the 3x3 neighbourhood of every square: x (rows, C)
@@ -419,10 +419,10 @@ func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.wt32 = resize(o.wt32, o.l.k*o.l.f)
+		o.wt32 = slices.Grow(o.wt32[:0], o.l.k*o.l.f)[:o.l.k*o.l.f]
 		linearGradX(o.l, f32(vs[0]), f32(vs[1]), o.wt32, out.Float32s())
 	case tensor.Float64:
-		o.wt64 = resize(o.wt64, o.l.k*o.l.f)
+		o.wt64 = slices.Grow(o.wt64[:0], o.l.k*o.l.f)[:o.l.k*o.l.f]
 		linearGradX(o.l, f64(vs[0]), f64(vs[1]), o.wt64, out.Float64s())
 	}
 	return out, nil
@@ -461,12 +461,12 @@ func (o *linearGradWOp) Do(vs ...G.Value) (G.Value, error) {
 	o.parts = 2 * ((l.k + 127) / 128)
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), resize(o.t32, l.k*l.f)
+		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), slices.Grow(o.t32[:0], l.k*l.f)[:l.k*l.f]
 		kernel.Parallel(o.parts, o)
 		transpose(o.t32, out.Float32s(), l.f, l.k)
 		o.gz32, o.x32 = nil, nil
 	case tensor.Float64:
-		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), resize(o.t64, l.k*l.f)
+		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), slices.Grow(o.t64[:0], l.k*l.f)[:l.k*l.f]
 		kernel.Parallel(o.parts, o)
 		transpose(o.t64, out.Float64s(), l.f, l.k)
 		o.gz64, o.x64 = nil, nil
@@ -616,7 +616,7 @@ func (o *spreadOp) DiffWRT(n int) []bool { return []bool{true, true}[:n] }
 
 func (o *spreadOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 	if !o.add {
-		return nil, fmt.Errorf("net: %s has no gradient", o.name)
+		return nil, fmt.Errorf("train: %s has no gradient", o.name)
 	}
 	return G.Nodes{grad, spatial(grad, o.nn, 1)}, nil
 }
@@ -698,7 +698,7 @@ func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = xent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, nil, 0)
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: policy loss of %v", vs[0].Dtype())
+	return nil, fmt.Errorf("train: policy loss of %v", vs[0].Dtype())
 }
 
 // xent returns the mean cross-entropy over the rows whose target is not
@@ -797,7 +797,7 @@ func (o *valueLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = mse(f64(vs[0]), f64(vs[1]))
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: value loss of %v", vs[0].Dtype())
+	return nil, fmt.Errorf("train: value loss of %v", vs[0].Dtype())
 }
 
 func mse[T kernel.Float](v, t []T) float64 {
@@ -864,7 +864,7 @@ func (o *auxLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = sigmoidXent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, o.coef, nil, 0)
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: %s of %v", o.name, vs[0].Dtype())
+	return nil, fmt.Errorf("train: %s of %v", o.name, vs[0].Dtype())
 }
 
 // sigmoidXent returns coef times the weighted mean binary cross-entropy
