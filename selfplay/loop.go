@@ -49,8 +49,9 @@ type Trainer interface {
 // it, made an interface's.
 type newTrainer func(m *net.Model, opts net.TrainOptions) (Trainer, error)
 
-// trainerMaker returns newT as a newTrainer.
-func trainerMaker[T Trainer](newT func(*net.Model, net.TrainOptions) (T, error)) newTrainer {
+// TrainerFunc returns the constructor newT (train.New) as one of
+// Trainers, for a caller that holds it in a variable of that type.
+func TrainerFunc[T Trainer](newT func(*net.Model, net.TrainOptions) (T, error)) func(*net.Model, net.TrainOptions) (Trainer, error) {
 	return func(m *net.Model, opts net.TrainOptions) (Trainer, error) {
 		t, err := newT(m, opts)
 		if err != nil {

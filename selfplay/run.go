@@ -52,7 +52,7 @@ func Run[T Trainer](ctx context.Context, dir string, cfg Config, newT func(*net.
 	}
 	defer d.Close()
 	cfg.Games = ModeLocal
-	l, err := openLoop(d, cfg, trainerMaker(newT), hooks, logf, nil)
+	l, err := openLoop(d, cfg, TrainerFunc(newT), hooks, logf, nil)
 	if err != nil {
 		return err
 	}

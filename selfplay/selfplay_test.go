@@ -403,7 +403,7 @@ func TestInitModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Init = path
-	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, runfiles.State{}, trainerMaker(train.New))
+	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, runfiles.State{}, TrainerFunc(train.New))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func TestInitModel(t *testing.T) {
 	// is: the file is not read again.
 	loaded := cfg
 	loaded.Init, loaded.InitModel = filepath.Join(t.TempDir(), "gone.safetensors"), src
-	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, runfiles.State{}, trainerMaker(train.New)); err != nil {
+	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, runfiles.State{}, TrainerFunc(train.New)); err != nil {
 		t.Fatalf("with the init model loaded: %v", err)
 	}
 	if got, err = tr.Model(net.Metadata{}); err != nil {

@@ -68,7 +68,7 @@ func TrainFromWorkers[T Trainer](ctx context.Context, store *runstore.Store, cfg
 	}
 	defer d.Close()
 	cfg.Games = ModeWorkers
-	l, err := openLoop(d, cfg, trainerMaker(newT), hooks, logf, func() error { return lease.Check(ctx) })
+	l, err := openLoop(d, cfg, TrainerFunc(newT), hooks, logf, func() error { return lease.Check(ctx) })
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,9 @@ import (
 // that start konane processes and kill them.
 func TestMain(m *testing.M) {
 	if os.Getenv("KONANE_TEST_AS_MAIN") == "1" {
+		if os.Getenv("KONANE_TEST_NO_TRAINER") == "1" {
+			newTrainer = nil // a player's konane
+		}
 		main()
 		os.Exit(0)
 	}
