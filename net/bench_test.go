@@ -143,7 +143,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			go func() { done <- e.Run(ctx) }()
 			defer func() { cancel(); <-done }()
 			in := ps[:batch]
-			// Warm up: the first runs allocate the graphs' buffers.
+			// Warm up: the first runs allocate the passes' buffers.
 			for i := 0; i < 2; i++ {
 				if _, err := e.Evaluate(ctx, in); err != nil {
 					b.Fatal(err)

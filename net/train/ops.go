@@ -25,7 +25,8 @@ import (
 //
 // Gorgonia's own Conv2d, BroadcastAdd, Rectify and LogSoftMax, which these
 // replace, spent most of an evaluation in im2col over NCHW, transposes,
-// Repeat and fresh allocations, and little in the multiply (see doc.go).
+// Repeat and fresh allocations, and little in the multiply
+// (docs/internals/net.md).
 
 var opCounter atomic.Int64
 
