@@ -11,9 +11,8 @@ import (
 
 // forward is the network's forward pass for batch positions of one
 // board, in plain Go: the products and the other kernels of package
-// kernel,
-// in the order of the training graph (net/train), so that both give the
-// same bits. Its weights are shared with the other passes of an
+// kernel, in the order of the training graph (net/train), so that both
+// give the same bits. Its weights are shared with the other passes of an
 // evaluator (forwardWeights); its activations are its own, allocated at
 // its first run and reused by every later one, so that a run allocates
 // nothing. A forward belongs to one goroutine at a time.
