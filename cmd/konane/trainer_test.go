@@ -60,6 +60,13 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 	if status != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "go build -tags trainer -o konane-train ./cmd/konane") {
 		t.Errorf("without konane-train: status %d, output %q; want 2 and one line saying how to build it", status, out)
 	}
+	if err := os.Symlink(self, filepath.Join(dir, "konane-train")); err != nil {
+		t.Fatal(err)
+	}
+	if out, status := konaneTrain(nil, "train", "--run", filepath.Join(dir, "run")); status != 2 || !strings.Contains(out, "is this konane, which has no trainer") {
+		t.Errorf("with konane-train this konane: status %d, output %q; want 2, not a loop", status, out)
+	}
+	os.Remove(filepath.Join(dir, "konane-train"))
 	script := "#!" + sh + "\necho \"${0##*/} $* $KONANE_TEST_SEEN\"\n" + cat + "\nexit 3\n"
 	if err := os.WriteFile(filepath.Join(dir, "konane-train"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)

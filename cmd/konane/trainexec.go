@@ -28,6 +28,18 @@ func findTrainBinary() (string, error) {
 	return exec.LookPath(trainBinary)
 }
 
+// isSelf reports whether path is this program's executable (a player's
+// konane named konane-train would otherwise run itself for ever).
+func isSelf(path string) bool {
+	self, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	a, errA := os.Stat(self)
+	b, errB := os.Stat(path)
+	return errA == nil && errB == nil && os.SameFile(a, b)
+}
+
 // runKonaneTrain runs "konane-train train" with the arguments of konane
 // train, the environment, the standard streams, the signals and the exit
 // status unchanged (on Unix konane becomes konane-train: execTrain). If
@@ -36,6 +48,9 @@ func runKonaneTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	path, err := findTrainBinary()
 	if err != nil {
 		return &statusError{status: 2, err: fmt.Errorf("train: this konane has no trainer (a player's build) and %s is neither beside it nor on PATH: %s", trainBinary, trainBuildHint)}
+	}
+	if isSelf(path) {
+		return &statusError{status: 2, err: fmt.Errorf("train: %s is this konane, which has no trainer: %s", path, trainBuildHint)}
 	}
 	err = execTrain(path, append([]string{trainBinary, "train"}, args...), stdin, stdout, stderr)
 	if exit, ok := errors.AsType[*exec.ExitError](err); ok {
