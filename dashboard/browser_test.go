@@ -28,7 +28,7 @@ func TestBrowserLiveRun(t *testing.T) {
 	}
 	ctx := browsertest.New(t, 1200, 900)
 	dir := t.TempDir()
-	train(t, dir, 1)
+	trainRun(t, dir, 1)
 	var trainer atomic.Int64 // the process holding the run's lock
 	trainer.Store(4242)
 	holder := func(key string) (int, error) {
@@ -77,7 +77,7 @@ func TestBrowserLiveRun(t *testing.T) {
 	// The trainer writes generation 2 while the page is open; then a
 	// ladder appears.
 	done := make(chan struct{})
-	go func() { defer close(done); train(t, dir, 2) }()
+	go func() { defer close(done); trainRun(t, dir, 2) }()
 	waitText("#generation", "2")
 	<-done
 	writeRatings(t, dir, 2)

@@ -18,6 +18,7 @@ import (
 	"github.com/konanezero/konane/chart"
 	"github.com/konanezero/konane/internal/atomicfile"
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/selfplay"
 )
@@ -35,9 +36,9 @@ func tinyConfig(gens int) selfplay.Config {
 	return c
 }
 
-func train(t *testing.T, dir string, gens int) {
+func trainRun(t *testing.T, dir string, gens int) {
 	t.Helper()
-	if err := selfplay.Run(context.Background(), dir, tinyConfig(gens), selfplay.Hooks{}, t.Logf); err != nil {
+	if err := selfplay.Run(context.Background(), dir, tinyConfig(gens), train.New, selfplay.Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -110,7 +111,7 @@ func TestAPI(t *testing.T) {
 		t.Errorf("empty run: %d charts", len(cs))
 	}
 
-	train(t, dir, 1)
+	trainRun(t, dir, 1)
 	writeRatings(t, dir, 2)
 	st = getStatus(t, h)
 	if st.Generation != 1 || st.GamesPerGen != 2 || st.Games != 2 || st.Size != 4 || st.Last["policy_loss"] <= 0 || st.Updated == "" {
@@ -142,7 +143,7 @@ func TestAPI(t *testing.T) {
 
 	// A new generation changes the version, and the charts with it.
 	before := st.Version
-	train(t, dir, 2)
+	trainRun(t, dir, 2)
 	st = getStatus(t, h)
 	if st.Version == before || st.Generation != 2 {
 		t.Errorf("after generation 2: version %q (was %q), generation %d", st.Version, before, st.Generation)
@@ -196,7 +197,7 @@ func TestHTTP(t *testing.T) {
 // reported stopped, not live; a new game makes it live again.
 func TestStale(t *testing.T) {
 	dir := t.TempDir()
-	train(t, dir, 1)
+	trainRun(t, dir, 1)
 	now := time.Now()
 	clock := func() time.Time { return now }
 	h := New(os.DirFS(dir), Options{Now: clock})
@@ -236,7 +237,7 @@ func TestStale(t *testing.T) {
 // names its generation.
 func TestLiveness(t *testing.T) {
 	dir := t.TempDir()
-	train(t, dir, 1)
+	trainRun(t, dir, 1)
 	writeRatings(t, dir, 1)
 	now := time.Now()
 	held := map[string]int{}

@@ -188,6 +188,9 @@ func TestManifests(t *testing.T) {
 	if args := trainers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "train" || !slices.Contains(args, "--selfplay=false") {
 		t.Errorf("trainer args %v: want train ... --selfplay=false", args)
 	}
+	if cmd := trainers[0].Spec.Template.Spec.Containers[0].Command; !slices.Equal(cmd, []string{"/konane-train"}) {
+		t.Errorf("trainer command %v: want /konane-train (the image's konane with the trainer)", cmd)
+	}
 	if args := workers[0].Spec.Template.Spec.Containers[0].Args; args[0] != "selfplay" || !slices.Contains(args, "--spool") {
 		t.Errorf("worker args %v: want selfplay ... --spool DIR", args)
 	}

@@ -3,7 +3,6 @@ package net
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,75 +91,10 @@ func TestAuxOldFiles(t *testing.T) {
 	}
 }
 
-// TestAuxTraining: the auxiliary losses are reported, fall when a batch is
-// trained on repeatedly, count only the samples that have targets (a
-// batch without any has auxiliary losses 0), and a checkpoint keeps the
-// heads.
-func TestAuxTraining(t *testing.T) {
-	cfg := tinyConfig(5)
-	cfg.Aux = AuxOwnership | AuxMovesLeft
-	opts := DefaultTrainOptions()
-	opts.Batch, opts.WarmupSteps, opts.Augment = 8, 0, true
-	tr, err := NewTrainer(mustModel(t, cfg, 1), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	batch := withAux(randomSamples(5, 8, 3), 5, 0)
-	for i := 1; i < len(batch); i++ { // a target the input shows: the stones of the position
-		batch[i].Final = batch[i].Position.Black | batch[i].Position.White
-	}
-	first, err := tr.Step(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(first.Ownership > 0 && first.MovesLeft > 0) || math.Abs(first.Total-(first.Policy+first.Value+first.L2+first.Ownership+first.MovesLeft)) > 1e-9 {
-		t.Fatalf("losses %+v", first)
-	}
-	var last Losses
-	for range 60 {
-		if last, err = tr.Step(batch); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !(last.Ownership < 0.8*first.Ownership && last.MovesLeft < first.MovesLeft) {
-		t.Errorf("auxiliary losses %v, %v after 60 steps, from %v, %v", last.Ownership, last.MovesLeft, first.Ownership, first.MovesLeft)
-	}
-	none := randomSamples(5, 8, 3)
-	l, err := tr.Step(none)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.Ownership != 0 || l.MovesLeft != 0 {
-		t.Errorf("a batch without auxiliary targets: losses %v, %v", l.Ownership, l.MovesLeft)
-	}
-	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	back, err := NewTrainer(mustModel(t, cfg, 2), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := back.LoadCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	a, _ := tr.Model(Metadata{})
-	b, _ := back.Model(Metadata{})
-	for name, w := range a.weights {
-		if _, ok := b.weights[name]; !ok || len(b.weights[name]) != len(w) {
-			t.Fatalf("checkpoint lost %s", name)
-		}
-	}
-	bad := batch[1]
-	bad.Final = ^uint64(0)
-	if _, err := tr.Step(append([]Sample{bad}, batch[1:]...)); err == nil || !strings.Contains(err.Error(), "off the") {
-		t.Errorf("final stones off the board: %v", err)
-	}
-}
-
 // TestAuxTransform: a symmetry moves the final stones with the position.
 func TestAuxTransform(t *testing.T) {
-	s := withAux(randomSamples(6, 1, 8), 3, -1)[0]
+	s := randomSamples(6, 1, 8)[0]
+	s.MovesLeft, s.Final = 3, 0x0123_4567_89ab_cdef&s.Position.Valid()
 	for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
 		x := s.Transform(sym)
 		if x.MovesLeft != s.MovesLeft {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
 	"gonum.org/v1/gonum/blas"
 )
@@ -40,7 +41,7 @@ func newSgemmRun() *sgemmRun {
 func (r *sgemmRun) do(threads int) {
 	s := sgemmShape
 	if threads == 1 {
-		blasImpl.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
+		kernel.Default.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 		return
 	}
 	var wg sync.WaitGroup
@@ -51,7 +52,7 @@ func (r *sgemmRun) do(threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			blasImpl.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.n, 0, r.c[i0*s.n:], s.n)
+			kernel.Default.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.n, 0, r.c[i0*s.n:], s.n)
 		}()
 	}
 	wg.Wait()
@@ -61,7 +62,7 @@ func (r *sgemmRun) do(threads int) {
 // rowBLAS, in blocks of one position's 64 rows spread over the cores.
 func (r *sgemmRun) rowBlocks() {
 	s := sgemmShape
-	blasImpl.sgemmBlocks(64, blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
+	kernel.Default.SgemmBlocks(64, blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 }
 
 func sgemmFlops() float64 {
@@ -142,7 +143,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			go func() { done <- e.Run(ctx) }()
 			defer func() { cancel(); <-done }()
 			in := ps[:batch]
-			// Warm up: the first runs allocate the graphs' buffers.
+			// Warm up: the first runs allocate the passes' buffers.
 			for i := 0; i < 2; i++ {
 				if _, err := e.Evaluate(ctx, in); err != nil {
 					b.Fatal(err)
@@ -225,29 +226,6 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 	}
 }
 
-// BenchmarkTrainStep measures training samples per second of the default
-// 8x8 net at the default batch, augmentation on.
-func BenchmarkTrainStep(b *testing.B) {
-	opts := DefaultTrainOptions()
-	tr, err := NewTrainer(mustModel(b, DefaultConfig(8), 1), opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	batch := randomSamples(8, opts.Batch, 1)
-	// Warm up: the first step allocates the graph's buffers.
-	if _, err := tr.Step(batch); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(batch); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N*opts.Batch)/b.Elapsed().Seconds(), "samples/s")
-}
-
 // BenchmarkEncode measures the input encoding alone.
 func BenchmarkEncode(b *testing.B) {
 	ps := randomPositions(8, 64, 1)
@@ -275,13 +253,13 @@ func BenchmarkEvaluateCores(b *testing.B) {
 	for _, procs := range []int{1, 2} {
 		for _, threads := range []int{1, 2} {
 			for _, busy := range []bool{false, true} {
-				if threads > 1 && !setBLASThreads(1) {
+				if threads > 1 && !kernel.SetBLASThreads(1) {
 					continue // gonum has no threads of its own
 				}
 				b.Run(fmt.Sprintf("procs=%d/blasthreads=%d/search=%v", procs, threads, busy), func(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-					setBLASThreads(threads)
-					defer setBLASThreads(1)
+					kernel.SetBLASThreads(threads)
+					defer kernel.SetBLASThreads(1)
 					e, err := NewEvaluator(m, EvalOptions{Batch: 32})
 					if err != nil {
 						b.Fatal(err)

@@ -2,7 +2,8 @@ package net
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/konanezero/konane/net/internal/kernel"
 )
 
 // The evaluator's backends (EvalOptions.Backend), chosen explicitly,
@@ -24,6 +25,13 @@ const (
 	BackendBF16 = "bf16"
 )
 
+// Backend names the matrix-multiply kernel of this binary, which the
+// float32 backend runs: "pure Go, AVX-512", "pure Go, AVX2+FMA" or
+// "pure Go, portable" on amd64 (bit-identical), "pure Go, gonum"
+// elsewhere, "OpenBLAS" built with -tags openblas (kernel.Backend says
+// more).
+var Backend = kernel.Backend
+
 // CheckBackend reports an unknown backend, or one this CPU and build
 // cannot run.
 func CheckBackend(name string) error {
@@ -31,61 +39,10 @@ func CheckBackend(name string) error {
 	case "", BackendFloat32:
 		return nil
 	case BackendBF16:
-		if !haveBF16 {
+		if !kernel.HaveBF16 {
 			return fmt.Errorf("net: backend bf16 needs AVX512_BF16, which this CPU or build lacks")
 		}
 		return nil
 	}
 	return fmt.Errorf("net: backend %q unknown (%s or %s)", name, BackendFloat32, BackendBF16)
-}
-
-// bf16Bits is x rounded to the nearest bfloat16, ties to even (as
-// toBF16AVX512 does).
-func bf16Bits(x float32) uint16 {
-	b := math.Float32bits(x)
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
-
-// bf16Weight lays out a linearOp's weight w (K, F) as sgemm8BF16's B:
-// per segment (tap) s, pairs of input channels (2q, 2q+1; the odd
-// channel count's last pair with a zero), row (s·pairs + q) of F
-// uint32s, the even channel in the low half.
-func bf16Weight(o *linearOp, w []float32) []uint32 {
-	segs, c := 1, o.k
-	if o.gather.w > 0 {
-		segs, c = 9, o.k/9
-	}
-	pairs, f := (c+1)/2, o.f
-	out := make([]uint32, segs*pairs*f)
-	for s := range segs {
-		for q := range pairs {
-			for j := range f {
-				lo := uint32(bf16Bits(w[(s*c+2*q)*f+j]))
-				var hi uint32
-				if 2*q+1 < c {
-					hi = uint32(bf16Bits(w[(s*c+2*q+1)*f+j]))
-				}
-				out[(s*pairs+q)*f+j] = lo | hi<<16
-			}
-		}
-	}
-	return out
-}
-
-// useBF16 makes the per-position products of an inference graph run on
-// the bf16 backend.
-func (gr *graph) useBF16() error {
-	for _, s := range gr.plan {
-		l, ok := s.op.(*linearOp)
-		if !ok || l.block == 0 {
-			continue
-		}
-		l.bf16 = true
-		l.prepareFused()
-		if l.offs == nil {
-			return fmt.Errorf("net: the bf16 backend cannot compute the %s network's %d×%d products", gr.cfg.Arch(), l.k, l.f)
-		}
-	}
-	return nil
 }

@@ -226,10 +226,10 @@ func (c Config) Arch() string {
 // per (direction, hop count) of a jump, each indexed by the origin square.
 func (c Config) actionPlanes() int { return 1 + 4*c.hops() }
 
-// slots is the length of the policy output row on the board of the shape
+// Slots is the length of the policy output row on the board of the shape
 // code (Position.Size): actionPlanes × W × H. Only the slots of actions
 // are ever used (see slotTable).
-func (c Config) slots(shape int) int {
+func (c Config) Slots(shape int) int {
 	w, h := rules.ShapeDims(shape)
 	return c.actionPlanes() * w * h
 }
@@ -260,60 +260,60 @@ func (c Config) Plays(shape int) bool {
 	return c.slotTable(shape) != nil
 }
 
-// paramSpec names one learnt tensor and its shape.
-type paramSpec struct {
-	name  string
-	shape []int
-	decay bool // subject to weight decay (weights, not biases)
+// Param names one learnt tensor of a network and its shape.
+type Param struct {
+	Name  string
+	Shape []int
+	Decay bool // subject to weight decay (weights, not biases)
 }
 
-// params lists every learnt tensor of the architecture, in a fixed order
+// Params lists every learnt tensor of the architecture, in a fixed order
 // (initialisation draws from the seed in this order). The auxiliary
 // heads' come last, so that the other weights of New do not depend on
 // them.
-func (c Config) params() []paramSpec {
+func (c Config) Params() []Param {
 	f := c.Filters
-	ps := []paramSpec{
+	ps := []Param{
 		{"stem.w", []int{f, c.Encoding().Planes(), 3, 3}, true},
 		{"stem.b", []int{1, f, 1, 1}, false},
 	}
 	for i := 0; i < c.Blocks; i++ {
 		p := fmt.Sprintf("block%d.", i)
 		ps = append(ps,
-			paramSpec{p + "conv1.w", []int{f, f, 3, 3}, true},
-			paramSpec{p + "conv1.b", []int{1, f, 1, 1}, false},
+			Param{p + "conv1.w", []int{f, f, 3, 3}, true},
+			Param{p + "conv1.b", []int{1, f, 1, 1}, false},
 		)
 		if c.GlobalPool {
-			ps = append(ps, paramSpec{p + "pool.w", []int{f, f}, true})
+			ps = append(ps, Param{p + "pool.w", []int{f, f}, true})
 		}
 		ps = append(ps,
-			paramSpec{p + "conv2.w", []int{f, f, 3, 3}, true},
-			paramSpec{p + "conv2.b", []int{1, f, 1, 1}, false},
+			Param{p + "conv2.w", []int{f, f, 3, 3}, true},
+			Param{p + "conv2.b", []int{1, f, 1, 1}, false},
 		)
 	}
 	a := c.actionPlanes()
 	ps = append(ps,
-		paramSpec{"policy.conv1.w", []int{f, f, 1, 1}, true},
-		paramSpec{"policy.conv1.b", []int{1, f, 1, 1}, false},
-		paramSpec{"policy.conv2.w", []int{a, f, 1, 1}, true},
-		paramSpec{"policy.conv2.b", []int{1, a, 1, 1}, false},
-		paramSpec{"value.fc1.w", []int{f, c.ValueHidden}, true},
-		paramSpec{"value.fc1.b", []int{1, c.ValueHidden}, false},
-		paramSpec{"value.fc2.w", []int{c.ValueHidden, 1}, true},
-		paramSpec{"value.fc2.b", []int{1, 1}, false},
+		Param{"policy.conv1.w", []int{f, f, 1, 1}, true},
+		Param{"policy.conv1.b", []int{1, f, 1, 1}, false},
+		Param{"policy.conv2.w", []int{a, f, 1, 1}, true},
+		Param{"policy.conv2.b", []int{1, a, 1, 1}, false},
+		Param{"value.fc1.w", []int{f, c.ValueHidden}, true},
+		Param{"value.fc1.b", []int{1, c.ValueHidden}, false},
+		Param{"value.fc2.w", []int{c.ValueHidden, 1}, true},
+		Param{"value.fc2.b", []int{1, 1}, false},
 	)
 	if c.Aux&AuxOwnership != 0 {
 		ps = append(ps,
-			paramSpec{"ownership.w", []int{1, f, 1, 1}, true},
-			paramSpec{"ownership.b", []int{1, 1, 1, 1}, false},
+			Param{"ownership.w", []int{1, f, 1, 1}, true},
+			Param{"ownership.b", []int{1, 1, 1, 1}, false},
 		)
 	}
 	if c.Aux&AuxMovesLeft != 0 {
 		ps = append(ps,
-			paramSpec{"movesleft.fc1.w", []int{f, c.ValueHidden}, true},
-			paramSpec{"movesleft.fc1.b", []int{1, c.ValueHidden}, false},
-			paramSpec{"movesleft.fc2.w", []int{c.ValueHidden, 1}, true},
-			paramSpec{"movesleft.fc2.b", []int{1, 1}, false},
+			Param{"movesleft.fc1.w", []int{f, c.ValueHidden}, true},
+			Param{"movesleft.fc1.b", []int{1, c.ValueHidden}, false},
+			Param{"movesleft.fc2.w", []int{c.ValueHidden, 1}, true},
+			Param{"movesleft.fc2.b", []int{1, 1}, false},
 		)
 	}
 	return ps

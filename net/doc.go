@@ -1,7 +1,9 @@
-// Package net is the policy-value network of Kōnane Zero, on Gorgonia: the
-// input encoding, the residual network, the batched evaluator that MCTS
-// consults (it implements mcts.Evaluator), the trainer that self-play
-// feeds, and versioned model files.
+// Package net is the policy-value network of Kōnane Zero: the input
+// encoding, the residual network, the batched evaluator that MCTS
+// consults (it implements mcts.Evaluator), the training options, samples
+// and checkpoint format that package net/train uses, and versioned model
+// files. Inference is plain Go over net/internal/kernel, without
+// Gorgonia (which only net/train uses).
 //
 // The design and its reasons: docs/internals/net.md.
 //
@@ -12,11 +14,5 @@
 //	g, ctx := errgroup.WithContext(ctx)
 //	g.Go(func() error { return e.Run(ctx) })      // the batching goroutine
 //	preds, err := e.Evaluate(ctx, positions)       // from many goroutines
-//	err = e.SetWeights(next)                       // same graphs, new weights
-//
-//	t, err := net.NewTrainer(m, net.DefaultTrainOptions())
-//	losses, err := t.Step(batch)                   // len(batch) == Batch
-//	next, err := t.Model(net.Metadata{Generation: 1, Parent: "gen-0000"})
-//	err = next.Save("gen-0001.safetensors")
-//	err = t.SaveCheckpoint("train.ckpt")           // LoadCheckpoint resumes
+//	err = e.SetWeights(next)                       // same passes, new weights
 package net

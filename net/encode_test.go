@@ -189,8 +189,8 @@ func TestActionSlots(t *testing.T) {
 		seen := make(map[int]int)
 		for a := 0; a < rules.NumActions(n); a++ {
 			s := int(cfg.slotTable(n)[a])
-			if s < 0 || s >= cfg.slots(n) {
-				t.Fatalf("size %d: action %d slot %d outside 0..%d", n, a, s, cfg.slots(n)-1)
+			if s < 0 || s >= cfg.Slots(n) {
+				t.Fatalf("size %d: action %d slot %d outside 0..%d", n, a, s, cfg.Slots(n)-1)
 			}
 			if b, dup := seen[s]; dup {
 				t.Fatalf("size %d: actions %d and %d share slot %d", n, a, b, s)

@@ -11,13 +11,12 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
-	"gorgonia.org/tensor"
 )
 
 // EvalOptions configures an Evaluator.
 type EvalOptions struct {
 	// Batch is the largest number of positions of one network run. The
-	// evaluator also compiles graphs for the powers of two below it and
+	// evaluator also makes forward passes for the powers of two below it and
 	// runs the smallest one that holds the positions waiting, padding the
 	// rest of it.
 	Batch int
@@ -113,15 +112,16 @@ var ErrStopped = errors.New("net: evaluator stopped")
 // their positions into batches and runs the network on them. Evaluate
 // blocks until Run has answered, so Run must be started (go e.Run(ctx))
 // before positions are evaluated. SetWeights puts new weights of the same
-// architecture into the compiled graphs, so that a training run builds
+// architecture into its forward passes, so that a training run builds
 // one evaluator and keeps it for every generation.
 type Evaluator struct {
 	cfg    Config
 	shape  int     // the board of every position (rules.ShapeCode: a Position's Size up to 8x8, 256+32W+H above)
 	slot   []int32 // cfg.slotTable(shape)
 	opts   EvalOptions
-	mu     sync.Mutex // held while a graph runs or its weights change
-	graphs []*graph   // increasing batch sizes, the last one opts.Batch
+	mu     sync.Mutex     // held while a pass runs or the weights change
+	passes []*forward     // increasing batch sizes, the last one opts.Batch
+	fw     forwardWeights // the passes' weights
 	cache  *cache[rules.Position]
 	// wideCache is EvaluateWide's cache, made by its first call.
 	wideCache atomic.Pointer[cache[rules.WidePosition]]
@@ -168,8 +168,8 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// NewEvaluator compiles the inference graphs of m for opts, for the board
-// m plays (Model.Shape: a multi-board network needs ForBoard first). It
+// NewEvaluator makes the forward passes of m for opts, for the board m
+// plays (Model.Shape: a multi-board network needs ForBoard first). It
 // starts no goroutine: the caller runs Run.
 func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 	if err := opts.Validate(); err != nil {
@@ -181,19 +181,23 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 	}
 	e := &Evaluator{cfg: m.cfg, shape: shape, slot: m.cfg.slotTable(shape), opts: opts, cache: newCache[rules.Position](opts.CacheSize),
 		requests: make(chan *request), stopped: make(chan struct{})}
+	fw, err := newForwardWeights(m.cfg, m.weights)
+	if err != nil {
+		return nil, err
+	}
+	e.fw = fw
 	for b := 1; ; b *= 2 {
 		if b > opts.Batch {
 			b = opts.Batch
 		}
-		gr, err := buildGraph(m.cfg, shape, b, m.weights, tensor.Float32, false, false)
+		fwd, err := newForward(m.cfg, shape, b, fw)
 		if err == nil && opts.Backend == BackendBF16 {
-			err = gr.useBF16()
+			err = fwd.useBF16()
 		}
 		if err != nil {
-			e.close()
 			return nil, err
 		}
-		e.graphs = append(e.graphs, gr)
+		e.passes = append(e.passes, fwd)
 		if b == opts.Batch {
 			break
 		}
@@ -202,7 +206,7 @@ func NewEvaluator(m *Model, opts EvalOptions) (*Evaluator, error) {
 }
 
 // SetWeights copies the weights of m, which must have the evaluator's
-// architecture, into every compiled graph and empties the cache: the
+// architecture, into its forward passes and empties the cache: the
 // evaluator then answers exactly as one newly built from m would. It is
 // meant for the moments when no Evaluate call is in flight (between two
 // generations of self-play); a call in flight may be answered with either
@@ -213,26 +217,17 @@ func (e *Evaluator) SetWeights(m *Model) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for _, gr := range e.graphs {
-		for i, p := range gr.params {
-			w, dst := m.weights[gr.specs[i].name], data32(p)
-			if len(w) != len(dst) {
-				return fmt.Errorf("net: weights of %s missing or of the wrong length", gr.specs[i].name)
-			}
-			copy(dst, w)
-		}
+	if err := e.fw.set(e.cfg, m.weights); err != nil {
+		return err
+	}
+	for _, fwd := range e.passes {
+		fwd.weightsChanged()
 	}
 	e.cache.clear()
 	if c := e.wideCache.Load(); c != nil {
 		c.clear()
 	}
 	return nil
-}
-
-func (e *Evaluator) close() {
-	for _, gr := range e.graphs {
-		gr.close()
-	}
 }
 
 // Size is the board of the network's inputs: its shape code, a
@@ -298,7 +293,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, ps []rules.Position) ([]mcts.P
 	}
 	r.from = append(r.from, len(r.moves))
 	encoding := e.cfg.Encoding()
-	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.Slots(e.shape)
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
@@ -382,7 +377,7 @@ func (e *Evaluator) EvaluateWide(ctx context.Context, ps []rules.WidePosition) (
 	}
 	r.from = append(r.from, len(r.wmoves))
 	encoding := e.cfg.Encoding()
-	enc, slots := encoding.EncodedLen(e.shape), e.cfg.slots(e.shape)
+	enc, slots := encoding.EncodedLen(e.shape), e.cfg.Slots(e.shape)
 	r.n, r.taken, r.filled, r.err = len(r.miss), 0, 0, nil
 	r.inputs, r.logits, r.values = resize(r.inputs, r.n*enc), resize(r.logits, r.n*slots), resize(r.values, r.n)
 	for k, i := range r.miss {
@@ -442,15 +437,13 @@ func softmaxMoves(moves []rules.Move, shape int, slot []int32, logits, pol []flo
 
 // Run gathers the positions of concurrent Evaluate calls into batches and
 // runs the network on them, until ctx is done; then the calls waiting get
-// ErrStopped and so do later ones. It returns nil after ctx is done, or
-// the error of a failed network run (which the waiting calls get too).
-// Run may be called once.
+// ErrStopped and so do later ones. It returns nil after ctx is done. Run
+// may be called once.
 func (e *Evaluator) Run(ctx context.Context) error {
 	if !e.started.CompareAndSwap(false, true) {
 		return errors.New("net: Evaluator.Run called twice")
 	}
 	defer close(e.stopped)
-	defer e.close()
 	var queue []*request // requests with positions not yet answered
 	fail := func(err error) {
 		for _, r := range queue {
@@ -501,27 +494,23 @@ func (e *Evaluator) Run(ctx context.Context) error {
 			}
 		}
 		timer.Stop()
-		var err error
-		if queue, err = e.runBatch(queue, min(waiting, e.opts.Batch)); err != nil {
-			fail(err)
-			return err
-		}
+		queue = e.runBatch(queue, min(waiting, e.opts.Batch))
 	}
 }
 
 // runBatch runs the network on the first count waiting positions of the
 // queue, answers them, and returns the queue without the requests fully
 // answered.
-func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
-	gr := e.graphs[len(e.graphs)-1]
-	for _, g := range e.graphs {
-		if g.batch >= count {
-			gr = g
+func (e *Evaluator) runBatch(queue []*request, count int) []*request {
+	fwd := e.passes[len(e.passes)-1]
+	for _, f := range e.passes {
+		if f.batch >= count {
+			fwd = f
 			break
 		}
 	}
-	enc, slots := e.cfg.Encoding().EncodedLen(e.shape), e.cfg.slots(e.shape)
-	x := data32(gr.x)
+	enc, slots := e.cfg.Encoding().EncodedLen(e.shape), e.cfg.Slots(e.shape)
+	x := fwd.x
 	parts := e.parts[:0]
 	row := 0
 	for _, r := range queue {
@@ -539,12 +528,9 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 	}
 	clear(x[row*enc:])
 	e.mu.Lock()
-	err := gr.run()
+	fwd.run()
 	e.mu.Unlock()
-	if err != nil {
-		return queue, err
-	}
-	logits, values := f32(gr.out.logits), f32(gr.out.value)
+	logits, values := fwd.logits(), fwd.values
 	for _, p := range parts {
 		copy(p.r.logits[p.from*slots:(p.from+p.n)*slots], logits[p.row*slots:(p.row+p.n)*slots])
 		copy(p.r.values[p.from:p.from+p.n], values[p.row:p.row+p.n])
@@ -552,7 +538,7 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 	}
 	e.batches.Add(1)
 	e.netPositions.Add(int64(count))
-	e.padding.Add(int64(gr.batch - count))
+	e.padding.Add(int64(fwd.batch - count))
 	rest := queue[:0]
 	for _, r := range queue {
 		if r.filled < r.n {
@@ -568,5 +554,5 @@ func (e *Evaluator) runBatch(queue []*request, count int) ([]*request, error) {
 	}
 	clear(parts)
 	e.parts = parts[:0]
-	return rest, nil
+	return rest
 }

@@ -5,18 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"weak"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/rules"
 	"golang.org/x/sync/errgroup"
-	"gorgonia.org/tensor"
 )
 
 var _ mcts.Evaluator = (*Evaluator)(nil)
@@ -333,68 +330,24 @@ func TestSetWeights(t *testing.T) {
 	}
 }
 
-// TestGraphsCollected checks that an evaluator's and a trainer's graphs
-// are garbage once they are no longer used. Gorgonia puts a finalizer on
-// each machine, and Go never collects a cycle through an object with a
-// finalizer: a graph that pointed to its machine while the machine
-// pointed back into it stayed in memory for good (every generation of a
-// training run leaked its evaluator that way).
-func TestGraphsCollected(t *testing.T) {
-	m := mustModel(t, tinyConfig(4), 1)
-	var graphs []weak.Pointer[graph]
-	func() {
-		e, err := NewEvaluator(m, EvalOptions{Batch: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- e.Run(ctx) }()
-		if _, err := e.Evaluate(ctx, randomPositions(4, 3, 1)); err != nil {
-			t.Fatal(err)
-		}
-		cancel()
-		<-done
-		tr, err := NewTrainer(m, TrainOptions{Batch: 4, LR: 0.01})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tr.Step(randomSamples(4, 4, 1)); err != nil {
-			t.Fatal(err)
-		}
-		for _, gr := range append(e.graphs, tr.gr) {
-			graphs = append(graphs, weak.Make(gr))
-		}
-	}()
-	runtime.GC()
-	runtime.GC()
-	for i, w := range graphs {
-		if w.Value() != nil {
-			t.Errorf("graph %d of %d still in memory", i, len(graphs))
-		}
-	}
-}
-
-// TestRunAllocatesNothing: after its first run, an inference graph reuses
-// every tensor, so a network run allocates nothing (BenchmarkEvaluate
+// TestRunAllocatesNothing: after its first run, a forward pass reuses
+// every buffer, so a network run allocates nothing (BenchmarkEvaluate
 // shows what Evaluate itself allocates: its results).
 func TestRunAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
 	m := mustModel(t, tinyConfig(8), 1)
-	gr, err := buildGraph(m.cfg, m.Shape(), 3, m.weights, tensor.Float32, false, false)
+	fw, err := newForwardWeights(m.cfg, m.weights)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gr.run(); err != nil {
+	fwd, err := newForward(m.cfg, m.Shape(), 3, fw)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(5, func() {
-		if err := gr.run(); err != nil {
-			t.Fatal(err)
-		}
-	}); n != 0 {
+	fwd.run()
+	if n := testing.AllocsPerRun(5, fwd.run); n != 0 {
 		t.Errorf("a network run allocates %v times", n)
 	}
 }
@@ -433,7 +386,7 @@ func TestDeepen(t *testing.T) {
 
 // TestWithCaptures: a network given the capture planes predicts what it
 // did (on positions of every phase, where the new planes are mostly not
-// empty), and it can learn from them.
+// empty); package train's TestCapturePlanesLearn trains them.
 func TestWithCaptures(t *testing.T) {
 	cfg := tinyConfig(6)
 	cfg.Captures = false
@@ -454,28 +407,6 @@ func TestWithCaptures(t *testing.T) {
 		if got[i].Value != want[i].Value || !slices.Equal(got[i].Policy, want[i].Policy) {
 			t.Fatalf("position %d: %v with the capture planes, %v without", i, got[i], want[i])
 		}
-	}
-	// One training step moves the new planes' weights off zero.
-	tr, err := NewTrainer(c, TrainOptions{Batch: 8, LR: 0.01})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tr.Step(randomSamples(6, 8, 5)); err != nil {
-		t.Fatal(err)
-	}
-	trained, err := tr.Model(c.Meta())
-	if err != nil {
-		t.Fatal(err)
-	}
-	planes := EncodingCaptures.Planes()
-	moved := false
-	for f := 0; f < cfg.Filters; f++ {
-		for _, v := range trained.weights["stem.w"][(f*planes+EncodingOrigins.Planes())*9 : (f+1)*planes*9] {
-			moved = moved || v != 0
-		}
-	}
-	if !moved {
-		t.Error("the capture planes' stem weights are still zero after a training step")
 	}
 	if _, err := c.WithCaptures(); err == nil {
 		t.Error("widening a network that has the capture planes: no error")

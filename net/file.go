@@ -50,8 +50,8 @@ func (m *Model) write(w io.Writer) error {
 // tensors lists the weights in parameter order, names prefixed.
 func (m *Model) tensors(prefix string) []stTensor {
 	var ts []stTensor
-	for _, p := range m.cfg.params() {
-		ts = append(ts, stTensor{name: prefix + p.name, shape: p.shape, data: m.weights[p.name]})
+	for _, p := range m.cfg.Params() {
+		ts = append(ts, stTensor{name: prefix + p.Name, shape: p.Shape, data: m.weights[p.Name]})
 	}
 	return ts
 }
@@ -267,18 +267,18 @@ func decode(data []byte) (*Model, error) {
 // checks their shapes.
 func weightsFrom(cfg Config, tensors map[string]stTensor, prefix string) (map[string][]float32, error) {
 	w := make(map[string][]float32)
-	for _, p := range cfg.params() {
-		t, ok := tensors[prefix+p.name]
+	for _, p := range cfg.Params() {
+		t, ok := tensors[prefix+p.Name]
 		if !ok {
-			return nil, fmt.Errorf("%w: tensor %s of the %s architecture is missing", ErrFormat, prefix+p.name, cfg.Arch())
+			return nil, fmt.Errorf("%w: tensor %s of the %s architecture is missing", ErrFormat, prefix+p.Name, cfg.Arch())
 		}
-		if !equalShape(t.shape, p.shape) {
-			return nil, fmt.Errorf("%w: tensor %s has shape %v, want %v", ErrFormat, t.name, t.shape, p.shape)
+		if !equalShape(t.shape, p.Shape) {
+			return nil, fmt.Errorf("%w: tensor %s has shape %v, want %v", ErrFormat, t.name, t.shape, p.Shape)
 		}
 		if err := checkFinite(t); err != nil {
 			return nil, err
 		}
-		w[p.name] = t.data
+		w[p.Name] = t.data
 	}
 	return w, nil
 }

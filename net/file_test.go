@@ -88,8 +88,8 @@ func rewrite(t *testing.T, data []byte, key, value string) []byte {
 	}
 	meta[key] = value
 	var ts []stTensor
-	for _, p := range DefaultConfig(6).params() {
-		ts = append(ts, tensors[p.name])
+	for _, p := range DefaultConfig(6).Params() {
+		ts = append(ts, tensors[p.Name])
 	}
 	var b bytes.Buffer
 	if err := writeSafetensors(&b, meta, ts); err != nil {
@@ -200,8 +200,7 @@ func TestLoadRefusesEndlessFile(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Load(/dev/zero) reads on")
 	}
-	var tr Trainer
-	if err := tr.LoadCheckpoint("/dev/zero"); !errors.Is(err, ErrFormat) {
+	if _, err := LoadCheckpoint("/dev/zero"); !errors.Is(err, ErrFormat) {
 		t.Fatalf("LoadCheckpoint(/dev/zero): %v, want ErrFormat", err)
 	}
 }

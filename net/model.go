@@ -36,7 +36,7 @@ type Metadata struct {
 type Model struct {
 	cfg     Config
 	meta    Metadata
-	weights map[string][]float32 // by paramSpec.name, row-major
+	weights map[string][]float32 // by Param.Name, row-major
 	// shape is the board it plays (a Position's Size), set by ForBoard;
 	// 0 for the network's own board (Size×Size; none for a multi-board
 	// network).
@@ -54,20 +54,20 @@ func New(cfg Config, seed uint64) (*Model, error) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6e6574)) // stream "net"
 	w := make(map[string][]float32)
-	for _, p := range cfg.params() {
-		data := make([]float32, prod(p.shape))
+	for _, p := range cfg.Params() {
+		data := make([]float32, prod(p.Shape))
 		std := 0.0
 		switch {
-		case !p.decay: // biases start at zero
-		case strings.HasSuffix(p.name, "conv2.w") && strings.HasPrefix(p.name, "block"):
+		case !p.Decay: // biases start at zero
+		case strings.HasSuffix(p.Name, "conv2.w") && strings.HasPrefix(p.Name, "block"):
 			// Fixup: the residual branch starts at zero.
-		case strings.HasSuffix(p.name, "pool.w"):
-			std = 0.1 / math.Sqrt(float64(p.shape[0]))
-		case p.name == "policy.conv2.w" || p.name == "value.fc2.w" || p.name == "ownership.w" || p.name == "movesleft.fc2.w":
-			std = 0.1 / math.Sqrt(float64(fanIn(p.shape)))
+		case strings.HasSuffix(p.Name, "pool.w"):
+			std = 0.1 / math.Sqrt(float64(p.Shape[0]))
+		case p.Name == "policy.conv2.w" || p.Name == "value.fc2.w" || p.Name == "ownership.w" || p.Name == "movesleft.fc2.w":
+			std = 0.1 / math.Sqrt(float64(fanIn(p.Shape)))
 		default:
-			std = math.Sqrt(2 / float64(fanIn(p.shape)))
-			if strings.HasSuffix(p.name, "conv1.w") && strings.HasPrefix(p.name, "block") {
+			std = math.Sqrt(2 / float64(fanIn(p.Shape)))
+			if strings.HasSuffix(p.Name, "conv1.w") && strings.HasPrefix(p.Name, "block") {
 				std /= math.Sqrt(float64(cfg.Blocks))
 			}
 		}
@@ -76,7 +76,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 				data[i] = float32(rng.NormFloat64() * std)
 			}
 		}
-		w[p.name] = data
+		w[p.Name] = data
 	}
 	return &Model{
 		cfg: cfg,
@@ -191,6 +191,32 @@ func BoardList(boards []rules.Board) string {
 
 // Meta returns the metadata.
 func (m *Model) Meta() Metadata { return m.meta }
+
+// FromWeights returns the model of cfg with the given weights, one per
+// Config.Params entry and of its size, and metadata (its versions, size
+// and architecture set from cfg, as WithMeta does). The model keeps the
+// slices: the caller must not change them afterwards.
+func FromWeights(cfg Config, meta Metadata, weights map[string][]float32) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ps := cfg.Params()
+	for _, p := range ps {
+		if len(weights[p.Name]) != prod(p.Shape) {
+			return nil, fmt.Errorf("net: weights of %s missing or of the wrong length", p.Name)
+		}
+	}
+	if len(weights) != len(ps) {
+		return nil, fmt.Errorf("net: %d weight tensors for the %s network's %d", len(weights), cfg.Arch(), len(ps))
+	}
+	m := &Model{cfg: cfg, meta: meta, weights: weights}
+	m.fixMeta()
+	return m, nil
+}
+
+// Weight returns a copy of the weights of the learnt tensor named name
+// (a Config.Params entry's), nil if the network has none of that name.
+func (m *Model) Weight(name string) []float32 { return slices.Clone(m.weights[name]) }
 
 // WithMeta returns a model sharing m's weights with other metadata, for
 // example a new generation number or parent. The versions, size and

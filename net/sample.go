@@ -220,13 +220,6 @@ func (s Sample) MovesLeftOK() bool {
 	return s.MovesLeft >= 0 && s.MovesLeft <= squares
 }
 
-// movesLeftTarget is the moves-left head's target for a sample of a board
-// of the given number of squares: the plies left as a fraction of them,
-// at most 1.
-func movesLeftTarget(movesLeft, squares int) float32 {
-	return min(1, float32(movesLeft)/float32(squares))
-}
-
 func contains(moves []rules.Move, m rules.Move) bool {
 	for _, x := range moves {
 		if x == m {
@@ -234,4 +227,117 @@ func contains(moves []rules.Move, m rules.Move) bool {
 		}
 	}
 	return false
+}
+
+// maskedLogit is added to the logit of every illegal action before the
+// softmax: exp of it is exactly 0 in float32 and float64, and it stays
+// finite, so a zero target times its log-probability is 0, not NaN.
+const maskedLogit = -1e9
+
+// SampleEncoder writes samples as the rows of a training batch of a
+// network of one board: the inputs, the policy's mask and target, and
+// the auxiliary heads' targets, as the network's training reads them. It
+// keeps buffers for the legal moves: it belongs to one goroutine at a
+// time.
+type SampleEncoder struct {
+	cfg       Config
+	shape     int
+	w, h      int
+	legal     []rules.Move
+	wideLegal []rules.WideMove
+}
+
+// NewSampleEncoder returns the encoder of samples of the board of the
+// shape code (Sample.Shape) for a network of cfg (Check refuses every
+// sample if the network cannot play the board).
+func NewSampleEncoder(cfg Config, shape int) *SampleEncoder {
+	w, h := rules.ShapeDims(shape)
+	return &SampleEncoder{cfg: cfg, shape: shape, w: w, h: h,
+		legal: make([]rules.Move, 0, rules.MaxMoves), wideLegal: make([]rules.WideMove, 0, rules.WideMaxMoves)}
+}
+
+// InputLen is the number of inputs of a row (Encoding.EncodedLen), Slots
+// that of policy logits (Config.Slots), Squares that of ownership
+// targets (the board's squares).
+func (e *SampleEncoder) InputLen() int { return e.cfg.Encoding().EncodedLen(e.shape) }
+func (e *SampleEncoder) Slots() int    { return e.cfg.Slots(e.shape) }
+func (e *SampleEncoder) Squares() int  { return e.w * e.h }
+
+// Check reports why s cannot train the network on the encoder's board:
+// another board, and every reason of Sample.check.
+func (e *SampleEncoder) Check(s Sample) error {
+	if s.Shape() != e.shape {
+		return fmt.Errorf("a %s position for the %dx%d board's encoder", s.Dims(), e.w, e.h)
+	}
+	var err error
+	if s.IsWide() {
+		_, err = s.checkWide(e.cfg, e.wideLegal)
+	} else {
+		_, err = s.check(e.cfg, e.legal)
+	}
+	return err
+}
+
+// Encode writes sample s (checked, and already transformed by any
+// symmetry) as one row of a batch: its InputLen inputs into x, its mask
+// into mask (0 on the slots of legal actions, maskedLogit on the others)
+// and its target distribution into policy (the policy normalised, 0
+// outside it; all 0 for a value-only sample), both of Slots entries.
+func (e *SampleEncoder) Encode(s Sample, x, mask, policy []float32) {
+	clear(policy)
+	for i := range mask {
+		mask[i] = maskedLogit
+	}
+	var sum float32
+	for _, ap := range s.Policy {
+		sum += ap.Prob
+	}
+	encoding := e.cfg.Encoding()
+	if s.IsWide() {
+		moves := s.Wide.LegalMoves(e.wideLegal[:0])
+		encoding.encodeWideRows(s.Wide, moves, x)
+		hops := e.cfg.hops()
+		for _, m := range moves {
+			mask[wideSlot(m, e.w, hops)] = 0
+		}
+		for _, ap := range s.Policy {
+			policy[wideSlot(rules.WideActionMove(int(ap.Action), e.w, e.h), e.w, hops)] += ap.Prob / sum
+		}
+		return
+	}
+	slot := e.cfg.slotTable(e.shape)
+	moves := s.Position.LegalMoves(e.legal[:0])
+	encoding.encodeRows(s.Position, moves, x)
+	for _, m := range moves {
+		mask[slot[rules.ActionIndex(m, e.shape)]] = 0
+	}
+	for _, ap := range s.Policy {
+		policy[int(slot[ap.Action])] += ap.Prob / sum
+	}
+}
+
+// AuxTargets writes the ownership target of s into own, unless it is
+// nil (Squares entries: 1 on every square holding a stone at the game's
+// end, square (row, col) at row·W + col), and returns the sample's
+// weight in the auxiliary losses (1 if it has auxiliary targets, else 0)
+// and its moves-left target (the plies left as a fraction of the
+// board's squares, at most 1).
+func (e *SampleEncoder) AuxTargets(s Sample, own []float32) (weight, movesLeft float32) {
+	w, h := e.w, e.h
+	for r := 0; r < h && own != nil; r++ {
+		for c := 0; c < w; c++ {
+			if s.IsWide() {
+				own[r*w+c] = 0
+				if s.WideFinal.Has(rules.WideSquareAt(r, c)) {
+					own[r*w+c] = 1
+				}
+				continue
+			}
+			own[r*w+c] = float32(s.Final >> rules.SquareAt(r, c) & 1)
+		}
+	}
+	if !s.HasAux() {
+		return 0, 0
+	}
+	return 1, min(1, float32(s.MovesLeft)/float32(w*h))
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the konane binary with the fastest network backend available and
-# says which one it used:
+# says which one it used, and konane-train beside it (konane with the
+# trainer, -tags trainer, which "konane train" runs):
 #
 #   scripts/build.sh [OUT]          # default OUT: ./konane
 #   BACKEND=openblas scripts/build.sh   # pin a backend: openblas or gonum
@@ -39,4 +40,5 @@ esac
 tags=""
 [ "$backend" = openblas ] && tags="openblas"
 go build -tags "$tags" -o "$out" ./cmd/konane
-echo "build: $("$out" version)" >&2
+go build -tags "trainer${tags:+,$tags}" -o "$(dirname "$out")/konane-train" ./cmd/konane
+echo "build: $("$out" version), and konane-train beside it" >&2

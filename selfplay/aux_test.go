@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"github.com/konanezero/konane/runfiles"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
@@ -174,7 +176,7 @@ func TestAuxRun(t *testing.T) {
 	quiet := func(string, ...any) {}
 	var log []string // the generations' log lines, as konane train prints them
 	hooks := Hooks{Generation: func(m runfiles.Metrics) { log = append(log, m.String()) }}
-	if err := Run(context.Background(), dir, cfg, hooks, quiet); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, hooks, quiet); err != nil {
 		t.Fatal(err)
 	}
 	// The auxiliary losses are in metrics.csv and in the generation's log line.
@@ -190,7 +192,7 @@ func TestAuxRun(t *testing.T) {
 		t.Fatalf("saved heads %v, %v", saved.Net.Aux, err)
 	}
 	saved.Generations = 2
-	if err := Run(context.Background(), dir, saved, Hooks{}, quiet); err != nil {
+	if err := Run(context.Background(), dir, saved, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	m, err := net.Load(filepath.Join(dir, "models", "gen-000002.safetensors"))

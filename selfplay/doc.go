@@ -13,5 +13,5 @@
 //
 //	cfg := selfplay.DefaultConfig(6)
 //	cfg.Duration = 30 * time.Minute
-//	err := selfplay.Run(ctx, "runs/6x6", cfg, selfplay.Hooks{}, log.Printf)
+//	err := selfplay.Run(ctx, "runs/6x6", cfg, train.New, selfplay.Hooks{}, log.Printf)
 package selfplay

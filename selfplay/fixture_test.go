@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
-	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/runstore"
@@ -78,7 +80,7 @@ func TestMakeFixtures(t *testing.T) {
 	ctx := context.Background()
 	local := filepath.Join("testdata", "run-local")
 	os.RemoveAll(local)
-	if err := Run(ctx, local, fixtureConfig(), Hooks{}, t.Logf); err != nil {
+	if err := Run(ctx, local, fixtureConfig(), train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(local, "lock"))
@@ -92,7 +94,7 @@ func TestMakeFixtures(t *testing.T) {
 	}
 	defer store.Close()
 	stop := feedWorkers(t, ctx, store, 2)
-	err = TrainFromWorkers(ctx, store, fixtureConfig(), Hooks{}, t.Logf)
+	err = TrainFromWorkers(ctx, store, fixtureConfig(), train.New, Hooks{}, t.Logf)
 	stop()
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +192,7 @@ func TestResumeLocalFixture(t *testing.T) {
 	dir := copyFixture(t, "run-local")
 	cfg := fixtureConfig()
 	cfg.Generations = 3
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	st, err := NewRunDir(dir).readState()
@@ -237,7 +239,7 @@ func TestResumeWorkersFixture(t *testing.T) {
 	cfg := fixtureConfig()
 	cfg.Generations = 3
 	stop := feedWorkers(t, ctx, store, 1)
-	err = TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf)
+	err = TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf)
 	stop()
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/net"
 )
@@ -31,7 +33,7 @@ func TestMain(m *testing.M) {
 			Gate:       func(int) { say("gate") },
 			Generation: func(runfiles.Metrics) { say("generation") },
 		}
-		if err := Run(context.Background(), dir, cfg, hooks, func(string, ...any) {}); err != nil {
+		if err := Run(context.Background(), dir, cfg, train.New, hooks, func(string, ...any) {}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -83,7 +85,7 @@ func TestKillNineResumes(t *testing.T) {
 	}
 	cfg := tinyConfig()
 	cfg.Generations = st.Generation + 1
-	if err := Run(context.Background(), dir, cfg, Hooks{}, func(string, ...any) {}); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, func(string, ...any) {}); err != nil {
 		t.Fatalf("resuming after kill -9: %v", err)
 	}
 	if st2, _ := NewRunDir(dir).readState(); st2.Generation != st.Generation+1 {

@@ -3,7 +3,6 @@ package selfplay
 import (
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/runfiles"
 )
 
 // TestOneTrainerPerRun starts a training process, checks that a second

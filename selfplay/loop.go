@@ -33,6 +33,34 @@ type gameSource interface {
 	redo() string
 }
 
+// Trainer is what the generation loop needs of a trainer: package
+// net/train's, which only the training binary links (konane-train), so
+// that a player's binary carries no gradients. Run and TrainFromWorkers
+// take its constructor (train.New).
+type Trainer interface {
+	Step(batch []net.Sample) (net.Losses, error)
+	Model(meta net.Metadata) (*net.Model, error)
+	SetLR(lr float64) error
+	MarshalCheckpoint() ([]byte, error)
+	RestoreCheckpoint(data []byte, name string) error
+}
+
+// newTrainer is a Trainer constructor, as Run and TrainFromWorkers take
+// it, made an interface's.
+type newTrainer func(m *net.Model, opts net.TrainOptions) (Trainer, error)
+
+// TrainerFunc returns the constructor newT (train.New) as one of
+// Trainers, for a caller that holds it in a variable of that type.
+func TrainerFunc[T Trainer](newT func(*net.Model, net.TrainOptions) (T, error)) func(*net.Model, net.TrainOptions) (Trainer, error) {
+	return func(m *net.Model, opts net.TrainOptions) (Trainer, error) {
+		t, err := newT(m, opts)
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+}
+
 // loop is a run's generation loop: per generation, the games of its
 // source, training, the checkpoint and the model, then the commit.
 type loop struct {
@@ -40,7 +68,7 @@ type loop struct {
 	cfg        Config
 	st         runfiles.State // the last commit
 	wallBefore float64        // wall seconds of the run before this session
-	trainer    *net.Trainer
+	trainer    Trainer
 	replay     *Replay
 	all        []runfiles.Metrics
 	hooks      Hooks
@@ -51,9 +79,9 @@ type loop struct {
 }
 
 // openLoop checks or writes the run's configuration and loads its state,
-// its trainer, its replay buffer and its metrics. check (nil: none) runs
-// before the first write.
-func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), check func() error) (*loop, error) {
+// its trainer (made by newT), its replay buffer and its metrics. check
+// (nil: none) runs before the first write.
+func openLoop(d *RunDir, cfg Config, newT newTrainer, hooks Hooks, logf func(string, ...any), check func() error) (*loop, error) {
 	if check == nil {
 		check = func() error { return nil }
 	}
@@ -80,7 +108,7 @@ func openLoop(d *RunDir, cfg Config, hooks Hooks, logf func(string, ...any), che
 		return nil, err
 	}
 	l := &loop{dir: d, cfg: cfg, st: st, wallBefore: st.WallSecs, hooks: hooks, logf: logf, check: check}
-	if l.trainer, err = openTrainer(d, cfg, st); err != nil {
+	if l.trainer, err = openTrainer(d, cfg, st, newT); err != nil {
 		return nil, err
 	}
 	l.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)

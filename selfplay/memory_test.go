@@ -2,9 +2,11 @@ package selfplay
 
 import (
 	"context"
-	"github.com/konanezero/konane/runfiles"
 	"runtime"
 	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/mcts"
 )
@@ -41,7 +43,7 @@ func TestRunMemoryFlat(t *testing.T) {
 			most = ms.HeapInuse
 		}
 	}}
-	if err := Run(context.Background(), t.TempDir(), cfg, hooks, func(string, ...any) {}); err != nil {
+	if err := Run(context.Background(), t.TempDir(), cfg, train.New, hooks, func(string, ...any) {}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("heap in use after GC: %.1f MB at generation %d, at most %.1f MB up to generation %d", float64(base)/(1<<20), from, float64(most)/(1<<20), cfg.Generations)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/runfiles"
 )
@@ -124,7 +125,7 @@ func TestMultiBoardRun(t *testing.T) {
 	quiet := func(string, ...any) {}
 	whole := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, whole, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	d := NewRunDir(whole)
@@ -157,7 +158,7 @@ func TestMultiBoardRun(t *testing.T) {
 
 	split := t.TempDir()
 	cfg.Generations = 1
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Generations = 2
@@ -168,10 +169,10 @@ func TestMultiBoardRun(t *testing.T) {
 			stop()
 		}
 	}}
-	if err := Run(stopCtx, split, cfg, interrupt, quiet); err != nil {
+	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := modelTensorsHash(t, filepath.Join(whole, "models/gen-000002.safetensors")), modelTensorsHash(t, filepath.Join(split, "models/gen-000002.safetensors")); a != b {
@@ -192,7 +193,7 @@ func TestMultiBoardRun(t *testing.T) {
 	// Another board list is refused, naming it.
 	other := cfg
 	other.Boards = cfg.Boards[:2]
-	err = Run(ctx, split, other, Hooks{}, quiet)
+	err = Run(ctx, split, other, train.New, Hooks{}, quiet)
 	if err == nil || !strings.Contains(err.Error(), "boards") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("another board list: %v", err)
 	}
@@ -222,7 +223,7 @@ func TestMultiBoardRun(t *testing.T) {
 		}
 	}
 	cfg.Generations = 3
-	err = Run(ctx, split, cfg, Hooks{}, quiet)
+	err = Run(ctx, split, cfg, train.New, Hooks{}, quiet)
 	if err == nil || !strings.Contains(err.Error(), "holds the samples of one board (4, format version") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("an old shard in a multi-board run: %v", err)
 	}

@@ -24,8 +24,8 @@ type Hooks struct {
 	Generation func(m runfiles.Metrics) // a generation is complete and saved
 }
 
-// Run trains in dir until the config's stop condition or ctx is done,
-// playing its own games (seeded: the same seed gives the same games,
+// Run trains in dir, with the trainers newT makes (train.New), until the
+// config's stop condition or ctx is done, playing its own games (seeded: the same seed gives the same games,
 // shards and models). A directory that already holds a run is resumed
 // exactly where its last completed generation left it; the config must
 // then match the saved one (see Config). On cancellation Run stops after
@@ -36,7 +36,7 @@ type Hooks struct {
 // Run holds the trainer's lock of the directory (see OpenRunDir) while it
 // runs: a second Run on the same directory, in this process or another,
 // fails at once with a *LockedError naming the process holding it.
-func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(format string, a ...any)) error {
+func Run[T Trainer](ctx context.Context, dir string, cfg Config, newT func(*net.Model, net.TrainOptions) (T, error), hooks Hooks, logf func(format string, a ...any)) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func Run(ctx context.Context, dir string, cfg Config, hooks Hooks, logf func(for
 	}
 	defer d.Close()
 	cfg.Games = ModeLocal
-	l, err := openLoop(d, cfg, hooks, logf, nil)
+	l, err := openLoop(d, cfg, TrainerFunc(newT), hooks, logf, nil)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ type genWork struct {
 	dir     *RunDir
 	cfg     Config
 	gen     int
-	trainer *net.Trainer
+	trainer Trainer
 	replay  *Replay
 	best    string // the model that plays self-play when gating; "" = the trainer's
 	hooks   Hooks
@@ -540,7 +540,7 @@ func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Mod
 // openTrainer returns the run's trainer: a new network for a new run (or
 // the model it starts from, Config.Init), else the checkpoint of the last
 // completed generation.
-func openTrainer(d *RunDir, cfg Config, st runfiles.State) (*net.Trainer, error) {
+func openTrainer(d *RunDir, cfg Config, st runfiles.State, newT newTrainer) (Trainer, error) {
 	model, err := net.New(cfg.Net, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -555,7 +555,7 @@ func openTrainer(d *RunDir, cfg Config, st runfiles.State) (*net.Trainer, error)
 	if err != nil {
 		return nil, err
 	}
-	t, err := net.NewTrainer(model, cfg.Train)
+	t, err := newT(model, cfg.Train)
 	if err != nil {
 		return nil, err
 	}

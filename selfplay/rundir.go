@@ -797,7 +797,7 @@ func LatestModel(dir string) (string, error) { return NewRunDir(dir).LatestModel
 
 // saveCheckpoint saves the trainer after generation gen and returns the
 // sha256 of the checkpoint, which the commit records (see loadCheckpoint).
-func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error) {
+func (d *RunDir) saveCheckpoint(gen int, t Trainer) (sum string, err error) {
 	data, err := t.MarshalCheckpoint()
 	if err != nil {
 		return "", err
@@ -811,7 +811,7 @@ func (d *RunDir) saveCheckpoint(gen int, t *net.Trainer) (sum string, err error)
 // loadCheckpoint restores the trainer from the checkpoint that st
 // commits; one whose sha256 is not the one st recorded (a checkpoint of
 // another generation or run copied over it) is refused.
-func (d *RunDir) loadCheckpoint(st runfiles.State, t *net.Trainer) error {
+func (d *RunDir) loadCheckpoint(st runfiles.State, t Trainer) error {
 	key := runfiles.CheckpointFileKey(st.Checkpoint)
 	data, err := d.readFile(key)
 	if err == nil && st.CheckpointSHA256 != "" {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
@@ -71,7 +72,7 @@ func TestRunRefusesBadFiles(t *testing.T) {
 				}
 			}
 			before := snapshot(t, dir)
-			err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+			err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf)
 			var fe *FileError
 			if !errors.As(err, &fe) {
 				t.Fatalf("Run: %v, want a *FileError", err)
@@ -90,7 +91,7 @@ func TestRunRefusesBadFiles(t *testing.T) {
 	for _, sub := range []string{runfiles.ModelsDir, runfiles.ReplayDir} {
 		os.MkdirAll(filepath.Join(dir, sub), 0o755)
 	}
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatalf("new directory: %v", err)
 	}
 	if st, err := NewRunDir(dir).readState(); err != nil || st.Generation != 1 {
@@ -209,7 +210,7 @@ func TestFiltersChangedBlamesConfig(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, runfiles.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+	err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf)
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Path != filepath.Join(dir, runfiles.ConfigFile) || !strings.Contains(err.Error(), "the run trained") {
 		t.Fatalf("resume with other filters: %v, want an error naming config.json", err)
@@ -290,7 +291,7 @@ func TestResumeChecksModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Generations = 3
-		err = Run(context.Background(), run, cfg, Hooks{}, t.Logf)
+		err = Run(context.Background(), run, cfg, train.New, Hooks{}, t.Logf)
 		var fe *FileError
 		if !errors.As(err, &fe) || fe.Path != model || !strings.Contains(err.Error(), "the model was replaced") {
 			t.Errorf("resume after the %s model was replaced: %v, want a FileError naming it", c.what, err)
@@ -305,7 +306,7 @@ func tinyRun(t *testing.T, gens int) (string, Config) {
 	dir := t.TempDir()
 	cfg := tinyConfig()
 	cfg.Generations = gens
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	return dir, cfg
@@ -318,7 +319,7 @@ func resumeLog(t *testing.T, dir string, cfg Config, gens int) []string {
 	cfg.Generations = gens
 	var logged []string
 	logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-	if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, logf); err != nil {
 		t.Fatal(err)
 	}
 	return logged

@@ -3,12 +3,14 @@ package selfplay
 import (
 	"context"
 	"encoding/json"
-	"github.com/konanezero/konane/runfiles"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/net"
 )
@@ -64,7 +66,7 @@ func checkpointLR(t *testing.T, dir string, cfg Config, gen int) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := net.NewTrainer(m, cfg.Train)
+	tr, err := train.New(m, cfg.Train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,16 +87,16 @@ func TestScheduleRunResumesExactly(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg.Generations = 3
-	if err := Run(ctx, whole, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	split := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Generations = 3
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	sameOutputs(t, whole, split)
@@ -122,7 +124,7 @@ func TestScheduleRunResumesExactly(t *testing.T) {
 	}
 	// The schedule is part of the run's identity.
 	cfg.Schedule = cfg.Schedule[:2]
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err == nil || !strings.Contains(err.Error(), "schedule") {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err == nil || !strings.Contains(err.Error(), "schedule") {
 		t.Errorf("changed schedule: err = %v, want a refusal naming the schedule", err)
 	}
 }
@@ -138,7 +140,7 @@ func TestRunWithoutSchedule(t *testing.T) {
 	quiet := func(string, ...any) {}
 	dir := t.TempDir()
 	cfg.Generations = 1
-	if err := Run(ctx, dir, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, dir, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
@@ -157,7 +159,7 @@ func TestRunWithoutSchedule(t *testing.T) {
 		t.Fatalf("read back schedule %v, %v; want none", saved.Schedule, err)
 	}
 	saved.Generations = 2
-	if err := Run(ctx, dir, saved, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, dir, saved, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if lr := checkpointLR(t, dir, cfg, 2); lr != 0.01 {
@@ -166,7 +168,7 @@ func TestRunWithoutSchedule(t *testing.T) {
 	// The default schedule is refused on it: a run keeps its identity.
 	withDefault := saved
 	withDefault.Schedule = DefaultSchedule(4)
-	if err := Run(ctx, dir, withDefault, Hooks{}, quiet); err == nil || !strings.Contains(err.Error(), "schedule") {
+	if err := Run(ctx, dir, withDefault, train.New, Hooks{}, quiet); err == nil || !strings.Contains(err.Error(), "schedule") {
 		t.Errorf("default schedule on an old run: err = %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/konanezero/konane/runfiles"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -14,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runfiles"
 
 	"github.com/konanezero/konane/arena"
 	"github.com/konanezero/konane/mcts"
@@ -172,13 +174,13 @@ func TestRunResumesExactly(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg.Generations = 3
-	if err := Run(ctx, whole, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 
 	split := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, split, cfg, Hooks{}, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
 		t.Fatal(err)
 	}
 	// The third generation is interrupted after some games: Run returns nil,
@@ -192,7 +194,7 @@ func TestRunResumesExactly(t *testing.T) {
 			stop()
 		}
 	}}
-	if err := Run(stopCtx, split, cfg, interrupt, quiet); err != nil {
+	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := NewRunDir(split).readState(); st.Generation != 2 {
@@ -206,7 +208,7 @@ func TestRunResumesExactly(t *testing.T) {
 	var replayed int
 	var resumed runfiles.Metrics
 	count := Hooks{Game: func() { replayed++ }, Generation: func(m runfiles.Metrics) { resumed = m }}
-	if err := Run(ctx, split, cfg, count, quiet); err != nil {
+	if err := Run(ctx, split, cfg, train.New, count, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if replayed != cfg.GamesPerGen {
@@ -229,7 +231,7 @@ func TestRunResumesExactly(t *testing.T) {
 
 	// A different configuration is refused with a clear error.
 	cfg.Seed++
-	err := Run(ctx, split, cfg, Hooks{}, quiet)
+	err := Run(ctx, split, cfg, train.New, Hooks{}, quiet)
 	if err == nil || !strings.Contains(err.Error(), "different configuration (seed: saved 1, given 2)") {
 		t.Fatalf("changed seed: err = %v", err)
 	}
@@ -276,7 +278,7 @@ func TestRunWithGate(t *testing.T) {
 	cfg.Gate = GateConfig{Games: 4, Sims: 2, SPRT: arena.SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}}
 	dir := t.TempDir()
 	var gates int
-	if err := Run(context.Background(), dir, cfg, Hooks{Gate: func(int) { gates++ }}, func(string, ...any) {}); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{Gate: func(int) { gates++ }}, func(string, ...any) {}); err != nil {
 		t.Fatal(err)
 	}
 	if gates != 2 {
@@ -401,7 +403,7 @@ func TestInitModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Init = path
-	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, runfiles.State{})
+	tr, err := openTrainer(NewRunDir(t.TempDir()), cfg, runfiles.State{}, TrainerFunc(train.New))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +420,7 @@ func TestInitModel(t *testing.T) {
 	// is: the file is not read again.
 	loaded := cfg
 	loaded.Init, loaded.InitModel = filepath.Join(t.TempDir(), "gone.safetensors"), src
-	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, runfiles.State{}); err != nil {
+	if tr, err = openTrainer(NewRunDir(t.TempDir()), loaded, runfiles.State{}, TrainerFunc(train.New)); err != nil {
 		t.Fatalf("with the init model loaded: %v", err)
 	}
 	if got, err = tr.Model(net.Metadata{}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
@@ -22,7 +23,7 @@ func TestStateWrittenAtCreation(t *testing.T) {
 	dir := t.TempDir()
 	ctx, stop := context.WithCancel(context.Background())
 	hooks := Hooks{Start: stop} // interrupted before its first game
-	if err := Run(ctx, dir, fixtureConfig(), hooks, t.Logf); err != nil {
+	if err := Run(ctx, dir, fixtureConfig(), train.New, hooks, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, runfiles.StateFile))
@@ -49,7 +50,7 @@ func TestMissingStateRefused(t *testing.T) {
 	}
 	cfg := fixtureConfig()
 	cfg.Generations = 3
-	err = Run(context.Background(), dir, cfg, Hooks{}, t.Logf)
+	err = Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf)
 	var fe *FileError
 	if !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, runfiles.StateFile) || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("run without state.json: %v, want a FileError naming %s", err, runfiles.StateFile)
@@ -66,7 +67,7 @@ func TestMissingStateRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, runfiles.StateFile) {
+	if err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf); !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, runfiles.StateFile) {
 		t.Fatalf("worker-fed run without state.json: %v, want a FileError naming %s", err, runfiles.StateFile)
 	}
 }
@@ -110,7 +111,7 @@ func TestSwappedFilesRefused(t *testing.T) {
 	dir := copyFixture(t, "run-local")
 	cfg := fixtureConfig()
 	cfg.Generations = 4
-	if err := Run(context.Background(), dir, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Generations = 5
@@ -127,7 +128,7 @@ func TestSwappedFilesRefused(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(run, c.to), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := Run(context.Background(), run, cfg, Hooks{}, t.Logf); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := Run(context.Background(), run, cfg, train.New, Hooks{}, t.Logf); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s copied over %s: %v, want an error saying %q", c.from, c.to, err, c.want)
 		}
 	}
@@ -142,12 +143,12 @@ func TestShardOfAnotherRunRefused(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Generations = 1
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
-	if err := Run(ctx, a, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(ctx, a, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	other := cfg
 	other.GamesPerGen = 4 // another run of the same seed
-	if err := Run(ctx, b, other, Hooks{}, t.Logf); err != nil {
+	if err := Run(ctx, b, other, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	shard := filepath.Join(a, runfiles.ShardKey(1))
@@ -162,7 +163,7 @@ func TestShardOfAnotherRunRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Generations = 2
-	err = Run(ctx, a, cfg, Hooks{}, t.Logf)
+	err = Run(ctx, a, cfg, train.New, Hooks{}, t.Logf)
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Path != shard || !strings.Contains(err.Error(), "the shard was replaced") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("resume with another run's shard: %v, want one line naming %s", err, shard)
@@ -181,7 +182,7 @@ func TestRunIdentity(t *testing.T) {
 		t.Helper()
 		logged = nil
 		logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
-		if err := Run(context.Background(), dir, cfg, Hooks{}, logf); err != nil {
+		if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, logf); err != nil {
 			t.Fatal(err)
 		}
 		d := NewRunDir(dir)
@@ -223,7 +224,7 @@ func TestRunIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Generations = 3
-	err = Run(context.Background(), a, cfg, Hooks{}, t.Logf)
+	err = Run(context.Background(), a, cfg, train.New, Hooks{}, t.Logf)
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Path != filepath.Join(a, runfiles.StateFile) || !strings.Contains(err.Error(), "the files of two runs are mixed") {
 		t.Fatalf("resume with another run's config.json: %v, want a FileError naming state.json", err)

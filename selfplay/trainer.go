@@ -18,10 +18,10 @@ import (
 // the same machine, or in the same pod, it takes the run back at once).
 const LeaseTTL = 30 * time.Second
 
-// TrainFromWorkers is Run for a run whose games are played by workers
-// (konane selfplay) anywhere: it plays none itself, but ingests the
-// shards that workers upload to store, each exactly once, generation after
-// generation. Every generation trains on every new game of the last
+// TrainFromWorkers is Run (its trainers made by newT) for a run whose
+// games are played by workers (konane selfplay) anywhere: it plays none
+// itself, but ingests the shards that workers upload to store, each
+// exactly once, generation after generation. Every generation trains on every new game of the last
 // AcceptWindow models that it finds, and at least cfg.GamesPerGen (it
 // waits for them), taken in the order generation, then key: a game that
 // workers played beyond the games wanted (each worker sees the games
@@ -33,7 +33,7 @@ const LeaseTTL = 30 * time.Second
 // Only one trainer runs per store: it holds a runstore.Lease, refuses to
 // start while another trainer holds it, and stops without publishing when
 // it lost it.
-func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, hooks Hooks, logf func(format string, a ...any)) (err error) {
+func TrainFromWorkers[T Trainer](ctx context.Context, store *runstore.Store, cfg Config, newT func(*net.Model, net.TrainOptions) (T, error), hooks Hooks, logf func(format string, a ...any)) (err error) {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func TrainFromWorkers(ctx context.Context, store *runstore.Store, cfg Config, ho
 	}
 	defer d.Close()
 	cfg.Games = ModeWorkers
-	l, err := openLoop(d, cfg, hooks, logf, func() error { return lease.Check(ctx) })
+	l, err := openLoop(d, cfg, TrainerFunc(newT), hooks, logf, func() error { return lease.Check(ctx) })
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
 )
 
@@ -31,7 +32,7 @@ func TestScaleOutWaste(t *testing.T) {
 	cfg.GamesPerGen = 8
 	cfg.Generations = gens
 	stop := feedWorkers(t, ctx, store, n) // 2 games in flight each
-	err := TrainFromWorkers(ctx, store, cfg, Hooks{}, func(string, ...any) {})
+	err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, func(string, ...any) {})
 	stop()
 	if err != nil {
 		t.Fatal(err)

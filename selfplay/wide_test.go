@@ -14,6 +14,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -181,7 +182,7 @@ func TestWideBoardRun(t *testing.T) {
 	var log strings.Builder
 	for range 2 {
 		dir := t.TempDir()
-		if err := Run(context.Background(), dir, cfg, Hooks{}, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
+		if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
 	"github.com/konanezero/konane/runstore"
 )
@@ -46,7 +47,7 @@ func TestWorkersFeedTrainer(t *testing.T) {
 			}
 		}()
 	}
-	err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf)
+	err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf)
 	stop()
 	wg.Wait()
 	if err != nil {
@@ -82,7 +83,7 @@ func TestWorkersFeedTrainer(t *testing.T) {
 	}
 	// A resumed trainer goes on from the commit point.
 	cfg.Generations = 3
-	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); err != nil {
+	if err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatalf("resuming a finished run: %v", err)
 	}
 }
@@ -97,7 +98,7 @@ func TestTrainerRefusesSecond(t *testing.T) {
 	defer l.Release(ctx)
 	cfg := tinyConfig()
 	var held *runstore.HeldError
-	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &held) {
+	if err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf); !errors.As(err, &held) {
 		t.Fatalf("a trainer on a held run: %v, want a HeldError", err)
 	}
 }
@@ -257,7 +258,7 @@ func TestWorkerGamesLimitReturns(t *testing.T) {
 	cfg.GamesPerGen = 100 // the trainer waits; only the worker's limit ends its games
 	tctx, stopTrainer := context.WithCancel(ctx)
 	trained := make(chan error, 1)
-	go func() { trained <- TrainFromWorkers(tctx, store, cfg, Hooks{}, t.Logf) }()
+	go func() { trained <- TrainFromWorkers(tctx, store, cfg, train.New, Hooks{}, t.Logf) }()
 	defer func() { stopTrainer(); <-trained }()
 	spool := openSpool(t)
 	wc := WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond, Games: 3}
@@ -286,12 +287,12 @@ func TestRunModeRecorded(t *testing.T) {
 	cfg.Generations = 1
 
 	local := t.TempDir()
-	if err := Run(ctx, local, cfg, Hooks{}, t.Logf); err != nil {
+	if err := Run(ctx, local, cfg, train.New, Hooks{}, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	store := openStore(t, ctx, local)
 	var me *ModeError
-	if err := TrainFromWorkers(ctx, store, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {
+	if err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {
 		t.Fatalf("workers on a local run: %v, want a ModeError", err)
 	}
 
@@ -299,10 +300,10 @@ func TestRunModeRecorded(t *testing.T) {
 	wstore := openStore(t, ctx, fed)
 	tctx, stop := context.WithCancel(ctx)
 	hooks := Hooks{Start: stop} // the run is made; stop before its games
-	if err := TrainFromWorkers(tctx, wstore, cfg, hooks, t.Logf); err != nil && !errors.Is(err, context.Canceled) {
+	if err := TrainFromWorkers(tctx, wstore, cfg, train.New, hooks, t.Logf); err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
-	if err := Run(ctx, fed, cfg, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "resume it with --selfplay=false") {
+	if err := Run(ctx, fed, cfg, train.New, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "resume it with --selfplay=false") {
 		t.Fatalf("a local trainer on a run fed by workers: %v, want a ModeError", err)
 	}
 	d := NewRunDir(fed)
@@ -364,7 +365,7 @@ func TestJunkInGamesFolder(t *testing.T) {
 		}
 		done <- Work(wctx, store, sp, WorkerConfig{Parallel: 2, Seed: 1, Poll: 20 * time.Millisecond}, WorkerHooks{}, t.Logf)
 	}()
-	err := TrainFromWorkers(ctx, store, cfg, Hooks{Start: func() { addJunk(); close(started) }}, t.Logf)
+	err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{Start: func() { addJunk(); close(started) }}, t.Logf)
 	stop()
 	if werr := <-done; werr != nil {
 		t.Errorf("worker: %v", werr)

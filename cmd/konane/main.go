@@ -51,11 +51,37 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		status, said := exitStatus(err)
+		if !errors.Is(err, flag.ErrHelp) && !said {
 			fmt.Fprintln(os.Stderr, "konane:", err)
 		}
-		os.Exit(1)
+		os.Exit(status)
 	}
+}
+
+// statusError is an error whose program exits with status rather than 1:
+// with err nil, one whose message its child process printed already.
+type statusError struct {
+	status int
+	err    error
+}
+
+func (e *statusError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.status)
+	}
+	return e.err.Error()
+}
+
+func (e *statusError) Unwrap() error { return e.err }
+
+// exitStatus returns the exit status of a command's error (1 unless a
+// statusError says otherwise), and whether its message was printed.
+func exitStatus(err error) (status int, said bool) {
+	if e, ok := errors.AsType[*statusError](err); ok {
+		return e.status, e.err == nil
+	}
+	return 1, false
 }
 
 // interrupts returns a context that the first SIGINT or SIGTERM cancels,

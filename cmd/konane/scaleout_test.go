@@ -26,6 +26,9 @@ import (
 // that start konane processes and kill them.
 func TestMain(m *testing.M) {
 	if os.Getenv("KONANE_TEST_AS_MAIN") == "1" {
+		if os.Getenv("KONANE_TEST_NO_TRAINER") == "1" && filepath.Base(os.Args[0]) != trainBinary {
+			newTrainer = nil // a player's konane; as konane-train it keeps the trainer
+		}
 		main()
 		os.Exit(0)
 	}

@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name:  "train",
 		usage: "train --run DIR|URL [--board 6|8|6x6,7x6,8x8:2] [--time 30m] [--generations G] [--selfplay=false] [flags]",
-		short: "learn from zero by self-play (resumable)",
+		short: "learn from zero by self-play (resumable; runs konane-train)",
 		long: `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
 the network on samples drawn from it, saves a checkpoint and exports
@@ -109,6 +109,12 @@ refused. Such a run plays its own games (no workers, no gate yet);
 "konane ladder --board B" rates it on one of its boards (7x6 too), and
 --ladder-every on each of them in turn.
 
+The trainer (gradients, on Gorgonia) is not in a player's konane: there
+konane train runs konane-train, konane built with the trainer, beside
+konane or on PATH, with the same arguments, environment and exit status:
+  go build -tags trainer -o konane-train ./cmd/konane
+or, without installing it: go run -tags trainer ./cmd/konane train ...
+
 Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
          konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
@@ -124,6 +130,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	declareTrainFlags(fs, &f)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
+	}
+	if newTrainer == nil {
+		return runKonaneTrain(args, stdin, stdout, stderr)
 	}
 	set, err := f.given(fs)
 	if err != nil {
@@ -185,9 +194,19 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // trainLoop and trainFromWorkers run a training run; tests replace them to
 // see the configuration that the flags give.
 var (
-	trainLoop        = selfplay.Run
-	trainFromWorkers = selfplay.TrainFromWorkers
+	trainLoop        = runLoop
+	trainFromWorkers = runFromWorkers
 )
+
+// runLoop and runFromWorkers are selfplay.Run and TrainFromWorkers with
+// the trainers of newTrainer.
+func runLoop(ctx context.Context, dir string, cfg selfplay.Config, hooks selfplay.Hooks, logf func(string, ...any)) error {
+	return selfplay.Run(ctx, dir, cfg, newTrainer, hooks, logf)
+}
+
+func runFromWorkers(ctx context.Context, store *runstore.Store, cfg selfplay.Config, hooks selfplay.Hooks, logf func(string, ...any)) error {
+	return selfplay.TrainFromWorkers(ctx, store, cfg, newTrainer, hooks, logf)
+}
 
 // isLocalRun reports whether run names a directory rather than a bucket.
 func isLocalRun(run string) bool {

@@ -31,7 +31,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		got = append(got, cfg)
 		return nil
 	}
-	defer func() { trainLoop, trainFromWorkers = selfplay.Run, selfplay.TrainFromWorkers }()
+	defer func() { trainLoop, trainFromWorkers = runLoop, runFromWorkers }()
 	newRuns := [][]string{
 		nil,
 		{"--size", "6"},
@@ -259,7 +259,7 @@ func captureTrainConfig(t *testing.T) *selfplay.Config {
 		*got = cfg
 		return nil
 	}
-	t.Cleanup(func() { trainLoop = selfplay.Run })
+	t.Cleanup(func() { trainLoop = runLoop })
 	return got
 }
 
@@ -300,7 +300,7 @@ func TestTrainResumesInRunMode(t *testing.T) {
 		called = "workers"
 		return nil
 	}
-	defer func() { trainLoop, trainFromWorkers = selfplay.Run, selfplay.TrainFromWorkers }()
+	defer func() { trainLoop, trainFromWorkers = runLoop, runFromWorkers }()
 	runWith := func(mode string) string {
 		dir := t.TempDir()
 		cfg := selfplay.DefaultConfig(4)

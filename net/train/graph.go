@@ -1,47 +1,44 @@
-package net
+package train
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"sync"
 
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
+
+// Gorgonia's own operations use the network's BLAS, as the package's do.
+func init() { G.Use(kernel.Default) }
 
 // buildMu serialises graph construction: Gorgonia numbers nodes with a
 // global counter that is not safe for concurrent use. Running separate
 // machines in parallel is safe.
 var buildMu sync.Mutex
 
-// maskedLogit is added to the logit of every illegal action before the
-// softmax: exp of it is exactly 0 in float32 and float64, and it stays
-// finite, so a zero target times its log-probability is 0, not NaN.
-const maskedLogit = -1e9
-
-// graph is one compiled network for a fixed batch size: the input and
-// output nodes, the learnt tensors, and the machine that runs it. A graph
-// belongs to one goroutine at a time.
+// graph is one compiled training network for a fixed batch size: the
+// input and output nodes, the learnt tensors, the losses and gradients,
+// and the machine that runs it. A graph belongs to one goroutine at a
+// time. (Inference does not use Gorgonia: see forward.)
 type graph struct {
-	cfg    Config
+	cfg    net.Config
 	shape  int // the board's shape code (Position.Size)
 	batch  int
 	dtype  tensor.Dtype
 	g      *G.ExprGraph
-	vm     G.VM      // training graphs
-	plan   []step    // inference graphs
-	params []*G.Node // in cfg.params() order
-	specs  []paramSpec
+	vm     G.VM
+	params []*G.Node // in cfg.Params() order
+	specs  []net.Param
 
-	x      *G.Node // (batch·W·H, Encoding().Planes()): see encodeRows
-	logits *G.Node // (batch, slots): see actionSlot
+	x      *G.Node // (batch·W·H, net.Encoding().Planes()): see encodeRows
+	logits *G.Node // (batch, slots): see net.Config.Slots
 	value  *G.Node // (batch, 1)
 
 	out *outputs
 
-	// Training graphs only.
 	mask, targetPolicy, targetValue *G.Node // (batch, slots), (batch, slots), (batch, 1)
 	cost                            *G.Node
 	// The losses of the last run, kept by their operations rather than
@@ -50,7 +47,7 @@ type graph struct {
 	policyLoss *policyLossOp
 	valueLoss  *valueLossOp
 
-	// The auxiliary heads (Config.Aux) of a training graph: targets, the
+	// The auxiliary heads (net.Config.Aux): targets, the
 	// weight of each sample (1 if it has auxiliary targets, else 0) and
 	// losses, nil for a head the network does not have.
 	targetOwnership, targetMovesLeft, auxWeight *G.Node // (batch, N·N), (batch, 1), (batch, 1)
@@ -64,9 +61,9 @@ const (
 	movesLeftLossWeight = 0.5
 )
 
-// outputs holds a graph's outputs after a run: those of an inference
-// graph's operations, or copies taken by Read nodes in a training graph
-// when the outputs are computed (Gorgonia may later reuse their memory).
+// outputs holds a graph's outputs after a run: copies taken by Read
+// nodes when the outputs are computed (Gorgonia may later reuse their
+// memory).
 //
 // It is allocated apart from the graph on purpose. The machine keeps a
 // pointer to each Read's destination, and Gorgonia sets a finalizer on
@@ -78,57 +75,52 @@ type outputs struct {
 	logits, value G.Value
 }
 
-// buildGraph compiles the network of cfg for batch positions of the board
-// of the shape code (Position.Size) with the given weights (copied; with
-// share, the graph's tensors use the slices themselves, so that the graphs
-// of several boards built from the same slices share their weights). A training graph also takes targets and a mask
-// and computes the loss and the gradient of every learnt tensor. dtype is
-// Float32 except in the numerical gradient test, which uses Float64.
-func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, train, share bool) (gr *graph, err error) {
+// buildGraph compiles the training network of cfg for batch positions of
+// the board of the shape code (Position.Size) with the given weights
+// (copied; with share, the graph's tensors use the slices themselves, so
+// that the graphs of several boards built from the same slices share
+// their weights). It takes targets and a mask and computes the loss and
+// the gradient of every learnt tensor. dtype is Float32 except in the
+// numerical gradient test, which uses Float64.
+func buildGraph(cfg net.Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, share bool) (gr *graph, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	// Gorgonia's graph constructors report shape and type errors by
 	// panicking through G.Must. The shapes here follow from a validated
-	// Config, so such a panic is a bug of this package; it is returned as
+	// net.Config, so such a panic is a bug of this package; it is returned as
 	// an error rather than crashing the caller.
 	defer func() {
 		if r := recover(); r != nil {
-			gr, err = nil, fmt.Errorf("net: building the %s graph for batch %d: %v", cfg.Arch(), batch, r)
+			gr, err = nil, fmt.Errorf("train: building the %s graph for batch %d: %v", cfg.Arch(), batch, r)
 		}
 	}()
 	if !cfg.Plays(shape) {
-		return nil, fmt.Errorf("net: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
+		return nil, fmt.Errorf("train: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
 	}
-	gr = &graph{cfg: cfg, shape: shape, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.params(), out: new(outputs)}
+	gr = &graph{cfg: cfg, shape: shape, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.Params(), out: new(outputs)}
 	g := gr.g
 	p := make(map[string]*G.Node)
 	for _, s := range gr.specs {
-		w, ok := weights[s.name]
-		if !ok || len(w) != prod(s.shape) {
-			return nil, fmt.Errorf("net: weights of %s missing or of the wrong length", s.name)
+		w, ok := weights[s.Name]
+		if !ok || len(w) != tensor.Shape(s.Shape).TotalSize() {
+			return nil, fmt.Errorf("train: weights of %s missing or of the wrong length", s.Name)
 		}
 		var backing any = w
 		if !share || dtype != tensor.Float32 {
 			backing = convert(w, dtype)
 		}
-		n := G.NewTensor(g, dtype, len(s.shape), G.WithShape(s.shape...), G.WithName(s.name),
-			G.WithValue(tensor.New(tensor.WithShape(s.shape...), tensor.WithBacking(backing))))
-		p[s.name] = n
+		n := G.NewTensor(g, dtype, len(s.Shape), G.WithShape(s.Shape...), G.WithName(s.Name),
+			G.WithValue(tensor.New(tensor.WithShape(s.Shape...), tensor.WithBacking(backing))))
+		p[s.Name] = n
 		gr.params = append(gr.params, n)
 	}
 	bw, bh := rules.ShapeDims(shape)
-	board := grid{bw, bh}
-	nn := board.nn()
+	board := kernel.NewGrid(bw, bh)
+	nn := board.NN()
 	// Activations are (batch·W·H, channels): a row per (position, square).
 	gr.x = input(g, dtype, "x", batch*nn, cfg.Encoding().Planes())
 	conv3 := func(x *G.Node, name string, s linearSpec) *G.Node {
 		s.trans, s.bias, s.perPosition = true, p[name+".b"], nn
-		if !train {
-			// The same product, with each position's im2row gathered
-			// into the cache just before its block is multiplied.
-			s.gather = board
-			return linear(x, p[name+".w"], s)
-		}
 		return linear(im2row(x, board), p[name+".w"], s)
 	}
 	h := conv3(gr.x, "stem", linearSpec{relu: true, noGradX: true})
@@ -145,23 +137,20 @@ func buildGraph(cfg Config, shape, batch int, weights map[string][]float32, dtyp
 
 	pol := linear(h, p["policy.conv1.w"], linearSpec{trans: true, bias: p["policy.conv1.b"], relu: true, perPosition: nn})
 	gr.logits = linear(pol, p["policy.conv2.w"], linearSpec{trans: true, bias: p["policy.conv2.b"], perPosition: nn,
-		shape: tensor.Shape{batch, cfg.slots(shape)}}) // (batch, W·H·planes): see slotTables
+		shape: tensor.Shape{batch, cfg.Slots(shape)}}) // (batch, W·H·planes): see net.Config.Slots
 
 	pooled := spatial(h, nn, 1/float64(nn)) // (batch, F)
 	v := linear(pooled, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
 	gr.value = tanhNode(linear(v, p["value.fc2.w"], linearSpec{bias: p["value.fc2.b"]})) // (batch, 1)
-	if !train {
-		return gr, gr.compilePlan()
-	}
 	if err := gr.addTraining(p, h, pooled, nn); err != nil {
 		return nil, err
 	}
 	return gr, nil
 }
 
-// addTraining makes gr a training graph: its mask and targets, the policy
-// and value losses and those of the auxiliary heads of its Config (they
-// exist in training graphs only: inference has no use for them), the
+// addTraining adds to gr its mask and targets, the policy and value
+// losses and those of the auxiliary heads of its net.Config (inference has no
+// use for them), the
 // gradient of every learnt tensor, and the tape machine that runs it. p
 // holds the weights' nodes, h is the tower's output, pooled its means
 // over the board, nn the board's squares. Like buildGraph, it is called
@@ -171,8 +160,8 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) er
 	g, dtype, batch, cfg, shape := gr.g, gr.dtype, gr.batch, gr.cfg, gr.shape
 	G.Read(gr.logits, &gr.out.logits)
 	G.Read(gr.value, &gr.out.value)
-	gr.mask = input(g, dtype, "mask", batch, cfg.slots(shape))
-	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.slots(shape))
+	gr.mask = input(g, dtype, "mask", batch, cfg.Slots(shape))
+	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.Slots(shape))
 	gr.targetValue = input(g, dtype, "target_value", batch, 1)
 	policyLoss := policyLoss(gr.logits, gr.mask, gr.targetPolicy)
 	valueLoss := valueLoss(gr.value, gr.targetValue)
@@ -181,7 +170,7 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) er
 	if cfg.Aux != 0 {
 		gr.auxWeight = input(g, dtype, "aux_weight", batch, 1)
 	}
-	if cfg.Aux&AuxOwnership != 0 {
+	if cfg.Aux&net.AuxOwnership != 0 {
 		z := linear(h, p["ownership.w"], linearSpec{trans: true, bias: p["ownership.b"], perPosition: nn,
 			shape: tensor.Shape{batch, nn}}) // (batch, W·H): a logit per square
 		gr.targetOwnership = input(g, dtype, "target_ownership", batch, nn)
@@ -189,7 +178,7 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) er
 		gr.ownershipLoss = l.Op().(*auxLossOp)
 		gr.cost = G.Must(G.Add(gr.cost, l))
 	}
-	if cfg.Aux&AuxMovesLeft != 0 {
+	if cfg.Aux&net.AuxMovesLeft != 0 {
 		m := linear(pooled, p["movesleft.fc1.w"], linearSpec{bias: p["movesleft.fc1.b"], relu: true})
 		z := linear(m, p["movesleft.fc2.w"], linearSpec{bias: p["movesleft.fc2.b"]}) // (batch, 1)
 		gr.targetMovesLeft = input(g, dtype, "target_movesleft", batch, 1)
@@ -198,7 +187,7 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) er
 		gr.cost = G.Must(G.Add(gr.cost, l))
 	}
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {
-		return fmt.Errorf("net: gradient of the %s graph: %w", cfg.Arch(), err)
+		return fmt.Errorf("train: gradient of the %s graph: %w", cfg.Arch(), err)
 	}
 	gr.vm = G.NewTapeMachine(g, G.BindDualValues(gr.params...))
 	return nil
@@ -222,60 +211,11 @@ func convert(w []float32, dtype tensor.Dtype) any {
 	return append([]float32(nil), w...)
 }
 
-// step is one operation of an inference graph's plan, with room for its
-// input values.
-type step struct {
-	op   netOp
-	vals []G.Value
-}
-
-// compilePlan lists the operations of an inference graph in the order
-// they were built, which is an order of execution (each is built after
-// its inputs). Every node of an inference graph is an input, a learnt
-// tensor or a netOp: running the plan calls each operation's Do on its
-// inputs' current values and allocates nothing once every operation has
-// its output. (Gorgonia's tape machine allocates per instruction and per
-// run; it still runs the training graphs, whose gradients it binds.)
-func (gr *graph) compilePlan() error {
-	for _, n := range gr.g.AllNodes() {
-		if n.Op() == nil {
-			continue
-		}
-		op, ok := n.Op().(netOp)
-		if !ok {
-			return fmt.Errorf("net: the inference graph holds %v, not an operation of the network", n.Op())
-		}
-		if k, ok := op.(*kernelOp); ok {
-			k.keep = true // see kernelOp
-		}
-		gr.plan = append(gr.plan, step{op: op, vals: make([]G.Value, len(op.base().inputs))})
-	}
-	slices.SortFunc(gr.plan, func(a, b step) int { return cmp.Compare(a.op.base().id, b.op.base().id) })
-	return nil
-}
-
 // run executes the graph once on the values bound to its inputs.
 func (gr *graph) run() error {
-	if gr.vm == nil {
-		for _, s := range gr.plan {
-			for j, n := range s.op.base().inputs {
-				if op, ok := n.Op().(netOp); ok {
-					s.vals[j] = op.base().out
-				} else {
-					s.vals[j] = n.Value()
-				}
-			}
-			if _, err := s.op.Do(s.vals...); err != nil {
-				return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
-			}
-		}
-		gr.out.logits = gr.logits.Op().(netOp).base().out
-		gr.out.value = gr.value.Op().(netOp).base().out
-		return nil
-	}
 	gr.vm.Reset()
 	if err := gr.vm.RunAll(); err != nil {
-		return fmt.Errorf("net: running the %s graph: %w", gr.cfg.Arch(), err)
+		return fmt.Errorf("train: running the %s graph: %w", gr.cfg.Arch(), err)
 	}
 	return nil
 }
@@ -304,8 +244,4 @@ func floats(v G.Value) []float64 {
 }
 
 // close releases the machine.
-func (gr *graph) close() {
-	if gr.vm != nil {
-		gr.vm.Close()
-	}
-}
+func (gr *graph) close() { gr.vm.Close() }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package net
+package kernel
 
 // guarded returns n floats (no guard page on this system).
 func guarded(n int) []float32 { return make([]float32, n) }

@@ -1,4 +1,4 @@
-package net
+package kernel
 
 import (
 	"runtime"
@@ -6,16 +6,24 @@ import (
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
-	G "gorgonia.org/gorgonia"
 )
 
-// rowBlock is the number of rows of a matrix product computed by one call
+// RowBlock is the number of rows of a matrix product computed by one call
 // of the underlying BLAS: gonum's block size, below which its Sgemm is one
 // serial loop.
-const rowBlock = 64
+const RowBlock = 64
 
-// rowBLAS is the BLAS that Gorgonia uses in this package. It computes
-// every float32 matrix product in blocks of rowBlock rows, in parallel,
+// BLAS is a complete BLAS, gonum's interfaces (Gorgonia's BLAS).
+type BLAS interface {
+	blas.Float32
+	blas.Float64
+	blas.Complex64
+	blas.Complex128
+}
+
+// RowBLAS is the BLAS of the network's products (and of Gorgonia's in
+// training, which sets it with gorgonia.Use). It computes
+// every float32 matrix product in blocks of RowBlock rows, in parallel,
 // so that each row of the result is computed by the same sequence of
 // operations whatever the number of rows. A convolution is one product
 // with a row per (position, square); without this, gonum switches between
@@ -25,38 +33,34 @@ const rowBlock = 64
 //
 // padTail is for BLAS libraries whose kernels depend on the number of rows
 // (OpenBLAS): a last block of fewer rows, in the untransposed case of
-// every forward pass, is then computed as a full block of rowBlock rows.
+// every forward pass, is then computed as a full block of RowBlock rows.
 // OpenBLAS's result for a row also depends on its place in the block (on
 // AVX-512, row 60 of a 64-row block can differ in the last bit from the
 // same row as row 24): products with a row per (position, square) are
 // therefore computed by blocks of exactly one position's rows
-// (sgemmBlocks), where every row keeps its place whatever the batch.
-type rowBLAS struct {
-	G.BLAS
+// (SgemmBlocks), where every row keeps its place whatever the batch.
+type RowBLAS struct {
+	BLAS
 	padTail bool
 }
 
-// blasImpl is the rowBLAS that Gorgonia and the network's own operations
-// use (see Backend).
-var blasImpl rowBLAS
-
-func init() {
+// Default is the RowBLAS of this build (see Backend).
+var Default = func() RowBLAS {
 	b, pad := baseBLAS()
-	blasImpl = rowBLAS{b, pad}
-	G.Use(blasImpl)
-}
+	return RowBLAS{b, pad}
+}()
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C,
-// spread over the cores (see parallel); which goroutine computes a block
+// spread over the cores (see Parallel); which goroutine computes a block
 // does not change it.
-func (r rowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	r.sgemmBlocks(rowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (r RowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	r.SgemmBlocks(RowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// sgemmBlocks is Sgemm by blocks of size rows; with size rowBlock, the
-// last block is padded to rowBlock rows if shorter and padTail is set.
-func (r rowBLAS) sgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if size != rowBlock {
+// SgemmBlocks is Sgemm by blocks of size rows; with size RowBlock, the
+// last block is padded to RowBlock rows if shorter and padTail is set.
+func (r RowBLAS) SgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if size != RowBlock {
 		r.padTail = false // every block has size rows
 	}
 	if m <= size {
@@ -65,14 +69,14 @@ func (r rowBLAS) sgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha
 	}
 	j := sgemmPool.Get().(*sgemmJob)
 	*j = sgemmJob{r: r, tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc, size: size}
-	parallel((m+size-1)/size, j)
+	Parallel((m+size-1)/size, j)
 	*j = sgemmJob{}
 	sgemmPool.Put(j)
 }
 
 // sgemmJob is one product split into row blocks.
 type sgemmJob struct {
-	r             rowBLAS
+	r             RowBLAS
 	tA, tB        blas.Transpose
 	m, n, k       int
 	alpha, beta   float32
@@ -81,7 +85,7 @@ type sgemmJob struct {
 	size          int
 }
 
-func (j *sgemmJob) doBlock(blk, _ int) {
+func (j *sgemmJob) DoBlock(blk, _ int) {
 	i0 := blk * j.size
 	rows := min(j.size, j.m-i0)
 	// Rows i0.. of op(A): rows of A, or columns of A when transposed.
@@ -92,27 +96,27 @@ func (j *sgemmJob) doBlock(blk, _ int) {
 	j.r.block(j.tA, j.tB, rows, j.n, j.k, j.alpha, aSub, j.lda, j.b, j.ldb, j.beta, j.c[i0*j.ldc:], j.ldc)
 }
 
-// blockWork is work split into numbered blocks that can be done in any
-// order and concurrently: doBlock(blk, worker) does block blk; worker,
-// below maxWorkers, is the same for no two concurrent calls, so that
+// BlockWork is work split into numbered blocks that can be done in any
+// order and concurrently: DoBlock(blk, worker) does block blk; worker,
+// below MaxWorkers, is the same for no two concurrent calls, so that
 // work may keep scratch per worker.
-type blockWork interface {
-	doBlock(blk, worker int)
+type BlockWork interface {
+	DoBlock(blk, worker int)
 }
 
-// maxWorkers bounds the worker numbers of parallel.
-var maxWorkers = runtime.NumCPU()
+// MaxWorkers bounds the worker numbers of Parallel.
+var MaxWorkers = runtime.NumCPU()
 
-// parallel does blocks 0..blocks-1 of w: the calling goroutine and up to
+// Parallel does blocks 0..blocks-1 of w: the calling goroutine and up to
 // GOMAXPROCS-1 of the package's helper goroutines (started at the first
 // call with more than one block) take blocks in turn until none is left.
 // A helper busy with other work is not waited for. The result must not
 // depend on which goroutine does a block, so that it is the same on any
-// number of cores. parallel allocates nothing.
-func parallel(blocks int, w blockWork) {
+// number of cores. Parallel allocates nothing.
+func Parallel(blocks int, w BlockWork) {
 	if blocks <= 1 || runtime.GOMAXPROCS(0) == 1 {
 		for b := range blocks {
-			w.doBlock(b, 0)
+			w.DoBlock(b, 0)
 		}
 		return
 	}
@@ -121,7 +125,7 @@ func parallel(blocks int, w blockWork) {
 	j.next.Store(0)
 	j.workers.Store(1)
 	helpersOnce.Do(startHelpers)
-	for range min(runtime.GOMAXPROCS(0), blocks, maxWorkers) - 1 {
+	for range min(runtime.GOMAXPROCS(0), blocks, MaxWorkers) - 1 {
 		j.wg.Add(1)
 		select {
 		case helperJobs <- j:
@@ -137,10 +141,10 @@ func parallel(blocks int, w blockWork) {
 	jobPool.Put(j)
 }
 
-// job is one call of parallel: its blocks are taken in turn by the
+// job is one call of Parallel: its blocks are taken in turn by the
 // goroutines working on it.
 type job struct {
-	w       blockWork
+	w       BlockWork
 	blocks  int
 	next    atomic.Int64 // the next block to take
 	workers atomic.Int64 // worker numbers handed out
@@ -153,7 +157,7 @@ func (j *job) work(worker int) {
 		if blk >= j.blocks {
 			return
 		}
-		j.w.doBlock(blk, worker)
+		j.w.DoBlock(blk, worker)
 	}
 }
 
@@ -164,10 +168,10 @@ var (
 	helpersOnce sync.Once
 )
 
-// startHelpers starts the helper goroutines of parallel, one per CPU but
+// startHelpers starts the helper goroutines of Parallel, one per CPU but
 // one; they live as long as the process and sleep when there is no work.
 func startHelpers() {
-	for range maxWorkers - 1 {
+	for range MaxWorkers - 1 {
 		go func() {
 			for j := range helperJobs {
 				j.work(int(j.workers.Add(1)) - 1)
@@ -180,8 +184,8 @@ func startHelpers() {
 // padPool holds the scratch of padded blocks.
 var padPool = sync.Pool{New: func() any { return new([]float32) }}
 
-// block computes one block of at most rowBlock rows.
-func (r rowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+// block computes one block of at most RowBlock rows.
+func (r RowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if serialCols > 0 && n > serialCols {
 		// Columns by parts, so that gonum runs its serial kernel instead
 		// of starting goroutines of its own for this block.
@@ -194,22 +198,22 @@ func (r rowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		}
 		return
 	}
-	if !r.padTail || m == rowBlock || tA != blas.NoTrans {
+	if !r.padTail || m == RowBlock || tA != blas.NoTrans {
 		r.BLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	buf := padPool.Get().(*[]float32)
 	defer padPool.Put(buf)
-	if need := rowBlock * (k + n); cap(*buf) < need {
+	if need := RowBlock * (k + n); cap(*buf) < need {
 		*buf = make([]float32, need)
 	}
-	pa, pc := (*buf)[:rowBlock*k], (*buf)[rowBlock*k:rowBlock*(k+n)]
+	pa, pc := (*buf)[:RowBlock*k], (*buf)[RowBlock*k:RowBlock*(k+n)]
 	clear(pa)
 	for i := 0; i < m; i++ {
 		copy(pa[i*k:(i+1)*k], a[i*lda:i*lda+k])
 		copy(pc[i*n:(i+1)*n], c[i*ldc:i*ldc+n])
 	}
-	r.BLAS.Sgemm(tA, tB, rowBlock, n, k, alpha, pa, k, b, ldb, beta, pc, n)
+	r.BLAS.Sgemm(tA, tB, RowBlock, n, k, alpha, pa, k, b, ldb, beta, pc, n)
 	for i := 0; i < m; i++ {
 		copy(c[i*ldc:i*ldc+n], pc[i*n:(i+1)*n])
 	}

@@ -1,6 +1,6 @@
 //go:build openblas
 
-package net
+package kernel
 
 // #cgo LDFLAGS: -lopenblas
 // void openblas_set_num_threads(int);
@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"gonum.org/v1/netlib/blas/netlib"
-	G "gorgonia.org/gorgonia"
 )
 
 // Backend names the matrix-multiply library this binary was built with.
@@ -16,8 +15,8 @@ const Backend = "OpenBLAS"
 
 // baseBLAS is OpenBLAS through cgo (Debian: apt-get install
 // libopenblas-dev; build with -tags openblas). OpenBLAS runs one thread
-// per call: rowBLAS already spreads the row blocks over the cores.
-func baseBLAS() (G.BLAS, bool) {
+// per call: RowBLAS already spreads the row blocks over the cores.
+func baseBLAS() (BLAS, bool) {
 	C.openblas_set_num_threads(1)
 	return netlib.Implementation{}, true
 }
@@ -26,9 +25,9 @@ func baseBLAS() (G.BLAS, bool) {
 // are not split by columns.
 var serialCols = 0
 
-// setBLASThreads sets OpenBLAS's threads per call (measurements only:
+// SetBLASThreads sets OpenBLAS's threads per call (measurements only:
 // BenchmarkEvaluateCores) and reports that it could.
-func setBLASThreads(n int) bool {
+func SetBLASThreads(n int) bool {
 	C.openblas_set_num_threads(C.int(n))
 	return true
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package net
+package kernel
 
 import (
 	"os"

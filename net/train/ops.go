@@ -1,39 +1,32 @@
-package net
+package train
 
 import (
-	"bytes"
 	"fmt"
 	"hash"
 	"hash/fnv"
 	"math"
 	"slices"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/chewxy/hm"
-	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/net/internal/kernel"
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// The network's own Gorgonia operations. The tower works on activations
-// laid out as one row per (position, square) and one column per channel,
-// (batch·N·N, C), so that a 1x1 convolution is one matrix product and a
-// 3x3 one is a gather of the 9 neighbours of every square (im2row) and one
-// matrix product, with the bias, the residual input and the ReLU fused
-// into the product's output (linear). Each operation owns its output
-// tensor and reuses it at every run: after the first run, a graph made of
-// these operations allocates nothing. Every operation works in float32
-// and float64 (the gradient check), and the backward pass is made of
-// further operations of this file, so Gorgonia's symbolic
-// differentiation builds the training graph.
+// The training graph's own Gorgonia operations, on the kernels of
+// kernels.go (so that the training graph's forward outputs are the
+// forward pass's, bit for bit). Each operation owns its output tensor
+// and reuses it at every run. Every operation works in float32 and
+// float64 (the gradient check), and the backward pass is made of further
+// operations of this file, so Gorgonia's symbolic differentiation builds
+// the training graph.
 //
 // Gorgonia's own Conv2d, BroadcastAdd, Rectify and LogSoftMax, which these
 // replace, spent most of an evaluation in im2col over NCHW, transposes,
-// Repeat and fresh allocations, and little in the multiply (see doc.go).
-
-type float interface{ ~float32 | ~float64 }
+// Repeat and fresh allocations, and little in the multiply
+// (docs/internals/net.md).
 
 var opCounter atomic.Int64
 
@@ -41,29 +34,20 @@ var opCounter atomic.Int64
 // id (so that Gorgonia never merges two nodes that own different
 // outputs), the input ranks and output shape, and the output tensor.
 type opBase struct {
-	name   string
-	id     int64
-	inputs []*G.Node
-	ins    []int        // rank of each input
-	shape  tensor.Shape // output shape; nil for a scalar
-	out    *tensor.Dense
+	name  string
+	id    int64
+	ins   []int        // rank of each input
+	shape tensor.Shape // output shape; nil for a scalar
+	out   *tensor.Dense
 }
 
 func newBase(name string, shape tensor.Shape, ins ...*G.Node) opBase {
-	b := opBase{name: name, id: opCounter.Add(1), shape: shape, inputs: ins}
+	b := opBase{name: name, id: opCounter.Add(1), shape: shape}
 	for _, n := range ins {
 		b.ins = append(b.ins, n.Dims())
 	}
 	return b
 }
-
-// netOp is an operation of this file.
-type netOp interface {
-	G.Op
-	base() *opBase
-}
-
-func (o *opBase) base() *opBase { return o }
 
 func (o *opBase) Arity() int { return len(o.ins) }
 
@@ -125,61 +109,7 @@ func scalarOf(v G.Value) float64 {
 	case []float64:
 		return d[0]
 	}
-	panic(fmt.Sprintf("net: scalar of %T", v.Data()))
-}
-
-// gemm computes C = alpha·op(A)·op(B) + beta·C with the package's BLAS
-// (rowBLAS: blocks of rows, so every row gets the same operations).
-func gemm[T float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	gemmBlocks(rowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-// gemmBlocks is gemm by blocks of size rows of C (float32 only; float64
-// products, for the gradient check, are not blocked).
-func gemmBlocks[T float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	switch a := any(a).(type) {
-	case []float32:
-		blasImpl.sgemmBlocks(size, tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
-	case []float64:
-		blasImpl.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
-	}
-}
-
-// grid is the board of a graph's positions: w files and h ranks, square
-// (row, col) at row w·row + col of a position's rows.
-type grid struct{ w, h int }
-
-// squareGrid is the grid of an n×n board.
-func squareGrid(n int) grid { return grid{n, n} }
-
-// nn is the number of squares.
-func (g grid) nn() int { return g.w * g.h }
-
-// neighbours returns g's neighbour table: [sq*9+k] is the square at
-// offset (k/3-1, k%3-1) of square sq, or -1 off the board.
-func (g grid) neighbours() []int32 { return neighbourTables[g.w][g.h] }
-
-// neighbourTables[w][h] is the neighbour table of the w×h grid, for every
-// board up to rules.MaxSide (and the smaller grids of tests).
-var neighbourTables [rules.MaxSide + 1][rules.MaxSide + 1][]int32
-
-func init() {
-	for w := 1; w < len(neighbourTables); w++ {
-		for h := 1; h < len(neighbourTables[w]); h++ {
-			t := make([]int32, w*h*9)
-			for sq := range w * h {
-				r, c := sq/w, sq%w
-				for k := range 9 {
-					rr, cc := r+k/3-1, c+k%3-1
-					t[sq*9+k] = -1
-					if rr >= 0 && rr < h && cc >= 0 && cc < w {
-						t[sq*9+k] = int32(rr*w + cc)
-					}
-				}
-			}
-			neighbourTables[w][h] = t
-		}
-	}
+	panic(fmt.Sprintf("train: scalar of %T", v.Data()))
 }
 
 // im2rowOp gathers the 3x3 neighbourhood of every square: x (rows, C)
@@ -189,28 +119,28 @@ func init() {
 // parallel.
 type im2rowOp struct {
 	opBase
-	g grid
+	g kernel.Grid
 	c int
 	rowsJob
 }
 
-func im2row(x *G.Node, g grid) *G.Node {
+func im2row(x *G.Node, g kernel.Grid) *G.Node {
 	rows, c := x.Shape()[0], x.Shape()[1]
 	return apply(&im2rowOp{opBase: newBase("im2row", tensor.Shape{rows, c * 9}, x), g: g, c: c}, x)
 }
 
 func (o *im2rowOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.g.nn())
+	o.run(o, vs[0], out, o.g.NN())
 	return out, nil
 }
 
-func (o *im2rowOp) doBlock(blk, _ int) {
+func (o *im2rowOp) DoBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
-		gatherRows(o.x32, o.y32, o.g, o.c, r0, r1)
+		kernel.GatherRows(o.x32, o.y32, o.g, o.c, r0, r1)
 	} else {
-		gatherRows(o.x64, o.y64, o.g, o.c, r0, r1)
+		kernel.GatherRows(o.x64, o.y64, o.g, o.c, r0, r1)
 	}
 }
 
@@ -230,11 +160,11 @@ type rowsJob struct {
 const blockRows = 256
 
 // run does w's blocks on x and y, nn rows per position.
-func (j *rowsJob) run(w blockWork, x, y G.Value, nn int) {
+func (j *rowsJob) run(w kernel.BlockWork, x, y G.Value, nn int) {
 	j.x32, j.y32, j.x64, j.y64 = f32s(x), f32s(y), f64s(x), f64s(y)
 	j.total = y.Shape()[0]
 	j.per = max(1, blockRows/nn) * nn
-	parallel((j.total+j.per-1)/j.per, w)
+	kernel.Parallel((j.total+j.per-1)/j.per, w)
 	j.x32, j.y32, j.x64, j.y64 = nil, nil, nil, nil
 }
 
@@ -258,23 +188,6 @@ func f64s(v G.Value) []float64 {
 	return nil
 }
 
-// gatherRows writes rows r0..r1 of im2row's output.
-func gatherRows[T float](x, out []T, g grid, c, r0, r1 int) {
-	nn, nb := g.nn(), g.neighbours()
-	for r := r0; r < r1; r++ {
-		base := r - r%nn
-		nbr := nb[(r%nn)*9 : (r%nn)*9+9]
-		dst := out[r*c*9 : (r+1)*c*9]
-		for k, s := range nbr {
-			if s < 0 {
-				clear(dst[k*c : (k+1)*c])
-				continue
-			}
-			copy(dst[k*c:(k+1)*c], x[(base+int(s))*c:(base+int(s)+1)*c])
-		}
-	}
-}
-
 func (o *im2rowOp) DiffWRT(int) []bool { return []bool{true} }
 
 func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
@@ -287,18 +200,18 @@ func (o *im2rowOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 // parallel.
 type row2imOp struct {
 	opBase
-	g grid
+	g kernel.Grid
 	c int
 	rowsJob
 }
 
 func (o *row2imOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	o.run(o, vs[0], out, o.g.nn())
+	o.run(o, vs[0], out, o.g.NN())
 	return out, nil
 }
 
-func (o *row2imOp) doBlock(blk, _ int) {
+func (o *row2imOp) DoBlock(blk, _ int) {
 	r0, r1 := o.rows(blk)
 	if o.x32 != nil {
 		scatterRows(o.x32, o.y32, o.g, o.c, r0, r1)
@@ -309,9 +222,9 @@ func (o *row2imOp) doBlock(blk, _ int) {
 
 // scatterRows computes rows r0..r1 (whole positions) of row2im's output
 // from the same rows of the gradient g.
-func scatterRows[T float](g, out []T, gr grid, c, r0, r1 int) {
+func scatterRows[T kernel.Float](g, out []T, gr kernel.Grid, c, r0, r1 int) {
 	clear(out[r0*c : r1*c])
-	nn, nb := gr.nn(), gr.neighbours()
+	nn, nb := gr.NN(), gr.Neighbours()
 	for r := r0; r < r1; r++ {
 		base := r - r%nn
 		src := g[r*c*9 : (r+1)*c*9]
@@ -329,62 +242,15 @@ func scatterRows[T float](g, out []T, gr grid, c, r0, r1 int) {
 	}
 }
 
-// linearOp is y = relu?(x·W + b + h): x (rows, K); W (K, F); b, if any,
-// F numbers of any shape; h, if any, a residual input of y's shape. The
-// output has the given shape, of rows·F elements. noGradX marks an x that
-// needs no gradient (the input planes). A convolution's weight, (F, K…),
-// is laid out first (kernelOp): products of the form A·B, unlike
-// A·Bᵀ, give every row the same operations in OpenBLAS whatever its
-// position in a block of rows (see rowBLAS).
-type linearOp struct {
+// linearNode is the training graph's node of a kernel.Linear: its
+// operands are the node's inputs x, W, then b and h if the product has
+// them. noGradX marks an x that needs no gradient (the input planes).
+type linearNode struct {
 	opBase
 	rows, k, f      int
-	block           int // rows per BLAS call in the forward product; 0: no BLAS
 	bias, res, relu bool
 	noGradX         bool
-	gather          grid                // the board if x is gathered block by block (see linearSpec)
-	a32             linearArgs[float32] // operands of the current run
-	a64             linearArgs[float64]
-	scratch32       [][]float32 // per worker, the gathered x of a block
-	scratch64       [][]float64
-	offs            []int32     // the fused kernel's offsets of A's rows (rows8Offsets)
-	tail32          [][]float32 // per worker, the fused kernel's last 8 rows (linearRows8)
-	offsDone        bool
-
-	// The bf16 backend (set by the evaluator on the per-position products
-	// of its graphs; see BackendBF16): the weight as bfloat16 pairs
-	// (bf16Weight), the float32 weight it was made from, and per worker
-	// the block's input rows as bfloat16.
-	bf16  bool
-	wbf   []uint32
-	wlast []float32
-	xbf   [][]uint16
-}
-
-// prepareFused sets up the fused kernel's offsets and scratch, if it can
-// compute o (see linearRows8, linearRowsBF16).
-func (o *linearOp) prepareFused() {
-	o.offsDone = true
-	if o.bf16 {
-		c := o.k
-		if o.gather.w > 0 {
-			c = o.k / 9
-		}
-		cp := c + c%2
-		o.offs = rows8Offsets(o, 2*cp)
-		o.xbf = make([][]uint16, maxWorkers)
-		for i := range o.xbf {
-			o.xbf[i] = make([]uint16, o.block*cp)
-		}
-	} else {
-		o.offs = rows8Offsets(o, 0)
-	}
-	if o.offs != nil && o.block%8 != 0 {
-		o.tail32 = make([][]float32, maxWorkers)
-		for i := range o.tail32 {
-			o.tail32[i] = make([]float32, 8*o.f)
-		}
-	}
+	op              *kernel.Linear
 }
 
 type linearSpec struct {
@@ -392,20 +258,12 @@ type linearSpec struct {
 	// perPosition: x has a row per (position, square), and the forward
 	// product is computed by blocks of one position's rows (see rowBLAS).
 	perPosition int
-	// gather: x is (rows, C) and the product's x is its im2row on this
-	// board, gathered block by block into scratch of the worker computing
-	// the block rather than in full (inference only: no gradient); the
-	// zero grid for none.
-	gather    grid
-	bias, res *G.Node
-	shape     tensor.Shape // of the output; (rows, F) if nil
+	bias, res   *G.Node
+	shape       tensor.Shape // of the output; (rows, F) if nil
 }
 
 func linear(x, w *G.Node, s linearSpec) *G.Node {
 	rows, k := x.Shape()[0], x.Shape()[1]
-	if s.gather.w > 0 {
-		k *= 9
-	}
 	if s.trans {
 		ws := w.Shape()
 		taps := ws.TotalSize() / (ws[0] * ws[1])
@@ -423,13 +281,13 @@ func linear(x, w *G.Node, s linearSpec) *G.Node {
 	if s.res != nil {
 		ins = append(ins, s.res)
 	}
-	block := s.perPosition
-	op := &linearOp{opBase: newBase("linear", shape, ins...), rows: rows, k: k, f: f, block: block,
-		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX, gather: s.gather}
+	op := &linearNode{opBase: newBase("linear", shape, ins...), rows: rows, k: k, f: f,
+		bias: s.bias != nil, res: s.res != nil, relu: s.relu, noGradX: s.noGradX,
+		op: kernel.NewLinear(kernel.LinearSpec{Rows: rows, K: k, F: f, Block: s.perPosition, Bias: s.bias != nil, Res: s.res != nil, ReLU: s.relu})}
 	return apply(op, ins...)
 }
 
-func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
+func (o *linearNode) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	var b, h G.Value
 	if o.bias {
@@ -438,65 +296,13 @@ func (o *linearOp) Do(vs ...G.Value) (G.Value, error) {
 	if o.res {
 		h = vs[len(vs)-1]
 	}
-	blocks := 1
-	if o.block > 0 {
-		blocks = (o.rows + o.block - 1) / o.block
-	}
-	if o.gather.w > 0 && o.scratch32 == nil && o.scratch64 == nil {
-		per := o.block * o.k
-		if o.block == 0 {
-			per = o.rows * o.k
-		}
-		switch vs[0].Dtype() {
-		case tensor.Float32:
-			o.scratch32 = make([][]float32, maxWorkers)
-			for i := range o.scratch32 {
-				o.scratch32[i] = make([]float32, per)
-			}
-		case tensor.Float64:
-			o.scratch64 = make([][]float64, maxWorkers)
-			for i := range o.scratch64 {
-				o.scratch64[i] = make([]float64, per)
-			}
-		}
-	}
-	if !o.offsDone {
-		o.prepareFused()
-	}
-	if o.bf16 {
-		if w := f32(vs[1]); !sameBits(o.wlast, w) {
-			o.wlast = append(o.wlast[:0], w...)
-			o.wbf = bf16Weight(o, w)
-		}
-	}
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.a32 = linearArgs[float32]{x: f32(vs[0]), w: f32(vs[1]), b: f32(b), h: f32(h), y: out.Float32s()}
-		parallel(blocks, o)
-		o.a32 = linearArgs[float32]{}
+		kernel.Run(o.op, f32(vs[0]), f32(vs[1]), f32(b), f32(h), out.Float32s())
 	case tensor.Float64:
-		o.a64 = linearArgs[float64]{x: f64(vs[0]), w: f64(vs[1]), b: f64(b), h: f64(h), y: out.Float64s()}
-		parallel(blocks, o)
-		o.a64 = linearArgs[float64]{}
+		kernel.Run(o.op, f64(vs[0]), f64(vs[1]), f64(b), f64(h), out.Float64s())
 	}
 	return out, nil
-}
-
-// linearArgs are the operands of one run of a linearOp.
-type linearArgs[T float] struct{ x, w, b, h, y []T }
-
-// doBlock computes one block of the product's rows with its bias,
-// residual and ReLU (all rows when there is no block size).
-func (o *linearOp) doBlock(blk, worker int) {
-	r0, r1 := 0, o.rows
-	if o.block > 0 {
-		r0, r1 = blk*o.block, min((blk+1)*o.block, o.rows)
-	}
-	if o.a32.y != nil {
-		linearForward(o, o.a32, o.scratch32, r0, r1, worker)
-	} else {
-		linearForward(o, o.a64, o.scratch64, r0, r1, worker)
-	}
 }
 
 // f32 and f64 are the backing of a tensor value (nil for nil), read
@@ -515,116 +321,7 @@ func f64(v G.Value) []float64 {
 	return v.(*tensor.Dense).Float64s()
 }
 
-// linearForward computes rows r0..r1 of the output; worker's scratch
-// holds the block's gathered x if o.gather.
-func linearForward[T float](o *linearOp, a linearArgs[T], scratch [][]T, r0, r1, worker int) {
-	p0 := r0 // the block's first row, a whole position's if o.block > 0
-	if a, ok := any(a).(linearArgs[float32]); ok && o.block > 0 {
-		// The rows the fused kernel computes, if any (from r0); the
-		// others, below, give the same numbers.
-		if o.bf16 {
-			linearRowsBF16(o, a, r0, r1, worker)
-			return
-		}
-		var tail []float32
-		if o.tail32 != nil {
-			tail = o.tail32[worker]
-		}
-		if r0 += linearRows8(o, a, r0, r1, tail); r0 == r1 {
-			return
-		}
-	}
-	var x []T
-	if o.gather.w > 0 {
-		c := o.k / 9
-		// The rows of the gathered x, from p0 on, are the block's: base 0
-		// is then the block's first row, a whole position's.
-		x = scratch[worker][:(r1-p0)*o.k]
-		gatherRows(a.x[p0*c:r1*c], x, o.gather, c, r0-p0, r1-p0)
-		x = x[(r0-p0)*o.k:]
-	} else {
-		x = a.x[r0*o.k : r1*o.k]
-	}
-	w, b, h := a.w, a.b, a.h
-	y := a.y[r0*o.f : r1*o.f]
-	if h != nil {
-		h = h[r0*o.f : r1*o.f]
-	}
-	rows := r1 - r0
-	var beta T
-	if b != nil || h != nil {
-		beta = 1
-		for r := 0; r < rows; r++ {
-			row := y[r*o.f : (r+1)*o.f]
-			switch {
-			case b != nil && h != nil:
-				for j, h := range h[r*o.f : (r+1)*o.f] {
-					row[j] = b[j] + h
-				}
-			case b != nil:
-				copy(row, b)
-			default:
-				copy(row, h[r*o.f:(r+1)*o.f])
-			}
-		}
-	}
-	if o.block == 0 {
-		// A product with a row per position (the value head and the
-		// global pooling): small, and in OpenBLAS a row's result depends
-		// on its place in the block, so it is a plain loop, the same for
-		// every row.
-		for r := 0; r < rows; r++ {
-			yr, xr := y[r*o.f:(r+1)*o.f], x[r*o.k:(r+1)*o.k]
-			if beta == 0 {
-				clear(yr)
-			}
-			if y, ok := any(yr).([]float32); ok && mulAddRow32(y, any(xr).([]float32), any(w).([]float32), o.k, o.f) {
-				continue // the same products and sums, by vectors of columns
-			}
-			for i, xv := range xr {
-				for j, wv := range w[i*o.f : (i+1)*o.f] {
-					yr[j] += T(xv * wv) // T(…): rounded apart, never fused into an FMA (GOAMD64=v3), as the vector path
-				}
-			}
-		}
-	} else {
-		// One block of one position's rows (see rowBLAS).
-		switch x := any(x).(type) {
-		case []float32:
-			r := blasImpl
-			if o.block != rowBlock {
-				r.padTail = false
-			}
-			r.block(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float32), o.f, float32(beta), any(y).([]float32), o.f)
-		case []float64:
-			blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
-		}
-	}
-	if o.relu {
-		relu(y)
-	}
-}
-
-// relu sets the negative entries of y to zero. In float32 it works on
-// the bits, without a branch per entry (half of them are negative, at
-// random: a branch mispredicts every other time); a negative zero
-// becomes a positive one.
-func relu[T float](y []T) {
-	if y, ok := any(y).([]float32); ok {
-		for i, v := range y {
-			b := math.Float32bits(v)
-			y[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
-		}
-		return
-	}
-	for i, v := range y {
-		if v < 0 {
-			y[i] = 0
-		}
-	}
-}
-
-func (o *linearOp) DiffWRT(n int) []bool {
+func (o *linearNode) DiffWRT(n int) []bool {
 	d := make([]bool, n)
 	for i := range d {
 		d[i] = true
@@ -633,10 +330,7 @@ func (o *linearOp) DiffWRT(n int) []bool {
 	return d
 }
 
-func (o *linearOp) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	if o.gather.w > 0 {
-		return nil, fmt.Errorf("net: %s with a gathered x has no gradient (inference only)", o.name)
-	}
+func (o *linearNode) SymDiff(ins G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	gz := grad
 	if o.relu {
 		gz = apply(&reluGradOp{opBase: newBase("relugrad", out.Shape().Clone(), out, grad)}, out, grad)
@@ -673,12 +367,12 @@ func (o *reluGradOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	o.y32, o.g32, o.o32 = f32s(vs[0]), f32s(vs[1]), f32s(out)
 	o.y64, o.g64, o.o64 = f64s(vs[0]), f64s(vs[1]), f64s(out)
-	parallel((out.Size()+elemBlock-1)/elemBlock, o)
+	kernel.Parallel((out.Size()+elemBlock-1)/elemBlock, o)
 	o.y32, o.g32, o.o32, o.y64, o.g64, o.o64 = nil, nil, nil, nil, nil, nil
 	return out, nil
 }
 
-func (o *reluGradOp) doBlock(blk, _ int) {
+func (o *reluGradOp) DoBlock(blk, _ int) {
 	i0 := blk * elemBlock
 	if o.o32 != nil {
 		i1 := min(i0+elemBlock, len(o.o32))
@@ -692,7 +386,7 @@ func (o *reluGradOp) doBlock(blk, _ int) {
 // reluGrad is g where y > 0, else 0. y is a ReLU's output, +0 or
 // positive (see relu): in float32 the test is on the bits, without a
 // branch per entry.
-func reluGrad[T float](y, g, out []T) {
+func reluGrad[T kernel.Float](y, g, out []T) {
 	if y, ok := any(y).([]float32); ok {
 		g, out := any(g).([]float32), any(out).([]float32)
 		g, out = g[:len(y)], out[:len(y)]
@@ -712,12 +406,12 @@ func reluGrad[T float](y, g, out []T) {
 	}
 }
 
-// linearGradXOp is the gradient of linearOp's x: gz·Wᵀ, computed as
+// linearGradXOp is the gradient of linearNode's x: gz·Wᵀ, computed as
 // gz·W' with W' = Wᵀ laid out first, (F, K): gonum's kernel then runs
 // along rows of K entries rather than dot products of F.
 type linearGradXOp struct {
 	opBase
-	l    *linearOp
+	l    *linearNode
 	wt32 []float32
 	wt64 []float64
 }
@@ -726,22 +420,22 @@ func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.wt32 = resize(o.wt32, o.l.k*o.l.f)
+		o.wt32 = slices.Grow(o.wt32[:0], o.l.k*o.l.f)[:o.l.k*o.l.f]
 		linearGradX(o.l, f32(vs[0]), f32(vs[1]), o.wt32, out.Float32s())
 	case tensor.Float64:
-		o.wt64 = resize(o.wt64, o.l.k*o.l.f)
+		o.wt64 = slices.Grow(o.wt64[:0], o.l.k*o.l.f)[:o.l.k*o.l.f]
 		linearGradX(o.l, f64(vs[0]), f64(vs[1]), o.wt64, out.Float64s())
 	}
 	return out, nil
 }
 
-func linearGradX[T float](l *linearOp, gz, w, wt, gx []T) {
+func linearGradX[T kernel.Float](l *linearNode, gz, w, wt, gx []T) {
 	transpose(w, wt, l.k, l.f)
-	gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
+	kernel.Gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
 }
 
 // transpose writes the transpose of a (rows, cols) into t (cols, rows).
-func transpose[T float](a, t []T, rows, cols int) {
+func transpose[T kernel.Float](a, t []T, rows, cols int) {
 	for i := 0; i < rows; i++ {
 		for j, v := range a[i*cols : (i+1)*cols] {
 			t[j*rows+i] = v
@@ -749,14 +443,14 @@ func transpose[T float](a, t []T, rows, cols int) {
 	}
 }
 
-// linearGradWOp is the gradient of linearOp's W, xᵀ·gz, computed as its
+// linearGradWOp is the gradient of linearNode's W, xᵀ·gz, computed as its
 // transpose gzᵀ·x, (F, K), by parts of K columns in parallel, then laid
 // out as (K, F). gonum's kernel then runs along rows of K entries rather
 // than F, and the parts balance on two cores. The parts depend only on
 // K, not on the number of cores.
 type linearGradWOp struct {
 	opBase
-	l              *linearOp
+	l              *linearNode
 	parts          int
 	gz32, x32, t32 []float32
 	gz64, x64, t64 []float64
@@ -768,21 +462,21 @@ func (o *linearGradWOp) Do(vs ...G.Value) (G.Value, error) {
 	o.parts = 2 * ((l.k + 127) / 128)
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), resize(o.t32, l.k*l.f)
-		parallel(o.parts, o)
+		o.gz32, o.x32, o.t32 = f32(vs[0]), f32(vs[1]), slices.Grow(o.t32[:0], l.k*l.f)[:l.k*l.f]
+		kernel.Parallel(o.parts, o)
 		transpose(o.t32, out.Float32s(), l.f, l.k)
 		o.gz32, o.x32 = nil, nil
 	case tensor.Float64:
-		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), resize(o.t64, l.k*l.f)
-		parallel(o.parts, o)
+		o.gz64, o.x64, o.t64 = f64(vs[0]), f64(vs[1]), slices.Grow(o.t64[:0], l.k*l.f)[:l.k*l.f]
+		kernel.Parallel(o.parts, o)
 		transpose(o.t64, out.Float64s(), l.f, l.k)
 		o.gz64, o.x64 = nil, nil
 	}
 	return out, nil
 }
 
-// doBlock computes columns c0..c1 of gzᵀ·x.
-func (o *linearGradWOp) doBlock(part, _ int) {
+// DoBlock computes columns c0..c1 of gzᵀ·x.
+func (o *linearGradWOp) DoBlock(part, _ int) {
 	l := o.l
 	width := (l.k + o.parts - 1) / o.parts
 	c0 := part * width
@@ -791,71 +485,30 @@ func (o *linearGradWOp) doBlock(part, _ int) {
 		return
 	}
 	if o.gz32 != nil {
-		blasImpl.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
+		kernel.Default.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
 	} else {
-		blasImpl.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
+		kernel.Default.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
 	}
 }
 
 // kernelOp lays out a convolution's weight (F, C, taps) as the matrix
-// (taps·C, F) of im2row's columns: row t·C+c, column f. With inverse it
-// does the opposite (its gradient).
-//
-// In an inference graph (keep, set by compilePlan) it keeps a copy of the
-// float32 weight it last laid out and does nothing while the weight
-// equals it: its output is then still that weight's layout (nothing else
-// writes it), and comparing is cheaper than the strided permutation.
+// (taps·C, F) of im2row's columns (permuteKernel). With inverse it does
+// the opposite (its gradient).
 type kernelOp struct {
 	opBase
 	f, c, taps int
 	inverse    bool
-	keep       bool
-	last       []float32 // with keep, the weight of the output
 }
 
 func (o *kernelOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		w := f32(vs[0])
-		if o.keep {
-			if o.last != nil && sameBits(o.last, w) {
-				return out, nil
-			}
-			o.last = append(o.last[:0], w...)
-		}
-		permuteKernel(w, out.Float32s(), o.f, o.c, o.taps, o.inverse)
+		kernel.PermuteKernel(f32(vs[0]), out.Float32s(), o.f, o.c, o.taps, o.inverse)
 	case tensor.Float64:
-		permuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
+		kernel.PermuteKernel(f64(vs[0]), out.Float64s(), o.f, o.c, o.taps, o.inverse)
 	}
 	return out, nil
-}
-
-// sameBits reports whether a and b hold the same float32s bit for bit
-// (zeros of either sign and NaNs told apart).
-func sameBits(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 {
-		return true
-	}
-	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a)), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b)))
-}
-
-func permuteKernel[T float](in, out []T, f, c, taps int, inverse bool) {
-	for fi := 0; fi < f; fi++ {
-		for ci := 0; ci < c; ci++ {
-			for t := 0; t < taps; t++ {
-				w, m := (fi*c+ci)*taps+t, (t*c+ci)*f+fi
-				if inverse {
-					out[w] = in[m]
-				} else {
-					out[m] = in[w]
-				}
-			}
-		}
-	}
 }
 
 func (o *kernelOp) DiffWRT(int) []bool { return []bool{true} }
@@ -883,7 +536,7 @@ func (o *colSumOp) Do(vs ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-func colSum[T float](g, out []T, f int) {
+func colSum[T kernel.Float](g, out []T, f int) {
 	clear(out)
 	for r := 0; r < len(g)/f; r++ {
 		for j, v := range g[r*f : (r+1)*f] {
@@ -910,30 +563,12 @@ func (o *spatialOp) Do(vs ...G.Value) (G.Value, error) {
 	switch vs[0].Dtype() {
 	case tensor.Float32:
 		x := f32(vs[0])
-		spatialSum(x, out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+		kernel.SpatialSum(x, out.Float32s(), o.nn, o.shape[1], float32(o.scale))
 	case tensor.Float64:
 		x := f64(vs[0])
-		spatialSum(x, out.Float64s(), o.nn, o.shape[1], o.scale)
+		kernel.SpatialSum(x, out.Float64s(), o.nn, o.shape[1], o.scale)
 	}
 	return out, nil
-}
-
-func spatialSum[T float](x, out []T, nn, f int, scale T) {
-	for b := 0; b < len(out)/f; b++ {
-		o := out[b*f : (b+1)*f]
-		if o, ok := any(o).([]float32); ok && sumRows32(o, any(x).([]float32)[b*nn*f:(b+1)*nn*f], nn, f, float32(scale)) {
-			continue // the same additions, by vectors of columns
-		}
-		clear(o)
-		for sq := 0; sq < nn; sq++ {
-			for j, v := range x[(b*nn+sq)*f : (b*nn+sq+1)*f] {
-				o[j] += v
-			}
-		}
-		for j := range o {
-			o[j] *= scale
-		}
-	}
 }
 
 func (o *spatialOp) DiffWRT(int) []bool { return []bool{true} }
@@ -971,44 +606,18 @@ func (o *spreadOp) Do(vs ...G.Value) (G.Value, error) {
 	g := vs[len(vs)-1]
 	switch out.Dtype() {
 	case tensor.Float32:
-		spreadRows(f32(x), f32(g), out.Float32s(), o.nn, o.shape[1], float32(o.scale))
+		kernel.SpreadRows(f32(x), f32(g), out.Float32s(), o.nn, o.shape[1], float32(o.scale))
 	case tensor.Float64:
-		spreadRows(f64(x), f64(g), out.Float64s(), o.nn, o.shape[1], o.scale)
+		kernel.SpreadRows(f64(x), f64(g), out.Float64s(), o.nn, o.shape[1], o.scale)
 	}
 	return out, nil
-}
-
-func spreadRows[T float](x, g, out []T, nn, f int, scale T) {
-	if x, ok := any(x).([]float32); ok && x != nil && len(out) > 0 && len(out)%(nn*f) == 0 {
-		g, out := any(g).([]float32), any(out).([]float32)
-		done := true
-		for b := 0; done && b < len(out)/(nn*f); b++ {
-			// The same additions, by vectors of columns.
-			done = addRow32(out[b*nn*f:(b+1)*nn*f], x[b*nn*f:(b+1)*nn*f], g[b*f:(b+1)*f], nn, f)
-		}
-		if done {
-			return
-		}
-	}
-	for r := 0; r < len(out)/f; r++ {
-		src, dst := g[(r/nn)*f:(r/nn+1)*f], out[r*f:(r+1)*f]
-		if x != nil {
-			for j, x := range x[r*f : (r+1)*f] {
-				dst[j] = x + src[j]
-			}
-			continue
-		}
-		for j, v := range src {
-			dst[j] = v * scale
-		}
-	}
 }
 
 func (o *spreadOp) DiffWRT(n int) []bool { return []bool{true, true}[:n] }
 
 func (o *spreadOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 	if !o.add {
-		return nil, fmt.Errorf("net: %s has no gradient", o.name)
+		return nil, fmt.Errorf("train: %s has no gradient", o.name)
 	}
 	return G.Nodes{grad, spatial(grad, o.nn, 1)}, nil
 }
@@ -1090,14 +699,14 @@ func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = xent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, nil, 0)
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: policy loss of %v", vs[0].Dtype())
+	return nil, fmt.Errorf("train: policy loss of %v", vs[0].Dtype())
 }
 
 // xent returns the mean cross-entropy over the rows whose target is not
 // all zeros (0 if there are none); with grad non-nil it writes there the
 // gradient of that mean times scale instead: softmax·Σt − t per row, zero
 // on the rows without a target.
-func xent[T float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
+func xent[T kernel.Float](z, mask, t []T, cols int, grad []T, scale float64) float64 {
 	rows := len(z) / cols
 	targets := 0
 	for r := 0; r < rows; r++ {
@@ -1189,10 +798,10 @@ func (o *valueLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = mse(f64(vs[0]), f64(vs[1]))
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: value loss of %v", vs[0].Dtype())
+	return nil, fmt.Errorf("train: value loss of %v", vs[0].Dtype())
 }
 
-func mse[T float](v, t []T) float64 {
+func mse[T kernel.Float](v, t []T) float64 {
 	var s float64
 	for i := range v {
 		d := float64(v[i]) - float64(t[i])
@@ -1256,14 +865,14 @@ func (o *auxLossOp) Do(vs ...G.Value) (G.Value, error) {
 		o.last = sigmoidXent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, o.coef, nil, 0)
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("net: %s of %v", o.name, vs[0].Dtype())
+	return nil, fmt.Errorf("train: %s of %v", o.name, vs[0].Dtype())
 }
 
 // sigmoidXent returns coef times the weighted mean binary cross-entropy
 // of auxLossOp (0 if every weight is 0); with grad non-nil it writes there
 // the gradient of that with respect to z, times scale:
 // coef·w·(sigmoid(z) − t)/(cols·Σw) per entry.
-func sigmoidXent[T float](z, t, w []T, cols int, coef float64, grad []T, scale float64) float64 {
+func sigmoidXent[T kernel.Float](z, t, w []T, cols int, coef float64, grad []T, scale float64) float64 {
 	var weight float64
 	for _, v := range w {
 		weight += float64(v)

@@ -1,8 +1,6 @@
-package net
+package kernel
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -14,10 +12,10 @@ import (
 
 // forEachKernel runs f with each kernel this CPU and build can run
 // forced (portable, AVX2+FMA, AVX-512).
-func forEachKernel(t *testing.T, f func(t *testing.T, k gemmKernel)) {
-	for _, k := range kernels() {
+func forEachKernel(t *testing.T, f func(t *testing.T, k Kernel)) {
+	for _, k := range Kernels() {
 		t.Run(k.String(), func(t *testing.T) {
-			defer useKernel(k)()
+			defer UseKernel(k)()
 			f(t, k)
 		})
 	}
@@ -91,7 +89,7 @@ func TestFMA32(t *testing.T) {
 		t.Errorf("no case where rounding twice is wrong")
 	}
 	t.Logf("rounding twice was wrong on %d of %d", doubles, len(ops))
-	forEachKernel(t, func(t *testing.T, k gemmKernel) {
+	forEachKernel(t, func(t *testing.T, k Kernel) {
 		for _, o := range ops[:20000] {
 			c := []float32{o.z}
 			fmaBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, 1, 1, 1, 1, []float32{o.x}, 1, []float32{o.y}, 1, 1, c, 1)
@@ -183,8 +181,8 @@ func TestGemmKernels(t *testing.T) {
 		for _, beta := range []float32{0, 1} {
 			want := append([]float32(nil), c0...)
 			gemmDef(s.tA, s.m, s.n, s.k, a, lda, b, ldb, beta, want, ldc)
-			for _, k := range kernels() {
-				restore := useKernel(k)
+			for _, k := range Kernels() {
+				restore := UseKernel(k)
 				c := operand(rng, len(c0), off)
 				copy(c, c0)
 				fmaBLAS{}.Sgemm(tA, blas.NoTrans, s.m, s.n, s.k, 1, a, lda, b, ldb, beta, c, ldc)
@@ -228,7 +226,7 @@ func TestGemmRowIndependence(t *testing.T) {
 	const m, n, k = 70, 45, 100
 	rng := rand.New(rand.NewPCG(3, 35))
 	a, b := operand(rng, m*k, 0), operand(rng, k*n, 0)
-	forEachKernel(t, func(t *testing.T, kn gemmKernel) {
+	forEachKernel(t, func(t *testing.T, kn Kernel) {
 		all := make([]float32, m*n)
 		fmaBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, all, n)
 		for _, size := range []int{1, 3, 5, 64} {
@@ -259,7 +257,7 @@ func TestGemmGeneral(t *testing.T) {
 		}
 		want := append([]float32(nil), c0...)
 		gonum.Implementation{}.Sgemm(blas.NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, want, n)
-		forEachKernel(t, func(t *testing.T, kn gemmKernel) {
+		forEachKernel(t, func(t *testing.T, kn Kernel) {
 			c := append([]float32(nil), c0...)
 			fmaBLAS{}.Sgemm(blas.NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, c, n)
 			for i := range c {
@@ -268,53 +266,6 @@ func TestGemmGeneral(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestKernelsSameNetwork: the default network gives bit-identical
-// predictions, and a training step bit-identical weights, with every
-// kernel.
-func TestKernelsSameNetwork(t *testing.T) {
-	if len(kernels()) == 1 {
-		t.Skip("one kernel in this build")
-	}
-	cfg := DefaultConfig(6)
-	m := perturbed(mustModel(t, cfg, 5), 0.05, 2)
-	ps := randomPositions(6, 24, 3)
-	samples := randomSamples(6, DefaultTrainOptions().Batch, 4)
-	var preds []string
-	var weights [][]float32
-	for _, k := range kernels() {
-		restore := useKernel(k)
-		preds = append(preds, fmt.Sprint(evalAll(t, m, 8, ps)))
-		tr, err := NewTrainer(m, DefaultTrainOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tr.Step(samples); err != nil {
-			t.Fatal(err)
-		}
-		tm, err := tr.Model(Metadata{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var all []float32
-		for _, name := range []string{"stem.w", "block1.conv1.w", "block1.conv2.w"} {
-			all = append(all, tm.weights[name]...)
-		}
-		weights = append(weights, all)
-		restore()
-	}
-	for i := 1; i < len(preds); i++ {
-		if preds[i] != preds[0] {
-			t.Errorf("%v: predictions differ from %v", kernels()[i], kernels()[0])
-		}
-		for j := range weights[0] {
-			if math.Float32bits(weights[i][j]) != math.Float32bits(weights[0][j]) {
-				t.Errorf("%v: trained weight %d differs from %v", kernels()[i], j, kernels()[0])
-				break
-			}
-		}
 	}
 }
 
@@ -349,60 +300,15 @@ func BenchmarkGemm(b *testing.B) {
 			})
 		}
 		run("gonum", gonum.Implementation{})
-		for _, k := range kernels() {
-			restore := useKernel(k)
+		for _, k := range Kernels() {
+			restore := UseKernel(k)
 			run(k.String(), fmaBLAS{})
 			restore()
 		}
 	}
 }
 
-// BenchmarkEvaluateKernels measures Evaluate of the default 8x8 net at
-// batch 32 with each kernel forced: whether AVX-512 pays over AVX2+FMA,
-// and what the portable kernel costs; and with the bf16 backend where
-// the CPU has it.
-func BenchmarkEvaluateKernels(b *testing.B) {
-	m := mustModel(b, DefaultConfig(8), 1)
-	ps := randomPositions(8, 32, 1)
-	type run struct {
-		name    string
-		k       gemmKernel
-		backend string
-	}
-	var runs []run
-	for _, k := range kernels() {
-		runs = append(runs, run{k.String(), k, ""})
-	}
-	if haveBF16 {
-		runs = append(runs, run{"bf16", bestKernel(), BackendBF16})
-	}
-	for _, r := range runs {
-		k := r.k
-		b.Run(r.name, func(b *testing.B) {
-			defer useKernel(k)()
-			e, err := NewEvaluator(m, EvalOptions{Batch: 32, Backend: r.backend})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
-			if _, err := e.Evaluate(ctx, ps); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for range b.N {
-				if _, err := e.Evaluate(ctx, ps); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N*len(ps))/b.Elapsed().Seconds(), "positions/s")
-		})
-	}
-}
-
-// TestFusedLinearKernels: a block of one position's rows of linearOp
+// TestFusedLinearKernels: a block of one position's rows of Linear
 // (3x3 with its implicit gather, or 1x1; with and without bias, residual
 // and ReLU; filters filling 32-column panels or not) and the row sums
 // and additions of the global pooling and the products with a row per
@@ -428,13 +334,13 @@ func TestFusedLinearKernels(t *testing.T) {
 	}
 	type shape struct{ w, h, c, f int }
 	for _, s := range []shape{{8, 8, 32, 32}, {6, 6, 7, 13}, {7, 7, 32, 48}, {5, 3, 3, 64}, {8, 8, 16, 33}, {2, 2, 5, 40}} {
-		g := grid{s.w, s.h}
-		nn := g.nn()
+		g := Grid{s.w, s.h}
+		nn := g.NN()
 		for _, gather := range []bool{true, false} {
 			for variant := range 8 {
 				bias, res, relu := variant&1 != 0, variant&2 != 0, variant&4 != 0
 				k := s.c
-				o := &linearOp{rows: 2 * nn, f: s.f, block: nn, bias: bias, res: res, relu: relu}
+				o := &Linear{rows: 2 * nn, f: s.f, block: nn, bias: bias, res: res, relu: relu}
 				if gather {
 					o.gather, k = g, 9*s.c
 				}
@@ -453,11 +359,11 @@ func TestFusedLinearKernels(t *testing.T) {
 				}
 				var want []float32
 				tail := o.tail32
-				for pass, kn := range append(kernels(), bestKernel()) {
-					if pass == len(kernels()) {
+				for pass, kn := range append(Kernels(), BestKernel()) {
+					if pass == len(Kernels()) {
 						o.tail32 = nil // the last rows by the separate passes
 					}
-					restore := useKernel(kn)
+					restore := UseKernel(kn)
 					a.y = signed(2 * nn * s.f)
 					scratch := [][]float32{make([]float32, nn*k)}
 					for blk := range 2 {
@@ -481,11 +387,11 @@ func TestFusedLinearKernels(t *testing.T) {
 		// A product with a row per position (block 0: the pooling's and
 		// the value head's), its plain loop by vectors on AVX-512.
 		{
-			o := &linearOp{rows: 3, k: s.c + 30, f: s.f, bias: true, relu: true}
+			o := &Linear{rows: 3, k: s.c + 30, f: s.f, bias: true, relu: true}
 			a := linearArgs[float32]{x: signed(3 * o.k), w: signed(o.k * o.f), b: signed(o.f)}
 			var want []float32
-			for _, kn := range kernels() {
-				restore := useKernel(kn)
+			for _, kn := range Kernels() {
+				restore := UseKernel(kn)
 				a.y = signed(3 * o.f)
 				linearForward(o, a, nil, 0, 3, 0)
 				restore()
@@ -503,11 +409,11 @@ func TestFusedLinearKernels(t *testing.T) {
 		// The global pooling's sums and the per-position bias.
 		x, pb := signed(2*nn*s.f), signed(2*s.f)
 		var wantSum, wantAdd []float32
-		for _, kn := range kernels() {
-			restore := useKernel(kn)
+		for _, kn := range Kernels() {
+			restore := UseKernel(kn)
 			sum, add := signed(2*s.f), signed(2*nn*s.f)
-			spatialSum(x, sum, nn, s.f, 1/float32(nn))
-			spreadRows(x, pb, add, nn, s.f, 1)
+			SpatialSum(x, sum, nn, s.f, 1/float32(nn))
+			SpreadRows(x, pb, add, nn, s.f, 1)
 			restore()
 			if wantSum == nil {
 				wantSum, wantAdd = sum, add

@@ -1,4 +1,4 @@
-package net
+package kernel
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // fmaBLAS is the BLAS of the default build: gonum's, but for Sgemm, which
-// is the package's own kernel (gemmKernel). Every output of its Sgemm is
+// is the package's own kernel (Kernel). Every output of its Sgemm is
 // computed by the same sequence of fused multiply-adds whatever the
 // kernel, the shape or the block of rows:
 //
@@ -23,16 +23,16 @@ import (
 // the same numbers on every CPU.
 type fmaBLAS struct{ gonum.Implementation }
 
-// gemmKernel is one implementation of the multiply-add loop of fmaBLAS.
-type gemmKernel int
+// Kernel is one implementation of the multiply-add loop of fmaBLAS.
+type Kernel int
 
 const (
-	kernelPortable gemmKernel = iota // pure Go, any CPU (fma32)
-	kernelAVX2                       // amd64 AVX2+FMA assembly
-	kernelAVX512                     // amd64 AVX-512F assembly
+	kernelPortable Kernel = iota // pure Go, any CPU (fma32)
+	kernelAVX2                   // amd64 AVX2+FMA assembly
+	kernelAVX512                 // amd64 AVX-512F assembly
 )
 
-func (k gemmKernel) String() string {
+func (k Kernel) String() string {
 	switch k {
 	case kernelAVX2:
 		return "AVX2+FMA"
@@ -43,12 +43,12 @@ func (k gemmKernel) String() string {
 }
 
 // kernel is the kernel fmaBLAS uses: the best this CPU and build have
-// (bestKernel), or the one a test forces (useKernel).
-var kernel = bestKernel()
+// (BestKernel), or the one a test forces (UseKernel).
+var kernel = BestKernel()
 
-// kernels lists the kernels this CPU and build can run, portable first.
-func kernels() []gemmKernel {
-	ks := []gemmKernel{kernelPortable}
+// Kernels lists the kernels this CPU and build can run, portable first.
+func Kernels() []Kernel {
+	ks := []Kernel{kernelPortable}
 	if haveAVX2 {
 		ks = append(ks, kernelAVX2)
 	}
@@ -58,17 +58,17 @@ func kernels() []gemmKernel {
 	return ks
 }
 
-// bestKernel is the fastest kernel this CPU and build can run. AVX-512
+// BestKernel is the fastest kernel this CPU and build can run. AVX-512
 // is preferred where it is available: see docs/results/2026-12-02-kernels.md.
-func bestKernel() gemmKernel {
-	ks := kernels()
+func BestKernel() Kernel {
+	ks := Kernels()
 	return ks[len(ks)-1]
 }
 
-// useKernel makes fmaBLAS use k (tests and benchmarks only; not safe
+// UseKernel makes fmaBLAS use k (tests and benchmarks only; not safe
 // while products run) and returns a function that restores the previous
 // kernel.
-func useKernel(k gemmKernel) (restore func()) {
+func UseKernel(k Kernel) (restore func()) {
 	prev := kernel
 	kernel = k
 	return func() { kernel = prev }

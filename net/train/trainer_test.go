@@ -1,54 +1,39 @@
-package net
+package train
 
 import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
 	"gorgonia.org/tensor"
 )
 
 // fillTrainInputs writes a batch into a training graph the way Step does,
 // without augmentation, for float32 or float64 graphs.
-func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
+func fillTrainInputs(t *testing.T, gr *graph, batch []net.Sample) {
 	t.Helper()
-	n := gr.shape
-	slot := gr.cfg.slotTable(n)
-	encoding := gr.cfg.Encoding()
-	slots, enc := gr.cfg.slots(n), encoding.EncodedLen(n)
-	x := make([]float32, gr.batch*enc)
+	enc := net.NewSampleEncoder(gr.cfg, gr.shape)
+	inputs, slots, nn := enc.InputLen(), enc.Slots(), enc.Squares()
+	x := make([]float32, gr.batch*inputs)
 	mask := make([]float32, gr.batch*slots)
 	tp := make([]float32, gr.batch*slots)
 	tv := make([]float32, gr.batch)
-	var buf [rules.MaxMoves]rules.Move
-	for i := range mask {
-		mask[i] = maskedLogit
-	}
-	for i, s := range batch {
-		moves := s.Position.LegalMoves(buf[:0])
-		encoding.encodeRows(s.Position, moves, x[i*enc:])
-		for _, m := range moves {
-			mask[i*slots+int(slot[rules.ActionIndex(m, n)])] = 0
-		}
-		var sum float32
-		for _, ap := range s.Policy {
-			sum += ap.Prob
-		}
-		for _, ap := range s.Policy {
-			tp[i*slots+int(slot[ap.Action])] += ap.Prob / sum
-		}
-		tv[i] = s.Value
-	}
-	bw, bh := rules.ShapeDims(n)
-	nn := bw * bh
 	own := make([]float32, gr.batch*nn)
 	aw, ml := make([]float32, gr.batch), make([]float32, gr.batch)
 	for i, s := range batch {
-		aw[i], ml[i] = auxRow(s, bw, bh, own[i*nn:(i+1)*nn])
+		if err := enc.Check(s); err != nil {
+			t.Fatal(err)
+		}
+		enc.Encode(s, x[i*inputs:(i+1)*inputs], mask[i*slots:(i+1)*slots], tp[i*slots:(i+1)*slots])
+		tv[i] = s.Value
+		aw[i], ml[i] = enc.AuxTargets(s, own[i*nn:(i+1)*nn])
 	}
 	set := func(dst any, src []float32) {
 		switch d := dst.(type) {
@@ -77,7 +62,7 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []Sample) {
 
 // withAux gives samples auxiliary targets drawn from seed (the sample
 // at index skip keeps none).
-func withAux(batch []Sample, seed uint64, skip int) []Sample {
+func withAux(batch []net.Sample, seed uint64, skip int) []net.Sample {
 	rng := rand.New(rand.NewPCG(seed, 4))
 	out := slices.Clone(batch)
 	for i := range out {
@@ -104,19 +89,19 @@ func withAux(batch []Sample, seed uint64, skip int) []Sample {
 // the check were drawn in map order, a different network every run, and
 // about one run in seven hit a kink: the "flaky" gradient check.)
 func TestGradientCheck(t *testing.T) {
-	cfg := Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
+	cfg := net.Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
 	batch := randomSamples(4, 3, 5)
 	batch[1].Policy = nil // a value-only sample
 	t.Run("plain", func(t *testing.T) { gradientCheck(t, cfg, batch, 50) })
-	cfg.Aux = AuxOwnership | AuxMovesLeft
+	cfg.Aux = net.AuxOwnership | net.AuxMovesLeft
 	t.Run("aux", func(t *testing.T) { gradientCheck(t, cfg, withAux(batch, 6, 2), 20) })
 }
 
-func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
+func gradientCheck(t *testing.T, cfg net.Config, batch []net.Sample, draws uint64) {
 	kinks := 0
 	for seed := uint64(0); seed < draws; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
-		gr, err := buildGraph(cfg, cfg.Size, len(batch), m.weights, tensor.Float64, true, false)
+		gr, err := buildGraph(cfg, cfg.Size, len(batch), weightsOf(m), tensor.Float64, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +135,7 @@ func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
 			// A few entries of every tensor.
 			for k, tries := 0, 0; k < 3; tries++ {
 				if tries == 50 {
-					t.Fatalf("seed %d: %s: no entry without a kink within eps in 50 draws", seed, gr.specs[i].name)
+					t.Fatalf("seed %d: %s: no entry without a kink within eps in 50 draws", seed, gr.specs[i].Name)
 				}
 				j := rng.IntN(len(w))
 				orig := w[j]
@@ -167,7 +152,7 @@ func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
 				num := (up - down) / (2 * eps)
 				a := analytic[i][j]
 				if math.Abs(num-a) > 1e-6+1e-4*math.Max(math.Abs(num), math.Abs(a)) {
-					t.Errorf("seed %d: %s[%d]: symbolic gradient %.9g, numerical %.9g", seed, gr.specs[i].name, j, a, num)
+					t.Errorf("seed %d: %s[%d]: symbolic gradient %.9g, numerical %.9g", seed, gr.specs[i].Name, j, a, num)
 				}
 				k++
 			}
@@ -183,7 +168,7 @@ func gradientCheck(t *testing.T, cfg Config, batch []Sample, draws uint64) {
 func TestPolicyLossValueOnlyRows(t *testing.T) {
 	const cols = 3
 	z := []float64{0.5, -1, 2, 0.3, 0.1, -0.7}
-	mask := []float64{0, 0, maskedLogit, 0, 0, 0}
+	mask := []float64{0, 0, -1e9, 0, 0, 0} // -1e9: a masked action, as SampleEncoder.Encode writes
 	one := []float64{0.25, 0.75, 0}
 	alone := xent(z[:cols], mask[:cols], one, cols, nil, 0)
 	t2 := append(append([]float64(nil), one...), 0, 0, 0)
@@ -214,8 +199,8 @@ func TestOverfit(t *testing.T) {
 	for i := range batch {
 		batch[i].Policy = batch[i].Policy[i%len(batch[i].Policy):][:1]
 	}
-	opts := TrainOptions{Batch: 16, LR: 0.05, Momentum: 0.9, WeightDecay: 1e-4, WarmupSteps: 5}
-	tr, err := NewTrainer(mustModel(t, tinyConfig(5), 1), opts)
+	opts := net.TrainOptions{Batch: 16, LR: 0.05, Momentum: 0.9, WeightDecay: 1e-4, WarmupSteps: 5}
+	tr, err := New(mustModel(t, tinyConfig(5), 1), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +208,7 @@ func TestOverfit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last Losses
+	var last net.Losses
 	for i := 0; i < 150; i++ {
 		if last, err = tr.Step(batch); err != nil {
 			t.Fatal(err)
@@ -241,42 +226,88 @@ func TestOverfit(t *testing.T) {
 	}
 }
 
+// TestGraphsCollected checks that a trainer's graphs are garbage once
+// they are no longer used. Gorgonia puts a finalizer on each machine, and
+// Go never collects a cycle through an object with a finalizer: a graph
+// that pointed to its machine while the machine pointed back into it
+// stayed in memory for good (every generation of a training run leaked
+// its evaluator's graphs that way, when inference ran on Gorgonia).
+func TestGraphsCollected(t *testing.T) {
+	m := mustModel(t, tinyConfig(4), 1)
+	var graphs []weak.Pointer[graph]
+	func() {
+		tr, err := New(m, net.TrainOptions{Batch: 4, LR: 0.01})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Step(randomSamples(4, 4, 1)); err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, weak.Make(tr.gr))
+	}()
+	runtime.GC()
+	runtime.GC()
+	for i, w := range graphs {
+		if w.Value() != nil {
+			t.Errorf("graph %d of %d still in memory", i, len(graphs))
+		}
+	}
+}
+
 // TestTrainingMatchesInference checks that the training graph's forward
-// outputs equal, bit for bit, those of the inference graph of a snapshot.
+// outputs equal, bit for bit, those of the evaluator of a snapshot: the
+// values, and the policy softmaxed over the legal moves as the evaluator
+// does (the slot of each move found by encoding it as a one-hot target).
 func TestTrainingMatchesInference(t *testing.T) {
 	batch := randomSamples(6, 8, 11)
-	opts := TrainOptions{Batch: 8, LR: 0.01, Momentum: 0.9}
-	tr, err := NewTrainer(perturbed(mustModel(t, tinyConfig(6), 3), 0.1, 4), opts)
+	opts := net.TrainOptions{Batch: 8, LR: 0.01, Momentum: 0.9}
+	tr, err := New(perturbed(mustModel(t, tinyConfig(6), 3), 0.1, 4), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	enc := net.NewSampleEncoder(tr.cfg, 6)
+	x, mask, target := make([]float32, enc.InputLen()), make([]float32, enc.Slots()), make([]float32, enc.Slots())
+	slotOf := func(p rules.Position, m rules.Move) int {
+		enc.Encode(net.Sample{Position: p, Policy: []net.ActionProb{{Action: int32(rules.ActionIndex(m, 6)), Prob: 1}}}, x, mask, target)
+		return slices.Index(target, 1)
+	}
 	for step := 0; step < 3; step++ {
-		snap, err := tr.Model(Metadata{})
+		snap, err := tr.Model(net.Metadata{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := tr.Step(batch); err != nil {
 			t.Fatal(err)
 		}
-		inf, err := buildGraph(snap.cfg, snap.Shape(), len(batch), snap.weights, tensor.Float32, false, false)
-		if err != nil {
-			t.Fatal(err)
+		ps := make([]rules.Position, len(batch))
+		for i, s := range batch {
+			ps[i] = s.Position
 		}
-		copy(data32(inf.x), data32(tr.gr.x))
-		if err := inf.run(); err != nil {
-			t.Fatal(err)
-		}
-		for name, pair := range map[string][2][]float32{
-			"logits": {tr.gr.out.logits.Data().([]float32), inf.out.logits.Data().([]float32)},
-			"values": {tr.gr.out.value.Data().([]float32), inf.out.value.Data().([]float32)},
-		} {
-			for i := range pair[0] {
-				if math.Float32bits(pair[0][i]) != math.Float32bits(pair[1][i]) {
-					t.Fatalf("step %d: %s[%d]: training %v, inference %v", step, name, i, pair[0][i], pair[1][i])
+		preds := evaluate(t, snap, ps)
+		logits, values := tr.gr.out.logits.Data().([]float32), tr.gr.out.value.Data().([]float32)
+		slots := enc.Slots()
+		for i, p := range ps {
+			if math.Float32bits(values[i]) != math.Float32bits(preds[i].Value) {
+				t.Fatalf("step %d: value %d: training %v, inference %v", step, i, values[i], preds[i].Value)
+			}
+			moves := p.LegalMoves(nil)
+			exps := make([]float64, len(moves))
+			maxL := math.Inf(-1)
+			for j, m := range moves {
+				exps[j] = float64(logits[i*slots+slotOf(p, m)])
+				maxL = max(maxL, exps[j])
+			}
+			var sum float64
+			for j := range exps {
+				exps[j] = math.Exp(exps[j] - maxL)
+				sum += exps[j]
+			}
+			for j := range moves {
+				if got, want := float32(exps[j]/sum), preds[i].Policy[j]; math.Float32bits(got) != math.Float32bits(want) {
+					t.Fatalf("step %d: position %d, move %v: training %v, inference %v", step, i, moves[j], got, want)
 				}
 			}
 		}
-		inf.close()
 	}
 }
 
@@ -285,11 +316,11 @@ func TestTrainingMatchesInference(t *testing.T) {
 // losses (augmentation on, so the generator state is restored too).
 func TestCheckpointResume(t *testing.T) {
 	samples := randomSamples(5, 40, 21)
-	opts := TrainOptions{Batch: 8, LR: 0.03, Momentum: 0.9, WeightDecay: 1e-3, WarmupSteps: 3,
+	opts := net.TrainOptions{Batch: 8, LR: 0.03, Momentum: 0.9, WeightDecay: 1e-3, WarmupSteps: 3,
 		DecaySteps: []int64{4}, DecayFactor: 0.5, Augment: true, Seed: 9}
 	m := mustModel(t, tinyConfig(5), 5)
-	batchAt := func(i int) []Sample { return samples[(i*8)%32 : (i*8)%32+8] }
-	a, err := NewTrainer(m, opts)
+	batchAt := func(i int) []net.Sample { return samples[(i*8)%32 : (i*8)%32+8] }
+	a, err := New(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +333,7 @@ func TestCheckpointResume(t *testing.T) {
 	if err := a.SaveCheckpoint(path); err != nil {
 		t.Fatal(err)
 	}
-	var lossA []Losses
+	var lossA []net.Losses
 	for i := 3; i < 7; i++ {
 		l, err := a.Step(batchAt(i))
 		if err != nil {
@@ -314,7 +345,7 @@ func TestCheckpointResume(t *testing.T) {
 	// checkpoint replaces them.
 	other := opts
 	other.LR, other.Seed, other.Augment = 0.5, 1, false
-	b, err := NewTrainer(mustModel(t, tinyConfig(5), 99), other)
+	b, err := New(mustModel(t, tinyConfig(5), 99), other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,50 +364,50 @@ func TestCheckpointResume(t *testing.T) {
 			t.Fatalf("step %d: resumed losses %+v, original %+v", i, l, lossA[i-3])
 		}
 	}
-	ma, _ := a.Model(Metadata{})
-	mb, _ := b.Model(Metadata{})
-	for name, w := range ma.weights {
+	ma, _ := a.Model(net.Metadata{})
+	mb, _ := b.Model(net.Metadata{})
+	for name, w := range weightsOf(ma) {
 		for i := range w {
-			if math.Float32bits(w[i]) != math.Float32bits(mb.weights[name][i]) {
-				t.Fatalf("%s[%d]: resumed %v, original %v", name, i, mb.weights[name][i], w[i])
+			if math.Float32bits(w[i]) != math.Float32bits(weightsOf(mb)[name][i]) {
+				t.Fatalf("%s[%d]: resumed %v, original %v", name, i, weightsOf(mb)[name][i], w[i])
 			}
 		}
 	}
 	// A checkpoint of another architecture or batch size is refused.
-	c, _ := NewTrainer(mustModel(t, Config{Size: 5, Filters: 4, Blocks: 1, ValueHidden: 8}, 1), opts)
+	c, _ := New(mustModel(t, net.Config{Size: 5, Filters: 4, Blocks: 1, ValueHidden: 8}, 1), opts)
 	if err := c.LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "network") {
 		t.Errorf("other architecture: err = %v", err)
 	}
 	small := opts
 	small.Batch = 4
-	d, _ := NewTrainer(m, small)
+	d, _ := New(m, small)
 	if err := d.LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "batches") {
 		t.Errorf("other batch: err = %v", err)
 	}
 }
 
 func TestStepRejectsBadBatches(t *testing.T) {
-	tr, err := NewTrainer(mustModel(t, tinyConfig(4), 1), TrainOptions{Batch: 2, LR: 0.01})
+	tr, err := New(mustModel(t, tinyConfig(4), 1), net.TrainOptions{Batch: 2, LR: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := randomSamples(4, 2, 1)
-	illegal := append([]Sample(nil), good...)
-	illegal[1].Policy = []ActionProb{{Action: int32(rules.NumActions(4) - 1), Prob: 1}}
+	illegal := append([]net.Sample(nil), good...)
+	illegal[1].Policy = []net.ActionProb{{Action: int32(rules.NumActions(4) - 1), Prob: 1}}
 	if illegal[1].Position.Legal(rules.ActionMove(rules.NumActions(4)-1, 4)) {
 		t.Fatal("test setup: action should be illegal")
 	}
-	badValue := append([]Sample(nil), good...)
+	badValue := append([]net.Sample(nil), good...)
 	badValue[0].Value = 2
-	otherSize := append([]Sample(nil), good...)
+	otherSize := append([]net.Sample(nil), good...)
 	otherSize[0] = randomSamples(5, 1, 1)[0]
-	zero := append([]Sample(nil), good...)
-	zero[0].Policy = []ActionProb{{Action: good[0].Policy[0].Action, Prob: 0}}
-	terminal := append([]Sample(nil), good...)
-	terminal[1] = Sample{Position: rules.Position{Size: 4, Black: 1}, Value: 1} // value-only, but no move
+	zero := append([]net.Sample(nil), good...)
+	zero[0].Policy = []net.ActionProb{{Action: good[0].Policy[0].Action, Prob: 0}}
+	terminal := append([]net.Sample(nil), good...)
+	terminal[1] = net.Sample{Position: rules.Position{Size: 4, Black: 1}, Value: 1} // value-only, but no move
 	for _, tc := range []struct {
 		name  string
-		batch []Sample
+		batch []net.Sample
 		want  string
 	}{
 		{"short", good[:1], "batch of 1 samples"},
@@ -394,7 +425,7 @@ func TestStepRejectsBadBatches(t *testing.T) {
 	if tr.Steps() != 0 {
 		t.Errorf("failed steps counted: %d", tr.Steps())
 	}
-	valueOnly := append([]Sample(nil), good...)
+	valueOnly := append([]net.Sample(nil), good...)
 	valueOnly[0].Policy = nil
 	if l, err := tr.Step(valueOnly); err != nil || tr.Steps() != 1 || l.Policy <= 0 {
 		t.Errorf("a batch with a value-only sample: %+v, %v, %d steps; want a step with the other sample's policy loss", l, err, tr.Steps())
@@ -402,7 +433,7 @@ func TestStepRejectsBadBatches(t *testing.T) {
 }
 
 func TestLRSchedule(t *testing.T) {
-	o := TrainOptions{Batch: 1, LR: 0.1, WarmupSteps: 4, DecaySteps: []int64{10, 20}, DecayFactor: 0.1}
+	o := net.TrainOptions{Batch: 1, LR: 0.1, WarmupSteps: 4, DecaySteps: []int64{10, 20}, DecayFactor: 0.1}
 	for _, tc := range []struct {
 		step int64
 		want float64
@@ -411,7 +442,7 @@ func TestLRSchedule(t *testing.T) {
 			t.Errorf("LRAt(%d) = %v, want %v", tc.step, got, tc.want)
 		}
 	}
-	for _, bad := range []TrainOptions{
+	for _, bad := range []net.TrainOptions{
 		{Batch: 0, LR: 0.1},
 		{Batch: 1, LR: 0},
 		{Batch: 1, LR: 0.1, Momentum: 1},
@@ -422,7 +453,7 @@ func TestLRSchedule(t *testing.T) {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
-	if err := DefaultTrainOptions().Validate(); err != nil {
+	if err := net.DefaultTrainOptions().Validate(); err != nil {
 		t.Error(err)
 	}
 }
@@ -439,15 +470,15 @@ func TestLossFiniteWithLargeLogits(t *testing.T) {
 	jump.Position = rules.Openings(4)[0].Position
 	var buf [rules.MaxMoves]rules.Move
 	mv := jump.Position.LegalMoves(buf[:0])[0]
-	jump.Policy = []ActionProb{{int32(rules.ActionIndex(mv, 4)), 1}}
+	jump.Policy = []net.ActionProb{{Action: int32(rules.ActionIndex(mv, 4)), Prob: 1}}
 	start := rules.NewPosition(4)
-	batch := []Sample{jump}
+	batch := []net.Sample{jump}
 	for _, mv := range start.LegalMoves(buf[:0]) {
-		batch = append(batch, Sample{Position: start, Policy: []ActionProb{{int32(rules.ActionIndex(mv, 4)), 1}}, Value: 1})
+		batch = append(batch, net.Sample{Position: start, Policy: []net.ActionProb{{Action: int32(rules.ActionIndex(mv, 4)), Prob: 1}}, Value: 1})
 	}
 	for seed := uint64(0); seed < 20; seed++ {
 		m := perturbed(mustModel(t, tinyConfig(4), seed), 5, seed)
-		tr, err := NewTrainer(m, TrainOptions{Batch: len(batch), LR: 1e-6})
+		tr, err := New(m, net.TrainOptions{Batch: len(batch), LR: 1e-6})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,13 +489,46 @@ func TestLossFiniteWithLargeLogits(t *testing.T) {
 		if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) || l.Policy < 10 {
 			t.Errorf("seed %d: losses %+v: want a finite, large policy loss", seed, l)
 		}
-		snap, _ := tr.Model(Metadata{})
-		for name, w := range snap.weights {
+		snap, _ := tr.Model(net.Metadata{})
+		for name, w := range weightsOf(snap) {
 			for _, v := range w {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					t.Fatalf("seed %d: %s holds %v after the step", seed, name, v)
 				}
 			}
 		}
+	}
+}
+
+// TestCapturePlanesLearn: one training step moves the stem weights of
+// the capture planes that Model.WithCaptures added off zero.
+func TestCapturePlanesLearn(t *testing.T) {
+	cfg := tinyConfig(6)
+	cfg.Captures = false
+	c, err := perturbed(mustModel(t, cfg, 1), 0.2, 4).WithCaptures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One training step moves the new planes' weights off zero.
+	tr, err := New(c, net.TrainOptions{Batch: 8, LR: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Step(randomSamples(6, 8, 5)); err != nil {
+		t.Fatal(err)
+	}
+	trained, err := tr.Model(c.Meta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	planes := net.EncodingCaptures.Planes()
+	moved := false
+	for f := 0; f < cfg.Filters; f++ {
+		for _, v := range trained.Weight("stem.w")[(f*planes+net.EncodingOrigins.Planes())*9 : (f+1)*planes*9] {
+			moved = moved || v != 0
+		}
+	}
+	if !moved {
+		t.Error("the capture planes' stem weights are still zero after a training step")
 	}
 }

@@ -1,4 +1,4 @@
-package net
+package train
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/internal/kernel"
 	"gorgonia.org/tensor"
 )
 
@@ -17,14 +19,14 @@ import (
 // is large enough for every one of them: 16 positions of 36 rows make
 // several blocks of rows, and 24 filters make 216-column products.
 func TestGradientFloat32MatchesFloat64(t *testing.T) {
-	cfg := Config{Size: 6, Filters: 24, Blocks: 1, ValueHidden: 8, GlobalPool: true}
+	cfg := net.Config{Size: 6, Filters: 24, Blocks: 1, ValueHidden: 8, GlobalPool: true}
 	batch := randomSamples(6, 16, 9)
 	m := perturbed(mustModel(t, cfg, 1), 0.1, 2)
 	for _, procs := range []int{1, 2} {
 		prev := runtime.GOMAXPROCS(procs)
 		grads := map[tensor.Dtype][][]float64{}
 		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
-			gr, err := buildGraph(cfg, cfg.Size, len(batch), m.weights, dt, true, false)
+			gr, err := buildGraph(cfg, cfg.Size, len(batch), weightsOf(m), dt, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +44,7 @@ func TestGradientFloat32MatchesFloat64(t *testing.T) {
 			gr.close()
 		}
 		runtime.GOMAXPROCS(prev)
-		for i, s := range cfg.params() {
+		for i, s := range cfg.Params() {
 			g32, g64 := grads[tensor.Float32][i], grads[tensor.Float64][i]
 			var scale float64
 			for _, v := range g64 {
@@ -50,7 +52,7 @@ func TestGradientFloat32MatchesFloat64(t *testing.T) {
 			}
 			for j := range g64 {
 				if math.Abs(g32[j]-g64[j]) > 1e-4*scale+1e-7 {
-					t.Fatalf("GOMAXPROCS %d: %s[%d]: float32 gradient %.7g, float64 %.7g (largest %.3g)", procs, s.name, j, g32[j], g64[j], scale)
+					t.Fatalf("GOMAXPROCS %d: %s[%d]: float32 gradient %.7g, float64 %.7g (largest %.3g)", procs, s.Name, j, g32[j], g64[j], scale)
 				}
 			}
 		}
@@ -68,7 +70,7 @@ func TestReluBits(t *testing.T) {
 		xs = append(xs, float32(rng.NormFloat64()))
 	}
 	y := append([]float32(nil), xs...)
-	relu(y)
+	kernel.ReLU(y)
 	for i, x := range xs {
 		want := x
 		if x <= 0 {

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego && !noasm && !openblas
 
-package net
+package kernel
 
 import (
 	"unsafe"
@@ -13,7 +13,7 @@ import (
 var (
 	haveAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F // it also runs the AVX2 kernel (gemmAsm)
-	haveBF16   = haveAVX512 && cpu.X86.HasAVX512BF16
+	HaveBF16   = haveAVX512 && cpu.X86.HasAVX512BF16
 )
 
 // sgemm4AVX512 computes 4 rows of C (rows 0, ldc, 2·ldc, 3·ldc) by up to
@@ -73,7 +73,7 @@ var avx2Masks = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 // columns, k ≥ 1. AVX-512 computes a last panel of at most 16 columns
 // with the AVX2 kernel (the same numbers), which is faster there than
 // half-masked zmm (docs/results/2026-12-02-kernels.md).
-func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
+func gemmAsm(kn Kernel, m, n, k int, a []float32, rs, ks int, b []float32, ldb int, c []float32, ldc int) {
 	width := 16
 	if kn == kernelAVX512 {
 		width = 32
@@ -126,7 +126,7 @@ func gemmAsm(kn gemmKernel, m, n, k int, a []float32, rs, ks int, b []float32, l
 // zeros, multiplied all the same, as im2row's zeros are.
 var zeroRow [512]float32
 
-// linearRows8 computes rows r0..r1 of a block of a linearOp (o.block >
+// linearRows8 computes rows r0..r1 of a block of a Linear (o.block >
 // 0: one position's rows) by 8 at a time with sgemm8AVX512, the work
 // around the product fused into it: the 3x3 gather is implicit (A's rows
 // in a segment per neighbour: the input rows of the neighbours, or
@@ -139,7 +139,7 @@ var zeroRow [512]float32
 // those of the separate passes bit for bit: the same initial accumulator
 // (b[j] + h, rounded once), the same FMAs in the order of im2row's
 // columns, the same ReLU.
-func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32) int {
+func linearRows8(o *Linear, a linearArgs[float32], r0, r1 int, tail []float32) int {
 	segs, k := 1, o.k
 	if o.gather.w > 0 {
 		segs, k = 9, o.k/9
@@ -157,7 +157,7 @@ func linearRows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32)
 // on panels of 32 columns, for rows r0..r1 of a block of o (see
 // linearRows8; offs: o.offs from the group's first row), and returns
 // how many rows it computed.
-func rows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32, kern func(offs *int32, pc, ph, pb *float32, j0 int, mask uint32, flags int)) int {
+func rows8(o *Linear, a linearArgs[float32], r0, r1 int, tail []float32, kern func(offs *int32, pc, ph, pb *float32, j0 int, mask uint32, flags int)) int {
 	segs := 1
 	if o.gather.w > 0 {
 		segs = 9
@@ -221,7 +221,7 @@ func rows8(o *linearOp, a linearArgs[float32], r0, r1 int, tail []float32, kern 
 //
 // The input rows are rowBytes apart: 4·channels for float32 (0: that),
 // 2·(channels rounded up to even) for bfloat16.
-func rows8Offsets(o *linearOp, rowBytes int) []int32 {
+func rows8Offsets(o *Linear, rowBytes int) []int32 {
 	if !haveAVX512 || o.block <= 0 || o.k == 0 || o.f == 0 {
 		return nil
 	}
@@ -239,7 +239,7 @@ func rows8Offsets(o *linearOp, rowBytes int) []int32 {
 		}
 		return offs
 	}
-	c, nb := o.k/9, o.gather.neighbours()
+	c, nb := o.k/9, o.gather.Neighbours()
 	if rowBytes == 0 {
 		rowBytes = 4 * c
 	}
@@ -267,7 +267,7 @@ func rows8Offsets(o *linearOp, rowBytes int) []int32 {
 
 // sumRowsAVX512 sets out[j], j < f, to the sum of x[r*f+j] over r < rows,
 // added in the order r = 0, 1, … onto 0, times scale (each step rounded
-// to float32, as spatialSum does).
+// to float32, as SpatialSum does).
 //
 //go:noescape
 func sumRowsAVX512(out, x *float32, rows, f int, scale float32)
@@ -321,7 +321,7 @@ func mulAddRow32(y, x, w []float32, k, f int) bool {
 // one kernel, the loop over p chosen per segment): k pairs per segment,
 // A's rows of k uint32 at x plus offs (zero when negative), B's rows of
 // ldb pairs; each step adds a pair's two products (VDPBF16PS). Only
-// with haveBF16.
+// with HaveBF16.
 func sgemm8BF16(segs, k int, offs *int32, x, zero, b *uint32, ldb int, c *float32, ldc int, h, bias *float32, mask uint32, flags int) {
 	sgemm8AVX512(segs, k, offs, (*float32)(unsafe.Pointer(x)), (*float32)(unsafe.Pointer(zero)), (*float32)(unsafe.Pointer(b)), ldb, c, ldc, h, bias, mask, flags|sgemmBF16)
 }
@@ -331,11 +331,11 @@ func sgemm8BF16(segs, k int, offs *int32, x, zero, b *uint32, ldb int, c *float3
 //go:noescape
 func toBF16AVX512(dst *uint16, src *float32, n int)
 
-// linearRowsBF16 is linearRows8 for a linearOp of the bf16 backend:
+// linearRowsBF16 is linearRows8 for a Linear of the bf16 backend:
 // the block's input rows rounded to bfloat16 pairs into o's scratch of
 // worker, the products by sgemm8BF16 on o's bfloat16 weight (wbf). It
 // computes every row.
-func linearRowsBF16(o *linearOp, a linearArgs[float32], r0, r1, worker int) int {
+func linearRowsBF16(o *Linear, a linearArgs[float32], r0, r1, worker int) int {
 	c := o.k
 	if o.gather.w > 0 {
 		c = o.k / 9

@@ -1,12 +1,11 @@
 //go:build !openblas
 
-package net
+package kernel
 
 import (
 	"runtime"
 
 	"gonum.org/v1/gonum/blas/gonum"
-	G "gorgonia.org/gorgonia"
 )
 
 // Backend names the matrix-multiply kernel this binary runs. On amd64:
@@ -31,7 +30,7 @@ func backendKernel() string {
 // whose rows do not depend on the block: no padding; gonum itself
 // elsewhere (its serial kernel for blocks of up to 64 rows is
 // row-independent too).
-func baseBLAS() (G.BLAS, bool) {
+func baseBLAS() (BLAS, bool) {
 	if runtime.GOARCH != "amd64" {
 		return gonum.Implementation{}, false
 	}
@@ -39,8 +38,8 @@ func baseBLAS() (G.BLAS, bool) {
 }
 
 // serialCols: fmaBLAS starts no goroutines of its own; gonum computes
-// products of at most rowBlock rows and 3 of its 64×64 blocks serially
-// (from 4 it starts goroutines, which rowBLAS has already done).
+// products of at most RowBlock rows and 3 of its 64×64 blocks serially
+// (from 4 it starts goroutines, which RowBLAS has already done).
 var serialCols = func() int {
 	if runtime.GOARCH != "amd64" {
 		return 3 * 64
@@ -48,5 +47,5 @@ var serialCols = func() int {
 	return 0
 }()
 
-// setBLASThreads: fmaBLAS has no threads of its own.
-func setBLASThreads(int) bool { return false }
+// SetBLASThreads: fmaBLAS has no threads of its own.
+func SetBLASThreads(int) bool { return false }

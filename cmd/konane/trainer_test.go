@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/selfplay"
+)
+
+// The tests train in process, as konane-train does: the test binary links
+// the trainer whatever the build tags (TestMain takes it away again for
+// the processes of TestTrainRunsKonaneTrain).
+func init() { newTrainer = selfplay.TrainerFunc(train.New) }
+
+// TestTrainRunsKonaneTrain: a konane without the trainer runs
+// konane-train beside it for konane train, with the arguments, the
+// environment, the standard streams and the exit status unchanged; with
+// no konane-train anywhere it says in one line how to build it and exits
+// 2. The test binary plays konane (TestMain), and a shell script
+// konane-train.
+func TestTrainRunsKonaneTrain(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	konane := filepath.Join(dir, "konane")
+	if err := os.Symlink(self, konane); err != nil {
+		t.Skip(err)
+	}
+	konaneTrain := func(env []string, args ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(konane, args...)
+		cmd.Env = append(os.Environ(), append([]string{"KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH=" + dir}, env...)...)
+		cmd.Stdin = strings.NewReader("from stdin\n")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		if exit, ok := err.(*exec.ExitError); ok {
+			return out.String(), exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), 0
+	}
+	out, status := konaneTrain(nil, "train", "--run", filepath.Join(dir, "run"), "--generations", "1")
+	if status != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "go build -tags trainer -o konane-train ./cmd/konane") {
+		t.Errorf("without konane-train: status %d, output %q; want 2 and one line saying how to build it", status, out)
+	}
+	if err := os.Symlink(self, filepath.Join(dir, "konane-train")); err != nil {
+		t.Fatal(err)
+	}
+	if out, status := konaneTrain(nil, "train", "--run", filepath.Join(dir, "run")); status != 2 || !strings.Contains(out, "is this konane, which has no trainer") {
+		t.Errorf("with konane-train this konane: status %d, output %q; want 2, not a loop", status, out)
+	}
+	os.Remove(filepath.Join(dir, "konane-train"))
+	script := "#!" + sh + "\necho \"${0##*/} $* $KONANE_TEST_SEEN\"\n" + cat + "\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "konane-train"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, status = konaneTrain([]string{"KONANE_TEST_SEEN=env"}, "train", "--run", "r u n", "--generations", "1")
+	if want := "konane-train train --run r u n --generations 1 env\nfrom stdin\n"; status != 3 || !strings.HasSuffix(out, want) {
+		t.Errorf("with konane-train: status %d, output %q; want 3 and %q", status, out, want)
+	}
+	// Help and bad flags are konane's own.
+	if out, status = konaneTrain(nil, "train", "--no-such-flag"); status != 1 || strings.Contains(out, "from stdin") {
+		t.Errorf("a bad flag: status %d, output %q", status, out)
+	}
+}
