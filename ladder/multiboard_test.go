@@ -73,3 +73,20 @@ func TestUpdateMultiBoard(t *testing.T) {
 		t.Errorf("a 4x4 anchor on 5x4: %v", err)
 	}
 }
+
+// TestUpdateWideBoard rates a multi-board run on a board above 8x8 (9x8,
+// the gap start), and a second update reads the kept games back — their
+// records are of the wide layout, which the reader of kept games refused.
+func TestUpdateWideBoard(t *testing.T) {
+	dir := selfplaytest.MultiBoardRun(t, "5x4,9x8", 1)
+	lc := testConfig(t)
+	lc.Games = 2
+	lc.Board = rules.Board{W: 9, H: 8, Start: rules.Gap}
+	sum := update(t, dir, lc)
+	if sum.Board != "9x8" || sum.Played == 0 {
+		t.Fatalf("summary: board %q, played %d", sum.Board, sum.Played)
+	}
+	if again := update(t, dir, lc); again.Played != 0 || again.Kept != sum.Kept+sum.Played {
+		t.Errorf("the second update played %d, kept %d (first: played %d, kept %d)", again.Played, again.Kept, sum.Played, sum.Kept)
+	}
+}

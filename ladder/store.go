@@ -154,7 +154,7 @@ func parseGame(data []byte, board rules.Board) (keptGame, error) {
 	if !ok {
 		return g, errors.New("no result")
 	}
-	final, err := rec.Final()
+	final, err := rec.WideFinal() // a game of any board
 	if err != nil {
 		return g, err
 	}

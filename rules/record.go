@@ -252,6 +252,16 @@ func (r *Record) Final() (Position, error) {
 	return ps[len(ps)-1], nil
 }
 
+// WideFinal is Final on the wide layout, for a record of any board: the
+// position after the last move, validating every move.
+func (r *Record) WideFinal() (WidePosition, error) {
+	ps, err := r.WideReplay()
+	if err != nil {
+		return WidePosition{}, err
+	}
+	return ps[len(ps)-1], nil
+}
+
 // WideReplay is Replay on the wide layout, for a record of any board:
 // Wide's moves on a board of more than MaxSize files or ranks, Moves'
 // (made Wide) on the others.

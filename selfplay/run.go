@@ -225,11 +225,11 @@ func (g *genWork) recover() (gs *games, merged []net.Sample, err error) {
 			}
 			continue
 		}
-		final, err := rec.Final()
+		final, err := rec.WideFinal() // a game of any board of the run
 		if err != nil {
 			return nil, nil, err
 		}
-		gs.summaries[i] = &gameSummary{plies: len(rec.Moves), winner: final.Turn.Other()}
+		gs.summaries[i] = &gameSummary{plies: rec.Len(), winner: final.Turn.Other()}
 		gs.samples[i] = samples
 	}
 	return gs, merged, nil

@@ -249,3 +249,58 @@ func TestWideGameShardReadsBack(t *testing.T) {
 		t.Fatalf("9x8 game's shard read back: %d samples of %d, %v", len(back), len(nine), err)
 	}
 }
+
+// TestWideGameRecovers: an interrupted generation of a multi-board run
+// takes back a finished 9x8 game from its record and shard (its plies and
+// winner) instead of failing on the record of a board above 8x8, as
+// recovery did, which stopped a resumed seven-board run at its start.
+func TestWideGameRecovers(t *testing.T) {
+	bs, err := ParseBoardShares("9x8,5x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultMultiBoardConfig(bs)
+	d, err := OpenRunDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	g, err := rules.NewWideGame(cfg.GameBoard(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for !g.Over() {
+		moves := g.Position().LegalMoves(nil)
+		if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	winner, _ := g.Winner()
+	var nine []net.Sample
+	for _, s := range wideSamples(t) {
+		if s.IsWide() {
+			nine = append(nine, s)
+		}
+	}
+	if err := d.writeGame(3, 0, cfg.gameShardSize(0), g.Record(), nine); err != nil {
+		t.Fatal(err)
+	}
+	w := &genWork{dir: d, cfg: cfg, gen: 3}
+	gs, merged, err := w.recover()
+	if err != nil {
+		t.Fatalf("recover: %v", err)
+	}
+	if merged != nil {
+		t.Fatalf("recover found a merged shard of %d samples; only game 0 was written", len(merged))
+	}
+	got := gs.summaries[0]
+	if got == nil || got.plies != g.Len() || got.winner != winner || len(gs.samples[0]) != len(nine) {
+		t.Fatalf("recovered game 0: %+v with %d samples, want %d plies, winner %v, %d samples", got, len(gs.samples[0]), g.Len(), winner, len(nine))
+	}
+	for i := 1; i < len(gs.summaries); i++ {
+		if gs.summaries[i] != nil {
+			t.Fatalf("game %d recovered though never played", i)
+		}
+	}
+}
