@@ -63,8 +63,8 @@ func Run[T Trainer](ctx context.Context, dir string, cfg Config, newT func(*net.
 			return err
 		}
 	}
-	// One evaluator per board serves every generation: its graphs are
-	// compiled once and each generation's self-play model is copied into
+	// One evaluator per board serves every generation: its forward passes
+	// are made once and each generation's self-play model is copied into
 	// them.
 	initial, err := l.trainer.Model(net.Metadata{})
 	if err != nil {
