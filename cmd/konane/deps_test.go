@@ -11,7 +11,8 @@ import (
 // brings (the AWS SDK, gRPC, OpenTelemetry). The bucket drivers come
 // with build tags (runstore: s3, gcs, azure). Nor does it carry the
 // trainer (net/train, Gorgonia and what it brings), which comes with
-// -tags trainer (konane-train).
+// -tags trainer (konane-train), nor gonum (inference runs on the
+// network's own kernels on amd64).
 func TestDefaultBuildDeps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -26,7 +27,7 @@ func TestDefaultBuildDeps(t *testing.T) {
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		for _, banned := range []string{"gocloud.dev/", "github.com/aws/", "google.golang.org/grpc", "go.opentelemetry.io/",
-			"github.com/konanezero/konane/net/train", "gorgonia.org/", "github.com/apache/arrow", "github.com/gogo/protobuf", "github.com/awalterschulze/gographviz"} {
+			"github.com/konanezero/konane/net/train", "gorgonia.org/", "github.com/apache/arrow", "github.com/gogo/protobuf", "github.com/awalterschulze/gographviz", "gonum.org/"} {
 			if strings.HasPrefix(pkg, banned) {
 				t.Errorf("the default build imports %s", pkg)
 			}
