@@ -26,9 +26,10 @@ type Hooks struct {
 
 // Run trains in dir, with the trainers newT makes (train.New), until the
 // config's stop condition or ctx is done, playing its own games (seeded:
-// the same seed gives the same games, shards and models). A directory that already holds a run is resumed
-// exactly where its last completed generation left it; the config must
-// then match the saved one (see Config). On cancellation Run stops after
+// the same seed gives the same games, shards and models). A directory
+// that already holds a run is resumed exactly where its last completed
+// generation left it; the config must then match the saved one (see
+// Config). On cancellation Run stops after
 // the write in progress and returns nil: nothing written is ever left
 // half-done, and at most the unsaved games of the running generation are
 // lost.
