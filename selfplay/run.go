@@ -29,10 +29,9 @@ type Hooks struct {
 // the same seed gives the same games, shards and models). A directory
 // that already holds a run is resumed exactly where its last completed
 // generation left it; the config must then match the saved one (see
-// Config). On cancellation Run stops after
-// the write in progress and returns nil: nothing written is ever left
-// half-done, and at most the unsaved games of the running generation are
-// lost.
+// Config). On cancellation Run stops after the write in progress and
+// returns nil: nothing written is ever left half-done, and at most the
+// unsaved games of the running generation are lost.
 //
 // Run holds the trainer's lock of the directory (see OpenRunDir) while it
 // runs: a second Run on the same directory, in this process or another,
