@@ -3,8 +3,6 @@ package arena
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // Rating is one player's Elo estimate.
@@ -84,20 +82,16 @@ func FitElo(names []string, pairs []Pair, anchor int, prior float64) ([]Rating, 
 		return nil, err
 	}
 	_, info := derivatives(w, theta, free)
-	var chol mat.Cholesky
-	if !chol.Factorize(info) {
+	chol, ok := factorize(info)
+	if !ok {
 		return nil, fmt.Errorf("arena: elo: the information matrix is singular")
-	}
-	var cov mat.SymDense
-	if err := chol.InverseTo(&cov); err != nil {
-		return nil, fmt.Errorf("arena: elo: %w", err)
 	}
 	for i := range ratings {
 		ratings[i].Elo = theta[i] * eloPerNatural
 		ratings[i].Low, ratings[i].High = ratings[i].Elo, ratings[i].Elo
 	}
 	for k, i := range free {
-		se := math.Sqrt(cov.At(k, k)) * eloPerNatural
+		se := math.Sqrt(chol.inverseDiag(k)) * eloPerNatural
 		ratings[i].SE = se
 		ratings[i].Low, ratings[i].High = ratings[i].Elo-1.96*se, ratings[i].Elo+1.96*se
 	}
@@ -112,14 +106,11 @@ func newtonFit(w [][]float64, free []int) ([]float64, error) {
 	theta := make([]float64, n) // natural-log strengths, theta[anchor] = 0
 	for iter := 0; ; iter++ {
 		grad, info := derivatives(w, theta, free)
-		var chol mat.Cholesky
-		if !chol.Factorize(info) {
+		chol, ok := factorize(info)
+		if !ok {
 			return nil, fmt.Errorf("arena: elo: the information matrix is singular")
 		}
-		var step mat.VecDense
-		if err := chol.SolveVecTo(&step, mat.NewVecDense(len(free), grad)); err != nil {
-			return nil, fmt.Errorf("arena: elo: %w", err)
-		}
+		step := chol.solve(grad)
 		// Newton step, halved until the likelihood does not decrease.
 		ll0 := logLikelihood(w, theta)
 		next := make([]float64, n)
@@ -128,7 +119,7 @@ func newtonFit(w [][]float64, free []int) ([]float64, error) {
 			copy(next, theta)
 			maxStep = 0
 			for k, i := range free {
-				d := scale * step.AtVec(k)
+				d := scale * step[k]
 				next[i] += d
 				maxStep = math.Max(maxStep, math.Abs(d))
 			}
@@ -160,8 +151,9 @@ func logLikelihood(w [][]float64, theta []float64) float64 {
 }
 
 // derivatives returns the gradient of the log-likelihood and the observed
-// information (minus the Hessian) with respect to the free strengths.
-func derivatives(w [][]float64, theta []float64, free []int) ([]float64, *mat.SymDense) {
+// information (minus the Hessian, a symmetric matrix by rows) with
+// respect to the free strengths.
+func derivatives(w [][]float64, theta []float64, free []int) ([]float64, [][]float64) {
 	n := len(w)
 	pos := make([]int, n) // index of a player among the free ones, or -1
 	for i := range pos {
@@ -171,7 +163,10 @@ func derivatives(w [][]float64, theta []float64, free []int) ([]float64, *mat.Sy
 		pos[i] = k
 	}
 	grad := make([]float64, len(free))
-	info := mat.NewSymDense(len(free), nil)
+	info := make([][]float64, len(free))
+	for k := range info {
+		info[k] = make([]float64, len(free))
+	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			games := w[i][j] + w[j][i]
@@ -183,14 +178,15 @@ func derivatives(w [][]float64, theta []float64, free []int) ([]float64, *mat.Sy
 			ki, kj := pos[i], pos[j]
 			if ki >= 0 {
 				grad[ki] += w[i][j] - games*p
-				info.SetSym(ki, ki, info.At(ki, ki)+v)
+				info[ki][ki] += v
 			}
 			if kj >= 0 {
 				grad[kj] += w[j][i] - games*(1-p)
-				info.SetSym(kj, kj, info.At(kj, kj)+v)
+				info[kj][kj] += v
 			}
 			if ki >= 0 && kj >= 0 {
-				info.SetSym(ki, kj, info.At(ki, kj)-v)
+				info[ki][kj] -= v
+				info[kj][ki] -= v
 			}
 		}
 	}
@@ -233,4 +229,75 @@ func checkEstimable(names []string, w [][]float64, anchor int) error {
 		}
 	}
 	return nil
+}
+
+// cholesky is the factor L of a symmetric positive definite matrix
+// A = L·Lᵀ (lower triangle, by rows): the information matrices of the fit,
+// a few players across.
+type cholesky [][]float64
+
+// factorize returns the Cholesky factor of the symmetric matrix a, and
+// false if a is not positive definite.
+func factorize(a [][]float64) (cholesky, bool) {
+	n := len(a)
+	l := make(cholesky, n)
+	for i := range l {
+		l[i] = make([]float64, i+1)
+		for j := 0; j <= i; j++ {
+			s := a[i][j]
+			for k := 0; k < j; k++ {
+				s -= l[i][k] * l[j][k]
+			}
+			if i == j {
+				if !(s > 0) {
+					return nil, false
+				}
+				l[i][i] = math.Sqrt(s)
+			} else {
+				l[i][j] = s / l[j][j]
+			}
+		}
+	}
+	return l, true
+}
+
+// solve returns x with A·x = b.
+func (l cholesky) solve(b []float64) []float64 {
+	n := len(l)
+	x := make([]float64, n)
+	for i := 0; i < n; i++ { // L·y = b
+		s := b[i]
+		for k := 0; k < i; k++ {
+			s -= l[i][k] * x[k]
+		}
+		x[i] = s / l[i][i]
+	}
+	for i := n - 1; i >= 0; i-- { // Lᵀ·x = y
+		s := x[i]
+		for k := i + 1; k < n; k++ {
+			s -= l[k][i] * x[k]
+		}
+		x[i] = s / l[i][i]
+	}
+	return x
+}
+
+// inverseDiag returns the k-th diagonal entry of A⁻¹: the squared norm
+// of column k of L⁻¹ (A⁻¹ = L⁻ᵀ·L⁻¹), from the solve of L·y = e_k.
+func (l cholesky) inverseDiag(k int) float64 {
+	n := len(l)
+	y := make([]float64, n)
+	var sum float64
+	for i := k; i < n; i++ {
+		s := 0.0
+		if i == k {
+			s = 1
+		}
+		for j := k; j < i; j++ {
+			s -= l[i][j] * y[j]
+		}
+		y[i] = s / l[i][i]
+		sum += y[i] * y[i]
+	}
+	return sum
 }

@@ -127,3 +127,62 @@ func TestFitEloOnePlayer(t *testing.T) {
 		t.Errorf("no players: error %v", err)
 	}
 }
+
+// TestCholesky: the factor of a random symmetric positive definite matrix
+// solves A·x = b and gives the diagonal of A⁻¹ (checked against solves
+// of the unit vectors); a matrix that is not positive definite is
+// refused.
+func TestCholesky(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 9; n++ {
+		a := make([][]float64, n)
+		for i := range a {
+			a[i] = make([]float64, n)
+		}
+		for range n + 2 { // a sum of outer products, plus the identity
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = rng.NormFloat64()
+			}
+			for i := range a {
+				for j := range a {
+					a[i][j] += v[i] * v[j]
+				}
+			}
+		}
+		for i := range a {
+			a[i][i]++
+		}
+		l, ok := factorize(a)
+		if !ok {
+			t.Fatalf("n=%d: a positive definite matrix refused", n)
+		}
+		b := make([]float64, n)
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		x := l.solve(b)
+		for i := range a {
+			var s float64
+			for j := range a {
+				s += a[i][j] * x[j]
+			}
+			if math.Abs(s-b[i]) > 1e-9 {
+				t.Fatalf("n=%d: (A·x)[%d] = %v, want %v", n, i, s, b[i])
+			}
+		}
+		for k := range n {
+			e := make([]float64, n)
+			e[k] = 1
+			if got, want := l.inverseDiag(k), l.solve(e)[k]; math.Abs(got-want) > 1e-9*math.Abs(want) {
+				t.Fatalf("n=%d: (A⁻¹)[%d,%d] = %v, want %v", n, k, k, got, want)
+			}
+		}
+	}
+	if _, ok := factorize([][]float64{{1, 2}, {2, 1}}); ok {
+		t.Error("an indefinite matrix was factorized")
+	}
+	if _, ok := factorize([][]float64{{0}}); ok {
+		t.Error("a zero matrix was factorized")
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
-	"gonum.org/v1/gonum/blas"
 )
 
 // sgemmShape is the matrix product of one 3x3 convolution of the default
@@ -41,7 +40,7 @@ func newSgemmRun() *sgemmRun {
 func (r *sgemmRun) do(threads int) {
 	s := sgemmShape
 	if threads == 1 {
-		kernel.Default.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
+		kernel.Default.Base.Sgemm(kernel.NoTrans, kernel.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 		return
 	}
 	var wg sync.WaitGroup
@@ -52,7 +51,7 @@ func (r *sgemmRun) do(threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			kernel.Default.BLAS.Sgemm(blas.NoTrans, blas.NoTrans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.n, 0, r.c[i0*s.n:], s.n)
+			kernel.Default.Base.Sgemm(kernel.NoTrans, kernel.NoTrans, rows, s.n, s.k, 1, r.a[i0*s.k:], s.k, r.b, s.n, 0, r.c[i0*s.n:], s.n)
 		}()
 	}
 	wg.Wait()
@@ -62,7 +61,7 @@ func (r *sgemmRun) do(threads int) {
 // rowBLAS, in blocks of one position's 64 rows spread over the cores.
 func (r *sgemmRun) rowBlocks() {
 	s := sgemmShape
-	kernel.Default.SgemmBlocks(64, blas.NoTrans, blas.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
+	kernel.Default.SgemmBlocks(64, kernel.NoTrans, kernel.NoTrans, s.m, s.n, s.k, 1, r.a, s.k, r.b, s.n, 0, r.c, s.n)
 }
 
 func sgemmFlops() float64 {

@@ -22,10 +22,11 @@ const FormatVersion = 1
 //
 // A single-board network (Size N) plays the N×N board. A multi-board
 // network (Size 0, Hops MultiBoardHops) plays every board a Position holds,
-// square or not, one board per graph (Model.ForBoard): the tower is
-// convolutional and the value head reads the mean over the board's
-// squares, so only the policy head's planes depend on the board, and they
-// are laid out for the longest jump of any board.
+// square or not, one board per evaluator or training graph
+// (Model.ForBoard): the tower is convolutional and the value head reads
+// the mean over the board's squares, so only the policy head's planes
+// depend on the board, and they are laid out for the longest jump of any
+// board.
 type Config struct {
 	Size        int  // board size N (4..8) of a single-board network; 0 for a multi-board network
 	Filters     int  // channels of the tower

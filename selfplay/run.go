@@ -25,13 +25,13 @@ type Hooks struct {
 }
 
 // Run trains in dir, with the trainers newT makes (train.New), until the
-// config's stop condition or ctx is done, playing its own games (seeded: the same seed gives the same games,
-// shards and models). A directory that already holds a run is resumed
-// exactly where its last completed generation left it; the config must
-// then match the saved one (see Config). On cancellation Run stops after
-// the write in progress and returns nil: nothing written is ever left
-// half-done, and at most the unsaved games of the running generation are
-// lost.
+// config's stop condition or ctx is done, playing its own games (seeded:
+// the same seed gives the same games, shards and models). A directory
+// that already holds a run is resumed exactly where its last completed
+// generation left it; the config must then match the saved one (see
+// Config). On cancellation Run stops after the write in progress and
+// returns nil: nothing written is ever left half-done, and at most the
+// unsaved games of the running generation are lost.
 //
 // Run holds the trainer's lock of the directory (see OpenRunDir) while it
 // runs: a second Run on the same directory, in this process or another,
@@ -63,8 +63,8 @@ func Run[T Trainer](ctx context.Context, dir string, cfg Config, newT func(*net.
 			return err
 		}
 	}
-	// One evaluator per board serves every generation: its graphs are
-	// compiled once and each generation's self-play model is copied into
+	// One evaluator per board serves every generation: its forward passes
+	// are made once and each generation's self-play model is copied into
 	// them.
 	initial, err := l.trainer.Model(net.Metadata{})
 	if err != nil {

@@ -7,12 +7,22 @@ import (
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// Gorgonia's own operations use the network's BLAS, as the package's do.
-func init() { G.Use(kernel.Default) }
+// Gorgonia's own operations use the network's float32 products, as the
+// package's do (and gonum's other routines).
+func init() { G.Use(gorgoniaBLAS{}) }
+
+// gorgoniaBLAS is gonum's BLAS with the network's Sgemm (kernel.Default).
+type gorgoniaBLAS struct{ gonum.Implementation }
+
+func (gorgoniaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	kernel.Default.Sgemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
 
 // buildMu serialises graph construction: Gorgonia numbers nodes with a
 // global counter that is not safe for concurrent use. Running separate

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chewxy/hm"
 	"github.com/konanezero/konane/net/internal/kernel"
-	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -431,7 +430,7 @@ func (o *linearGradXOp) Do(vs ...G.Value) (G.Value, error) {
 
 func linearGradX[T kernel.Float](l *linearNode, gz, w, wt, gx []T) {
 	transpose(w, wt, l.k, l.f)
-	kernel.Gemm(blas.NoTrans, blas.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
+	kernel.Gemm(kernel.NoTrans, kernel.NoTrans, l.rows, l.k, l.f, 1, gz, l.f, wt, l.k, 0, gx, l.k)
 }
 
 // transpose writes the transpose of a (rows, cols) into t (cols, rows).
@@ -485,9 +484,9 @@ func (o *linearGradWOp) DoBlock(part, _ int) {
 		return
 	}
 	if o.gz32 != nil {
-		kernel.Default.BLAS.Sgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
+		kernel.Default.Base.Sgemm(kernel.Trans, kernel.NoTrans, l.f, c1-c0, l.rows, 1, o.gz32, l.f, o.x32[c0:], l.k, 0, o.t32[c0:], l.k)
 	} else {
-		kernel.Default.Dgemm(blas.Trans, blas.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
+		kernel.Dgemm(kernel.Trans, kernel.NoTrans, l.f, c1-c0, l.rows, 1, o.gz64, l.f, o.x64[c0:], l.k, 0, o.t64[c0:], l.k)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"gonum.org/v1/gonum/blas"
 )
 
 // RowBlock is the number of rows of a matrix product computed by one call
@@ -13,23 +11,31 @@ import (
 // serial loop.
 const RowBlock = 64
 
-// BLAS is a complete BLAS, gonum's interfaces (Gorgonia's BLAS).
-type BLAS interface {
-	blas.Float32
-	blas.Float64
-	blas.Complex64
-	blas.Complex128
+// Transpose says whether an operand of a product is transposed.
+type Transpose bool
+
+// The two Transposes.
+const (
+	NoTrans Transpose = false
+	Trans   Transpose = true
+)
+
+// Sgemmer computes float32 matrix products, C = alpha·op(A)·op(B) +
+// beta·C, as gonum's blas.Float32Level3 does (row-major, op(X) the
+// transpose of X when its Transpose says so).
+type Sgemmer interface {
+	Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 }
 
-// RowBLAS is the BLAS of the network's products (and of Gorgonia's in
-// training, which sets it with gorgonia.Use). It computes
+// RowBLAS is the BLAS of the network's float32 products (and of
+// Gorgonia's in training). It computes
 // every float32 matrix product in blocks of RowBlock rows, in parallel,
 // so that each row of the result is computed by the same sequence of
 // operations whatever the number of rows. A convolution is one product
 // with a row per (position, square); without this, gonum switches between
 // a serial and a blocked parallel algorithm depending on the batch size,
 // which changes the rounding, and a position's prediction would depend on
-// the batch it was evaluated in. The other operations are the base BLAS's.
+// the batch it was evaluated in.
 //
 // padTail is for BLAS libraries whose kernels depend on the number of rows
 // (OpenBLAS): a last block of fewer rows, in the untransposed case of
@@ -40,7 +46,7 @@ type BLAS interface {
 // therefore computed by blocks of exactly one position's rows
 // (SgemmBlocks), where every row keeps its place whatever the batch.
 type RowBLAS struct {
-	BLAS
+	Base    Sgemmer // the products of one block
 	padTail bool
 }
 
@@ -53,13 +59,13 @@ var Default = func() RowBLAS {
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C by blocks of rows of C,
 // spread over the cores (see Parallel); which goroutine computes a block
 // does not change it.
-func (r RowBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func (r RowBLAS) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	r.SgemmBlocks(RowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmBlocks is Sgemm by blocks of size rows; with size RowBlock, the
 // last block is padded to RowBlock rows if shorter and padTail is set.
-func (r RowBLAS) SgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func (r RowBLAS) SgemmBlocks(size int, tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if size != RowBlock {
 		r.padTail = false // every block has size rows
 	}
@@ -77,7 +83,7 @@ func (r RowBLAS) SgemmBlocks(size int, tA, tB blas.Transpose, m, n, k int, alpha
 // sgemmJob is one product split into row blocks.
 type sgemmJob struct {
 	r             RowBLAS
-	tA, tB        blas.Transpose
+	tA, tB        Transpose
 	m, n, k       int
 	alpha, beta   float32
 	a, b, c       []float32
@@ -90,7 +96,7 @@ func (j *sgemmJob) DoBlock(blk, _ int) {
 	rows := min(j.size, j.m-i0)
 	// Rows i0.. of op(A): rows of A, or columns of A when transposed.
 	aSub := j.a[i0*j.lda:]
-	if j.tA != blas.NoTrans {
+	if j.tA != NoTrans {
 		aSub = j.a[i0:]
 	}
 	j.r.block(j.tA, j.tB, rows, j.n, j.k, j.alpha, aSub, j.lda, j.b, j.ldb, j.beta, j.c[i0*j.ldc:], j.ldc)
@@ -185,21 +191,21 @@ func startHelpers() {
 var padPool = sync.Pool{New: func() any { return new([]float32) }}
 
 // block computes one block of at most RowBlock rows.
-func (r RowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func (r RowBLAS) block(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if serialCols > 0 && n > serialCols {
 		// Columns by parts, so that gonum runs its serial kernel instead
 		// of starting goroutines of its own for this block.
 		for j0 := 0; j0 < n; j0 += serialCols {
 			bSub := b[j0:]
-			if tB != blas.NoTrans {
+			if tB != NoTrans {
 				bSub = b[j0*ldb:]
 			}
-			r.BLAS.Sgemm(tA, tB, m, min(serialCols, n-j0), k, alpha, a, lda, bSub, ldb, beta, c[j0:], ldc)
+			r.Base.Sgemm(tA, tB, m, min(serialCols, n-j0), k, alpha, a, lda, bSub, ldb, beta, c[j0:], ldc)
 		}
 		return
 	}
-	if !r.padTail || m == RowBlock || tA != blas.NoTrans {
-		r.BLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	if !r.padTail || m == RowBlock || tA != NoTrans {
+		r.Base.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	buf := padPool.Get().(*[]float32)
@@ -213,7 +219,7 @@ func (r RowBLAS) block(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		copy(pa[i*k:(i+1)*k], a[i*lda:i*lda+k])
 		copy(pc[i*n:(i+1)*n], c[i*ldc:i*ldc+n])
 	}
-	r.BLAS.Sgemm(tA, tB, RowBlock, n, k, alpha, pa, k, b, ldb, beta, pc, n)
+	r.Base.Sgemm(tA, tB, RowBlock, n, k, alpha, pa, k, b, ldb, beta, pc, n)
 	for i := 0; i < m; i++ {
 		copy(c[i*ldc:i*ldc+n], pc[i*n:(i+1)*n])
 	}

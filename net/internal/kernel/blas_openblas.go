@@ -16,9 +16,16 @@ const Backend = "OpenBLAS"
 // baseBLAS is OpenBLAS through cgo (Debian: apt-get install
 // libopenblas-dev; build with -tags openblas). OpenBLAS runs one thread
 // per call: RowBLAS already spreads the row blocks over the cores.
-func baseBLAS() (BLAS, bool) {
+func baseBLAS() (Sgemmer, bool) {
 	C.openblas_set_num_threads(1)
-	return netlib.Implementation{}, true
+	return openBLAS{}, true
+}
+
+// openBLAS is OpenBLAS's Sgemm.
+type openBLAS struct{}
+
+func (openBLAS) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	netlib.Implementation{}.Sgemm(gonumTranspose(tA), gonumTranspose(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // serialCols: OpenBLAS runs one thread per call (see baseBLAS); products

@@ -3,13 +3,10 @@ package kernel
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// fmaBLAS is the BLAS of the default build: gonum's, but for Sgemm, which
-// is the package's own kernel (Kernel). Every output of its Sgemm is
+// fmaBLAS is the Sgemmer of the default build on amd64, the package's own
+// kernel (Kernel). Every output of its Sgemm is
 // computed by the same sequence of fused multiply-adds whatever the
 // kernel, the shape or the block of rows:
 //
@@ -21,7 +18,7 @@ import (
 // kernels therefore give bit-identical results, a row's result does not
 // depend on the rows around it (no padding of tails), and a model gives
 // the same numbers on every CPU.
-type fmaBLAS struct{ gonum.Implementation }
+type fmaBLAS struct{}
 
 // Kernel is one implementation of the multiply-add loop of fmaBLAS.
 type Kernel int
@@ -77,7 +74,7 @@ func UseKernel(k Kernel) (restore func()) {
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C, each output by the
 // sequence of fused multiply-adds stated on fmaBLAS. It panics, as gonum
 // does, on a slice too short for its dimensions.
-func (fmaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func (fmaBLAS) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
 	if m == 0 || n == 0 {
 		return
@@ -109,7 +106,7 @@ func (fmaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []floa
 		}
 		return
 	}
-	if tB != blas.NoTrans {
+	if tB != NoTrans {
 		// Not in the network: B laid out untransposed first.
 		t := make([]float32, k*n)
 		for p := range k {
@@ -121,7 +118,7 @@ func (fmaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []floa
 	}
 	// op(A)[i,p] is a[i*rs + p*ks].
 	rs, ks := lda, 1
-	if tA != blas.NoTrans {
+	if tA != NoTrans {
 		rs, ks = 1, lda
 	}
 	switch kernel {
@@ -133,16 +130,16 @@ func (fmaBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []floa
 }
 
 // checkGemm panics if a, b or c is too short for the product.
-func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+func checkGemm(tA, tB Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	if m < 0 || n < 0 || k < 0 {
 		panic(fmt.Sprintf("net: sgemm of %d×%d×%d", m, n, k))
 	}
 	ar, ac := m, k
-	if tA != blas.NoTrans {
+	if tA != NoTrans {
 		ar, ac = k, m
 	}
 	br, bc := k, n
-	if tB != blas.NoTrans {
+	if tB != NoTrans {
 		br, bc = n, k
 	}
 	short := func(s []float32, rows, cols, ld int) bool {

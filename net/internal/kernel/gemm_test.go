@@ -92,7 +92,7 @@ func TestFMA32(t *testing.T) {
 	forEachKernel(t, func(t *testing.T, k Kernel) {
 		for _, o := range ops[:20000] {
 			c := []float32{o.z}
-			fmaBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, 1, 1, 1, 1, []float32{o.x}, 1, []float32{o.y}, 1, 1, c, 1)
+			fmaBLAS{}.Sgemm(NoTrans, NoTrans, 1, 1, 1, 1, []float32{o.x}, 1, []float32{o.y}, 1, 1, c, 1)
 			if want := exactFMA32(o.x, o.y, o.z); math.Float32bits(c[0]) != math.Float32bits(want) {
 				t.Fatalf("%v: %g·%g+%g = %g, want %g", k, o.x, o.y, o.z, c[0], want)
 			}
@@ -174,10 +174,7 @@ func TestGemmKernels(t *testing.T) {
 				c0[i] = float32(math.NaN()) // outside the window
 			}
 		}
-		tA := blas.NoTrans
-		if s.tA {
-			tA = blas.Trans
-		}
+		tA := Transpose(s.tA)
 		for _, beta := range []float32{0, 1} {
 			want := append([]float32(nil), c0...)
 			gemmDef(s.tA, s.m, s.n, s.k, a, lda, b, ldb, beta, want, ldc)
@@ -185,7 +182,7 @@ func TestGemmKernels(t *testing.T) {
 				restore := UseKernel(k)
 				c := operand(rng, len(c0), off)
 				copy(c, c0)
-				fmaBLAS{}.Sgemm(tA, blas.NoTrans, s.m, s.n, s.k, 1, a, lda, b, ldb, beta, c, ldc)
+				fmaBLAS{}.Sgemm(tA, NoTrans, s.m, s.n, s.k, 1, a, lda, b, ldb, beta, c, ldc)
 				restore()
 				for i := range c {
 					if math.Float32bits(c[i]) != math.Float32bits(want[i]) {
@@ -228,12 +225,12 @@ func TestGemmRowIndependence(t *testing.T) {
 	a, b := operand(rng, m*k, 0), operand(rng, k*n, 0)
 	forEachKernel(t, func(t *testing.T, kn Kernel) {
 		all := make([]float32, m*n)
-		fmaBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, all, n)
+		fmaBLAS{}.Sgemm(NoTrans, NoTrans, m, n, k, 1, a, k, b, n, 0, all, n)
 		for _, size := range []int{1, 3, 5, 64} {
 			for i0 := 0; i0 < m; i0 += size {
 				rows := min(size, m-i0)
 				c := make([]float32, rows*n)
-				fmaBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, rows, n, k, 1, a[i0*k:], k, b, n, 0, c, n)
+				fmaBLAS{}.Sgemm(NoTrans, NoTrans, rows, n, k, 1, a[i0*k:], k, b, n, 0, c, n)
 				for i := range c {
 					if c[i] != all[i0*n+i] {
 						t.Fatalf("block of %d at row %d: row %d differs", size, i0, i0+i/n)
@@ -250,19 +247,19 @@ func TestGemmGeneral(t *testing.T) {
 	const m, n, k = 9, 11, 13
 	rng := rand.New(rand.NewPCG(4, 35))
 	a, b, c0 := operand(rng, m*k, 0), operand(rng, k*n, 0), operand(rng, m*n, 0)
-	for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+	for _, tB := range []Transpose{NoTrans, Trans} {
 		ldb := n
-		if tB == blas.Trans {
+		if tB == Trans {
 			ldb = k
 		}
 		want := append([]float32(nil), c0...)
-		gonum.Implementation{}.Sgemm(blas.NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, want, n)
+		gonumRef{}.Sgemm(NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, want, n)
 		forEachKernel(t, func(t *testing.T, kn Kernel) {
 			c := append([]float32(nil), c0...)
-			fmaBLAS{}.Sgemm(blas.NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, c, n)
+			fmaBLAS{}.Sgemm(NoTrans, tB, m, n, k, 0.5, a, k, b, ldb, -2, c, n)
 			for i := range c {
 				if math.Abs(float64(c[i]-want[i])) > 1e-5*(1+math.Abs(float64(want[i]))) {
-					t.Fatalf("tB %c: c[%d] = %g, gonum %g", tB, i, c[i], want[i])
+					t.Fatalf("tB transposed %v: c[%d] = %g, gonum %g", tB, i, c[i], want[i])
 				}
 			}
 		})
@@ -286,20 +283,17 @@ func BenchmarkGemm(b *testing.B) {
 			lda = s.m
 		}
 		a, bm, c := operand(rng, s.m*s.k, 0), operand(rng, s.k*s.n, 0), make([]float32, s.m*s.n)
-		tA := blas.NoTrans
-		if s.tA {
-			tA = blas.Trans
-		}
+		tA := Transpose(s.tA)
 		flops := 2 * float64(s.m*s.n*s.k)
-		run := func(name string, impl blas.Float32Level3) {
+		run := func(name string, impl Sgemmer) {
 			b.Run(s.name+"/"+name, func(b *testing.B) {
 				for range b.N {
-					impl.Sgemm(tA, blas.NoTrans, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
+					impl.Sgemm(tA, NoTrans, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
 				}
 				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
-		run("gonum", gonum.Implementation{})
+		run("gonum", gonumRef{})
 		for _, k := range Kernels() {
 			restore := UseKernel(k)
 			run(k.String(), fmaBLAS{})
@@ -431,4 +425,17 @@ func TestFusedLinearKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// gonumRef is gonum's Sgemm, the reference of the tests and benchmarks.
+type gonumRef struct{}
+
+func (gonumRef) Sgemm(tA, tB Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	t := func(x Transpose) blas.Transpose {
+		if x == Trans {
+			return blas.Trans
+		}
+		return blas.NoTrans
+	}
+	gonum.Implementation{}.Sgemm(t(tA), t(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }

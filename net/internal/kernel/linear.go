@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/konanezero/konane/rules"
-	"gonum.org/v1/gonum/blas"
 )
 
 // Float is the float types of the kernels.
@@ -12,18 +11,18 @@ type Float interface{ ~float32 | ~float64 }
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C with the package's BLAS
 // (RowBLAS: blocks of rows, so every row gets the same operations).
-func Gemm[T Float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+func Gemm[T Float](tA, tB Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	GemmBlocks(RowBlock, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // GemmBlocks is gemm by blocks of size rows of C (float32 only; float64
 // products, for the gradient check, are not blocked).
-func GemmBlocks[T Float](size int, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+func GemmBlocks[T Float](size int, tA, tB Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	switch a := any(a).(type) {
 	case []float32:
 		Default.SgemmBlocks(size, tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
-		Default.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }
 
@@ -314,9 +313,9 @@ func linearForward[T Float](o *Linear, a linearArgs[T], scratch [][]T, r0, r1, w
 			if o.block != RowBlock {
 				r.padTail = false
 			}
-			r.block(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float32), o.f, float32(beta), any(y).([]float32), o.f)
+			r.block(NoTrans, NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float32), o.f, float32(beta), any(y).([]float32), o.f)
 		case []float64:
-			Default.Dgemm(blas.NoTrans, blas.NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
+			Dgemm(NoTrans, NoTrans, rows, o.f, o.k, 1, x, o.k, any(w).([]float64), o.f, float64(beta), any(y).([]float64), o.f)
 		}
 	}
 	if o.relu {

@@ -2,11 +2,7 @@
 
 package kernel
 
-import (
-	"runtime"
-
-	"gonum.org/v1/gonum/blas/gonum"
-)
+import "runtime"
 
 // Backend names the matrix-multiply kernel this binary runs. On amd64:
 // the package's own kernel, "pure Go, AVX-512", "pure Go, AVX2+FMA" or
@@ -24,17 +20,6 @@ func backendKernel() string {
 		return "gonum"
 	}
 	return kernel.String()
-}
-
-// baseBLAS is gonum with the package's own Sgemm (fmaBLAS) on amd64,
-// whose rows do not depend on the block: no padding; gonum itself
-// elsewhere (its serial kernel for blocks of up to 64 rows is
-// row-independent too).
-func baseBLAS() (BLAS, bool) {
-	if runtime.GOARCH != "amd64" {
-		return gonum.Implementation{}, false
-	}
-	return fmaBLAS{}, false
 }
 
 // serialCols: fmaBLAS starts no goroutines of its own; gonum computes
