@@ -45,14 +45,4 @@
 // The bot keeps nothing on disk. Its nonce and duplicate memories are per
 // process, so it runs as one replica. Secrets (the client secret, the
 // token) are never logged.
-//
-// # Usage
-//
-//	key, err := apbot.ParsePublicKey(os.Getenv("AP_BOT_PUBLIC_KEY"))
-//	client, err := apbot.NewClient(apbot.Credentials{...}, apbot.ClientConfig{Retries: 3})
-//	engines, err := agent.OpenEngines("")
-//	go engines.Run(ctx)
-//	bot, err := apbot.New(apbot.Config{Verifier: apbot.NewVerifier(key, 0, nil),
-//		Client: client, Engines: engines})
-//	err = bot.Serve(ctx, ln, "", "") // until ctx ends, then drains
 package apbot

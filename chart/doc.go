@@ -17,11 +17,4 @@
 // library, no fonts beyond one. The figures of a run's files (package runfiles) are
 // here: MetricsPanels for metrics.csv, RatingsPanels for the ladder's
 // ratings.csv.
-//
-// # Usage
-//
-//	p := chart.Panel{Title: "losses", XLabel: "generation", YLabel: "loss (nats)", IntegerX: true,
-//		Series: []chart.Series{{Name: "policy", X: gens, Y: policy, Smooth: true}}}
-//	err := chart.SavePNG("metrics.png", []chart.Panel{p}, 2)
-//	err = chart.WriteSVG(w, p, 5*chart.Inch, 3*chart.Inch)
 package chart

@@ -21,10 +21,4 @@
 //	              lock (Options.Holder) and its data is fresh
 //	/api/charts   the charts as JSON: [{"id", "title", "svg"}], metrics
 //	              first, then the ladder's
-//
-// # Usage
-//
-//	holder := func(key string) (int, error) { return lockfile.Holder(filepath.Join("runs/6x6", key)) }
-//	h := dashboard.New(os.DirFS("runs/6x6"), dashboard.Options{Name: "runs/6x6", Holder: holder})
-//	http.ListenAndServe("127.0.0.1:8081", h)
 package dashboard

@@ -25,11 +25,4 @@
 // Bad input never ends the session: a malformed, unknown or illegal
 // command gets a failure response, and only quit or the end of the input
 // ends it.
-//
-// # Usage
-//
-//	engines, _ := agent.OpenEngines("")
-//	go engines.Run(ctx)
-//	e, err := gtp.New(gtp.Config{Engines: engines, Limits: player.Limits{Sims: 64}, Size: 8})
-//	err = e.Serve(ctx, os.Stdin, os.Stdout)
 package gtp

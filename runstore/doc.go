@@ -21,13 +21,6 @@
 // (ReadLatest, WriteLatest), the single-trainer lease (Lease), a worker's
 // local spool (Spool).
 //
-// Usage:
-//
-//	s, err := runstore.Open(ctx, "s3://bucket/runs/8x8?endpoint=http://127.0.0.1:8333&use_path_style=true&region=us-east-1")
-//	...
-//	err = s.Create(ctx, runfiles.WorkerShardKey(3, runstore.SHA256(data)), data)
-//	if errors.Is(err, runstore.ErrExist) { /* uploaded before: done */ }
-//
 // Credentials of S3 come from the usual AWS environment
 // (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION) or files.
 package runstore

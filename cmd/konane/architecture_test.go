@@ -171,3 +171,32 @@ func TestResultsNameNoMachinePaths(t *testing.T) {
 		}
 	}
 }
+
+// docGoBudget is the most lines the module's doc.go files may hold in
+// all: they state each package's contract; manuals, walk-throughs and
+// measurements live in docs/.
+const docGoBudget = 500
+
+// TestDocGoBudget: the doc.go files of the module's packages hold at
+// most docGoBudget lines together.
+func TestDocGoBudget(t *testing.T) {
+	total, files := 0, 0
+	for pkg := range goPackages(t) {
+		b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(pkg), "doc.go"))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += strings.Count(string(b), "\n")
+		files++
+	}
+	if files < 10 {
+		t.Fatalf("found %d doc.go files; is the walk broken?", files)
+	}
+	if total > docGoBudget {
+		t.Errorf("the doc.go files hold %d lines, more than %d: state contracts there, move manuals and examples to docs/", total, docGoBudget)
+	}
+	t.Logf("%d doc.go files, %d lines", files, total)
+}
