@@ -254,16 +254,9 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 		res.Pairs[i] = Pair{A: pr[0], B: pr[1]}
 	}
 	total := cfg.Games * len(pairings)
-	kept := make(map[int]*Game, len(cfg.Kept))
-	for k := range cfg.Kept {
-		gm := &cfg.Kept[k]
-		if err := cfg.checkKept(gm, pairings, lines); err != nil {
-			return nil, err
-		}
-		if kept[gm.Index] != nil {
-			return nil, fmt.Errorf("arena: kept game %d given twice", gm.Index+1)
-		}
-		kept[gm.Index] = gm
+	kept, err := cfg.keptByIndex(pairings, lines)
+	if err != nil {
+		return nil, err
 	}
 	games := make([]*Game, total)
 	var mu sync.Mutex // guards res, games and done
@@ -342,6 +335,23 @@ func play(ctx context.Context, cfg MatchConfig, entrants []Entrant, names []stri
 		}
 	}
 	return res, nil
+}
+
+// keptByIndex returns cfg.Kept by their index in the schedule, checking
+// each (checkKept) and that no index is given twice.
+func (cfg *MatchConfig) keptByIndex(pairings [][2]int, lines [][]rules.WideMove) (map[int]*Game, error) {
+	kept := make(map[int]*Game, len(cfg.Kept))
+	for k := range cfg.Kept {
+		gm := &cfg.Kept[k]
+		if err := cfg.checkKept(gm, pairings, lines); err != nil {
+			return nil, err
+		}
+		if kept[gm.Index] != nil {
+			return nil, fmt.Errorf("arena: kept game %d given twice", gm.Index+1)
+		}
+		kept[gm.Index] = gm
+	}
+	return kept, nil
 }
 
 // checkKept returns an error unless gm is a finished game the schedule

@@ -19,12 +19,8 @@ import (
 	"github.com/konanezero/konane/selfplay"
 )
 
-func init() {
-	register(&command{
-		name:  "train",
-		usage: "train --run DIR|URL [--board 6|8|6x6,7x6,8x8:2] [--time 30m] [--generations G] [--selfplay=false] [flags]",
-		short: "learn from zero by self-play (resumable; runs konane-train)",
-		long: `Train runs the self-play loop in DIR: each generation plays games with the
+// trainHelp is the long help of konane train.
+const trainHelp = `Train runs the self-play loop in DIR: each generation plays games with the
 current network and MCTS, adds their positions to the replay buffer, trains
 the network on samples drawn from it, saves a checkpoint and exports
 DIR/models/gen-NNNNNN.safetensors with DIR/models/latest naming the newest.
@@ -117,8 +113,15 @@ or, without installing it: go run -tags trainer ./cmd/konane train ...
 
 Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
-         konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`,
-		run: runTrain,
+         konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`
+
+func init() {
+	register(&command{
+		name:  "train",
+		usage: "train --run DIR|URL [--board 6|8|6x6,7x6,8x8:2] [--time 30m] [--generations G] [--selfplay=false] [flags]",
+		short: "learn from zero by self-play (resumable; runs konane-train)",
+		long:  trainHelp,
+		run:   runTrain,
 	})
 }
 
