@@ -106,7 +106,8 @@ func (a *Agent) Advise(ctx context.Context, p rules.Position, s player.Limits) (
 
 func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s player.Limits) (Analysis, error) {
 	if int(p.Size) != a.size {
-		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
+		w, h := rules.ShapeDims(a.size)
+		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %s", w, h, p.Dims())
 	}
 	res, err := n.Analyze(ctx, p, s)
 	if err != nil {
