@@ -129,7 +129,7 @@ func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s pla
 // it (Choice.DrawWide); the exact solver's agent plays no such board: an
 // error.
 func (a *Agent) MoveAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
-	if narrow(p) {
+	if p.IsNarrow() {
 		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Move(ctx, q, s) })
 	}
 	an, err := a.analyzeWide(ctx, a.play, p, s)
@@ -144,14 +144,11 @@ func (a *Agent) MoveAny(ctx context.Context, p rules.WidePosition, s player.Limi
 
 // AdviseAny is Advise on every board, as MoveAny.
 func (a *Agent) AdviseAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
-	if narrow(p) {
+	if p.IsNarrow() {
 		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Advise(ctx, q, s) })
 	}
 	return a.analyzeWide(ctx, a.advise, p, s)
 }
-
-// narrow reports whether p's board is one a Position holds.
-func narrow(p rules.WidePosition) bool { return p.W <= rules.MaxSize && p.H <= rules.MaxSize }
 
 // onNarrow runs search on p as a Position and gives its analysis on the
 // wide layout.
