@@ -34,8 +34,8 @@ type Agent struct {
 // moves as text: Best.String, PVStrings, Line). The result stays embedded
 // so that its fields read as the analysis's own (an.Best, an.PV,
 // an.Proven) on either layout, as they did before the type was generic;
-// the embedded field's name is ResultOf, which only a composite literal
-// spells.
+// the embedded field's name is ResultOf (an.ResultOf is the whole
+// result, as Choice.Draw and mcts.MapResult take it).
 type AnalysisOf[M interface {
 	comparable
 	String() string
@@ -161,11 +161,7 @@ func (a *Agent) onNarrow(p rules.WidePosition, search func(rules.Position) (Anal
 	if err != nil {
 		return AnalysisOf[rules.WideMove]{}, err
 	}
-	r := an.ResultOf
-	return AnalysisOf[rules.WideMove]{Side: an.Side, ResultOf: mcts.ResultOf[rules.WideMove]{
-		Moves: wideMoves(r.Moves), Visits: r.Visits, Q: r.Q, Prior: r.Prior, Policy: r.Policy,
-		Value: r.Value, Proven: r.Proven, Best: wideMove(r.Best), PV: wideMoves(r.PV), Sims: r.Sims,
-	}}, nil
+	return AnalysisOf[rules.WideMove]{Side: an.Side, ResultOf: mcts.MapResult(an.ResultOf, wideMove)}, nil
 }
 
 // wideMove is m on the wide layout (NoMove is NoWideMove).
@@ -174,18 +170,6 @@ func wideMove(m rules.Move) rules.WideMove {
 		return rules.NoWideMove
 	}
 	return m.Wide()
-}
-
-// wideMoves is ms on the wide layout.
-func wideMoves(ms []rules.Move) []rules.WideMove {
-	if ms == nil {
-		return nil
-	}
-	out := make([]rules.WideMove, len(ms))
-	for i, m := range ms {
-		out[i] = wideMove(m)
-	}
-	return out
 }
 
 // analyzeWide is analyze on a board above 8x8, where only a network's
