@@ -473,20 +473,3 @@ func wideReserve(ours, theirs, occ, valid rules.WideBitboard) int32 {
 	}
 	return n
 }
-
-// MoveAny is the engine's move on every board, the position given on
-// the wide layout: MoveAny of the engine (Move's on a board a Position
-// holds, MoveWide's above 8x8).
-func (e *Engine) MoveAny(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
-	return MoveAny(ctx, e, p)
-}
-
-// MoveIn is the engine's move in the game g (MoveAny), in project
-// notation; it is not played.
-func (e *Engine) MoveIn(ctx context.Context, g rules.AnyGame) (string, error) {
-	m, err := e.MoveAny(ctx, g.WidePosition())
-	if err != nil {
-		return "", err
-	}
-	return m.String(), nil
-}
