@@ -74,7 +74,7 @@ func TestConfigBoards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.AbstractPlay != (i < 6) || b.Coach != b.Solver || b.Coach != (rb.Narrow() && b.Player != "classical") ||
+			if b.AbstractPlay != (i < 6) || b.Coach != b.EndgameSolver || b.Coach != (rb.Narrow() && b.Player != "classical") ||
 				b.WinProb != (b.Player != "classical") || (b.Review == "agent") != b.Coach {
 				t.Errorf("%s: %+v", name, b)
 			}
