@@ -34,8 +34,8 @@ type Agent struct {
 // moves as text: Best.String, PVStrings, Line). The result stays embedded
 // so that its fields read as the analysis's own (an.Best, an.PV,
 // an.Proven) on either layout, as they did before the type was generic;
-// the embedded field's name is ResultOf, which only a composite literal
-// spells.
+// the embedded field's name is ResultOf (an.ResultOf is the whole
+// result, as Choice.Draw and mcts.MapResult take it).
 type AnalysisOf[M interface {
 	comparable
 	String() string
@@ -106,7 +106,8 @@ func (a *Agent) Advise(ctx context.Context, p rules.Position, s player.Limits) (
 
 func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s player.Limits) (Analysis, error) {
 	if int(p.Size) != a.size {
-		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %dx%d", a.size, a.size, p.Size, p.Size)
+		w, h := rules.ShapeDims(a.size)
+		return Analysis{}, fmt.Errorf("agent: the agent plays %dx%d, not %s", w, h, p.Dims())
 	}
 	res, err := n.Analyze(ctx, p, s)
 	if err != nil {
@@ -128,7 +129,7 @@ func (a *Agent) analyze(ctx context.Context, n searcher, p rules.Position, s pla
 // it (Choice.DrawWide); the exact solver's agent plays no such board: an
 // error.
 func (a *Agent) MoveAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
-	if narrow(p) {
+	if p.IsNarrow() {
 		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Move(ctx, q, s) })
 	}
 	an, err := a.analyzeWide(ctx, a.play, p, s)
@@ -143,14 +144,11 @@ func (a *Agent) MoveAny(ctx context.Context, p rules.WidePosition, s player.Limi
 
 // AdviseAny is Advise on every board, as MoveAny.
 func (a *Agent) AdviseAny(ctx context.Context, p rules.WidePosition, s player.Limits) (AnalysisOf[rules.WideMove], error) {
-	if narrow(p) {
+	if p.IsNarrow() {
 		return a.onNarrow(p, func(q rules.Position) (Analysis, error) { return a.Advise(ctx, q, s) })
 	}
 	return a.analyzeWide(ctx, a.advise, p, s)
 }
-
-// narrow reports whether p's board is one a Position holds.
-func narrow(p rules.WidePosition) bool { return p.W <= rules.MaxSize && p.H <= rules.MaxSize }
 
 // onNarrow runs search on p as a Position and gives its analysis on the
 // wide layout.
@@ -163,11 +161,7 @@ func (a *Agent) onNarrow(p rules.WidePosition, search func(rules.Position) (Anal
 	if err != nil {
 		return AnalysisOf[rules.WideMove]{}, err
 	}
-	r := an.ResultOf
-	return AnalysisOf[rules.WideMove]{Side: an.Side, ResultOf: mcts.ResultOf[rules.WideMove]{
-		Moves: wideMoves(r.Moves), Visits: r.Visits, Q: r.Q, Prior: r.Prior, Policy: r.Policy,
-		Value: r.Value, Proven: r.Proven, Best: wideMove(r.Best), PV: wideMoves(r.PV), Sims: r.Sims,
-	}}, nil
+	return AnalysisOf[rules.WideMove]{Side: an.Side, ResultOf: mcts.MapResult(an.ResultOf, wideMove)}, nil
 }
 
 // wideMove is m on the wide layout (NoMove is NoWideMove).
@@ -176,18 +170,6 @@ func wideMove(m rules.Move) rules.WideMove {
 		return rules.NoWideMove
 	}
 	return m.Wide()
-}
-
-// wideMoves is ms on the wide layout.
-func wideMoves(ms []rules.Move) []rules.WideMove {
-	if ms == nil {
-		return nil
-	}
-	out := make([]rules.WideMove, len(ms))
-	for i, m := range ms {
-		out[i] = wideMove(m)
-	}
-	return out
 }
 
 // analyzeWide is analyze on a board above 8x8, where only a network's

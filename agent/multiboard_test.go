@@ -127,6 +127,17 @@ func TestWideBoardAgent(t *testing.T) {
 	if _, err := a.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil || !strings.Contains(err.Error(), "the agent plays 9x8, not 11x8") {
 		t.Errorf("the 9x8 agent on 11x8: %v", err)
 	}
+	// On a board a Position holds the error names both boards too (not
+	// their shape codes).
+	p7, _ := rules.Board{W: 7, H: 6, Start: rules.Gap}.WidePosition()
+	for _, tt := range []struct {
+		a    *agent.Agent
+		want string
+	}{{a, "agent: the agent plays 9x8, not 7x6"}, {sixAgent(t), "agent: the agent plays 6x6, not 7x6"}} {
+		if _, err := tt.a.MoveAny(ctx, p7, player.Limits{Sims: 4}); err == nil || err.Error() != tt.want {
+			t.Errorf("on 7x6: %v, want %q", err, tt.want)
+		}
+	}
 	var nm *agent.NoModelError
 	if _, err := es.GetBoard(rules.Board{W: 11, H: 8, Start: rules.Gap}); !errors.As(err, &nm) {
 		t.Errorf("GetBoard(11x8), not trained there: %v, want a NoModelError", err)
@@ -139,6 +150,20 @@ func TestWideBoardAgent(t *testing.T) {
 	if _, err := sa.MoveAny(ctx, p11, player.Limits{Sims: 4}); err == nil {
 		t.Error("the exact solver's agent played 11x8")
 	}
+}
+
+// sixAgent is an agent of the test engines' 6x6 network.
+func sixAgent(t *testing.T) *agent.Agent {
+	t.Helper()
+	e, err := agenttest.RunEngines(t).Get(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := e.NewAgent(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestPlayerOn: PlayerOn says who plays a board as GetBoard gives it,

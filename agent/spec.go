@@ -1,11 +1,9 @@
 package agent
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -101,33 +99,9 @@ func pvsLevelKind(ks player.Kinds) player.Kind {
 		if !ok {
 			return nil, fmt.Errorf("agent: %s: the pvs player %T plays no wide board", s.Name, p)
 		}
-		return &slipPlayer{WidePlayer: wp, choice: l.Limits().Choice, rng: player.SlipRand(seed)}, nil
+		return player.NewSlipping(wp, l.Limits().Choice, seed), nil
 	}
 	return k
-}
-
-// slipPlayer plays the moves of a classical engine but for a level's
-// slips (player.Choice.Slip).
-type slipPlayer struct {
-	player.WidePlayer
-	choice player.Choice
-	rng    *rand.Rand
-}
-
-func (p *slipPlayer) Move(ctx context.Context, pos rules.Position) (rules.Move, error) {
-	m, err := p.WidePlayer.Move(ctx, pos)
-	if err != nil {
-		return m, err
-	}
-	return p.choice.Slip(pos, m, p.rng), nil
-}
-
-func (p *slipPlayer) MoveWide(ctx context.Context, pos rules.WidePosition) (rules.WideMove, error) {
-	m, err := p.WidePlayer.MoveWide(ctx, pos)
-	if err != nil {
-		return m, err
-	}
-	return p.choice.SlipWide(pos, m, p.rng), nil
 }
 
 // ParseSpec reads a player spec of one of Kinds (see player.Spec): the

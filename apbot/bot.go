@@ -555,8 +555,8 @@ func (b *Bot) seed(gameID string, ply int) uint64 {
 // choose searches p for at most t and returns the move in AbstractPlay's
 // notation (ours): the network's agent at the bot's level
 // (Agent.MoveAny, on every board), or, on a board without a network,
-// the classical engine (Engine.MoveAny), its slips drawn on the wide
-// layout (Choice.SlipWide: the same slips on every board).
+// the classical engine at the bot's level (player.Slipping, on every
+// board).
 func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed uint64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.searchLimit(t))
 	defer cancel()
@@ -575,10 +575,9 @@ func (b *Bot) choose(board Board, wp rules.WidePosition, t time.Duration, seed u
 	}
 	// A weak level's slips of the classical engine (Choice.Slip), seeded
 	// by the game's ply as the search is.
-	slips := player.SlipRand(seed)
-	m, err := player.NewPVS(0, t, seed).MoveAny(ctx, wp)
+	m, err := player.NewSlipping(player.NewPVS(0, t, seed), b.strength.Choice, seed).MoveAny(ctx, wp)
 	if err != nil {
 		return "", err
 	}
-	return b.strength.SlipWide(wp, m, slips).String(), nil
+	return m.String(), nil
 }

@@ -51,7 +51,7 @@ func PlayGame(ctx context.Context, b rules.Board, opening []rules.WideMove, blac
 		if p.Turn == rules.White {
 			pl = white
 		}
-		m, err := move(ctx, b, p, pl)
+		m, err := player.MoveAny(ctx, pl, p)
 		if err != nil {
 			return nil, 0, fmt.Errorf("arena: %s (%s) at move %d: %w", pl.Name(), p.Turn, g.Len()+1, err)
 		}
@@ -61,25 +61,4 @@ func PlayGame(ctx context.Context, b rules.Board, opening []rules.WideMove, blac
 	}
 	winner, _ := g.Winner()
 	return g.Moves(), winner, nil
-}
-
-// move is pl's move in p on board b: Move on a board Position holds,
-// MoveWide on the others.
-func move(ctx context.Context, b rules.Board, p rules.WidePosition, pl player.Player) (rules.WideMove, error) {
-	if !b.Narrow() {
-		wp, ok := pl.(player.WidePlayer)
-		if !ok {
-			return rules.NoWideMove, fmt.Errorf("plays boards of at most %d files and ranks, not %s", rules.MaxSize, b)
-		}
-		return wp.MoveWide(ctx, p)
-	}
-	np, err := p.Narrow()
-	if err != nil {
-		return rules.NoWideMove, err
-	}
-	m, err := pl.Move(ctx, np)
-	if err != nil {
-		return rules.NoWideMove, err
-	}
-	return m.Wide(), nil
 }

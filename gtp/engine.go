@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,9 +45,8 @@ type Engine struct {
 	engine *agent.Engine // of the current size; nil when the classical engine plays
 	game   rules.AnyGame // a *rules.Game, or a *rules.WideGame above 8x8
 	agent  *agent.Agent
-	pvs    *player.Engine // the classical engine, when engine is nil
-	slips  *rand.Rand     // the classical engine's slips at a weak level (Choice.SlipIn)
-	games  int            // games started, for the agents' seeds
+	pvs    *player.Slipping // the classical engine at the level, when engine is nil
+	games  int              // games started, for the agents' seeds
 	solver *solver.Solver
 }
 
@@ -192,8 +190,7 @@ func (e *Engine) newGame() error {
 	seed := e.cfg.Seed + uint64(e.games)
 	var err error
 	if e.engine == nil {
-		e.agent, e.pvs = nil, player.NewPVS(0, e.cfg.PVSTime, seed)
-		e.slips = player.SlipRand(seed)
+		e.agent, e.pvs = nil, player.NewSlipping(player.NewPVS(0, e.cfg.PVSTime, seed), e.cfg.Limits.Choice, seed)
 	} else if e.agent, err = e.engine.NewAgent(seed); err != nil {
 		return err
 	}
@@ -313,10 +310,12 @@ func (e *Engine) genmove(ctx context.Context, args []string) (string, error) {
 			return "", err
 		}
 		m = an.Best.String()
-	} else if m, err = e.pvs.MoveIn(ctx, e.game); err != nil {
-		return "", err
 	} else {
-		m = e.cfg.Limits.SlipIn(e.game, m, e.slips) // a weak level's slips
+		wm, err := e.pvs.MoveAny(ctx, e.game.WidePosition()) // with a weak level's slips
+		if err != nil {
+			return "", err
+		}
+		m = wm.String()
 	}
 	if _, err := e.game.PlayString(m); err != nil {
 		return "", err

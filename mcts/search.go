@@ -72,6 +72,30 @@ type ResultOf[M any] struct {
 	Sims int
 }
 
+// MapResult is r with its moves (Moves, Best, PV) mapped by f, every
+// other field as it is: r on another layout of the same moves (a
+// Result on the wide layout, f rules.Move.Wide). A nil slice stays nil.
+func MapResult[M, N any](r ResultOf[M], f func(M) N) ResultOf[N] {
+	out := ResultOf[N]{
+		Visits: r.Visits, Q: r.Q, Prior: r.Prior, Policy: r.Policy,
+		Value: r.Value, Proven: r.Proven, Best: f(r.Best), Sims: r.Sims,
+	}
+	out.Moves, out.PV = mapMoves(r.Moves, f), mapMoves(r.PV, f)
+	return out
+}
+
+// mapMoves is ms mapped by f (nil for nil).
+func mapMoves[M, N any](ms []M, f func(M) N) []N {
+	if ms == nil {
+		return nil
+	}
+	out := make([]N, len(ms))
+	for i, m := range ms {
+		out[i] = f(m)
+	}
+	return out
+}
+
 // Result is the outcome of a Search's Run.
 type Result = ResultOf[rules.Move]
 

@@ -148,20 +148,6 @@ func (c Choice) SlipWide(p rules.WidePosition, best rules.WideMove, rng *rand.Ra
 	return slip(c, p, best, rng)
 }
 
-// SlipIn is SlipWide on the game g, of any board, for the engine's move
-// m in project notation (Engine.MoveIn's): the move the level plays, in
-// notation. A move that does not parse in g is returned as it is.
-func (c Choice) SlipIn(g rules.AnyGame, m string, rng *rand.Rand) string {
-	if c.Noise <= 0 {
-		return m
-	}
-	p := g.WidePosition()
-	if mv, err := rules.ParseWideMove(p, m); err == nil {
-		return c.SlipWide(p, mv, rng).String()
-	}
-	return m
-}
-
 // SlipRand is the random source of a weak level's slips for a search
 // seeded with seed: seeded apart from the search's own numbers.
 func SlipRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x736c6970)) }

@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/konanezero/konane/rules"
@@ -35,6 +36,29 @@ var (
 	_ WidePlayer = (*Random)(nil)
 	_ WidePlayer = (*Neural)(nil)
 )
+
+// MoveAny is pl's move in p on every board, on the wide layout: Move's
+// on a board a Position holds (p.IsNarrow; the same move, p given as a
+// Position), MoveWide's above 8x8, where a Player that is no WidePlayer
+// gives an error naming the board.
+func MoveAny(ctx context.Context, pl Player, p rules.WidePosition) (rules.WideMove, error) {
+	if !p.IsNarrow() {
+		wp, ok := pl.(WidePlayer)
+		if !ok {
+			return rules.NoWideMove, fmt.Errorf("player: %s plays boards of at most %d files and ranks, not %s", pl.Name(), rules.MaxSize, p.Dims())
+		}
+		return wp.MoveWide(ctx, p)
+	}
+	q, err := p.Narrow()
+	if err != nil {
+		return rules.NoWideMove, fmt.Errorf("player: %w", err)
+	}
+	m, err := pl.Move(ctx, q)
+	if err != nil {
+		return rules.NoWideMove, err
+	}
+	return m.Wide(), nil
+}
 
 // ErrNoMoves is returned by Move for a position without a legal move (the
 // side to move has lost).

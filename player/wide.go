@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/konanezero/konane/rules"
 )
@@ -473,32 +472,4 @@ func wideReserve(ours, theirs, occ, valid rules.WideBitboard) int32 {
 		}
 	}
 	return n
-}
-
-// MoveAny is the engine's move on every board, the position given on
-// the wide layout: on a board a Position holds Move's (the same move,
-// on the wide layout), above 8x8 MoveWide's.
-func (e *Engine) MoveAny(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
-	if p.W > rules.MaxSize || p.H > rules.MaxSize {
-		return e.MoveWide(ctx, p)
-	}
-	q, err := p.Narrow()
-	if err != nil {
-		return rules.NoWideMove, fmt.Errorf("player: %w", err)
-	}
-	m, err := e.Move(ctx, q)
-	if err != nil {
-		return rules.NoWideMove, err
-	}
-	return m.Wide(), nil
-}
-
-// MoveIn is the engine's move in the game g (MoveAny), in project
-// notation; it is not played.
-func (e *Engine) MoveIn(ctx context.Context, g rules.AnyGame) (string, error) {
-	m, err := e.MoveAny(ctx, g.WidePosition())
-	if err != nil {
-		return "", err
-	}
-	return m.String(), nil
 }

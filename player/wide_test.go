@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -336,35 +337,51 @@ func TestGreedyRandomWide(t *testing.T) {
 	}
 }
 
-// TestMoveAny: the engine's move on every board is Move's on the boards
-// a Position holds (so MoveIn of a *rules.Game, as before) and MoveWide's
-// above, for two engines of one seed.
+// spy is a classical engine that records which of its methods played.
+type spy struct {
+	*Engine
+	called []string
+}
+
+func (s *spy) Move(ctx context.Context, p rules.Position) (rules.Move, error) {
+	s.called = append(s.called, "Move")
+	return s.Engine.Move(ctx, p)
+}
+
+func (s *spy) MoveWide(ctx context.Context, p rules.WidePosition) (rules.WideMove, error) {
+	s.called = append(s.called, "MoveWide")
+	return s.Engine.MoveWide(ctx, p)
+}
+
+// narrowOnly is a Player that is no WidePlayer.
+type narrowOnly struct{ Player }
+
+// TestMoveAny: MoveAny asks the player's Move on the boards a Position
+// holds (so the same move as before the wide layout) and MoveWide above,
+// once, and gives that move; a player that is no WidePlayer gets an
+// error naming the board above 8x8.
 func TestMoveAny(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(45, 1))
 	for i, name := range []string{"6", "7x6", "8", "9x8", "size-11"} {
 		b, _ := rules.ParseBoard(name)
 		p := randomWide(t, b, 6, rng)
-		got, err := newPVS(3, 0, uint64(i), 16, 1<<10).MoveAny(ctx, p)
+		sp := &spy{Engine: newPVS(3, 0, uint64(i), 16, 1<<10)}
+		got, err := MoveAny(ctx, sp, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want rules.WideMove
+		want := []string{"MoveWide"}
 		if b.Narrow() {
-			q, err := p.Narrow()
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := newPVS(3, 0, uint64(i), 16, 1<<10).Move(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want = m.Wide()
-		} else if want, err = newPVS(3, 0, uint64(i), 16, 1<<10).MoveWide(ctx, p); err != nil {
-			t.Fatal(err)
+			want = []string{"Move"}
 		}
-		if got != want || !p.Legal(got) {
-			t.Errorf("%s: MoveAny %v, want %v", name, got, want)
+		if !slices.Equal(sp.called, want) || !p.Legal(got) {
+			t.Errorf("%s: MoveAny called %v, want %v, and gave %v", name, sp.called, want, got)
 		}
+	}
+	p, _ := rules.Board{W: 9, H: 8, Start: rules.Gap}.WidePosition()
+	_, err := MoveAny(ctx, narrowOnly{newPVS(3, 0, 1, 16, 1<<10)}, p)
+	if err == nil || err.Error() != "player: pvs plays boards of at most 8 files and ranks, not 9x8" {
+		t.Errorf("a narrow player on 9x8: %v", err)
 	}
 }

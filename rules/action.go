@@ -126,7 +126,7 @@ func ShapeCode(w, h int) int {
 	switch {
 	case w < MinSide || w > MaxSide || h < MinSide || h > MaxSide:
 		return 0
-	case w <= MaxSize && h <= MaxSize:
+	case narrowDims(w, h):
 		return int(shapeCode(w, h))
 	}
 	return wideShapeBase + 32*w + h

@@ -216,7 +216,12 @@ func (b Board) Squares() int { return b.W * b.H }
 
 // Narrow reports whether Position (one-word bitboards) holds b: at most
 // MaxSize files and ranks. Every board holds in a WidePosition.
-func (b Board) Narrow() bool { return b.W <= MaxSize && b.H <= MaxSize }
+func (b Board) Narrow() bool { return narrowDims(b.W, b.H) }
+
+// narrowDims reports whether a Position holds a board of w files and h
+// ranks: the one test of Board.Narrow, WidePosition.IsNarrow and
+// ShapeCode.
+func narrowDims(w, h int) bool { return w <= MaxSize && h <= MaxSize }
 
 // Square reports whether b is square.
 func (b Board) Square() bool { return b.W == b.H }

@@ -582,6 +582,10 @@ func (s WideSquare) Bit() WideBitboard {
 	return b
 }
 
+// IsNarrow reports whether a Position holds p's board (Board.Narrow): at
+// most MaxSize files and ranks, where Narrow converts a valid p.
+func (p WidePosition) IsNarrow() bool { return narrowDims(int(p.W), int(p.H)) }
+
 // Narrow returns p as a Position, the same position square for square,
 // or an error when its board has more than MaxSize files or ranks.
 func (p WidePosition) Narrow() (Position, error) {
@@ -589,7 +593,7 @@ func (p WidePosition) Narrow() (Position, error) {
 	if err := p.Validate(); err != nil {
 		return Position{}, err
 	}
-	if w > MaxSize || h > MaxSize {
+	if !p.IsNarrow() {
 		return Position{}, &BoardError{Text: p.Dims(), Err: fmt.Errorf("more than %d files or ranks: no Position holds it", MaxSize)}
 	}
 	q := Position{Size: shapeCode(w, h), Turn: p.Turn}

@@ -176,15 +176,15 @@ func classicalTime(cmd string, fs *flag.FlagSet, af agentFlags) (time.Duration, 
 type terminal struct {
 	out      io.Writer
 	board    rules.Board
-	engine   *agent.Engine // nil when the classical engine plays
-	pvsTime  time.Duration // the classical engine's time per move
-	pvs      *player.Engine
+	engine   *agent.Engine    // nil when the classical engine plays
+	pvsTime  time.Duration    // the classical engine's time per move
+	pvs      *player.Engine   // the classical engine, when engine is nil
+	leveled  *player.Slipping // pvs at the level: its moves with the level's slips
 	strength player.Limits
 	level    string
 	color    string // black, white or random
 	seed     uint64
 	rng      *rand.Rand // draws the colour of --color random
-	slips    *rand.Rand // the classical engine's slips at a weak level (Choice.Slip)
 	games    int        // games started, for the agents' seeds
 	width    int        // columns for lists of moves
 
@@ -391,7 +391,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 		t.agent = a
 	} else {
 		t.pvs = player.NewPVS(0, t.pvsTime, seed)
-		t.slips = player.SlipRand(seed)
+		t.leveled = player.NewSlipping(t.pvs, t.strength.Choice, seed)
 	}
 	t.games++
 	var err error
@@ -615,6 +615,7 @@ func (t *terminal) setLevel(args []string) {
 	if t.engine == nil {
 		t.pvsTime = l.PVSTime
 		t.pvs.MoveTime = l.PVSTime
+		t.leveled.Choice = t.strength.Choice
 	}
 	t.say("the computer now plays at " + t.describeStrength())
 	if about := levelAbout(t.level, t.board, t.engine != nil && t.engine.Model() != nil); about != "" {
@@ -686,11 +687,11 @@ func (t *terminal) position() rules.Position { return t.game.(*rules.Game).Posit
 // agentMove lets the agent play, then draws the board.
 func (t *terminal) agentMove(ctx context.Context) error {
 	if t.engine == nil {
-		m, err := t.pvs.MoveIn(ctx, t.game)
+		wm, err := t.leveled.MoveAny(ctx, t.game.WidePosition())
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
-		m = t.strength.SlipIn(t.game, m, t.slips)
+		m := wm.String()
 		if _, err := t.game.PlayString(m); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
@@ -717,7 +718,7 @@ func (t *terminal) hint(ctx context.Context) error {
 		return nil
 	}
 	if t.engine == nil {
-		m, err := t.pvs.MoveIn(ctx, t.game)
+		m, err := player.MoveAny(ctx, t.pvs, t.game.WidePosition())
 		if err != nil {
 			return fmt.Errorf("play: %w", err)
 		}

@@ -124,9 +124,15 @@ type boardInfoJSON struct {
 	Player       string `json:"player"`                 // who plays it
 	Note         string `json:"note,omitempty"`         // a network not trained there (the state's note)
 	WinProb      bool   `json:"winProb,omitempty"`      // eval and hints give win probabilities
-	Solver       bool   `json:"solver,omitempty"`       // the search proves endgames exactly (whole games on 4x4, 5x5)
-	Coach        bool   `json:"coach,omitempty"`        // the coach judges moves (the state's noCoach)
-	Review       string `json:"review"`                 // who reviews a game there: "agent" or "classical"
+	// EndgameSolver: the agent's search here calls the exact endgame
+	// solver (and on 4x4 and 5x5 the exact solver plays whole games), at
+	// the levels that search with the solver (agent.Level.Solver); not
+	// above 8x8 or where the classical engine plays. Whether a search
+	// proved a position is its answer's proven, which MCTS-Solver can set
+	// on any board the agent plays.
+	EndgameSolver bool   `json:"endgameSolver,omitempty"`
+	Coach         bool   `json:"coach,omitempty"` // the coach judges moves (the state's noCoach)
+	Review        string `json:"review"`          // who reviews a game there: "agent" or "classical"
 }
 
 // menuBoards are the boards config lists, in the page's menu's order:
@@ -155,7 +161,7 @@ func (s *Service) boardInfo(b rules.Board) boardInfoJSON {
 		review = "agent"
 	}
 	return boardInfoJSON{Board: b.String(), AbstractPlay: ap, Player: who, Note: note, WinProb: agentPlays,
-		Solver: exact, Coach: exact, Review: review}
+		EndgameSolver: exact, Coach: exact, Review: review}
 }
 
 type levelJSON struct {

@@ -46,7 +46,8 @@ func TestConfigGolden(t *testing.T) {
 // trained on, with a note where it was not trained; and what config says
 // of a board is what a game there gets: a new game on each board listed
 // is played by the classical engine exactly where config says so, has
-// the coach where it says so, and the same note.
+// the coach where it says so, and the same note (the hints, reviews and
+// the endgame solver: TestConfigAsPlayed).
 func TestConfigBoards(t *testing.T) {
 	servers := configServers(t)
 	var multi configJSON
@@ -74,14 +75,60 @@ func TestConfigBoards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.AbstractPlay != (i < 6) || b.Coach != b.Solver || b.Coach != (rb.Narrow() && b.Player != "classical") ||
-				b.WinProb != (b.Player != "classical") || (b.Review == "agent") != b.Coach {
-				t.Errorf("%s: %+v", name, b)
+			if b.AbstractPlay != (i < 6) {
+				t.Errorf("%s: %+v, the %dth board listed", name, b, i+1)
 			}
 			st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Board: b.Board, Color: "black", Level: "newcomer"}))
 			if st.Classical != (b.Player == "classical") || st.NoCoach == b.Coach || st.Note != b.Note || len(st.Board) != rb.H || len(st.Board[0]) != rb.W {
 				t.Errorf("%s: config says %+v; a new game: classical %v, noCoach %v, note %q, %dx%d", name, b, st.Classical, st.NoCoach, st.Note, len(st.Board[0]), len(st.Board))
 			}
+		}
+	}
+}
+
+// TestConfigAsPlayed: on one board of each kind (the exact solver's 4x4,
+// the network's 6x6 and the classical engine's 7x6 of the shipped
+// models, and the multi-board network's 15x12 above 8x8) the service
+// does what config says of the board: a hint has a win probability
+// where config says winProb, the review is the classical engine's where
+// config says review "classical", and where config says endgameSolver
+// on 4x4 (the exact solver plays the whole game) the hint is proven.
+func TestConfigAsPlayed(t *testing.T) {
+	servers := configServers(t)
+	configs := map[string]map[string]boardInfoJSON{}
+	for name, ts := range servers {
+		var c configJSON
+		ts.call(t, "/api/v2/config", "", &c)
+		configs[name] = map[string]boardInfoJSON{}
+		for _, b := range c.Boards {
+			configs[name][b.Board] = b
+		}
+	}
+	for _, tc := range []struct{ server, board, player string }{
+		{"shipped", "4x4", "solver"}, {"shipped", "6x6", "network"}, {"shipped", "7x6", "classical"}, {"multi", "15x12", "network"},
+	} {
+		ts, b := servers[tc.server], configs[tc.server][tc.board]
+		if b.Player != tc.player {
+			t.Errorf("%s %s: config says %+v, want player %s", tc.server, tc.board, b, tc.player)
+		}
+		st := ts.mustState(t, "/api/v2/new", jsonBody(newRequest{Board: tc.board, Color: "black", Level: "newcomer"}))
+		var h hintJSON
+		if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) {
+			t.Fatalf("%s %s: hint %d %+v", tc.server, tc.board, code, h)
+		}
+		if (h.WinProb != nil) != b.WinProb {
+			t.Errorf("%s %s: config says winProb %v, the hint %+v", tc.server, tc.board, b.WinProb, h)
+		}
+		if b.EndgameSolver && tc.board == "4x4" && !h.Proven {
+			t.Errorf("%s %s: config says endgameSolver, the hint at the start is not proven: %+v", tc.server, tc.board, h)
+		}
+		st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: h.Move}))
+		var rv reviewJSON
+		if code := ts.call(t, "/api/v2/review", jsonBody(reviewRequest{Game: &st.Game}), &rv); code != 200 || len(rv.Moves) != len(st.Moves) {
+			t.Fatalf("%s %s: review %d %+v", tc.server, tc.board, code, rv)
+		}
+		if rv.Classical != (b.Review == "classical") {
+			t.Errorf("%s %s: config says review %q, the review's classical is %v", tc.server, tc.board, b.Review, rv.Classical)
 		}
 	}
 }

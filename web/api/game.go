@@ -42,8 +42,11 @@ type game struct {
 	g      rules.AnyGame
 }
 
-// narrow returns the game as a *rules.Game when a model plays it (the
-// agent searches rules.Position).
+// narrow returns the game as a *rules.Game when a model plays it on a
+// board a Position holds: what the coach (coached moves, the state's
+// NoCoach) and the perfect-play check need, which work on Positions.
+// The agent's moves and hints do not go through it: they take every
+// board (agent.Agent.MoveAny, AdviseAny).
 func (gm *game) narrow() (*rules.Game, bool) {
 	g, ok := gm.g.(*rules.Game)
 	return g, ok && gm.engine != nil

@@ -206,10 +206,11 @@ func (s *Service) agentPlay(r *http.Request, gm *game, humanMoved bool, left rul
 	err := s.search(r, "move", gm.level.Name, units, s.cfg.MoveTimeout, func(ctx context.Context) (err error) {
 		if gm.engine == nil {
 			seed := s.seed()
-			if move, err = player.NewPVS(0, gm.level.PVSTime, seed).MoveIn(ctx, gm.g); err != nil {
+			m, err := player.NewSlipping(player.NewPVS(0, gm.level.PVSTime, seed), gm.level.Limits().Choice, seed).MoveAny(ctx, gm.g.WidePosition()) // with a weak level's slips
+			if err != nil {
 				return agentFailed(humanMoved, err)
 			}
-			move = gm.level.Limits().SlipIn(gm.g, move, player.SlipRand(seed)) // a weak level's slips
+			move = m.String()
 			return nil
 		}
 		a, err := s.agent(gm.engine, left)
@@ -379,11 +380,11 @@ func (s *Service) hint(r *http.Request) (any, error) {
 			if al := agent.Levels()[min(levelIndex(agent.AdviceLevel), s.maxLevel)]; al.PVSTime > t {
 				t = al.PVSTime
 			}
-			move, err := player.NewPVS(0, t, s.seed()).MoveIn(ctx, gm.g)
+			m, err := player.MoveAny(ctx, player.NewPVS(0, t, s.seed()), gm.g.WidePosition())
 			if err != nil {
 				return failure(err, "error.hintFailed", "error.hintBroken")
 			}
-			hint = hintJSON{Move: move, PV: []string{move}}
+			hint = hintJSON{Move: m.String(), PV: []string{m.String()}}
 			return nil
 		}
 		an, err := s.advise(ctx, gm, advice)
