@@ -442,3 +442,26 @@ func TestDocsCheckers(t *testing.T) {
 		t.Error("unknown command accepted")
 	}
 }
+
+// TestResultsIndexed: docs/results/README.md links every result file of
+// docs/results in both of its tables, by topic and by date.
+func TestResultsIndexed(t *testing.T) {
+	index := readDoc(t, "docs/results/README.md")
+	topic, date, ok := strings.Cut(index, "\n## By date\n")
+	if !ok || !strings.Contains(topic, "\n## By topic\n") {
+		t.Fatal("docs/results/README.md: no \"## By topic\" followed by \"## By date\"")
+	}
+	files, err := filepath.Glob(filepath.Join(repoRoot, "docs", "results", "20*.md"))
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d result files (%v); is the glob broken?", len(files), err)
+	}
+	for _, f := range files {
+		link := "(" + filepath.Base(f) + ")"
+		if !strings.Contains(topic, link) {
+			t.Errorf("docs/results/README.md: %s has no row by topic", filepath.Base(f))
+		}
+		if !strings.Contains(date, link) {
+			t.Errorf("docs/results/README.md: %s has no row by date", filepath.Base(f))
+		}
+	}
+}
