@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -129,7 +130,7 @@ func sgemmPeak() float64 {
 func BenchmarkEvaluate(b *testing.B) {
 	cfg := DefaultConfig(8)
 	m := mustModel(b, cfg, 1)
-	ps := randomPositions(8, 64, 1)
+	ps := nettestutil.Positions(8, 64, 1)
 	pk := sgemmPeak()
 	for _, batch := range []int{1, 16, 32, 64} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
@@ -196,7 +197,7 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 			done := make(chan error, 1)
 			go func() { done <- e.Run(ctx) }()
 			defer func() { cancel(); <-done }()
-			wps := wideBoardPositions(b, bc.board, batch, 1)
+			wps := nettestutil.WideBoardPositions(b, bc.board, batch, 1)
 			ps := make([]rules.Position, len(wps))
 			for i, p := range wps {
 				ps[i], _ = p.Narrow()
@@ -227,7 +228,7 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 
 // BenchmarkEncode measures the input encoding alone.
 func BenchmarkEncode(b *testing.B) {
-	ps := randomPositions(8, 64, 1)
+	ps := nettestutil.Positions(8, 64, 1)
 	for _, enc := range []Encoding{EncodingOrigins, EncodingCaptures} {
 		b.Run(fmt.Sprintf("v%d", enc), func(b *testing.B) {
 			dst := make([]float32, enc.EncodedLen(8))
@@ -248,7 +249,7 @@ func BenchmarkEncode(b *testing.B) {
 func BenchmarkEvaluateCores(b *testing.B) {
 	cfg := DefaultConfig(8)
 	m := mustModel(b, cfg, 1)
-	ps := randomPositions(8, 32, 1)
+	ps := nettestutil.Positions(8, 32, 1)
 	for _, procs := range []int{1, 2} {
 		for _, threads := range []int{1, 2} {
 			for _, busy := range []bool{false, true} {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 )
 
 // TestKernelsSameNetwork: the default network gives bit-identical
@@ -16,7 +17,7 @@ func TestKernelsSameNetwork(t *testing.T) {
 		t.Skip("one kernel in this build")
 	}
 	m := perturbed(mustModel(t, DefaultConfig(6), 5), 0.05, 2)
-	ps := randomPositions(6, 24, 3)
+	ps := nettestutil.Positions(6, 24, 3)
 	var preds []string
 	for _, k := range kernel.Kernels() {
 		restore := kernel.UseKernel(k)
@@ -36,7 +37,7 @@ func TestKernelsSameNetwork(t *testing.T) {
 // the CPU has it.
 func BenchmarkEvaluateKernels(b *testing.B) {
 	m := mustModel(b, DefaultConfig(8), 1)
-	ps := randomPositions(8, 32, 1)
+	ps := nettestutil.Positions(8, 32, 1)
 	type run struct {
 		name    string
 		k       kernel.Kernel
