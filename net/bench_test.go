@@ -134,14 +134,8 @@ func BenchmarkEvaluate(b *testing.B) {
 	pk := sgemmPeak()
 	for _, batch := range []int{1, 16, 32, 64} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
-			e, err := NewEvaluator(m, EvalOptions{Batch: batch})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
+			e := startEvaluator(b, m, EvalOptions{Batch: batch})
+			ctx := context.Background()
 			in := ps[:batch]
 			// Warm up: the first runs allocate the passes' buffers.
 			for i := 0; i < 2; i++ {
@@ -189,14 +183,8 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			e, err := NewEvaluator(mb, EvalOptions{Batch: batch})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
+			e := startEvaluator(b, mb, EvalOptions{Batch: batch})
+			ctx := context.Background()
 			wps := nettestutil.WideBoardPositions(b, bc.board, batch, 1)
 			ps := make([]rules.Position, len(wps))
 			for i, p := range wps {
@@ -260,13 +248,8 @@ func BenchmarkEvaluateCores(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 					kernel.SetBLASThreads(threads)
 					defer kernel.SetBLASThreads(1)
-					e, err := NewEvaluator(m, EvalOptions{Batch: 32})
-					if err != nil {
-						b.Fatal(err)
-					}
-					ctx, cancel := context.WithCancel(context.Background())
-					done := make(chan error, 1)
-					go func() { done <- e.Run(ctx) }()
+					e := startEvaluator(b, m, EvalOptions{Batch: 32})
+					ctx := context.Background()
 					var stop atomic.Bool
 					var wg sync.WaitGroup
 					if busy {
@@ -279,7 +262,7 @@ func BenchmarkEvaluateCores(b *testing.B) {
 							}
 						}()
 					}
-					defer func() { stop.Store(true); wg.Wait(); cancel(); <-done }()
+					defer func() { stop.Store(true); wg.Wait() }() // before the evaluator stops
 					if _, err := e.Evaluate(ctx, ps); err != nil {
 						b.Fatal(err)
 					}

@@ -19,22 +19,15 @@ import (
 
 var _ mcts.Evaluator = (*Evaluator)(nil)
 
-// startEvaluator builds an evaluator and runs it until the test ends.
-func startEvaluator(t *testing.T, m *Model, opts EvalOptions) *Evaluator {
+// startEvaluator builds an evaluator and runs it until the test (or
+// benchmark) ends.
+func startEvaluator(t testing.TB, m *Model, opts EvalOptions) *Evaluator {
 	t.Helper()
 	e, err := NewEvaluator(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	nettestutil.Run(t, e.Run)
 	return e
 }
 

@@ -54,14 +54,8 @@ func BenchmarkEvaluateKernels(b *testing.B) {
 		k := r.k
 		b.Run(r.name, func(b *testing.B) {
 			defer kernel.UseKernel(k)()
-			e, err := NewEvaluator(m, EvalOptions{Batch: 32, Backend: r.backend})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
+			e := startEvaluator(b, m, EvalOptions{Batch: 32, Backend: r.backend})
+			ctx := context.Background()
 			if _, err := e.Evaluate(ctx, ps); err != nil {
 				b.Fatal(err)
 			}

@@ -85,11 +85,8 @@ func evaluate(t *testing.T, m *net.Model, ps []rules.Position) []mcts.Prediction
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	preds, err := e.Evaluate(ctx, ps)
+	nettestutil.Run(t, e.Run)
+	preds, err := e.Evaluate(context.Background(), ps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@
 package nettestutil
 
 import (
+	"context"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -139,4 +140,19 @@ func Perturb(w map[string][]float32, scale float64, seed uint64) {
 			w[k][i] += float32(rng.NormFloat64() * scale)
 		}
 	}
+}
+
+// Run runs run (an evaluator's Run) in a goroutine until t ends: a
+// cleanup of t cancels it, waits for it and fails t if it returned an
+// error.
+func Run(t testing.TB, run func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
 }
