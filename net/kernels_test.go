@@ -13,17 +13,9 @@ import (
 // predictions with every kernel (package train checks its training
 // step).
 func TestKernelsSameNetwork(t *testing.T) {
-	if len(kernel.Kernels()) == 1 {
-		t.Skip("one kernel in this build")
-	}
 	m := perturbed(mustModel(t, DefaultConfig(6), 5), 0.05, 2)
 	ps := nettestutil.Positions(6, 24, 3)
-	var preds []string
-	for _, k := range kernel.Kernels() {
-		restore := kernel.UseKernel(k)
-		preds = append(preds, fmt.Sprint(evalAll(t, m, 8, ps)))
-		restore()
-	}
+	preds := nettestutil.EachKernel(t, func() string { return fmt.Sprint(evalAll(t, m, 8, ps)) })
 	for i := 1; i < len(preds); i++ {
 		if preds[i] != preds[0] {
 			t.Errorf("%v: predictions differ from %v", kernel.Kernels()[i], kernel.Kernels()[0])

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/kernel"
 	"github.com/konanezero/konane/rules"
 	"github.com/konanezero/konane/rules/rulestest"
 )
@@ -155,4 +156,22 @@ func Run(t testing.TB, run func(context.Context) error) {
 			t.Errorf("Run: %v", err)
 		}
 	})
+}
+
+// EachKernel returns f's result under each of the build's kernels, in
+// the order of kernel.Kernels(), restoring the kernel in use after each;
+// it skips t when the build has a single kernel (nothing to compare).
+func EachKernel[R any](t testing.TB, f func() R) []R {
+	t.Helper()
+	if len(kernel.Kernels()) == 1 {
+		t.Skip("one kernel in this build")
+	}
+	var out []R
+	for _, k := range kernel.Kernels() {
+		out = append(out, func() R {
+			defer kernel.UseKernel(k)() // also when f fails t
+			return f()
+		}())
+	}
+	return out
 }
