@@ -24,18 +24,8 @@ import (
 // 5x4 (gap) and 4x5 (removal, weight 2), a tiny net, few sims.
 func tinyMultiConfig(t *testing.T) Config {
 	t.Helper()
-	bs, err := ParseBoardShares("4x4,5x4,4x5/removal:2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := DefaultMultiBoardConfig(bs)
-	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
-	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
-	c.GamesPerGen = 8
-	c.Parallel = 4
-	c.EvalBatch = 4
-	c.Train.Batch = 8
-	c.MinWindow, c.MaxWindow = 50, 400
+	c := tiny(multiBoardConfig(t, "4x4,5x4,4x5/removal:2"))
+	c.GamesPerGen, c.Parallel = 8, 4
 	return c
 }
 
@@ -324,11 +314,7 @@ func TestPlayEachParallel(t *testing.T) {
 // default (30 before 8x8 self-play's default became 27) holds on every
 // board.
 func TestBoardGameSolveStones(t *testing.T) {
-	bs, err := ParseBoardShares("6x6,7x6,8x8")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := DefaultMultiBoardConfig(bs)
+	c := multiBoardConfig(t, "6x6,7x6,8x8")
 	for _, tc := range []struct {
 		board string
 		want  int

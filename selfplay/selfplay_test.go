@@ -27,15 +27,32 @@ import (
 
 // tinyConfig is a run small enough for tests: 4x4, a tiny net, few sims.
 func tinyConfig() Config {
-	c := DefaultConfig(4)
+	c := tiny(DefaultConfig(4))
+	c.GamesPerGen, c.Parallel = 6, 3
+	return c
+}
+
+// tiny is c with a net of 8 filters and one block, 8 sims (4 fast), an
+// evaluator batch of 4, a training batch of 8 and a window of 50 to 400
+// samples: the tests' small runs.
+func tiny(c Config) Config {
 	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
 	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
-	c.GamesPerGen = 6
-	c.Parallel = 3
 	c.EvalBatch = 4
 	c.Train.Batch = 8
 	c.MinWindow, c.MaxWindow = 50, 400
 	return c
+}
+
+// multiBoardConfig is DefaultMultiBoardConfig of the board shares spec
+// (ParseBoardShares); it fails t if spec is bad.
+func multiBoardConfig(t *testing.T, spec string) Config {
+	t.Helper()
+	bs, err := ParseBoardShares(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return DefaultMultiBoardConfig(bs)
 }
 
 func TestPlayGameDeterministicAndConsistent(t *testing.T) {
