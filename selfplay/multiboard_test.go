@@ -115,9 +115,7 @@ func TestMultiBoardRun(t *testing.T) {
 	quiet := func(string, ...any) {}
 	whole := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, whole, cfg)
 	d := NewRunDir(whole)
 	d.run = cfg.Seed // the run's identity in its shards, as a run's own RunDir has it
 	samples, _, err := d.readShard(2, 0, "")
@@ -148,9 +146,7 @@ func TestMultiBoardRun(t *testing.T) {
 
 	split := t.TempDir()
 	cfg.Generations = 1
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	cfg.Generations = 2
 	stopCtx, stop := context.WithCancel(ctx)
 	games := 0
@@ -162,9 +158,7 @@ func TestMultiBoardRun(t *testing.T) {
 	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	if a, b := modelTensorsHash(t, filepath.Join(whole, "models/gen-000002.safetensors")), modelTensorsHash(t, filepath.Join(split, "models/gen-000002.safetensors")); a != b {
 		t.Fatalf("generation 2's weights differ between the whole and the resumed run")
 	}

@@ -44,6 +44,15 @@ func tiny(c Config) Config {
 	return c
 }
 
+// mustRun runs cfg in dir (a new run or a resumption) with net/train's
+// trainer, logging to t; it fails t on an error.
+func mustRun(t *testing.T, dir string, cfg Config) {
+	t.Helper()
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // multiBoardConfig is DefaultMultiBoardConfig of the board shares spec
 // (ParseBoardShares); it fails t if spec is bad.
 func multiBoardConfig(t *testing.T, spec string) Config {
@@ -191,15 +200,11 @@ func TestRunResumesExactly(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg.Generations = 3
-	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, whole, cfg)
 
 	split := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	// The third generation is interrupted after some games: Run returns nil,
 	// the finished games stay on disk, the generation is not committed.
 	cfg.Generations = 3
