@@ -148,16 +148,7 @@ func TestMultiBoardRun(t *testing.T) {
 	cfg.Generations = 1
 	mustRun(t, split, cfg)
 	cfg.Generations = 2
-	stopCtx, stop := context.WithCancel(ctx)
-	games := 0
-	interrupt := Hooks{Game: func() {
-		if games++; games == 3 {
-			stop()
-		}
-	}}
-	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
-		t.Fatal(err)
-	}
+	runStopped(t, split, cfg, 3)
 	mustRun(t, split, cfg)
 	if a, b := modelTensorsHash(t, filepath.Join(whole, "models/gen-000002.safetensors")), modelTensorsHash(t, filepath.Join(split, "models/gen-000002.safetensors")); a != b {
 		t.Fatalf("generation 2's weights differ between the whole and the resumed run")

@@ -53,6 +53,23 @@ func mustRun(t *testing.T, dir string, cfg Config) {
 	}
 }
 
+// runStopped runs cfg in dir as mustRun does and stops it once games
+// games have finished (Run then returns nil, the generation unfinished).
+func runStopped(t *testing.T, dir string, cfg Config, games int) {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	n := 0
+	interrupt := Hooks{Game: func() {
+		if n++; n == games {
+			stop()
+		}
+	}}
+	if err := Run(ctx, dir, cfg, train.New, interrupt, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // multiBoardConfig is DefaultMultiBoardConfig of the board shares spec
 // (ParseBoardShares); it fails t if spec is bad.
 func multiBoardConfig(t *testing.T, spec string) Config {
@@ -209,16 +226,7 @@ func TestRunResumesExactly(t *testing.T) {
 	// the finished games stay on disk, the generation is not committed.
 	cfg.Generations = 3
 	cfg.Parallel = 1 // parallelism may change on resume
-	stopCtx, stop := context.WithCancel(ctx)
-	games := 0
-	interrupt := Hooks{Game: func() {
-		if games++; games == 3 {
-			stop()
-		}
-	}}
-	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
-		t.Fatal(err)
-	}
+	runStopped(t, split, cfg, 3)
 	if st, _ := NewRunDir(split).readState(); st.Generation != 2 {
 		t.Fatalf("after the interruption the state says generation %d, want 2", st.Generation)
 	}
@@ -226,7 +234,6 @@ func TestRunResumesExactly(t *testing.T) {
 	if len(parts) == 0 || len(parts) >= cfg.GamesPerGen {
 		t.Fatalf("interrupted generation left %d finished games, want some but not all", len(parts))
 	}
-	games = 0
 	var replayed int
 	var resumed runfiles.Metrics
 	count := Hooks{Game: func() { replayed++ }, Generation: func(m runfiles.Metrics) { resumed = m }}
