@@ -47,30 +47,29 @@ func Positions(size, count int, seed uint64) []rules.Position {
 // Position.
 func BoardPositions(t testing.TB, b rules.Board, count int, seed uint64) []rules.Position {
 	t.Helper()
-	start, err := b.Position()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return playouts(rand.New(rand.NewPCG(seed, 1)), start, count, rules.Playout)
+	return playouts(t, b.Position, rules.Playout, count, seed)
 }
 
 // WideBoardPositions is BoardPositions in the wide form, which every
 // board has.
 func WideBoardPositions(t testing.TB, b rules.Board, count int, seed uint64) []rules.WidePosition {
 	t.Helper()
-	start, err := b.WidePosition()
+	return playouts(t, b.WidePosition, rules.WidePlayout, count, seed)
+}
+
+// playouts returns the first count positions of random games from the
+// position start returns, drawn from seed, each game but its last
+// position (which has no move); it fails t if start does.
+func playouts[P any, M any](t testing.TB, start func() (P, error), playout func(*rand.Rand, P, int) ([]P, []M), count int, seed uint64) []P {
+	t.Helper()
+	p, err := start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return playouts(rand.New(rand.NewPCG(seed, 1)), start, count, rules.WidePlayout)
-}
-
-// playouts returns the first count positions of random games from start,
-// each game but its last position (which has no move).
-func playouts[P any, M any](rng *rand.Rand, start P, count int, playout func(*rand.Rand, P, int) ([]P, []M)) []P {
+	rng := rand.New(rand.NewPCG(seed, 1))
 	var out []P
 	for len(out) < count {
-		ps, _ := playout(rng, start, -1)
+		ps, _ := playout(rng, p, -1)
 		out = append(out, ps[:min(len(ps)-1, count-len(out))]...)
 	}
 	return out
