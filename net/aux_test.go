@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -28,7 +29,7 @@ func TestAuxRoundTrip(t *testing.T) {
 	if plain.Config().Aux != 0 || plain.NumParams() >= m.NumParams() {
 		t.Fatalf("WithAux(0): %v, %d params (from %d)", plain.Config().Aux, plain.NumParams(), m.NumParams())
 	}
-	ps := randomPositions(6, 20, 4)
+	ps := nettestutil.Positions(6, 20, 4)
 	a, b := evalAll(t, m, 4, ps), evalAll(t, plain, 4, ps)
 	for i := range a {
 		if a[i].Value != b[i].Value {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -129,18 +130,12 @@ func sgemmPeak() float64 {
 func BenchmarkEvaluate(b *testing.B) {
 	cfg := DefaultConfig(8)
 	m := mustModel(b, cfg, 1)
-	ps := randomPositions(8, 64, 1)
+	ps := nettestutil.Positions(8, 64, 1)
 	pk := sgemmPeak()
 	for _, batch := range []int{1, 16, 32, 64} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
-			e, err := NewEvaluator(m, EvalOptions{Batch: batch})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
+			e := startEvaluator(b, m, EvalOptions{Batch: batch})
+			ctx := context.Background()
 			in := ps[:batch]
 			// Warm up: the first runs allocate the passes' buffers.
 			for i := 0; i < 2; i++ {
@@ -188,15 +183,9 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			e, err := NewEvaluator(mb, EvalOptions{Batch: batch})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
-			wps := wideBoardPositions(b, bc.board, batch, 1)
+			e := startEvaluator(b, mb, EvalOptions{Batch: batch})
+			ctx := context.Background()
+			wps := nettestutil.WideBoardPositions(b, bc.board, batch, 1)
 			ps := make([]rules.Position, len(wps))
 			for i, p := range wps {
 				ps[i], _ = p.Narrow()
@@ -227,7 +216,7 @@ func BenchmarkEvaluateBoards(b *testing.B) {
 
 // BenchmarkEncode measures the input encoding alone.
 func BenchmarkEncode(b *testing.B) {
-	ps := randomPositions(8, 64, 1)
+	ps := nettestutil.Positions(8, 64, 1)
 	for _, enc := range []Encoding{EncodingOrigins, EncodingCaptures} {
 		b.Run(fmt.Sprintf("v%d", enc), func(b *testing.B) {
 			dst := make([]float32, enc.EncodedLen(8))
@@ -248,7 +237,7 @@ func BenchmarkEncode(b *testing.B) {
 func BenchmarkEvaluateCores(b *testing.B) {
 	cfg := DefaultConfig(8)
 	m := mustModel(b, cfg, 1)
-	ps := randomPositions(8, 32, 1)
+	ps := nettestutil.Positions(8, 32, 1)
 	for _, procs := range []int{1, 2} {
 		for _, threads := range []int{1, 2} {
 			for _, busy := range []bool{false, true} {
@@ -259,13 +248,8 @@ func BenchmarkEvaluateCores(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 					kernel.SetBLASThreads(threads)
 					defer kernel.SetBLASThreads(1)
-					e, err := NewEvaluator(m, EvalOptions{Batch: 32})
-					if err != nil {
-						b.Fatal(err)
-					}
-					ctx, cancel := context.WithCancel(context.Background())
-					done := make(chan error, 1)
-					go func() { done <- e.Run(ctx) }()
+					e := startEvaluator(b, m, EvalOptions{Batch: 32})
+					ctx := context.Background()
 					var stop atomic.Bool
 					var wg sync.WaitGroup
 					if busy {
@@ -278,7 +262,7 @@ func BenchmarkEvaluateCores(b *testing.B) {
 							}
 						}()
 					}
-					defer func() { stop.Store(true); wg.Wait(); cancel(); <-done }()
+					defer func() { stop.Store(true); wg.Wait() }() // before the evaluator stops
 					if _, err := e.Evaluate(ctx, ps); err != nil {
 						b.Fatal(err)
 					}

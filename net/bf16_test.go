@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 )
 
 // TestBF16Evaluator: an evaluator on the bf16 backend answers each
@@ -26,7 +27,7 @@ func TestBF16Evaluator(t *testing.T) {
 	}
 	for _, size := range []int{6, 8} {
 		m := perturbed(mustModel(t, DefaultConfig(size), 5), 0.05, 2)
-		ps := randomPositions(size, 24, 3)
+		ps := nettestutil.Positions(size, 24, 3)
 		f32 := startEvaluator(t, m, EvalOptions{Batch: 8})
 		b16 := startEvaluator(t, m, EvalOptions{Batch: 8, Backend: BackendBF16})
 		all, err := b16.Evaluate(context.Background(), ps[:8])

@@ -3,6 +3,7 @@ package net
 import (
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -23,7 +24,7 @@ func symPlanes(enc []float32, sym rules.Symmetry, n int) []float32 {
 func TestEncodeSymmetry(t *testing.T) {
 	for _, e := range []Encoding{EncodingOrigins, EncodingCaptures} {
 		for n := rules.MinSize; n <= rules.MaxSize; n++ {
-			for _, p := range randomPositions(n, 60, uint64(n)) {
+			for _, p := range nettestutil.Positions(n, 60, uint64(n)) {
 				enc := e.Encode(p, make([]float32, e.EncodedLen(n)))
 				for sym := rules.Symmetry(0); sym < rules.NumSymmetries; sym++ {
 					got := e.Encode(sym.Position(p), make([]float32, e.EncodedLen(n)))
@@ -82,7 +83,7 @@ func TestEncodePlanes(t *testing.T) {
 	}
 	// In the jumping phase the origin planes mark exactly the jump origins.
 	var buf [rules.MaxMoves]rules.Move
-	for _, p := range randomPositions(6, 200, 9) {
+	for _, p := range nettestutil.Positions(6, 200, 9) {
 		if p.Phase() != rules.Jumping {
 			continue
 		}
@@ -121,7 +122,7 @@ func TestEncodeCaptures(t *testing.T) {
 	for n := rules.MinSize; n <= rules.MaxSize; n++ {
 		nn := n * n
 		jumping := 0
-		for _, p := range randomPositions(n, 100, uint64(40+n)) {
+		for _, p := range nettestutil.Positions(n, 100, uint64(40+n)) {
 			got := EncodingCaptures.Encode(p, make([]float32, EncodingCaptures.EncodedLen(n)))
 			v1 := EncodingOrigins.Encode(p, make([]float32, EncodingOrigins.EncodedLen(n)))
 			for i, x := range v1 {

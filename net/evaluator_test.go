@@ -12,28 +12,22 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 	"golang.org/x/sync/errgroup"
 )
 
 var _ mcts.Evaluator = (*Evaluator)(nil)
 
-// startEvaluator builds an evaluator and runs it until the test ends.
-func startEvaluator(t *testing.T, m *Model, opts EvalOptions) *Evaluator {
+// startEvaluator builds an evaluator and runs it until the test (or
+// benchmark) ends.
+func startEvaluator(t testing.TB, m *Model, opts EvalOptions) *Evaluator {
 	t.Helper()
 	e, err := NewEvaluator(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
+	nettestutil.Run(t, e.Run)
 	return e
 }
 
@@ -57,7 +51,7 @@ func TestOutputsFinite(t *testing.T) {
 		for _, scale := range []float64{0, 1} {
 			m := perturbed(mustModel(t, tinyConfig(n), 1), scale, 2)
 			e := startEvaluator(t, m, EvalOptions{Batch: 16})
-			ps := randomPositions(n, 150, uint64(n))
+			ps := nettestutil.Positions(n, 150, uint64(n))
 			for _, o := range rules.Openings(n) {
 				ps = append(ps, o.Position)
 			}
@@ -91,7 +85,7 @@ func TestOutputsFinite(t *testing.T) {
 // nothing). Run it with -race.
 func TestEvaluateConcurrent(t *testing.T) {
 	m := perturbed(mustModel(t, tinyConfig(5), 3), 0.2, 4)
-	ps := randomPositions(5, 64, 5)
+	ps := nettestutil.Positions(5, 64, 5)
 	solo := startEvaluator(t, m, EvalOptions{Batch: 1})
 	want := make([]mcts.Prediction, len(ps))
 	for i, p := range ps {
@@ -138,7 +132,7 @@ func TestEvaluateConcurrent(t *testing.T) {
 
 func TestEvaluateCache(t *testing.T) {
 	m := mustModel(t, tinyConfig(4), 1)
-	ps := randomPositions(4, 10, 1)
+	ps := nettestutil.Positions(4, 10, 1)
 	e := startEvaluator(t, m, EvalOptions{Batch: 4, CacheSize: 6})
 	first, err := e.Evaluate(context.Background(), ps[:5])
 	if err != nil {
@@ -287,7 +281,7 @@ func TestEvaluatorShutdown(t *testing.T) {
 func TestSetWeights(t *testing.T) {
 	a := perturbed(mustModel(t, tinyConfig(5), 1), 0.3, 1)
 	b := perturbed(mustModel(t, tinyConfig(5), 2), 0.3, 2)
-	ps := randomPositions(5, 13, 3)
+	ps := nettestutil.Positions(5, 13, 3)
 	opts := EvalOptions{Batch: 8, CacheSize: 64} // graphs of 1, 2, 4 and 8
 	evalAll := func(e *Evaluator) []mcts.Prediction {
 		t.Helper()
@@ -364,7 +358,7 @@ func TestDeepen(t *testing.T) {
 	if d.Config().Blocks != 3 || d.NumParams() <= m.NumParams() || d.Meta().Arch != d.Config().Arch() {
 		t.Fatalf("deepened: %v, %d params (was %d), arch %q", d.Config(), d.NumParams(), m.NumParams(), d.Meta().Arch)
 	}
-	ps := randomPositions(5, 40, 3)
+	ps := nettestutil.Positions(5, 40, 3)
 	want, got := evalAll(t, m, 8, ps), evalAll(t, d, 8, ps)
 	for i := range ps {
 		if math.Abs(float64(got[i].Value-want[i].Value)) > 1e-5 {
@@ -401,7 +395,7 @@ func TestWithCaptures(t *testing.T) {
 	if got, want := c.NumParams()-m.NumParams(), cfg.Filters*(EncodingCaptures.Planes()-EncodingOrigins.Planes())*9; got != want {
 		t.Errorf("widening added %d weights, want %d", got, want)
 	}
-	ps := randomPositions(6, 40, 3)
+	ps := nettestutil.Positions(6, 40, 3)
 	want, got := evalAll(t, m, 8, ps), evalAll(t, c, 8, ps)
 	for i := range ps {
 		if got[i].Value != want[i].Value || !slices.Equal(got[i].Policy, want[i].Policy) {

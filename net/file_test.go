@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -56,7 +57,7 @@ func testSaveLoadRoundTrip(t *testing.T, cfg Config) {
 	if got := l.Meta(); !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata %+v, want %+v", got, want)
 	}
-	ps := randomPositions(6, 40, 2)
+	ps := nettestutil.Positions(6, 40, 2)
 	orig := evalAll(t, m, 8, ps)
 	for _, batch := range []int{1, 8, 64} {
 		got := evalAll(t, l, batch, ps)

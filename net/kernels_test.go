@@ -6,23 +6,16 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 )
 
 // TestKernelsSameNetwork: the default network gives bit-identical
 // predictions with every kernel (package train checks its training
 // step).
 func TestKernelsSameNetwork(t *testing.T) {
-	if len(kernel.Kernels()) == 1 {
-		t.Skip("one kernel in this build")
-	}
 	m := perturbed(mustModel(t, DefaultConfig(6), 5), 0.05, 2)
-	ps := randomPositions(6, 24, 3)
-	var preds []string
-	for _, k := range kernel.Kernels() {
-		restore := kernel.UseKernel(k)
-		preds = append(preds, fmt.Sprint(evalAll(t, m, 8, ps)))
-		restore()
-	}
+	ps := nettestutil.Positions(6, 24, 3)
+	preds := nettestutil.EachKernel(t, func() string { return fmt.Sprint(evalAll(t, m, 8, ps)) })
 	for i := 1; i < len(preds); i++ {
 		if preds[i] != preds[0] {
 			t.Errorf("%v: predictions differ from %v", kernel.Kernels()[i], kernel.Kernels()[0])
@@ -36,7 +29,7 @@ func TestKernelsSameNetwork(t *testing.T) {
 // the CPU has it.
 func BenchmarkEvaluateKernels(b *testing.B) {
 	m := mustModel(b, DefaultConfig(8), 1)
-	ps := randomPositions(8, 32, 1)
+	ps := nettestutil.Positions(8, 32, 1)
 	type run struct {
 		name    string
 		k       kernel.Kernel
@@ -53,14 +46,8 @@ func BenchmarkEvaluateKernels(b *testing.B) {
 		k := r.k
 		b.Run(r.name, func(b *testing.B) {
 			defer kernel.UseKernel(k)()
-			e, err := NewEvaluator(m, EvalOptions{Batch: 32, Backend: r.backend})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			defer func() { cancel(); <-done }()
+			e := startEvaluator(b, m, EvalOptions{Batch: 32, Backend: r.backend})
+			ctx := context.Background()
 			if _, err := e.Evaluate(ctx, ps); err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -134,7 +135,7 @@ func TestMultiBoardModel(t *testing.T) {
 			t.Errorf("%v: note %q", b, note)
 		}
 		e := startEvaluator(t, mb, EvalOptions{Batch: 4})
-		ps := randomBoardPositions(t, b, 6, 1)
+		ps := nettestutil.BoardPositions(t, b, 6, 1)
 		preds, err := e.Evaluate(context.Background(), ps)
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +149,7 @@ func TestMultiBoardModel(t *testing.T) {
 				t.Errorf("%v position %d: priors sum to %v", b, i, sum)
 			}
 		}
-		if _, err := e.Evaluate(context.Background(), randomPositions(8, 1, 1)); !errors.Is(err, ErrSize) {
+		if _, err := e.Evaluate(context.Background(), nettestutil.Positions(8, 1, 1)); !errors.Is(err, ErrSize) {
 			t.Errorf("%v evaluator given an 8x8 position: %v", b, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -150,7 +151,7 @@ func TestReferenceForward(t *testing.T) {
 			}
 		}
 		e := startEvaluator(t, m, EvalOptions{Batch: 4})
-		ps := randomBoardPositions(t, c.board, 12, uint64(n))
+		ps := nettestutil.BoardPositions(t, c.board, 12, uint64(n))
 		preds, err := e.Evaluate(context.Background(), ps)
 		if err != nil {
 			t.Fatal(err)

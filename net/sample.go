@@ -120,22 +120,11 @@ func (s Sample) checkWide(cfg Config, legal []rules.WideMove) ([]rules.WideMove,
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("position has no legal move")
 	}
-	var sum float64
-	for _, ap := range s.Policy {
-		m := rules.WideActionMove(int(ap.Action), w, h)
-		if m == rules.NoWideMove || !slices.Contains(legal, m) {
-			return nil, fmt.Errorf("policy action %d is not a legal move", ap.Action)
-		}
-		if !(ap.Prob >= 0) || math.IsInf(float64(ap.Prob), 0) {
-			return nil, fmt.Errorf("policy probability %v of action %d is not a probability", ap.Prob, ap.Action)
-		}
-		sum += float64(ap.Prob)
-	}
-	if len(s.Policy) > 0 && !(sum > 0) {
-		return nil, fmt.Errorf("policy sums to 0")
-	}
-	if !(s.Value >= -1 && s.Value <= 1) {
-		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
+	if err := s.checkTargets(func(a int) bool {
+		m := rules.WideActionMove(a, w, h)
+		return m != rules.NoWideMove && slices.Contains(legal, m)
+	}); err != nil {
+		return nil, err
 	}
 	if !s.MovesLeftOK() {
 		return nil, fmt.Errorf("moves left %d outside 0 to the %s board's squares", s.MovesLeft, p.Dims())
@@ -144,6 +133,29 @@ func (s Sample) checkWide(cfg Config, legal []rules.WideMove) ([]rules.WideMove,
 		return nil, fmt.Errorf("final stones off the %s board", p.Dims())
 	}
 	return legal, nil
+}
+
+// checkTargets reports a policy entry whose action isLegal rejects or
+// whose probability is not one, a policy whose entries sum to 0, or a
+// value outside [-1, 1]: the checks that check and checkWide share.
+func (s Sample) checkTargets(isLegal func(action int) bool) error {
+	var sum float64
+	for _, ap := range s.Policy {
+		if !isLegal(int(ap.Action)) {
+			return fmt.Errorf("policy action %d is not a legal move", ap.Action)
+		}
+		if !(ap.Prob >= 0) || math.IsInf(float64(ap.Prob), 0) {
+			return fmt.Errorf("policy probability %v of action %d is not a probability", ap.Prob, ap.Action)
+		}
+		sum += float64(ap.Prob)
+	}
+	if len(s.Policy) > 0 && !(sum > 0) {
+		return fmt.Errorf("policy sums to 0")
+	}
+	if !(s.Value >= -1 && s.Value <= 1) {
+		return fmt.Errorf("value %v outside [-1, 1]", s.Value)
+	}
+	return nil
 }
 
 // check reports why s cannot train a network of cfg: a bad position, one
@@ -173,22 +185,11 @@ func (s Sample) check(cfg Config, legal []rules.Move) ([]rules.Move, error) {
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("position has no legal move")
 	}
-	var sum float64
-	for _, ap := range s.Policy {
-		m := rules.ActionMove(int(ap.Action), size)
-		if m == rules.NoMove || !contains(legal, m) {
-			return nil, fmt.Errorf("policy action %d is not a legal move", ap.Action)
-		}
-		if !(ap.Prob >= 0) || math.IsInf(float64(ap.Prob), 0) {
-			return nil, fmt.Errorf("policy probability %v of action %d is not a probability", ap.Prob, ap.Action)
-		}
-		sum += float64(ap.Prob)
-	}
-	if len(s.Policy) > 0 && !(sum > 0) {
-		return nil, fmt.Errorf("policy sums to 0")
-	}
-	if !(s.Value >= -1 && s.Value <= 1) {
-		return nil, fmt.Errorf("value %v outside [-1, 1]", s.Value)
+	if err := s.checkTargets(func(a int) bool {
+		m := rules.ActionMove(a, size)
+		return m != rules.NoMove && contains(legal, m)
+	}); err != nil {
+		return nil, err
 	}
 	if !s.MovesLeftOK() {
 		return nil, fmt.Errorf("moves left %d outside 0 to the %s board's squares", s.MovesLeft, p.Dims())

@@ -4,29 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
-
-// wideBoardPositions returns count non-terminal WidePositions of random
-// games on board b, from its start.
-func wideBoardPositions(t testing.TB, b rules.Board, count int, seed uint64) []rules.WidePosition {
-	t.Helper()
-	start, err := b.WidePosition()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var out []rules.WidePosition
-	for len(out) < count {
-		ps, _ := rules.WidePlayout(rng, start, -1)
-		out = append(out, ps[:min(len(ps)-1, count-len(out))]...) // the last has no move
-	}
-	return out
-}
 
 // TestEncodeWideAgrees checks that on every board Position holds (squares
 // and rectangles, each start), a position and its Wide form encode to the
@@ -41,7 +24,7 @@ func TestEncodeWideAgrees(t *testing.T) {
 					continue
 				}
 				shape := rules.ShapeCode(w, h)
-				for _, p := range randomBoardPositions(t, b, 40, uint64(shape)) {
+				for _, p := range nettestutil.BoardPositions(t, b, 40, uint64(shape)) {
 					wp := p.Wide()
 					var buf [rules.MaxMoves]rules.Move
 					var wbuf [rules.WideMaxMoves]rules.WideMove
@@ -90,7 +73,7 @@ func TestEvaluateWide(t *testing.T) {
 			t.Fatalf("%v: Check: %v", b, err)
 		}
 		e := startEvaluator(t, mb, EvalOptions{Batch: 4})
-		ps := wideBoardPositions(t, b, 7, 3)
+		ps := nettestutil.WideBoardPositions(t, b, 7, 3)
 		preds, err := e.EvaluateWide(ctx, ps)
 		if err != nil {
 			t.Fatal(err)
@@ -118,11 +101,11 @@ func TestEvaluateWide(t *testing.T) {
 				t.Errorf("%v position %d: alone %v, in a batch %v", b, i, pr[0].Value, preds[i].Value)
 			}
 		}
-		other := wideBoardPositions(t, rules.Board{W: 11, H: 8, Start: rules.Gap}, 1, 1)
+		other := nettestutil.WideBoardPositions(t, rules.Board{W: 11, H: 8, Start: rules.Gap}, 1, 1)
 		if _, err := e.EvaluateWide(ctx, other); !errors.Is(err, ErrSize) {
 			t.Errorf("%v evaluator given an 11x8 position: %v", b, err)
 		}
-		if _, err := e.Evaluate(ctx, randomPositions(8, 1, 1)); !errors.Is(err, ErrSize) {
+		if _, err := e.Evaluate(ctx, nettestutil.Positions(8, 1, 1)); !errors.Is(err, ErrSize) {
 			t.Errorf("%v evaluator given an 8x8 Position: %v", b, err)
 		}
 	}
@@ -136,7 +119,7 @@ func TestEvaluateWide(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := startEvaluator(t, mb, EvalOptions{Batch: 8, CacheSize: 64})
-		ps := randomBoardPositions(t, rules.SquareBoard(8), 20, 9)
+		ps := nettestutil.BoardPositions(t, rules.SquareBoard(8), 20, 9)
 		wps := make([]rules.WidePosition, len(ps))
 		for i, p := range ps {
 			wps[i] = p.Wide()

@@ -192,9 +192,7 @@ func TestAuxRun(t *testing.T) {
 		t.Fatalf("saved heads %v, %v", saved.Net.Aux, err)
 	}
 	saved.Generations = 2
-	if err := Run(context.Background(), dir, saved, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, saved)
 	m, err := net.Load(filepath.Join(dir, "models", "gen-000002.safetensors"))
 	if err != nil || m.Config().Aux != cfg.Net.Aux {
 		t.Fatalf("model: %v, %v", m, err)

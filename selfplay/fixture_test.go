@@ -80,9 +80,7 @@ func TestMakeFixtures(t *testing.T) {
 	ctx := context.Background()
 	local := filepath.Join("testdata", "run-local")
 	os.RemoveAll(local)
-	if err := Run(ctx, local, fixtureConfig(), train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, local, fixtureConfig())
 	os.Remove(filepath.Join(local, "lock"))
 	os.Remove(filepath.Join(local, runfiles.PlotFile))
 
@@ -192,9 +190,7 @@ func TestResumeLocalFixture(t *testing.T) {
 	dir := copyFixture(t, "run-local")
 	cfg := fixtureConfig()
 	cfg.Generations = 3
-	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, cfg)
 	st, err := NewRunDir(dir).readState()
 	if err != nil || st.Generation != 3 {
 		t.Fatalf("state %+v, %v; want generation 3", st, err)

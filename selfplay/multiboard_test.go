@@ -24,18 +24,8 @@ import (
 // 5x4 (gap) and 4x5 (removal, weight 2), a tiny net, few sims.
 func tinyMultiConfig(t *testing.T) Config {
 	t.Helper()
-	bs, err := ParseBoardShares("4x4,5x4,4x5/removal:2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := DefaultMultiBoardConfig(bs)
-	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
-	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
-	c.GamesPerGen = 8
-	c.Parallel = 4
-	c.EvalBatch = 4
-	c.Train.Batch = 8
-	c.MinWindow, c.MaxWindow = 50, 400
+	c := tiny(multiBoardConfig(t, "4x4,5x4,4x5/removal:2"))
+	c.GamesPerGen, c.Parallel = 8, 4
 	return c
 }
 
@@ -125,9 +115,7 @@ func TestMultiBoardRun(t *testing.T) {
 	quiet := func(string, ...any) {}
 	whole := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, whole, cfg)
 	d := NewRunDir(whole)
 	d.run = cfg.Seed // the run's identity in its shards, as a run's own RunDir has it
 	samples, _, err := d.readShard(2, 0, "")
@@ -158,23 +146,10 @@ func TestMultiBoardRun(t *testing.T) {
 
 	split := t.TempDir()
 	cfg.Generations = 1
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	cfg.Generations = 2
-	stopCtx, stop := context.WithCancel(ctx)
-	games := 0
-	interrupt := Hooks{Game: func() {
-		if games++; games == 3 {
-			stop()
-		}
-	}}
-	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	runStopped(t, split, cfg, 3)
+	mustRun(t, split, cfg)
 	if a, b := modelTensorsHash(t, filepath.Join(whole, "models/gen-000002.safetensors")), modelTensorsHash(t, filepath.Join(split, "models/gen-000002.safetensors")); a != b {
 		t.Fatalf("generation 2's weights differ between the whole and the resumed run")
 	}
@@ -324,11 +299,7 @@ func TestPlayEachParallel(t *testing.T) {
 // default (30 before 8x8 self-play's default became 27) holds on every
 // board.
 func TestBoardGameSolveStones(t *testing.T) {
-	bs, err := ParseBoardShares("6x6,7x6,8x8")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := DefaultMultiBoardConfig(bs)
+	c := multiBoardConfig(t, "6x6,7x6,8x8")
 	for _, tc := range []struct {
 		board string
 		want  int

@@ -336,12 +336,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 			binary.LittleEndian.PutUint64(a[2:], s.Final)
 			bw.Write(a[:])
 		}
-		for _, ap := range s.Policy {
-			var e [policyEntry]byte
-			binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
-			binary.LittleEndian.PutUint32(e[2:], math.Float32bits(ap.Prob))
-			bw.Write(e[:])
-		}
+		writePolicy(bw, s.Policy)
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -368,7 +363,13 @@ func writeWideSample(bw *bufio.Writer, s net.Sample) {
 		binary.LittleEndian.PutUint64(b[73+8*k:], s.WideFinal[k])
 	}
 	bw.Write(b[:])
-	for _, ap := range s.Policy {
+	writePolicy(bw, s.Policy)
+}
+
+// writePolicy writes a sample's policy entries, each its action and its
+// probability's bits.
+func writePolicy(bw *bufio.Writer, policy []net.ActionProb) {
+	for _, ap := range policy {
 		var e [policyEntry]byte
 		binary.LittleEndian.PutUint16(e[0:], uint16(ap.Action))
 		binary.LittleEndian.PutUint32(e[2:], math.Float32bits(ap.Prob))

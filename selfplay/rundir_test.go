@@ -306,9 +306,7 @@ func tinyRun(t *testing.T, gens int) (string, Config) {
 	dir := t.TempDir()
 	cfg := tinyConfig()
 	cfg.Generations = gens
-	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, cfg)
 	return dir, cfg
 }
 

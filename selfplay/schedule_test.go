@@ -87,18 +87,12 @@ func TestScheduleRunResumesExactly(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg.Generations = 3
-	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, whole, cfg)
 	split := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	cfg.Generations = 3
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	sameOutputs(t, whole, split)
 	for gen, want := range map[int]float64{2: 0.005, 3: 0.001} {
 		if lr := checkpointLR(t, split, cfg, gen); lr != want {
@@ -140,9 +134,7 @@ func TestRunWithoutSchedule(t *testing.T) {
 	quiet := func(string, ...any) {}
 	dir := t.TempDir()
 	cfg.Generations = 1
-	if err := Run(ctx, dir, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, cfg)
 	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -159,9 +151,7 @@ func TestRunWithoutSchedule(t *testing.T) {
 		t.Fatalf("read back schedule %v, %v; want none", saved.Schedule, err)
 	}
 	saved.Generations = 2
-	if err := Run(ctx, dir, saved, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, saved)
 	if lr := checkpointLR(t, dir, cfg, 2); lr != 0.01 {
 		t.Errorf("generation 2 trained at %v, want the constant 0.01", lr)
 	}

@@ -27,15 +27,58 @@ import (
 
 // tinyConfig is a run small enough for tests: 4x4, a tiny net, few sims.
 func tinyConfig() Config {
-	c := DefaultConfig(4)
+	c := tiny(DefaultConfig(4))
+	c.GamesPerGen, c.Parallel = 6, 3
+	return c
+}
+
+// tiny is c with a net of 8 filters and one block, 8 sims (4 fast), an
+// evaluator batch of 4, a training batch of 8 and a window of 50 to 400
+// samples: the tests' small runs.
+func tiny(c Config) Config {
 	c.Net.Filters, c.Net.Blocks, c.Net.ValueHidden = 8, 1, 8
 	c.Game.Cap = mcts.PlayoutCap{FullSims: 8, FastSims: 4, FullFraction: 0.5}
-	c.GamesPerGen = 6
-	c.Parallel = 3
 	c.EvalBatch = 4
 	c.Train.Batch = 8
 	c.MinWindow, c.MaxWindow = 50, 400
 	return c
+}
+
+// mustRun runs cfg in dir (a new run or a resumption) with net/train's
+// trainer, logging to t; it fails t on an error.
+func mustRun(t *testing.T, dir string, cfg Config) {
+	t.Helper()
+	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runStopped runs cfg in dir as mustRun does and stops it once games
+// games have finished (Run then returns nil, the generation unfinished).
+func runStopped(t *testing.T, dir string, cfg Config, games int) {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	n := 0
+	interrupt := Hooks{Game: func() {
+		if n++; n == games {
+			stop()
+		}
+	}}
+	if err := Run(ctx, dir, cfg, train.New, interrupt, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// multiBoardConfig is DefaultMultiBoardConfig of the board shares spec
+// (ParseBoardShares); it fails t if spec is bad.
+func multiBoardConfig(t *testing.T, spec string) Config {
+	t.Helper()
+	bs, err := ParseBoardShares(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return DefaultMultiBoardConfig(bs)
 }
 
 func TestPlayGameDeterministicAndConsistent(t *testing.T) {
@@ -174,29 +217,16 @@ func TestRunResumesExactly(t *testing.T) {
 
 	whole := t.TempDir()
 	cfg.Generations = 3
-	if err := Run(ctx, whole, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, whole, cfg)
 
 	split := t.TempDir()
 	cfg.Generations = 2
-	if err := Run(ctx, split, cfg, train.New, Hooks{}, quiet); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, split, cfg)
 	// The third generation is interrupted after some games: Run returns nil,
 	// the finished games stay on disk, the generation is not committed.
 	cfg.Generations = 3
 	cfg.Parallel = 1 // parallelism may change on resume
-	stopCtx, stop := context.WithCancel(ctx)
-	games := 0
-	interrupt := Hooks{Game: func() {
-		if games++; games == 3 {
-			stop()
-		}
-	}}
-	if err := Run(stopCtx, split, cfg, train.New, interrupt, quiet); err != nil {
-		t.Fatal(err)
-	}
+	runStopped(t, split, cfg, 3)
 	if st, _ := NewRunDir(split).readState(); st.Generation != 2 {
 		t.Fatalf("after the interruption the state says generation %d, want 2", st.Generation)
 	}
@@ -204,7 +234,6 @@ func TestRunResumesExactly(t *testing.T) {
 	if len(parts) == 0 || len(parts) >= cfg.GamesPerGen {
 		t.Fatalf("interrupted generation left %d finished games, want some but not all", len(parts))
 	}
-	games = 0
 	var replayed int
 	var resumed runfiles.Metrics
 	count := Hooks{Game: func() { replayed++ }, Generation: func(m runfiles.Metrics) { resumed = m }}

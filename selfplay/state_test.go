@@ -111,9 +111,7 @@ func TestSwappedFilesRefused(t *testing.T) {
 	dir := copyFixture(t, "run-local")
 	cfg := fixtureConfig()
 	cfg.Generations = 4
-	if err := Run(context.Background(), dir, cfg, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, dir, cfg)
 	cfg.Generations = 5
 	for _, c := range []struct{ from, to, want string }{
 		{filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(3)), filepath.Join(runfiles.CheckpointsDir, runfiles.CheckpointName(4)), "not the checkpoint of generation 4"},
@@ -143,14 +141,10 @@ func TestShardOfAnotherRunRefused(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Generations = 1
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
-	if err := Run(ctx, a, cfg, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, a, cfg)
 	other := cfg
 	other.GamesPerGen = 4 // another run of the same seed
-	if err := Run(ctx, b, other, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, b, other)
 	shard := filepath.Join(a, runfiles.ShardKey(1))
 	data, err := os.ReadFile(filepath.Join(b, runfiles.ShardKey(1)))
 	if err != nil {

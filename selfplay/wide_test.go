@@ -167,16 +167,10 @@ func TestPlayGameWide(t *testing.T) {
 // narrow one) for a generation, twice with the same seed: the same
 // shard, games and model bits.
 func TestWideBoardRun(t *testing.T) {
-	bs, err := ParseBoardShares("9x8,5x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultMultiBoardConfig(bs)
-	cfg.Net.Filters, cfg.Net.Blocks, cfg.Net.ValueHidden = 8, 1, 8
+	cfg := tiny(multiBoardConfig(t, "9x8,5x4"))
 	cfg.Game.Cap = mcts.PlayoutCap{FullSims: 4, FastSims: 2, FullFraction: 0.5}
-	cfg.GamesPerGen, cfg.Parallel, cfg.EvalBatch = 2, 2, 4
-	cfg.Train.Batch = 8
-	cfg.MinWindow, cfg.MaxWindow = 20, 400
+	cfg.GamesPerGen, cfg.Parallel = 2, 2
+	cfg.MinWindow = 20
 	cfg.Generations = 1
 	var dirs []string
 	var log strings.Builder
@@ -218,11 +212,7 @@ func TestWideBoardRun(t *testing.T) {
 // multi-board run — a 9x8 game's in a shard of several boards (a shard of
 // one size cannot hold it), a 5x4 game's as before.
 func TestWideGameShardReadsBack(t *testing.T) {
-	bs, err := ParseBoardShares("9x8,5x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultMultiBoardConfig(bs)
+	cfg := multiBoardConfig(t, "9x8,5x4")
 	if got := []int{cfg.gameShardSize(0), cfg.gameShardSize(1)}; got[0] != 0 || got[1] != rules.ShapeCode(5, 4) {
 		t.Fatalf("game shard sizes %v, want [0 %d]", got, rules.ShapeCode(5, 4))
 	}
@@ -255,11 +245,7 @@ func TestWideGameShardReadsBack(t *testing.T) {
 // winner) instead of failing on the record of a board above 8x8, as
 // recovery did, which stopped a resumed seven-board run at its start.
 func TestWideGameRecovers(t *testing.T) {
-	bs, err := ParseBoardShares("9x8,5x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultMultiBoardConfig(bs)
+	cfg := multiBoardConfig(t, "9x8,5x4")
 	d, err := OpenRunDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -287,9 +287,7 @@ func TestRunModeRecorded(t *testing.T) {
 	cfg.Generations = 1
 
 	local := t.TempDir()
-	if err := Run(ctx, local, cfg, train.New, Hooks{}, t.Logf); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, local, cfg)
 	store := openStore(t, ctx, local)
 	var me *ModeError
 	if err := TrainFromWorkers(ctx, store, cfg, train.New, Hooks{}, t.Logf); !errors.As(err, &me) || !strings.Contains(err.Error(), "without --selfplay=false") {

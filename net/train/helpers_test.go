@@ -2,81 +2,35 @@ package train
 
 import (
 	"context"
-	"maps"
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
-	"github.com/konanezero/konane/rules/rulestest"
 )
 
-// The trainer's tests draw their networks and samples as net's own tests
-// do (net/helpers_test.go), through net's exported API.
+// The trainer's tests draw their positions, targets and weight noise
+// from nettestutil, as net's own tests do (net/helpers_test.go).
 
 // randomSamples returns samples of count random positions of a size with
 // random target policies over their legal moves and random values.
 func randomSamples(size, count int, seed uint64) []net.Sample {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	var buf [rules.MaxMoves]rules.Move
-	var out []net.Sample
-	for _, p := range rulestest.Positions(rand.New(rand.NewPCG(seed, 1)), size, count) {
-		s := net.Sample{Position: p, Value: float32(rng.IntN(2)*2 - 1)}
-		for _, m := range p.LegalMoves(buf[:0]) {
-			s.Policy = append(s.Policy, net.ActionProb{Action: int32(rules.ActionIndex(m, size)), Prob: rng.Float32()})
-		}
-		out = append(out, s)
-	}
-	return out
+	return samplesOf(nettestutil.Targets[net.ActionProb](size, count, seed))
 }
 
 // randomBoardSamples is randomSamples on board b, from its start (wide
 // samples on a board no Position holds).
 func randomBoardSamples(t testing.TB, b rules.Board, count int, seed uint64) []net.Sample {
 	t.Helper()
-	if !b.Narrow() {
-		start, err := b.WidePosition()
-		if err != nil {
-			t.Fatal(err)
-		}
-		prng := rand.New(rand.NewPCG(seed, 1))
-		var ps []rules.WidePosition
-		for len(ps) < count {
-			game, _ := rules.WidePlayout(prng, start, -1)
-			ps = append(ps, game[:min(len(game)-1, count-len(ps))]...) // the last has no move
-		}
-		rng := rand.New(rand.NewPCG(seed, 2))
-		var out []net.Sample
-		for _, p := range ps {
-			s := net.Sample{Wide: p, Value: float32(rng.IntN(2)*2 - 1)}
-			for _, m := range p.LegalMoves(nil) {
-				s.Policy = append(s.Policy, net.ActionProb{Action: int32(rules.WideActionIndex(m, b.W, b.H)), Prob: rng.Float32()})
-			}
-			out = append(out, s)
-		}
-		return out
-	}
-	start, err := b.Position()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prng := rand.New(rand.NewPCG(seed, 1))
-	var ps []rules.Position
-	for len(ps) < count {
-		game, _ := rules.Playout(prng, start, -1)
-		ps = append(ps, game[:min(len(game)-1, count-len(ps))]...) // the last has no move
-	}
-	rng := rand.New(rand.NewPCG(seed, 2))
-	var buf [rules.MaxMoves]rules.Move
+	return samplesOf(nettestutil.BoardTargets[net.ActionProb](t, b, count, seed))
+}
+
+// samplesOf returns the samples of drawn targets.
+func samplesOf(ts []nettestutil.Target[net.ActionProb]) []net.Sample {
 	var out []net.Sample
-	for _, p := range ps {
-		s := net.Sample{Position: p, Value: float32(rng.IntN(2)*2 - 1)}
-		for _, m := range p.LegalMoves(buf[:0]) {
-			s.Policy = append(s.Policy, net.ActionProb{Action: int32(rules.ActionIndex(m, int(p.Size))), Prob: rng.Float32()})
-		}
-		out = append(out, s)
+	for _, x := range ts {
+		out = append(out, net.Sample{Position: x.Position, Wide: x.Wide, Value: x.Value, Policy: x.Policy})
 	}
 	return out
 }
@@ -98,13 +52,8 @@ func mustModel(t testing.TB, cfg net.Config, seed uint64) *net.Model {
 // perturbed returns a copy of m with noise added to every weight, so that
 // no path of the network is zero (New zero-initialises some layers).
 func perturbed(m *net.Model, scale float64, seed uint64) *net.Model {
-	rng := rand.New(rand.NewPCG(seed, 3))
 	w := weightsOf(m)
-	for _, k := range slices.Sorted(maps.Keys(w)) { // not map order: the same noise every run
-		for i := range w[k] {
-			w[k][i] += float32(rng.NormFloat64() * scale)
-		}
-	}
+	nettestutil.Perturb(w, scale, seed)
 	p, err := net.FromWeights(m.Config(), m.Meta(), w)
 	if err != nil {
 		panic(err)
@@ -136,11 +85,8 @@ func evaluate(t *testing.T, m *net.Model, ps []rules.Position) []mcts.Prediction
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	preds, err := e.Evaluate(ctx, ps)
+	nettestutil.Run(t, e.Run)
+	preds, err := e.Evaluate(context.Background(), ps)
 	if err != nil {
 		t.Fatal(err)
 	}

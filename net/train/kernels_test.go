@@ -6,19 +6,15 @@ import (
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/internal/kernel"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 )
 
 // TestKernelsSameTraining: a training step of the default network gives
 // bit-identical weights with every kernel.
 func TestKernelsSameTraining(t *testing.T) {
-	if len(kernel.Kernels()) == 1 {
-		t.Skip("one kernel in this build")
-	}
 	m := perturbed(mustModel(t, net.DefaultConfig(6), 5), 0.05, 2)
 	samples := randomSamples(6, net.DefaultTrainOptions().Batch, 4)
-	var weights [][]float32
-	for _, k := range kernel.Kernels() {
-		restore := kernel.UseKernel(k)
+	weights := nettestutil.EachKernel(t, func() []float32 {
 		tr, err := New(m, net.DefaultTrainOptions())
 		if err != nil {
 			t.Fatal(err)
@@ -34,9 +30,8 @@ func TestKernelsSameTraining(t *testing.T) {
 		for _, name := range []string{"stem.w", "block1.conv1.w", "block1.conv2.w"} {
 			all = append(all, tm.Weight(name)...)
 		}
-		weights = append(weights, all)
-		restore()
-	}
+		return all
+	})
 	for i := 1; i < len(weights); i++ {
 		for j := range weights[0] {
 			if math.Float32bits(weights[i][j]) != math.Float32bits(weights[0][j]) {
