@@ -137,6 +137,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if newTrainer == nil {
 		return runKonaneTrain(args, stdin, stdout, stderr)
 	}
+	if err := checkTrainVersion(os.Getenv(trainVersionEnv), trainVersion); err != nil {
+		return err
+	}
 	set, err := f.given(fs)
 	if err != nil {
 		return err

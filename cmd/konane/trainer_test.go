@@ -80,3 +80,79 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 		t.Errorf("a bad flag: status %d, output %q", status, out)
 	}
 }
+
+// copyTestBinary copies the test binary (which plays konane: TestMain) to
+// dir/name: a copy, not a symlink, so that os.Executable is in dir.
+func copyTestBinary(t *testing.T, dir, name string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestKonaneTrainVersion: konane names the konane-train it runs on
+// stderr, and konane-train refuses in one line naming both versions when
+// the konane that ran it is another version (an old konane-train left
+// beside a rebuilt konane).
+func TestKonaneTrainVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copies the test binary twice")
+	}
+	dir := t.TempDir()
+	konane := copyTestBinary(t, dir, "konane")
+	train := copyTestBinary(t, dir, trainBinary)
+	cmd := exec.Command(konane, "train", "--run", filepath.Join(dir, "run"), "--generations", "1")
+	cmd.Env = append(os.Environ(), "KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH=",
+		"KONANE_TEST_VERSION_konane=1111111", "KONANE_TEST_VERSION_konane-train=2222222+modified")
+	out, err := cmd.CombinedOutput()
+	exit, ok := err.(*exec.ExitError)
+	if !ok || exit.ExitCode() != 2 {
+		t.Fatalf("versions differ: %v, output %q; want exit status 2", err, out)
+	}
+	want := "konane train: running " + train + "\n"
+	if !strings.HasPrefix(string(out), want) {
+		t.Errorf("output %q; want it to start with %q", out, want)
+	}
+	rest := strings.TrimPrefix(string(out), want)
+	if strings.Count(rest, "\n") != 1 || !strings.Contains(rest, "2222222+modified") || !strings.Contains(rest, "1111111") {
+		t.Errorf("refusal %q; want one line naming both versions", rest)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run")); err == nil {
+		t.Error("the refused konane-train made the run directory")
+	}
+}
+
+// TestCheckTrainVersion: konane-train refuses only two known versions
+// that differ.
+func TestCheckTrainVersion(t *testing.T) {
+	for _, c := range []struct {
+		parent, own string
+		refused     bool
+	}{
+		{"", "abc", false},
+		{"abc", "abc", false},
+		{"abc+modified", "abc+modified", false},
+		{noVCSVersion, "abc", false},
+		{"abc", noVCSVersion, false},
+		{"abc", "abc+modified", true},
+		{"v1.2.0", "abc", true},
+	} {
+		err := checkTrainVersion(c.parent, c.own)
+		if (err != nil) != c.refused {
+			t.Errorf("checkTrainVersion(%q, %q) = %v; refused want %v", c.parent, c.own, err, c.refused)
+		}
+		if err != nil && (!strings.Contains(err.Error(), c.parent) || !strings.Contains(err.Error(), c.own)) {
+			t.Errorf("checkTrainVersion(%q, %q) = %v; want both versions named", c.parent, c.own, err)
+		}
+	}
+}
