@@ -134,12 +134,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if newTrainer == nil {
-		return runKonaneTrain(args, stdin, stdout, stderr)
-	}
-	if err := checkTrainVersion(os.Getenv(trainVersionEnv), trainVersion); err != nil {
-		return err
-	}
+	// The checks that need no trainer come first: a player's konane
+	// reports a missing --run, not a missing konane-train.
 	set, err := f.given(fs)
 	if err != nil {
 		return err
@@ -147,6 +143,12 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	f.set = set
 	o := &f.opts
 	if err := checkTrainRun(o); err != nil {
+		return err
+	}
+	if newTrainer == nil {
+		return runKonaneTrain(args, stdin, stdout, stderr)
+	}
+	if err := checkTrainVersion(os.Getenv(trainVersionEnv), trainVersion); err != nil {
 		return err
 	}
 	cfg, err := trainConfig(ctx, &f)

@@ -75,9 +75,15 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 	if want := "konane-train train --run r u n --generations 1 env\nfrom stdin\n"; status != 3 || !strings.HasSuffix(out, want) {
 		t.Errorf("with konane-train: status %d, output %q; want 3 and %q", status, out, want)
 	}
-	// Help and bad flags are konane's own.
+	// Help, bad flags and the checks that need no trainer are konane's own.
 	if out, status = konaneTrain(nil, "train", "--no-such-flag"); status != 1 || strings.Contains(out, "from stdin") {
 		t.Errorf("a bad flag: status %d, output %q", status, out)
+	}
+	if out, status = konaneTrain(nil, "train", "--generations", "1"); status == 3 || !strings.Contains(out, "--run DIR is required") || strings.Contains(out, "from stdin") {
+		t.Errorf("no --run: status %d, output %q; want konane's own error", status, out)
+	}
+	if out, status = konaneTrain(nil, "train", "--run", filepath.Join(dir, "run"), "--resume"); status == 3 || !strings.Contains(out, "holds no run") {
+		t.Errorf("--resume of no run: status %d, output %q; want konane's own error", status, out)
 	}
 }
 
