@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net/train"
+	"github.com/konanezero/konane/runstore"
 	"github.com/konanezero/konane/selfplay"
 )
 
@@ -159,6 +161,27 @@ func TestCheckTrainVersion(t *testing.T) {
 		}
 		if err != nil && (!strings.Contains(err.Error(), c.parent) || !strings.Contains(err.Error(), c.own)) {
 			t.Errorf("checkTrainVersion(%q, %q) = %v; want both versions named", c.parent, c.own, err)
+		}
+	}
+}
+
+// TestTrainBucketNeedsTags: konane-train without the bucket's driver says
+// to build konane-train with the driver's tag and trainer, not only
+// "build konane with -tags s3", which the user may already have done.
+func TestTrainBucketNeedsTags(t *testing.T) {
+	for _, c := range []struct{ run, want string }{
+		{"s3://bucket/runs/6x6", "go build -tags s3,trainer -o konane-train ./cmd/konane"},
+		{"gs://bucket/runs/6x6", "go build -tags gcs,trainer -o konane-train ./cmd/konane"},
+		{"azblob://container/runs/6x6", "go build -tags azure,trainer -o konane-train ./cmd/konane"},
+	} {
+		if store, err := runstore.Open(context.Background(), c.run); err == nil {
+			store.Close()
+			continue // this test binary has the driver
+		}
+		var out bytes.Buffer
+		err := run(context.Background(), []string{"train", "--run", c.run, "--selfplay=false", "--size", "6"}, nil, &out, &out)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("konane-train --run %s: %v; want one line with %q", c.run, err, c.want)
 		}
 	}
 }
