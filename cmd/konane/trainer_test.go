@@ -20,11 +20,12 @@ import (
 func init() { newTrainer = selfplay.TrainerFunc(train.New) }
 
 // TestTrainRunsKonaneTrain: a konane without the trainer runs
-// konane-train beside it for konane train, with the arguments, the
-// environment, the standard streams and the exit status unchanged; with
-// no konane-train anywhere it says in one line how to build it and exits
-// 2. The test binary plays konane (TestMain), and a shell script
-// konane-train.
+// konane-train beside it (else on PATH) for konane train, naming it on
+// stderr, with the arguments, the environment, the standard streams and
+// the exit status unchanged; with no konane-train anywhere it says in one
+// line how to build it and exits 2. A copy of the test binary plays konane
+// (TestMain; a copy, so that os.Executable is its folder), and a shell
+// script konane-train.
 func TestTrainRunsKonaneTrain(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -34,19 +35,12 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 	if err != nil {
 		t.Skip("no cat")
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	konane := filepath.Join(dir, "konane")
-	if err := os.Symlink(self, konane); err != nil {
-		t.Skip(err)
-	}
+	dir, pathDir := t.TempDir(), t.TempDir()
+	konane := copyTestBinary(t, dir, "konane")
 	konaneTrain := func(env []string, args ...string) (string, int) {
 		t.Helper()
 		cmd := exec.Command(konane, args...)
-		cmd.Env = append(os.Environ(), append([]string{"KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH=" + dir}, env...)...)
+		cmd.Env = append(os.Environ(), append([]string{"KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH=" + pathDir}, env...)...)
 		cmd.Stdin = strings.NewReader("from stdin\n")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -62,20 +56,21 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 	if status != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "go build -tags trainer -o konane-train ./cmd/konane") {
 		t.Errorf("without konane-train: status %d, output %q; want 2 and one line saying how to build it", status, out)
 	}
-	if err := os.Symlink(self, filepath.Join(dir, "konane-train")); err != nil {
+	beside := filepath.Join(dir, trainBinary)
+	if err := os.Symlink(konane, beside); err != nil {
 		t.Fatal(err)
 	}
 	if out, status := konaneTrain(nil, "train", "--run", filepath.Join(dir, "run")); status != 2 || !strings.Contains(out, "is this konane, which has no trainer") {
 		t.Errorf("with konane-train this konane: status %d, output %q; want 2, not a loop", status, out)
 	}
-	os.Remove(filepath.Join(dir, "konane-train"))
+	os.Remove(beside)
 	script := "#!" + sh + "\necho \"${0##*/} $* $KONANE_TEST_SEEN\"\n" + cat + "\nexit 3\n"
-	if err := os.WriteFile(filepath.Join(dir, "konane-train"), []byte(script), 0o755); err != nil {
+	if err := os.WriteFile(beside, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out, status = konaneTrain([]string{"KONANE_TEST_SEEN=env"}, "train", "--run", "r u n", "--generations", "1")
-	if want := "konane-train train --run r u n --generations 1 env\nfrom stdin\n"; status != 3 || !strings.HasSuffix(out, want) {
-		t.Errorf("with konane-train: status %d, output %q; want 3 and %q", status, out, want)
+	if want := "konane train: running " + beside + "\nkonane-train train --run r u n --generations 1 env\nfrom stdin\n"; status != 3 || out != want {
+		t.Errorf("with konane-train beside konane: status %d, output %q; want 3 and %q", status, out, want)
 	}
 	// Help, bad flags and the checks that need no trainer are konane's own.
 	if out, status = konaneTrain(nil, "train", "--no-such-flag"); status != 1 || strings.Contains(out, "from stdin") {
@@ -86,6 +81,15 @@ func TestTrainRunsKonaneTrain(t *testing.T) {
 	}
 	if out, status = konaneTrain(nil, "train", "--run", filepath.Join(dir, "run"), "--resume"); status == 3 || !strings.Contains(out, "holds no run") {
 		t.Errorf("--resume of no run: status %d, output %q; want konane's own error", status, out)
+	}
+	// On PATH, when none is beside konane.
+	onPath := filepath.Join(pathDir, trainBinary)
+	if err := os.Rename(beside, onPath); err != nil {
+		t.Fatal(err)
+	}
+	out, status = konaneTrain(nil, "train", "--run", "r")
+	if want := "konane train: running " + onPath + "\nkonane-train train --run r \nfrom stdin\n"; status != 3 || out != want {
+		t.Errorf("with konane-train on PATH: status %d, output %q; want 3 and %q", status, out, want)
 	}
 }
 
@@ -113,9 +117,6 @@ func copyTestBinary(t *testing.T, dir, name string) string {
 // the konane that ran it is another version (an old konane-train left
 // beside a rebuilt konane).
 func TestKonaneTrainVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("copies the test binary twice")
-	}
 	dir := t.TempDir()
 	konane := copyTestBinary(t, dir, "konane")
 	train := copyTestBinary(t, dir, trainBinary)
