@@ -107,7 +107,9 @@ refused. Such a run plays its own games (no workers, no gate yet);
 
 The trainer (gradients, on Gorgonia) is not in a player's konane: there
 konane train runs konane-train, konane built with the trainer, beside
-konane or on PATH, with the same arguments, environment and exit status:
+konane or on PATH, with the same arguments, environment and exit status
+(it names the one it runs on stderr, and konane-train refuses to train
+when it was built from another version than konane):
   go build -tags trainer -o konane-train ./cmd/konane
 or, without installing it: go run -tags trainer ./cmd/konane train ...
 
