@@ -9,7 +9,8 @@
 // It imports only the standard library, so that a read-only tool such as
 // the dashboard needs neither the network nor the cloud SDKs. The replay
 // shards' codec is not here but in selfplay (replay.go): it encodes
-// net.Sample, and bringing net here would bring Gorgonia to every reader.
+// net.Sample, and bringing net here would bring the network and its
+// kernels to every reader.
 //
 // Every Parse function refuses what it cannot read with an error naming
 // the file and what is wrong, and never panics; every Encode/Write

@@ -37,6 +37,13 @@ type gameSource interface {
 // net/train's, which only the training binary links (konane-train), so
 // that a player's binary carries no gradients. Run and TrainFromWorkers
 // take its constructor (train.New).
+//
+// The loop relies on: Model returns a snapshot that does not alias the
+// trainer's weights (later Steps leave it unchanged); Step and
+// RestoreCheckpoint leave the trainer unchanged when they return an
+// error; and a trainer restored from MarshalCheckpoint's bytes continues
+// bit-identically to the one that wrote them (same Steps, same weights
+// and losses).
 type Trainer interface {
 	Step(batch []net.Sample) (net.Losses, error)
 	Model(meta net.Metadata) (*net.Model, error)

@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		if os.Getenv("KONANE_TEST_NO_TRAINER") == "1" && filepath.Base(os.Args[0]) != trainBinary {
 			newTrainer = nil // a player's konane; as konane-train it keeps the trainer
 		}
+		if v := os.Getenv("KONANE_TEST_VERSION_" + filepath.Base(os.Args[0])); v != "" {
+			trainVersion = v // TestKonaneTrainVersion
+		}
 		main()
 		os.Exit(0)
 	}

@@ -107,7 +107,9 @@ refused. Such a run plays its own games (no workers, no gate yet);
 
 The trainer (gradients, on Gorgonia) is not in a player's konane: there
 konane train runs konane-train, konane built with the trainer, beside
-konane or on PATH, with the same arguments, environment and exit status:
+konane or on PATH, with the same arguments, environment and exit status
+(it names the one it runs on stderr, and konane-train refuses to train
+when it was built from another version than konane):
   go build -tags trainer -o konane-train ./cmd/konane
 or, without installing it: go run -tags trainer ./cmd/konane train ...
 
@@ -134,9 +136,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if newTrainer == nil {
-		return runKonaneTrain(args, stdin, stdout, stderr)
-	}
+	// The checks that need no trainer come first: a player's konane
+	// reports a missing --run, not a missing konane-train.
 	set, err := f.given(fs)
 	if err != nil {
 		return err
@@ -144,6 +145,12 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	f.set = set
 	o := &f.opts
 	if err := checkTrainRun(o); err != nil {
+		return err
+	}
+	if newTrainer == nil {
+		return runKonaneTrain(args, stdin, stdout, stderr)
+	}
+	if err := checkTrainVersion(os.Getenv(trainVersionEnv), trainVersion); err != nil {
 		return err
 	}
 	cfg, err := trainConfig(ctx, &f)
@@ -170,7 +177,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		store, err := runstore.Open(ctx, o.run)
 		if err != nil {
-			return usageError("train", "--run: %v", err)
+			return usageError("train", "--run: %v", trainStoreError(o.run, err))
 		}
 		defer store.Close()
 		logStoreRetries(store, logf)
@@ -410,7 +417,7 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 	} else {
 		store, err := runstore.Open(ctx, run)
 		if err != nil {
-			return cfg, false, usageError("train", "--run: %v", err)
+			return cfg, false, usageError("train", "--run: %v", trainStoreError(run, err))
 		}
 		defer store.Close()
 		if d, err = selfplay.OpenStoreRunDir(ctx, store); err != nil {
@@ -527,4 +534,20 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 			logf("%s", m)
 		},
 	}
+}
+
+// trainStoreError adds to runstore.Open's error for a bucket run the
+// build that trains on it: konane-train needs the driver's tag as well as
+// trainer (runstore's "build konane with -tags s3" alone names the
+// player's konane, which has no trainer).
+func trainStoreError(run string, err error) error {
+	scheme, _, ok := strings.Cut(run, "://")
+	if !ok || scheme == "file" || newTrainer == nil {
+		return err
+	}
+	tag := map[string]string{"s3": "s3", "gs": "gcs", "azblob": "azure"}[scheme]
+	if tag == "" || !strings.Contains(err.Error(), "not in this build") {
+		return err
+	}
+	return fmt.Errorf("%w; this is %s, which needs the driver too: go build -tags %s,trainer -o %s ./cmd/konane", err, trainBinary, tag, trainBinary)
 }

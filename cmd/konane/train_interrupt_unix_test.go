@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/konanezero/konane/runfiles"
 )
 
 // TestTrainInterruptThroughKonaneTrain: a player's konane running
@@ -21,25 +24,15 @@ func TestTrainInterruptThroughKonaneTrain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains")
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Copies, not symlinks: konane finds konane-train beside its own
+	// executable; nothing is on PATH.
 	bin := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "konane")); err != nil {
-		t.Skip(err)
-	}
-	exe, err := os.ReadFile(self) // a copy: konane refuses to run itself as konane-train
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(bin, trainBinary), exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	konane := copyTestBinary(t, bin, "konane")
+	copyTestBinary(t, bin, trainBinary)
 	run := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(filepath.Join(bin, "konane"), "train", "--run", run, "--size", "4", "--generations", "1000",
+	cmd := exec.Command(konane, "train", "--run", run, "--size", "4", "--generations", "1000",
 		"--games-per-gen", "4", "--sims", "8", "--fast-sims", "4", "--filters", "4", "--blocks", "1", "--batch", "8")
-	cmd.Env = append(os.Environ(), "KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH="+bin)
+	cmd.Env = append(os.Environ(), "KONANE_TEST_AS_MAIN=1", "KONANE_TEST_NO_TRAINER=1", "PATH="+t.TempDir())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -72,8 +65,32 @@ func TestTrainInterruptThroughKonaneTrain(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatalf("Ctrl-C did not stop the run within a minute\n%s", out.String())
 	}
+	// Resume for one generation more than was saved: it trains it.
+	saved := readTrainState(t, run)
 	var again bytes.Buffer
-	if err := runCmd([]string{"train", "--run", run, "--generations", "2"}, &again); err != nil {
+	if err := runCmd([]string{"train", "--run", run, "--generations", strconv.Itoa(saved.Generation + 1)}, &again); err != nil {
 		t.Fatalf("resuming the interrupted run: %v\n%s", err, again.String())
 	}
+	resumed := readTrainState(t, run)
+	if resumed.Generation != saved.Generation+1 || resumed.Model == saved.Model {
+		t.Fatalf("resumed at generation %d (model %s): generation %d, model %s; want one more generation and a new model\n%s",
+			saved.Generation, saved.Model, resumed.Generation, resumed.Model, again.String())
+	}
+	if _, err := os.Stat(filepath.Join(run, runfiles.ModelsDir, filepath.Base(resumed.Model))); err != nil {
+		t.Fatalf("the new model: %v", err)
+	}
+}
+
+// readTrainState reads the state.json of the run directory run.
+func readTrainState(t *testing.T, run string) runfiles.State {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(run, runfiles.StateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := runfiles.ParseState(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -255,7 +255,8 @@ type linearNode struct {
 type linearSpec struct {
 	trans, relu, noGradX bool
 	// perPosition: x has a row per (position, square), and the forward
-	// product is computed by blocks of one position's rows (see rowBLAS).
+	// product is computed by blocks of one position's rows (see
+	// kernel.RowBLAS).
 	perPosition int
 	bias, res   *G.Node
 	shape       tensor.Shape // of the output; (rows, F) if nil
