@@ -8,17 +8,20 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
-// TestTrainingMatchesInferenceTable: the trainer's graph (graph.go, on
+// TestTrainingMatchesInference: the trainer's graph (graph.go, on
 // Gorgonia) and the evaluator (net's forward pass) are separate code for
 // the same function; on each network and board of the table, over a few
-// training steps, the values and the move probabilities of the training
-// batch are bit-identical: the default 8x8 network with three blocks and
-// the capture planes, and the multi-board network with the auxiliary
-// heads on a wide board (9x8, EvaluateWide) and on 7x6.
-func TestTrainingMatchesInferenceTable(t *testing.T) {
+// training steps, the values and the move probabilities (the logits
+// softmaxed over the legal moves as the evaluator does, each move's slot
+// found by encoding it as a one-hot target) of the training batch are
+// bit-identical: a tiny 6x6 network, the default 8x8 network with three
+// blocks and the capture planes, and the multi-board network with the
+// auxiliary heads on a wide board (9x8, EvaluateWide) and on 7x6.
+func TestTrainingMatchesInference(t *testing.T) {
 	deep := net.DefaultConfig(8)
 	deep.Blocks = 3
 	for _, c := range []struct {
@@ -26,6 +29,7 @@ func TestTrainingMatchesInferenceTable(t *testing.T) {
 		cfg   net.Config
 		board rules.Board
 	}{
+		{"6x6 tiny", tinyConfig(6), rules.Board{W: 6, H: 6}},
 		{"8x8 32x3 captures", deep, rules.Board{W: 8, H: 8}},
 		{"multi-board aux 9x8", multiConfig(), rules.Board{W: 9, H: 8, Start: rules.Gap}},
 		{"multi-board aux 7x6", multiConfig(), rules.Board{W: 7, H: 6, Start: rules.Gap}},
@@ -125,15 +129,12 @@ func evaluateSamples(t *testing.T, m *net.Model, b rules.Board, batch []net.Samp
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	nettestutil.Run(t, e.Run)
 	ps := make([]rules.WidePosition, len(batch))
 	for i, s := range batch {
 		ps[i] = s.Wide
 	}
-	preds, err := e.EvaluateWide(ctx, ps)
+	preds, err := e.EvaluateWide(context.Background(), ps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -254,63 +254,6 @@ func TestGraphsCollected(t *testing.T) {
 	}
 }
 
-// TestTrainingMatchesInference checks that the training graph's forward
-// outputs equal, bit for bit, those of the evaluator of a snapshot: the
-// values, and the policy softmaxed over the legal moves as the evaluator
-// does (the slot of each move found by encoding it as a one-hot target).
-func TestTrainingMatchesInference(t *testing.T) {
-	batch := randomSamples(6, 8, 11)
-	opts := net.TrainOptions{Batch: 8, LR: 0.01, Momentum: 0.9}
-	tr, err := New(perturbed(mustModel(t, tinyConfig(6), 3), 0.1, 4), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := net.NewSampleEncoder(tr.cfg, 6)
-	x, mask, target := make([]float32, enc.InputLen()), make([]float32, enc.Slots()), make([]float32, enc.Slots())
-	slotOf := func(p rules.Position, m rules.Move) int {
-		enc.Encode(net.Sample{Position: p, Policy: []net.ActionProb{{Action: int32(rules.ActionIndex(m, 6)), Prob: 1}}}, x, mask, target)
-		return slices.Index(target, 1)
-	}
-	for step := 0; step < 3; step++ {
-		snap, err := tr.Model(net.Metadata{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tr.Step(batch); err != nil {
-			t.Fatal(err)
-		}
-		ps := make([]rules.Position, len(batch))
-		for i, s := range batch {
-			ps[i] = s.Position
-		}
-		preds := evaluate(t, snap, ps)
-		logits, values := tr.gr.out.logits.Data().([]float32), tr.gr.out.value.Data().([]float32)
-		slots := enc.Slots()
-		for i, p := range ps {
-			if math.Float32bits(values[i]) != math.Float32bits(preds[i].Value) {
-				t.Fatalf("step %d: value %d: training %v, inference %v", step, i, values[i], preds[i].Value)
-			}
-			moves := p.LegalMoves(nil)
-			exps := make([]float64, len(moves))
-			maxL := math.Inf(-1)
-			for j, m := range moves {
-				exps[j] = float64(logits[i*slots+slotOf(p, m)])
-				maxL = max(maxL, exps[j])
-			}
-			var sum float64
-			for j := range exps {
-				exps[j] = math.Exp(exps[j] - maxL)
-				sum += exps[j]
-			}
-			for j := range moves {
-				if got, want := float32(exps[j]/sum), preds[i].Policy[j]; math.Float32bits(got) != math.Float32bits(want) {
-					t.Fatalf("step %d: position %d, move %v: training %v, inference %v", step, i, moves[j], got, want)
-				}
-			}
-		}
-	}
-}
-
 // TestCheckpointResume trains, checkpoints, trains on; a second trainer
 // restored from the checkpoint must then reach bit-identical weights and
 // losses (augmentation on, so the generator state is restored too).
