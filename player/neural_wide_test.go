@@ -10,6 +10,7 @@ import (
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -17,13 +18,8 @@ import (
 // board b (above 8x8: it evaluates WidePositions), with its evaluator.
 func newTinyWideNet(t *testing.T, b rules.Board) tinyNet {
 	t.Helper()
-	cfg := net.DefaultMultiBoardConfig()
-	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
-	m, err := net.New(cfg, 1)
+	m, err := nettest.TinyMultiBoardModel(t, 1).ForBoard(b)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err = m.ForBoard(b); err != nil {
 		t.Fatal(err)
 	}
 	ev, err := net.NewEvaluator(m, net.EvalOptions{Batch: 16, CacheSize: 1 << 10})

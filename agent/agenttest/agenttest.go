@@ -81,12 +81,7 @@ func TinyModelFile(t testing.TB, size int) string {
 // test's temporary folder, and returns the file's path.
 func MultiBoardModelFile(t testing.TB, trained ...rules.Board) string {
 	t.Helper()
-	cfg := net.DefaultMultiBoardConfig()
-	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
-	m, err := net.New(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := nettest.TinyMultiBoardModel(t, 1)
 	meta := m.Meta()
 	meta.Boards = trained
 	path := filepath.Join(t.TempDir(), "multi.safetensors")

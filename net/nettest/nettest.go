@@ -21,3 +21,17 @@ func TinyModel(t testing.TB, size int, seed uint64) *net.Model {
 	}
 	return m
 }
+
+// TinyMultiBoardModel is a new tiny multi-board network (it plays every
+// board, 4x4 to 16x16) with weights drawn from seed; it fails t if it
+// cannot be built.
+func TinyMultiBoardModel(t testing.TB, seed uint64) *net.Model {
+	t.Helper()
+	cfg := net.DefaultMultiBoardConfig()
+	cfg.Filters, cfg.Blocks, cfg.ValueHidden = 4, 1, 4
+	m, err := net.New(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
