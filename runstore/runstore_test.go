@@ -534,6 +534,24 @@ func TestOpenUnknownScheme(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.says) || !strings.Contains(err.Error(), c.loc) || strings.Count(err.Error(), "runstore:") != 1 {
 			t.Errorf("Open(%s): %v; want one error naming it and saying %q", c.loc, err, c.says)
 		}
+		// A bucket's missing driver is a *DriverError naming the tag.
+		d, isDriver := errors.AsType[*DriverError](err)
+		if wantTag, bucket := strings.CutPrefix(c.says, "-tags "); isDriver != bucket || bucket && d.Tag != wantTag {
+			t.Errorf("Open(%s): %v: a *DriverError %v (%+v), want one %v with tag %q", c.loc, err, isDriver, d, bucket, wantTag)
+		}
+	}
+	// The texts, word for word.
+	for scheme, want := range map[string]string{
+		"s3":     "s3:// (S3 and compatible servers) is not in this build: build konane with -tags s3 (as the container image is), or use a path or file:// URL",
+		"gs":     "gs:// (Google Cloud Storage) is not in this build: build konane with -tags gcs, or with -tags s3 and use the bucket through GCS's S3 interface: s3://BUCKET/PREFIX?endpoint=https://storage.googleapis.com with HMAC keys",
+		"azblob": "azblob:// (Azure Blob Storage) is not in this build: build konane with -tags azure",
+	} {
+		if linked[scheme] {
+			continue
+		}
+		if err := checkScheme(scheme); err == nil || err.Error() != want {
+			t.Errorf("checkScheme(%s) = %v, want %q", scheme, err, want)
+		}
 	}
 }
 

@@ -151,19 +151,31 @@ func Open(ctx context.Context, location string) (*Store, error) {
 // -tags s3.
 var linked = map[string]bool{"file": true}
 
+// DriverError is the error for a location whose bucket driver is not in
+// this build: Tag is the build tag that has it (s3, gcs, azure).
+type DriverError struct {
+	Scheme, Tag string
+	// what names the storage, and more its other ways in (may be "").
+	what, more string
+}
+
+func (e *DriverError) Error() string {
+	return fmt.Sprintf("%s:// (%s) is not in this build: build konane with -tags %s%s", e.Scheme, e.what, e.Tag, e.more)
+}
+
 // checkScheme refuses a location whose storage is not in this build, in
-// one line that says which build has it.
+// one line that says which build has it (a *DriverError).
 func checkScheme(scheme string) error {
 	if linked[scheme] {
 		return nil
 	}
 	switch scheme {
 	case "s3":
-		return errors.New("s3:// (S3 and compatible servers) is not in this build: build konane with -tags s3 (as the container image is), or use a path or file:// URL")
+		return &DriverError{Scheme: scheme, Tag: "s3", what: "S3 and compatible servers", more: " (as the container image is), or use a path or file:// URL"}
 	case "gs":
-		return errors.New("gs:// (Google Cloud Storage) is not in this build: build konane with -tags gcs, or with -tags s3 and use the bucket through GCS's S3 interface: s3://BUCKET/PREFIX?endpoint=https://storage.googleapis.com with HMAC keys")
+		return &DriverError{Scheme: scheme, Tag: "gcs", what: "Google Cloud Storage", more: ", or with -tags s3 and use the bucket through GCS's S3 interface: s3://BUCKET/PREFIX?endpoint=https://storage.googleapis.com with HMAC keys"}
 	case "azblob":
-		return errors.New("azblob:// (Azure Blob Storage) is not in this build: build konane with -tags azure")
+		return &DriverError{Scheme: scheme, Tag: "azure", what: "Azure Blob Storage"}
 	}
 	return fmt.Errorf("unknown storage scheme %q: want a path, file:///path, or s3://bucket/prefix?endpoint=... (with -tags s3; gs:// with -tags gcs, azblob:// with -tags azure)", scheme)
 }

@@ -177,7 +177,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		store, err := runstore.Open(ctx, o.run)
 		if err != nil {
-			return usageError("train", "--run: %v", trainStoreError(o.run, err))
+			return usageError("train", "--run: %v", trainStoreError(err))
 		}
 		defer store.Close()
 		logStoreRetries(store, logf)
@@ -417,7 +417,7 @@ func savedRunConfig(ctx context.Context, run string, local bool) (cfg selfplay.C
 	} else {
 		store, err := runstore.Open(ctx, run)
 		if err != nil {
-			return cfg, false, usageError("train", "--run: %v", trainStoreError(run, err))
+			return cfg, false, usageError("train", "--run: %v", trainStoreError(err))
 		}
 		defer store.Close()
 		if d, err = selfplay.OpenStoreRunDir(ctx, store); err != nil {
@@ -540,14 +540,10 @@ func trainHooks(stdout, stderr io.Writer, logf func(string, ...any)) selfplay.Ho
 // build that trains on it: konane-train needs the driver's tag as well as
 // trainer (runstore's "build konane with -tags s3" alone names the
 // player's konane, which has no trainer).
-func trainStoreError(run string, err error) error {
-	scheme, _, ok := strings.Cut(run, "://")
-	if !ok || scheme == "file" || newTrainer == nil {
+func trainStoreError(err error) error {
+	d, ok := errors.AsType[*runstore.DriverError](err)
+	if !ok || newTrainer == nil {
 		return err
 	}
-	tag := map[string]string{"s3": "s3", "gs": "gcs", "azblob": "azure"}[scheme]
-	if tag == "" || !strings.Contains(err.Error(), "not in this build") {
-		return err
-	}
-	return fmt.Errorf("%w; this is %s, which needs the driver too: go build -tags %s,trainer -o %s ./cmd/konane", err, trainBinary, tag, trainBinary)
+	return fmt.Errorf("%w; this is %s, which needs the driver too: go build -tags %s,trainer -o %s ./cmd/konane", err, trainBinary, d.Tag, trainBinary)
 }
