@@ -22,12 +22,12 @@ func TestAuxRoundTrip(t *testing.T) {
 	if got := m.Config().Arch(); !strings.HasSuffix(got, "-own-ml") {
 		t.Errorf("arch %s, want the suffix -own-ml", got)
 	}
-	plain, err := m.WithAux(0, 9)
+	plain, err := m.WithTrainingHeads(0, false, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plain.Config().Aux != 0 || plain.NumParams() >= m.NumParams() {
-		t.Fatalf("WithAux(0): %v, %d params (from %d)", plain.Config().Aux, plain.NumParams(), m.NumParams())
+		t.Fatalf("WithTrainingHeads(0, false): %v, %d params (from %d)", plain.Config().Aux, plain.NumParams(), m.NumParams())
 	}
 	ps := nettestutil.Positions(6, 20, 4)
 	a, b := evalAll(t, m, 4, ps), evalAll(t, plain, 4, ps)

@@ -39,6 +39,13 @@ type Config struct {
 	// Aux lists the auxiliary heads (none in every model file and
 	// config.json written before they existed).
 	Aux AuxHeads `json:",omitempty"`
+	// SoftPolicy adds KataGo's soft policy head: a second policy output
+	// of the main one's shape, one more 1x1 convolution on the policy
+	// head's hidden features, trained on the policy target raised to the
+	// power 1/4 and renormalised. Like the auxiliary heads, only training
+	// computes it (false in every model file and config.json written
+	// before it existed).
+	SoftPolicy bool `json:",omitempty"`
 	// Hops is the number of hop counts per direction of the policy
 	// head's planes: 0 for MaxHops(Size), the layout of every
 	// single-board network (and of every file and config.json written
@@ -201,7 +208,8 @@ func (c Config) Validate() error {
 // Arch is a short name of the architecture, such as "res32x2gp-v32-e2"
 // (the suffix names the input encoding, none for the first), then "-own"
 // and "-ml" for the auxiliary heads it has, then "-h7" for the policy
-// planes of a network with Hops set (a multi-board one).
+// planes of a network with Hops set (a multi-board one), then "-sp" for
+// the soft policy head.
 func (c Config) Arch() string {
 	gp := ""
 	if c.GlobalPool {
@@ -219,6 +227,9 @@ func (c Config) Arch() string {
 	}
 	if c.Hops != 0 {
 		enc += fmt.Sprintf("-h%d", c.Hops)
+	}
+	if c.SoftPolicy {
+		enc += "-sp"
 	}
 	return fmt.Sprintf("res%dx%d%s-v%d%s", c.Filters, c.Blocks, gp, c.ValueHidden, enc)
 }
@@ -270,8 +281,8 @@ type Param struct {
 
 // Params lists every learnt tensor of the architecture, in a fixed order
 // (initialisation draws from the seed in this order). The auxiliary
-// heads' come last, so that the other weights of New do not depend on
-// them.
+// heads' and then the soft policy head's come last, so that the other
+// weights of New do not depend on them.
 func (c Config) Params() []Param {
 	f := c.Filters
 	ps := []Param{
@@ -317,14 +328,20 @@ func (c Config) Params() []Param {
 			Param{"movesleft.fc2.b", []int{1, 1}, false},
 		)
 	}
+	if c.SoftPolicy {
+		ps = append(ps,
+			Param{"softpolicy.w", []int{a, f, 1, 1}, true},
+			Param{"softpolicy.b", []int{1, a, 1, 1}, false},
+		)
+	}
 	return ps
 }
 
 // FLOPs returns the floating-point operations of one forward pass for one
 // position (a multiply-add counts as two), counting the convolutions and
 // matrix products, which dominate, on the network's board (8x8 for a
-// multi-board network). The auxiliary heads do not count: only training
-// computes them.
+// multi-board network). The auxiliary heads and the soft policy head do
+// not count: only training computes them.
 func (c Config) FLOPs() int64 {
 	sq := int64(c.Size * c.Size)
 	if c.MultiBoard() {

@@ -323,12 +323,16 @@ func configMeta(cfg Config) map[string]string {
 		"encoding_version": strconv.Itoa(int(cfg.Encoding())),
 	}
 	// Only a model with auxiliary heads says so: files without them stay
-	// as they were. So for the hop planes of a multi-board network.
+	// as they were. So for the hop planes of a multi-board network and
+	// for the soft policy head.
 	if cfg.Aux != 0 {
 		meta["aux_heads"] = cfg.Aux.String()
 	}
 	if cfg.Hops != 0 {
 		meta["hops"] = strconv.Itoa(cfg.Hops)
+	}
+	if cfg.SoftPolicy {
+		meta["soft_policy"] = "true"
 	}
 	return meta
 }
@@ -395,6 +399,12 @@ func parseMeta(meta map[string]string) (Config, Metadata, error) {
 		if cfg.Hops, err = strconv.Atoi(s); err != nil || cfg.Hops == 0 {
 			return cfg, md, fmt.Errorf("%w: metadata hops = %q is not a hop count", ErrFormat, s)
 		}
+	}
+	if s, ok := meta["soft_policy"]; ok { // absent: none (files written before it)
+		if s != "true" {
+			return cfg, md, fmt.Errorf("%w: metadata soft_policy = %q, want true or no such key", ErrFormat, s)
+		}
+		cfg.SoftPolicy = true
 	}
 	if e := cfg.Validate(); e != nil {
 		return cfg, md, fmt.Errorf("%w: %v", ErrFormat, e)

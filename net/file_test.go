@@ -132,6 +132,9 @@ func TestLoadErrors(t *testing.T) {
 		{"shape mismatch", rewrite(t, good, "filters", "16"), ErrFormat, "arch"},
 		// A file that says encoding 1 but holds the capture planes' stem.
 		{"encoding of other weights", rewrite(t, good, "encoding_version", "1"), ErrFormat, "arch"},
+		{"soft policy not true", rewrite(t, good, "soft_policy", "false"), ErrFormat, `soft_policy = "false"`},
+		// The file says it has the soft policy head, its arch and tensors not.
+		{"soft policy without its head", rewrite(t, good, "soft_policy", "true"), ErrFormat, "arch"},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
 		if err := os.WriteFile(path, tc.data, 0o644); err != nil {

@@ -63,7 +63,7 @@ func New(cfg Config, seed uint64) (*Model, error) {
 			// Fixup: the residual branch starts at zero.
 		case strings.HasSuffix(p.Name, "pool.w"):
 			std = 0.1 / math.Sqrt(float64(p.Shape[0]))
-		case p.Name == "policy.conv2.w" || p.Name == "value.fc2.w" || p.Name == "ownership.w" || p.Name == "movesleft.fc2.w":
+		case p.Name == "policy.conv2.w" || p.Name == "value.fc2.w" || p.Name == "ownership.w" || p.Name == "movesleft.fc2.w" || p.Name == "softpolicy.w":
 			std = 0.1 / math.Sqrt(float64(fanIn(p.Shape)))
 		default:
 			std = math.Sqrt(2 / float64(fanIn(p.Shape)))
@@ -263,14 +263,16 @@ func (m *Model) Deepen(blocks int, seed uint64) (*Model, error) {
 	return d.WithMeta(meta), nil
 }
 
-// WithAux returns a network of m's architecture with the auxiliary heads
-// aux: m's weights, new heads drawn from seed as by New, and m's heads
-// that aux does not name dropped. It predicts exactly what m predicts
-// (the auxiliary heads play no part in the policy and the value), so a
-// trained network gains or loses them without starting over.
-func (m *Model) WithAux(aux AuxHeads, seed uint64) (*Model, error) {
+// WithTrainingHeads returns a network of m's architecture with the
+// auxiliary heads aux and the soft policy head if soft (the heads only
+// training uses): m's weights, new heads drawn from seed as by New, and
+// m's heads that aux or soft do not name dropped. It predicts exactly
+// what m predicts (those heads play no part in the policy and the value
+// search reads), so a trained network gains or loses them without
+// starting over.
+func (m *Model) WithTrainingHeads(aux AuxHeads, soft bool, seed uint64) (*Model, error) {
 	cfg := m.cfg
-	cfg.Aux = aux
+	cfg.Aux, cfg.SoftPolicy = aux, soft
 	d, err := New(cfg, seed)
 	if err != nil {
 		return nil, err

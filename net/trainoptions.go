@@ -75,6 +75,9 @@ type Losses struct {
 	// The auxiliary heads' terms (Config.Aux), weighted as in the loss;
 	// 0 for a head the network does not have.
 	Ownership, MovesLeft float64
-	Total                float64 // Policy + Value + L2 + Ownership + MovesLeft
-	LR                   float64 // learning rate used by the step
+	// SoftPolicy is the soft policy head's term (Config.SoftPolicy),
+	// weighted as in the loss; 0 without the head.
+	SoftPolicy float64
+	Total      float64 // Policy + Value + L2 + Ownership + MovesLeft + SoftPolicy
+	LR         float64 // learning rate used by the step
 }

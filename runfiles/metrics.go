@@ -44,6 +44,11 @@ type Metrics struct {
 	// and in files written before the columns.
 	OwnershipLoss float64
 	MovesLeftLoss float64
+	// SoftPolicyLoss is the soft policy head's loss term
+	// (net.Losses.SoftPolicy, weighted as in the loss), the mean over the
+	// generation's steps; 0 for a run without the head and in files
+	// written before the column.
+	SoftPolicyLoss float64
 	// Boards are the figures of each board of a multi-board run, in the
 	// order of its board list; nil for a single-board run (whose
 	// metrics.csv has no such columns, as before).
@@ -137,6 +142,7 @@ var metricsColumns = []metricsColumn{
 	floatCol("load", func(m *Metrics) *float64 { return &m.Load }),
 	floatCol("ownership_loss", func(m *Metrics) *float64 { return &m.OwnershipLoss }),
 	floatCol("moves_left_loss", func(m *Metrics) *float64 { return &m.MovesLeftLoss }),
+	floatCol("soft_policy_loss", func(m *Metrics) *float64 { return &m.SoftPolicyLoss }),
 }
 
 // MetricsHeader is the first row of metrics.csv: its column names.
@@ -185,12 +191,15 @@ func (m Metrics) String() string {
 	if m.CPUSecs > 0 {
 		cpu = fmt.Sprintf(", cpu %.0fs (load %.2f)", m.CPUSecs, m.Load)
 	}
-	aux := "" // only for a run with auxiliary heads
+	aux := "" // only for a run with auxiliary heads or the soft policy head
 	if m.OwnershipLoss > 0 {
 		aux += fmt.Sprintf(" ownership %.3f", m.OwnershipLoss)
 	}
 	if m.MovesLeftLoss > 0 {
 		aux += fmt.Sprintf(" moves-left %.3f", m.MovesLeftLoss)
+	}
+	if m.SoftPolicyLoss > 0 {
+		aux += fmt.Sprintf(" soft-policy %.3f", m.SoftPolicyLoss)
 	}
 	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
 		"loss policy %.3f value %.3f%s, entropy %.2f, %s, wall %.0fs%s%s",

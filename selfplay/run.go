@@ -432,6 +432,7 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 		m.L2 += l.L2 / float64(m.Steps)
 		m.OwnershipLoss += l.Ownership / float64(m.Steps)
 		m.MovesLeftLoss += l.MovesLeft / float64(m.Steps)
+		m.SoftPolicyLoss += l.SoftPolicy / float64(m.Steps)
 		if g.hooks.Step != nil {
 			g.hooks.Step()
 		}
@@ -487,8 +488,9 @@ func GameSeed(runSeed uint64, gen, i int) uint64 {
 // InitModel loads the model file path to start a run of architecture cfg
 // from its weights (Config.Init); the error says how they differ. A model
 // without the capture input planes gains them when cfg has them
-// (net.Model.WithCaptures), one with other auxiliary heads gets cfg's
-// (net.Model.WithAux, new heads drawn from seed), and one with fewer
+// (net.Model.WithCaptures), one with other auxiliary heads or soft policy
+// head gets cfg's (net.Model.WithTrainingHeads, new heads drawn from
+// seed), and one with fewer
 // residual blocks than cfg but otherwise the same grows to it
 // (net.Model.Deepen, the new blocks drawn from seed); either way it still
 // plays as it did.
@@ -520,8 +522,8 @@ func adaptInit(m *net.Model, path string, cfg net.Config, seed uint64) (*net.Mod
 			return nil, err
 		}
 	}
-	if m.Config().Aux != cfg.Aux {
-		if m, err = m.WithAux(cfg.Aux, seed); err != nil {
+	if c := m.Config(); c.Aux != cfg.Aux || c.SoftPolicy != cfg.SoftPolicy {
+		if m, err = m.WithTrainingHeads(cfg.Aux, cfg.SoftPolicy, seed); err != nil {
 			return nil, err
 		}
 	}

@@ -383,7 +383,8 @@ func trainConfig(ctx context.Context, f *trainFlags) (selfplay.Config, error) {
 
 // initNet is the network of a run that --init starts from a model: the
 // model's, deeper with --blocks, with the capture planes of --captures,
-// with the auxiliary heads of --aux-heads.
+// with the auxiliary heads of --aux-heads and the soft policy head of
+// --soft-policy.
 func initNet(f *trainFlags) (net.Config, error) {
 	var m *net.Model
 	var err error
@@ -404,6 +405,9 @@ func initNet(f *trainFlags) (net.Config, error) {
 	}
 	if set["aux-heads"] {
 		c.Aux = want.Aux
+	}
+	if set["soft-policy"] {
+		c.SoftPolicy = want.SoftPolicy
 	}
 	return c, nil
 }

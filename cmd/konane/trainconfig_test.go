@@ -49,6 +49,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		{"--gate-games", "10"},
 		{"--gate-games", "10", "--gate-sims", "8", "--gate-sprt", "-10,20,0.1,0.1"},
 		{"--selfplay=false"},
+		{"--soft-policy"},
 	}
 	dir := t.TempDir()
 	for i, args := range newRuns {
@@ -70,6 +71,8 @@ func TestTrainConfigGolden(t *testing.T) {
 		{"--solver", "on", "--temperature", "0", "--exact-values"},
 		{"--search", "gumbel"},
 		{"--selfplay=false"},
+		{"--soft-policy"},
+		{"--soft-policy=false"},
 	}
 	base := selfplay.DefaultConfig(6)
 	base.Seed, base.Train.LR, base.Game.RandomPlies, base.Parallel, base.Generations = 3, 0.05, 4, 7, 9

@@ -132,6 +132,8 @@ var trainSettings = []trainSetting{
 		help: "the network reads the capture input planes: the stones each side could capture and where its jumps land (with --init, a model without them gains them only if this is given)"},
 	{flag: "aux-heads", field: func(c *selfplay.Config) any { return &c.Net.Aux }, resume: keep,
 		help: "auxiliary heads trained beside the policy and the value: none, ownership (which squares hold a stone at the game's end), moves-left (plies until the end), or both, comma-separated"},
+	{flag: "soft-policy", field: func(c *selfplay.Config) any { return &c.Net.SoftPolicy }, resume: keep,
+		help: "train KataGo's soft policy head beside the policy: a second policy output on the search's target raised to the power 1/4 (training only; play reads the policy alone)"},
 	{flag: "backend", field: func(c *selfplay.Config) any { return &c.Backend }, resume: keep,
 		help: "the network's arithmetic in self-play: float32 (the same numbers on every CPU) or bf16 (CPUs with AVX512_BF16 only; faster, numbers of bfloat16 precision)"},
 	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep,

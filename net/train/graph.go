@@ -62,6 +62,11 @@ type graph struct {
 	// losses, nil for a head the network does not have.
 	targetOwnership, targetMovesLeft, auxWeight *G.Node // (batch, N·N), (batch, 1), (batch, 1)
 	ownershipLoss, movesLeftLoss                *auxLossOp
+
+	// The soft policy head (net.Config.SoftPolicy): its target (the
+	// policy target softened by softTarget) and loss, nil without it.
+	targetSoftPolicy *G.Node // (batch, slots)
+	softPolicyLoss   *policyLossOp
 }
 
 // The weights of the auxiliary heads' losses in the training loss, beside
@@ -69,6 +74,12 @@ type graph struct {
 const (
 	ownershipLossWeight = 0.5
 	movesLeftLossWeight = 0.5
+	// softPolicyLossWeight is KataGo's: its soft policy loss counts 8
+	// times the policy's, since once the head has learnt the soft target
+	// gives much smaller gradients (KataGo's docs/KataGoMethods.md,
+	// "Auxiliary Soft Policy Target"; -soft-policy-weight-scale 8 in its
+	// python/train.py).
+	softPolicyLossWeight = 8
 )
 
 // outputs holds a graph's outputs after a run: copies taken by Read
@@ -152,31 +163,31 @@ func buildGraph(cfg net.Config, shape, batch int, weights map[string][]float32, 
 	pooled := spatial(h, nn, 1/float64(nn)) // (batch, F)
 	v := linear(pooled, p["value.fc1.w"], linearSpec{bias: p["value.fc1.b"], relu: true})
 	gr.value = tanhNode(linear(v, p["value.fc2.w"], linearSpec{bias: p["value.fc2.b"]})) // (batch, 1)
-	if err := gr.addTraining(p, h, pooled, nn); err != nil {
+	if err := gr.addTraining(p, h, pol, pooled, nn); err != nil {
 		return nil, err
 	}
 	return gr, nil
 }
 
 // addTraining adds to gr its mask and targets, the policy and value
-// losses and those of the auxiliary heads of its net.Config (inference has no
-// use for them), the
-// gradient of every learnt tensor, and the tape machine that runs it. p
-// holds the weights' nodes, h is the tower's output, pooled its means
-// over the board, nn the board's squares. Like buildGraph, it is called
-// with buildMu held, and a panic of Gorgonia's constructors is
-// buildGraph's to recover.
-func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) error {
+// losses and those of the auxiliary heads and the soft policy head of
+// its net.Config (inference has no use for them), the gradient of every
+// learnt tensor, and the tape machine that runs it. p holds the weights'
+// nodes, h is the tower's output, pol the policy head's hidden features,
+// pooled the tower's means over the board, nn the board's squares. Like
+// buildGraph, it is called with buildMu held, and a panic of Gorgonia's
+// constructors is buildGraph's to recover.
+func (gr *graph) addTraining(p map[string]*G.Node, h, pol, pooled *G.Node, nn int) error {
 	g, dtype, batch, cfg, shape := gr.g, gr.dtype, gr.batch, gr.cfg, gr.shape
 	G.Read(gr.logits, &gr.out.logits)
 	G.Read(gr.value, &gr.out.value)
 	gr.mask = input(g, dtype, "mask", batch, cfg.Slots(shape))
 	gr.targetPolicy = input(g, dtype, "target_policy", batch, cfg.Slots(shape))
 	gr.targetValue = input(g, dtype, "target_value", batch, 1)
-	policyLoss := policyLoss(gr.logits, gr.mask, gr.targetPolicy)
-	valueLoss := valueLoss(gr.value, gr.targetValue)
-	gr.policyLoss, gr.valueLoss = policyLoss.Op().(*policyLossOp), valueLoss.Op().(*valueLossOp)
-	gr.cost = G.Must(G.Add(policyLoss, valueLoss))
+	pl := policyLoss("policyloss", gr.logits, gr.mask, gr.targetPolicy, 1)
+	vl := valueLoss(gr.value, gr.targetValue)
+	gr.policyLoss, gr.valueLoss = pl.Op().(*policyLossOp), vl.Op().(*valueLossOp)
+	gr.cost = G.Must(G.Add(pl, vl))
 	if cfg.Aux != 0 {
 		gr.auxWeight = input(g, dtype, "aux_weight", batch, 1)
 	}
@@ -194,6 +205,14 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pooled *G.Node, nn int) er
 		gr.targetMovesLeft = input(g, dtype, "target_movesleft", batch, 1)
 		l := auxLoss("movesleftloss", z, gr.targetMovesLeft, gr.auxWeight, movesLeftLossWeight)
 		gr.movesLeftLoss = l.Op().(*auxLossOp)
+		gr.cost = G.Must(G.Add(gr.cost, l))
+	}
+	if cfg.SoftPolicy {
+		z := linear(pol, p["softpolicy.w"], linearSpec{trans: true, bias: p["softpolicy.b"], perPosition: nn,
+			shape: tensor.Shape{batch, cfg.Slots(shape)}}) // the main policy's layout
+		gr.targetSoftPolicy = input(g, dtype, "target_softpolicy", batch, cfg.Slots(shape))
+		l := policyLoss("softpolicyloss", z, gr.mask, gr.targetSoftPolicy, softPolicyLossWeight)
+		gr.softPolicyLoss = l.Op().(*policyLossOp)
 		gr.cost = G.Must(G.Add(gr.cost, l))
 	}
 	if _, err := G.Grad(gr.cost, gr.params...); err != nil {

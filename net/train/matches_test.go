@@ -19,11 +19,14 @@ import (
 // softmaxed over the legal moves as the evaluator does, each move's slot
 // found by encoding it as a one-hot target) of the training batch are
 // bit-identical: a tiny 6x6 network, the default 8x8 network with three
-// blocks and the capture planes, and the multi-board network with the
-// auxiliary heads on a wide board (9x8, EvaluateWide) and on 7x6.
+// blocks and the capture planes, the multi-board network with the
+// auxiliary heads on a wide board (9x8, EvaluateWide) and on 7x6, and
+// with the soft policy head too on 7x6 (the evaluator skips that head).
 func TestTrainingMatchesInference(t *testing.T) {
 	deep := net.DefaultConfig(8)
 	deep.Blocks = 3
+	soft := multiConfig()
+	soft.SoftPolicy = true
 	for _, c := range []struct {
 		name  string
 		cfg   net.Config
@@ -33,6 +36,7 @@ func TestTrainingMatchesInference(t *testing.T) {
 		{"8x8 32x3 captures", deep, rules.Board{W: 8, H: 8}},
 		{"multi-board aux 9x8", multiConfig(), rules.Board{W: 9, H: 8, Start: rules.Gap}},
 		{"multi-board aux 7x6", multiConfig(), rules.Board{W: 7, H: 6, Start: rules.Gap}},
+		{"multi-board aux soft policy 7x6", soft, rules.Board{W: 7, H: 6, Start: rules.Gap}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			const batchSize = 8

@@ -674,32 +674,34 @@ func (o *tanhGradOp) Do(vs ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// policyLossOp is the mean over the rows of the batch that have a target
-// (value-only samples have none: their row of t is all zeros) of the
-// cross-entropy of the target distribution t against the softmax of
-// logits+mask (the mask holds 0 for legal actions and maskedLogit for the
-// others), computed in float64 per row with the row's own maximum
-// subtracted.
+// policyLossOp is coef times the mean over the rows of the batch that
+// have a target (value-only samples have none: their row of t is all
+// zeros) of the cross-entropy of the target distribution t against the
+// softmax of logits+mask (the mask holds 0 for legal actions and
+// maskedLogit for the others), computed in float64 per row with the row's
+// own maximum subtracted. The policy's coef is 1, the soft policy's
+// softPolicyLossWeight.
 type policyLossOp struct {
 	opBase
-	last float64 // the loss of the last run
+	coef float64
+	last float64 // the loss of the last run (times coef)
 }
 
-func policyLoss(logits, mask, target *G.Node) *G.Node {
-	return apply(&policyLossOp{opBase: newBase("policyloss", nil, logits, mask, target)}, logits, mask, target)
+func policyLoss(name string, logits, mask, target *G.Node, coef float64) *G.Node {
+	return apply(&policyLossOp{opBase: newBase(name, nil, logits, mask, target), coef: coef}, logits, mask, target)
 }
 
 func (o *policyLossOp) Do(vs ...G.Value) (G.Value, error) {
 	cols := vs[0].Shape()[1]
 	switch vs[0].Dtype() {
 	case tensor.Float32:
-		o.last = xent(f32(vs[0]), f32(vs[1]), f32(vs[2]), cols, nil, 0)
+		o.last = o.coef * xent(f32(vs[0]), f32(vs[1]), f32(vs[2]), cols, nil, 0)
 		return G.NewF32(float32(o.last)), nil
 	case tensor.Float64:
-		o.last = xent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, nil, 0)
+		o.last = o.coef * xent(f64(vs[0]), f64(vs[1]), f64(vs[2]), cols, nil, 0)
 		return G.NewF64(o.last), nil
 	}
-	return nil, fmt.Errorf("train: policy loss of %v", vs[0].Dtype())
+	return nil, fmt.Errorf("train: %s of %v", o.name, vs[0].Dtype())
 }
 
 // xent returns the mean cross-entropy over the rows whose target is not
@@ -756,18 +758,21 @@ func xent[T kernel.Float](z, mask, t []T, cols int, grad []T, scale float64) flo
 func (o *policyLossOp) DiffWRT(int) []bool { return []bool{true, false, false} }
 
 func (o *policyLossOp) SymDiff(ins G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-	g := apply(&policyLossGradOp{newBase("policylossgrad", ins[0].Shape().Clone(), ins[0], ins[1], ins[2], grad)},
+	g := apply(&policyLossGradOp{newBase(o.name+"grad", ins[0].Shape().Clone(), ins[0], ins[1], ins[2], grad), o.coef},
 		ins[0], ins[1], ins[2], grad)
 	return G.Nodes{g, nil, nil}, nil
 }
 
 // policyLossGradOp is the gradient of policyLossOp with respect to the
 // logits.
-type policyLossGradOp struct{ opBase }
+type policyLossGradOp struct {
+	opBase
+	coef float64
+}
 
 func (o *policyLossGradOp) Do(vs ...G.Value) (G.Value, error) {
 	out := o.output(vs[0].Dtype())
-	cols, scale := vs[0].Shape()[1], scalarOf(vs[3])
+	cols, scale := vs[0].Shape()[1], o.coef*scalarOf(vs[3])
 	switch vs[0].Dtype() {
 	case tensor.Float32:
 		z := f32(vs[0])

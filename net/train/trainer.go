@@ -139,6 +139,9 @@ func (t *Trainer) Step(batch []net.Sample) (net.Losses, error) {
 		}
 		tv[i] = s.Value
 		t.auxTargets(enc, i, s)
+		if t.gr.targetSoftPolicy != nil {
+			softTarget(mask[i*slots:(i+1)*slots], tp[i*slots:(i+1)*slots], data32(t.gr.targetSoftPolicy)[i*slots:(i+1)*slots])
+		}
 	}
 	if err := t.gr.run(); err != nil {
 		return net.Losses{}, err
@@ -150,11 +153,14 @@ func (t *Trainer) Step(batch []net.Sample) (net.Losses, error) {
 	if t.gr.movesLeftLoss != nil {
 		l.MovesLeft = t.gr.movesLeftLoss.last
 	}
-	if sum := l.Policy + l.Value + l.Ownership + l.MovesLeft; math.IsNaN(sum) || math.IsInf(sum, 0) {
+	if t.gr.softPolicyLoss != nil {
+		l.SoftPolicy = t.gr.softPolicyLoss.last
+	}
+	if sum := l.Policy + l.Value + l.Ownership + l.MovesLeft + l.SoftPolicy; math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return l, errors.New("train: training step: the loss is not finite (learning rate too high?)")
 	}
 	l.L2 = t.update(l.LR)
-	l.Total = l.Policy + l.Value + l.L2 + l.Ownership + l.MovesLeft
+	l.Total = l.Policy + l.Value + l.L2 + l.Ownership + l.MovesLeft + l.SoftPolicy
 	t.step++
 	return l, nil
 }
@@ -174,6 +180,39 @@ func (t *Trainer) auxTargets(enc *net.SampleEncoder, i int, s net.Sample) {
 	data32(t.gr.auxWeight)[i] = weight
 	if t.gr.targetMovesLeft != nil {
 		data32(t.gr.targetMovesLeft)[i] = ml
+	}
+}
+
+// softPower and softFloor make the soft policy head's target, as
+// KataGo's (its python/katago/train/metrics_pytorch.py): the policy
+// target plus softFloor on every legal action, raised to softPower
+// (temperature 4), renormalised.
+const (
+	softPower = 0.25
+	softFloor = 1e-7
+)
+
+// softTarget writes into soft the soft policy target of one row of a
+// batch, from its mask (0 on the legal actions) and its policy target:
+// (policy + softFloor)^softPower on the legal actions, 0 elsewhere,
+// normalised to sum 1; all 0 for a value-only row (no policy target).
+func softTarget(mask, policy, soft []float32) {
+	clear(soft)
+	if !slices.ContainsFunc(policy, func(v float32) bool { return v != 0 }) {
+		return
+	}
+	var sum float64
+	for j, m := range mask {
+		if m == 0 {
+			v := math.Pow(float64(policy[j])+softFloor, softPower)
+			soft[j] = float32(v)
+			sum += v
+		}
+	}
+	for j, m := range mask {
+		if m == 0 {
+			soft[j] = float32(float64(soft[j]) / sum)
+		}
 	}
 }
 

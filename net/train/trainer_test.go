@@ -58,6 +58,13 @@ func fillTrainInputs(t *testing.T, gr *graph, batch []net.Sample) {
 	if gr.targetMovesLeft != nil {
 		set(gr.targetMovesLeft.Value().Data(), ml)
 	}
+	if gr.targetSoftPolicy != nil {
+		soft := make([]float32, gr.batch*slots)
+		for i := range batch {
+			softTarget(mask[i*slots:(i+1)*slots], tp[i*slots:(i+1)*slots], soft[i*slots:(i+1)*slots])
+		}
+		set(gr.targetSoftPolicy.Value().Data(), soft)
+	}
 }
 
 // withAux gives samples auxiliary targets drawn from seed (the sample
@@ -79,7 +86,8 @@ func withAux(batch []net.Sample, seed uint64, skip int) []net.Sample {
 // TestGradientCheck compares the symbolic gradient of the loss with
 // central finite differences, in float64, on a tiny network with every
 // kind of layer, for 50 draws of the weights; then on one with both
-// auxiliary heads, whose batch has a sample without auxiliary targets.
+// auxiliary heads, whose batch has a sample without auxiliary targets;
+// then on one with the soft policy head (and the value-only sample).
 //
 // The loss has kinks (every ReLU): where a pre-activation lies within eps
 // of zero, the finite difference straddles the kink and measures neither
@@ -95,6 +103,8 @@ func TestGradientCheck(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { gradientCheck(t, cfg, batch, 50) })
 	cfg.Aux = net.AuxOwnership | net.AuxMovesLeft
 	t.Run("aux", func(t *testing.T) { gradientCheck(t, cfg, withAux(batch, 6, 2), 20) })
+	cfg.Aux, cfg.SoftPolicy = 0, true
+	t.Run("soft-policy", func(t *testing.T) { gradientCheck(t, cfg, batch, 20) })
 }
 
 func gradientCheck(t *testing.T, cfg net.Config, batch []net.Sample, draws uint64) {
@@ -116,6 +126,9 @@ func gradientCheck(t *testing.T, cfg net.Config, batch []net.Sample, draws uint6
 			}
 			if gr.movesLeftLoss != nil {
 				l += gr.movesLeftLoss.last
+			}
+			if gr.softPolicyLoss != nil {
+				l += gr.softPolicyLoss.last
 			}
 			return l
 		}

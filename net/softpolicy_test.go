@@ -1,0 +1,177 @@
+package net
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/konanezero/konane/mcts"
+	"github.com/konanezero/konane/net/internal/nettestutil"
+	"github.com/konanezero/konane/rules"
+)
+
+// TestSoftPolicyRoundTrip: a model with the soft policy head saves and
+// loads with it (the file and the architecture's name say so) and its
+// weights bit for bit, the head has the main policy's shape, and the
+// model plays exactly as its weights without the head do.
+func TestSoftPolicyRoundTrip(t *testing.T) {
+	cfg := tinyConfig(6)
+	cfg.SoftPolicy = true
+	testSaveLoadRoundTrip(t, cfg)
+	if got := cfg.Arch(); !strings.HasSuffix(got, "-sp") {
+		t.Errorf("arch %s, want the suffix -sp", got)
+	}
+	if got := tinyConfig(6).Arch(); strings.Contains(got, "-sp") {
+		t.Errorf("arch without the head %s", got)
+	}
+	shapes := map[string][]int{}
+	for _, p := range cfg.Params() {
+		shapes[p.Name] = p.Shape
+	}
+	if !reflect.DeepEqual(shapes["softpolicy.w"], shapes["policy.conv2.w"]) || !reflect.DeepEqual(shapes["softpolicy.b"], shapes["policy.conv2.b"]) {
+		t.Fatalf("soft policy head %v %v, the policy's %v %v", shapes["softpolicy.w"], shapes["softpolicy.b"], shapes["policy.conv2.w"], shapes["policy.conv2.b"])
+	}
+	m := perturbed(mustModel(t, cfg, 3), 0.05, 2)
+	path := filepath.Join(t.TempDir(), "soft.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Config().SoftPolicy {
+		t.Fatal("loaded without the soft policy head")
+	}
+	for _, p := range cfg.Params() {
+		a, b := m.weights[p.Name], l.weights[p.Name]
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d values saved, %d loaded", p.Name, len(a), len(b))
+		}
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("%s[%d]: saved %v, loaded %v", p.Name, i, a[i], b[i])
+			}
+		}
+	}
+	plain, err := m.WithTrainingHeads(0, false, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Config().SoftPolicy || plain.NumParams() >= m.NumParams() {
+		t.Fatalf("WithTrainingHeads(0, false): soft policy %v, %d params (from %d)", plain.Config().SoftPolicy, plain.NumParams(), m.NumParams())
+	}
+	ps := nettestutil.Positions(6, 20, 4)
+	a, b := evalAll(t, l, 4, ps), evalAll(t, plain, 4, ps)
+	for i := range a {
+		if !samePrediction(a[i], b[i]) {
+			t.Fatalf("position %d: %v with the head, %v without", i, a[i], b[i])
+		}
+	}
+}
+
+// TestSoftPolicyMultiBoard: a multi-board network with the soft policy
+// head (and the auxiliary heads) loads and plays a rectangle and a wide
+// board exactly as its weights without the head.
+func TestSoftPolicyMultiBoard(t *testing.T) {
+	cfg := multiConfig()
+	cfg.SoftPolicy = true
+	m := perturbed(mustModel(t, cfg, 5), 0.05, 6)
+	path := filepath.Join(t.TempDir(), "multi.safetensors")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := m.WithTrainingHeads(cfg.Aux, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	narrow := rules.Board{W: 7, H: 6, Start: rules.Gap}
+	ps := nettestutil.BoardPositions(t, narrow, 12, 3)
+	wide := rules.Board{W: 9, H: 8, Start: rules.Gap}
+	wps := nettestutil.WideBoardPositions(t, wide, 12, 3)
+	evals := func(mm *Model) (narrowP, wideP []mcts.Prediction) {
+		for _, c := range []struct {
+			b    rules.Board
+			wide bool
+		}{{narrow, false}, {wide, true}} {
+			mb, err := mm.ForBoard(c.b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := startEvaluator(t, mb, EvalOptions{Batch: 4})
+			if c.wide {
+				if wideP, err = e.EvaluateWide(ctx, wps); err != nil {
+					t.Fatal(err)
+				}
+			} else if narrowP, err = e.Evaluate(ctx, ps); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return narrowP, wideP
+	}
+	an, aw := evals(l)
+	bn, bw := evals(plain)
+	for i := range an {
+		if !samePrediction(an[i], bn[i]) {
+			t.Fatalf("7x6 position %d: %v with the head, %v without", i, an[i], bn[i])
+		}
+	}
+	for i := range aw {
+		if !samePrediction(aw[i], bw[i]) {
+			t.Fatalf("9x8 position %d: %v with the head, %v without", i, aw[i], bw[i])
+		}
+	}
+}
+
+// TestSoftPolicyOldFiles: files and config.json written before the head
+// (the shipped models, and every file of a network without it) read as
+// networks without it, a network without it writes neither, and New
+// draws the same weights for the rest of the network with or without it.
+func TestSoftPolicyOldFiles(t *testing.T) {
+	for _, size := range []int{6, 8} {
+		m, err := Load(filepath.Join("..", "models", "konane-"+rules.SquareBoard(size).String()+".safetensors"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Config().SoftPolicy || strings.Contains(m.Config().Arch(), "-sp") {
+			t.Errorf("%dx%d shipped model: %s, soft policy %v", size, size, m.Config().Arch(), m.Config().SoftPolicy)
+		}
+	}
+	for _, cfg := range []Config{tinyConfig(5), multiConfig()} {
+		if _, ok := configMeta(cfg)["soft_policy"]; ok {
+			t.Errorf("%s: a model without the soft policy head writes soft_policy metadata", cfg.Arch())
+		}
+		m := mustModel(t, cfg, 1)
+		cfg.SoftPolicy = true
+		soft := mustModel(t, cfg, 1)
+		for name, w := range m.weights {
+			for i := range w {
+				if w[i] != soft.weights[name][i] {
+					t.Fatalf("%s: %s[%d] differs when the network has the soft policy head", cfg.Arch(), name, i)
+				}
+			}
+		}
+	}
+	var c Config
+	if err := json.Unmarshal([]byte(`{"Size":8,"Filters":32,"Blocks":2,"ValueHidden":32,"GlobalPool":true,"Captures":true}`), &c); err != nil || c.SoftPolicy {
+		t.Fatalf("old config: %+v, %v", c, err)
+	}
+	if b, _ := json.Marshal(c); strings.Contains(string(b), "SoftPolicy") {
+		t.Errorf("a config without the head writes %s", b)
+	}
+	c.SoftPolicy = true
+	b, _ := json.Marshal(c)
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil || back != c {
+		t.Errorf("%s read back as %+v, %v", b, back, err)
+	}
+}

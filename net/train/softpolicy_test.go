@@ -1,0 +1,123 @@
+package train
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/konanezero/konane/net"
+)
+
+// TestSoftTarget: the soft policy target is KataGo's, (p + 1e-7)^(1/4)
+// on the legal actions renormalised: 0 on the illegal ones, summing to 1,
+// flatter than the target and in the same order; a row without a policy
+// target (a value-only sample) has none.
+func TestSoftTarget(t *testing.T) {
+	const legal, illegal = 0, -1e9
+	mask := []float32{legal, illegal, legal, legal, legal}
+	policy := []float32{0.6, 0, 0.36, 0.04, 0}
+	soft := make([]float32, len(mask))
+	softTarget(mask, policy, soft)
+	var want [5]float64
+	var sum float64
+	for j, p := range policy {
+		if mask[j] == legal {
+			want[j] = math.Pow(float64(p)+1e-7, 0.25)
+			sum += want[j]
+		}
+	}
+	var got float64
+	for j := range soft {
+		if math.Abs(float64(soft[j])-want[j]/sum) > 1e-6 {
+			t.Errorf("slot %d: %v, want %v", j, soft[j], want[j]/sum)
+		}
+		got += float64(soft[j])
+	}
+	if soft[1] != 0 || math.Abs(got-1) > 1e-6 || !(soft[0] > soft[2] && soft[2] > soft[3] && soft[3] > soft[4] && soft[4] > 0) {
+		t.Errorf("soft target %v (sum %v)", soft, got)
+	}
+	if !(soft[0] < policy[0] && soft[3] > policy[3]) {
+		t.Errorf("soft target %v is not flatter than %v", soft, policy)
+	}
+	softTarget(mask, make([]float32, len(mask)), soft)
+	for j, v := range soft {
+		if v != 0 {
+			t.Fatalf("value-only row: slot %d is %v", j, v)
+		}
+	}
+}
+
+// TestSoftPolicyTraining: the soft policy loss is reported (weighted, in
+// the total), falls when a batch is trained on repeatedly, and a
+// checkpoint keeps the head's weights and momentum.
+func TestSoftPolicyTraining(t *testing.T) {
+	cfg := tinyConfig(5)
+	cfg.SoftPolicy = true
+	opts := net.DefaultTrainOptions()
+	opts.Batch, opts.WarmupSteps, opts.Augment = 8, 0, true
+	tr, err := New(mustModel(t, cfg, 1), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := randomSamples(5, 8, 3)
+	batch[2].Policy = nil // a value-only sample
+	first, err := tr.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(first.SoftPolicy > 0) || math.Abs(first.Total-(first.Policy+first.Value+first.L2+first.SoftPolicy)) > 1e-9 {
+		t.Fatalf("losses %+v", first)
+	}
+	var last net.Losses
+	for range 60 {
+		if last, err = tr.Step(batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !(last.SoftPolicy < first.SoftPolicy) {
+		t.Errorf("soft policy loss %v after 60 steps, from %v", last.SoftPolicy, first.SoftPolicy)
+	}
+	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
+	if err := tr.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := New(mustModel(t, cfg, 2), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.LoadCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	a, b := weightsOf(mustSnapshot(t, tr)), weightsOf(mustSnapshot(t, back))
+	for _, name := range []string{"softpolicy.w", "softpolicy.b"} {
+		if len(a[name]) == 0 || len(a[name]) != len(b[name]) {
+			t.Fatalf("%s: %d values, %d after the checkpoint", name, len(a[name]), len(b[name]))
+		}
+		for i := range a[name] {
+			if math.Float32bits(a[name][i]) != math.Float32bits(b[name][i]) {
+				t.Fatalf("%s[%d]: %v, %v after the checkpoint", name, i, a[name][i], b[name][i])
+			}
+		}
+	}
+	// The same next step from both: the momentum came back too.
+	la, err := tr.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := back.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if la != lb {
+		t.Errorf("the step after the checkpoint: %+v, resumed %+v", la, lb)
+	}
+}
+
+func mustSnapshot(t *testing.T, tr *Trainer) *net.Model {
+	t.Helper()
+	m, err := tr.Model(net.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
