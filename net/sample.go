@@ -30,6 +30,13 @@ type ActionProb struct {
 // shard written before them, or a position off the game's path): it
 // trains no auxiliary head.
 //
+// Surprise is how much the search's policy target surprised the network
+// that played the game (KataGo's policy surprise): KL(target ‖ prior) in
+// nats, of the root's priors, at least MinSurprise; 0 means unknown (a run
+// without surprise weighting, a shard written before it, a value-only
+// sample). The replay draws surprising samples more often when the run
+// asks for it.
+//
 // A sample of a board no Position holds (more than rules.MaxSize files or
 // ranks) is wide: its position is Wide and its final stones WideFinal
 // (Position and Final are zero), and its policy's actions are those of
@@ -42,10 +49,35 @@ type Sample struct {
 	Final     rules.Bitboard
 	Wide      rules.WidePosition
 	WideFinal rules.WideBitboard
+	Surprise  float32
 }
 
 // HasAux reports whether s has targets for the auxiliary heads.
 func (s Sample) HasAux() bool { return s.MovesLeft > 0 }
+
+// HasSurprise reports whether s's Surprise is known.
+func (s Sample) HasSurprise() bool { return s.Surprise > 0 }
+
+// MinSurprise is the least Surprise of a sample whose surprise is known:
+// a KL divergence of 0 (a search that agreed with its priors exactly,
+// such as on a position of one legal move) is stored as it, since 0 means
+// unknown.
+const MinSurprise = 1e-6
+
+// PolicySurprise returns the Surprise of a search's policy target against
+// the network's priors, both per legal move in the same order: KL(target
+// ‖ prior) = Σ target·ln(target/prior) over the moves the target has, a
+// prior below 1e-6 counted as 1e-6 (so that one underflowed prior does
+// not make a sample all but the only one drawn), at least MinSurprise.
+func PolicySurprise(target, prior []float32) float32 {
+	var kl float64
+	for i, t := range target {
+		if t > 0 {
+			kl += float64(t) * math.Log(float64(t)/max(float64(prior[i]), 1e-6))
+		}
+	}
+	return float32(max(kl, MinSurprise))
+}
 
 // IsWide reports whether s is a sample of a board no Position holds.
 func (s Sample) IsWide() bool { return s.Wide.W != 0 }
@@ -83,7 +115,7 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 	}
 	n := int(s.Position.Size)
 	out := Sample{Position: sym.Position(s.Position), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
-		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n)}
+		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n), Surprise: s.Surprise}
 	for i, ap := range s.Policy {
 		m := sym.Move(rules.ActionMove(int(ap.Action), n), n)
 		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, int(out.Position.Size))), Prob: ap.Prob}
@@ -95,7 +127,7 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 func (s Sample) transformWide(sym rules.Symmetry) Sample {
 	w, h := int(s.Wide.W), int(s.Wide.H)
 	out := Sample{Wide: sym.WidePosition(s.Wide), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
-		MovesLeft: s.MovesLeft, WideFinal: sym.WideBitboard(s.WideFinal, w, h)}
+		MovesLeft: s.MovesLeft, WideFinal: sym.WideBitboard(s.WideFinal, w, h), Surprise: s.Surprise}
 	for i, ap := range s.Policy {
 		m := sym.WideMove(rules.WideActionMove(int(ap.Action), w, h), w, h)
 		out.Policy[i] = ActionProb{Action: int32(rules.WideActionIndex(m, int(out.Wide.W), int(out.Wide.H))), Prob: ap.Prob}

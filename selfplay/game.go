@@ -68,6 +68,13 @@ type GameConfig struct {
 	// from its network's heads (net.Config.Aux); it is not a setting of
 	// its own.
 	AuxTargets bool `json:",omitempty"`
+	// Surprise gives every full search's sample its surprise
+	// (net.Sample.Surprise: net.PolicySurprise of the search's policy
+	// target against the root's priors, those of the network that played
+	// the game; a rescored position keeps its search's surprise when
+	// rescoring replaces its target). A run sets it from
+	// Config.SurpriseWeighting; it is not a setting of its own.
+	Surprise bool `json:",omitempty"`
 }
 
 // Validate reports the first invalid setting.
@@ -237,6 +244,9 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 		move := res.Best
 		if full {
 			samples = append(samples, sample(pos, res))
+			if cfg.Surprise {
+				samples[len(samples)-1].Surprise = net.PolicySurprise(res.Policy, res.Prior)
+			}
 			searched = append(searched, searchValue{res.Value, res.Proven})
 			plies = append(plies, ply)
 			turns = append(turns, turn)

@@ -119,6 +119,7 @@ func openLoop(d *RunDir, cfg Config, newT newTrainer, hooks Hooks, logf func(str
 		return nil, err
 	}
 	l.replay = NewReplay(cfg.Size, cfg.MinWindow, cfg.MaxWindow)
+	l.replay.SurpriseWeighting = cfg.SurpriseWeighting
 	read := func(g int) ([]net.Sample, error) {
 		want := ""
 		if g <= len(st.ShardSHA256) {

@@ -32,13 +32,42 @@ import (
 // Size is the board of every sample, a Position's Size (N for N×N); 0
 // for a multi-board run's buffer, whose samples each keep their board and
 // whose batches are drawn one board at a time (DrawBoard).
+//
+// SurpriseWeighting draws samples by KataGo's policy surprise weighting
+// instead of uniformly: among the samples a draw picks from (the window,
+// or its samples of one board for DrawBoard), sample i with probability
+// proportional to
+//
+//	w_i = 0.5 + 0.5·s_i/s̄,
+//
+// s_i its surprise (net.Sample.Surprise) and s̄ the mean surprise of
+// those samples whose surprise is known; a sample whose surprise is not
+// known (an older shard's, a value-only sample) has w_i = 1, as if its
+// surprise were the mean. With every surprise known this is half the
+// probability uniform and half in proportion to the surprise; the mean
+// weight is 1, so a board's share of the steps stays its share of the
+// window. Off, a draw is exactly what it was before the setting.
 type Replay struct {
-	Size      int
-	MinWindow int // c: the window while the run is young
-	Max       int // hard cap on the window
+	Size              int
+	MinWindow         int // c: the window while the run is young
+	Max               int // hard cap on the window
+	SurpriseWeighting bool
 
 	samples []compactSample // every sample loaded, oldest first
 	total   int64           // samples ever added (including shards no longer loaded)
+	// weighted caches, by board (0 for Draw's whole window), the
+	// cumulative weights of SurpriseWeighting's draw while the samples
+	// stay those of total.
+	weighted map[int]*weightedWindow
+}
+
+// weightedWindow is the cumulative draw weights of a window's samples
+// (SurpriseWeighting): cum[k] is the sum of the weights of the samples
+// idx[0..k], indexes into Replay.samples.
+type weightedWindow struct {
+	total int64
+	idx   []int32
+	cum   []float64
 }
 
 // compactSample is one training position as stored: bitboards, the side to
@@ -50,7 +79,8 @@ type compactSample struct {
 	policy       []net.ActionProb
 	movesLeft    uint16 // auxiliary targets (net.Sample)
 	final        uint64
-	shape        uint16 // the board (rules.ShapeCode) in a multi-board buffer
+	shape        uint16  // the board (rules.ShapeCode) in a multi-board buffer
+	surprise     float32 // net.Sample.Surprise (0: unknown)
 	// wide holds the position and final stones of a board no Position
 	// holds (black, white and final are then zero); nil otherwise.
 	wide *wideStones
@@ -92,6 +122,7 @@ func (r *Replay) Add(samples []net.Sample) {
 		c := compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
 			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: uint16(s.Shape()),
+			surprise: s.Surprise,
 		}
 		if s.IsWide() {
 			c.turn, c.wide = s.Wide.Turn, &wideStones{s.Wide.Black, s.Wide.White, s.WideFinal}
@@ -104,15 +135,76 @@ func (r *Replay) Add(samples []net.Sample) {
 	}
 }
 
-// Draw fills batch with samples drawn uniformly from the window, each under
-// a uniformly random symmetry of the board (of the square's 8; of the 4 a
-// rectangle keeps).
+// Draw fills batch with samples drawn uniformly from the window (by
+// their surprise with SurpriseWeighting), each under a uniformly random
+// symmetry of the board (of the square's 8; of the 4 a rectangle keeps).
 func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	w := r.Window()
 	base := len(r.samples) - w
+	if r.SurpriseWeighting && w > 0 {
+		ww := r.weights(0, base, nil)
+		for i := range batch {
+			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], r.Size)
+		}
+		return
+	}
 	for i := range batch {
 		batch[i] = r.sample(rng, &r.samples[base+rng.IntN(w)], r.Size)
 	}
+}
+
+// weights returns the cumulative weights of SurpriseWeighting's draw
+// over the samples idx (the window's from base on when idx is nil),
+// cached as those of board shape (0 for the whole window) until the
+// samples change.
+func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
+	if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+		return ww
+	}
+	if idx == nil {
+		idx = make([]int32, len(r.samples)-base)
+		for i := range idx {
+			idx[i] = int32(base + i)
+		}
+	}
+	var sum float64
+	known := 0
+	for _, k := range idx {
+		if s := r.samples[k].surprise; s > 0 {
+			sum += float64(s)
+			known++
+		}
+	}
+	ww := &weightedWindow{total: r.total, idx: idx, cum: make([]float64, len(idx))}
+	var acc float64
+	for j, k := range idx {
+		w := 1.0
+		if s := r.samples[k].surprise; s > 0 && sum > 0 {
+			w = 0.5 + 0.5*float64(s)*float64(known)/sum
+		}
+		acc += w
+		ww.cum[j] = acc
+	}
+	if r.weighted == nil {
+		r.weighted = make(map[int]*weightedWindow)
+	}
+	for k, old := range r.weighted {
+		if old.total != r.total {
+			delete(r.weighted, k) // of samples since replaced
+		}
+	}
+	r.weighted[shape] = ww
+	return ww
+}
+
+// pick draws the index of a sample in proportion to its weight.
+func (ww *weightedWindow) pick(rng *rand.Rand) int32 {
+	u := rng.Float64() * ww.cum[len(ww.cum)-1]
+	j, _ := slices.BinarySearch(ww.cum, u) // the first cumulative weight ≥ u
+	if j < len(ww.cum)-1 && ww.cum[j] == u {
+		j++ // u on a boundary belongs to the next sample: [cum[j-1], cum[j])
+	}
+	return ww.idx[min(j, len(ww.idx)-1)]
 }
 
 // sample is c, of the board of the shape code, under a random symmetry.
@@ -146,9 +238,18 @@ func (r *Replay) BoardCounts() map[int]int {
 }
 
 // DrawBoard fills batch with samples of the board of the shape code drawn
-// uniformly from those of the window, each under a random symmetry of
-// the board, as Draw; it fails when the window holds none.
+// uniformly from those of the window (by their surprise with
+// SurpriseWeighting), each under a random symmetry of the board, as
+// Draw; it fails when the window holds none.
 func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error {
+	if r.SurpriseWeighting {
+		if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+			for i := range batch {
+				batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
+			}
+			return nil
+		}
+	}
 	var idx []int32
 	w := r.Window()
 	base := len(r.samples) - w
@@ -160,6 +261,13 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 	if len(idx) == 0 {
 		bw, bh := rules.ShapeDims(shape)
 		return fmt.Errorf("selfplay: the replay window holds no %dx%d sample", bw, bh)
+	}
+	if r.SurpriseWeighting {
+		ww := r.weights(shape, base, idx)
+		for i := range batch {
+			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
+		}
+		return nil
 	}
 	for i := range batch {
 		batch[i] = r.sample(rng, &r.samples[idx[rng.IntN(len(idx))]], shape)
@@ -189,13 +297,21 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 // four words each (rules.WideBitboard, 32 bytes) and its policy in the
 // wide action space (rules.WideActionIndex). A shard is written in
 // version 5 only when one of its samples is wide, so a run on boards of
-// up to 8x8 writes exactly the files it wrote before.
+// up to 8x8 writes exactly the files it wrote before. Version 6 adds the
+// samples' surprise (net.Sample.Surprise) to one of versions 3 to 5: after
+// the tag, the version whose layout its samples have (a uint32, 3, 4 or
+// 5), and every sample has its surprise (float32, 0 for unknown, else a
+// finite KL of at least net.MinSurprise) right after its moves left and
+// final stones. A shard is written in version 6 only when one of its
+// samples has a surprise, so runs without surprise weighting write
+// exactly the files they wrote before.
 const (
-	shardMagic        = "KZRS"
-	shardVersion      = 2 // 1: no generation nor run, still read
-	shardVersionAux   = 3 // version 2 with auxiliary targets
-	shardVersionMixed = 4 // version 3 with a board per sample
-	shardVersionWide  = 5 // version 4 with a two-byte board and wide samples
+	shardMagic           = "KZRS"
+	shardVersion         = 2 // 1: no generation nor run, still read
+	shardVersionAux      = 3 // version 2 with auxiliary targets
+	shardVersionMixed    = 4 // version 3 with a board per sample
+	shardVersionWide     = 5 // version 4 with a two-byte board and wide samples
+	shardVersionSurprise = 6 // a version 3 to 5 layout with a surprise per sample
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
@@ -203,6 +319,8 @@ const (
 	sampleAux     = 2 + 8 // version 3's moves left and final stones
 	wideHeader    = 32 + 32 + 1 + 4 + 2
 	wideAux       = 2 + 32
+	surpriseBytes = 4 // version 6's surprise of a sample
+	layoutBytes   = 4 // version 6's layout version
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
 )
@@ -265,7 +383,8 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // of version 1 without; of version 3 if a sample has auxiliary targets
 // (with tag, or with generation 0 of run 0 if it is nil); of version 4
 // for size 0 (samples of any boards up to 8x8), of version 5 for size 0
-// when a sample is of a board above 8x8. A shard of one size (size > 0)
+// when a sample is of a board above 8x8; of version 6 with one of those
+// layouts (3 at least) when a sample has a surprise. A shard of one size (size > 0)
 // holds samples of that board only: a sample of another board is
 // refused, so that no shard is written that could not be read back.
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
@@ -282,13 +401,14 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		}
 	}
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
-	aux := mixed || slices.ContainsFunc(samples, net.Sample.HasAux)
+	surprise := slices.ContainsFunc(samples, net.Sample.HasSurprise)
+	aux := mixed || surprise || slices.ContainsFunc(samples, net.Sample.HasAux)
 	if aux && tag == nil {
 		tag = &shardTag{}
 	}
 	h := crc32.NewIEEE()
 	bw := bufio.NewWriter(io.MultiWriter(w, h))
-	var hdr [shardHeader + shardTagBytes]byte
+	var hdr [shardHeader + shardTagBytes + layoutBytes]byte
 	copy(hdr[:], shardMagic)
 	binary.LittleEndian.PutUint32(hdr[4:], 1)
 	binary.LittleEndian.PutUint32(hdr[8:], uint32(size))
@@ -308,6 +428,11 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(tag.gen))
 		binary.LittleEndian.PutUint64(hdr[20:], tag.run)
 		n += shardTagBytes
+		if surprise {
+			copy(hdr[n:], hdr[4:8]) // the layout: the version it would be
+			binary.LittleEndian.PutUint32(hdr[4:], shardVersionSurprise)
+			n += layoutBytes
+		}
 	}
 	bw.Write(hdr[:n])
 	for _, s := range samples {
@@ -320,7 +445,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 			bw.WriteByte(s.Position.Size)
 		}
 		if s.IsWide() {
-			writeWideSample(bw, s)
+			writeWideSample(bw, s, surprise)
 			continue
 		}
 		var b [sampleHeader]byte
@@ -336,6 +461,9 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 			binary.LittleEndian.PutUint64(a[2:], s.Final)
 			bw.Write(a[:])
 		}
+		if surprise {
+			writeSurprise(bw, s.Surprise)
+		}
 		writePolicy(bw, s.Policy)
 	}
 	if err := bw.Flush(); err != nil {
@@ -347,9 +475,9 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 	return err
 }
 
-// writeWideSample writes a wide sample of a version 5 shard (after its
-// board).
-func writeWideSample(bw *bufio.Writer, s net.Sample) {
+// writeWideSample writes a wide sample of a version 5 shard, or of a
+// version 6 one with its surprise (after its board).
+func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	var b [wideHeader + wideAux]byte
 	for k := range 4 {
 		binary.LittleEndian.PutUint64(b[8*k:], s.Wide.Black[k])
@@ -363,7 +491,30 @@ func writeWideSample(bw *bufio.Writer, s net.Sample) {
 		binary.LittleEndian.PutUint64(b[73+8*k:], s.WideFinal[k])
 	}
 	bw.Write(b[:])
+	if surprise {
+		writeSurprise(bw, s.Surprise)
+	}
 	writePolicy(bw, s.Policy)
+}
+
+// writeSurprise writes a sample's surprise (version 6).
+func writeSurprise(bw *bufio.Writer, surprise float32) {
+	var b [surpriseBytes]byte
+	binary.LittleEndian.PutUint32(b[:], math.Float32bits(surprise))
+	bw.Write(b[:])
+}
+
+// readSurprise reads the surprise of sample i from the front of body
+// (version 6): 0 (unknown), or finite and at least net.MinSurprise.
+func readSurprise(body []byte, i int) (float32, error) {
+	if len(body) < surpriseBytes {
+		return 0, fmt.Errorf("sample %d: the file ends inside it", i)
+	}
+	v := math.Float32frombits(binary.LittleEndian.Uint32(body))
+	if v != 0 && !(v >= net.MinSurprise && v <= math.MaxFloat32) {
+		return 0, fmt.Errorf("sample %d: surprise %v: want 0 (unknown) or a KL divergence of at least %g", i, v, net.MinSurprise)
+	}
+	return v, nil
 }
 
 // writePolicy writes a sample's policy entries, each its action and its
@@ -429,9 +580,9 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	for i := 0; i < int(h.n); i++ {
 		var s net.Sample
 		if h.wide {
-			s, body, err = decodeWideSample(body, i)
+			s, body, err = decodeWideSample(body, i, h.surprise)
 		} else {
-			s, body, err = decodeSample(body, i, size, h.aux, h.mixed)
+			s, body, err = decodeSample(body, i, size, h.aux, h.mixed, h.surprise)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -448,10 +599,10 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 }
 
 // shardHead is what a shard's header says: whether its samples carry the
-// auxiliary targets, how many there are, its tag (nil for version 1) and
-// the bytes of the samples.
+// auxiliary targets (and their surprise), how many there are, its tag
+// (nil for version 1) and the bytes of the samples.
 type shardHead struct {
-	aux bool
+	aux, surprise bool
 	// mixed: every sample says its board (version 4); wide: in two
 	// bytes, and may be wide (version 5)
 	mixed, wide bool
@@ -475,8 +626,19 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 		return h, errors.New("checksum mismatch (truncated or corrupted)")
 	}
 	v := binary.LittleEndian.Uint32(body[4:])
-	if v < 1 || v > shardVersionWide {
-		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionWide)
+	if v < 1 || v > shardVersionSurprise {
+		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionSurprise)
+	}
+	if v == shardVersionSurprise {
+		at := shardHeader + shardTagBytes
+		if len(body) < at+layoutBytes {
+			return h, errors.New("the file ends inside its header")
+		}
+		layout := binary.LittleEndian.Uint32(body[at:])
+		if layout < shardVersionAux || layout > shardVersionWide {
+			return h, fmt.Errorf("format version %d with samples of version %d, want %d to %d", v, layout, shardVersionAux, shardVersionWide)
+		}
+		h.surprise, v = true, layout
 	}
 	h.aux, h.mixed, h.wide = v >= shardVersionAux, v >= shardVersionMixed, v == shardVersionWide
 	perSample := sampleHeader
@@ -488,6 +650,9 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	}
 	if h.wide {
 		perSample++ // the smallest: a narrow sample with a two-byte board
+	}
+	if h.surprise {
+		perSample += surpriseBytes
 	}
 	s := binary.LittleEndian.Uint32(body[8:])
 	switch {
@@ -509,6 +674,9 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 		h.tag = &shardTag{gen: int(binary.LittleEndian.Uint32(body[0:])), run: binary.LittleEndian.Uint64(body[4:])}
 		body = body[shardTagBytes:]
 	}
+	if h.surprise {
+		body = body[layoutBytes:] // read above
+	}
 	if most := uint64(len(body) / perSample); h.n > most {
 		return h, fmt.Errorf("header claims %d samples, but its %d bytes hold at most %d", h.n, len(body), most)
 	}
@@ -516,10 +684,11 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	return h, nil
 }
 
-// decodeWideSample reads sample i of a version 5 shard from the front of
-// body (its two-byte board first), checked as decodeSample checks, and
-// returns it with the bytes after it.
-func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
+// decodeWideSample reads sample i of a version 5 shard (or of a version
+// 6 one of that layout, with surprise) from the front of body (its
+// two-byte board first), checked as decodeSample checks, and returns it
+// with the bytes after it.
+func decodeWideSample(body []byte, i int, surprise bool) (net.Sample, []byte, error) {
 	if len(body) < 2 {
 		return net.Sample{}, nil, fmt.Errorf("sample %d: the file ends inside it", i)
 	}
@@ -529,7 +698,7 @@ func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
 	case w == 0:
 		return net.Sample{}, nil, fmt.Errorf("sample %d: board %d is no board of %d..%d files and ranks", i, shape, rules.MinSide, rules.MaxSide)
 	case shape < 256:
-		return decodeSample(body[2:], i, shape, true, false)
+		return decodeSample(body[2:], i, shape, true, false, surprise)
 	}
 	body = body[2:]
 	if len(body) < wideHeader+wideAux {
@@ -552,6 +721,13 @@ func decodeWideSample(body []byte, i int) (net.Sample, []byte, error) {
 	}
 	k := int(binary.LittleEndian.Uint16(body[69:]))
 	body = body[wideHeader+wideAux:]
+	if surprise {
+		var err error
+		if s.Surprise, err = readSurprise(body, i); err != nil {
+			return s, nil, err
+		}
+		body = body[surpriseBytes:]
+	}
 	if len(body) < policyEntry*k {
 		return s, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)
 	}
@@ -582,8 +758,9 @@ func checkTargets(s net.Sample, i int) error {
 
 // decodeSample reads sample i from the front of body, checked against
 // the rules, and returns it with the bytes after it; mixed: it starts with
-// its board (size is then 0).
-func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte, error) {
+// its board (size is then 0); surprise: its surprise follows its
+// auxiliary targets (version 6).
+func decodeSample(body []byte, i, size int, aux, mixed, surprise bool) (net.Sample, []byte, error) {
 	perSample := sampleHeader
 	if aux {
 		perSample += sampleAux
@@ -622,6 +799,13 @@ func decodeSample(body []byte, i, size int, aux, mixed bool) (net.Sample, []byte
 	}
 	if err := checkTargets(s, i); err != nil {
 		return s, nil, err
+	}
+	if surprise {
+		var err error
+		if s.Surprise, err = readSurprise(body, i); err != nil {
+			return s, nil, err
+		}
+		body = body[surpriseBytes:]
 	}
 	if len(body) < policyEntry*k {
 		return s, nil, fmt.Errorf("sample %d: the file ends inside its policy of %d entries", i, k)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,6 +151,17 @@ func TestShardRefusesBadSamples(t *testing.T) {
 	}
 }
 
+// withSurprise returns samples with a surprise on those with a policy.
+func withSurprise(samples []net.Sample) []net.Sample {
+	out := slices.Clone(samples)
+	for i := range out {
+		if out[i].Policy != nil {
+			out[i].Surprise = float32(i%5) + 0.5
+		}
+	}
+	return out
+}
+
 // FuzzReadShard: no input makes the shard reader panic or allocate for
 // what is not there, and whatever it accepts is written back to the same
 // bytes. Each input is also read with its checksum recomputed, so that
@@ -180,6 +192,23 @@ func FuzzReadShard(f *testing.F) {
 	f.Add(wide, 0)
 	f.Add(wide, 6)
 	f.Add(resum(wide[:len(wide)-40]), 0)
+	// Version 6, with the samples' surprise, over each layout.
+	for i := range samples {
+		if samples[i].Policy != nil {
+			samples[i].Surprise = 0.25 * float32(i+1)
+		}
+	}
+	for _, c := range []struct {
+		size int
+		tag  *shardTag
+		s    []net.Sample
+	}{{6, nil, samples}, {0, &shardTag{gen: 1, run: 2}, samples}, {0, &shardTag{gen: 4, run: 2}, withSurprise(wideSamples(f))}} {
+		var b bytes.Buffer
+		if err := encodeShard(&b, c.size, c.tag, c.s); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes(), c.size)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
 		if len(data) >= 4 {

@@ -145,9 +145,11 @@ func ParseSchedule(text string) (Schedule, error) {
 
 // at returns the configuration in force at generation gen: c with the
 // settings of its schedule's stage there, and its games giving the
-// targets of the network's auxiliary heads, if it has any.
+// targets of the network's auxiliary heads, if it has any, and the
+// samples' surprise, if the run weights by it.
 func (c Config) at(gen int) Config {
 	c.Game.AuxTargets = c.Net.Aux != 0
+	c.Game.Surprise = c.SurpriseWeighting
 	if st, ok := c.Schedule.At(gen); ok {
 		c.Train.LR = st.LR
 		c.Game.RescoreChildren = st.RescoreChildren

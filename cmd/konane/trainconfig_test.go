@@ -50,6 +50,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		{"--gate-games", "10", "--gate-sims", "8", "--gate-sprt", "-10,20,0.1,0.1"},
 		{"--selfplay=false"},
 		{"--soft-policy"},
+		{"--surprise-weighting"},
 	}
 	dir := t.TempDir()
 	for i, args := range newRuns {
@@ -73,6 +74,7 @@ func TestTrainConfigGolden(t *testing.T) {
 		{"--selfplay=false"},
 		{"--soft-policy"},
 		{"--soft-policy=false"},
+		{"--surprise-weighting"},
 	}
 	base := selfplay.DefaultConfig(6)
 	base.Seed, base.Train.LR, base.Game.RandomPlies, base.Parallel, base.Generations = 3, 0.05, 4, 7, 9

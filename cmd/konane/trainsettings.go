@@ -134,6 +134,8 @@ var trainSettings = []trainSetting{
 		help: "auxiliary heads trained beside the policy and the value: none, ownership (which squares hold a stone at the game's end), moves-left (plies until the end), or both, comma-separated"},
 	{flag: "soft-policy", field: func(c *selfplay.Config) any { return &c.Net.SoftPolicy }, resume: keep,
 		help: "train KataGo's soft policy head beside the policy: a second policy output on the search's target raised to the power 1/4 (training only; play reads the policy alone)"},
+	{flag: "surprise-weighting", field: func(c *selfplay.Config) any { return &c.SurpriseWeighting }, resume: keep,
+		help: "KataGo's policy surprise weighting: training draws each sample with probability half uniform, half in proportion to how much its search's policy surprised the network (KL of the target from the priors)"},
 	{flag: "backend", field: func(c *selfplay.Config) any { return &c.Backend }, resume: keep,
 		help: "the network's arithmetic in self-play: float32 (the same numbers on every CPU) or bf16 (CPUs with AVX512_BF16 only; faster, numbers of bfloat16 precision)"},
 	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep,
