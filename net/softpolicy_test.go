@@ -3,7 +3,9 @@ package net
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -193,5 +195,48 @@ func TestPolicySurprise(t *testing.T) {
 		if got := PolicySurprise(tc.target, tc.prior); math.Abs(float64(got)-tc.want) > 1e-6*max(1, tc.want) {
 			t.Errorf("PolicySurprise(%v, %v) = %v, want %v", tc.target, tc.prior, got, tc.want)
 		}
+	}
+}
+
+// TestOldMultiBoardFile: a multi-board model file written before the soft
+// policy head (testdata/multiboard-fb34b05.safetensors, a tiny network
+// with the auxiliary heads saved by commit fb34b05, with the evaluations
+// of 6x6 and 7x6 positions that build made, bit for bit) loads without
+// the head, under its old architecture name, and evaluates exactly as
+// it did.
+func TestOldMultiBoardFile(t *testing.T) {
+	m, err := Load(filepath.Join("testdata", "multiboard-fb34b05.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.Config(); c.SoftPolicy || c.Arch() != "res8x1gp-v8-e2-own-ml-h7" {
+		t.Fatalf("old multi-board file: %s, soft policy %v", c.Arch(), c.SoftPolicy)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "multiboard-fb34b05.evaluations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	ctx := context.Background()
+	for _, board := range []rules.Board{{W: 6, H: 6}, {W: 7, H: 6, Start: rules.Gap}} {
+		mb, err := m.ForBoard(board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := startEvaluator(t, mb, EvalOptions{Batch: 4})
+		preds, err := e.Evaluate(ctx, nettestutil.BoardPositions(t, board, 6, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range preds {
+			fmt.Fprintf(&b, "%s %d %08x", board, i, math.Float32bits(p.Value))
+			for _, x := range p.Policy {
+				fmt.Fprintf(&b, " %08x", math.Float32bits(x))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if b.String() != string(want) {
+		t.Errorf("the old multi-board file evaluates differently:\n%s\nwant (fb34b05's)\n%s", b.String(), want)
 	}
 }
