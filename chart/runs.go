@@ -58,14 +58,15 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 	black := panel("Black's wins in self-play", "games won by Black (%)", series("Black", pct(func(m runfiles.Metrics) float64 { return m.BlackWinRate })))
 	black.Levels = []Level{{Name: "even (50%)", Y: 50}}
 	losses := []Series{series("policy", func(m runfiles.Metrics) float64 { return m.PolicyLoss }), series("value", func(m runfiles.Metrics) float64 { return m.ValueLoss })}
-	// The auxiliary heads' losses, for a run that trains them (0 in the
-	// generations before they were on, a gap).
+	// The auxiliary heads' and the soft policy head's losses, for a run
+	// that trains them (0 in the generations before they were on, a gap).
 	for _, aux := range []struct {
 		name string
 		f    func(runfiles.Metrics) float64
 	}{
 		{"ownership", func(m runfiles.Metrics) float64 { return m.OwnershipLoss }},
 		{"moves left", func(m runfiles.Metrics) float64 { return m.MovesLeftLoss }},
+		{"soft policy", func(m runfiles.Metrics) float64 { return m.SoftPolicyLoss }},
 	} {
 		for _, m := range all {
 			if aux.f(m) > 0 {

@@ -374,8 +374,9 @@ func lastMetrics(m runfiles.Metrics) map[string]float64 {
 			out[k] = v
 		}
 	}
-	// The auxiliary heads' losses only for a run that trains them.
-	for k, v := range map[string]float64{"ownership_loss": m.OwnershipLoss, "moves_left_loss": m.MovesLeftLoss} {
+	// The auxiliary heads' and the soft policy head's losses only for a
+	// run that trains them.
+	for k, v := range map[string]float64{"ownership_loss": m.OwnershipLoss, "moves_left_loss": m.MovesLeftLoss, "soft_policy_loss": m.SoftPolicyLoss} {
 		if v > 0 && !math.IsInf(v, 0) {
 			out[k] = v
 		}

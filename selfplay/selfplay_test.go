@@ -513,6 +513,19 @@ func TestInitModel(t *testing.T) {
 	if _, err := InitModel(path, plain, 1); err == nil || !strings.Contains(err.Error(), wider.Arch()) {
 		t.Errorf("init without the capture planes from a model with them: %v", err)
 	}
+	// A model gains the soft policy head a run asks for, and loses one the
+	// run does not train.
+	soft := wider
+	soft.SoftPolicy = true
+	if m, err := InitModel(path, soft, 1); err != nil || m.Config() != soft {
+		t.Errorf("init of a run with the soft policy head: %v, %v; want %s", m, err, soft.Arch())
+	}
+	if err := mustNew(t, soft).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := InitModel(path, wider, 1); err != nil || m.Config() != wider {
+		t.Errorf("init of a run without the soft policy head from a model with it: %v, %v; want %s", m, err, wider.Arch())
+	}
 }
 
 func mustNew(t *testing.T, cfg net.Config) *net.Model {

@@ -210,8 +210,9 @@ func TestTrainSettingsAgree(t *testing.T) {
 	}
 }
 
-// TestTrainInit: --init takes the model's network, deeper with --blocks or
-// with the capture planes of --captures; --filters cannot change it.
+// TestTrainInit: --init takes the model's network, deeper with --blocks,
+// with the capture planes of --captures or with the soft policy head of
+// --soft-policy; --filters cannot change it.
 func TestTrainInit(t *testing.T) {
 	got := captureTrainConfig(t)
 	model := filepath.Join(t.TempDir(), "m.safetensors")
@@ -223,13 +224,15 @@ func TestTrainInit(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
 		blocks int
+		soft   bool
 		err    string
 	}{
-		{nil, want.Blocks, ""},
-		{[]string{"--blocks", "3"}, 3, ""},
-		{[]string{"--blocks", "0"}, 0, "--blocks and --captures can only add to it"}, // 0 is a value, not "the model's"
-		{[]string{"--filters", "16"}, 0, "--filters cannot change it"},
-		{[]string{"--resume"}, 0, "holds no run"},
+		{nil, want.Blocks, false, ""},
+		{[]string{"--blocks", "3"}, 3, false, ""},
+		{[]string{"--soft-policy"}, want.Blocks, true, ""},
+		{[]string{"--blocks", "0"}, 0, false, "--blocks and --captures can only add to it"}, // 0 is a value, not "the model's"
+		{[]string{"--filters", "16"}, 0, false, "--filters cannot change it"},
+		{[]string{"--resume"}, 0, false, "holds no run"},
 	} {
 		var out bytes.Buffer
 		args := append([]string{"train", "--run", filepath.Join(t.TempDir(), "run"), "--size", "6", "--init", model}, tc.args...)
@@ -243,7 +246,7 @@ func TestTrainInit(t *testing.T) {
 			t.Errorf("%v: %v\n%s", tc.args, err, out.String())
 		default:
 			w := want
-			w.Blocks = tc.blocks
+			w.Blocks, w.SoftPolicy = tc.blocks, tc.soft
 			if got.Net != w || got.Init != model {
 				t.Errorf("%v: net %+v init %q, want %+v %q", tc.args, got.Net, got.Init, w, model)
 			}
