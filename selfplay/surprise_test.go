@@ -290,22 +290,27 @@ func countChildren(g Game) int {
 	return n
 }
 
-// TestSurpriseRun: a run with surprise weighting writes its samples'
-// surprise in its shards (version 6), reads them back into its replay
-// on resuming, and its saved configuration says so; a resume without it
-// keeps it.
+// TestSurpriseRun: a run with surprise weighting and the soft policy head
+// writes its samples' surprise in its shards (version 6), reads them back
+// into its replay on resuming, and its saved configuration says so (a
+// resume without it is refused); its models have the head and
+// metrics.csv its loss; and the resumed run is the uninterrupted one, bit
+// for bit.
 func TestSurpriseRun(t *testing.T) {
 	cfg := tinyConfig()
-	cfg.SurpriseWeighting = true
+	cfg.SurpriseWeighting, cfg.Net.SoftPolicy = true, true
+	cfg.Generations = 2
+	whole := t.TempDir()
+	mustRun(t, whole, cfg)
 	cfg.Generations = 1
 	dir := t.TempDir()
 	mustRun(t, dir, cfg)
 	saved, err := NewRunDir(dir).ReadConfig()
-	if err != nil || !saved.SurpriseWeighting {
-		t.Fatalf("saved surprise weighting %v, %v", saved.SurpriseWeighting, err)
+	if err != nil || !saved.SurpriseWeighting || !saved.Net.SoftPolicy {
+		t.Fatalf("saved surprise weighting %v, soft policy %v, %v", saved.SurpriseWeighting, saved.Net.SoftPolicy, err)
 	}
-	if diff := ResumeDiff(saved, tinyConfig()); !strings.Contains(diff, "surprise_weighting") {
-		t.Errorf("resuming without surprise weighting: diff %q", diff)
+	if diff := ResumeDiff(saved, tinyConfig()); !strings.Contains(diff, "surprise_weighting") || !strings.Contains(diff, "SoftPolicy") {
+		t.Errorf("resuming without surprise weighting and the soft policy head: diff %q", diff)
 	}
 	saved.Generations = 2
 	mustRun(t, dir, saved)
@@ -330,5 +335,17 @@ func TestSurpriseRun(t *testing.T) {
 		if known == 0 {
 			t.Errorf("%s: no sample has a surprise", gen)
 		}
+		if other, err := os.ReadFile(filepath.Join(whole, "replay", gen)); err != nil || !bytes.Equal(other, data) {
+			t.Errorf("%s differs between the whole and the resumed run (%v)", gen, err)
+		}
+	}
+	sameOutputs(t, whole, dir)
+	m, err := net.Load(filepath.Join(dir, "models", "gen-000002.safetensors"))
+	if err != nil || !m.Config().SoftPolicy {
+		t.Fatalf("model: %v, %v; want the soft policy head", m, err)
+	}
+	ms, err := ReadMetrics(filepath.Join(dir, "metrics.csv"))
+	if err != nil || len(ms) != 2 || !(ms[0].SoftPolicyLoss > 0 && ms[1].SoftPolicyLoss > 0) {
+		t.Fatalf("metrics: %+v, %v; want the soft policy loss", ms, err)
 	}
 }
