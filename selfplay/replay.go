@@ -384,9 +384,10 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // (with tag, or with generation 0 of run 0 if it is nil); of version 4
 // for size 0 (samples of any boards up to 8x8), of version 5 for size 0
 // when a sample is of a board above 8x8; of version 6 with one of those
-// layouts (3 at least) when a sample has a surprise. A shard of one size (size > 0)
-// holds samples of that board only: a sample of another board is
-// refused, so that no shard is written that could not be read back.
+// layouts (3 at least) when a sample has a surprise. A shard of one size
+// (size > 0) holds samples of that board only: a sample of another board
+// is refused, as is a surprise out of range in a shard of version 6, so
+// that no shard is written that could not be read back.
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	mixed := size == 0
 	if !mixed {
@@ -402,6 +403,11 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 	}
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
 	surprise := slices.ContainsFunc(samples, net.Sample.HasSurprise)
+	for i, s := range samples {
+		if err := checkSurprise(s.Surprise, i); surprise && err != nil {
+			return fmt.Errorf("selfplay: replay shard: %w", err)
+		}
+	}
 	aux := mixed || surprise || slices.ContainsFunc(samples, net.Sample.HasAux)
 	if aux && tag == nil {
 		tag = &shardTag{}
@@ -511,10 +517,19 @@ func readSurprise(body []byte, i int) (float32, error) {
 		return 0, fmt.Errorf("sample %d: the file ends inside it", i)
 	}
 	v := math.Float32frombits(binary.LittleEndian.Uint32(body))
-	if v != 0 && !(v >= net.MinSurprise && v <= math.MaxFloat32) {
-		return 0, fmt.Errorf("sample %d: surprise %v: want 0 (unknown) or a KL divergence of at least %g", i, v, net.MinSurprise)
+	if err := checkSurprise(v, i); err != nil {
+		return 0, err
 	}
 	return v, nil
+}
+
+// checkSurprise reports a surprise that no sample has (net.Sample.Surprise):
+// neither 0 (unknown) nor finite and at least net.MinSurprise.
+func checkSurprise(v float32, i int) error {
+	if v != 0 && !(v >= net.MinSurprise && v <= math.MaxFloat32) {
+		return fmt.Errorf("sample %d: surprise %v: want 0 (unknown) or a KL divergence of at least %g", i, v, net.MinSurprise)
+	}
+	return nil
 }
 
 // writePolicy writes a sample's policy entries, each its action and its

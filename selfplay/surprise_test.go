@@ -230,6 +230,12 @@ func TestSurpriseShard(t *testing.T) {
 	if _, _, err := decodeShard(resum(good[:at+2+4]), 6); err == nil || !strings.Contains(err.Error(), "ends inside its header") {
 		t.Errorf("a header cut in its layout: %v", err)
 	}
+	// Such a surprise is not written either.
+	bad := append([]net.Sample(nil), samples...)
+	bad[2].Surprise = float32(math.Inf(1))
+	if err := encodeShard(&b, 6, nil, bad); err == nil || !strings.Contains(err.Error(), "sample 2: surprise +Inf") {
+		t.Errorf("writing an infinite surprise: %v", err)
+	}
 }
 
 // TestPlayGameSurprise: with GameConfig.Surprise every full search's
