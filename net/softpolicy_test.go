@@ -179,8 +179,8 @@ func TestSoftPolicyOldFiles(t *testing.T) {
 }
 
 // TestPolicySurprise: the surprise is KL(target ‖ prior) in nats over the
-// target's moves, a prior below 1e-6 counted as 1e-6, at least
-// MinSurprise (a search that agreed with its priors).
+// target's moves, a prior below 1e-6 counted as 1e-6, 0 for a search
+// that agreed with its priors.
 func TestPolicySurprise(t *testing.T) {
 	for _, tc := range []struct {
 		target, prior []float32
@@ -188,11 +188,11 @@ func TestPolicySurprise(t *testing.T) {
 	}{
 		{[]float32{0.5, 0.5}, []float32{0.25, 0.75}, 0.5*math.Log(2) + 0.5*math.Log(0.5/0.75)},
 		{[]float32{1, 0, 0}, []float32{0.2, 0.3, 0.5}, math.Log(5)},
-		{[]float32{0.25, 0.75}, []float32{0.25, 0.75}, MinSurprise},
-		{[]float32{1}, []float32{1}, MinSurprise},
+		{[]float32{0.25, 0.75}, []float32{0.25, 0.75}, 0},
+		{[]float32{1}, []float32{1}, 0},
 		{[]float32{0, 1}, []float32{1, 0}, math.Log(1e6)},
 	} {
-		if got := PolicySurprise(tc.target, tc.prior); math.Abs(float64(got)-tc.want) > 1e-6*max(1, tc.want) {
+		if got := PolicySurprise(tc.target, tc.prior); math.Abs(got-tc.want) > 1e-6*max(1, tc.want) {
 			t.Errorf("PolicySurprise(%v, %v) = %v, want %v", tc.target, tc.prior, got, tc.want)
 		}
 	}

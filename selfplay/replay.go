@@ -36,17 +36,17 @@ import (
 // SurpriseWeighting draws samples by KataGo's policy surprise weighting
 // instead of uniformly: among the samples a draw picks from (the window,
 // or its samples of one board for DrawBoard), sample i with probability
-// proportional to
-//
-//	w_i = 0.5 + 0.5·s_i/s̄,
-//
-// s_i its surprise (net.Sample.Surprise) and s̄ the mean surprise of
-// those samples whose surprise is known; a sample whose surprise is not
-// known (an older shard's, a value-only sample) has w_i = 1, as if its
-// surprise were the mean. With every surprise known this is half the
-// probability uniform and half in proportion to the surprise; the mean
-// weight is 1, so a board's share of the steps stays its share of the
-// window. Off, a draw is exactly what it was before the setting.
+// proportional to its net.Sample.SurpriseWeight w_i, given it at the end
+// of its game (0.5 + 0.5·s_i/s̄, s̄ the mean surprise of that game's full
+// searches: GameConfig.Surprise); a sample whose weight is not known (an
+// older shard's, a value-only sample) has w_i = 1. A game's known
+// weights sum to their count, so every game keeps its share of the draws
+// and a board its share of the window, and no sample weighs more than
+// about half its game's length. KataGo writes a sample into its training
+// data floor(w) times and once more with probability frac(w), then
+// shuffles: it is drawn w times in expectation, as here (its window
+// counts the rows written, this one the samples). Off, a draw is exactly
+// what it was before the setting.
 type Replay struct {
 	Size              int
 	MinWindow         int // c: the window while the run is young
@@ -80,7 +80,7 @@ type compactSample struct {
 	movesLeft    uint16 // auxiliary targets (net.Sample)
 	final        uint64
 	shape        uint16  // the board (rules.ShapeCode) in a multi-board buffer
-	surprise     float32 // net.Sample.Surprise (0: unknown)
+	weight       float32 // net.Sample.SurpriseWeight (0: unknown)
 	// wide holds the position and final stones of a board no Position
 	// holds (black, white and final are then zero); nil otherwise.
 	wide *wideStones
@@ -122,7 +122,7 @@ func (r *Replay) Add(samples []net.Sample) {
 		c := compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
 			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: uint16(s.Shape()),
-			surprise: s.Surprise,
+			weight: s.SurpriseWeight,
 		}
 		if s.IsWide() {
 			c.turn, c.wide = s.Wide.Turn, &wideStones{s.Wide.Black, s.Wide.White, s.WideFinal}
@@ -167,20 +167,12 @@ func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
 			idx[i] = int32(base + i)
 		}
 	}
-	var sum float64
-	known := 0
-	for _, k := range idx {
-		if s := r.samples[k].surprise; s > 0 {
-			sum += float64(s)
-			known++
-		}
-	}
 	ww := &weightedWindow{total: r.total, idx: idx, cum: make([]float64, len(idx))}
 	var acc float64
 	for j, k := range idx {
 		w := 1.0
-		if s := r.samples[k].surprise; s > 0 && sum > 0 {
-			w = 0.5 + 0.5*float64(s)*float64(known)/sum
+		if s := r.samples[k].weight; s > 0 {
+			w = float64(s)
 		}
 		acc += w
 		ww.cum[j] = acc
@@ -298,12 +290,12 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 // wide action space (rules.WideActionIndex). A shard is written in
 // version 5 only when one of its samples is wide, so a run on boards of
 // up to 8x8 writes exactly the files it wrote before. Version 6 adds the
-// samples' surprise (net.Sample.Surprise) to one of versions 3 to 5: after
-// the tag, the version whose layout its samples have (a uint32, 3, 4 or
-// 5), and every sample has its surprise (float32, 0 for unknown, else a
-// finite KL of at least net.MinSurprise) right after its moves left and
-// final stones. A shard is written in version 6 only when one of its
-// samples has a surprise, so runs without surprise weighting write
+// samples' surprise weight (net.Sample.SurpriseWeight) to one of versions
+// 3 to 5: after the tag, the version whose layout its samples have (a
+// uint32, 3, 4 or 5), and every sample has its surprise weight (float32,
+// 0 for unknown, else in [net.MinSurpriseWeight, net.MaxSurpriseWeight])
+// right after its moves left and final stones. A shard is written in
+// version 6 only when one of its samples has a surprise weight, so runs without surprise weighting write
 // exactly the files they wrote before.
 const (
 	shardMagic           = "KZRS"
@@ -311,7 +303,7 @@ const (
 	shardVersionAux      = 3 // version 2 with auxiliary targets
 	shardVersionMixed    = 4 // version 3 with a board per sample
 	shardVersionWide     = 5 // version 4 with a two-byte board and wide samples
-	shardVersionSurprise = 6 // a version 3 to 5 layout with a surprise per sample
+	shardVersionSurprise = 6 // a version 3 to 5 layout with a surprise weight per sample
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
@@ -319,7 +311,7 @@ const (
 	sampleAux     = 2 + 8 // version 3's moves left and final stones
 	wideHeader    = 32 + 32 + 1 + 4 + 2
 	wideAux       = 2 + 32
-	surpriseBytes = 4 // version 6's surprise of a sample
+	surpriseBytes = 4 // version 6's surprise weight of a sample
 	layoutBytes   = 4 // version 6's layout version
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
@@ -402,9 +394,9 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		}
 	}
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
-	surprise := slices.ContainsFunc(samples, net.Sample.HasSurprise)
+	surprise := slices.ContainsFunc(samples, net.Sample.HasSurpriseWeight)
 	for i, s := range samples {
-		if err := checkSurprise(s.Surprise, i); surprise && err != nil {
+		if err := checkSurprise(s.SurpriseWeight, i); surprise && err != nil {
 			return fmt.Errorf("selfplay: replay shard: %w", err)
 		}
 	}
@@ -468,7 +460,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 			bw.Write(a[:])
 		}
 		if surprise {
-			writeSurprise(bw, s.Surprise)
+			writeSurprise(bw, s.SurpriseWeight)
 		}
 		writePolicy(bw, s.Policy)
 	}
@@ -498,7 +490,7 @@ func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	}
 	bw.Write(b[:])
 	if surprise {
-		writeSurprise(bw, s.Surprise)
+		writeSurprise(bw, s.SurpriseWeight)
 	}
 	writePolicy(bw, s.Policy)
 }
@@ -523,11 +515,12 @@ func readSurprise(body []byte, i int) (float32, error) {
 	return v, nil
 }
 
-// checkSurprise reports a surprise that no sample has (net.Sample.Surprise):
-// neither 0 (unknown) nor finite and at least net.MinSurprise.
+// checkSurprise reports a surprise weight that no sample has
+// (net.Sample.SurpriseWeight): neither 0 (unknown) nor in
+// [net.MinSurpriseWeight, net.MaxSurpriseWeight].
 func checkSurprise(v float32, i int) error {
-	if v != 0 && !(v >= net.MinSurprise && v <= math.MaxFloat32) {
-		return fmt.Errorf("sample %d: surprise %v: want 0 (unknown) or a KL divergence of at least %g", i, v, net.MinSurprise)
+	if v != 0 && !(v >= net.MinSurpriseWeight && v <= net.MaxSurpriseWeight) {
+		return fmt.Errorf("sample %d: surprise weight %v: want 0 (unknown) or %g to %g", i, v, net.MinSurpriseWeight, net.MaxSurpriseWeight)
 	}
 	return nil
 }
@@ -738,7 +731,7 @@ func decodeWideSample(body []byte, i int, surprise bool) (net.Sample, []byte, er
 	body = body[wideHeader+wideAux:]
 	if surprise {
 		var err error
-		if s.Surprise, err = readSurprise(body, i); err != nil {
+		if s.SurpriseWeight, err = readSurprise(body, i); err != nil {
 			return s, nil, err
 		}
 		body = body[surpriseBytes:]
@@ -817,7 +810,7 @@ func decodeSample(body []byte, i, size int, aux, mixed, surprise bool) (net.Samp
 	}
 	if surprise {
 		var err error
-		if s.Surprise, err = readSurprise(body, i); err != nil {
+		if s.SurpriseWeight, err = readSurprise(body, i); err != nil {
 			return s, nil, err
 		}
 		body = body[surpriseBytes:]

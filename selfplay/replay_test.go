@@ -156,7 +156,7 @@ func withSurprise(samples []net.Sample) []net.Sample {
 	out := slices.Clone(samples)
 	for i := range out {
 		if out[i].Policy != nil {
-			out[i].Surprise = float32(i%5) + 0.5
+			out[i].SurpriseWeight = float32(i%5) + 0.5
 		}
 	}
 	return out
@@ -195,7 +195,7 @@ func FuzzReadShard(f *testing.F) {
 	// Version 6, with the samples' surprise, over each layout.
 	for i := range samples {
 		if samples[i].Policy != nil {
-			samples[i].Surprise = 0.25 * float32(i+1)
+			samples[i].SurpriseWeight = 0.5 + 0.25*float32(i)
 		}
 	}
 	for _, c := range []struct {
