@@ -70,18 +70,24 @@ const (
 	MaxSurpriseWeight = 0.5 + 0.5*rules.MaxSide*rules.MaxSide
 )
 
-// PolicySurprise returns how much a search's policy target surprised the
-// network (KataGo's policy surprise): KL(target ‖ prior) = Σ
-// target·ln(target/prior) in nats over the moves the target has, target
-// and prior per legal move in the same order (len(prior) ≥ len(target)),
-// a prior below 1e-6 counted as 1e-6 (so that one underflowed prior does
-// not make a sample all but the only one drawn); at least 0.
-func PolicySurprise(target, prior []float32) float64 {
+// PolicySurprise returns how much a policy target surprised the network
+// (KataGo's policy surprise): KL(target ‖ prior) = Σ
+// target·ln(target/prior) in nats over the actions target has, prior
+// the network's priors of the position's legal moves; an action of
+// target that prior lacks counts as a prior of 0, and a prior below 1e-6
+// as 1e-6 (so that one underflowed prior does not make a sample all but
+// the only one drawn). It is at least 0.
+func PolicySurprise(target, prior []ActionProb) float64 {
 	var kl float64
-	for i, t := range target {
-		if t > 0 {
-			kl += float64(t) * math.Log(float64(t)/max(float64(prior[i]), 1e-6))
+	for _, t := range target {
+		if t.Prob <= 0 {
+			continue
 		}
+		p := 0.0
+		if k := slices.IndexFunc(prior, func(q ActionProb) bool { return q.Action == t.Action }); k >= 0 {
+			p = float64(prior[k].Prob)
+		}
+		kl += float64(t.Prob) * math.Log(float64(t.Prob)/max(p, 1e-6))
 	}
 	return max(kl, 0)
 }

@@ -70,8 +70,9 @@ type GameConfig struct {
 	AuxTargets bool `json:",omitempty"`
 	// Surprise gives every full search's sample its weight in KataGo's
 	// policy surprise weighting (net.Sample.SurpriseWeight), at the end
-	// of the game: 0.5 + 0.5·s/s̄, s the sample's net.PolicySurprise
-	// (of its policy target against the root's priors, those of the
+	// of the game: 0.5 + 0.5·s/s̄, s the sample's net.PolicySurprise (of
+	// the policy target it trains, rescoring's exact one where it
+	// replaces the search's, against the root's priors, those of the
 	// network that played the game) and s̄ the mean of the game's full
 	// searches' (setSurpriseWeights). A run sets it from
 	// Config.SurpriseWeighting; it is not a setting of its own.
@@ -135,7 +136,7 @@ type Game struct {
 func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uint64) (Game, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5e1f))
 	var g Game
-	var surprise []float64 // of the full searches' samples, g.Samples[:len(surprise)]
+	var priors [][]net.ActionProb // of the full searches' samples, g.Samples[:len(priors)]
 	var err error
 	if cfg.Board.W > 0 && !cfg.Board.Narrow() {
 		weval, ok := eval.(mcts.WideEvaluator)
@@ -151,7 +152,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 			return Game{}, fmt.Errorf("selfplay: %w", err)
 		}
 		w, h := cfg.Board.W, cfg.Board.H
-		g, surprise, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.WidePosition, res mcts.WideResult) net.Sample {
+		g, priors, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.WidePosition, res mcts.WideResult) net.Sample {
 			out := net.Sample{Wide: p, Policy: make([]net.ActionProb, 0, len(res.Moves))}
 			for i, m := range res.Moves {
 				if res.Policy[i] > 0 {
@@ -173,7 +174,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		if err != nil {
 			return Game{}, fmt.Errorf("selfplay: %w", err)
 		}
-		g, surprise, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.Position, res mcts.Result) net.Sample {
+		g, priors, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.Position, res mcts.Result) net.Sample {
 			return net.Sample{Position: p, Policy: actionPolicy(res, int(p.Size))}
 		}, func(s *net.Sample, final rules.Position) { s.Final = final.Black | final.White })
 		if err != nil {
@@ -186,7 +187,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	if err != nil {
 		return Game{}, err
 	}
-	setSurpriseWeights(g.Samples[:len(surprise)], surprise)
+	setSurpriseWeights(g.Samples[:len(priors)], priors)
 	if cfg.RescoreStones > 0 {
 		tag := fmt.Sprintf("%d of %d samples", n, played)
 		switch {
@@ -216,16 +217,19 @@ type selfplayGame[P, M any] interface {
 
 // playGame is PlayGame's game on positions P with moves M: run is the
 // search's Run, sample makes a full search's sample (its position and
-// policy), final gives a sample the stones that ended the game.
+// policy), final gives a sample the stones that ended the game. With
+// cfg.Surprise it also returns the root's priors of each sample (as a
+// policy of every legal move whose prior is above 0), for
+// setSurpriseWeights once the targets are final.
 func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, run func(context.Context, P, mcts.RunOptions) (mcts.ResultOf[M], error),
 	game selfplayGame[P, M], cfg GameConfig, rng *rand.Rand, seed uint64,
-	sample func(P, mcts.ResultOf[M]) net.Sample, final func(*net.Sample, P)) (Game, []float64, error) {
+	sample func(P, mcts.ResultOf[M]) net.Sample, final func(*net.Sample, P)) (Game, [][]net.ActionProb, error) {
 	game.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
-	var searched []searchValue // of each sample
-	var plies []int            // of each sample
-	var turns []rules.Color    // of each sample
-	var surprise []float64     // of each sample (cfg.Surprise)
+	var searched []searchValue    // of each sample
+	var plies []int               // of each sample
+	var turns []rules.Color       // of each sample
+	var priors [][]net.ActionProb // of each sample (cfg.Surprise)
 	if c := cfg.RandomPlies; c > 0 {
 		for range rng.IntN(c + 1) {
 			moves := game.Position().LegalMoves(nil)
@@ -249,7 +253,11 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 		if full {
 			samples = append(samples, sample(pos, res))
 			if cfg.Surprise {
-				surprise = append(surprise, net.PolicySurprise(res.Policy, res.Prior))
+				// The root's priors as a sample's policy: kept until the
+				// game's targets are final (rescoring changes some).
+				pr := res
+				pr.Policy = res.Prior
+				priors = append(priors, sample(pos, pr).Policy)
 			}
 			searched = append(searched, searchValue{res.Value, res.Proven})
 			plies = append(plies, ply)
@@ -273,7 +281,7 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 			final(&samples[i], game.Position())
 		}
 	}
-	return Game{Record: game.Record(), Samples: samples, Winner: winner, Plies: game.Len()}, surprise, nil
+	return Game{Record: game.Record(), Samples: samples, Winner: winner, Plies: game.Len()}, priors, nil
 }
 
 // newGame starts a game on the board: Board if set, else Size×Size.
@@ -334,16 +342,20 @@ func searchComment(sims int, value float32, proven, full bool) string {
 }
 
 // setSurpriseWeights gives a game's full searches' samples their
-// SurpriseWeight from their surprise (net.PolicySurprise), as KataGo
+// SurpriseWeight from their surprise, net.PolicySurprise of the policy
+// target they train (the search's, or rescoring's exact one) against
+// the root's priors of the sample's position, as KataGo
 // shares out a game's weight among its full searches (play.cpp, with its
 // valueSurpriseDataWeight 0): w = 0.5 + 0.5·s/s̄, s̄ the mean surprise of
 // the game's full searches, so that their weights sum to their count and
 // none exceeds half their count plus 0.5; all 1 when s̄ is 0 (no search
 // surprised the network; KataGo then gives them 0.5).
-func setSurpriseWeights(samples []net.Sample, surprise []float64) {
+func setSurpriseWeights(samples []net.Sample, priors [][]net.ActionProb) {
+	surprise := make([]float64, len(samples))
 	var sum float64
-	for _, s := range surprise {
-		sum += s
+	for i, s := range samples {
+		surprise[i] = net.PolicySurprise(s.Policy, priors[i])
+		sum += surprise[i]
 	}
 	for i := range samples {
 		w := 1.0

@@ -235,17 +235,26 @@ func TestSurpriseShard(t *testing.T) {
 // TestPlayGameSurprise: with GameConfig.Surprise every full search's
 // sample has the weight of KataGo's surprise weighting within its game,
 // 0.5 + 0.5·s/s̄ with s its surprise, ln n − H(target) against the n
-// uniform priors of mcts.Uniform, and s̄ the game's mean, so that the
-// game's weights sum to their count; without it no sample has one;
-// either way the game and its targets are the same.
+// uniform priors of mcts.Uniform, of the target it trains (rescoring's
+// where it replaced the search's), and s̄ the game's mean, so that the
+// game's weights sum to their count; the rescored children have none;
+// without it no sample has one; either way the game and its targets are
+// the same.
 func TestPlayGameSurprise(t *testing.T) {
 	cfg := tinyConfig()
 	ctx := context.Background()
 	game := cfg.at(1).Game
-	game.RescoreStones, game.RescoreChildren = 0, 0
+	game.RescoreChildren = 2
+	game.MCTS.Solver = false // the search's targets, not the solver's, before rescoring
+	if game.RescoreStones < 16 {
+		t.Fatalf("rescoring up to %d stones: the test wants every 4x4 position rescored", game.RescoreStones)
+	}
 	cfg.SurpriseWeighting = true
 	with := game
 	with.Surprise = cfg.at(1).Game.Surprise
+	unscored := with
+	unscored.RescoreStones, unscored.RescoreChildren = 0, 0
+	changed := 0
 	for seed := uint64(11); seed < 14; seed++ {
 		plain, err := PlayGame(ctx, mcts.Uniform{}, game, seed)
 		if err != nil {
@@ -254,6 +263,16 @@ func TestPlayGameSurprise(t *testing.T) {
 		g, err := PlayGame(ctx, mcts.Uniform{}, with, seed)
 		if err != nil {
 			t.Fatal(err)
+		}
+		u, err := PlayGame(ctx, mcts.Uniform{}, unscored, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGameWeights(t, g, seed)
+		for i, s := range u.Samples {
+			if !reflect.DeepEqual(s.Policy, g.Samples[i].Policy) {
+				changed++
+			}
 		}
 		if !reflect.DeepEqual(g.Record.Moves, plain.Record.Moves) || len(g.Samples) != len(plain.Samples) {
 			t.Fatal("recording the surprise changed the game")
@@ -268,6 +287,9 @@ func TestPlayGameSurprise(t *testing.T) {
 				t.Fatalf("sample %d: targets differ with the surprise", i)
 			}
 		}
+	}
+	if changed == 0 {
+		t.Fatal("rescoring changed no policy target: the test needs some")
 	}
 }
 
