@@ -600,8 +600,16 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	if len(body) != 0 {
 		return nil, nil, errors.New("trailing bytes after the last sample")
 	}
+	// What the writer never writes (encodeShard) is refused, so that
+	// every shard read is written back to the same bytes.
 	if h.wide && !slices.ContainsFunc(out, net.Sample.IsWide) {
 		return nil, nil, fmt.Errorf("format version %d without a sample of a board above %dx%d (version %d holds those)", shardVersionWide, rules.MaxSize, rules.MaxSize, shardVersionMixed)
+	}
+	if h.surprise && !slices.ContainsFunc(out, net.Sample.HasSurpriseWeight) {
+		return nil, nil, fmt.Errorf("format version %d without a sample of known surprise weight (it is written in the version of its layout)", shardVersionSurprise)
+	}
+	if h.aux && !h.mixed && !h.surprise && !slices.ContainsFunc(out, net.Sample.HasAux) {
+		return nil, nil, fmt.Errorf("format version %d without a sample of auxiliary targets (version %d holds those)", shardVersionAux, shardVersion)
 	}
 	return out, h.tag, nil
 }
@@ -633,10 +641,11 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return h, errors.New("checksum mismatch (truncated or corrupted)")
 	}
-	v := binary.LittleEndian.Uint32(body[4:])
-	if v < 1 || v > shardVersionSurprise {
-		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionSurprise)
+	version := binary.LittleEndian.Uint32(body[4:])
+	if version < 1 || version > shardVersionSurprise {
+		return h, fmt.Errorf("format version %d, want 1 to %d", version, shardVersionSurprise)
 	}
+	v := version // the layout of the samples
 	if v == shardVersionSurprise {
 		at := shardHeader + shardTagBytes
 		if len(body) < at+layoutBytes {
@@ -665,7 +674,7 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	s := binary.LittleEndian.Uint32(body[8:])
 	switch {
 	case size == 0 && !h.mixed:
-		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d or %d", shapeName(int(s)), v, shardVersionMixed, shardVersionWide)
+		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d to %d", shapeName(int(s)), version, shardVersionMixed, shardVersionSurprise)
 	case size != 0 && h.mixed:
 		return h, fmt.Errorf("holds the samples of several boards (a multi-board run's), want %s ones", shapeName(size))
 	case s != uint32(size) || h.mixed != (s == 0):

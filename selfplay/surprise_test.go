@@ -221,6 +221,36 @@ func TestSurpriseShard(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
+	// What the writer never writes: version 6 without a known surprise
+	// weight, version 3 without auxiliary targets. And a multi-board run
+	// is told the version of a one-board shard, not its layout's.
+	one := withoutSurprise(samples)
+	one[0].SurpriseWeight, one[0].MovesLeft = 1, 0
+	var ob bytes.Buffer
+	if err := encodeShard(&ob, 6, nil, one); err != nil {
+		t.Fatal(err)
+	}
+	unknown := append([]byte(nil), ob.Bytes()...)
+	f32(0)(unknown)
+	if _, _, err := decodeShard(resum(unknown), 6); err == nil || !strings.Contains(err.Error(), "format version 6 without a sample of known surprise weight") {
+		t.Errorf("version 6 without a known surprise weight: %v", err)
+	}
+	one[0].SurpriseWeight, one[0].MovesLeft, one[0].Final = 0, 1, one[0].Position.Black
+	ob.Reset()
+	if err := encodeShard(&ob, 6, nil, one); err != nil {
+		t.Fatal(err)
+	}
+	noAux := append([]byte(nil), ob.Bytes()...)
+	if v := binary.LittleEndian.Uint32(noAux[4:]); v != shardVersionAux {
+		t.Fatalf("a shard with auxiliary targets has version %d", v)
+	}
+	u32(at+sampleHeader, 0)(noAux) // the first sample's moves left (and half its final stones)
+	if _, _, err := decodeShard(resum(noAux), 6); err == nil || !strings.Contains(err.Error(), "format version 3 without a sample of auxiliary targets") {
+		t.Errorf("version 3 without auxiliary targets: %v", err)
+	}
+	if _, _, err := decodeShard(good, 0); err == nil || !strings.Contains(err.Error(), "(6, format version 6): a multi-board run reads only its own shards, of version 4 to 6") {
+		t.Errorf("a one-board shard of version 6 read by a multi-board run: %v", err)
+	}
 	if _, _, err := decodeShard(resum(good[:at+2+4]), 6); err == nil || !strings.Contains(err.Error(), "ends inside its header") {
 		t.Errorf("a header cut in its layout: %v", err)
 	}
