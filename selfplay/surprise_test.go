@@ -433,7 +433,7 @@ func TestSurpriseRun(t *testing.T) {
 		t.Fatalf("model: %v, %v; want the soft policy head", m, err)
 	}
 	ms, err := ReadMetrics(filepath.Join(dir, "metrics.csv"))
-	if err != nil || len(ms) != 2 || !(ms[0].SoftPolicyLoss > 0 && ms[1].SoftPolicyLoss > 0) {
+	if err != nil || len(ms) != 2 || !(ms[0].SoftPolicyKL > 0 && ms[1].SoftPolicyKL > 0) {
 		t.Fatalf("metrics: %+v, %v; want the soft policy loss", ms, err)
 	}
 }
