@@ -437,3 +437,40 @@ func TestSurpriseRun(t *testing.T) {
 		t.Fatalf("metrics: %+v, %v; want the soft policy loss", ms, err)
 	}
 }
+
+// TestSurpriseRunDraws: a run with surprise weighting trains on draws by
+// weight (its loop's replay has SurpriseWeighting): its first generation
+// plays the games of the same run without it, the same samples but for
+// their weights, and trains another model from them.
+func TestSurpriseRunDraws(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Generations = 1
+	plain := t.TempDir()
+	mustRun(t, plain, cfg)
+	cfg.SurpriseWeighting = true
+	weighted := t.TempDir()
+	mustRun(t, weighted, cfg)
+	var samples [2][]net.Sample
+	for i, dir := range []string{plain, weighted} {
+		data, err := os.ReadFile(filepath.Join(dir, "replay", "gen-000001.shard"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if samples[i], _, err = decodeShard(data, cfg.Size); err != nil {
+			t.Fatal(err)
+		}
+	}
+	known := 0
+	for i := range samples[1] {
+		if samples[1][i].HasSurpriseWeight() {
+			known++
+		}
+		samples[1][i].SurpriseWeight = 0
+	}
+	if known == 0 || !reflect.DeepEqual(samples[0], samples[1]) {
+		t.Fatalf("%d samples of known weight; the same samples otherwise: %v", known, reflect.DeepEqual(samples[0], samples[1]))
+	}
+	if reflect.DeepEqual(latestOutputs(t, plain), latestOutputs(t, weighted)) {
+		t.Error("the run with surprise weighting trained the model of the run without it: its draws were not weighted")
+	}
+}
