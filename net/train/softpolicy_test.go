@@ -198,7 +198,7 @@ func TestSoftPolicyLossByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	batch := randomSamples(5, 4, 9)
-	batch[1].Policy = nil // a value-only sample
+	batch[1].Policy = nil     // a value-only sample
 	for _, s := range batch { // targets summing to 1, as the games'
 		var sum float32
 		for _, ap := range s.Policy {
