@@ -142,10 +142,7 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	w := r.Window()
 	base := len(r.samples) - w
 	if r.SurpriseWeighting && w > 0 {
-		ww := r.weights(0, base, nil)
-		for i := range batch {
-			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], r.Size)
-		}
+		r.drawWeighted(rng, r.weights(0, base, nil), r.Size, batch)
 		return
 	}
 	for i := range batch {
@@ -158,7 +155,7 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 // cached as those of board shape (0 for the whole window) until the
 // samples change.
 func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
-	if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+	if ww := r.cachedWeights(shape); ww != nil {
 		return ww
 	}
 	if idx == nil {
@@ -187,6 +184,24 @@ func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
 	}
 	r.weighted[shape] = ww
 	return ww
+}
+
+// cachedWeights returns the cached weights of board shape (0 for the
+// whole window) if the samples have not changed since, else nil.
+func (r *Replay) cachedWeights(shape int) *weightedWindow {
+	if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+		return ww
+	}
+	return nil
+}
+
+// drawWeighted fills batch with samples of the board of the shape code
+// drawn from ww in proportion to their weights, each under a random
+// symmetry of the board.
+func (r *Replay) drawWeighted(rng *rand.Rand, ww *weightedWindow, shape int, batch []net.Sample) {
+	for i := range batch {
+		batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
+	}
 }
 
 // pick draws the index of a sample in proportion to its weight.
@@ -234,13 +249,9 @@ func (r *Replay) BoardCounts() map[int]int {
 // SurpriseWeighting), each under a random symmetry of the board, as
 // Draw; it fails when the window holds none.
 func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error {
-	if r.SurpriseWeighting {
-		if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
-			for i := range batch {
-				batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
-			}
-			return nil
-		}
+	if ww := r.cachedWeights(shape); r.SurpriseWeighting && ww != nil {
+		r.drawWeighted(rng, ww, shape, batch)
+		return nil
 	}
 	var idx []int32
 	w := r.Window()
@@ -255,10 +266,7 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 		return fmt.Errorf("selfplay: the replay window holds no %dx%d sample", bw, bh)
 	}
 	if r.SurpriseWeighting {
-		ww := r.weights(shape, base, idx)
-		for i := range batch {
-			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
-		}
+		r.drawWeighted(rng, r.weights(shape, base, idx), shape, batch)
 		return nil
 	}
 	for i := range batch {
