@@ -386,8 +386,8 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // when a sample is of a board above 8x8; of version 6 with one of those
 // layouts (3 at least) when a sample has a surprise. A shard of one size
 // (size > 0) holds samples of that board only: a sample of another board
-// is refused, as is a surprise out of range in a shard of version 6, so
-// that no shard is written that could not be read back.
+// is refused, as is a surprise weight out of range (net.Sample), so that
+// no shard is written that could not be read back.
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	mixed := size == 0
 	if !mixed {
@@ -404,7 +404,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
 	surprise := slices.ContainsFunc(samples, net.Sample.HasSurpriseWeight)
 	for i, s := range samples {
-		if err := checkSurprise(s.SurpriseWeight, i); surprise && err != nil {
+		if err := checkSurprise(s.SurpriseWeight, i); err != nil {
 			return fmt.Errorf("selfplay: replay shard: %w", err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -254,11 +255,19 @@ func TestSurpriseShard(t *testing.T) {
 	if _, _, err := decodeShard(resum(good[:at+2+4]), 6); err == nil || !strings.Contains(err.Error(), "ends inside its header") {
 		t.Errorf("a header cut in its layout: %v", err)
 	}
-	// Such a surprise is not written either.
+	// Such a surprise is not written either, also when no sample has a
+	// known one (it is not dropped).
 	bad := append([]net.Sample(nil), samples...)
 	bad[2].SurpriseWeight = float32(math.Inf(1))
 	if err := encodeShard(&b, 6, nil, bad); err == nil || !strings.Contains(err.Error(), "sample 2: surprise weight +Inf") {
 		t.Errorf("writing an infinite surprise: %v", err)
+	}
+	for _, v := range []float32{float32(math.NaN()), -1, 0.25} {
+		bad = withoutSurprise(samples)
+		bad[3].SurpriseWeight = v
+		if err := encodeShard(&b, 6, nil, bad); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sample 3: surprise weight %v", v)) {
+			t.Errorf("writing surprise weight %v, the only one: %v", v, err)
+		}
 	}
 }
 
