@@ -136,7 +136,7 @@ func (r *Replay) Add(samples []net.Sample) {
 }
 
 // Draw fills batch with samples drawn uniformly from the window (by
-// their surprise with SurpriseWeighting), each under a uniformly random
+// their surprise weight with SurpriseWeighting), each under a uniformly random
 // symmetry of the board (of the square's 8; of the 4 a rectangle keeps).
 func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	w := r.Window()
@@ -245,7 +245,7 @@ func (r *Replay) BoardCounts() map[int]int {
 }
 
 // DrawBoard fills batch with samples of the board of the shape code drawn
-// uniformly from those of the window (by their surprise with
+// uniformly from those of the window (by their surprise weight with
 // SurpriseWeighting), each under a random symmetry of the board, as
 // Draw; it fails when the window holds none.
 func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error {
@@ -384,7 +384,7 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // (with tag, or with generation 0 of run 0 if it is nil); of version 4
 // for size 0 (samples of any boards up to 8x8), of version 5 for size 0
 // when a sample is of a board above 8x8; of version 6 with one of those
-// layouts (3 at least) when a sample has a surprise. A shard of one size
+// layouts (3 at least) when a sample has a surprise weight. A shard of one size
 // (size > 0) holds samples of that board only: a sample of another board
 // is refused, as is a surprise weight out of range (net.Sample), so that
 // no shard is written that could not be read back.
@@ -482,7 +482,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 }
 
 // writeWideSample writes a wide sample of a version 5 shard, or of a
-// version 6 one with its surprise (after its board).
+// version 6 one with its surprise weight (after its final stones).
 func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	var b [wideHeader + wideAux]byte
 	for k := range 4 {
@@ -503,15 +503,15 @@ func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	writePolicy(bw, s.Policy)
 }
 
-// writeSurprise writes a sample's surprise (version 6).
+// writeSurprise writes a sample's surprise weight (version 6).
 func writeSurprise(bw *bufio.Writer, surprise float32) {
 	var b [surpriseBytes]byte
 	binary.LittleEndian.PutUint32(b[:], math.Float32bits(surprise))
 	bw.Write(b[:])
 }
 
-// readSurprise reads the surprise of sample i from the front of body
-// (version 6): 0 (unknown), or finite and at least net.MinSurprise.
+// readSurprise reads the surprise weight of sample i from the front of
+// body (version 6), checked by checkSurprise.
 func readSurprise(body []byte, i int) (float32, error) {
 	if len(body) < surpriseBytes {
 		return 0, fmt.Errorf("sample %d: the file ends inside it", i)
@@ -623,7 +623,7 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 }
 
 // shardHead is what a shard's header says: whether its samples carry the
-// auxiliary targets (and their surprise), how many there are, its tag
+// auxiliary targets (and their surprise weight), how many there are, its tag
 // (nil for version 1) and the bytes of the samples.
 type shardHead struct {
 	aux, surprise bool
@@ -783,7 +783,7 @@ func checkTargets(s net.Sample, i int) error {
 
 // decodeSample reads sample i from the front of body, checked against
 // the rules, and returns it with the bytes after it; mixed: it starts with
-// its board (size is then 0); surprise: its surprise follows its
+// its board (size is then 0); surprise: its surprise weight follows its
 // auxiliary targets (version 6).
 func decodeSample(body []byte, i, size int, aux, mixed, surprise bool) (net.Sample, []byte, error) {
 	perSample := sampleHeader
