@@ -342,14 +342,14 @@ func searchComment(sims int, value float32, proven, full bool) string {
 }
 
 // setSurpriseWeights gives a game's full searches' samples their
-// SurpriseWeight from their surprise, net.PolicySurprise of the policy
-// target they train (the search's, or rescoring's exact one) against
-// the root's priors of the sample's position, as KataGo
-// shares out a game's weight among its full searches (play.cpp, with its
-// valueSurpriseDataWeight 0): w = 0.5 + 0.5·s/s̄, s̄ the mean surprise of
-// the game's full searches, so that their weights sum to their count and
-// none exceeds half their count plus 0.5; all 1 when s̄ is 0 (no search
-// surprised the network; KataGo then gives them 0.5).
+// SurpriseWeight from their surprise s, net.PolicySurprise of the policy
+// target they train (the search's, or rescoring's exact one) against the
+// root's priors of the sample's position, as KataGo's play.cpp shares
+// out a game's weight among its full searches (policySurpriseDataWeight
+// 0.5, valueSurpriseDataWeight 0): w = 0.5 + 0.5·s/s̄, s̄ the mean
+// surprise of the game's full searches, so that their weights sum to
+// their count and none exceeds half their count plus 0.5; all 1 when s̄
+// is 0 (no search surprised the network; KataGo then gives them 0.5).
 func setSurpriseWeights(samples []net.Sample, priors [][]net.ActionProb) {
 	surprise := make([]float64, len(samples))
 	var sum float64
