@@ -66,7 +66,7 @@ func MetricsPanels(all []runfiles.Metrics) []Panel {
 	}{
 		{"ownership", func(m runfiles.Metrics) float64 { return m.OwnershipLoss }},
 		{"moves left", func(m runfiles.Metrics) float64 { return m.MovesLeftLoss }},
-		{"soft policy", func(m runfiles.Metrics) float64 { return m.SoftPolicyLoss }},
+		{"soft policy KL", func(m runfiles.Metrics) float64 { return m.SoftPolicyKL }},
 	} {
 		for _, m := range all {
 			if aux.f(m) > 0 {

@@ -376,7 +376,7 @@ func lastMetrics(m runfiles.Metrics) map[string]float64 {
 	}
 	// The auxiliary heads' and the soft policy head's losses only for a
 	// run that trains them.
-	for k, v := range map[string]float64{"ownership_loss": m.OwnershipLoss, "moves_left_loss": m.MovesLeftLoss, "soft_policy_loss": m.SoftPolicyLoss} {
+	for k, v := range map[string]float64{"ownership_loss": m.OwnershipLoss, "moves_left_loss": m.MovesLeftLoss, "soft_policy_kl": m.SoftPolicyKL} {
 		if v > 0 && !math.IsInf(v, 0) {
 			out[k] = v
 		}

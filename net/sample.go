@@ -30,53 +30,66 @@ type ActionProb struct {
 // shard written before them, or a position off the game's path): it
 // trains no auxiliary head.
 //
-// Surprise is how much the search's policy target surprised the network
-// that played the game (KataGo's policy surprise): KL(target ‖ prior) in
-// nats, of the root's priors, at least MinSurprise; 0 means unknown (a run
-// without surprise weighting, a shard written before it, a value-only
-// sample). The replay draws surprising samples more often when the run
-// asks for it.
+// SurpriseWeight is the sample's weight in KataGo's policy surprise
+// weighting (selfplay.Replay.SurpriseWeighting): a full search's sample
+// gets 0.5 + 0.5·s/s̄ at the end of its game, s its PolicySurprise and
+// s̄ the mean surprise of its game's full searches, so that a game's
+// samples share out their count among themselves; it is at least 0.5
+// and at most MaxSurpriseWeight. 0 means unknown (a run without surprise
+// weighting, a shard written before it, a value-only sample), drawn as
+// weight 1.
 //
 // A sample of a board no Position holds (more than rules.MaxSize files or
 // ranks) is wide: its position is Wide and its final stones WideFinal
 // (Position and Final are zero), and its policy's actions are those of
 // the wide action space (rules.WideActionIndex).
 type Sample struct {
-	Position  rules.Position
-	Policy    []ActionProb
-	Value     float32
-	MovesLeft int
-	Final     rules.Bitboard
-	Wide      rules.WidePosition
-	WideFinal rules.WideBitboard
-	Surprise  float32
+	Position       rules.Position
+	Policy         []ActionProb
+	Value          float32
+	MovesLeft      int
+	Final          rules.Bitboard
+	Wide           rules.WidePosition
+	WideFinal      rules.WideBitboard
+	SurpriseWeight float32
 }
 
 // HasAux reports whether s has targets for the auxiliary heads.
 func (s Sample) HasAux() bool { return s.MovesLeft > 0 }
 
-// HasSurprise reports whether s's Surprise is known.
-func (s Sample) HasSurprise() bool { return s.Surprise > 0 }
+// HasSurpriseWeight reports whether s's SurpriseWeight is known.
+func (s Sample) HasSurpriseWeight() bool { return s.SurpriseWeight > 0 }
 
-// MinSurprise is the least Surprise of a sample whose surprise is known:
-// a KL divergence of 0 (a search that agreed with its priors exactly,
-// such as on a position of one legal move) is stored as it, since 0 means
-// unknown.
-const MinSurprise = 1e-6
+// MinSurpriseWeight and MaxSurpriseWeight bound a known SurpriseWeight:
+// 0.5 + 0.5·s/s̄ is at least 0.5 (a surprise of 0), and at most half
+// the game's full searches plus 0.5 (all of the game's surprise in one
+// sample), a game on a board of rules.MaxSide squares a side having at
+// most one ply per stone.
+const (
+	MinSurpriseWeight = 0.5
+	MaxSurpriseWeight = 0.5 + 0.5*rules.MaxSide*rules.MaxSide
+)
 
-// PolicySurprise returns the Surprise of a search's policy target against
-// the network's priors, both per legal move in the same order: KL(target
-// ‖ prior) = Σ target·ln(target/prior) over the moves the target has, a
-// prior below 1e-6 counted as 1e-6 (so that one underflowed prior does
-// not make a sample all but the only one drawn), at least MinSurprise.
-func PolicySurprise(target, prior []float32) float32 {
+// PolicySurprise returns how much a policy target surprised the network
+// (KataGo's policy surprise): KL(target ‖ prior) = Σ
+// target·ln(target/prior) in nats over the actions target has, prior
+// the network's priors of the position's legal moves; an action of
+// target that prior lacks counts as a prior of 0, and a prior below 1e-6
+// as 1e-6 (so that one underflowed prior does not make a sample all but
+// the only one drawn). It is at least 0.
+func PolicySurprise(target, prior []ActionProb) float64 {
 	var kl float64
-	for i, t := range target {
-		if t > 0 {
-			kl += float64(t) * math.Log(float64(t)/max(float64(prior[i]), 1e-6))
+	for _, t := range target {
+		if t.Prob <= 0 {
+			continue
 		}
+		p := 0.0
+		if k := slices.IndexFunc(prior, func(q ActionProb) bool { return q.Action == t.Action }); k >= 0 {
+			p = float64(prior[k].Prob)
+		}
+		kl += float64(t.Prob) * math.Log(float64(t.Prob)/max(p, 1e-6))
 	}
-	return float32(max(kl, MinSurprise))
+	return max(kl, 0)
 }
 
 // IsWide reports whether s is a sample of a board no Position holds.
@@ -115,7 +128,7 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 	}
 	n := int(s.Position.Size)
 	out := Sample{Position: sym.Position(s.Position), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
-		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n), Surprise: s.Surprise}
+		MovesLeft: s.MovesLeft, Final: sym.Bitboard(s.Final, n), SurpriseWeight: s.SurpriseWeight}
 	for i, ap := range s.Policy {
 		m := sym.Move(rules.ActionMove(int(ap.Action), n), n)
 		out.Policy[i] = ActionProb{Action: int32(rules.ActionIndex(m, int(out.Position.Size))), Prob: ap.Prob}
@@ -127,7 +140,7 @@ func (s Sample) Transform(sym rules.Symmetry) Sample {
 func (s Sample) transformWide(sym rules.Symmetry) Sample {
 	w, h := int(s.Wide.W), int(s.Wide.H)
 	out := Sample{Wide: sym.WidePosition(s.Wide), Value: s.Value, Policy: make([]ActionProb, len(s.Policy)),
-		MovesLeft: s.MovesLeft, WideFinal: sym.WideBitboard(s.WideFinal, w, h), Surprise: s.Surprise}
+		MovesLeft: s.MovesLeft, WideFinal: sym.WideBitboard(s.WideFinal, w, h), SurpriseWeight: s.SurpriseWeight}
 	for i, ap := range s.Policy {
 		m := sym.WideMove(rules.WideActionMove(int(ap.Action), w, h), w, h)
 		out.Policy[i] = ActionProb{Action: int32(rules.WideActionIndex(m, int(out.Wide.W), int(out.Wide.H))), Prob: ap.Prob}

@@ -179,20 +179,30 @@ func TestSoftPolicyOldFiles(t *testing.T) {
 }
 
 // TestPolicySurprise: the surprise is KL(target ‖ prior) in nats over the
-// target's moves, a prior below 1e-6 counted as 1e-6, at least
-// MinSurprise (a search that agreed with its priors).
+// target's actions, found in prior by action whatever the order, a prior
+// below 1e-6 or missing counted as 1e-6, 0 for a search that agreed with
+// its priors.
 func TestPolicySurprise(t *testing.T) {
+	ap := func(pairs ...float32) []ActionProb {
+		var out []ActionProb
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, ActionProb{Action: int32(pairs[i]), Prob: pairs[i+1]})
+		}
+		return out
+	}
 	for _, tc := range []struct {
-		target, prior []float32
+		target, prior []ActionProb
 		want          float64
 	}{
-		{[]float32{0.5, 0.5}, []float32{0.25, 0.75}, 0.5*math.Log(2) + 0.5*math.Log(0.5/0.75)},
-		{[]float32{1, 0, 0}, []float32{0.2, 0.3, 0.5}, math.Log(5)},
-		{[]float32{0.25, 0.75}, []float32{0.25, 0.75}, MinSurprise},
-		{[]float32{1}, []float32{1}, MinSurprise},
-		{[]float32{0, 1}, []float32{1, 0}, math.Log(1e6)},
+		{ap(3, 0.5, 7, 0.5), ap(3, 0.25, 7, 0.75), 0.5*math.Log(2) + 0.5*math.Log(0.5/0.75)},
+		{ap(7, 0.5, 3, 0.5), ap(3, 0.25, 7, 0.75), 0.5*math.Log(2) + 0.5*math.Log(0.5/0.75)},
+		{ap(9, 1), ap(2, 0.2, 5, 0.3, 9, 0.5), math.Log(2)},
+		{ap(2, 0.25, 5, 0.75), ap(5, 0.75, 2, 0.25), 0},
+		{ap(4, 1), ap(4, 1), 0},
+		{ap(1, 1), ap(0, 1, 1, 1e-9), math.Log(1e6)},
+		{ap(1, 1), ap(0, 1), math.Log(1e6)},
 	} {
-		if got := PolicySurprise(tc.target, tc.prior); math.Abs(float64(got)-tc.want) > 1e-6*max(1, tc.want) {
+		if got := PolicySurprise(tc.target, tc.prior); math.Abs(got-tc.want) > 1e-6*max(1, tc.want) {
 			t.Errorf("PolicySurprise(%v, %v) = %v, want %v", tc.target, tc.prior, got, tc.want)
 		}
 	}

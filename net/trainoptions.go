@@ -76,8 +76,13 @@ type Losses struct {
 	// 0 for a head the network does not have.
 	Ownership, MovesLeft float64
 	// SoftPolicy is the soft policy head's term (Config.SoftPolicy),
-	// weighted as in the loss; 0 without the head.
-	SoftPolicy float64
-	Total      float64 // Policy + Value + L2 + Ownership + MovesLeft + SoftPolicy
-	LR         float64 // learning rate used by the step
+	// weighted as in the loss (8 times its cross-entropy); 0 without the
+	// head. SoftPolicyKL is what the head has left to learn, unweighted:
+	// its cross-entropy minus the soft targets' entropy, the mean over
+	// the rows with a policy target of KL(soft target ‖ the head's
+	// softmax), 0 once the head predicts its targets exactly.
+	SoftPolicy   float64
+	SoftPolicyKL float64
+	Total        float64 // Policy + Value + L2 + Ownership + MovesLeft + SoftPolicy
+	LR           float64 // learning rate used by the step
 }

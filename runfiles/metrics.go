@@ -44,11 +44,17 @@ type Metrics struct {
 	// and in files written before the columns.
 	OwnershipLoss float64
 	MovesLeftLoss float64
-	// SoftPolicyLoss is the soft policy head's loss term
-	// (net.Losses.SoftPolicy, weighted as in the loss), the mean over the
-	// generation's steps; 0 for a run without the head and in files
-	// written before the column.
-	SoftPolicyLoss float64
+	// SoftPolicyKL is what the soft policy head has left to learn
+	// (net.Losses.SoftPolicyKL: its cross-entropy, unweighted, minus the
+	// soft targets' entropy), the mean over the generation's steps; 0 for
+	// a run without the head and in files written before the column.
+	SoftPolicyKL float64
+	// OldSoftPolicyLoss is the retired column soft_policy_loss of files
+	// written before soft_policy_kl (a few runs of 2026-12-07): the head's
+	// loss term, 8 times its cross-entropy, the soft targets' entropy in
+	// it, which cannot be turned into the KL. It is read and written back
+	// so that a resumed run keeps it; no run sets it.
+	OldSoftPolicyLoss float64
 	// Boards are the figures of each board of a multi-board run, in the
 	// order of its board list; nil for a single-board run (whose
 	// metrics.csv has no such columns, as before).
@@ -104,12 +110,14 @@ func boardColumn(name string) (board string, k int, ok bool) {
 
 // metricsColumn is one column of metrics.csv: its name and the field it
 // holds. A column added later is appended here; files written before it
-// still parse, the field zero.
+// still parse, the field zero. A retired column is written only when a
+// row has a value in it (a file that had it, rewritten).
 type metricsColumn struct {
-	name string
-	i    func(*Metrics) *int
-	f    func(*Metrics) *float64
-	b    func(*Metrics) *bool
+	name    string
+	i       func(*Metrics) *int
+	f       func(*Metrics) *float64
+	b       func(*Metrics) *bool
+	retired bool
 }
 
 func intCol(name string, p func(*Metrics) *int) metricsColumn { return metricsColumn{name: name, i: p} }
@@ -142,22 +150,36 @@ var metricsColumns = []metricsColumn{
 	floatCol("load", func(m *Metrics) *float64 { return &m.Load }),
 	floatCol("ownership_loss", func(m *Metrics) *float64 { return &m.OwnershipLoss }),
 	floatCol("moves_left_loss", func(m *Metrics) *float64 { return &m.MovesLeftLoss }),
-	floatCol("soft_policy_loss", func(m *Metrics) *float64 { return &m.SoftPolicyLoss }),
+	{name: "soft_policy_loss", f: func(m *Metrics) *float64 { return &m.OldSoftPolicyLoss }, retired: true},
+	floatCol("soft_policy_kl", func(m *Metrics) *float64 { return &m.SoftPolicyKL }),
 }
 
-// MetricsHeader is the first row of metrics.csv: its column names.
+// MetricsHeader is the first row of metrics.csv: its column names (of
+// the columns a run writes, without the retired ones).
 func MetricsHeader() []string {
-	h := make([]string, len(metricsColumns))
-	for i, c := range metricsColumns {
-		h[i] = c.name
+	var h []string
+	for _, c := range columnsOf(nil) {
+		h = append(h, c.name)
 	}
 	return h
 }
 
-// Row is m as a row of metrics.csv.
-func (m Metrics) Row() []string {
-	out := make([]string, len(metricsColumns))
-	for i, c := range metricsColumns {
+// columnsOf returns the columns of a metrics.csv of the rows all:
+// metricsColumns without the retired columns none of all has a value in.
+func columnsOf(all []Metrics) []metricsColumn {
+	var out []metricsColumn
+	for _, c := range metricsColumns {
+		if !c.retired || slices.ContainsFunc(all, func(m Metrics) bool { return *c.f(&m) != 0 }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// row is m as a row of metrics.csv of the columns cols.
+func (m Metrics) row(cols []metricsColumn) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
 		switch {
 		case c.i != nil:
 			out[i] = strconv.Itoa(*c.i(&m))
@@ -198,8 +220,8 @@ func (m Metrics) String() string {
 	if m.MovesLeftLoss > 0 {
 		aux += fmt.Sprintf(" moves-left %.3f", m.MovesLeftLoss)
 	}
-	if m.SoftPolicyLoss > 0 {
-		aux += fmt.Sprintf(" soft-policy %.3f", m.SoftPolicyLoss)
+	if m.SoftPolicyKL > 0 {
+		aux += fmt.Sprintf(" soft-policy-kl %.3f", m.SoftPolicyKL)
 	}
 	return fmt.Sprintf("gen %d: %d games (%sblack wins %.0f%%), %d samples, window %d, %d steps, "+
 		"loss policy %.3f value %.3f%s, entropy %.2f, %s, wall %.0fs%s%s",
@@ -221,7 +243,11 @@ func EncodeMetrics(all []Metrics) []byte {
 	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	header := MetricsHeader()
+	cols := columnsOf(all)
+	var header []string
+	for _, c := range cols {
+		header = append(header, c.name)
+	}
 	for _, board := range boards {
 		for _, c := range boardColumns {
 			header = append(header, board+"."+c.name)
@@ -229,7 +255,7 @@ func EncodeMetrics(all []Metrics) []byte {
 	}
 	w.Write(header)
 	for _, m := range all {
-		row := m.Row()
+		row := m.row(cols)
 		for _, board := range boards {
 			var bm BoardMetrics
 			if k := slices.IndexFunc(m.Boards, func(x BoardMetrics) bool { return x.Board == board }); k >= 0 {

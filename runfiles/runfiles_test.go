@@ -32,10 +32,19 @@ const metricsCSV24 = `generation,games,samples,window,steps,policy_loss,value_lo
 2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1,20,0.5,0.2,0
 `
 
+// metricsCSV25 is a metrics.csv of the few runs written with the retired
+// soft_policy_loss column (8 times the soft policy head's cross-entropy):
+// metricsCSV24 with that column appended. It must still read, and be
+// written back with it (before soft_policy_kl, zero in its rows).
+const metricsCSV25 = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best,cpu_secs,load,ownership_loss,moves_left_loss,soft_policy_loss
+1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0,19.5,1.25,0.25,0.125,15.1
+2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1,20,0.5,0.2,0,13.9
+`
+
 // metricsCSV is a metrics.csv as this code writes it: metricsCSV24 with
-// the soft_policy_loss column appended. The format must not change.
-const metricsCSV = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best,cpu_secs,load,ownership_loss,moves_left_loss,soft_policy_loss
-1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0,19.5,1.25,0.25,0.125,2.5
+// the soft_policy_kl column appended. The format must not change.
+const metricsCSV = `generation,games,samples,window,steps,policy_loss,value_loss,l2,policy_entropy,game_length,black_win_rate,evals_per_sec,games_per_hour,cache_hit_rate,selfplay_secs,train_secs,wall_secs,gate_score,gate_accepted,best,cpu_secs,load,ownership_loss,moves_left_loss,soft_policy_kl
+1,12,300,300,10,1.5,0.9,0.01,1.2,24.5,0.5,600,4000,0.1,9,2,11,0,false,0,19.5,1.25,0.25,0.125,0.0625
 2,12,310,610,11,1.4,0.8,0.01,1.1,23,0.25,650,4100,0.12,8.5,2.1,22,0.6,true,1,20,0.5,0.2,0,0
 `
 
@@ -44,7 +53,7 @@ func sampleMetrics() []Metrics {
 		{Generation: 1, Games: 12, Samples: 300, Window: 300, Steps: 10, PolicyLoss: 1.5, ValueLoss: 0.9, L2: 0.01,
 			PolicyEntropy: 1.2, GameLength: 24.5, BlackWinRate: 0.5, EvalsPerSec: 600, GamesPerHour: 4000,
 			CacheHitRate: 0.1, SelfplaySecs: 9, TrainSecs: 2, WallSecs: 11, Best: 0, CPUSecs: 19.5, Load: 1.25,
-			OwnershipLoss: 0.25, MovesLeftLoss: 0.125, SoftPolicyLoss: 2.5},
+			OwnershipLoss: 0.25, MovesLeftLoss: 0.125, SoftPolicyKL: 0.0625},
 		{Generation: 2, Games: 12, Samples: 310, Window: 610, Steps: 11, PolicyLoss: 1.4, ValueLoss: 0.8, L2: 0.01,
 			PolicyEntropy: 1.1, GameLength: 23, BlackWinRate: 0.25, EvalsPerSec: 650, GamesPerHour: 4100,
 			CacheHitRate: 0.12, SelfplaySecs: 8.5, TrainSecs: 2.1, WallSecs: 22, GateScore: 0.6, GateAccepted: true, Best: 1, CPUSecs: 20, Load: 0.5,
@@ -60,11 +69,30 @@ func TestMetricsFormat(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, sampleMetrics()) {
 		t.Fatalf("parse: %+v, %v", got, err)
 	}
-	// A file written before the soft policy loss's column parses, that
-	// field zero; one written before the auxiliary losses' columns too.
+	// A file with the retired soft_policy_loss column parses, and is
+	// written back with it.
 	want := sampleMetrics()
+	want[0].SoftPolicyKL = 0
+	want[0].OldSoftPolicyLoss, want[1].OldSoftPolicyLoss = 15.1, 13.9
+	if got, err := ParseMetrics([]byte(metricsCSV25)); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("25-column file: %+v, %v", got, err)
+	}
+	resumed := append(slices.Clone(want), want[1])
+	resumed[2].Generation, resumed[2].OldSoftPolicyLoss, resumed[2].SoftPolicyKL = 3, 0, 0.5
+	rewritten := string(EncodeMetrics(resumed))
+	header, _, _ := strings.Cut(metricsCSV25, "\n")
+	if !strings.HasPrefix(rewritten, header+",soft_policy_kl\n") ||
+		!strings.Contains(rewritten, ",0.2,0,13.9,0\n3,") || !strings.HasSuffix(rewritten, ",0.2,0,0,0.5\n") {
+		t.Errorf("a resumed run's file with the retired column:\n%s", rewritten)
+	}
+	if back, err := ParseMetrics([]byte(rewritten)); err != nil || !reflect.DeepEqual(back, resumed) {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+	// A file written before the soft policy head's column parses, that
+	// field zero; one written before the auxiliary losses' columns too.
+	want = sampleMetrics()
 	for i := range want {
-		want[i].SoftPolicyLoss = 0
+		want[i].SoftPolicyKL = 0
 	}
 	if got, err := ParseMetrics([]byte(metricsCSV24)); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("24-column file: %+v, %v", got, err)

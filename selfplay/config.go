@@ -148,11 +148,12 @@ type Config struct {
 	// setting) or net.BackendBF16. Part of the run's identity: a resume or
 	// a worker runs the saved one, and a CPU without it refuses.
 	Backend string `json:"backend,omitempty"`
-	// SurpriseWeighting is KataGo's policy surprise weighting: the games
-	// record each sample's surprise (net.Sample.Surprise) and training
-	// draws samples in proportion to half a uniform share plus half their
-	// share of the surprise (Replay.SurpriseWeighting). False, and absent
-	// from config.json, in every run made before the setting.
+	// SurpriseWeighting is KataGo's policy surprise weighting: each game
+	// gives its full searches' samples their weights, half an even share,
+	// half a share of the game's surprise (net.Sample.SurpriseWeight), and
+	// training draws samples in proportion to them
+	// (Replay.SurpriseWeighting). False, and absent from config.json, in
+	// every run made before the setting.
 	SurpriseWeighting bool `json:"surprise_weighting,omitempty"`
 
 	// Not part of the run's identity: may change when resuming.

@@ -68,11 +68,13 @@ type GameConfig struct {
 	// from its network's heads (net.Config.Aux); it is not a setting of
 	// its own.
 	AuxTargets bool `json:",omitempty"`
-	// Surprise gives every full search's sample its surprise
-	// (net.Sample.Surprise: net.PolicySurprise of the search's policy
-	// target against the root's priors, those of the network that played
-	// the game; a rescored position keeps its search's surprise when
-	// rescoring replaces its target). A run sets it from
+	// Surprise gives every full search's sample its weight in KataGo's
+	// policy surprise weighting (net.Sample.SurpriseWeight), at the end
+	// of the game: 0.5 + 0.5·s/s̄, s the sample's net.PolicySurprise (of
+	// the policy target it trains, rescoring's exact one where it
+	// replaces the search's, against the root's priors, those of the
+	// network that played the game) and s̄ the mean of the game's full
+	// searches' (setSurpriseWeights). A run sets it from
 	// Config.SurpriseWeighting; it is not a setting of its own.
 	Surprise bool `json:",omitempty"`
 }
@@ -134,6 +136,7 @@ type Game struct {
 func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uint64) (Game, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5e1f))
 	var g Game
+	var priors [][]net.ActionProb // of the full searches' samples, g.Samples[:len(priors)]
 	var err error
 	if cfg.Board.W > 0 && !cfg.Board.Narrow() {
 		weval, ok := eval.(mcts.WideEvaluator)
@@ -149,7 +152,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 			return Game{}, fmt.Errorf("selfplay: %w", err)
 		}
 		w, h := cfg.Board.W, cfg.Board.H
-		g, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.WidePosition, res mcts.WideResult) net.Sample {
+		g, priors, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.WidePosition, res mcts.WideResult) net.Sample {
 			out := net.Sample{Wide: p, Policy: make([]net.ActionProb, 0, len(res.Moves))}
 			for i, m := range res.Moves {
 				if res.Policy[i] > 0 {
@@ -171,7 +174,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 		if err != nil {
 			return Game{}, fmt.Errorf("selfplay: %w", err)
 		}
-		g, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.Position, res mcts.Result) net.Sample {
+		g, priors, err = playGame(ctx, search.Run, game, cfg, rng, seed, func(p rules.Position, res mcts.Result) net.Sample {
 			return net.Sample{Position: p, Policy: actionPolicy(res, int(p.Size))}
 		}, func(s *net.Sample, final rules.Position) { s.Final = final.Black | final.White })
 		if err != nil {
@@ -184,6 +187,7 @@ func PlayGame(ctx context.Context, eval mcts.Evaluator, cfg GameConfig, seed uin
 	if err != nil {
 		return Game{}, err
 	}
+	setSurpriseWeights(g.Samples[:len(priors)], priors)
 	if cfg.RescoreStones > 0 {
 		tag := fmt.Sprintf("%d of %d samples", n, played)
 		switch {
@@ -213,15 +217,19 @@ type selfplayGame[P, M any] interface {
 
 // playGame is PlayGame's game on positions P with moves M: run is the
 // search's Run, sample makes a full search's sample (its position and
-// policy), final gives a sample the stones that ended the game.
+// policy), final gives a sample the stones that ended the game. With
+// cfg.Surprise it also returns the root's priors of each sample (as a
+// policy of every legal move whose prior is above 0), for
+// setSurpriseWeights once the targets are final.
 func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, run func(context.Context, P, mcts.RunOptions) (mcts.ResultOf[M], error),
 	game selfplayGame[P, M], cfg GameConfig, rng *rand.Rand, seed uint64,
-	sample func(P, mcts.ResultOf[M]) net.Sample, final func(*net.Sample, P)) (Game, error) {
+	sample func(P, mcts.ResultOf[M]) net.Sample, final func(*net.Sample, P)) (Game, [][]net.ActionProb, error) {
 	game.SetTag("Seed", fmt.Sprint(seed))
 	var samples []net.Sample
-	var searched []searchValue // of each sample
-	var plies []int            // of each sample
-	var turns []rules.Color    // of each sample
+	var searched []searchValue    // of each sample
+	var plies []int               // of each sample
+	var turns []rules.Color       // of each sample
+	var priors [][]net.ActionProb // of each sample (cfg.Surprise)
 	if c := cfg.RandomPlies; c > 0 {
 		for range rng.IntN(c + 1) {
 			moves := game.Position().LegalMoves(nil)
@@ -229,7 +237,7 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 				break
 			}
 			if err := game.Play(moves[rng.IntN(len(moves))]); err != nil {
-				return Game{}, err
+				return Game{}, nil, err
 			}
 			game.SetComment("random opening")
 		}
@@ -239,25 +247,29 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 		opts, full := cfg.Cap.Choose(rng)
 		res, err := run(ctx, pos, opts)
 		if err != nil {
-			return Game{}, err
+			return Game{}, nil, err
 		}
 		move := res.Best
 		if full {
 			samples = append(samples, sample(pos, res))
 			if cfg.Surprise {
-				samples[len(samples)-1].Surprise = net.PolicySurprise(res.Policy, res.Prior)
+				// The root's priors as a sample's policy: kept until the
+				// game's targets are final (rescoring changes some).
+				pr := res
+				pr.Policy = res.Prior
+				priors = append(priors, sample(pos, pr).Policy)
 			}
 			searched = append(searched, searchValue{res.Value, res.Proven})
 			plies = append(plies, ply)
 			turns = append(turns, turn)
 			if !cfg.MCTS.Gumbel {
 				if move, err = mcts.SelectMove(res, cfg.Temperature.At(ply), rng); err != nil {
-					return Game{}, err
+					return Game{}, nil, err
 				}
 			}
 		}
 		if err := game.Play(move); err != nil {
-			return Game{}, fmt.Errorf("selfplay: the search's move at ply %d: %w", ply, err)
+			return Game{}, nil, fmt.Errorf("selfplay: the search's move at ply %d: %w", ply, err)
 		}
 		game.SetComment(searchComment(res.Sims, res.Value, res.Proven, full))
 	}
@@ -269,7 +281,7 @@ func playGame[P interface{ LegalMoves([]M) []M }, M any](ctx context.Context, ru
 			final(&samples[i], game.Position())
 		}
 	}
-	return Game{Record: game.Record(), Samples: samples, Winner: winner, Plies: game.Len()}, nil
+	return Game{Record: game.Record(), Samples: samples, Winner: winner, Plies: game.Len()}, priors, nil
 }
 
 // newGame starts a game on the board: Board if set, else Size×Size.
@@ -327,4 +339,29 @@ func searchComment(sims int, value float32, proven, full bool) string {
 		kind += " proven"
 	}
 	return fmt.Sprintf("%s sims=%d v=%.3f", kind, sims, value)
+}
+
+// setSurpriseWeights gives a game's full searches' samples their
+// SurpriseWeight from their surprise s, net.PolicySurprise of the policy
+// target they train (the search's, or rescoring's exact one) against the
+// root's priors of the sample's position, as KataGo's play.cpp shares
+// out a game's weight among its full searches (policySurpriseDataWeight
+// 0.5, valueSurpriseDataWeight 0): w = 0.5 + 0.5·s/s̄, s̄ the mean
+// surprise of the game's full searches, so that their weights sum to
+// their count and none exceeds half their count plus 0.5; all 1 when s̄
+// is 0 (no search surprised the network; KataGo then gives them 0.5).
+func setSurpriseWeights(samples []net.Sample, priors [][]net.ActionProb) {
+	surprise := make([]float64, len(samples))
+	var sum float64
+	for i, s := range samples {
+		surprise[i] = net.PolicySurprise(s.Policy, priors[i])
+		sum += surprise[i]
+	}
+	for i := range samples {
+		w := 1.0
+		if sum > 0 {
+			w = 0.5 + 0.5*surprise[i]*float64(len(surprise))/sum
+		}
+		samples[i].SurpriseWeight = float32(w)
+	}
 }

@@ -36,17 +36,17 @@ import (
 // SurpriseWeighting draws samples by KataGo's policy surprise weighting
 // instead of uniformly: among the samples a draw picks from (the window,
 // or its samples of one board for DrawBoard), sample i with probability
-// proportional to
-//
-//	w_i = 0.5 + 0.5·s_i/s̄,
-//
-// s_i its surprise (net.Sample.Surprise) and s̄ the mean surprise of
-// those samples whose surprise is known; a sample whose surprise is not
-// known (an older shard's, a value-only sample) has w_i = 1, as if its
-// surprise were the mean. With every surprise known this is half the
-// probability uniform and half in proportion to the surprise; the mean
-// weight is 1, so a board's share of the steps stays its share of the
-// window. Off, a draw is exactly what it was before the setting.
+// proportional to its net.Sample.SurpriseWeight w_i, given it at the end
+// of its game (0.5 + 0.5·s_i/s̄, s̄ the mean surprise of that game's full
+// searches: GameConfig.Surprise); a sample whose weight is not known (an
+// older shard's, a value-only sample) has w_i = 1. A game's known
+// weights sum to their count, so every game keeps its share of the draws
+// and a board its share of the window, and no sample weighs more than
+// about half its game's length. KataGo writes a sample into its training
+// data floor(w) times and once more with probability frac(w), then
+// shuffles: it is drawn w times in expectation, as here (its window
+// counts the rows written, this one the samples). Off, a draw is exactly
+// what it was before the setting.
 type Replay struct {
 	Size              int
 	MinWindow         int // c: the window while the run is young
@@ -80,7 +80,7 @@ type compactSample struct {
 	movesLeft    uint16 // auxiliary targets (net.Sample)
 	final        uint64
 	shape        uint16  // the board (rules.ShapeCode) in a multi-board buffer
-	surprise     float32 // net.Sample.Surprise (0: unknown)
+	weight       float32 // net.Sample.SurpriseWeight (0: unknown)
 	// wide holds the position and final stones of a board no Position
 	// holds (black, white and final are then zero); nil otherwise.
 	wide *wideStones
@@ -122,7 +122,7 @@ func (r *Replay) Add(samples []net.Sample) {
 		c := compactSample{
 			black: s.Position.Black, white: s.Position.White, turn: s.Position.Turn,
 			value: s.Value, policy: s.Policy, movesLeft: uint16(s.MovesLeft), final: s.Final, shape: uint16(s.Shape()),
-			surprise: s.Surprise,
+			weight: s.SurpriseWeight,
 		}
 		if s.IsWide() {
 			c.turn, c.wide = s.Wide.Turn, &wideStones{s.Wide.Black, s.Wide.White, s.WideFinal}
@@ -136,16 +136,13 @@ func (r *Replay) Add(samples []net.Sample) {
 }
 
 // Draw fills batch with samples drawn uniformly from the window (by
-// their surprise with SurpriseWeighting), each under a uniformly random
+// their surprise weight with SurpriseWeighting), each under a uniformly random
 // symmetry of the board (of the square's 8; of the 4 a rectangle keeps).
 func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 	w := r.Window()
 	base := len(r.samples) - w
 	if r.SurpriseWeighting && w > 0 {
-		ww := r.weights(0, base, nil)
-		for i := range batch {
-			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], r.Size)
-		}
+		r.drawWeighted(rng, r.weights(0, base, nil), r.Size, batch)
 		return
 	}
 	for i := range batch {
@@ -158,7 +155,7 @@ func (r *Replay) Draw(rng *rand.Rand, batch []net.Sample) {
 // cached as those of board shape (0 for the whole window) until the
 // samples change.
 func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
-	if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+	if ww := r.cachedWeights(shape); ww != nil {
 		return ww
 	}
 	if idx == nil {
@@ -167,20 +164,12 @@ func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
 			idx[i] = int32(base + i)
 		}
 	}
-	var sum float64
-	known := 0
-	for _, k := range idx {
-		if s := r.samples[k].surprise; s > 0 {
-			sum += float64(s)
-			known++
-		}
-	}
 	ww := &weightedWindow{total: r.total, idx: idx, cum: make([]float64, len(idx))}
 	var acc float64
 	for j, k := range idx {
 		w := 1.0
-		if s := r.samples[k].surprise; s > 0 && sum > 0 {
-			w = 0.5 + 0.5*float64(s)*float64(known)/sum
+		if s := r.samples[k].weight; s > 0 {
+			w = float64(s)
 		}
 		acc += w
 		ww.cum[j] = acc
@@ -195,6 +184,24 @@ func (r *Replay) weights(shape, base int, idx []int32) *weightedWindow {
 	}
 	r.weighted[shape] = ww
 	return ww
+}
+
+// cachedWeights returns the cached weights of board shape (0 for the
+// whole window) if the samples have not changed since, else nil.
+func (r *Replay) cachedWeights(shape int) *weightedWindow {
+	if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
+		return ww
+	}
+	return nil
+}
+
+// drawWeighted fills batch with samples of the board of the shape code
+// drawn from ww in proportion to their weights, each under a random
+// symmetry of the board.
+func (r *Replay) drawWeighted(rng *rand.Rand, ww *weightedWindow, shape int, batch []net.Sample) {
+	for i := range batch {
+		batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
+	}
 }
 
 // pick draws the index of a sample in proportion to its weight.
@@ -238,17 +245,13 @@ func (r *Replay) BoardCounts() map[int]int {
 }
 
 // DrawBoard fills batch with samples of the board of the shape code drawn
-// uniformly from those of the window (by their surprise with
+// uniformly from those of the window (by their surprise weight with
 // SurpriseWeighting), each under a random symmetry of the board, as
 // Draw; it fails when the window holds none.
 func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error {
-	if r.SurpriseWeighting {
-		if ww, ok := r.weighted[shape]; ok && ww.total == r.total {
-			for i := range batch {
-				batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
-			}
-			return nil
-		}
+	if ww := r.cachedWeights(shape); r.SurpriseWeighting && ww != nil {
+		r.drawWeighted(rng, ww, shape, batch)
+		return nil
 	}
 	var idx []int32
 	w := r.Window()
@@ -263,10 +266,7 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 		return fmt.Errorf("selfplay: the replay window holds no %dx%d sample", bw, bh)
 	}
 	if r.SurpriseWeighting {
-		ww := r.weights(shape, base, idx)
-		for i := range batch {
-			batch[i] = r.sample(rng, &r.samples[ww.pick(rng)], shape)
-		}
+		r.drawWeighted(rng, r.weights(shape, base, idx), shape, batch)
 		return nil
 	}
 	for i := range batch {
@@ -298,12 +298,12 @@ func (r *Replay) DrawBoard(rng *rand.Rand, shape int, batch []net.Sample) error 
 // wide action space (rules.WideActionIndex). A shard is written in
 // version 5 only when one of its samples is wide, so a run on boards of
 // up to 8x8 writes exactly the files it wrote before. Version 6 adds the
-// samples' surprise (net.Sample.Surprise) to one of versions 3 to 5: after
-// the tag, the version whose layout its samples have (a uint32, 3, 4 or
-// 5), and every sample has its surprise (float32, 0 for unknown, else a
-// finite KL of at least net.MinSurprise) right after its moves left and
-// final stones. A shard is written in version 6 only when one of its
-// samples has a surprise, so runs without surprise weighting write
+// samples' surprise weight (net.Sample.SurpriseWeight) to one of versions
+// 3 to 5: after the tag, the version whose layout its samples have (a
+// uint32, 3, 4 or 5), and every sample has its surprise weight (float32,
+// 0 for unknown, else in [net.MinSurpriseWeight, net.MaxSurpriseWeight])
+// right after its moves left and final stones. A shard is written in
+// version 6 only when one of its samples has a surprise weight, so runs without surprise weighting write
 // exactly the files they wrote before.
 const (
 	shardMagic           = "KZRS"
@@ -311,7 +311,7 @@ const (
 	shardVersionAux      = 3 // version 2 with auxiliary targets
 	shardVersionMixed    = 4 // version 3 with a board per sample
 	shardVersionWide     = 5 // version 4 with a two-byte board and wide samples
-	shardVersionSurprise = 6 // a version 3 to 5 layout with a surprise per sample
+	shardVersionSurprise = 6 // a version 3 to 5 layout with a surprise weight per sample
 
 	shardHeader   = 4 + 4 + 4 + 4 // of version 1
 	shardTagBytes = 4 + 8         // version 2's generation and run
@@ -319,7 +319,7 @@ const (
 	sampleAux     = 2 + 8 // version 3's moves left and final stones
 	wideHeader    = 32 + 32 + 1 + 4 + 2
 	wideAux       = 2 + 32
-	surpriseBytes = 4 // version 6's surprise of a sample
+	surpriseBytes = 4 // version 6's surprise weight of a sample
 	layoutBytes   = 4 // version 6's layout version
 	policyEntry   = 2 + 4
 	maxShardBytes = 1 << 30 // far above any shard a run writes (a generation of 64 8x8 games is ~1 MB)
@@ -384,10 +384,10 @@ func decodeRunShard(name string, data []byte, size, gen int, run uint64) ([]net.
 // (with tag, or with generation 0 of run 0 if it is nil); of version 4
 // for size 0 (samples of any boards up to 8x8), of version 5 for size 0
 // when a sample is of a board above 8x8; of version 6 with one of those
-// layouts (3 at least) when a sample has a surprise. A shard of one size
+// layouts (3 at least) when a sample has a surprise weight. A shard of one size
 // (size > 0) holds samples of that board only: a sample of another board
-// is refused, as is a surprise out of range in a shard of version 6, so
-// that no shard is written that could not be read back.
+// is refused, as is a surprise weight out of range (net.Sample), so that
+// no shard is written that could not be read back.
 func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) error {
 	mixed := size == 0
 	if !mixed {
@@ -402,9 +402,9 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 		}
 	}
 	wide := mixed && slices.ContainsFunc(samples, net.Sample.IsWide)
-	surprise := slices.ContainsFunc(samples, net.Sample.HasSurprise)
+	surprise := slices.ContainsFunc(samples, net.Sample.HasSurpriseWeight)
 	for i, s := range samples {
-		if err := checkSurprise(s.Surprise, i); surprise && err != nil {
+		if err := checkSurprise(s.SurpriseWeight, i); err != nil {
 			return fmt.Errorf("selfplay: replay shard: %w", err)
 		}
 	}
@@ -468,7 +468,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 			bw.Write(a[:])
 		}
 		if surprise {
-			writeSurprise(bw, s.Surprise)
+			writeSurprise(bw, s.SurpriseWeight)
 		}
 		writePolicy(bw, s.Policy)
 	}
@@ -482,7 +482,7 @@ func encodeShard(w io.Writer, size int, tag *shardTag, samples []net.Sample) err
 }
 
 // writeWideSample writes a wide sample of a version 5 shard, or of a
-// version 6 one with its surprise (after its board).
+// version 6 one with its surprise weight (after its final stones).
 func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	var b [wideHeader + wideAux]byte
 	for k := range 4 {
@@ -498,20 +498,20 @@ func writeWideSample(bw *bufio.Writer, s net.Sample, surprise bool) {
 	}
 	bw.Write(b[:])
 	if surprise {
-		writeSurprise(bw, s.Surprise)
+		writeSurprise(bw, s.SurpriseWeight)
 	}
 	writePolicy(bw, s.Policy)
 }
 
-// writeSurprise writes a sample's surprise (version 6).
+// writeSurprise writes a sample's surprise weight (version 6).
 func writeSurprise(bw *bufio.Writer, surprise float32) {
 	var b [surpriseBytes]byte
 	binary.LittleEndian.PutUint32(b[:], math.Float32bits(surprise))
 	bw.Write(b[:])
 }
 
-// readSurprise reads the surprise of sample i from the front of body
-// (version 6): 0 (unknown), or finite and at least net.MinSurprise.
+// readSurprise reads the surprise weight of sample i from the front of
+// body (version 6), checked by checkSurprise.
 func readSurprise(body []byte, i int) (float32, error) {
 	if len(body) < surpriseBytes {
 		return 0, fmt.Errorf("sample %d: the file ends inside it", i)
@@ -523,11 +523,12 @@ func readSurprise(body []byte, i int) (float32, error) {
 	return v, nil
 }
 
-// checkSurprise reports a surprise that no sample has (net.Sample.Surprise):
-// neither 0 (unknown) nor finite and at least net.MinSurprise.
+// checkSurprise reports a surprise weight that no sample has
+// (net.Sample.SurpriseWeight): neither 0 (unknown) nor in
+// [net.MinSurpriseWeight, net.MaxSurpriseWeight].
 func checkSurprise(v float32, i int) error {
-	if v != 0 && !(v >= net.MinSurprise && v <= math.MaxFloat32) {
-		return fmt.Errorf("sample %d: surprise %v: want 0 (unknown) or a KL divergence of at least %g", i, v, net.MinSurprise)
+	if v != 0 && !(v >= net.MinSurpriseWeight && v <= net.MaxSurpriseWeight) {
+		return fmt.Errorf("sample %d: surprise weight %v: want 0 (unknown) or %g to %g", i, v, net.MinSurpriseWeight, net.MaxSurpriseWeight)
 	}
 	return nil
 }
@@ -607,14 +608,22 @@ func decodeShard(data []byte, size int) (out []net.Sample, tag *shardTag, err er
 	if len(body) != 0 {
 		return nil, nil, errors.New("trailing bytes after the last sample")
 	}
+	// What the writer never writes (encodeShard) is refused, so that
+	// every shard read is written back to the same bytes.
 	if h.wide && !slices.ContainsFunc(out, net.Sample.IsWide) {
 		return nil, nil, fmt.Errorf("format version %d without a sample of a board above %dx%d (version %d holds those)", shardVersionWide, rules.MaxSize, rules.MaxSize, shardVersionMixed)
+	}
+	if h.surprise && !slices.ContainsFunc(out, net.Sample.HasSurpriseWeight) {
+		return nil, nil, fmt.Errorf("format version %d without a sample of known surprise weight (it is written in the version of its layout)", shardVersionSurprise)
+	}
+	if h.aux && !h.mixed && !h.surprise && !slices.ContainsFunc(out, net.Sample.HasAux) {
+		return nil, nil, fmt.Errorf("format version %d without a sample of auxiliary targets (version %d holds those)", shardVersionAux, shardVersion)
 	}
 	return out, h.tag, nil
 }
 
 // shardHead is what a shard's header says: whether its samples carry the
-// auxiliary targets (and their surprise), how many there are, its tag
+// auxiliary targets (and their surprise weight), how many there are, its tag
 // (nil for version 1) and the bytes of the samples.
 type shardHead struct {
 	aux, surprise bool
@@ -640,10 +649,11 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return h, errors.New("checksum mismatch (truncated or corrupted)")
 	}
-	v := binary.LittleEndian.Uint32(body[4:])
-	if v < 1 || v > shardVersionSurprise {
-		return h, fmt.Errorf("format version %d, want 1 to %d", v, shardVersionSurprise)
+	version := binary.LittleEndian.Uint32(body[4:])
+	if version < 1 || version > shardVersionSurprise {
+		return h, fmt.Errorf("format version %d, want 1 to %d", version, shardVersionSurprise)
 	}
+	v := version // the layout of the samples
 	if v == shardVersionSurprise {
 		at := shardHeader + shardTagBytes
 		if len(body) < at+layoutBytes {
@@ -672,7 +682,7 @@ func decodeShardHeader(data []byte, size int) (shardHead, error) {
 	s := binary.LittleEndian.Uint32(body[8:])
 	switch {
 	case size == 0 && !h.mixed:
-		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d or %d", shapeName(int(s)), v, shardVersionMixed, shardVersionWide)
+		return h, fmt.Errorf("holds the samples of one board (%s, format version %d): a multi-board run reads only its own shards, of version %d to %d", shapeName(int(s)), version, shardVersionMixed, shardVersionSurprise)
 	case size != 0 && h.mixed:
 		return h, fmt.Errorf("holds the samples of several boards (a multi-board run's), want %s ones", shapeName(size))
 	case s != uint32(size) || h.mixed != (s == 0):
@@ -738,7 +748,7 @@ func decodeWideSample(body []byte, i int, surprise bool) (net.Sample, []byte, er
 	body = body[wideHeader+wideAux:]
 	if surprise {
 		var err error
-		if s.Surprise, err = readSurprise(body, i); err != nil {
+		if s.SurpriseWeight, err = readSurprise(body, i); err != nil {
 			return s, nil, err
 		}
 		body = body[surpriseBytes:]
@@ -773,7 +783,7 @@ func checkTargets(s net.Sample, i int) error {
 
 // decodeSample reads sample i from the front of body, checked against
 // the rules, and returns it with the bytes after it; mixed: it starts with
-// its board (size is then 0); surprise: its surprise follows its
+// its board (size is then 0); surprise: its surprise weight follows its
 // auxiliary targets (version 6).
 func decodeSample(body []byte, i, size int, aux, mixed, surprise bool) (net.Sample, []byte, error) {
 	perSample := sampleHeader
@@ -817,7 +827,7 @@ func decodeSample(body []byte, i, size int, aux, mixed, surprise bool) (net.Samp
 	}
 	if surprise {
 		var err error
-		if s.Surprise, err = readSurprise(body, i); err != nil {
+		if s.SurpriseWeight, err = readSurprise(body, i); err != nil {
 			return s, nil, err
 		}
 		body = body[surpriseBytes:]

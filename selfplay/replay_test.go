@@ -156,8 +156,17 @@ func withSurprise(samples []net.Sample) []net.Sample {
 	out := slices.Clone(samples)
 	for i := range out {
 		if out[i].Policy != nil {
-			out[i].Surprise = float32(i%5) + 0.5
+			out[i].SurpriseWeight = float32(i%5) + 0.5
 		}
+	}
+	return out
+}
+
+// withoutSurprise returns samples without their surprise weights.
+func withoutSurprise(samples []net.Sample) []net.Sample {
+	out := slices.Clone(samples)
+	for i := range out {
+		out[i].SurpriseWeight = 0
 	}
 	return out
 }
@@ -195,7 +204,7 @@ func FuzzReadShard(f *testing.F) {
 	// Version 6, with the samples' surprise, over each layout.
 	for i := range samples {
 		if samples[i].Policy != nil {
-			samples[i].Surprise = 0.25 * float32(i+1)
+			samples[i].SurpriseWeight = 0.5 + 0.25*float32(i)
 		}
 	}
 	for _, c := range []struct {
@@ -209,6 +218,19 @@ func FuzzReadShard(f *testing.F) {
 		}
 		f.Add(b.Bytes(), c.size)
 	}
+	// A run's shards of one board (versions 2, 3 and 6 over 3), tagged,
+	// read as such.
+	aux := slices.Clone(samples)
+	for i := range aux {
+		aux[i].MovesLeft, aux[i].Final = 1, aux[i].Position.Black|aux[i].Position.White
+	}
+	for _, s := range [][]net.Sample{withoutSurprise(samples), withoutSurprise(aux), aux} {
+		var b bytes.Buffer
+		if err := encodeShard(&b, 6, &shardTag{gen: 3, run: 7}, s); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes(), 6)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		inputs := [][]byte{data}
 		if len(data) >= 4 {
@@ -218,9 +240,6 @@ func FuzzReadShard(f *testing.F) {
 			samples, tag, err := decodeShard(in, size)
 			if err != nil {
 				continue
-			}
-			if size != 0 {
-				tag = nil // re-encoded as written outside a run (versions 1 and 3)
 			}
 			var back bytes.Buffer
 			if err := encodeShard(&back, size, tag, samples); err != nil {

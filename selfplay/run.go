@@ -432,7 +432,7 @@ func (g *genWork) train(ctx context.Context, newSamples int, m *runfiles.Metrics
 		m.L2 += l.L2 / float64(m.Steps)
 		m.OwnershipLoss += l.Ownership / float64(m.Steps)
 		m.MovesLeftLoss += l.MovesLeft / float64(m.Steps)
-		m.SoftPolicyLoss += l.SoftPolicy / float64(m.Steps)
+		m.SoftPolicyKL += l.SoftPolicyKL / float64(m.Steps)
 		if g.hooks.Step != nil {
 			g.hooks.Step()
 		}

@@ -270,35 +270,39 @@ func TestRunResumesExactly(t *testing.T) {
 // alike.
 func sameOutputs(t *testing.T, dirA, dirB string) {
 	t.Helper()
-	var preds [2][]mcts.Prediction
-	for i, dir := range []string{dirA, dirB} {
-		path, err := LatestModel(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := net.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := net.NewEvaluator(m, net.EvalOptions{Batch: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		go e.Run(ctx)
-		var ps []rules.Position
-		for _, o := range rules.Openings(4) {
-			ps = append(ps, o.Position)
-		}
-		preds[i], err = e.Evaluate(ctx, ps)
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !reflect.DeepEqual(preds[0], preds[1]) {
+	if !reflect.DeepEqual(latestOutputs(t, dirA), latestOutputs(t, dirB)) {
 		t.Fatal("the resumed run's model differs from the uninterrupted one")
 	}
+}
+
+// latestOutputs returns the evaluations of the 4x4 openings by the latest
+// model of the run in dir.
+func latestOutputs(t *testing.T, dir string) []mcts.Prediction {
+	t.Helper()
+	path, err := LatestModel(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := net.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := net.NewEvaluator(m, net.EvalOptions{Batch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	var ps []rules.Position
+	for _, o := range rules.Openings(4) {
+		ps = append(ps, o.Position)
+	}
+	preds, err := e.Evaluate(ctx, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return preds
 }
 
 func TestRunWithGate(t *testing.T) {

@@ -135,7 +135,7 @@ var trainSettings = []trainSetting{
 	{flag: "soft-policy", field: func(c *selfplay.Config) any { return &c.Net.SoftPolicy }, resume: keep,
 		help: "train KataGo's soft policy head beside the policy: a second policy output on the search's target raised to the power 1/4 (training only; play reads the policy alone)"},
 	{flag: "surprise-weighting", field: func(c *selfplay.Config) any { return &c.SurpriseWeighting }, resume: keep,
-		help: "KataGo's policy surprise weighting: training draws each sample with probability half uniform, half in proportion to how much its search's policy surprised the network (KL of the target from the priors)"},
+		help: "KataGo's policy surprise weighting: each game shares out its weight among its searched positions, half evenly, half in proportion to how much the search's policy surprised the network (KL of the target from the priors), and training draws samples by weight"},
 	{flag: "backend", field: func(c *selfplay.Config) any { return &c.Backend }, resume: keep,
 		help: "the network's arithmetic in self-play: float32 (the same numbers on every CPU) or bf16 (CPUs with AVX512_BF16 only; faster, numbers of bfloat16 precision)"},
 	{flag: "batch", field: func(c *selfplay.Config) any { return &c.Train.Batch }, resume: keep,

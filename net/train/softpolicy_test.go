@@ -1,11 +1,13 @@
 package train
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 )
 
 // TestSoftTarget: the soft policy target is KataGo's, (p + 1e-7)^(1/4)
@@ -120,4 +122,144 @@ func mustSnapshot(t *testing.T, tr *Trainer) *net.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestSoftPolicyKL: the soft policy head's KL is its loss term divided by
+// its weight 8 less the mean entropy of the soft targets, here computed
+// by hand from the samples ((p + 1e-7)^(1/4) on every legal move,
+// normalised, over the samples with a policy); it is never negative and
+// falls towards 0 as the head learns a batch.
+func TestSoftPolicyKL(t *testing.T) {
+	cfg := tinyConfig(5)
+	cfg.SoftPolicy = true
+	opts := net.DefaultTrainOptions()
+	opts.Batch, opts.WarmupSteps, opts.Augment = 8, 0, false
+	tr, err := New(mustModel(t, cfg, 1), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := randomSamples(5, 8, 4)
+	batch[5].Policy = nil // a value-only sample
+	var entropy float64
+	rows := 0
+	for _, s := range batch {
+		if s.Policy == nil {
+			continue
+		}
+		var soft []float64
+		var sum float64
+		for _, m := range s.Position.LegalMoves(nil) {
+			p := 0.0
+			for _, ap := range s.Policy {
+				if int(ap.Action) == rules.ActionIndex(m, 5) {
+					p = float64(ap.Prob)
+				}
+			}
+			soft = append(soft, math.Pow(p+1e-7, 0.25))
+			sum += soft[len(soft)-1]
+		}
+		for _, v := range soft {
+			entropy -= v / sum * math.Log(v/sum)
+		}
+		rows++
+	}
+	entropy /= float64(rows)
+	var first, last net.Losses
+	for i := range 80 {
+		l, err := tr.Step(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := l.SoftPolicy/8 - entropy; math.Abs(l.SoftPolicyKL-want) > 1e-4 || l.SoftPolicyKL < -1e-6 {
+			t.Fatalf("step %d: KL %v, want %v (loss %v, target entropy %v)", i, l.SoftPolicyKL, want, l.SoftPolicy, entropy)
+		}
+		if i == 0 {
+			first = l
+		}
+		last = l
+	}
+	if !(last.SoftPolicyKL < first.SoftPolicyKL/2) {
+		t.Errorf("KL %v after 80 steps, from %v", last.SoftPolicyKL, first.SoftPolicyKL)
+	}
+}
+
+// TestSoftPolicyLossByHand: the soft policy loss term is 8 times the
+// soft head's mean cross-entropy against the soft targets over the rows
+// with a policy target, computed here by hand. The soft head is given the
+// policy head's last weights, so that its softmax is the policy the
+// evaluator gives; the policy loss is checked alike (weight 1).
+func TestSoftPolicyLossByHand(t *testing.T) {
+	cfg := tinyConfig(5)
+	cfg.SoftPolicy = true
+	w := weightsOf(mustModel(t, cfg, 3))
+	w["softpolicy.w"], w["softpolicy.b"] = w["policy.conv2.w"], w["policy.conv2.b"]
+	m, err := net.FromWeights(cfg, net.Metadata{}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := randomSamples(5, 4, 9)
+	batch[1].Policy = nil     // a value-only sample
+	for _, s := range batch { // targets summing to 1, as the games'
+		var sum float32
+		for _, ap := range s.Policy {
+			sum += ap.Prob
+		}
+		for j := range s.Policy {
+			s.Policy[j].Prob /= sum
+		}
+	}
+	e, err := net.NewEvaluator(m, net.EvalOptions{Batch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.Run(ctx)
+	var ps []rules.Position
+	for _, s := range batch {
+		ps = append(ps, s.Position)
+	}
+	preds, err := e.Evaluate(ctx, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xent, softXent float64
+	rows := 0
+	for i, s := range batch {
+		if s.Policy == nil {
+			continue
+		}
+		var soft []float64
+		var sum float64
+		for j, mv := range s.Position.LegalMoves(nil) {
+			p := 0.0
+			for _, ap := range s.Policy {
+				if int(ap.Action) == rules.ActionIndex(mv, 5) {
+					p = float64(ap.Prob)
+				}
+			}
+			xent -= p * math.Log(float64(preds[i].Policy[j]))
+			soft = append(soft, math.Pow(p+1e-7, 0.25))
+			sum += soft[j]
+		}
+		for j, v := range soft {
+			softXent -= v / sum * math.Log(float64(preds[i].Policy[j]))
+		}
+		rows++
+	}
+	xent /= float64(rows)
+	softXent /= float64(rows)
+	opts := net.DefaultTrainOptions()
+	opts.Batch, opts.WarmupSteps, opts.Augment = 4, 0, false
+	tr, err := New(m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := tr.Step(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(l.Policy-xent) > 1e-4*xent || math.Abs(l.SoftPolicy-8*softXent) > 1e-4*8*softXent {
+		t.Errorf("policy loss %v, soft policy loss %v; by hand %v and 8 × %v", l.Policy, l.SoftPolicy, xent, softXent)
+	}
 }

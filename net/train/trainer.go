@@ -155,6 +155,7 @@ func (t *Trainer) Step(batch []net.Sample) (net.Losses, error) {
 	}
 	if t.gr.softPolicyLoss != nil {
 		l.SoftPolicy = t.gr.softPolicyLoss.last
+		l.SoftPolicyKL = l.SoftPolicy/softPolicyLossWeight - meanEntropy(data32(t.gr.targetSoftPolicy), slots)
 	}
 	if sum := l.Policy + l.Value + l.Ownership + l.MovesLeft + l.SoftPolicy; math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return l, errors.New("train: training step: the loss is not finite (learning rate too high?)")
@@ -214,6 +215,32 @@ func softTarget(mask, policy, soft []float32) {
 			soft[j] = float32(float64(soft[j]) / sum)
 		}
 	}
+}
+
+// meanEntropy returns the mean entropy −Σ t·ln t of the distributions
+// in the rows of cols values of t, over the rows that are not all zeros
+// (0 if none is): the entropy of the targets of the rows xent averages.
+func meanEntropy(t []float32, cols int) float64 {
+	var sum float64
+	rows := 0
+	for r := 0; r < len(t)/cols; r++ {
+		var h float64
+		nonzero := false
+		for _, v := range t[r*cols : (r+1)*cols] {
+			if v > 0 {
+				h -= float64(v) * math.Log(float64(v))
+				nonzero = true
+			}
+		}
+		if nonzero {
+			sum += h
+			rows++
+		}
+	}
+	if rows == 0 {
+		return 0
+	}
+	return sum / float64(rows)
 }
 
 // update applies one step of momentum SGD to every parameter, with the

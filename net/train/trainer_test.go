@@ -87,7 +87,9 @@ func withAux(batch []net.Sample, seed uint64, skip int) []net.Sample {
 // central finite differences, in float64, on a tiny network with every
 // kind of layer, for 50 draws of the weights; then on one with both
 // auxiliary heads, whose batch has a sample without auxiliary targets;
-// then on one with the soft policy head (and the value-only sample).
+// then on one with the soft policy head (and the value-only sample), and
+// on a multi-board one (hop planes, capture planes) with the soft policy
+// head on a rectangle.
 //
 // The loss has kinks (every ReLU): where a pre-activation lies within eps
 // of zero, the finite difference straddles the kink and measures neither
@@ -100,18 +102,26 @@ func TestGradientCheck(t *testing.T) {
 	cfg := net.Config{Size: 4, Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true}
 	batch := randomSamples(4, 3, 5)
 	batch[1].Policy = nil // a value-only sample
-	t.Run("plain", func(t *testing.T) { gradientCheck(t, cfg, batch, 50) })
+	t.Run("plain", func(t *testing.T) { gradientCheck(t, cfg, cfg.Size, batch, 50) })
 	cfg.Aux = net.AuxOwnership | net.AuxMovesLeft
-	t.Run("aux", func(t *testing.T) { gradientCheck(t, cfg, withAux(batch, 6, 2), 20) })
+	t.Run("aux", func(t *testing.T) { gradientCheck(t, cfg, cfg.Size, withAux(batch, 6, 2), 20) })
 	cfg.Aux, cfg.SoftPolicy = 0, true
-	t.Run("soft-policy", func(t *testing.T) { gradientCheck(t, cfg, batch, 20) })
+	t.Run("soft-policy", func(t *testing.T) { gradientCheck(t, cfg, cfg.Size, batch, 20) })
+	multi := net.Config{Filters: 3, Blocks: 1, ValueHidden: 4, GlobalPool: true, Hops: net.MultiBoardHops, Captures: true, SoftPolicy: true}
+	b := rules.Board{W: 5, H: 4, Start: rules.Gap}
+	rect := randomBoardSamples(t, b, 3, 5)
+	rect[1].Policy = nil
+	t.Run("multi-board soft-policy 5x4", func(t *testing.T) { gradientCheck(t, multi, rules.ShapeCode(b.W, b.H), rect, 10) })
 }
 
-func gradientCheck(t *testing.T, cfg net.Config, batch []net.Sample, draws uint64) {
+// gradientCheck checks the gradient of cfg's graph of the board of the
+// shape code (cfg.Size for a one-board network) on batch, for draws
+// draws of the weights.
+func gradientCheck(t *testing.T, cfg net.Config, shape int, batch []net.Sample, draws uint64) {
 	kinks := 0
 	for seed := uint64(0); seed < draws; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
-		gr, err := buildGraph(cfg, cfg.Size, len(batch), weightsOf(m), tensor.Float64, false)
+		gr, err := buildGraph(cfg, shape, len(batch), weightsOf(m), tensor.Float64, false)
 		if err != nil {
 			t.Fatal(err)
 		}
