@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
@@ -73,8 +72,8 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	case given && !rb.Narrow():
 		return usageError("openings", "%s: a network plays %s, not %s", board.flagText(), narrowBoards(), rb)
 	}
-	if *model == "" && (!rb.Square() || !slices.Contains(models.Sizes(), rb.W)) {
-		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too)", rb, models.SizeList())
+	if *model == "" && !models.Shipped().Plays(rb) {
+		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too)", rb, models.Shipped().BoardList())
 	}
 	var e *agent.Engine
 	if given {
