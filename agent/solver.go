@@ -33,6 +33,17 @@ func Sizes() []int {
 	return sizes
 }
 
+// Boards returns the boards the agent plays without a --model: the
+// squares of the exact solver, then the shipped networks' in their
+// table's order (models.Shipped).
+func Boards() []rules.Board {
+	var out []rules.Board
+	for n := rules.MinSize; n <= MaxSolverSize; n++ {
+		out = append(out, rules.SquareBoard(n))
+	}
+	return append(out, models.Shipped().Boards()...)
+}
+
 // Plays reports whether the agent plays board b without a --model: the
 // exact solver or a shipped network (models.Shipped; b's start
 // included). The classical engine plays the others.
