@@ -2,8 +2,12 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // evalOptions suit interactive play and matches (see net.PlayEvalOptions).
@@ -104,7 +109,7 @@ func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
 		m, err = net.LoadForBoard(path, b)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, modelFileError(path, err)
 	}
 	if !WideTrained(m, b) {
 		return nil, fmt.Errorf("agent: %w: model %s was not trained on %s (it was on %s): a network plays a board above 8x8 only when trained there",
@@ -313,9 +318,35 @@ func LoadModel(path string, size int) (*net.Model, error) {
 		m, err = net.LoadForSize(path, size)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, modelFileError(path, err)
 	}
 	return m, nil
+}
+
+// modelFileError is the error of loading the model file path (err,
+// prefixed), or, when path is one of a training run's pointers to its
+// newest model (runfiles.PointedModel: models/latest, where a model
+// file was wanted), the one line that says so and names the file to
+// give.
+func modelFileError(path string, err error) error {
+	if path != "" && errors.Is(err, net.ErrFormat) {
+		if data, rerr := readHead(path, 4097); rerr == nil {
+			if name, ok := runfiles.PointedModel(data); ok {
+				return fmt.Errorf("agent: %s is a training run's pointer to its newest model, not a model file: give that model, %s", path, filepath.Join(filepath.Dir(path), name))
+			}
+		}
+	}
+	return fmt.Errorf("agent: %w", err)
+}
+
+// readHead reads at most n bytes of the file path.
+func readHead(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // Engines holds one engine per square board of up to rules.MaxSize
@@ -374,7 +405,7 @@ func OpenEngines(path string) (*Engines, error) {
 	}
 	m, err := net.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, modelFileError(path, err)
 	}
 	if !m.Config().MultiBoard() {
 		return NewEngines(m)

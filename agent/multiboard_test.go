@@ -3,6 +3,8 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -285,4 +287,24 @@ func modelBytes(t *testing.T, m *net.Model) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestRunPointerAsModel: a training run's models/latest given where a
+// model file is wanted gets one line naming the model it points to, from
+// every way a command opens a model file.
+func TestRunPointerAsModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "latest")
+	if err := os.WriteFile(path, []byte("gen-000934.safetensors\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := path + " is a training run's pointer to its newest model, not a model file: give that model, " + filepath.Join(filepath.Dir(path), "gen-000934.safetensors")
+	_, err1 := agent.OpenEngines(path)
+	_, err2 := agent.LoadModel(path, 0)
+	_, err3 := agent.OpenBoardEngine(path, rules.Board{W: 9, H: 8, Start: rules.Gap})
+	_, err4 := agent.OpenEngine(path, 6)
+	for i, err := range []error{err1, err2, err3, err4} {
+		if err == nil || err.Error() != "agent: "+want {
+			t.Errorf("%d: %v, want %q", i+1, err, want)
+		}
+	}
 }

@@ -73,3 +73,24 @@ func IsTemp(key string) bool {
 	}
 	return false
 }
+
+// PointedModel returns the file name of the model (a ModelName) that
+// data points to when data is one of a run's pointers to its newest
+// model: models/latest (the name and a newline) or models/latest.json
+// (Latest); ok is false for anything else, a model file among them. It
+// lets a command given a pointer where it wants a model file say which
+// file to give.
+func PointedModel(data []byte) (name string, ok bool) {
+	if len(data) > 4096 {
+		return "", false
+	}
+	if l, err := ParseLatest(data); err == nil {
+		gen, ok := ParseModelKey(l.Model)
+		return ModelName(gen), ok
+	}
+	name = strings.TrimSuffix(string(data), "\n")
+	if gen := GenerationOf(name); gen < 1 || name != ModelName(gen) {
+		return "", false
+	}
+	return name, true
+}

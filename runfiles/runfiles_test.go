@@ -261,3 +261,28 @@ func TestSolverChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestPointedModel: a run's two pointers to its newest model name its
+// file; anything else, a model file's first bytes or a name of another
+// kind among them, is no pointer.
+func TestPointedModel(t *testing.T) {
+	js, err := Latest{Generation: 12, Model: ModelKey(12), SHA256: strings.Repeat("ab", 32)}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for data, want := range map[string]string{
+		"gen-000934.safetensors\n":         "gen-000934.safetensors",
+		"gen-000934.safetensors":           "gen-000934.safetensors",
+		string(js):                         "gen-000012.safetensors",
+		"gen-000000.safetensors\n":         "",
+		"gen-34.safetensors\n":             "",
+		"gen-000934.ckpt\n":                "",
+		"\x90\x1f\x00\x00\x00\x00\x00\x00": "",
+		"":                                 "",
+	} {
+		name, ok := PointedModel([]byte(data))
+		if name != want || ok != (want != "") {
+			t.Errorf("PointedModel(%q) = %q, %v; want %q", data, name, ok, want)
+		}
+	}
+}
