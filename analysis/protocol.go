@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
@@ -425,6 +426,14 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 func (s *StreamServer) runWide(ctx, qctx context.Context, id string, j job) {
 	rs := make([]Response, len(j.wide))
 	for i, p := range j.wide {
+		if !p.HasMoves() {
+			// The side to move has lost: no search.
+			an := agent.AnalysisOf[rules.WideMove]{Side: p.Turn, ResultOf: mcts.ResultOf[rules.WideMove]{Best: rules.NoWideMove, Value: -1, Proven: true}}
+			rs[i] = searchResponse(id, j.turns[i], an, 0, j.policy)
+			loss := "loss"
+			rs[i].Solved = &loss
+			continue
+		}
 		a, err := j.engine.NewAgent(s.cfg.Seed + uint64(j.turns[i]))
 		var an agent.AnalysisOf[rules.WideMove]
 		if err == nil {
@@ -438,14 +447,10 @@ func (s *StreamServer) runWide(ctx, qctx context.Context, id string, j job) {
 			s.write(Response{ID: id, Error: err.Error()})
 			return
 		}
-		winProb := an.WinProb()
-		if !p.HasMoves() {
-			winProb = 0 // the side to move has lost
-		}
-		rs[i] = searchResponse(id, j.turns[i], an, winProb, j.policy)
-		if an.Proven || !p.HasMoves() {
+		rs[i] = searchResponse(id, j.turns[i], an, an.WinProb(), j.policy)
+		if an.Proven {
 			v := "loss"
-			if an.Proven && an.Value > 0 {
+			if an.Value > 0 {
 				v = "win"
 			}
 			rs[i].Solved = &v

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/rules"
@@ -212,10 +213,19 @@ func TestClassicalGolden(t *testing.T) {
 	golden.Check(t, "classical.golden", []byte(got.String()))
 }
 
-// TestClassicalGameOver: the classical answer on a finished 9x8 game is
-// the side to move's proved loss, with no move.
-func TestClassicalGameOver(t *testing.T) {
-	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), PVSTime: time.Minute, PVSDepth: 2})
+// TestGameOver: the answer on a finished 9x8 game, the classical
+// engine's or a network's trained there, is the side to move's proved
+// loss, with no move.
+func TestGameOver(t *testing.T) {
+	for _, es := range []*agent.Engines{agenttest.RunEngines(t), agenttest.RunMultiBoard(t, rules.Board{W: 9, H: 8, Start: rules.Gap})} {
+		gameOver(t, es)
+	}
+}
+
+// gameOver is TestGameOver with the engines es.
+func gameOver(t *testing.T, es *agent.Engines) {
+	t.Helper()
+	s, err := NewStreamServer(StreamConfig{Engines: es, PVSTime: time.Minute, PVSDepth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
