@@ -53,6 +53,10 @@ var shippedRows = []Row{
 	{rules.SquareBoard(6), "konane-6x6.safetensors", "docs/results/2026-12-02-strength-6x6.md"},
 	{rules.SquareBoard(7), "konane-7x7.safetensors", "docs/results/2026-12-02-recipe.md#7x7"},
 	{rules.SquareBoard(8), "konane-8x8.safetensors", "docs/results/2026-12-02-strength-8x8.md"},
+	{rules.Board{W: 7, H: 6, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
+	{rules.Board{W: 9, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
+	{rules.Board{W: 11, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
+	{rules.Board{W: 15, H: 12, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
 }
 
 // MultiFile is the name of the shipped multi-board network's file, when

@@ -13,8 +13,8 @@ import (
 )
 
 // configServers are the services whose config TestConfigBoards reads: the
-// shipped models (the exact solver on 4x4 and 5x5, the networks of 6x6,
-// 7x7 and 8x8, the classical engine elsewhere), a multi-board model file
+// shipped models (the exact solver on 4x4 and 5x5, the networks on the
+// boards of their table, the classical engine elsewhere), a multi-board model file
 // trained on three of AbstractPlay's gap boards (7x6, 9x8, 15x12), and a
 // table of networks (agent.EnginesOf) whose multi-board network, trained
 // on 6x6 and those three, plays 6x6, 7x6 and 15x12 only (9x8, trained but
@@ -97,7 +97,7 @@ func TestConfigBoards(t *testing.T) {
 }
 
 // TestConfigAsPlayed: on one board of each kind (the exact solver's 4x4,
-// the network's 6x6 and the classical engine's 7x6 of the shipped
+// the network's 6x6 and the classical engine's 10x10 of the shipped
 // models, and the multi-board network's 15x12 above 8x8) the service
 // does what config says of the board: a hint has a win probability
 // where config says winProb, the review is the classical engine's where
@@ -115,7 +115,7 @@ func TestConfigAsPlayed(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ server, board, player string }{
-		{"shipped", "4x4", "solver"}, {"shipped", "6x6", "network"}, {"shipped", "7x6", "classical"}, {"multi", "15x12", "network"},
+		{"shipped", "4x4", "solver"}, {"shipped", "6x6", "network"}, {"shipped", "10x10", "classical"}, {"multi", "15x12", "network"},
 		{"table", "15x12", "network"}, {"table", "9x8", "classical"}, {"table", "7x6", "network"},
 	} {
 		ts, b := servers[tc.server], configs[tc.server][tc.board]
