@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 
@@ -330,23 +327,11 @@ func LoadModel(path string, size int) (*net.Model, error) {
 // give.
 func modelFileError(path string, err error) error {
 	if path != "" && errors.Is(err, net.ErrFormat) {
-		if data, rerr := readHead(path, 4097); rerr == nil {
-			if name, ok := runfiles.PointedModel(data); ok {
-				return fmt.Errorf("agent: %s is a training run's pointer to its newest model, not a model file: give that model, %s", path, filepath.Join(filepath.Dir(path), name))
-			}
+		if perr := runfiles.PointerError(path); perr != nil {
+			return fmt.Errorf("agent: %w", perr)
 		}
 	}
 	return fmt.Errorf("agent: %w", err)
-}
-
-// readHead reads at most n bytes of the file path.
-func readHead(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // Engines holds one engine per square board of up to rules.MaxSize

@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -93,4 +96,25 @@ func PointedModel(data []byte) (name string, ok bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// PointerError is, when the file path is one of a run's pointers to its
+// newest model (PointedModel), the one line that says so and names the
+// model file to give instead, for a command that wanted a model file;
+// nil for any other file, or one that cannot be read.
+func PointerError(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4097))
+	if err != nil {
+		return nil
+	}
+	name, ok := PointedModel(data)
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%s is a training run's pointer to its newest model, not a model file: give that model, %s", path, filepath.Join(filepath.Dir(path), name))
 }

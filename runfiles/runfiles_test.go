@@ -3,6 +3,8 @@ package runfiles
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -283,6 +285,24 @@ func TestPointedModel(t *testing.T) {
 		name, ok := PointedModel([]byte(data))
 		if name != want || ok != (want != "") {
 			t.Errorf("PointedModel(%q) = %q, %v; want %q", data, name, ok, want)
+		}
+	}
+}
+
+// TestPointerError: a run's models/latest gets the one line naming its
+// model; a model-like file, or none, gets nil.
+func TestPointerError(t *testing.T) {
+	dir := t.TempDir()
+	latest, other := filepath.Join(dir, "latest"), filepath.Join(dir, "x.safetensors")
+	os.WriteFile(latest, []byte("gen-000007.safetensors\n"), 0o644)
+	os.WriteFile(other, []byte("\x10\x00\x00\x00\x00\x00\x00\x00{}"), 0o644)
+	want := latest + " is a training run's pointer to its newest model, not a model file: give that model, " + filepath.Join(dir, "gen-000007.safetensors")
+	if err := PointerError(latest); err == nil || err.Error() != want {
+		t.Errorf("PointerError(latest) = %v, want %q", err, want)
+	}
+	for _, p := range []string{other, filepath.Join(dir, "missing")} {
+		if err := PointerError(p); err != nil {
+			t.Errorf("PointerError(%s) = %v", p, err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 func init() {
@@ -59,6 +60,9 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	switch action {
 	case "info":
 		m, err := net.Load(rest[0])
+		if perr := runfiles.PointerError(rest[0]); err != nil && perr != nil {
+			return fmt.Errorf("model: %w", perr)
+		}
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
 		}
