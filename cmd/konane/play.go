@@ -466,7 +466,9 @@ var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "begi
 
 // levelAbout says in words what the level of that name plays like on
 // a network's board (model; else nothing of it) and, on board, where it
-// plays perfectly (agent.Level.PerfectionOn); "" for no level of the
+// plays perfectly (agent.Level.PerfectionOn), or, on a network's board
+// above 8x8, that a level whose search uses the endgame solver elsewhere
+// does not play the endgame perfectly there; "" for no level of the
 // table, or nothing to say.
 func levelAbout(name string, board rules.Board, model bool) string {
 	l, err := agent.ParseLevel(name)
@@ -492,6 +494,9 @@ func levelAbout(name string, board rules.Board, model bool) string {
 			}
 			said = append(said, c.Text("en", "level.perfect.early", map[string]string{"board": label, "from": from}))
 		}
+	}
+	if model && l.Solver && !board.Narrow() {
+		said = append(said, c.Text("en", "level.endgame.wide", map[string]string{"board": fmt.Sprintf("%d×%d", board.W, board.H)}))
 	}
 	return strings.Join(said, " ")
 }
