@@ -104,7 +104,7 @@ func printModelInfo(w io.Writer, path string, m *net.Model) {
 	fmt.Fprintf(w, "file:        %s\n", printable(path))
 	fmt.Fprintf(w, "format:      version %d, input encoding %d\n", md.FormatVersion, md.EncodingVersion)
 	if cfg.MultiBoard() {
-		fmt.Fprintf(w, "board:       every board of %d..%d files and ranks, trained on %s\n", rules.MinSize, rules.MaxSize, net.BoardList(m.Boards()))
+		fmt.Fprintf(w, "board:       every board of %d..%d files and ranks and the boards above %dx%d it was trained on; trained on %s\n", rules.MinSize, rules.MaxSize, rules.MaxSize, rules.MaxSize, net.BoardList(m.Boards()))
 	} else {
 		fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
 	}
