@@ -118,7 +118,7 @@ func TestEngines(t *testing.T) {
 			t.Errorf("Get(%d): %v", n, err)
 		case agent.Perfect(n) && e.Model() != nil:
 			t.Errorf("Get(%d): a model, want the exact solver", n)
-		case !agent.Perfect(n) && (e.Model() == nil || e.Model().Config().Size != n || !slices.Contains(models.Sizes(), n)):
+		case !agent.Perfect(n) && (e.Model() == nil || e.Model().Config().Size != n || !slices.Contains(models.Shipped().Sizes(), n)):
 			t.Errorf("Get(%d): no shipped model", n)
 		}
 	}

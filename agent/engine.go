@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 // evalOptions suit interactive play and matches (see net.PlayEvalOptions).
@@ -80,23 +82,31 @@ func OpenEngine(path string, size int) (*Engine, error) {
 }
 
 // OpenBoardEngine is OpenEngine on board b: a square of at most
-// rules.MaxSize files (OpenEngine with its size), a rectangle of at most
-// rules.MaxSize files and ranks, which the network of a multi-board
-// model file plays (net.LoadForBoard; Note says when it was not trained
-// there), or a board above 8x8, which it plays only when it was trained
-// there (WideTrained; its players are player.WidePlayers). No shipped
-// model plays a rectangle or a board above 8x8, and a single-board model
-// file none: an error wrapping net.ErrSize.
+// rules.MaxSize files (OpenEngine with its size); with no path, a board
+// the shipped table gives a network (models.Shipped); with path, a
+// rectangle of at most rules.MaxSize files and ranks, which the network
+// of a multi-board model file plays (net.LoadForBoard; Note says when it
+// was not trained there), or a board above 8x8, which it plays only when
+// it was trained there (WideTrained; its players are
+// player.WidePlayers). Another board, and any board but its own for a
+// single-board model file: an error wrapping net.ErrSize (the classical
+// engine plays there).
 func OpenBoardEngine(path string, b rules.Board) (*Engine, error) {
 	if b.Square() && b.Narrow() {
 		return OpenEngine(path, b.W)
 	}
-	if path == "" {
+	var m *net.Model
+	var err error
+	switch {
+	case path == "" && !models.Shipped().Plays(b):
 		return nil, fmt.Errorf("agent: %w: no shipped model plays %s", net.ErrSize, b)
+	case path == "":
+		m, err = models.Shipped().For(b)
+	default:
+		m, err = net.LoadForBoard(path, b)
 	}
-	m, err := net.LoadForBoard(path, b)
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, modelFileError(path, err)
 	}
 	if !WideTrained(m, b) {
 		return nil, fmt.Errorf("agent: %w: model %s was not trained on %s (it was on %s): a network plays a board above 8x8 only when trained there",
@@ -289,13 +299,14 @@ func specLimits(s player.Spec) (player.Limits, error) {
 // LoadModel returns the model a command plays with: the file path when
 // it is set (then size, unless 0, must be the model's; a multi-board
 // model plays size×size, 8x8 for size 0, trained there or not: see
-// Engine.Note), else the shipped model of size.
+// Engine.Note), else the shipped network of the size×size board
+// (models.Shipped).
 func LoadModel(path string, size int) (*net.Model, error) {
 	var m *net.Model
 	var err error
 	switch {
 	case path == "":
-		m, err = models.Default(size)
+		m, err = models.Shipped().For(rules.SquareBoard(size))
 	case size == 0:
 		if m, err = net.Load(path); err == nil && m.Config().MultiBoard() {
 			m, err = m.ForBoard(rules.SquareBoard(rules.DefaultSize))
@@ -304,84 +315,148 @@ func LoadModel(path string, size int) (*net.Model, error) {
 		m, err = net.LoadForSize(path, size)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, modelFileError(path, err)
 	}
 	return m, nil
 }
 
-// Engines holds one engine per board size that has a model, and with a
-// multi-board model file one per rectangle its network plays, made on
-// the first GetBoard of that board (an evaluator each: most are never
-// asked for). It is safe for concurrent use.
+// modelFileError is the error of loading the model file path (err,
+// prefixed), or, when path is one of a training run's pointers to its
+// newest model (runfiles.PointedModel: models/latest, where a model
+// file was wanted), the one line that says so and names the file to
+// give.
+func modelFileError(path string, err error) error {
+	if path != "" && errors.Is(err, net.ErrFormat) {
+		if perr := runfiles.PointerError(path); perr != nil {
+			return fmt.Errorf("agent: %w", perr)
+		}
+	}
+	return fmt.Errorf("agent: %w", err)
+}
+
+// Engines holds one engine per square board of up to rules.MaxSize
+// files that has a network or the exact solver, made at the start, and
+// one per other board a network plays (a rectangle, a board above 8x8),
+// made on the first GetBoard of that board (an evaluator each: most are
+// never asked for). It is safe for concurrent use.
 type Engines struct {
 	mu     sync.Mutex
 	bySize map[int]*Engine // by shape code (rules.ShapeCode): N on N×N
 	sizes  []int           // the square boards, made at the start
-	// multi is the multi-board model whose rectangles' engines GetBoard
-	// makes; nil for none.
-	multi *net.Model
+	// others gives the networks of the other boards; nil for none.
+	others boardModels
 	// run and group are Run's while it runs: an engine made then runs in
 	// group until run ends.
 	run   context.Context
 	group *errgroup.Group
 }
 
+// boardModels is where Engines finds the network of a board other than
+// the squares made at the start: a multi-board model file's (fileModels)
+// or the shipped table's (setModels).
+type boardModels interface {
+	// plays reports whether a network plays b.
+	plays(b rules.Board) bool
+	// model returns the network of b, given b (net.Model.ForBoard); b is
+	// one plays accepts.
+	model(b rules.Board) (*net.Model, error)
+}
+
+// fileModels are the boards of a multi-board model file: every
+// rectangle of at most rules.MaxSize files and ranks, trained there or
+// not, and the boards above 8x8 it was trained on (WideTrained), with
+// either start.
+type fileModels struct{ m *net.Model }
+
+func (f fileModels) plays(b rules.Board) bool                { return WideTrained(f.m, b) }
+func (f fileModels) model(b rules.Board) (*net.Model, error) { return f.m.ForBoard(b) }
+
+// setModels are the boards of a table of networks (models.Set): exactly
+// its rows, each start apart.
+type setModels struct{ s *models.Set }
+
+func (s setModels) plays(b rules.Board) bool                { return s.s.Plays(b) }
+func (s setModels) model(b rules.Board) (*net.Model, error) { return s.s.For(b) }
+
 // OpenEngines loads the model file path, giving engines for its size
-// only (for a multi-board model every square board, and the rectangles
-// on their first GetBoard), or, when path is "", every shipped model and the
-// exact solver's engines of the sizes up to MaxSolverSize. It starts no
-// goroutine: call Run.
+// only (for a multi-board model every square board of up to 8x8, and
+// the rectangles and the boards above 8x8 it was trained on on their
+// first GetBoard), or, when path is "", the engines of the shipped
+// networks (EnginesOf(models.Shipped())). It starts no goroutine: call
+// Run.
 func OpenEngines(path string) (*Engines, error) {
+	if path == "" {
+		return EnginesOf(models.Shipped())
+	}
+	m, err := net.Load(path)
+	if err != nil {
+		return nil, modelFileError(path, err)
+	}
+	if !m.Config().MultiBoard() {
+		return NewEngines(m)
+	}
+	// A multi-board model plays every square board: an engine each.
 	var ms []*net.Model
-	var multi *net.Model
-	if path != "" {
-		m, err := net.Load(path)
+	for n := rules.MinSize; n <= rules.MaxSize; n++ {
+		mb, err := m.ForBoard(rules.SquareBoard(n))
 		if err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
 		}
-		if !m.Config().MultiBoard() {
-			ms = append(ms, m)
-		} else {
-			multi = m
-		}
-		// A multi-board model plays every square board: an engine each.
-		for n := rules.MinSize; n <= rules.MaxSize && multi != nil; n++ {
-			mb, err := m.ForBoard(rules.SquareBoard(n))
-			if err != nil {
-				return nil, fmt.Errorf("agent: %w", err)
-			}
-			ms = append(ms, mb)
-		}
-	} else {
-		for _, n := range models.Sizes() {
-			m, err := models.Default(n)
-			if err != nil {
-				return nil, fmt.Errorf("agent: %w", err)
-			}
-			ms = append(ms, m)
-		}
+		ms = append(ms, mb)
 	}
 	es, err := NewEngines(ms...)
 	if err != nil {
 		return nil, err
 	}
-	es.multi = multi
-	if path != "" {
-		return es, nil
-	}
-	for n := rules.MinSize; n <= MaxSolverSize; n++ {
-		if es.bySize[n] == nil {
-			es.bySize[n], _ = NewSolverEngine(n)
-			es.sizes = append(es.sizes, n)
+	es.others = fileModels{m}
+	return es, nil
+}
+
+// EnginesOf returns the engines of the boards of a table of networks
+// (models.Shipped() for the shipped ones): its networks play exactly its
+// boards (a square's engine made now, the others' on their first
+// GetBoard), the exact solver the squares up to MaxSolverSize (a row
+// there is an error: the solver plays perfectly), and the classical
+// engine every other board. It starts no goroutine: call Run.
+func EnginesOf(set *models.Set) (*Engines, error) {
+	var ms []*net.Model
+	for _, b := range set.Boards() {
+		if !b.Square() || !b.Narrow() {
+			continue
 		}
+		if Perfect(b.W) {
+			return nil, fmt.Errorf("agent: the table of networks lists %s, which the exact solver plays", b)
+		}
+		m, err := set.For(b)
+		if err != nil {
+			return nil, fmt.Errorf("agent: %w", err)
+		}
+		ms = append(ms, m)
+	}
+	es, err := newEngines(ms)
+	if err != nil {
+		return nil, err
+	}
+	es.others = setModels{set}
+	for n := rules.MinSize; n <= MaxSolverSize; n++ {
+		es.bySize[n], _ = NewSolverEngine(n)
+		es.sizes = append(es.sizes, n)
 	}
 	slices.Sort(es.sizes)
 	return es, nil
 }
 
 // NewEngines makes an engine of each model; two models of one size are
-// an error.
+// an error, and so is none.
 func NewEngines(ms ...*net.Model) (*Engines, error) {
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("agent: no model")
+	}
+	return newEngines(ms)
+}
+
+// newEngines is NewEngines, with no model allowed.
+func newEngines(ms []*net.Model) (*Engines, error) {
 	es := &Engines{bySize: map[int]*Engine{}}
 	for _, m := range ms {
 		n := m.Shape()
@@ -394,9 +469,6 @@ func NewEngines(ms ...*net.Model) (*Engines, error) {
 		}
 		es.bySize[n] = e
 		es.sizes = append(es.sizes, n)
-	}
-	if len(es.sizes) == 0 {
-		return nil, fmt.Errorf("agent: no model")
 	}
 	slices.Sort(es.sizes)
 	return es, nil
@@ -422,26 +494,26 @@ func (es *Engines) Get(size int) (*Engine, error) {
 }
 
 // GetBoard returns the engine of board b: Get's on a square board of at
-// most rules.MaxSize files; on a rectangle of at most rules.MaxSize
-// files and ranks, with a multi-board model, its network's (Note says
-// when it was not trained there); on a board above 8x8, the network's
-// only when the model was trained there (WideTrained: its agents play
-// it with Agent.MoveAny). The engines of the last two are made on the
-// first call and run while Run runs. Otherwise a *NoModelError (on a
-// board above 8x8, the classical engine plays).
+// most rules.MaxSize files; on another board, the network's that plays
+// it (with a multi-board model file, every rectangle up to 8x8, Note
+// saying when it was not trained there, and the boards above 8x8 it was
+// trained on: WideTrained; with the shipped networks, the boards of
+// their table), made on the first call and run while Run runs (its
+// agents play a board above 8x8 with Agent.MoveAny). Otherwise a
+// *NoModelError (the classical engine plays).
 func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 	es.mu.Lock()
 	defer es.mu.Unlock()
-	e, multi := es.find(b)
+	e, more := es.find(b)
 	switch {
 	case e != nil:
 		return e, nil
-	case multi == nil && b.Square() && b.Narrow():
+	case !more && b.Square() && b.Narrow():
 		return nil, &NoModelError{Size: b.W, Sizes: es.Sizes()}
-	case multi == nil:
+	case !more:
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
-	m, err := multi.ForBoard(b)
+	m, err := es.others.model(b)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
@@ -456,18 +528,20 @@ func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 	return e, nil
 }
 
-// find is GetBoard's look-up, es.mu held: the engine of b's shape, or
-// else the multi-board model whose engine GetBoard makes for b (a
-// rectangle up to 8x8, or a board above 8x8 it was trained on:
-// WideTrained), or neither (the classical engine plays b).
-func (es *Engines) find(b rules.Board) (*Engine, *net.Model) {
+// find is GetBoard's look-up, es.mu held: the engine of b, or else
+// whether es.others has a network of b whose engine GetBoard makes, or
+// neither (the classical engine plays b).
+func (es *Engines) find(b rules.Board) (e *Engine, more bool) {
+	if b.Square() && b.Narrow() {
+		return es.bySize[b.W], false
+	}
+	if es.others == nil || !es.others.plays(b) {
+		return nil, false
+	}
 	if e := es.bySize[rules.ShapeCode(b.W, b.H)]; e != nil {
-		return e, nil
+		return e, false
 	}
-	if b.Square() && b.Narrow() || es.multi == nil || !WideTrained(es.multi, b) {
-		return nil, nil
-	}
-	return nil, es.multi
+	return nil, true
 }
 
 // Who plays a board, as Engines.PlayerOn says.
@@ -483,15 +557,19 @@ const (
 // b), or PlayerClassical (GetBoard's *NoModelError).
 func (es *Engines) PlayerOn(b rules.Board) (who, note string) {
 	es.mu.Lock()
-	e, multi := es.find(b)
+	e, more := es.find(b)
 	es.mu.Unlock()
 	switch {
 	case e != nil && e.model == nil:
 		return PlayerSolver, ""
 	case e != nil:
 		return PlayerNetwork, e.NoteOn(b)
-	case multi != nil:
-		return PlayerNetwork, multi.BoardNote(b)
+	case more:
+		m, err := es.others.model(b)
+		if err != nil {
+			return PlayerNetwork, err.Error() // GetBoard fails alike
+		}
+		return PlayerNetwork, m.BoardNote(b)
 	}
 	return PlayerClassical, ""
 }

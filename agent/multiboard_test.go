@@ -3,12 +3,18 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
+	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
@@ -168,13 +174,28 @@ func sixAgent(t *testing.T) *agent.Agent {
 
 // TestPlayerOn: PlayerOn says who plays a board as GetBoard gives it,
 // before and after GetBoard made a rectangle's engine, with its note:
-// the shipped engines (the solver on 4x4 and 5x5, the networks, the
-// classical engine elsewhere) and a multi-board model trained on 7x6
-// and 9x8.
+// the shipped engines (the solver on 4x4 and 5x5, the networks on the
+// boards of their table, the classical engine elsewhere) and a
+// multi-board model trained on 7x6 and 9x8.
 func TestPlayerOn(t *testing.T) {
 	shipped, err := agent.OpenEngines("")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var onShipped []string
+	for _, name := range []string{"4x4", "6x6", "8x8", "7x6", "9x8", "9x8/removal", "11x8", "15x12", "16x16"} {
+		b, err := rules.ParseBoard(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who := agent.PlayerClassical
+		switch {
+		case b.Square() && agent.Perfect(b.W):
+			who = agent.PlayerSolver
+		case models.Shipped().Plays(b):
+			who = agent.PlayerNetwork
+		}
+		onShipped = append(onShipped, name+" "+who)
 	}
 	multi, err := agent.OpenEngines(agenttest.MultiBoardModelFile(t, rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap}))
 	if err != nil {
@@ -183,7 +204,7 @@ func TestPlayerOn(t *testing.T) {
 	// Board, who plays it, and "+" where a note says the network was not
 	// trained there.
 	for es, boards := range map[*agent.Engines]string{
-		shipped: "4x4 solver, 6x6 network, 8x8 network, 7x6 classical, 9x8 classical, 16x16 classical",
+		shipped: strings.Join(onShipped, ", "),
 		multi:   "6x6 network+, 7x6 network, 7x6/removal network+, 5x8 network+, 9x8 network, 9x8/removal network+, 11x8 classical",
 	} {
 		for _, entry := range strings.Split(boards, ", ") {
@@ -216,6 +237,89 @@ func playerOn(t *testing.T, es *agent.Engines, name, want string, noted bool) {
 			t.Errorf("%s: %s, but GetBoard: %v", b, who, err)
 		case (e.Model() == nil) != (who == agent.PlayerSolver) || e.NoteOn(b) != note:
 			t.Errorf("%s: %s with note %q, but GetBoard's engine has model %v, note %q", b, who, note, e.Model() != nil, e.NoteOn(b))
+		}
+	}
+}
+
+// TestEnginesOfTable: the engines of a table of networks play exactly
+// its boards (a start not listed is the classical engine's, as is a
+// board the multi-board file was trained on but that has no row), the
+// exact solver 4x4 and 5x5; a row on a solver's board is refused.
+func TestEnginesOfTable(t *testing.T) {
+	gap76, gap98 := rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap}
+	multi := nettest.TinyMultiBoardModel(t, 1)
+	meta := multi.Meta()
+	meta.Boards = []rules.Board{rules.SquareBoard(6), gap76, gap98, {W: 11, H: 8, Start: rules.Gap}}
+	fsys := fstest.MapFS{
+		models.MultiFile:         {Data: modelBytes(t, multi.WithMeta(meta))},
+		"konane-8x8.safetensors": {Data: modelBytes(t, agenttest.TinyModel(t, 8))},
+	}
+	rows := []models.Row{
+		{Board: rules.SquareBoard(6), File: models.MultiFile},
+		{Board: rules.SquareBoard(8), File: "konane-8x8.safetensors"},
+		{Board: gap76, File: models.MultiFile},
+		{Board: gap98, File: models.MultiFile},
+	}
+	es, err := agent.EnginesOf(models.NewSet(fsys, rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agenttest.Run(t, es)
+	if got, want := es.Sizes(), []int{4, 5, 6, 8}; !slices.Equal(got, want) {
+		t.Errorf("Sizes() = %v, want %v", got, want)
+	}
+	for _, entry := range strings.Split("4x4 solver, 5x5 solver, 6x6 network, 7x7 classical, 8x8 network, 7x6 network, 7x6/removal classical, 9x8 network, 9x8/removal classical, 11x8 classical, 16x16 classical", ", ") {
+		name, who, _ := strings.Cut(entry, " ")
+		playerOn(t, es, name, who, false)
+	}
+	e, err := es.GetBoard(gap98)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := e.NewAgent(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := gap98.WidePosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.MoveAny(context.Background(), p, player.Limits{Sims: 8}); err != nil {
+		t.Errorf("a move on 9x8: %v", err)
+	}
+
+	rows = append(rows, models.Row{Board: rules.SquareBoard(5), File: models.MultiFile})
+	if _, err := agent.EnginesOf(models.NewSet(fsys, rows)); err == nil || !strings.Contains(err.Error(), "5x5, which the exact solver plays") {
+		t.Errorf("a row on 5x5: %v", err)
+	}
+}
+
+// modelBytes is m's model file.
+func modelBytes(t *testing.T, m *net.Model) []byte {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestRunPointerAsModel: a training run's models/latest given where a
+// model file is wanted gets one line naming the model it points to, from
+// every way a command opens a model file.
+func TestRunPointerAsModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "latest")
+	if err := os.WriteFile(path, []byte("gen-000934.safetensors\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := path + " is a training run's pointer to its newest model, not a model file: give that model, " + filepath.Join(filepath.Dir(path), "gen-000934.safetensors")
+	_, err1 := agent.OpenEngines(path)
+	_, err2 := agent.LoadModel(path, 0)
+	_, err3 := agent.OpenBoardEngine(path, rules.Board{W: 9, H: 8, Start: rules.Gap})
+	_, err4 := agent.OpenEngine(path, 6)
+	for i, err := range []error{err1, err2, err3, err4} {
+		if err == nil || err.Error() != "agent: "+want {
+			t.Errorf("%d: %v, want %q", i+1, err, want)
 		}
 	}
 }

@@ -16,21 +16,39 @@ import (
 // milliseconds, so it plays perfectly at every level.
 const MaxSolverSize = 5
 
-// Sizes returns the board sizes the agent plays without a --model, in
-// increasing order: those of the exact solver and those of a shipped
-// model.
+// Sizes returns the N of the N×N boards of at most rules.MaxSize files
+// that the agent plays without a --model, in increasing order: those of
+// the exact solver and those of a shipped network (models.Shipped).
 func Sizes() []int {
 	sizes := []int{}
 	for n := rules.MinSize; n <= MaxSolverSize; n++ {
 		sizes = append(sizes, n)
 	}
-	for _, n := range models.Sizes() {
+	for _, n := range models.Shipped().Sizes() {
 		if !slices.Contains(sizes, n) {
 			sizes = append(sizes, n)
 		}
 	}
 	slices.Sort(sizes)
 	return sizes
+}
+
+// Boards returns the boards the agent plays without a --model: the
+// squares of the exact solver, then the shipped networks' in their
+// table's order (models.Shipped).
+func Boards() []rules.Board {
+	var out []rules.Board
+	for n := rules.MinSize; n <= MaxSolverSize; n++ {
+		out = append(out, rules.SquareBoard(n))
+	}
+	return append(out, models.Shipped().Boards()...)
+}
+
+// Plays reports whether the agent plays board b without a --model: the
+// exact solver or a shipped network (models.Shipped; b's start
+// included). The classical engine plays the others.
+func Plays(b rules.Board) bool {
+	return b.Square() && Perfect(b.W) || models.Shipped().Plays(b)
 }
 
 // SizeList is Sizes written for people: "4x4, 5x5, 6x6, 8x8".

@@ -17,20 +17,47 @@ import (
 // exactly when asked (6x6 takes seconds; 7x7 is out of reach).
 const MaxExactOpenings = 6
 
-// Opening is what the agent, and the solver where it can, says of one
+// move is a move of a board: rules.Move on the boards a Position holds,
+// rules.WideMove on every board.
+type move interface {
+	comparable
+	String() string
+}
+
+// OpeningOf is what the agent, and the solver where it can, says of one
 // pair of opening removals: Black's, then White's, after which Black
 // makes the first jump; on a board with the gap start (no removals), of
-// one of Black's first jumps (White is then rules.NoMove).
-type Opening struct {
-	Black, White rules.Move
+// one of Black's first jumps (White is then noMove: rules.NoMove or
+// rules.NoWideMove).
+type OpeningOf[M move] struct {
+	Black, White M
 	// WinProb is the search's probability that Black wins (the agent's
 	// view, even where the solver knows better).
 	WinProb float64
-	PV      []rules.Move // the line the agent expects, Black's jump first (White's reply on a gap board)
+	PV      []M // the line the agent expects, Black's jump first (White's reply on a gap board)
 	Sims    int
 	// Exact is the solver's verdict for Black: Won, Lost, or Unsolved
 	// when not asked or the board is larger than MaxExactOpenings.
 	Exact Exact
+}
+
+// Opening is an opening of a board up to 8x8 (Openings).
+type Opening = OpeningOf[rules.Move]
+
+// WideOpening is an opening of a board above 8x8 (WideOpenings).
+type WideOpening = OpeningOf[rules.WideMove]
+
+// noMove is M's move that is never legal: rules.NoMove or
+// rules.NoWideMove.
+func noMove[M move]() M {
+	var m M
+	switch p := any(&m).(type) {
+	case *rules.Move:
+		*p = rules.NoMove
+	case *rules.WideMove:
+		*p = rules.NoWideMove
+	}
+	return m
 }
 
 // Openings analyses every pair of removals of board b (in
@@ -104,6 +131,58 @@ func Openings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config, s
 	return out, nil
 }
 
+// WideOpenings is Openings on a board above 8x8: every pair of removals
+// (Black's, then White's) or, with the gap start, every first jump of
+// Black, each searched with the network of the engine, which must be
+// running and play b (agent.Engines.GetBoard), one after the other with
+// cfg's limits and seed; cfg.Progress counts the openings searched. No
+// solver reaches these boards: Exact is Unsolved.
+func WideOpenings(ctx context.Context, e *agent.Engine, b rules.Board, cfg Config) ([]WideOpening, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if b.Narrow() || e.Size() != rules.ShapeCode(b.W, b.H) {
+		w, h := rules.ShapeDims(e.Size())
+		return nil, fmt.Errorf("analysis: WideOpenings: the engine plays %dx%d, the board is %s (a board above 8x8 wanted)", w, h, b)
+	}
+	start, err := b.WidePosition()
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	type line struct {
+		black, white rules.WideMove
+		p            rules.WidePosition
+	}
+	var lines []line
+	for _, m := range start.LegalMoves(nil) {
+		p := start.Play(m)
+		if b.Start == rules.Gap {
+			lines = append(lines, line{m, rules.NoWideMove, p})
+			continue
+		}
+		for _, r := range p.LegalMoves(nil) {
+			lines = append(lines, line{m, r, p.Play(r)})
+		}
+	}
+	out := make([]WideOpening, len(lines))
+	for i, l := range lines {
+		a, err := e.NewAgent(cfg.Seed ^ uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		an, err := a.AdviseAny(ctx, l.p, cfg.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("analysis: opening %v %v: %w", l.black, l.white, err)
+		}
+		out[i] = WideOpening{Black: l.black, White: l.white, WinProb: an.WinProbFor(rules.Black), PV: an.PV, Sims: an.Sims}
+		if cfg.Progress != nil {
+			cfg.Progress(i+1, len(lines))
+		}
+	}
+	return out, nil
+}
+
 // OpeningsJSON is one row of `konane openings --json`.
 type OpeningsJSON struct {
 	Black   string   `json:"black"`
@@ -114,18 +193,18 @@ type OpeningsJSON struct {
 }
 
 // OpeningsAsJSON returns the openings in their JSON form.
-func OpeningsAsJSON(ops []Opening) []OpeningsJSON {
+func OpeningsAsJSON[M move](ops []OpeningOf[M]) []OpeningsJSON {
 	out := make([]OpeningsJSON, len(ops))
 	for i, o := range ops {
 		out[i] = OpeningsJSON{Black: o.Black.String(), White: moveText(o.White, ""), WinProb: round(o.WinProb),
-			PV: rules.MoveStrings(o.PV), Exact: exactWinner(o.Exact)}
+			PV: append([]string{}, texts(o.PV)...), Exact: exactWinner(o.Exact)}
 	}
 	return out
 }
 
-// moveText is m as text, none for rules.NoMove.
-func moveText(m rules.Move, none string) string {
-	if m == rules.NoMove {
+// moveText is m as text, none for noMove.
+func moveText[M move](m M, none string) string {
+	if m == noMove[M]() {
 		return none
 	}
 	return m.String()
@@ -144,9 +223,9 @@ func exactWinner(e Exact) string {
 // BestRemoval is Black's removal that the agent rates best: the one whose
 // worst White reply leaves Black the highest probability, with it (on a
 // gap board, whose rows are Black's first jumps, the best jump).
-func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
-	worstOf := map[rules.Move]float64{}
-	var order []rules.Move
+func BestRemoval[M move](ops []OpeningOf[M]) (black M, worst float64) {
+	worstOf := map[M]float64{}
+	var order []M
 	for _, o := range ops {
 		w, seen := worstOf[o.Black]
 		if !seen {
@@ -155,7 +234,7 @@ func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
 		}
 		worstOf[o.Black] = math.Min(w, o.WinProb)
 	}
-	black, worst = rules.NoMove, math.Inf(-1)
+	black, worst = noMove[M](), math.Inf(-1)
 	for _, b := range order {
 		if worstOf[b] > worst {
 			black, worst = b, worstOf[b]
@@ -168,7 +247,7 @@ func BestRemoval(ops []Opening) (black rules.Move, worst float64) {
 // then the agent's choice for Black and, when solved, the exact value of
 // the game and how often the agent's view (Black wins above 50%) agrees
 // with it.
-func WriteOpenings(w io.Writer, b rules.Board, ops []Opening) error {
+func WriteOpenings[M move](w io.Writer, b rules.Board, ops []OpeningOf[M]) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "black\twhite\tagent: black wins\texact\tagent's line")
 	solved, agree := 0, 0
@@ -182,21 +261,23 @@ func WriteOpenings(w io.Writer, b rules.Board, ops []Opening) error {
 				agree++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f%%\t%s\t%s\n", o.Black, moveText(o.White, "–"), 100*o.WinProb, exact, rules.MovesText(o.PV))
+		fmt.Fprintf(tw, "%s\t%s\t%.0f%%\t%s\t%s\n", o.Black, moveText(o.White, "–"), 100*o.WinProb, exact, strings.Join(texts(o.PV), " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if m, worst := BestRemoval(ops); m != rules.NoMove && b.Start == rules.Gap {
+	if m, worst := BestRemoval(ops); m != noMove[M]() && b.Start == rules.Gap {
 		fmt.Fprintf(w, "the agent's choice for Black: %s first (Black wins %.0f%%)\n", m, 100*worst)
-	} else if m != rules.NoMove {
+	} else if m != noMove[M]() {
 		fmt.Fprintf(w, "the agent's choice for Black: remove %s (Black wins at least %.0f%% whatever White removes)\n", m, 100*worst)
 	}
 	if solved == len(ops) && solved > 0 {
 		var res []solver.OpeningResult
 		var wins []string
 		for _, o := range ops {
-			res = append(res, solver.OpeningResult{Opening: rules.Opening{Black: o.Black, White: o.White}, BlackWins: o.Exact == Won})
+			black, _ := any(o.Black).(rules.Move) // solved: a board up to MaxExactOpenings
+			white, _ := any(o.White).(rules.Move)
+			res = append(res, solver.OpeningResult{Opening: rules.Opening{Black: black, White: white}, BlackWins: o.Exact == Won})
 		}
 		for _, m := range solver.WinningRemovals(res) {
 			wins = append(wins, m.String())

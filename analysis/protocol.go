@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
@@ -279,9 +280,9 @@ func (s *StreamServer) terminate(q Query) {
 // job is a checked query: the network's (engine and ps) or, on a board
 // no network plays, the classical engine's (wide).
 type job struct {
-	engine *agent.Engine
-	ps     []rules.Position // the positions to analyse
-	wide   []rules.WidePosition
+	engine *agent.Engine        // nil: the classical engine's
+	ps     []rules.Position     // the positions to analyse on a board up to 8x8 with a network
+	wide   []rules.WidePosition // the others: the classical engine's, or a network's above 8x8
 	turns  []int
 	limits player.Limits
 	policy bool
@@ -317,15 +318,12 @@ func (s *StreamServer) prepare(q Query) (job, error) {
 	if err != nil {
 		return job{}, err
 	}
-	var e *agent.Engine
-	if b.Narrow() {
-		e, err = s.cfg.Engines.GetBoard(b)
-		if _, ok := errors.AsType[*agent.NoModelError](err); ok {
-			e, err = nil, nil // the classical engine analyses it
-		}
-		if err != nil {
-			return job{}, err
-		}
+	e, err := s.cfg.Engines.GetBoard(b)
+	if _, ok := errors.AsType[*agent.NoModelError](err); ok {
+		e, err = nil, nil // the classical engine analyses it
+	}
+	if err != nil {
+		return job{}, err
 	}
 	switch {
 	case q.MaxVisits < 0 || q.MaxVisits > player.MaxSims:
@@ -373,7 +371,7 @@ func (s *StreamServer) prepare(q Query) (job, error) {
 			return job{}, fmt.Errorf("analyzeTurns: turn %d appears twice: want each turn at most once", t)
 		}
 		seen[t] = true
-		if e == nil {
+		if e == nil || !b.Narrow() {
 			j.wide = append(j.wide, all[t])
 			continue
 		}
@@ -400,6 +398,10 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 		s.runClassical(ctx, qctx, id, j)
 		return
 	}
+	if len(j.wide) > 0 {
+		s.runWide(ctx, qctx, id, j)
+		return
+	}
 	pos, err := Evaluate(qctx, j.engine, j.ps, j.turns, Config{Limits: j.limits, Parallel: len(j.ps), Seed: s.cfg.Seed})
 	if err != nil {
 		if qctx.Err() != nil {
@@ -413,6 +415,49 @@ func (s *StreamServer) run(ctx, qctx context.Context, id string, j job) {
 	for _, p := range pos {
 		r := response(id, p, j.policy)
 		r.Note = note
+		s.write(r)
+	}
+}
+
+// runWide analyses the job's turns on a board above 8x8 with the
+// engine's network (agent.Agent.AdviseAny, one search after the other,
+// each seeded by its turn) and writes a response per turn: as on the
+// boards up to 8x8, without the exact solver's verdicts.
+func (s *StreamServer) runWide(ctx, qctx context.Context, id string, j job) {
+	rs := make([]Response, len(j.wide))
+	for i, p := range j.wide {
+		if !p.HasMoves() {
+			// The side to move has lost: no search.
+			an := agent.AnalysisOf[rules.WideMove]{Side: p.Turn, ResultOf: mcts.ResultOf[rules.WideMove]{Best: rules.NoWideMove, Value: -1, Proven: true}}
+			rs[i] = searchResponse(id, j.turns[i], an, 0, j.policy)
+			loss := "loss"
+			rs[i].Solved = &loss
+			continue
+		}
+		a, err := j.engine.NewAgent(s.cfg.Seed + uint64(j.turns[i]))
+		var an agent.AnalysisOf[rules.WideMove]
+		if err == nil {
+			an, err = a.AdviseAny(qctx, p, j.limits)
+		}
+		if qctx.Err() != nil {
+			s.cancelled(ctx, id)
+			return
+		}
+		if err != nil {
+			s.write(Response{ID: id, Error: err.Error()})
+			return
+		}
+		rs[i] = searchResponse(id, j.turns[i], an, an.WinProb(), j.policy)
+		if an.Proven {
+			v := "loss"
+			if an.Value > 0 {
+				v = "win"
+			}
+			rs[i].Solved = &v
+		}
+		rs[i].Note = j.engine.Note()
+	}
+	for _, r := range rs {
 		s.write(r)
 	}
 }
@@ -480,10 +525,8 @@ func (s *StreamServer) cancelled(ctx context.Context, id string) {
 
 // response is the response of one analysed position.
 func response(id string, p Position, policy bool) Response {
-	turn := p.Ply
-	during := false
-	r := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during,
-		RootInfo: &RootInfo{Winrate: round(p.WinProb), Visits: p.Search.Sims, CurrentPlayer: "B"}}
+	r := searchResponse(id, p.Ply, p.Search, p.WinProb, policy)
+	r.RootInfo.CurrentPlayer = "B"
 	if p.Side == rules.White {
 		r.RootInfo.CurrentPlayer = "W"
 	}
@@ -491,12 +534,27 @@ func response(id string, p Position, policy bool) Response {
 		v := p.Exact.String()
 		r.Solved = &v
 	}
-	a := p.Search
+	return r
+}
+
+// searchResponse is the response of a search a at turn: the side to
+// move's win probability winProb, the moves searched best first, and
+// with policy the priors.
+func searchResponse[M interface {
+	comparable
+	String() string
+}](id string, turn int, a agent.AnalysisOf[M], winProb float64, policy bool) Response {
+	during := false
+	r := Response{ID: id, TurnNumber: &turn, MoveInfos: []MoveInfo{}, IsDuringSearch: &during,
+		RootInfo: &RootInfo{Winrate: round(winProb), Visits: a.Sims, CurrentPlayer: "B"}}
+	if a.Side == rules.White {
+		r.RootInfo.CurrentPlayer = "W"
+	}
 	for order, i := range ranked(a) {
 		mi := MoveInfo{Move: a.Moves[i].String(), Visits: a.Visits[i], Winrate: round((float64(a.Q[i]) + 1) / 2),
 			Prior: round(float64(a.Prior[i])), Order: order, PV: []string{a.Moves[i].String()}}
 		if a.Moves[i] == a.Best {
-			mi.PV = rules.MoveStrings(a.PV)
+			mi.PV = a.PVStrings()
 		}
 		r.MoveInfos = append(r.MoveInfos, mi)
 	}
@@ -587,7 +645,10 @@ func fieldWants(field string) string {
 
 // ranked returns the indices of the searched moves of a (those visited,
 // and the choice), the search's choice first, then by visits.
-func ranked(a agent.Analysis) []int {
+func ranked[M interface {
+	comparable
+	String() string
+}](a agent.AnalysisOf[M]) []int {
 	idx := make([]int, 0, len(a.Moves))
 	for i := range a.Moves {
 		if a.Visits[i] > 0 || a.Moves[i] == a.Best {

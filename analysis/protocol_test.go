@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/golden"
 	"github.com/konanezero/konane/rules"
@@ -171,7 +172,13 @@ func TestJSONErrorNoGoTypes(t *testing.T) {
 // fixed depth, so the answers are the same on every machine:
 // testdata/classical.golden; -update rewrites it.
 func TestClassicalGolden(t *testing.T) {
-	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 3, Seed: 5})
+	// Engines with a 6x6 network only, so that the classical engine
+	// answers on every board asked, whatever the shipped networks play.
+	es, err := agent.NewEngines(agenttest.TinyModel(t, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewStreamServer(StreamConfig{Engines: agenttest.Run(t, es), DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 3, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,10 +219,19 @@ func TestClassicalGolden(t *testing.T) {
 	golden.Check(t, "classical.golden", []byte(got.String()))
 }
 
-// TestClassicalGameOver: the classical answer on a finished 9x8 game is
-// the side to move's proved loss, with no move.
-func TestClassicalGameOver(t *testing.T) {
-	s, err := NewStreamServer(StreamConfig{Engines: agenttest.RunEngines(t), PVSTime: time.Minute, PVSDepth: 2})
+// TestGameOver: the answer on a finished 9x8 game, the classical
+// engine's or a network's trained there, is the side to move's proved
+// loss, with no move.
+func TestGameOver(t *testing.T) {
+	for _, es := range []*agent.Engines{agenttest.RunEngines(t), agenttest.RunMultiBoard(t, rules.Board{W: 9, H: 8, Start: rules.Gap})} {
+		gameOver(t, es)
+	}
+}
+
+// gameOver is TestGameOver with the engines es.
+func gameOver(t *testing.T, es *agent.Engines) {
+	t.Helper()
+	s, err := NewStreamServer(StreamConfig{Engines: es, PVSTime: time.Minute, PVSDepth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,10 +252,12 @@ func TestClassicalGameOver(t *testing.T) {
 }
 
 // TestMultiBoardRectangle: with a multi-board model file the network
-// answers on the rectangles it plays (7x6, trained there, and 8x7, not),
-// the classical engine on a board above 8x8.
+// answers on the rectangles it plays (7x6, trained there, and 8x7, not)
+// and on the boards above 8x8 it was trained on (9x8: each turn asked,
+// with its priors), the classical engine on the others above 8x8 (11x8).
 func TestMultiBoardRectangle(t *testing.T) {
-	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
+	gap := func(w, h int) rules.Board { return rules.Board{W: w, H: h, Start: rules.Gap} }
+	es := agenttest.RunMultiBoard(t, rules.SquareBoard(6), gap(7, 6), gap(9, 8))
 	s, err := NewStreamServer(StreamConfig{Engines: es, DefaultVisits: 8, PVSTime: time.Minute, PVSDepth: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -247,18 +265,31 @@ func TestMultiBoardRectangle(t *testing.T) {
 	out := serve(t, s, strings.Join([]string{
 		`{"id":"7x6","boardXSize":7,"boardYSize":6,"moves":["d6-d4"]}`,
 		`{"id":"8x7","boardXSize":8,"boardYSize":7}`,
-		`{"id":"9x8","boardXSize":9,"boardYSize":8}`,
+		`{"id":"9x8","boardXSize":9,"boardYSize":8,"moves":["e7-e5"],"analyzeTurns":[0,1],"includePolicy":true}`,
+		`{"id":"11x8","boardXSize":11,"boardYSize":8}`,
 	}, "\n"))
-	for id, classical := range map[string]bool{"7x6": false, "8x7": false, "9x8": true} {
+	for id, classical := range map[string]bool{"7x6": false, "8x7": false, "9x8": false, "11x8": true} {
 		r := out[id]
-		if len(r) != 1 || r[0].Error != "" || (r[0].Classical != nil) != classical || len(r[0].MoveInfos) == 0 {
+		turns := map[string]int{"9x8": 2}[id]
+		if len(r) != max(1, turns) || r[0].Error != "" || (r[0].Classical != nil) != classical || len(r[0].MoveInfos) == 0 {
 			t.Fatalf("%s: %+v", id, r)
 		}
 		if !classical && r[0].RootInfo.Visits < 8 {
 			t.Errorf("%s: the network's search made %d visits", id, r[0].RootInfo.Visits)
 		}
-		if want := map[string]string{"8x7": "the network was not trained on 8x7 (it was on 6x6,7x6)"}[id]; r[0].Note != want {
+		if want := map[string]string{"8x7": "the network was not trained on 8x7 (it was on 6x6,7x6,9x8)"}[id]; r[0].Note != want {
 			t.Errorf("%s: note %q, want %q", id, r[0].Note, want)
 		}
+	}
+	// 9x8: Black's turn, then White's after e7-e5, each with a prior per
+	// legal move and the best move's line first.
+	for i, r := range out["9x8"] {
+		wantTurn, wantSide := i, []string{"B", "W"}[i]
+		if *r.TurnNumber != wantTurn || r.RootInfo.CurrentPlayer != wantSide || len(r.Policy) == 0 || r.MoveInfos[0].Order != 0 || len(r.MoveInfos[0].PV) == 0 || r.MoveInfos[0].PV[0] != r.MoveInfos[0].Move {
+			t.Errorf("9x8 turn %d: %+v", i, r)
+		}
+	}
+	if p := out["9x8"][0].Policy; len(p) != 3 || p["e7-e5"] == 0 {
+		t.Errorf("9x8 start: policy %v, want Black's three first jumps", p)
 	}
 }

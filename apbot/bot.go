@@ -225,9 +225,10 @@ func (b *Bot) Plays(board Board) (plays, network bool) {
 }
 
 // network returns the engine of a trained network for board, if there is
-// one: a shipped model's on its square board, or a multi-board model's
-// (--model) on every board of up to 8 files and ranks, 7x6 too, and on
-// the boards above 8x8 it was trained on (agent.Engines.GetBoard).
+// one: a shipped network's on the boards of their table (models.Shipped),
+// or a multi-board model's (--model) on every board of up to 8 files and
+// ranks, 7x6 too, and on the boards above 8x8 it was trained on
+// (agent.Engines.GetBoard).
 func (b *Bot) network(board Board) (*agent.Engine, bool) {
 	e, err := b.cfg.Engines.GetBoard(board.rules)
 	if err != nil || e.Model() == nil {

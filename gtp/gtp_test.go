@@ -409,9 +409,10 @@ func TestInterruptedGenmove(t *testing.T) {
 }
 
 // TestClassicalBoards: with a classical time per move, boardsize and
-// KataGo's rectangular_boardsize take the boards without a model (7x6,
-// 9x9, AbstractPlay's 15x12, 16x16), which the classical engine plays:
-// genmove answers legal moves to the end of a 9x8 game, showboard draws
+// KataGo's rectangular_boardsize take the boards without a network
+// (boards no shipped network plays: 8x7, 9x9, 13x12, 16x16), which the
+// classical engine plays: genmove answers legal moves to the end of a
+// 10x9 game, showboard draws
 // ranks above 9, and konane-eval and konane-solve say what they cannot do
 // there. Without the time those boards are refused in one line.
 func TestClassicalBoards(t *testing.T) {
@@ -421,31 +422,31 @@ func TestClassicalBoards(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startSession(t, e)
-	s.ask("rectangular_boardsize 15 12", '=')
-	b, _ := rules.ParseBoard("size-15")
+	s.ask("rectangular_boardsize 13 12", '=')
+	b, _ := rules.ParseBoard("13x12")
 	g, _ := rules.NewWideGame(b)
 	if got := s.ask("showboard", '='); got != "=\n"+strings.TrimSuffix(g.Draw(), "\n") || !strings.Contains(got, "\n12 o x o") {
-		t.Errorf("showboard on 15x12:\n%s", got)
+		t.Errorf("showboard on 13x12:\n%s", got)
 	}
-	if got := s.ask("konane-legal_moves", '='); got != "= h4-h6 f6-h6 j6-h6" {
-		t.Errorf("legal moves on 15x12: %q", got)
+	if got := s.ask("konane-legal_moves", '='); got != "= e7-g7 g9-g7 i7-g7" {
+		t.Errorf("legal moves on 13x12: %q", got)
 	}
-	s.ask("play b h4-h6", '=')
+	s.ask("play b e7-g7", '=')
 	if got := s.ask("play b h9-h7", '?'); got != "? illegal move: it is white's turn, not black's (Kōnane has no passes)" {
 		t.Errorf("play out of turn: %q", got)
 	}
-	g.PlayText("h4-h6")
+	g.PlayText("e7-g7")
 	answer := strings.TrimPrefix(s.ask("genmove w", '='), "= ")
 	if _, err := g.PlayText(answer); err != nil {
-		t.Fatalf("genmove w on 15x12: %q: %v", answer, err)
+		t.Fatalf("genmove w on 13x12: %q: %v", answer, err)
 	}
 	if got := s.ask("play b h12-h10", '?'); !strings.HasPrefix(got, `? move "h12-h10": illegal move: black has no jump from h12 to h10`) {
 		t.Errorf("an illegal move: %q", got)
 	}
-	if got := s.ask("konane-eval", '?'); got != "? no win probability: on 15x12 the classical engine plays, which gives none" {
+	if got := s.ask("konane-eval", '?'); got != "? no win probability: on 13x12 the classical engine plays, which gives none" {
 		t.Errorf("eval: %q", got)
 	}
-	if got := s.ask("konane-solve", '?'); got != "? position too large to solve: the solver holds boards of at most 8x8, not 15x12" {
+	if got := s.ask("konane-solve", '?'); got != "? position too large to solve: the solver holds boards of at most 8x8, not 13x12" {
 		t.Errorf("solve: %q", got)
 	}
 	s.ask("undo", '=')
@@ -461,7 +462,7 @@ func TestClassicalBoards(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.cmd, got, c.want)
 		}
 	}
-	for _, c := range []struct{ cmd, board string }{{"boardsize 16", "16"}, {"boardsize 9", "9"}, {"rectangular_boardsize 7 6", "size-7"}} {
+	for _, c := range []struct{ cmd, board string }{{"boardsize 16", "16"}, {"boardsize 9", "9"}, {"rectangular_boardsize 8 7", "8x7"}} {
 		s.ask(c.cmd, '=')
 		b, _ := rules.ParseBoard(c.board)
 		g, _ := rules.NewWideGame(b)
@@ -473,9 +474,9 @@ func TestClassicalBoards(t *testing.T) {
 			t.Errorf("%s: showboard\n%s\nwant\n%s", c.cmd, got, g.Draw())
 		}
 	}
-	// A whole game on 9x8 (AbstractPlay's size-9, the gap start).
-	s.ask("rectangular_boardsize 9 8", '=')
-	b, _ = rules.ParseBoard("size-9")
+	// A whole game on 10x9 (the gap start).
+	s.ask("rectangular_boardsize 10 9", '=')
+	b, _ = rules.ParseBoard("10x9")
 	g, _ = rules.NewWideGame(b)
 	for !g.Over() {
 		color := g.Turn().String()
@@ -486,11 +487,11 @@ func TestClassicalBoards(t *testing.T) {
 	}
 	loser := g.Turn().String()
 	if got := s.ask("genmove "+loser, '?'); got != "? no legal move: "+loser+" has lost" {
-		t.Errorf("genmove at the end of 9x8: %q", got)
+		t.Errorf("genmove at the end of 10x9: %q", got)
 	}
 	s.ask("quit", '=')
 
-	if _, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Board: rules.Board{W: 9, H: 8, Start: rules.Gap}}); err == nil || err.Error() != "gtp: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)" {
-		t.Errorf("9x8 without a classical time: %v", err)
+	if _, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Board: rules.Board{W: 10, H: 9, Start: rules.Gap}}); err == nil || err.Error() != "gtp: no model for 10x9 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)" {
+		t.Errorf("10x9 without a classical time: %v", err)
 	}
 }

@@ -23,8 +23,8 @@ func TestBF16Agreement(t *testing.T) {
 	if testing.Short() {
 		count = 2000
 	}
-	for _, n := range Sizes() {
-		m, err := Default(n)
+	for _, n := range Shipped().Sizes() {
+		m, err := Shipped().For(rules.SquareBoard(n))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,8 +22,8 @@ import (
 // code before that change).
 func TestShippedEvaluationsGolden(t *testing.T) {
 	var b strings.Builder
-	for _, n := range Sizes() {
-		m, err := Default(n)
+	for _, n := range Shipped().Sizes() {
+		m, err := Shipped().For(rules.SquareBoard(n))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -72,4 +75,46 @@ func IsTemp(key string) bool {
 		}
 	}
 	return false
+}
+
+// PointedModel returns the file name of the model (a ModelName) that
+// data points to when data is one of a run's pointers to its newest
+// model: models/latest (the name and a newline) or models/latest.json
+// (Latest); ok is false for anything else, a model file among them. It
+// lets a command given a pointer where it wants a model file say which
+// file to give.
+func PointedModel(data []byte) (name string, ok bool) {
+	if len(data) > 4096 {
+		return "", false
+	}
+	if l, err := ParseLatest(data); err == nil {
+		gen, ok := ParseModelKey(l.Model)
+		return ModelName(gen), ok
+	}
+	name = strings.TrimSuffix(string(data), "\n")
+	if gen := GenerationOf(name); gen < 1 || name != ModelName(gen) {
+		return "", false
+	}
+	return name, true
+}
+
+// PointerError is, when the file path is one of a run's pointers to its
+// newest model (PointedModel), the one line that says so and names the
+// model file to give instead, for a command that wanted a model file;
+// nil for any other file, or one that cannot be read.
+func PointerError(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4097))
+	if err != nil {
+		return nil
+	}
+	name, ok := PointedModel(data)
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%s is a training run's pointer to its newest model, not a model file: give that model, %s", path, filepath.Join(filepath.Dir(path), name))
 }

@@ -3,6 +3,8 @@ package runfiles
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -300,6 +302,49 @@ func TestSolverChecks(t *testing.T) {
 	} {
 		if _, err := ParseSolverChecks([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "ladder: solver.csv") {
 			t.Errorf("%q: %v, want an error with %q", c.data, err, c.want)
+		}
+	}
+}
+
+// TestPointedModel: a run's two pointers to its newest model name its
+// file; anything else, a model file's first bytes or a name of another
+// kind among them, is no pointer.
+func TestPointedModel(t *testing.T) {
+	js, err := Latest{Generation: 12, Model: ModelKey(12), SHA256: strings.Repeat("ab", 32)}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for data, want := range map[string]string{
+		"gen-000934.safetensors\n":         "gen-000934.safetensors",
+		"gen-000934.safetensors":           "gen-000934.safetensors",
+		string(js):                         "gen-000012.safetensors",
+		"gen-000000.safetensors\n":         "",
+		"gen-34.safetensors\n":             "",
+		"gen-000934.ckpt\n":                "",
+		"\x90\x1f\x00\x00\x00\x00\x00\x00": "",
+		"":                                 "",
+	} {
+		name, ok := PointedModel([]byte(data))
+		if name != want || ok != (want != "") {
+			t.Errorf("PointedModel(%q) = %q, %v; want %q", data, name, ok, want)
+		}
+	}
+}
+
+// TestPointerError: a run's models/latest gets the one line naming its
+// model; a model-like file, or none, gets nil.
+func TestPointerError(t *testing.T) {
+	dir := t.TempDir()
+	latest, other := filepath.Join(dir, "latest"), filepath.Join(dir, "x.safetensors")
+	os.WriteFile(latest, []byte("gen-000007.safetensors\n"), 0o644)
+	os.WriteFile(other, []byte("\x10\x00\x00\x00\x00\x00\x00\x00{}"), 0o644)
+	want := latest + " is a training run's pointer to its newest model, not a model file: give that model, " + filepath.Join(dir, "gen-000007.safetensors")
+	if err := PointerError(latest); err == nil || err.Error() != want {
+		t.Errorf("PointerError(latest) = %v, want %q", err, want)
+	}
+	for _, p := range []string{other, filepath.Join(dir, "missing")} {
+		if err := PointerError(p); err != nil {
+			t.Errorf("PointerError(%s) = %v", p, err)
 		}
 	}
 }

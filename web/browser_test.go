@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/internal/browsertest"
 	"github.com/konanezero/konane/rules"
@@ -361,9 +362,10 @@ func TestBrowser(t *testing.T) {
 }
 
 // browserBoards: the board menu labels the boards of the classical
-// engine; a board without a model (15x12, AbstractPlay's size-15) is
-// started from the board menu, played by the classical engine (the
-// evaluation bar says so), a move is played, and its link (version 2)
+// engine (those the table of shipped networks does not list); a board
+// above 8x8 (15x12, AbstractPlay's size-15) is started from the board
+// menu, played by the classical engine (the evaluation bar says so) or
+// the shipped network where the table lists it, a move is played, and its link (version 2)
 // opens the game elsewhere; 7x6, 15x12 and 16x16 are drawn with
 // coordinates of at least 11 px and even squares of at least 22 px on a
 // desktop and a 390 px phone, without scrolling sideways (screenshots boards-*.png with
@@ -384,13 +386,26 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 	if got := p.eval(`Array.from(document.getElementById("size").options).slice(0, 7).map(o => o.value).join(" ")`); got != "6x6 7x6 8x8 9x8 11x8 15x12 4x4" {
 		t.Errorf("the board menu starts %s, want AbstractPlay's six boards, then the rest", got)
 	}
-	// The menu names the boards of the classical engine (config.boards).
+	// The menu names the boards of the classical engine (config.boards):
+	// AbstractPlay's that no shipped network plays (the table of shipped
+	// networks, agent.Plays) and 10x10.
 	label := func(board string) string {
 		return p.eval(`document.querySelector('#size option[value="` + board + `"]').textContent`)
 	}
-	if got, want := label("7x6"), strings.ReplaceAll(p.msgs()["page.boardClassical"], "{board}", "7×6"); got != want || label("6x6") != "6×6" {
-		t.Errorf("the board menu labels 7x6 %q (want %q) and 6x6 %q", got, want, label("6x6"))
+	for _, b := range append(rules.AbstractPlayBoards(), rules.SquareBoard(10)) {
+		name := fmt.Sprintf("%d×%d", b.W, b.H)
+		want := name
+		if !agent.Plays(b) {
+			want = strings.ReplaceAll(p.msgs()["page.boardClassical"], "{board}", name)
+		}
+		if got := label(b.String()); got != want {
+			t.Errorf("the board menu labels %s %q, want %q", b, got, want)
+		}
 	}
+	// 15x12: the classical engine, or a shipped network where the table
+	// lists it (then the evaluation waits for the computer's move and
+	// the coach works only up to 8x8).
+	network15 := agent.Plays(rules.Board{W: 15, H: 12, Start: rules.Gap})
 	start(p, "15x12")
 	if n := p.count(".sq"); n != 180 {
 		t.Fatalf("a 15x12 board with %d squares", n)
@@ -405,20 +420,39 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 		t.Errorf("15x12 turned: first and last squares %s", got)
 	}
 	p.click("#flip")
-	if got, want := p.text("evaltext"), strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"); got != want {
-		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, want)
+	evalText, coachText := strings.ReplaceAll(p.msgs()["status.classical"], "{board}", "15×12"), p.msgs()["coach.classical"]
+	if network15 {
+		evalText, coachText = p.msgs()["eval.none"], p.msgs()["coach.wide"]
 	}
-	// The coach needs a win probability: turned on here, it says it
-	// stays silent.
+	if got := p.text("evaltext"); got != evalText {
+		t.Errorf("on 15x12 the evaluation reads %q, want %q", got, evalText)
+	}
+	// The coach needs a win probability and a board up to 8x8: turned on
+	// here, it says it stays silent.
 	p.click("#coach")
-	if got := p.text("note"); got != p.msgs()["coach.classical"] {
-		t.Errorf("the coach turned on for 15x12 says %q", got)
+	if got := p.text("note"); got != coachText {
+		t.Errorf("the coach turned on for 15x12 says %q, want %q", got, coachText)
 	}
 	p.click("#coach")
+	// At medium the level's words say that above 8x8 a network's search
+	// does not play the endgame perfectly (no endgame solver there).
+	v := p.version()
+	p.eval(`(() => { const l = document.getElementById("level"); l.value = "medium"; l.dispatchEvent(new Event("change")); return ""; })()`)
+	p.settle(v)
+	levelWords := p.msgs()["level.about.medium"]
+	if network15 {
+		levelWords += " " + strings.ReplaceAll(p.msgs()["level.endgame.wide"], "{board}", "15×12")
+	}
+	if got := p.text("levelabout"); got != levelWords {
+		t.Errorf("medium on 15x12 is described as %q, want %q", got, levelWords)
+	}
+	v = p.version()
+	p.eval(`(() => { const l = document.getElementById("level"); l.value = "newcomer"; l.dispatchEvent(new Event("change")); return ""; })()`)
+	p.settle(v)
 	p.playFirst()
 	moves := p.eval(`konane.state.moves.join(" ")`)
-	if got := p.eval(`String(konane.state.moves.length) + " " + konane.state.classical`); got != "2 true" {
-		t.Fatalf("after a move on 15x12: %s (moves %s)", got, moves)
+	if got, want := p.eval(`String(konane.state.moves.length) + " " + Boolean(konane.state.classical)`), fmt.Sprintf("2 %v", !network15); got != want {
+		t.Fatalf("after a move on 15x12: %s, want %s (moves %s)", got, want, moves)
 	}
 	href := p.eval(`location.href`)
 	if !strings.Contains(href, "#g=2.15x12gb.newcomer.0.") || !strings.HasSuffix(href, strings.ReplaceAll(moves, " ", ".")) {

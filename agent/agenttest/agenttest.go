@@ -10,10 +10,13 @@ package agenttest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/konanezero/konane/agent"
+	"github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/rules"
@@ -36,6 +39,26 @@ func RunEngines(t testing.TB) *agent.Engines {
 func RunMultiBoard(t testing.TB, trained ...rules.Board) *agent.Engines {
 	t.Helper()
 	es, err := agent.OpenEngines(MultiBoardModelFile(t, trained...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run(t, es)
+}
+
+// RunTable is RunEngines with a table of networks in place of the
+// shipped one (agent.EnginesOf): a tiny multi-board network trained on
+// trained plays exactly the boards of rows.
+func RunTable(t testing.TB, trained []rules.Board, rows ...rules.Board) *agent.Engines {
+	t.Helper()
+	data, err := os.ReadFile(MultiBoardModelFile(t, trained...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table []models.Row
+	for _, b := range rows {
+		table = append(table, models.Row{Board: b, File: models.MultiFile})
+	}
+	es, err := agent.EnginesOf(models.NewSet(fstest.MapFS{models.MultiFile: {Data: data}}, table))
 	if err != nil {
 		t.Fatal(err)
 	}

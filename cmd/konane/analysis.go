@@ -39,9 +39,10 @@ cancels q1 (acknowledged as such; q1 then ends with {"id":"q1",
 share the model's batched evaluator. The end of the input ends the engine
 once the queries in flight are answered.
 
-On a board no network plays (boards above 8x8, a square without a model,
-rectangles unless --model is a multi-board model file, whose network
-plays every board of up to 8 files and ranks) the classical engine (pvs) answers, for maxTime or
+On a board no network plays (without --model every board but
+` + agentBoards() + `; with --model every board but the model's, or with
+a multi-board model file, whose network plays ` + multiFileBoards() + `,
+the boards above 8x8 it was not trained on) the classical engine (pvs) answers, for maxTime or
 else the default level's time per move, as play does there: the
 response says "classical": true and gives the engine's move with its
 principal variation, no visits, priors or policy; its winrate is 0.5

@@ -73,10 +73,11 @@ before the move, its choice first, with the mover's win probability after
 each, exact where the solver settled the position; size only on the
 square boards up to 8x8).
 
-Every board is reviewed. The agent reviews the square boards up to 8x8
-(the shipped model, or --model) and the rectangles of up to 8 files and
-ranks whose network a multi-board --model file holds. Every other board
-(9x8 up to 16x16, and the rectangles without --model) is reviewed by
+Every board is reviewed. The agent reviews the boards of up to 8 files
+and ranks it plays: without --model `+narrowAgentBoards()+`, with
+--model the model's board, or every one of them with a multi-board
+model file. Every other board (9x8 up to 16x16, and up to 8x8 the boards
+without a network) is reviewed by
 the classical engine (pvs) for --time per position (default %v, the
 level table's at %s) or to --depth plies (no time limit: the same
 review on any machine). Its probabilities come from its scores:
@@ -155,7 +156,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return usageError("analyze", "--model %s: a network plays boards of up to %dx%d, not %s; without --model the classical engine reviews it", *model, rules.MaxSize, rules.MaxSize, b)
 	}
 	var rep *analysis.Report
-	if b.Narrow() && (b.Square() || *model != "") {
+	if b.Narrow() && (b.Square() || *model != "" || agent.Plays(b)) {
 		if *depth != 0 {
 			return usageError("analyze", "--depth %d: the network reviews %s games (give --sims or --time); --depth is for the classical engine's boards", *depth, b)
 		}

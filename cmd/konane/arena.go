@@ -29,7 +29,7 @@ player specs. Each spec names a player and its settings:
                                    eval=mob|full|M/S/P/T[/J/R], lmr=on|off,
                                    maxstones=N solver threshold, deepen=P%)
     pvs:level=newcomer             pvs as a level plays where no network does
-                                   (7x6, 9x8...): its time per move and its
+                                   (` + classicalExamples() + `): its time per move and its
                                    share of random moves
     mcts:sims=1000                 pure MCTS with random playouts (sims=N, time=D, c=X)
     perfect                        the exact solver (4x4 and 5x5; larger boards
@@ -49,8 +49,8 @@ each other one. Each pair plays --games games from the same opening lines:
 every legal pair of removals in a seeded order followed by --random-plies
 random jumps (on a board with the gap start, such as AbstractPlay's 7x6
 and 9x8, the random jumps alone), each line twice with colours swapped.
-A model plays the boards of up to 8 files and ranks (a multi-board model
-file any of them, trained there or not); pvs, alphabeta, greedy and
+A single-board model plays its own board, a multi-board model file
+` + multiFileBoards() + `; pvs, alphabeta, greedy and
 random play every board up to 16x16. The output gives the
 number of distinct games, each pair's wins and losses, and Elo ratings by
 maximum likelihood (Bradley–Terry) with 95% confidence intervals,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -164,6 +165,64 @@ func apBoards(keep func(rules.Board) bool) []string {
 	return names
 }
 
+// agentBoards names the boards the agent plays without --model (the
+// exact solver's and the shipped networks', agent.Boards): "4x4, 5x5,
+// 6x6, 7x7, 8x8".
+func agentBoards() string { return boardNames(agent.Boards(), func(rules.Board) bool { return true }) }
+
+// narrowAgentBoards is agentBoards of at most rules.MaxSize files and
+// ranks.
+func narrowAgentBoards() string { return boardNames(agent.Boards(), rules.Board.Narrow) }
+
+// boardNames names the boards that keep takes: "6x6, 7x6".
+func boardNames(boards []rules.Board, keep func(rules.Board) bool) string {
+	var names []string
+	for _, b := range boards {
+		if keep(b) {
+			names = append(names, b.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// classicalBoards names, for the help texts, the boards on which no
+// shipped network plays (agent.Plays), with AbstractPlay's among them:
+// "rectangles such as AbstractPlay's 7x6, and the boards above 8x8 such
+// as its 9x8, 11x8 and 15x12".
+func classicalBoards() string {
+	rect := apBoards(func(b rules.Board) bool { return b.Narrow() && !b.Square() && !agent.Plays(b) })
+	wide := apBoards(func(b rules.Board) bool { return !b.Narrow() && !agent.Plays(b) })
+	above := fmt.Sprintf("the boards above %dx%d", rules.MaxSize, rules.MaxSize)
+	switch {
+	case len(rect) > 0 && len(wide) > 0:
+		return "rectangles such as AbstractPlay's " + andList(rect) + ", and " + above + " such as its " + andList(wide)
+	case len(rect) > 0:
+		return "rectangles such as AbstractPlay's " + andList(rect) + ", and the other " + above[4:]
+	case len(wide) > 0:
+		return "the other rectangles, and " + above + " such as AbstractPlay's " + andList(wide)
+	}
+	return "the other rectangles and " + above
+}
+
+// classicalExamples names two of AbstractPlay's boards on which no
+// shipped network plays, for the help texts: "7x6, 9x8...".
+func classicalExamples() string {
+	names := apBoards(func(b rules.Board) bool { return !agent.Plays(b) })
+	if len(names) > 2 {
+		names = names[:2]
+	}
+	if len(names) == 0 {
+		return "none of AbstractPlay's"
+	}
+	return strings.Join(names, ", ") + "..."
+}
+
+// multiFileBoards says which boards the network of a multi-board --model
+// file plays (agent.Engines, agent.WideTrained).
+func multiFileBoards() string {
+	return fmt.Sprintf("every board of up to %d files and ranks, rectangles too, trained there or not, and the boards above %dx%d it was trained on", rules.MaxSize, rules.MaxSize, rules.MaxSize)
+}
+
 // andList joins names for a sentence: "a, b and c".
 func andList(names []string) string {
 	if len(names) < 2 {
@@ -226,4 +285,31 @@ func boardsParagraph(plays string) string {
 		text += " " + plays
 	}
 	return strings.TrimSuffix(wrapWords("", strings.Fields(text), 76, 0), "\n")
+}
+
+// botBoards says which of AbstractPlay's variants the bot plays with a
+// shipped network and which with the classical engine (agent.Plays):
+// "AbstractPlay's default 6x6 and size-8 with the networks, size-7, ...
+// with the classical engine".
+func botBoards() string {
+	var network, classical []string
+	for _, b := range rules.AbstractPlayBoards() {
+		name, _ := b.AbstractPlayID()
+		if name == "" {
+			name = "default " + b.String()
+		}
+		if agent.Plays(b) {
+			network = append(network, name)
+		} else {
+			classical = append(classical, name)
+		}
+	}
+	var parts []string
+	if len(network) > 0 {
+		parts = append(parts, andList(network)+" with the networks")
+	}
+	if len(classical) > 0 {
+		parts = append(parts, andList(classical)+" with the classical engine")
+	}
+	return "AbstractPlay's " + strings.Join(parts, ", ")
 }

@@ -25,9 +25,7 @@ a game) and the bot posts its moves to AbstractPlay's botQuery. The
 protocol is AbstractPlay's (github.com/AbstractPlay/node-backend,
 docs/bots); how to register and run the bot: docs/abstractplay-bot.md.
 
-The bot accepts challenges to Kōnane on the boards it plays (AbstractPlay's
-default 6x6 and size-8 with the networks, size-7, size-9, size-11 and
-size-15 with the classical engine; --profile lists them) unless --max-searches moves are being computed. It
+The bot accepts challenges to Kōnane on the boards it plays (` + botBoards() + `; --profile lists them) unless --max-searches moves are being computed. It
 answers every move webhook at once, then replays the game, thinks for
 --move-time (at most 1s when its clock shows an hour or less) at --level,
 and submits its move, retrying a failed submission --retries times. A move that cannot be submitted is logged as
@@ -63,7 +61,7 @@ func runBot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	stage := fs.String("stage", "", "AbstractPlay's stage whose token URL, scope and botQuery URL to use: "+apbot.StageNames()+" (default: all from the environment)")
 	level := fs.String("level", levels[len(levels)-1].Name, "strength: "+levelHelp()+"; the level's simulations or --move-time, whichever ends first")
 	moveTime := fs.Duration("move-time", apbot.DefaultMoveTime, "the longest the bot thinks about a move (at most 1s when its clock shows an hour or less)")
-	model := fs.String("model", "", "model file to play with instead of the shipped ones (a multi-board model plays the boards up to 8x8 and those above it was trained on; other boards get the classical engine)")
+	model := fs.String("model", "", "model file to play with instead of the shipped ones (a multi-board model plays "+multiFileBoards()+"; other boards get the classical engine)")
 	seed := fs.Uint64("seed", 1, "seed of the searches, mixed with each game's id and move number")
 	searches := fs.Int("max-searches", 0, "moves computed at once (0 = GOMAXPROCS); challenges are refused while as many are in flight")
 	pending := fs.Int("max-pending", 0, "move webhooks in flight, computing or waiting to (0 = 8 × --max-searches); more get 503 and are lost")

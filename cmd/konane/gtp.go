@@ -42,15 +42,13 @@ ends the session.
 boardsize N takes every board N×N of ` + fmt.Sprint(rules.MinSide) + ` to ` + fmt.Sprint(rules.MaxSide) + `, and KataGo's
 rectangular_boardsize W H every W×H (with its default start: the gap
 where it is defined, as AbstractPlay's ` + andList(apBoards(func(b rules.Board) bool { return b.Start == rules.Gap })) + `). The
-computer plays ` + rules.SizeList(agent.Sizes()) + ` (the exact solver on the small ones, a
-shipped model on the others) with its search; on every other board it
+computer plays ` + agentBoards() + ` (the exact solver on the small ones, a
+shipped network on the others) with its search; on every other board it
 plays the classical engine (pvs) for the time of --level per move
 (` + classicalLevels() + `) or --time, and konane-eval answers that it
 gives no win probability there. With --model FILE it plays the model's
-size only, or with a multi-board model file every board of up to 8 files
-and ranks, rectangles too (a note on standard error says when its
-network was not trained on the --board given), and the boards above 8x8
-it was trained on.
+size only, or with a multi-board model file ` + multiFileBoards() + ` (a note on standard error says when its
+network was not trained on the --board given).
 
 Example: printf 'boardsize 6\ngenmove b\nshowboard\nquit\n' | konane gtp --level easy`,
 		run: runGtp,

@@ -90,26 +90,26 @@ func TestGTPMultiBoardModel(t *testing.T) {
 	}
 }
 
-// TestGTPWideBoard: gtp --board size-9 plays AbstractPlay's 9x8 with the
-// classical engine at --time per move, and rectangular_boardsize 15 12
-// switches to its 15x12.
+// TestGTPWideBoard: gtp --board 10x9, a board above 8x8 no shipped
+// network plays, plays it with the classical engine at --time per move,
+// and rectangular_boardsize 13 12 switches to 13x12.
 func TestGTPWideBoard(t *testing.T) {
 	var out, errb bytes.Buffer
-	in := strings.NewReader("genmove b\nkonane-eval\nrectangular_boardsize 15 12\ngenmove black\nshowboard\n")
-	if err := run(context.Background(), []string{"gtp", "--board", "size-9", "--time", "20ms"}, in, &out, &errb); err != nil {
+	in := strings.NewReader("genmove b\nkonane-eval\nrectangular_boardsize 13 12\ngenmove black\nshowboard\n")
+	if err := run(context.Background(), []string{"gtp", "--board", "10x9", "--time", "20ms"}, in, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	answers := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
-	b9, _ := rules.ParseBoard("size-9")
+	b9, _ := rules.ParseBoard("10x9")
 	g9, _ := rules.NewWideGame(b9)
-	b15, _ := rules.ParseBoard("size-15")
+	b15, _ := rules.ParseBoard("13x12")
 	g15, _ := rules.NewWideGame(b15)
 	if len(answers) != 5 {
 		t.Fatalf("answers:\n%s", out.String())
 	}
 	_, err9 := g9.PlayString(strings.TrimPrefix(answers[0], "= "))
 	_, err15 := g15.PlayString(strings.TrimPrefix(answers[3], "= "))
-	if err9 != nil || err15 != nil || answers[1] != "? no win probability: on 9x8 the classical engine plays, which gives none" ||
+	if err9 != nil || err15 != nil || answers[1] != "? no win probability: on 10x9 the classical engine plays, which gives none" ||
 		answers[2] != "=" || answers[4] != "=\n"+strings.TrimSuffix(g15.Draw(), "\n") {
 		t.Errorf("answers (%v, %v):\n%s", err9, err15, out.String())
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/agent"
-	"github.com/konanezero/konane/rules"
 )
 
 // TestHelp: "konane help CMD" and "konane CMD -help" print the command's
@@ -45,9 +44,14 @@ func TestHelp(t *testing.T) {
 
 // TestHelpBoardsFromTable: the help of the commands that play against
 // the computer lists the boards it plays from the one table
-// (agent.Sizes: the solver's boards and the shipped models'), not by hand.
+// (agent.Boards: the solver's boards and the shipped networks'), not by
+// hand.
 func TestHelpBoardsFromTable(t *testing.T) {
-	want := strings.Join(strings.Fields(rules.SizeList(agent.Sizes())), " ")
+	var names []string
+	for _, b := range agent.Boards() {
+		names = append(names, b.String())
+	}
+	want := strings.Join(names, ", ")
 	for _, name := range []string{"play", "serve", "gtp"} {
 		var out bytes.Buffer
 		if err := run(context.Background(), []string{"help", name}, nil, &out, &bytes.Buffer{}); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/rules"
+	"github.com/konanezero/konane/runfiles"
 )
 
 func init() {
@@ -59,6 +60,9 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	switch action {
 	case "info":
 		m, err := net.Load(rest[0])
+		if perr := runfiles.PointerError(rest[0]); err != nil && perr != nil {
+			return fmt.Errorf("model: %w", perr)
+		}
 		if err != nil {
 			return fmt.Errorf("model: %w", err)
 		}
@@ -100,7 +104,7 @@ func printModelInfo(w io.Writer, path string, m *net.Model) {
 	fmt.Fprintf(w, "file:        %s\n", printable(path))
 	fmt.Fprintf(w, "format:      version %d, input encoding %d\n", md.FormatVersion, md.EncodingVersion)
 	if cfg.MultiBoard() {
-		fmt.Fprintf(w, "board:       every board of %d..%d files and ranks, trained on %s\n", rules.MinSize, rules.MaxSize, net.BoardList(m.Boards()))
+		fmt.Fprintf(w, "board:       every board of %d..%d files and ranks and the boards above %dx%d it was trained on; trained on %s\n", rules.MinSize, rules.MaxSize, rules.MaxSize, rules.MaxSize, net.BoardList(m.Boards()))
 	} else {
 		fmt.Fprintf(w, "board:       %dx%d\n", md.Size, md.Size)
 	}

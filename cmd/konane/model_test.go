@@ -145,3 +145,17 @@ func TestModelNotFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestModelInfoRunPointer: model info of a run's models/latest says it
+// is the run's pointer and names the model to give, in one line.
+func TestModelInfoRunPointer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "latest")
+	if err := os.WriteFile(path, []byte("gen-000012.safetensors\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"model", "info", path}, strings.NewReader(""), &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "pointer to its newest model, not a model file: give that model, "+filepath.Join(filepath.Dir(path), "gen-000012.safetensors")) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("model info of a run's pointer: %v", err)
+	}
+}

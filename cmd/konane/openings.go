@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
 	"github.com/konanezero/konane/models"
+	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
 )
@@ -40,9 +41,12 @@ opening). --json prints the rows as JSON instead: [{"black":"d4",
 On a board with the gap start (AbstractPlay's 7x6, which a multi-board
 --model plays) there are no removals: the rows are Black's first jumps
 (white "–", "" in JSON) and the choice is the jump the agent rates best.
+A board above 8x8 (such as AbstractPlay's 9x8) needs a network trained
+there: a multi-board --model file's, or a shipped one.
 
 Example: konane openings --board 6
-Example: konane openings --board 7x6 --model multi.safetensors`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
+Example: konane openings --board 7x6 --model multi.safetensors
+Example: konane openings --board 9x8 --model multi.safetensors --sims 400`, analysis.MaxExactOpenings, analysis.MaxExactOpenings, analysis.DefaultSims),
 		run: runOpenings,
 	})
 }
@@ -50,7 +54,7 @@ Example: konane openings --board 7x6 --model multi.safetensors`, analysis.MaxExa
 // runOpenings is "konane openings".
 func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("openings", stderr)
-	board := addBoardFlag(fs, "default 8x8, or the board of --model; a network plays "+narrowBoards())
+	board := addBoardFlag(fs, "default 8x8, or the board of --model; a network plays "+narrowBoards()+", and the boards above 8x8 it was trained on")
 	sims := fs.Int("sims", 0, fmt.Sprintf("search simulations per opening (default %d)", analysis.DefaultSims))
 	moveTime := fs.Duration("time", 0, "search time per opening, like 500ms (with --sims: whichever ends first)")
 	exact := fs.Bool("exact", true, fmt.Sprintf("solve the openings exactly (boards up to %dx%d)", analysis.MaxExactOpenings, analysis.MaxExactOpenings))
@@ -70,17 +74,18 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	case !given && *model == "":
 		rb, given = rules.SquareBoard(rules.DefaultSize), true
-	case given && !rb.Narrow():
-		return usageError("openings", "%s: a network plays %s, not %s", board.flagText(), narrowBoards(), rb)
 	}
-	if *model == "" && (!rb.Square() || !slices.Contains(models.Sizes(), rb.W)) {
-		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too)", rb, models.SizeList())
+	if *model == "" && !models.Shipped().Plays(rb) {
+		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too, and the boards above 8x8 it was trained on)", rb, models.Shipped().BoardList())
 	}
 	var e *agent.Engine
 	if given {
 		e, err = agent.OpenBoardEngine(*model, rb)
 	} else {
 		e, err = agent.OpenEngine(*model, 0)
+	}
+	if errors.Is(err, net.ErrSize) && !rb.Narrow() {
+		return usageError("openings", "%s: %v", board.flagText(), err)
 	}
 	if err != nil {
 		return fmt.Errorf("openings: %w", err)
@@ -100,13 +105,27 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	pr := newProgress("openings", stderr, *quiet)
 	cfg := analysis.Config{Limits: player.Limits{Sims: *sims, Time: *moveTime}, Parallel: defaultParallel,
 		Seed: *seed, Progress: pr.update("openings")}
+	if !rb.Narrow() {
+		ops, err := analysis.WideOpenings(ctx, e, rb, cfg)
+		pr.finish()
+		return writeOpenings(stdout, rb, ops, err, *asJSON)
+	}
 	ops, err := analysis.Openings(ctx, e, rb, cfg, *exact)
 	pr.finish()
+	return writeOpenings(stdout, rb, ops, err, *asJSON)
+}
+
+// writeOpenings writes the openings of board b, as JSON or a table, or
+// the error of their analysis.
+func writeOpenings[M interface {
+	comparable
+	String() string
+}](stdout io.Writer, b rules.Board, ops []analysis.OpeningOf[M], err error, asJSON bool) error {
 	if err != nil {
 		return fmt.Errorf("openings: %w", err)
 	}
-	if *asJSON {
+	if asJSON {
 		return json.NewEncoder(stdout).Encode(analysis.OpeningsAsJSON(ops))
 	}
-	return analysis.WriteOpenings(stdout, rb, ops)
+	return analysis.WriteOpenings(stdout, b, ops)
 }

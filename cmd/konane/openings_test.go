@@ -44,7 +44,8 @@ func TestOpeningsCommand(t *testing.T) {
 
 // TestOpeningsRectangle: with a multi-board model file, openings on 7x6
 // (the gap start) rates Black's first jumps, and on 7x6/removal every
-// pair of removals; without a model a rectangle is one line.
+// pair of removals; without a model a rectangle no shipped network plays
+// (8x7) is one line.
 func TestOpeningsRectangle(t *testing.T) {
 	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 7, H: 6, Start: rules.Gap})
 	var out, errb bytes.Buffer
@@ -75,8 +76,45 @@ func TestOpeningsRectangle(t *testing.T) {
 	if !strings.Contains(errb.String(), "note: the network was not trained on 7x6/removal") {
 		t.Errorf("no note on stderr: %q", errb.String())
 	}
-	err := run(context.Background(), []string{"openings", "--board", "7x6"}, strings.NewReader(""), &out, &errb)
-	if err == nil || !strings.Contains(err.Error(), "openings: 7x6: no model is shipped for this board") {
-		t.Errorf("7x6 without a model: %v", err)
+	err := run(context.Background(), []string{"openings", "--board", "8x7"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "openings: 8x7: no model is shipped for this board") {
+		t.Errorf("8x7 without a model: %v", err)
+	}
+}
+
+// TestOpeningsWideBoard: with a multi-board model file trained on 9x8,
+// openings on 9x8 (the gap start) rates Black's first jumps by the
+// network, the table and --json alike; a board above 8x8 it was not
+// trained on is one line naming the boards it was.
+func TestOpeningsWideBoard(t *testing.T) {
+	gap := rules.Board{W: 9, H: 8, Start: rules.Gap}
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), gap)
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"openings", "--board", "size-9", "--model", path, "--sims", "4", "--json", "--quiet"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var rows []analysis.OpeningsJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	start, _ := gap.WidePosition()
+	if len(rows) != start.CountMoves() || len(rows) == 0 {
+		t.Fatalf("%d rows on 9x8, want Black's %d first jumps:\n%s", len(rows), start.CountMoves(), out.String())
+	}
+	for _, r := range rows {
+		if _, err := rules.ParseWideMove(start, r.Black); err != nil || r.White != "" || r.Exact != "" || len(r.PV) == 0 {
+			t.Errorf("row %+v: %v", r, err)
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"openings", "--board", "9x8", "--model", path, "--sims", "4", "--quiet"}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if n := strings.Count(out.String(), "\n") - 2; n != len(rows) || !strings.Contains(out.String(), "the agent's choice for Black: ") {
+		t.Errorf("9x8: %d rows, want %d:\n%s", n, len(rows), out.String())
+	}
+	err := run(context.Background(), []string{"openings", "--board", "11x8", "--model", path, "--sims", "4", "--quiet"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "was not trained on 11x8 (it was on 6x6,9x8)") || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("11x8, not trained there: %v", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,15 +53,13 @@ A bad move or command gets the reason and the prompt again. On a terminal
 the line can be edited with the arrow keys, and ↑/↓ recall earlier lines.
 The input may be a pipe, so that games can be scripted.
 
-The computer plays the boards ` + rules.SizeList(agent.Sizes()) + `: the exact solver up to
-` + rules.SizeList([]int{agent.MaxSolverSize}) + `, the shipped model on the others (or --model FILE, whose
-board is then the only one; a multi-board model file plays every board of
-up to 8 files and ranks, rectangles too, and says when it was not trained
-on the one played, and the boards above 8x8 it was trained on, without
-the coach). Its search runs the simulations of --level per
+The computer plays the boards ` + agentBoards() + `: the exact solver up to
+` + rules.SizeList([]int{agent.MaxSolverSize}) + `, a shipped network on the others (or --model FILE, whose
+board is then the only one; a multi-board model file plays ` + multiFileBoards() + `, and
+says when it was not trained on the one played); above ` + rules.SizeList([]int{rules.MaxSize}) + ` without the
+coach. Its search runs the simulations of --level per
 move, or --sims, or for --time per move. The win probability is the
-search's estimate. On the other boards (rectangles such as AbstractPlay's
-` + andList(apBoards(func(b rules.Board) bool { return b.Narrow() && !b.Square() })) + `, and the boards above 8x8 such as its ` + andList(apBoards(func(b rules.Board) bool { return !b.Narrow() })) + `, up to 16x16)
+search's estimate. On the other boards (` + classicalBoards() + `, up to 16x16)
 no shipped network exists yet: the computer plays the classical engine (pvs) for
 the time of --level per move (` + classicalLevels() + `) or --time, and
 gives no win probability, and the coach (coach on, or --coach) does not
@@ -124,7 +121,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		fmt.Fprintf(stdout, "note: %v: the classical engine plays %s\n", err, rb)
 	}
-	if given && (!rb.Narrow() || af.model == "" && (!rb.Square() || !slices.Contains(agent.Sizes(), rb.W))) {
+	if given && (!rb.Narrow() && af.model != "" || af.model == "" && !agent.Plays(rb)) {
 		// No network for this board: the classical engine plays.
 		if t.pvsTime, err = classicalTime("play", fs, af); err != nil {
 			return err
@@ -134,7 +131,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	switch {
 	case given:
-		// A multi-board model file plays the rectangles too.
+		// The shipped table's board, or a multi-board model file's
+		// rectangle.
 		t.engine, err = agent.OpenBoardEngine(af.model, rb)
 		t.board = rb
 	case af.model == "":
@@ -468,7 +466,9 @@ var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "begi
 
 // levelAbout says in words what the level of that name plays like on
 // a network's board (model; else nothing of it) and, on board, where it
-// plays perfectly (agent.Level.PerfectionOn); "" for no level of the
+// plays perfectly (agent.Level.PerfectionOn), or, on a network's board
+// above 8x8, that a level whose search uses the endgame solver elsewhere
+// does not play the endgame perfectly there; "" for no level of the
 // table, or nothing to say.
 func levelAbout(name string, board rules.Board, model bool) string {
 	l, err := agent.ParseLevel(name)
@@ -494,6 +494,9 @@ func levelAbout(name string, board rules.Board, model bool) string {
 			}
 			said = append(said, c.Text("en", "level.perfect.early", map[string]string{"board": label, "from": from}))
 		}
+	}
+	if model && l.Solver && !board.Narrow() {
+		said = append(said, c.Text("en", "level.endgame.wide", map[string]string{"board": fmt.Sprintf("%d×%d", board.W, board.H)}))
 	}
 	return strings.Join(said, " ")
 }

@@ -13,27 +13,42 @@ import (
 	"github.com/konanezero/konane/rules"
 )
 
-// TestPlayRectangle: play --board size-7 plays AbstractPlay's 7x6 with
-// the classical engine and says so, draws the rectangle, answers hint
-// and eval, and saves a record with [Board "7x6"] [Start "gap"] that
-// reads back as the game played.
+// TestPlayRectangle: play --board 8x7, a rectangle no shipped network
+// plays, plays it with the classical engine and says so, draws the
+// rectangle, answers hint and eval, and saves a record with [Board
+// "8x7"] [Start "gap"] that reads back as the game played; on
+// AbstractPlay's 7x6 (size-7) the shipped network plays where the table
+// of shipped networks says so, else the classical engine.
 func TestPlayRectangle(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.txt")
-	out := playBoard(t, "moves\nhint\neval\nlevel easy\nd6-d4\nsave "+path+"\nquit\n", "--board", "size-7", "--time", "20ms")
+	out := playBoard(t, "moves\nhint\neval\nlevel easy\nd6-d4\nsave "+path+"\nquit\n", "--board", "8x7", "--time", "20ms")
 	wantOutput(t, "", out,
-		"New game on 7x6, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
-		"On 7x6 the computer plays the classical engine (no network for this board yet).",
-		"6 o x o x o x o\n5 x o x o x o x\n4 o x o . o x o\n3 x o x . x o x\n",
-		"legal moves (3): b4-d4 d6-d4 f4-d4",
+		"New game on 8x7, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
+		"On 8x7 the computer plays the classical engine (no network for this board yet).",
+		"7 x o x o x o x o\n6 o x o x o x o x\n5 x o x o x o x o\n4 o x o . . x o x\n",
+		"legal moves (3): d2-d4 b4-d4 d6-d4",
 		"(the classical engine's choice; it gives no win probability)",
-		"no evaluation: on 7x6 the computer plays the classical engine, which gives no win probability",
+		"no evaluation: on 8x7 the computer plays the classical engine, which gives no win probability",
 		"the computer now plays at level 4, easy: the classical engine, 50ms per move, 15% of its moves at random",
 		"You (black) play d6-d4.\nThe computer (white) plays ",
 		"saved the game (2 moves)",
 	)
-	r := savedRecord(t, path, "7x6")
-	if want := (rules.Board{W: 7, H: 6, Start: rules.Gap}); r.Board() != want || len(r.Moves) != 2 || r.Moves[0].String() != "d6-d4" {
+	r := savedRecord(t, path, "8x7")
+	if want := (rules.Board{W: 8, H: 7, Start: rules.Gap}); r.Board() != want || len(r.Moves) != 2 || r.Moves[0].String() != "d6-d4" {
 		t.Errorf("record board %v moves %v", r.Board(), r.Moves)
+	}
+	shippedOrClassical(t, "size-7", rules.Board{W: 7, H: 6, Start: rules.Gap})
+}
+
+// shippedOrClassical checks that play --board name (board b) is played
+// by a shipped network exactly where the table of shipped networks
+// lists b (agent.Plays), with a win probability, else by the classical
+// engine.
+func shippedOrClassical(t *testing.T, name string, b rules.Board) {
+	t.Helper()
+	out := playBoard(t, "eval\nquit\n", "--board", name, "--level", "newcomer")
+	if network := !strings.Contains(out, "classical engine"); network != agent.Plays(b) || network && !strings.Contains(out, "win probability is ") {
+		t.Errorf("%s: the shipped network plays it %v, but the output is:\n%s", name, agent.Plays(b), out)
 	}
 }
 
@@ -58,30 +73,36 @@ func TestPlayMultiBoardRectangle(t *testing.T) {
 	}
 }
 
-// TestPlayWide: play --board size-15 plays AbstractPlay's 15x12 with the
-// classical engine and says so, draws the board with ranks up to 12 and
-// files to o, takes moves, undo and hint, and saves a record with
-// [Board "15x12"] that reads back as the game played; on 16x16 with the
-// computer as Black, the computer makes the first removal.
+// TestPlayWide: play --board 13x12, a board above 8x8 no shipped
+// network plays, plays it with the classical engine and says so, draws
+// the board with ranks up to 12 and files to m, takes moves, undo and
+// hint, and saves a record with [Board "13x12"] that reads back as the
+// game played; on 16x16 with the computer as Black, the computer makes
+// the first removal; on AbstractPlay's 9x8, 11x8 and 15x12 a shipped
+// network plays where the table of shipped networks says so.
 func TestPlayWide(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.txt")
-	out := playBoard(t, "moves\nhint\nh4-h6\nundo\nh12-h10\nh4-h6\nsave "+path+"\nquit\n", "--board", "size-15", "--time", "20ms")
+	out := playBoard(t, "moves\nhint\ne7-g7\nundo\nh12-h10\ne7-g7\nsave "+path+"\nquit\n", "--board", "13x12", "--time", "20ms")
 	wantOutput(t, "", out,
-		"New game on 15x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
-		"On 15x12 the computer plays the classical engine (no network for this board yet).",
-		"12 o x o x o x o x o x o x o x o\n11 x o x o x o x o x o x o x o x\n",
-		" 7 x o x o x o x . x o x o x o x\n 6 o x o x o x o . o x o x o x o\n",
-		"   a b c d e f g h i j k l m n o\n",
-		"legal moves (3): h4-h6 f6-h6 j6-h6",
+		"New game on 13x12, two centre stones gone: you play black, the computer white (the classical engine, 20ms per move, 5% of its moves at random).",
+		"On 13x12 the computer plays the classical engine (no network for this board yet).",
+		"12 o x o x o x o x o x o x o\n11 x o x o x o x o x o x o x\n",
+		" 7 x o x o x o . o x o x o x\n 6 o x o x o x . x o x o x o\n",
+		"   a b c d e f g h i j k l m\n",
+		"legal moves (3): e7-g7 g9-g7 i7-g7",
 		"(the classical engine's choice; it gives no win probability)",
-		"You (black) play h4-h6.\nThe computer (white) plays ",
-		"took back h4-h6 ",
+		"You (black) play e7-g7.\nThe computer (white) plays ",
+		"took back e7-g7 ",
 		`move "h12-h10": illegal move: black has no jump from h12 to h10`,
 		"saved the game (2 moves)",
 	)
-	r := savedRecord(t, path, "15x12")
-	if want := (rules.Board{W: 15, H: 12, Start: rules.Gap}); r.Board() != want || len(r.Wide) != 2 || r.Wide[0].String() != "h4-h6" {
+	r := savedRecord(t, path, "13x12")
+	if want := (rules.Board{W: 13, H: 12, Start: rules.Gap}); r.Board() != want || len(r.Wide) != 2 || r.Wide[0].String() != "e7-g7" {
 		t.Errorf("record board %v moves %v", r.Board(), r.MoveStrings())
+	}
+	for _, name := range []string{"size-9", "size-11", "size-15"} {
+		b, _ := rules.ParseBoard(name)
+		shippedOrClassical(t, name, b)
 	}
 	if _, err := r.WideGame(); err != nil {
 		t.Errorf("the record as a game: %v", err)
@@ -179,12 +200,12 @@ func TestPlayBoardErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--board", "17x8"}, "play: --board 17x8: 17x8 is outside the boards 4x4..16x16"},
-		{[]string{"--board", "size-15", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
+		{[]string{"--board", "13x12", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
 		{[]string{"--board", "10", "--model", "m.safetensors"}, "play: agent: net: loading model: open m.safetensors"},
 		{[]string{"--board", "3x6"}, `play: --board 3x6: 3x6 is outside the boards 4x4..16x16`},
 		{[]string{"--board", "7x6/middle"}, `play: --board 7x6/middle: unknown start: want removal or gap after the slash`},
 		{[]string{"--board", "6/gap"}, `play: --board 6/gap: the gap start needs exactly one of width and height odd`},
-		{[]string{"--board", "7x6", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
+		{[]string{"--board", "8x7", "--sims", "100"}, "play: --sims: on this board the classical engine plays, which searches for a time: give --level or --time"},
 		{[]string{"--board", "7x6", "--model", "m.safetensors"}, "play: agent: net: loading model: open m.safetensors"},
 	} {
 		var out, errb bytes.Buffer
@@ -220,32 +241,32 @@ func TestClassicalLevels(t *testing.T) {
 	}
 }
 
-// TestRecordsOfRectangles: solve reads a 7x6 record and solves its final
+// TestRecordsOfRectangles: solve reads a 6x5 record and solves its final
 // position as it solves the moves given with --board; analyze reviews
 // it (and one of 15x12) with the classical engine; a record against
 // another --board is refused.
 func TestRecordsOfRectangles(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.txt")
-	if err := os.WriteFile(path, []byte("[Board \"7x6\"]\n[Start \"gap\"]\n\n1. d6-d4 b5-d5 *\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("[Board \"6x5\"]\n[Start \"gap\"]\n\n1. c1-c3 c4-c2 *\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fromRecord, _, err := solveCmd(ctx, "--position", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromMoves, _, err := solveCmd(ctx, "--board", "7x6", "--position", "d6-d4 b5-d5")
+	fromMoves, _, err := solveCmd(ctx, "--board", "6x5", "--position", "c1-c3 c4-c2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fromRecord != fromMoves || !strings.HasPrefix(fromRecord, "black to move: ") {
 		t.Errorf("record:\n%s\nmoves:\n%s", fromRecord, fromMoves)
 	}
-	if _, _, err := solveCmd(ctx, "--board", "6", "--position", path); err == nil || err.Error() != "solve: --position "+path+": the game is 7x6, not 6x6 as --board says" {
-		t.Errorf("solve --board 6 with a 7x6 record: %v", err)
+	if _, _, err := solveCmd(ctx, "--board", "6", "--position", path); err == nil || err.Error() != "solve: --position "+path+": the game is 6x5, not 6x6 as --board says" {
+		t.Errorf("solve --board 6 with a 6x5 record: %v", err)
 	}
-	if out, _, err := analyzeCmd("--depth", "2", path); err != nil || !strings.HasPrefix(out, "7x6 game, gap start, reviewed by the classical engine") {
-		t.Errorf("analyze of a 7x6 record: %v\n%s", err, out)
+	if out, _, err := analyzeCmd("--depth", "2", path); err != nil || !strings.HasPrefix(out, "6x5 game, gap start, reviewed by the classical engine") {
+		t.Errorf("analyze of a 6x5 record: %v\n%s", err, out)
 	}
 	// A record of a board above 8x8 (as play saves it): refused in one
 	// line by solve.
@@ -258,5 +279,24 @@ func TestRecordsOfRectangles(t *testing.T) {
 	}
 	if out, _, err := analyzeCmd("--depth", "2", wide); err != nil || !strings.HasPrefix(out, "15x12 game, gap start, reviewed by the classical engine") || !strings.Contains(out, "h4-h6") {
 		t.Errorf("analyze of a 15x12 record: %v\n%s", err, out)
+	}
+}
+
+// TestPlayLevelWordsWide: on a board above 8x8 a network plays (a
+// multi-board model trained on 9x8), the words of a level whose search
+// uses the endgame solver elsewhere say it does not play the endgame
+// perfectly there; not on 8x8, nor at a level without the solver.
+func TestPlayLevelWordsWide(t *testing.T) {
+	path := agenttest.MultiBoardModelFile(t, rules.SquareBoard(8), rules.Board{W: 9, H: 8, Start: rules.Gap})
+	const wide = "On 9×8, a board above 8x8, it does not play the endgame perfectly: its search has no endgame solver there."
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, tc := range []struct {
+		board, level string
+		said         bool
+	}{{"9x8", "medium", true}, {"9x8", "max", true}, {"9x8", "easy", false}, {"8x8", "medium", false}} {
+		out := playBoard(t, "level\nquit\n", "--board", tc.board, "--model", path, "--level", tc.level)
+		if strings.Contains(flat(out), wide) != tc.said {
+			t.Errorf("%s at %s: says it does not play the endgame perfectly %v, want %v:\n%s", tc.board, tc.level, !tc.said, tc.said, out)
+		}
 	}
 }

@@ -120,11 +120,11 @@ func TestPlayCoach(t *testing.T) {
 // --coach) says once that the coach needs a win probability, and moves
 // draw no word from it; a bad argument gets its reason.
 func TestPlayCoachNoNetwork(t *testing.T) {
-	c := startConsole(t, "> ", "play", "--board", "7x6", "--level", "newcomer", "--coach")
+	c := startConsole(t, "> ", "play", "--board", "8x7", "--level", "newcomer", "--coach")
 	if out := c.next(); strings.Count(out, "the coach needs a win probability") != 1 {
-		t.Errorf("--coach on 7x6 answered:\n%s", out)
+		t.Errorf("--coach on 8x7 answered:\n%s", out)
 	}
-	if out := c.send("coach on"); !strings.Contains(strings.Join(strings.Fields(out), " "), "the coach needs a win probability, which on 7x6 the classical engine does not give") {
+	if out := c.send("coach on"); !strings.Contains(strings.Join(strings.Fields(out), " "), "the coach needs a win probability, which on 8x7 the classical engine does not give") {
 		t.Errorf("coach on answered:\n%s", out)
 	}
 	if out := c.send("coach maybe"); !strings.Contains(out, `coach maybe: want on or off`) {

@@ -26,9 +26,8 @@ func init() {
 click one of your stones to see where it can land, click a landing square to
 jump; the stones you may remove in the opening are marked. The page offers
 every board from 4x4 to 16x16 (AbstractPlay's first: ` + andList(apBoards(func(rules.Board) bool { return true })) + `):
-the agent plays those with a model (` + rules.SizeList(agent.Sizes()) + `, or the
-size of --model; a multi-board --model every board of up to 8 files and
-ranks, rectangles too), the classical engine the others, at the level's time per
+the agent plays those with a network or the exact solver (` + agentBoards() + `, or the
+size of --model; a multi-board --model ` + multiFileBoards() + `), the classical engine the others, at the level's time per
 move, and the page says so; your colour, the level, new game, undo, a hint, an evaluation bar with the
 computer's expected line, a download of the game record, and a review of
 the game (or of a record uploaded): the chance of winning after each move
@@ -168,7 +167,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		go ms.Serve(mln)
 		defer ms.Close()
 	}
-	fmt.Fprintf(stdout, "serving on http://%s/ (the agent on %s, the classical engine on the other boards up to %dx%d; Ctrl-C to stop)\n", ln.Addr(), engines.SizeList(), rules.MaxSide, rules.MaxSide)
+	served := engines.SizeList() // and a multi-board file's other boards, as the page says
+	if *model == "" {
+		served = agentBoards()
+	}
+	fmt.Fprintf(stdout, "serving on http://%s/ (the agent on %s, the classical engine on the other boards up to %dx%d; Ctrl-C to stop)\n", ln.Addr(), served, rules.MaxSide, rules.MaxSide)
 	return serveWith(ctx, srv, engines, ln)
 }
 

@@ -31,7 +31,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("no greeting: %v", err)
 	}
 	go io.Copy(io.Discard, outR)
-	m := regexp.MustCompile(`serving on (http://\S+/) \(the agent on 4x4, 5x5, 6x6, 7x7, 8x8, the classical engine on the other boards up to 16x16`).FindStringSubmatch(line)
+	m := regexp.MustCompile(`serving on (http://\S+/) \(the agent on ` + regexp.QuoteMeta(agentBoards()) + `, the classical engine on the other boards up to 16x16`).FindStringSubmatch(line)
 	if m == nil {
 		t.Fatalf("greeting %q", line)
 	}

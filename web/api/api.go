@@ -168,6 +168,10 @@ type levelJSON struct {
 	Number int    `json:"number"` // 1 the weakest
 	Name   string `json:"name"`   // what games, links and requests name it by
 	Sims   int    `json:"sims"`
+	// Solver: the level's search uses the exact endgame solver where
+	// there is one (agent.Level.Solver; the boards whose endgameSolver is
+	// set).
+	Solver bool `json:"solver,omitempty"`
 	// Perfect says, by board ("6x6"), where the level plays perfectly
 	// (agent.Level.PerfectionOn): "always" or "early" (from early in the
 	// game); boards where it does not are left out.
@@ -180,7 +184,7 @@ func (s *Service) config(*http.Request) (any, error) {
 		c.Boards = append(c.Boards, s.boardInfo(b))
 	}
 	for _, l := range agent.Levels()[:s.maxLevel+1] {
-		lj := levelJSON{Number: l.Number, Name: l.Name, Sims: l.Sims}
+		lj := levelJSON{Number: l.Number, Name: l.Name, Sims: l.Sims, Solver: l.Solver}
 		for _, n := range c.Sizes {
 			w, h := rules.ShapeDims(n)
 			if p := l.PerfectionOn(w); w == h && p != agent.Imperfect {

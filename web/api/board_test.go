@@ -38,8 +38,8 @@ func checkBoardState(t *testing.T, st stateJSON, b rules.Board) {
 	}
 }
 
-// TestBoards: every board is played, the ones without a model by the
-// classical engine, which the state says (and gives no evaluation); the
+// TestBoards: every board is played, the ones without a network (boards
+// no shipped network plays) by the classical engine, which the state says (and gives no evaluation); the
 // game's code carries the board and reads back.
 func TestBoards(t *testing.T) {
 	ts := newTestServer(t, Config{})
@@ -48,8 +48,8 @@ func TestBoards(t *testing.T) {
 		board     rules.Board
 		classical bool
 	}{
-		{`{"board":"7x6","color":"black","level":"newcomer"}`, rules.Board{W: 7, H: 6, Start: rules.Gap}, true},
-		{`{"board":"size-15","color":"white","level":"newcomer"}`, rules.Board{W: 15, H: 12, Start: rules.Gap}, true},
+		{`{"board":"8x7","color":"black","level":"newcomer"}`, rules.Board{W: 8, H: 7, Start: rules.Gap}, true},
+		{`{"board":"13x12","color":"white","level":"newcomer"}`, rules.Board{W: 13, H: 12, Start: rules.Gap}, true},
 		{`{"board":"16x16","color":"black","level":"newcomer"}`, rules.SquareBoard(16), true},
 		{`{"board":"9x8/removal","color":"white","level":"newcomer"}`, rules.Board{W: 9, H: 8, Start: rules.Removal}, true},
 		{`{"size":9,"color":"white","level":"newcomer"}`, rules.SquareBoard(9), true},
@@ -82,15 +82,15 @@ func TestBoards(t *testing.T) {
 	}
 }
 
-// TestBoardHintAndRecord: a hint on a board without a model names a
+// TestBoardHintAndRecord: a hint on a board without a network names a
 // legal move and no win probability; the record download names the
 // board in its file name and its tags.
 func TestBoardHintAndRecord(t *testing.T) {
 	ts := newTestServer(t, Config{})
-	st := ts.mustState(t, "/api/v2/new", `{"board":"size-9","color":"black","level":"newcomer"}`)
+	st := ts.mustState(t, "/api/v2/new", `{"board":"10x9","color":"black","level":"newcomer"}`)
 	var h hintJSON
 	if code := ts.call(t, "/api/v2/hint", jsonBody(gameRequest{st.Game}), &h); code != 200 || !contains(st.Legal, h.Move) || h.WinProb != nil {
-		t.Errorf("hint on 9x8: %d %+v (legal %v)", code, h, st.Legal)
+		t.Errorf("hint on 10x9: %d %+v (legal %v)", code, h, st.Legal)
 	}
 	st = ts.mustState(t, "/api/v2/move", jsonBody(moveRequest{Game: st.Game, Move: h.Move}))
 	resp, err := http.Get(ts.url + "/api/v2/record?g=" + encodeGame(st.Game))
@@ -99,29 +99,29 @@ func TestBoardHintAndRecord(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), `filename="konane-9x8-`) {
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), `filename="konane-10x9-`) {
 		t.Fatalf("record: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
 	}
 	rec, err := rules.ParseRecord(body)
-	if err != nil || rec.Board() != (rules.Board{W: 9, H: 8, Start: rules.Gap}) || len(rec.Moves)+len(rec.Wide) != len(st.Moves) {
-		t.Errorf("record of 9x8 reads as %v, %v:\n%s", rec, err, body)
+	if err != nil || rec.Board() != (rules.Board{W: 10, H: 9, Start: rules.Gap}) || len(rec.Moves)+len(rec.Wide) != len(st.Moves) {
+		t.Errorf("record of 10x9 reads as %v, %v:\n%s", rec, err, body)
 	}
-	// No network plays 9x8: the classical engine reviews the game and
+	// No network plays 10x9: the classical engine reviews the game and
 	// its record, the board named, a board and a probability per
 	// position, the moves as played.
 	for _, req := range []string{jsonBody(reviewRequest{Game: &st.Game}), jsonBody(reviewRequest{Record: string(body)})} {
 		var rv reviewJSON
-		if code := ts.call(t, "/api/v2/review", req, &rv); code != 200 || rv.Board != "9x8" || rv.Start != "gap" || !rv.Classical || rv.Sims != 0 || rv.Size != 0 ||
+		if code := ts.call(t, "/api/v2/review", req, &rv); code != 200 || rv.Board != "10x9" || rv.Start != "gap" || !rv.Classical || rv.Sims != 0 || rv.Size != 0 ||
 			len(rv.Moves) != len(st.Moves) || len(rv.Boards) != len(st.Moves)+1 || len(rv.Black) != len(st.Moves)+1 {
-			t.Fatalf("review of a 9x8 game: %d %+v", code, rv)
+			t.Fatalf("review of a 10x9 game: %d %+v", code, rv)
 		}
 		for i, m := range rv.Moves {
 			if m.Move != st.Moves[i] || m.Line[0] != m.Move || m.Best == "" || len(m.Candidates) != 0 || m.Before < 0 || m.Before > 1 {
-				t.Errorf("review of a 9x8 game: move %d %+v, played %s", i+1, m, st.Moves[i])
+				t.Errorf("review of a 10x9 game: move %d %+v, played %s", i+1, m, st.Moves[i])
 			}
 		}
 		if got, want := rv.Boards[len(rv.Boards)-1], st.Board; !slices.Equal(got, want) {
-			t.Errorf("review of a 9x8 game: the last board %q, the state's %q", got, want)
+			t.Errorf("review of a 10x9 game: the last board %q, the state's %q", got, want)
 		}
 	}
 }
@@ -177,8 +177,8 @@ func TestClassicalWeighs(t *testing.T) {
 		t.Errorf("the agent's move on 6x6: %d, moves %v", code, st.Moves)
 	}
 	var e errJSON
-	if code := ts.call(t, "/api/v2/new", `{"board":"7x6","color":"white","level":"newcomer"}`, &e); code != http.StatusServiceUnavailable || e.Code != "error.busy" {
-		t.Errorf("the classical engine's move on 7x6 in a full server: %d %+v", code, e)
+	if code := ts.call(t, "/api/v2/new", `{"board":"8x7","color":"white","level":"newcomer"}`, &e); code != http.StatusServiceUnavailable || e.Code != "error.busy" {
+		t.Errorf("the classical engine's move on 8x7 in a full server: %d %+v", code, e)
 	}
 }
 

@@ -13,14 +13,19 @@ import (
 )
 
 // configServers are the services whose config TestConfigBoards reads: the
-// shipped models (the exact solver on 4x4 and 5x5, the networks of 6x6,
-// 7x7 and 8x8, the classical engine elsewhere), and a multi-board model
-// trained on three of AbstractPlay's gap boards (7x6, 9x8, 15x12).
+// shipped models (the exact solver on 4x4 and 5x5, the networks on the
+// boards of their table, the classical engine elsewhere), a multi-board model file
+// trained on three of AbstractPlay's gap boards (7x6, 9x8, 15x12), and a
+// table of networks (agent.EnginesOf) whose multi-board network, trained
+// on 6x6 and those three, plays 6x6, 7x6 and 15x12 only (9x8, trained but
+// not listed, stays the classical engine's, as do 7x7 and 8x8).
 func configServers(t *testing.T) map[string]*testServer {
 	gap := func(w, h int) rules.Board { return rules.Board{W: w, H: h, Start: rules.Gap} }
 	return map[string]*testServer{
 		"shipped": newTestServer(t, Config{}),
 		"multi":   newTestServer(t, Config{Engines: agenttest.RunMultiBoard(t, gap(7, 6), gap(9, 8), gap(15, 12))}),
+		"table": newTestServer(t, Config{Engines: agenttest.RunTable(t, []rules.Board{rules.SquareBoard(6), gap(7, 6), gap(9, 8), gap(15, 12)},
+			rules.SquareBoard(6), gap(7, 6), gap(15, 12))}),
 	}
 }
 
@@ -50,14 +55,19 @@ func TestConfigGolden(t *testing.T) {
 // the endgame solver: TestConfigAsPlayed).
 func TestConfigBoards(t *testing.T) {
 	servers := configServers(t)
-	var multi configJSON
-	servers["multi"].call(t, "/api/v2/config", "", &multi)
-	var said []string
-	for _, b := range multi.Boards[:6] {
-		said = append(said, fmt.Sprintf("%s %s %v", b.Board, b.Player, b.Note != ""))
-	}
-	if got, want := strings.Join(said, ", "), "6x6 network true, 7x6 network false, 8x8 network true, 9x8 network false, 11x8 classical false, 15x12 network false"; got != want {
-		t.Errorf("multi-board model: %s, want %s", got, want)
+	for name, want := range map[string]string{
+		"multi": "6x6 network true, 7x6 network false, 8x8 network true, 9x8 network false, 11x8 classical false, 15x12 network false, 4x4 network true, 5x5 network true, 7x7 network true, 9x9 classical false",
+		"table": "6x6 network false, 7x6 network false, 8x8 classical false, 9x8 classical false, 11x8 classical false, 15x12 network false, 4x4 solver false, 5x5 solver false, 7x7 classical false, 9x9 classical false",
+	} {
+		var c configJSON
+		servers[name].call(t, "/api/v2/config", "", &c)
+		var said []string
+		for _, b := range c.Boards[:10] {
+			said = append(said, fmt.Sprintf("%s %s %v", b.Board, b.Player, b.Note != ""))
+		}
+		if got := strings.Join(said, ", "); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
 	}
 	for name, ts := range servers {
 		var c configJSON
@@ -87,7 +97,7 @@ func TestConfigBoards(t *testing.T) {
 }
 
 // TestConfigAsPlayed: on one board of each kind (the exact solver's 4x4,
-// the network's 6x6 and the classical engine's 7x6 of the shipped
+// the network's 6x6 and the classical engine's 10x10 of the shipped
 // models, and the multi-board network's 15x12 above 8x8) the service
 // does what config says of the board: a hint has a win probability
 // where config says winProb, the review is the classical engine's where
@@ -105,7 +115,8 @@ func TestConfigAsPlayed(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ server, board, player string }{
-		{"shipped", "4x4", "solver"}, {"shipped", "6x6", "network"}, {"shipped", "7x6", "classical"}, {"multi", "15x12", "network"},
+		{"shipped", "4x4", "solver"}, {"shipped", "6x6", "network"}, {"shipped", "10x10", "classical"}, {"multi", "15x12", "network"},
+		{"table", "15x12", "network"}, {"table", "9x8", "classical"}, {"table", "7x6", "network"},
 	} {
 		ts, b := servers[tc.server], configs[tc.server][tc.board]
 		if b.Player != tc.player {

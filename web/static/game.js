@@ -82,7 +82,7 @@ export function show(s, same) {
   resignArmed(false);
   $("record").href = gameCode.recordURL(s.game);
   $("level").value = s.level;
-  $("levelabout").textContent = levelAbout(s.level, boardName(s.game), config.levels);
+  $("levelabout").textContent = levelAbout(s.level, boardName(s.game), config);
   if (old && !old.over && s.over) suggestLevel(s);
   else $("levelsuggest").hidden = true;
   drawEval();

@@ -59,15 +59,22 @@ const perfectKeys = {always: "level.perfect.always", early: "level.perfect.early
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
 // levelAbout says what the level plays like and, on board (its name,
-// "6x6"), whether it plays perfectly there, by levels, the config's
+// "6x6"), whether it plays perfectly there, by the config's levels
 // (levels[].perfect: "always", "early" — from early in the game, like
-// every level from the least one that does — or none).
-export function levelAbout(level, board, levels) {
-  const about = levelAboutKeys[level] ? t(levelAboutKeys[level]) : "";
+// every level from the least one that does — or none) and boards: on a
+// board above 8x8 that a network plays (boards[].endgameSolver false),
+// that a level whose search uses the endgame solver elsewhere
+// (levels[].solver) does not play the endgame perfectly there.
+export function levelAbout(level, board, config) {
+  const levels = config.levels;
+  const said = levelAboutKeys[level] ? [t(levelAboutKeys[level])] : [];
   const l = levels.find((x) => x.name === level);
   const perfect = l && l.perfect ? l.perfect[board] : undefined;
-  if (!perfectKeys[perfect]) return about;
-  const from = levels.find((x) => x.perfect && x.perfect[board] === "early");
-  const said = t(perfectKeys[perfect], {board: board.replace("x", "×"), from: from ? levelName(from.name) : ""});
-  return about ? about + " " + said : said;
+  if (perfectKeys[perfect]) {
+    const from = levels.find((x) => x.perfect && x.perfect[board] === "early");
+    said.push(t(perfectKeys[perfect], {board: board.replace("x", "×"), from: from ? levelName(from.name) : ""}));
+  }
+  const b = (config.boards || []).find((x) => x.board === board);
+  if (l && l.solver && b && b.player === "network" && !b.endgameSolver) said.push(t("level.endgame.wide", {board: board.replace("x", "×")}));
+  return said.join(" ");
 }

@@ -90,7 +90,7 @@ function init() {
   });
   $("hint").addEventListener("click", askHint);
   $("level").addEventListener("change", () => {
-    $("levelabout").textContent = levelAbout($("level").value, state ? boardName(state.game) : $("size").value, config.levels);
+    $("levelabout").textContent = levelAbout($("level").value, state ? boardName(state.game) : $("size").value, config);
     if (!state) return;
     // The level's name alone: the menu's "8 · " would break the
     // sentence.
@@ -110,7 +110,7 @@ function init() {
       const name = levelName(l.name);
       $("level").append(new Option(t("level.option", {level: name, n: l.number}), l.name, false, l.name === config.defaultLevel));
     }
-    $("levelabout").textContent = levelAbout($("level").value, $("size").value, config.levels);
+    $("levelabout").textContent = levelAbout($("level").value, $("size").value, config);
     openingsInit();
     // A reload, a bookmark or a shared link (#g=...) goes on with its
     // game; so does the language switch (the tab's storage). A game that
