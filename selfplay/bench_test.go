@@ -12,6 +12,7 @@ import (
 	"github.com/konanezero/konane/mcts"
 	shipped "github.com/konanezero/konane/models"
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/rules"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkSelfplay8x8Variants(b *testing.B) {
 		benchSelfplay(b, cfg, model)
 	})
 	b.Run("model=shipped", func(b *testing.B) {
-		model, err := shipped.Default(8)
+		model, err := shipped.Shipped().For(rules.SquareBoard(8))
 		if err != nil {
 			b.Fatal(err)
 		}
