@@ -399,7 +399,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
 		t.boardName(), t.human, t.human.Other(), t.describeStrength()))
 	if t.engine == nil {
-		t.say(fmt.Sprintf("On %dx%d the computer plays the classical engine (no network for this board yet).", t.board.W, t.board.H))
+		t.say(fmt.Sprintf("On %s the computer plays the classical engine (no network for this board yet).", t.board))
 	}
 	if t.board.Start == rules.Gap {
 		t.say("Type a move (f4-d4 to jump), or help.")
@@ -414,13 +414,13 @@ func (t *terminal) newGame(ctx context.Context) error {
 }
 
 // boardName names the board for the new game's line: "8x8", with the
-// start when it is the gap ("7x6, two centre stones gone").
+// start when it is the gap ("7x6, two centre stones gone") or the
+// removal start on a board whose default is the gap ("7x6/removal").
 func (t *terminal) boardName() string {
-	name := fmt.Sprintf("%dx%d", t.board.W, t.board.H)
 	if t.board.Start == rules.Gap {
-		name += ", two centre stones gone"
+		return fmt.Sprintf("%dx%d, two centre stones gone", t.board.W, t.board.H)
 	}
-	return name
+	return t.board.String()
 }
 
 // describeStrength says how the computer plays, for the player (and the
@@ -824,7 +824,7 @@ func (t *terminal) noCoach() string {
 	if t.engine != nil {
 		return fmt.Sprintf("the coach works on the boards up to %dx%d, not on %dx%d: it stays silent", rules.MaxSize, rules.MaxSize, t.board.W, t.board.H)
 	}
-	return fmt.Sprintf("the coach needs a win probability, which on %dx%d the classical engine does not give (no network for this board yet): it stays silent", t.board.W, t.board.H)
+	return fmt.Sprintf("the coach needs a win probability, which on %s the classical engine does not give (no network for this board yet): it stays silent", t.board)
 }
 
 // coachMove judges the human's move m in p, the position before it

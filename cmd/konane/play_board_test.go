@@ -38,6 +38,11 @@ func TestPlayRectangle(t *testing.T) {
 		t.Errorf("record board %v moves %v", r.Board(), r.Moves)
 	}
 	shippedOrClassical(t, "size-7", rules.Board{W: 7, H: 6, Start: rules.Gap})
+	out = playBoard(t, "quit\n", "--board", "7x6/removal", "--level", "newcomer")
+	wantOutput(t, "7x6/removal", out,
+		"New game on 7x6/removal: you play black",
+		"On 7x6/removal the computer plays the classical engine (no network for this board yet).",
+	)
 }
 
 // shippedOrClassical checks that play --board name (board b) is played
