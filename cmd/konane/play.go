@@ -464,12 +464,16 @@ var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "begi
 	"casual": "level.about.casual", "easy": "level.about.easy", "steady": "level.about.steady",
 	"medium": "level.about.medium", "hard": "level.about.hard", "max": "level.about.max"}
 
+// levelAboutWideKeys are the keys of the words of the levels whose
+// words say they play the endgame perfectly, without that clause: for a
+// network's board above 8x8, where the search has no endgame solver.
+var levelAboutWideKeys = map[string]string{"steady": "level.about.steady.wide", "medium": "level.about.medium.wide"}
+
 // levelAbout says in words what the level of that name plays like on
-// a network's board (model; else nothing of it) and, on board, where it
-// plays perfectly (agent.Level.PerfectionOn), or, on a network's board
-// above 8x8, that a level whose search uses the endgame solver elsewhere
-// does not play the endgame perfectly there; "" for no level of the
-// table, or nothing to say.
+// a network's board (model; else nothing of it; on a board above 8x8
+// without the perfect-endgame clause, levelAboutWideKeys) and, on board,
+// where it plays perfectly (agent.Level.PerfectionOn); "" for no level
+// of the table, or nothing to say.
 func levelAbout(name string, board rules.Board, model bool) string {
 	l, err := agent.ParseLevel(name)
 	c, cerr := messages.Load()
@@ -478,6 +482,9 @@ func levelAbout(name string, board rules.Board, model bool) string {
 	}
 	var said []string
 	if key, ok := levelAboutKeys[l.Name]; ok && model {
+		if wide, ok := levelAboutWideKeys[l.Name]; ok && !board.Narrow() {
+			key = wide
+		}
 		said = append(said, c.Text("en", key, nil))
 	}
 	if board.Square() {
@@ -494,9 +501,6 @@ func levelAbout(name string, board rules.Board, model bool) string {
 			}
 			said = append(said, c.Text("en", "level.perfect.early", map[string]string{"board": label, "from": from}))
 		}
-	}
-	if model && l.Solver && !board.Narrow() {
-		said = append(said, c.Text("en", "level.endgame.wide", map[string]string{"board": fmt.Sprintf("%d×%d", board.W, board.H)}))
 	}
 	return strings.Join(said, " ")
 }
