@@ -181,3 +181,18 @@ func TestAnalyzeBoards(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicalAnswersWrapped: the analysis help's paragraph on the
+// classical engine, whose board lists are generated, keeps to the help's
+// 76 columns.
+func TestClassicalAnswersWrapped(t *testing.T) {
+	text := classicalAnswers()
+	for _, line := range strings.Split(text, "\n") {
+		if len([]rune(line)) > 76 {
+			t.Errorf("line of %d columns: %q", len([]rune(line)), line)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), "with a multi-board model file the boards above 8x8 it was not trained on (its network plays every board") {
+		t.Errorf("the paragraph:\n%s", text)
+	}
+}
