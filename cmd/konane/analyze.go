@@ -153,7 +153,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	b := rec.Board()
 	if *model != "" && !b.Narrow() {
-		return usageError("analyze", "--model %s: a network plays boards of up to %dx%d, not %s; without --model the classical engine reviews it", *model, rules.MaxSize, rules.MaxSize, b)
+		return usageError("analyze", "--model %s: analyze reviews the boards above %dx%d, such as %s, with the classical engine; a model file is not used there yet, even one trained on %s: leave out --model", *model, rules.MaxSize, rules.MaxSize, b, b)
 	}
 	var rep *analysis.Report
 	if b.Narrow() && (b.Square() || *model != "" || agent.Plays(b)) {

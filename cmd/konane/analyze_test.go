@@ -168,7 +168,7 @@ func TestAnalyzeBoards(t *testing.T) {
 		want string
 	}{
 		{[]string{"--sims", "5", wide}, "--sims 5: the classical engine reviews 9x8 games (no network plays them): give --time or --depth"},
-		{[]string{"--model", multi, wide}, "--model " + multi + ": a network plays boards of up to 8x8, not 9x8"},
+		{[]string{"--model", multi, wide}, "--model " + multi + ": analyze reviews the boards above 8x8, such as 9x8, with the classical engine; a model file is not used there yet, even one trained on 9x8: leave out --model"},
 		{[]string{"--depth", "-1", wide}, "--depth -1: want 1..40"},
 		{[]string{"--depth", "3", "--time", "1s", wide}, "--depth 3 and --time 1s: give one"},
 		{[]string{"--depth", "3", square}, "--depth 3: the network reviews 6x6 games (give --sims or --time)"},
