@@ -164,7 +164,11 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			Parallel: defaultParallel, Seed: *seed}, stderr, *quiet)
 	} else {
 		if *sims != 0 {
-			return usageError("analyze", "--sims %d: the classical engine reviews %s games (no network plays them): give --time or --depth", *sims, b)
+			why := "no network plays them"
+			if !b.Narrow() {
+				why = fmt.Sprintf("analyze reviews the boards above %dx%d with it", rules.MaxSize, rules.MaxSize)
+			}
+			return usageError("analyze", "--sims %d: the classical engine reviews %s games (%s): give --time or --depth", *sims, b, why)
 		}
 		cfg := analysis.ClassicalConfig{Depth: *depth, Time: *moveTime, Seed: *seed}
 		if cfg.Depth == 0 && cfg.Time == 0 {

@@ -167,7 +167,7 @@ func TestAnalyzeBoards(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--sims", "5", wide}, "--sims 5: the classical engine reviews 9x8 games (no network plays them): give --time or --depth"},
+		{[]string{"--sims", "5", wide}, "--sims 5: the classical engine reviews 9x8 games (analyze reviews the boards above 8x8 with it): give --time or --depth"},
 		{[]string{"--model", multi, wide}, "--model " + multi + ": analyze reviews the boards above 8x8, such as 9x8, with the classical engine; a model file is not used there yet, even one trained on 9x8: leave out --model"},
 		{[]string{"--depth", "-1", wide}, "--depth -1: want 1..40"},
 		{[]string{"--depth", "3", "--time", "1s", wide}, "--depth 3 and --time 1s: give one"},
