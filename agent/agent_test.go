@@ -108,8 +108,8 @@ func TestEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(es.Sizes(), agent.Sizes()) {
-		t.Errorf("engines for %v, the agent plays %v", es.Sizes(), agent.Sizes())
+	if want := []int{4, 5, 6, 7, 8}; !slices.Equal(es.Sizes(), want) {
+		t.Errorf("engines for %v, want the squares the solver and the shipped networks play, %v", es.Sizes(), want)
 	}
 	for _, n := range es.Sizes() {
 		e, err := es.Get(n)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -360,6 +361,19 @@ type boardModels interface {
 	// model returns the network of b, given b (net.Model.ForBoard); b is
 	// one plays accepts.
 	model(b rules.Board) (*net.Model, error)
+	// wide lists the boards above 8x8 a network plays.
+	wide() []rules.Board
+}
+
+// wideOf is the boards of bs above 8x8.
+func wideOf(bs []rules.Board) []rules.Board {
+	var out []rules.Board
+	for _, b := range bs {
+		if !b.Narrow() {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // fileModels are the boards of a multi-board model file: every
@@ -370,6 +384,7 @@ type fileModels struct{ m *net.Model }
 
 func (f fileModels) plays(b rules.Board) bool                { return WideTrained(f.m, b) }
 func (f fileModels) model(b rules.Board) (*net.Model, error) { return f.m.ForBoard(b) }
+func (f fileModels) wide() []rules.Board                     { return wideOf(f.m.Boards()) }
 
 // setModels are the boards of a table of networks (models.Set): exactly
 // its rows, each start apart.
@@ -377,6 +392,7 @@ type setModels struct{ s *models.Set }
 
 func (s setModels) plays(b rules.Board) bool                { return s.s.Plays(b) }
 func (s setModels) model(b rules.Board) (*net.Model, error) { return s.s.For(b) }
+func (s setModels) wide() []rules.Board                     { return wideOf(s.s.Boards()) }
 
 // OpenEngines loads the model file path, giving engines for its size
 // only (for a multi-board model every square board of up to 8x8, and
@@ -510,6 +526,8 @@ func (es *Engines) GetBoard(b rules.Board) (*Engine, error) {
 		return e, nil
 	case !more && b.Square() && b.Narrow():
 		return nil, &NoModelError{Size: b.W, Sizes: es.Sizes()}
+	case !more && es.others != nil:
+		return nil, &NoModelError{Board: b, Sizes: es.Sizes(), Wide: es.others.wide()}
 	case !more:
 		return nil, &NoModelError{Board: b, Sizes: es.Sizes()}
 	}
@@ -575,19 +593,35 @@ func (es *Engines) PlayerOn(b rules.Board) (who, note string) {
 }
 
 // NoModelError is the error of Engines.Get for a board size without a
-// model: the size asked for (or the rectangle: Board) and the sizes
-// there are, for each interface to phrase for its users.
+// model: the size asked for (or the rectangle: Board), the sizes there
+// are and the boards above 8x8 a network plays, for each interface to
+// phrase for its users (List).
 type NoModelError struct {
 	Size  int
 	Board rules.Board // a rectangle asked for (GetBoard); zero with Size
 	Sizes []int
+	Wide  []rules.Board // the boards above 8x8 a network plays; nil for none
+}
+
+// List names the boards there is a model for: "4x4, 5x5, 6x6" and, when
+// there are some, the boards above 8x8: "6x6, 7x7 and 9x8, 15x12".
+func (e *NoModelError) List() string {
+	s := rules.SizeList(e.Sizes)
+	if len(e.Wide) > 0 {
+		names := make([]string, len(e.Wide))
+		for i, b := range e.Wide {
+			names[i] = b.String()
+		}
+		s += " and " + strings.Join(names, ", ")
+	}
+	return s
 }
 
 func (e *NoModelError) Error() string {
 	if e.Board != (rules.Board{}) {
-		return fmt.Sprintf("agent: no model for %s (there is one for %s)", e.Board, rules.SizeList(e.Sizes))
+		return fmt.Sprintf("agent: no model for %s (there is one for %s)", e.Board, e.List())
 	}
-	return fmt.Sprintf("agent: no model for %dx%d (there is one for %s)", e.Size, e.Size, rules.SizeList(e.Sizes))
+	return fmt.Sprintf("agent: no model for %dx%d (there is one for %s)", e.Size, e.Size, e.List())
 }
 
 // Run runs every engine's evaluator, and those GetBoard makes while it

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/konanezero/konane/mcts"
 	"github.com/konanezero/konane/models"
@@ -15,23 +14,6 @@ import (
 // instead of a network: on 4x4 and 5x5 it solves any position in
 // milliseconds, so it plays perfectly at every level.
 const MaxSolverSize = 5
-
-// Sizes returns the N of the N×N boards of at most rules.MaxSize files
-// that the agent plays without a --model, in increasing order: those of
-// the exact solver and those of a shipped network (models.Shipped).
-func Sizes() []int {
-	sizes := []int{}
-	for n := rules.MinSize; n <= MaxSolverSize; n++ {
-		sizes = append(sizes, n)
-	}
-	for _, n := range models.Shipped().Sizes() {
-		if !slices.Contains(sizes, n) {
-			sizes = append(sizes, n)
-		}
-	}
-	slices.Sort(sizes)
-	return sizes
-}
 
 // Boards returns the boards the agent plays without a --model: the
 // squares of the exact solver, then the shipped networks' in their
@@ -50,9 +32,6 @@ func Boards() []rules.Board {
 func Plays(b rules.Board) bool {
 	return b.Square() && Perfect(b.W) || models.Shipped().Plays(b)
 }
-
-// SizeList is Sizes written for people: "4x4, 5x5, 6x6, 8x8".
-func SizeList() string { return rules.SizeList(Sizes()) }
 
 // Perfect reports whether the agent of size×size boards is the exact
 // solver, which plays perfectly at every level.

@@ -176,9 +176,9 @@ func (e *Engine) setBoard(b rules.Board) error {
 	case errors.As(err, &nm) && e.cfg.PVSTime > 0:
 		eng = nil // the classical engine plays it
 	case errors.As(err, &nm) && !b.Narrow():
-		return fmt.Errorf("no model for %dx%d (there is one for %s; above 8x8 a network plays only the boards its model was trained on)", b.W, b.H, rules.SizeList(nm.Sizes))
+		return fmt.Errorf("no model for %dx%d (there is one for %s; above 8x8 a network plays only the boards its model was trained on)", b.W, b.H, nm.List())
 	case errors.As(err, &nm):
-		return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, rules.SizeList(nm.Sizes))
+		return fmt.Errorf("no model for %dx%d (there is one for %s)", b.W, b.H, nm.List())
 	case err != nil:
 		return err
 	}

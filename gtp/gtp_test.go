@@ -178,7 +178,7 @@ func TestProtocol(t *testing.T) {
 		"=5",
 		"=",
 		`?6 boardsize "x" is not a number`,
-		"?7 unacceptable size: no model for 12x12 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)",
+		"?7 unacceptable size: no model for 12x12 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8 and 9x8, 11x8, 15x12; above 8x8 a network plays only the boards its model was trained on)",
 		"?8 unknown command",
 		"?9 play takes 2 arguments, got 1",
 		`?10 invalid color "purple": want black, b, white or w`,
@@ -491,7 +491,7 @@ func TestClassicalBoards(t *testing.T) {
 	}
 	s.ask("quit", '=')
 
-	if _, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Board: rules.Board{W: 10, H: 9, Start: rules.Gap}}); err == nil || err.Error() != "gtp: no model for 10x9 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)" {
+	if _, err := New(Config{Engines: es, Limits: player.Limits{Sims: 8}, Board: rules.Board{W: 10, H: 9, Start: rules.Gap}}); err == nil || err.Error() != "gtp: no model for 10x9 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8 and 9x8, 11x8, 15x12; above 8x8 a network plays only the boards its model was trained on)" {
 		t.Errorf("10x9 without a classical time: %v", err)
 	}
 }

@@ -316,10 +316,15 @@ func (u *updater) rate(ctx context.Context, g int, rungs []int, anchors map[stri
 // modelAnchor returns the players of a model anchor (a fixed model file,
 // such as a shipped model) on board b: they search as the generations do
 // (selfplay.MatchPlayers), with the spec's simulations. A multi-board
-// model plays b; a single-board model must be of b.
+// model plays b; a single-board model must be of b. A run's pointer to
+// its newest model (models/latest) gets runfiles.PointerError's line.
 func modelAnchor(s player.Spec, b rules.Board) (*player.Factory, error) {
 	m, err := net.Load(s.Model)
-	if err == nil && m.Config().MultiBoard() {
+	if err != nil {
+		if perr := runfiles.PointerError(s.Model); perr != nil {
+			err = perr
+		}
+	} else if m.Config().MultiBoard() {
 		m, err = m.ForBoard(b)
 	} else if err == nil && m.Shape() != rules.ShapeCode(b.W, b.H) {
 		err = fmt.Errorf("the model plays %dx%d, not %s", m.Shape(), m.Shape(), b)

@@ -90,3 +90,18 @@ func TestUpdateWideBoard(t *testing.T) {
 		t.Errorf("the second update played %d, kept %d (first: played %d, kept %d)", again.Played, again.Kept, sum.Played, sum.Kept)
 	}
 }
+
+// TestModelAnchorPointer: a model anchor given a run's models/latest (a
+// pointer, not a model file) is the one line naming the model to give.
+func TestModelAnchorPointer(t *testing.T) {
+	dir := t.TempDir()
+	latest := filepath.Join(dir, "latest")
+	if err := os.WriteFile(latest, []byte("gen-000007.safetensors\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := modelAnchor(player.Spec{Name: "model:x", Model: latest}, rules.SquareBoard(6))
+	want := "ladder: anchor model:x: " + latest + " is a training run's pointer to its newest model, not a model file: give that model, " + filepath.Join(dir, "gen-000007.safetensors")
+	if err == nil || err.Error() != want {
+		t.Errorf("modelAnchor(models/latest) = %v, want %q", err, want)
+	}
+}

@@ -179,9 +179,6 @@ func (s *Set) BoardList() string {
 	return joinBoards(s.Boards())
 }
 
-// SizeList is Sizes written for people: "6x6, 8x8" ("none" when empty).
-func (s *Set) SizeList() string { return rules.SizeList(s.Sizes()) }
-
 // joinBoards writes boards for people: "6x6, 9x8".
 func joinBoards(bs []rules.Board) string {
 	names := make([]string, len(bs))

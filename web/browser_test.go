@@ -434,15 +434,12 @@ func browserBoards(t *testing.T, browser context.Context, ts *testServer) {
 		t.Errorf("the coach turned on for 15x12 says %q, want %q", got, coachText)
 	}
 	p.click("#coach")
-	// At medium the level's words say that above 8x8 a network's search
-	// does not play the endgame perfectly (no endgame solver there).
+	// At medium the level's words above 8x8 (no endgame solver there) do
+	// not say it plays the endgame perfectly.
 	v := p.version()
 	p.eval(`(() => { const l = document.getElementById("level"); l.value = "medium"; l.dispatchEvent(new Event("change")); return ""; })()`)
 	p.settle(v)
-	levelWords := p.msgs()["level.about.medium"]
-	if network15 {
-		levelWords += " " + strings.ReplaceAll(p.msgs()["level.endgame.wide"], "{board}", "15×12")
-	}
+	levelWords := p.msgs()["level.about.medium.wide"]
 	if got := p.text("levelabout"); got != levelWords {
 		t.Errorf("medium on 15x12 is described as %q, want %q", got, levelWords)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
@@ -39,14 +40,7 @@ cancels q1 (acknowledged as such; q1 then ends with {"id":"q1",
 share the model's batched evaluator. The end of the input ends the engine
 once the queries in flight are answered.
 
-On a board no network plays (without --model every board but
-` + agentBoards() + `; with --model every board but the model's, or with
-a multi-board model file, whose network plays ` + multiFileBoards() + `,
-the boards above 8x8 it was not trained on) the classical engine (pvs) answers, for maxTime or
-else the default level's time per move, as play does there: the
-response says "classical": true and gives the engine's move with its
-principal variation, no visits, priors or policy; its winrate is 0.5
-(unknown) unless the search proved the result ("solved").`,
+` + classicalAnswers(),
 		run: runAnalysis,
 	})
 }
@@ -74,4 +68,19 @@ func runAnalysis(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	stop := runInBackground(ctx, es.Run)
 	defer stop()
 	return s.Serve(ctx, stdin, stdout)
+}
+
+// classicalAnswers is the analysis help's paragraph on the boards the
+// classical engine answers, wrapped to the help's 76 columns (the board
+// lists are generated).
+func classicalAnswers() string {
+	text := `On a board no network plays the classical engine (pvs) answers: without
+--model every board but ` + agentBoards() + `; with --model every board but
+the model's, and with a multi-board model file the boards above 8x8 it
+was not trained on (its network plays ` + multiFileBoards() + `). It answers for maxTime or else
+the default level's time per move, as play does there: the response says
+"classical": true and gives the engine's move with its principal
+variation, no visits, priors or policy; its winrate is 0.5 (unknown)
+unless the search proved the result ("solved").`
+	return strings.TrimSuffix(wrapWords("", strings.Fields(text), 76, 0), "\n")
 }

@@ -153,7 +153,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	b := rec.Board()
 	if *model != "" && !b.Narrow() {
-		return usageError("analyze", "--model %s: a network plays boards of up to %dx%d, not %s; without --model the classical engine reviews it", *model, rules.MaxSize, rules.MaxSize, b)
+		return usageError("analyze", "--model %s: analyze reviews the boards above %dx%d, such as %s, with the classical engine; a model file is not used there yet, even one trained on %s: leave out --model", *model, rules.MaxSize, rules.MaxSize, b, b)
 	}
 	var rep *analysis.Report
 	if b.Narrow() && (b.Square() || *model != "" || agent.Plays(b)) {
@@ -164,7 +164,11 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			Parallel: defaultParallel, Seed: *seed}, stderr, *quiet)
 	} else {
 		if *sims != 0 {
-			return usageError("analyze", "--sims %d: the classical engine reviews %s games (no network plays them): give --time or --depth", *sims, b)
+			why := "no network plays them"
+			if !b.Narrow() {
+				why = fmt.Sprintf("analyze reviews the boards above %dx%d with it", rules.MaxSize, rules.MaxSize)
+			}
+			return usageError("analyze", "--sims %d: the classical engine reviews %s games (%s): give --time or --depth", *sims, b, why)
 		}
 		cfg := analysis.ClassicalConfig{Depth: *depth, Time: *moveTime, Seed: *seed}
 		if cfg.Depth == 0 && cfg.Time == 0 {

@@ -74,6 +74,15 @@ func TestGTPMultiBoardModel(t *testing.T) {
 	if len(answers) != 5 || answers[2] != "=" || answers[4] != "? unacceptable size: no model for 9x8 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8; above 8x8 a network plays only the boards its model was trained on)" {
 		t.Fatalf("answers:\n%s", out.String())
 	}
+	// A model trained on 9x8 names it among its boards.
+	wide := agenttest.MultiBoardModelFile(t, rules.SquareBoard(6), rules.Board{W: 9, H: 8, Start: rules.Gap})
+	out.Reset()
+	if err := run(context.Background(), []string{"gtp", "--model", wide, "--sims", "4"}, strings.NewReader("rectangular_boardsize 13 12\n"), &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.TrimSpace(out.String()), "? unacceptable size: no model for 13x12 (there is one for 4x4, 5x5, 6x6, 7x7, 8x8 and 9x8; above 8x8 a network plays only the boards its model was trained on)"; got != want {
+		t.Errorf("13x12 with a model trained on 9x8: %q, want %q", got, want)
+	}
 	for i, b := range []rules.Board{{W: 7, H: 6, Start: rules.Gap}, {W: 6, H: 7, Start: rules.Gap}} {
 		p, _ := b.Position()
 		answer := answers[[]int{0, 3}[i]]

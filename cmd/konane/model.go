@@ -60,10 +60,10 @@ func runModel(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	switch action {
 	case "info":
 		m, err := net.Load(rest[0])
-		if perr := runfiles.PointerError(rest[0]); err != nil && perr != nil {
-			return fmt.Errorf("model: %w", perr)
-		}
 		if err != nil {
+			if perr := runfiles.PointerError(rest[0]); perr != nil {
+				err = perr
+			}
 			return fmt.Errorf("model: %w", err)
 		}
 		printModelInfo(stdout, rest[0], m)

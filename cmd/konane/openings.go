@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/analysis"
@@ -76,7 +77,7 @@ func runOpenings(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		rb, given = rules.SquareBoard(rules.DefaultSize), true
 	}
 	if *model == "" && !models.Shipped().Plays(rb) {
-		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too, and the boards above 8x8 it was trained on)", rb, models.Shipped().BoardList())
+		return usageError("openings", "%s: no model is shipped for this board (shipped: %s); give one with --model FILE (a multi-board model file plays rectangles too, and the boards above 8x8 it was trained on)", rb, shippedBoardsBeside(rb))
 	}
 	var e *agent.Engine
 	if given {
@@ -128,4 +129,23 @@ func writeOpenings[M interface {
 		return json.NewEncoder(stdout).Encode(analysis.OpeningsAsJSON(ops))
 	}
 	return analysis.WriteOpenings(stdout, b, ops)
+}
+
+// shippedBoardsBeside lists the shipped boards for an error about board
+// b: the board's start is written out ("7x6 (gap start)") for a shipped
+// board of b's size but another start, which b.String() would not show
+// when that start is its size's default.
+func shippedBoardsBeside(b rules.Board) string {
+	boards := models.Shipped().Boards()
+	if len(boards) == 0 {
+		return "none"
+	}
+	names := make([]string, len(boards))
+	for i, s := range boards {
+		names[i] = s.String()
+		if s.W == b.W && s.H == b.H && s.Start != b.Start {
+			names[i] = fmt.Sprintf("%dx%d (%s start)", s.W, s.H, s.Start)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -80,6 +80,10 @@ func TestOpeningsRectangle(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "openings: 8x7: no model is shipped for this board") {
 		t.Errorf("8x7 without a model: %v", err)
 	}
+	err = run(context.Background(), []string{"openings", "--board", "7x6/removal"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "openings: 7x6/removal: no model is shipped for this board") || !strings.Contains(err.Error(), "7x6 (gap start)") {
+		t.Errorf("7x6/removal without a model: %v", err)
+	}
 }
 
 // TestOpeningsWideBoard: with a multi-board model file trained on 9x8,

@@ -399,7 +399,7 @@ func (t *terminal) newGame(ctx context.Context) error {
 	t.say(fmt.Sprintf("New game on %s: you play %s, the computer %s (%s). Black moves first.",
 		t.boardName(), t.human, t.human.Other(), t.describeStrength()))
 	if t.engine == nil {
-		t.say(fmt.Sprintf("On %dx%d the computer plays the classical engine (no network for this board yet).", t.board.W, t.board.H))
+		t.say(fmt.Sprintf("On %s the computer plays the classical engine (no network for this board yet).", t.board))
 	}
 	if t.board.Start == rules.Gap {
 		t.say("Type a move (f4-d4 to jump), or help.")
@@ -414,13 +414,13 @@ func (t *terminal) newGame(ctx context.Context) error {
 }
 
 // boardName names the board for the new game's line: "8x8", with the
-// start when it is the gap ("7x6, two centre stones gone").
+// start when it is the gap ("7x6, two centre stones gone") or the
+// removal start on a board whose default is the gap ("7x6/removal").
 func (t *terminal) boardName() string {
-	name := fmt.Sprintf("%dx%d", t.board.W, t.board.H)
 	if t.board.Start == rules.Gap {
-		name += ", two centre stones gone"
+		return fmt.Sprintf("%dx%d, two centre stones gone", t.board.W, t.board.H)
 	}
-	return name
+	return t.board.String()
 }
 
 // describeStrength says how the computer plays, for the player (and the
@@ -464,12 +464,16 @@ var levelAboutKeys = map[string]string{"newcomer": "level.about.newcomer", "begi
 	"casual": "level.about.casual", "easy": "level.about.easy", "steady": "level.about.steady",
 	"medium": "level.about.medium", "hard": "level.about.hard", "max": "level.about.max"}
 
+// levelAboutWideKeys are the keys of the words of the levels whose
+// words say they play the endgame perfectly, without that clause: for a
+// network's board above 8x8, where the search has no endgame solver.
+var levelAboutWideKeys = map[string]string{"steady": "level.about.steady.wide", "medium": "level.about.medium.wide"}
+
 // levelAbout says in words what the level of that name plays like on
-// a network's board (model; else nothing of it) and, on board, where it
-// plays perfectly (agent.Level.PerfectionOn), or, on a network's board
-// above 8x8, that a level whose search uses the endgame solver elsewhere
-// does not play the endgame perfectly there; "" for no level of the
-// table, or nothing to say.
+// a network's board (model; else nothing of it; on a board above 8x8
+// without the perfect-endgame clause, levelAboutWideKeys) and, on board,
+// where it plays perfectly (agent.Level.PerfectionOn); "" for no level
+// of the table, or nothing to say.
 func levelAbout(name string, board rules.Board, model bool) string {
 	l, err := agent.ParseLevel(name)
 	c, cerr := messages.Load()
@@ -478,6 +482,9 @@ func levelAbout(name string, board rules.Board, model bool) string {
 	}
 	var said []string
 	if key, ok := levelAboutKeys[l.Name]; ok && model {
+		if wide, ok := levelAboutWideKeys[l.Name]; ok && !board.Narrow() {
+			key = wide
+		}
 		said = append(said, c.Text("en", key, nil))
 	}
 	if board.Square() {
@@ -494,9 +501,6 @@ func levelAbout(name string, board rules.Board, model bool) string {
 			}
 			said = append(said, c.Text("en", "level.perfect.early", map[string]string{"board": label, "from": from}))
 		}
-	}
-	if model && l.Solver && !board.Narrow() {
-		said = append(said, c.Text("en", "level.endgame.wide", map[string]string{"board": fmt.Sprintf("%d×%d", board.W, board.H)}))
 	}
 	return strings.Join(said, " ")
 }
@@ -824,7 +828,7 @@ func (t *terminal) noCoach() string {
 	if t.engine != nil {
 		return fmt.Sprintf("the coach works on the boards up to %dx%d, not on %dx%d: it stays silent", rules.MaxSize, rules.MaxSize, t.board.W, t.board.H)
 	}
-	return fmt.Sprintf("the coach needs a win probability, which on %dx%d the classical engine does not give (no network for this board yet): it stays silent", t.board.W, t.board.H)
+	return fmt.Sprintf("the coach needs a win probability, which on %s the classical engine does not give (no network for this board yet): it stays silent", t.board)
 }
 
 // coachMove judges the human's move m in p, the position before it

@@ -412,7 +412,8 @@ func atoi(t *testing.T, s string) int {
 // TestLevelAbout: the terminal's words for a level say where it plays
 // perfectly: on 4x4 and 5x5 hard and max (the solver's board, nothing
 // said of the network's play there), on 6x6 from steady up from early in
-// the game, nowhere on 8x8; nothing for a weak level on 4x4 or on 7x6.
+// the game, nowhere on 8x8; nothing for a weak level on 4x4 or on 7x6;
+// above 8x8 (no endgame solver) no word of playing the endgame perfectly.
 func TestLevelAbout(t *testing.T) {
 	sq := rules.SquareBoard
 	for _, tc := range []struct {
@@ -430,6 +431,8 @@ func TestLevelAbout(t *testing.T) {
 		{"easy", sq(6), true, []string{"Looks a few moves ahead"}, "perfectly"},
 		{"max", sq(8), true, []string{"about four seconds a move."}, "perfectly"},
 		{"max", rules.Board{W: 7, H: 6, Start: rules.Gap}, false, nil, ""},
+		{"steady", rules.Board{W: 9, H: 8, Start: rules.Gap}, true, []string{"A steady player: it looks further ahead and beats"}, "perfectly"},
+		{"medium", rules.Board{W: 15, H: 12, Start: rules.Gap}, true, []string{"Strong: the default level."}, "perfectly"},
 	} {
 		got := levelAbout(tc.level, tc.board, tc.model)
 		if len(tc.want) == 0 && got != "" {

@@ -58,23 +58,27 @@ const levelAboutKeys = {newcomer: "level.about.newcomer", beginner: "level.about
 const perfectKeys = {always: "level.perfect.always", early: "level.perfect.early"};
 export function levelName(level) { return levelKeys[level] ? t(levelKeys[level]) : level; }
 
-// levelAbout says what the level plays like and, on board (its name,
+// levelAboutWideKeys are the words of the levels that say they play the
+// endgame perfectly, without that clause: for a board without the
+// endgame solver (boards[].endgameSolver false).
+const levelAboutWideKeys = {steady: "level.about.steady.wide", medium: "level.about.medium.wide"};
+
+// levelAbout says what the level plays like (on a board without the
+// endgame solver, boards[].endgameSolver false, without the
+// perfect-endgame clause: levelAboutWideKeys) and, on board (its name,
 // "6x6"), whether it plays perfectly there, by the config's levels
 // (levels[].perfect: "always", "early" — from early in the game, like
-// every level from the least one that does — or none) and boards: on a
-// board above 8x8 that a network plays (boards[].endgameSolver false),
-// that a level whose search uses the endgame solver elsewhere
-// (levels[].solver) does not play the endgame perfectly there.
+// every level from the least one that does — or none).
 export function levelAbout(level, board, config) {
   const levels = config.levels;
-  const said = levelAboutKeys[level] ? [t(levelAboutKeys[level])] : [];
+  const b = (config.boards || []).find((x) => x.board === board);
+  const key = b && !b.endgameSolver && levelAboutWideKeys[level] ? levelAboutWideKeys[level] : levelAboutKeys[level];
+  const said = key ? [t(key)] : [];
   const l = levels.find((x) => x.name === level);
   const perfect = l && l.perfect ? l.perfect[board] : undefined;
   if (perfectKeys[perfect]) {
     const from = levels.find((x) => x.perfect && x.perfect[board] === "early");
     said.push(t(perfectKeys[perfect], {board: board.replace("x", "×"), from: from ? levelName(from.name) : ""}));
   }
-  const b = (config.boards || []).find((x) => x.board === board);
-  if (l && l.solver && b && b.player === "network" && !b.endgameSolver) said.push(t("level.endgame.wide", {board: board.replace("x", "×")}));
   return said.join(" ");
 }
