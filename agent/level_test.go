@@ -95,7 +95,7 @@ func TestNewLimits(t *testing.T) {
 		{"", 0, 0, player.Limits{Sims: 512, Choice: player.Choice{Noise: 0.05}}, "512 simulations per move"},
 		{"easy", 0, 0, player.Limits{Sims: 16, NoSolver: true, Choice: player.Choice{Noise: 0.15}}, "16 simulations per move, without the solver"},
 		{"easy", 40, 0, player.Limits{Sims: 40, NoSolver: true, Choice: player.Choice{Noise: 0.15}}, "40 simulations per move, without the solver"},
-		{"1", 0, 0, player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 2, Noise: 0.5}}, "1 simulations per move, without the solver, drawn at temperature 2"},
+		{"1", 0, 0, player.Limits{Sims: 1, NoSolver: true, Choice: player.Choice{Temp: 2, TopK: 16, Noise: 0.5}}, "1 simulations per move, without the solver, drawn at temperature 2 among the top 16"},
 		{"max", 100, 0, player.Limits{Sims: 100}, "100 simulations per move"},
 		{"hard", 0, time.Second, player.Limits{Time: time.Second}, "1s per move"},
 		{"hard", 300, 2 * time.Second, player.Limits{Sims: 300, Time: 2 * time.Second}, "300 simulations or 2s per move"},
