@@ -13,7 +13,6 @@ import (
 	"github.com/konanezero/konane/agent"
 	"github.com/konanezero/konane/agent/agenttest"
 	"github.com/konanezero/konane/models"
-	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/player"
 	"github.com/konanezero/konane/rules"
@@ -238,8 +237,8 @@ func TestEnginesOfTable(t *testing.T) {
 	meta := multi.Meta()
 	meta.Boards = []rules.Board{rules.SquareBoard(6), gap76, gap98, {W: 11, H: 8, Start: rules.Gap}}
 	fsys := fstest.MapFS{
-		models.MultiFile:         {Data: modelBytes(t, multi.WithMeta(meta))},
-		"konane-8x8.safetensors": {Data: modelBytes(t, agenttest.TinyModel(t, 8))},
+		models.MultiFile:         {Data: nettest.ModelBytes(t, multi.WithMeta(meta))},
+		"konane-8x8.safetensors": {Data: nettest.ModelBytes(t, agenttest.TinyModel(t, 8))},
 	}
 	rows := []models.Row{
 		{Board: rules.SquareBoard(6), File: models.MultiFile},
@@ -279,16 +278,6 @@ func TestEnginesOfTable(t *testing.T) {
 	if _, err := agent.EnginesOf(models.NewSet(fsys, rows)); err == nil || !strings.Contains(err.Error(), "5x5, which the exact solver plays") {
 		t.Errorf("a row on 5x5: %v", err)
 	}
-}
-
-// modelBytes is m's model file.
-func modelBytes(t *testing.T, m *net.Model) []byte {
-	t.Helper()
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 // TestRunPointerAsModel: a training run's models/latest given where a

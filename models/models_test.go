@@ -10,7 +10,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/konanezero/konane/net"
 	"github.com/konanezero/konane/net/nettest"
 	"github.com/konanezero/konane/rules"
 )
@@ -120,7 +119,7 @@ func TestForMissingBoard(t *testing.T) {
 func TestSetMultiBoard(t *testing.T) {
 	gap := rules.Board{W: 9, H: 8, Start: rules.Gap}
 	multi := multiBoardFile(t, gap, rules.SquareBoard(6), rules.SquareBoard(7), rules.SquareBoard(8))
-	single := modelBytes(t, nettest.TinyModel(t, 7, 1))
+	single := nettest.ModelBytes(t, nettest.TinyModel(t, 7, 1))
 	fsys := fstest.MapFS{MultiFile: {Data: multi}, "konane-7x7.safetensors": {Data: single}}
 	rows := []Row{
 		{rules.SquareBoard(6), MultiFile, "x.md"},
@@ -183,15 +182,5 @@ func multiBoardFile(t *testing.T, trained ...rules.Board) []byte {
 	m := nettest.TinyMultiBoardModel(t, 1)
 	meta := m.Meta()
 	meta.Boards = trained
-	return modelBytes(t, m.WithMeta(meta))
-}
-
-// modelBytes is m's model file.
-func modelBytes(t *testing.T, m *net.Model) []byte {
-	t.Helper()
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return nettest.ModelBytes(t, m.WithMeta(meta))
 }

@@ -35,3 +35,14 @@ func TinyMultiBoardModel(t testing.TB, seed uint64) *net.Model {
 	}
 	return m
 }
+
+// ModelBytes is m's model file (net.Model.MarshalBinary), failing t on an
+// error.
+func ModelBytes(t testing.TB, m *net.Model) []byte {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

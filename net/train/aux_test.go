@@ -2,7 +2,6 @@ package train
 
 import (
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,17 +49,7 @@ func TestAuxTraining(t *testing.T) {
 	if l.Ownership != 0 || l.MovesLeft != 0 {
 		t.Errorf("a batch without auxiliary targets: losses %v, %v", l.Ownership, l.MovesLeft)
 	}
-	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	back, err := New(mustModel(t, cfg, 2), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := back.LoadCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
+	back := reloaded(t, tr, cfg, opts)
 	a, _ := tr.Model(net.Metadata{})
 	b, _ := back.Model(net.Metadata{})
 	for name, w := range weightsOf(a) {

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/konanezero/konane/mcts"
@@ -91,4 +92,22 @@ func evaluate(t *testing.T, m *net.Model, ps []rules.Position) []mcts.Prediction
 		t.Fatal(err)
 	}
 	return preds
+}
+
+// reloaded is a new trainer of cfg (other initial weights) that has loaded
+// tr's checkpoint, saved to a temporary file.
+func reloaded(t *testing.T, tr *Trainer, cfg net.Config, opts net.TrainOptions) *Trainer {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
+	if err := tr.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := New(mustModel(t, cfg, 2), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.LoadCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/konanezero/konane/net"
@@ -79,17 +78,7 @@ func TestSoftPolicyTraining(t *testing.T) {
 	if !(last.SoftPolicy < first.SoftPolicy) {
 		t.Errorf("soft policy loss %v after 60 steps, from %v", last.SoftPolicy, first.SoftPolicy)
 	}
-	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	back, err := New(mustModel(t, cfg, 2), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := back.LoadCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
+	back := reloaded(t, tr, cfg, opts)
 	a, b := weightsOf(mustSnapshot(t, tr)), weightsOf(mustSnapshot(t, back))
 	for _, name := range []string{"softpolicy.w", "softpolicy.b"} {
 		if len(a[name]) == 0 || len(a[name]) != len(b[name]) {
