@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/konanezero/konane/net"
+	"github.com/konanezero/konane/net/internal/nettestutil"
 	"github.com/konanezero/konane/rules"
 )
 
@@ -201,9 +202,8 @@ func TestSoftPolicyLossByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go e.Run(ctx)
+	nettestutil.Run(t, e.Run)
+	ctx := context.Background()
 	var ps []rules.Position
 	for _, s := range batch {
 		ps = append(ps, s.Position)
