@@ -159,8 +159,10 @@ func rawFile(header string, n int) []byte {
 	return append(append(b, header...), make([]byte, n)...)
 }
 
-// roundTrip fails the test unless m survives MarshalBinary and Decode.
-func roundTrip(t *testing.T, m *Model) {
+// roundTrip fails the test unless m survives MarshalBinary and Decode
+// (its config, metadata and every weight bit for bit), and returns the
+// decoded model.
+func roundTrip(t *testing.T, m *Model) *Model {
 	b, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +181,7 @@ func roundTrip(t *testing.T, m *Model) {
 			}
 		}
 	}
+	return back
 }
 
 // FuzzDecode: no input makes the model reader panic or allocate for what

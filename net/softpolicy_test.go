@@ -40,28 +40,7 @@ func TestSoftPolicyRoundTrip(t *testing.T) {
 		t.Fatalf("soft policy head %v %v, the policy's %v %v", shapes["softpolicy.w"], shapes["softpolicy.b"], shapes["policy.conv2.w"], shapes["policy.conv2.b"])
 	}
 	m := perturbed(mustModel(t, cfg, 3), 0.05, 2)
-	path := filepath.Join(t.TempDir(), "soft.safetensors")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	l, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !l.Config().SoftPolicy {
-		t.Fatal("loaded without the soft policy head")
-	}
-	for _, p := range cfg.Params() {
-		a, b := m.weights[p.Name], l.weights[p.Name]
-		if len(a) != len(b) {
-			t.Fatalf("%s: %d values saved, %d loaded", p.Name, len(a), len(b))
-		}
-		for i := range a {
-			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-				t.Fatalf("%s[%d]: saved %v, loaded %v", p.Name, i, a[i], b[i])
-			}
-		}
-	}
+	l := roundTrip(t, m) // the head saved and read back, bit for bit
 	plain, err := m.WithTrainingHeads(0, false, 9)
 	if err != nil {
 		t.Fatal(err)
@@ -85,14 +64,7 @@ func TestSoftPolicyMultiBoard(t *testing.T) {
 	cfg := multiConfig()
 	cfg.SoftPolicy = true
 	m := perturbed(mustModel(t, cfg, 5), 0.05, 6)
-	path := filepath.Join(t.TempDir(), "multi.safetensors")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	l, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := roundTrip(t, m)
 	plain, err := m.WithTrainingHeads(cfg.Aux, false, 1)
 	if err != nil {
 		t.Fatal(err)
