@@ -21,6 +21,26 @@ type TrainOptions struct {
 	// from a generator seeded with Seed.
 	Augment bool
 	Seed    uint64
+	// SoftPolicyWeight is the weight of the soft policy head's loss
+	// (Config.SoftPolicy) beside the policy's, which counts 1. 0 stands
+	// for DefaultSoftPolicyWeight, so options saved before the field
+	// existed, and runs that never set it, train and save as they did.
+	SoftPolicyWeight float64 `json:",omitempty"`
+}
+
+// DefaultSoftPolicyWeight is KataGo's weight of the soft policy loss
+// (-soft-policy-weight-scale 8 in its training scripts): once the head
+// has learnt the soft target, its loss is small and nearly flat, and 8
+// gives it a gradient comparable to the policy's.
+const DefaultSoftPolicyWeight = 8
+
+// SoftPolicyScale returns the weight of the soft policy loss in force:
+// SoftPolicyWeight, or DefaultSoftPolicyWeight when it is 0.
+func (o TrainOptions) SoftPolicyScale() float64 {
+	if o.SoftPolicyWeight == 0 {
+		return DefaultSoftPolicyWeight
+	}
+	return o.SoftPolicyWeight
 }
 
 // DefaultTrainOptions returns the options used by self-play training.
@@ -41,6 +61,8 @@ func (o TrainOptions) Validate() error {
 		return fmt.Errorf("net: weight decay %v outside [0, 1)", o.WeightDecay)
 	case o.WarmupSteps < 0:
 		return fmt.Errorf("net: negative warm-up %d", o.WarmupSteps)
+	case !(o.SoftPolicyWeight >= 0 && o.SoftPolicyWeight <= 100):
+		return fmt.Errorf("net: soft policy weight %v outside 0..100", o.SoftPolicyWeight)
 	case len(o.DecaySteps) > 0 && !(o.DecayFactor > 0 && o.DecayFactor <= 1):
 		return fmt.Errorf("net: decay factor %v outside (0, 1]", o.DecayFactor)
 	}

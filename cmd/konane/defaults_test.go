@@ -79,7 +79,9 @@ func TestExplicitFlagsConflict(t *testing.T) {
 	dir := t.TempDir()
 	checkErrors(t, []errCase{
 		{[]string{"train", "--run", dir, "--size", "6", "--sims", "8", "--fast-sims", "16"}, "train: --fast-sims 16 is more than --sims 8"},
-		{[]string{"train", "--run", dir, "--gate-sims", "8"}, "--gate-sims applies to the gate: give --gate-games too"},
+		{[]string{"train", "--run", dir, "--gate-sims", "8"}, "--gate-sims needs --gate-games: give it too"},
+		{[]string{"train", "--run", dir, "--soft-policy-weight", "1"}, "--soft-policy-weight needs --soft-policy: give it too"},
+		{[]string{"train", "--run", dir, "--soft-policy", "--soft-policy-weight", "101"}, "--soft-policy-weight 101: want 0..100"},
 		{[]string{"train", "--run", dir, "--solver", "off", "--solve-nodes", "100"}, "--solve-nodes applies to the solver, which --solver off turns off"},
 		{[]string{"play", "--level", "hard", "--sims", "100"}, "play: --sims 100 and --level hard both set the simulations per move"},
 		{[]string{"gtp", "--level", "easy", "--sims", "10"}, "gtp: --sims 10 and --level easy both set"},

@@ -134,6 +134,8 @@ var trainSettings = []trainSetting{
 		help: "auxiliary heads trained beside the policy and the value: none, ownership (which squares hold a stone at the game's end), moves-left (plies until the end), or both, comma-separated"},
 	{flag: "soft-policy", field: func(c *selfplay.Config) any { return &c.Net.SoftPolicy }, resume: keep,
 		help: "train KataGo's soft policy head beside the policy: a second policy output on the search's target raised to the power 1/4 (training only; play reads the policy alone)"},
+	{flag: "soft-policy-weight", field: func(c *selfplay.Config) any { return &c.Train.SoftPolicyWeight }, resume: keep, needs: "soft-policy", min: 0, max: 100, want: "0..100",
+		help: "weight of the soft policy head's loss beside the policy's 1 (0: KataGo's 8)"},
 	{flag: "surprise-weighting", field: func(c *selfplay.Config) any { return &c.SurpriseWeighting }, resume: keep,
 		help: "KataGo's policy surprise weighting: each game shares out its weight among its searched positions, half evenly, half in proportion to how much the search's policy surprised the network (KL of the target from the priors), and training draws samples by weight"},
 	{flag: "backend", field: func(c *selfplay.Config) any { return &c.Backend }, resume: keep,
@@ -263,7 +265,7 @@ func (f *trainFlags) given(fs *flag.FlagSet) (map[string]bool, error) {
 	}
 	for _, s := range trainSettings {
 		if s.needs != "" && set[s.flag] && !set[s.needs] {
-			return nil, usageError("train", "--%s applies to the gate: give --%s too", s.flag, s.needs)
+			return nil, usageError("train", "--%s needs --%s: give it too", s.flag, s.needs)
 		}
 	}
 	return set, nil

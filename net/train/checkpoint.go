@@ -86,6 +86,10 @@ func (t *Trainer) restore(c *net.Checkpoint) error {
 	if c.Options.Batch != t.opts.Batch {
 		return fmt.Errorf("%w: the checkpoint trains batches of %d, the trainer %d", net.ErrFormat, c.Options.Batch, t.opts.Batch)
 	}
+	if t.cfg.SoftPolicy && c.Options.SoftPolicyScale() != t.opts.SoftPolicyScale() {
+		// The graphs are built with the trainer's weight.
+		return fmt.Errorf("%w: the checkpoint weighs the soft policy loss %v, the trainer %v", net.ErrFormat, c.Options.SoftPolicyScale(), t.opts.SoftPolicyScale())
+	}
 	pcg := new(rand.PCG)
 	if err := pcg.UnmarshalBinary(c.RNG); err != nil {
 		return fmt.Errorf("%w: train_rng: %v", net.ErrFormat, err)

@@ -34,14 +34,16 @@ var buildMu sync.Mutex
 // and the machine that runs it. A graph belongs to one goroutine at a
 // time. (Inference does not use Gorgonia: see forward.)
 type graph struct {
-	cfg    net.Config
-	shape  int // the board's shape code (Position.Size)
-	batch  int
-	dtype  tensor.Dtype
-	g      *G.ExprGraph
-	vm     G.VM
-	params []*G.Node // in cfg.Params() order
-	specs  []net.Param
+	cfg   net.Config
+	shape int // the board's shape code (Position.Size)
+	batch int
+	dtype tensor.Dtype
+	// softWeight is the soft policy loss's weight (buildGraph's).
+	softWeight float64
+	g          *G.ExprGraph
+	vm         G.VM
+	params     []*G.Node // in cfg.Params() order
+	specs      []net.Param
 
 	x      *G.Node // (batch·W·H, net.Encoding().Planes()): see encodeRows
 	logits *G.Node // (batch, slots): see net.Config.Slots
@@ -74,12 +76,6 @@ type graph struct {
 const (
 	ownershipLossWeight = 0.5
 	movesLeftLossWeight = 0.5
-	// softPolicyLossWeight is KataGo's: its soft policy loss counts 8
-	// times the policy's, since once the head has learnt the soft target
-	// gives much smaller gradients (KataGo's docs/KataGoMethods.md,
-	// "Auxiliary Soft Policy Target"; -soft-policy-weight-scale 8 in its
-	// python/train.py).
-	softPolicyLossWeight = 8
 )
 
 // outputs holds a graph's outputs after a run: copies taken by Read
@@ -102,8 +98,10 @@ type outputs struct {
 // that the graphs of several boards built from the same slices share
 // their weights). It takes targets and a mask and computes the loss and
 // the gradient of every learnt tensor. dtype is Float32 except in the
-// numerical gradient test, which uses Float64.
-func buildGraph(cfg net.Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, share bool) (gr *graph, err error) {
+// numerical gradient test, which uses Float64. softWeight is the soft
+// policy loss's weight (net.TrainOptions.SoftPolicyScale), read only when
+// cfg.SoftPolicy.
+func buildGraph(cfg net.Config, shape, batch int, weights map[string][]float32, dtype tensor.Dtype, share bool, softWeight float64) (gr *graph, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	// Gorgonia's graph constructors report shape and type errors by
@@ -118,7 +116,7 @@ func buildGraph(cfg net.Config, shape, batch int, weights map[string][]float32, 
 	if !cfg.Plays(shape) {
 		return nil, fmt.Errorf("train: the %s network cannot play the board of shape %d", cfg.Arch(), shape)
 	}
-	gr = &graph{cfg: cfg, shape: shape, batch: batch, dtype: dtype, g: G.NewGraph(), specs: cfg.Params(), out: new(outputs)}
+	gr = &graph{cfg: cfg, shape: shape, batch: batch, dtype: dtype, softWeight: softWeight, g: G.NewGraph(), specs: cfg.Params(), out: new(outputs)}
 	g := gr.g
 	p := make(map[string]*G.Node)
 	for _, s := range gr.specs {
@@ -211,7 +209,7 @@ func (gr *graph) addTraining(p map[string]*G.Node, h, pol, pooled *G.Node, nn in
 		z := linear(pol, p["softpolicy.w"], linearSpec{trans: true, bias: p["softpolicy.b"], perPosition: nn,
 			shape: tensor.Shape{batch, cfg.Slots(shape)}}) // the main policy's layout
 		gr.targetSoftPolicy = input(g, dtype, "target_softpolicy", batch, cfg.Slots(shape))
-		l := policyLoss("softpolicyloss", z, gr.mask, gr.targetSoftPolicy, softPolicyLossWeight)
+		l := policyLoss("softpolicyloss", z, gr.mask, gr.targetSoftPolicy, gr.softWeight)
 		gr.softPolicyLoss = l.Op().(*policyLossOp)
 		gr.cost = G.Must(G.Add(gr.cost, l))
 	}

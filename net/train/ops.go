@@ -680,7 +680,7 @@ func (o *tanhGradOp) Do(vs ...G.Value) (G.Value, error) {
 // softmax of logits+mask (the mask holds 0 for legal actions and
 // maskedLogit for the others), computed in float64 per row with the row's
 // own maximum subtracted. The policy's coef is 1, the soft policy's
-// softPolicyLossWeight.
+// net.TrainOptions.SoftPolicyScale().
 type policyLossOp struct {
 	opBase
 	coef float64

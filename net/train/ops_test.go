@@ -26,7 +26,7 @@ func TestGradientFloat32MatchesFloat64(t *testing.T) {
 		prev := runtime.GOMAXPROCS(procs)
 		grads := map[tensor.Dtype][][]float64{}
 		for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
-			gr, err := buildGraph(cfg, cfg.Size, len(batch), weightsOf(m), dt, false)
+			gr, err := buildGraph(cfg, cfg.Size, len(batch), weightsOf(m), dt, false, net.DefaultSoftPolicyWeight)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/konanezero/konane/net"
@@ -173,7 +174,8 @@ func TestSoftPolicyKL(t *testing.T) {
 	}
 }
 
-// TestSoftPolicyLossByHand: the soft policy loss term is 8 times the
+// TestSoftPolicyLossByHand: the soft policy loss term is the weight
+// (net.TrainOptions.SoftPolicyWeight, KataGo's 8 by default) times the
 // soft head's mean cross-entropy against the soft targets over the rows
 // with a policy target, computed here by hand. The soft head is given the
 // policy head's last weights, so that its softmax is the policy the
@@ -238,17 +240,70 @@ func TestSoftPolicyLossByHand(t *testing.T) {
 	}
 	xent /= float64(rows)
 	softXent /= float64(rows)
-	opts := net.DefaultTrainOptions()
-	opts.Batch, opts.WarmupSteps, opts.Augment = 4, 0, false
-	tr, err := New(m, opts)
-	if err != nil {
-		t.Fatal(err)
+	// The weight given (0 stands for KataGo's 8) scales the soft term.
+	for _, c := range []struct{ given, want float64 }{{0, 8}, {1, 1}, {2.5, 2.5}} {
+		opts := net.DefaultTrainOptions()
+		opts.Batch, opts.WarmupSteps, opts.Augment, opts.SoftPolicyWeight = 4, 0, false, c.given
+		tr, err := New(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := tr.Step(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(l.Policy-xent) > 1e-4*xent || math.Abs(l.SoftPolicy-c.want*softXent) > 1e-4*c.want*softXent {
+			t.Errorf("weight %v: policy loss %v, soft policy loss %v; by hand %v and %v × %v", c.given, l.Policy, l.SoftPolicy, xent, c.want, softXent)
+		}
+		if kl := l.SoftPolicyKL; math.IsNaN(kl) || kl < -1e-4 {
+			t.Errorf("weight %v: soft policy KL %v, want ≥ 0 (the weight divided out)", c.given, kl)
+		}
 	}
-	l, err := tr.Step(batch)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestSoftPolicyWeightResume: a checkpoint restores only into a trainer
+// that weighs the soft policy loss alike (0 and 8 are the same weight),
+// and the restored options keep the checkpoint's weight.
+func TestSoftPolicyWeightResume(t *testing.T) {
+	cfg := tinyConfig(5)
+	cfg.SoftPolicy = true
+	m := mustModel(t, cfg, 3)
+	trainer := func(weight float64) *Trainer {
+		opts := net.DefaultTrainOptions()
+		opts.Batch, opts.SoftPolicyWeight = 4, weight
+		tr, err := New(m, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
 	}
-	if math.Abs(l.Policy-xent) > 1e-4*xent || math.Abs(l.SoftPolicy-8*softXent) > 1e-4*8*softXent {
-		t.Errorf("policy loss %v, soft policy loss %v; by hand %v and 8 × %v", l.Policy, l.SoftPolicy, xent, softXent)
+	save := func(weight float64) []byte {
+		tr := trainer(weight)
+		if _, err := tr.Step(randomSamples(5, 4, 9)); err != nil {
+			t.Fatal(err)
+		}
+		data, err := tr.MarshalCheckpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, c := range []struct {
+		saved, resumed float64
+		ok             bool
+	}{{1, 1, true}, {0, 8, true}, {8, 0, true}, {1, 0, false}, {0, 2, false}} {
+		tr := trainer(c.resumed)
+		err := tr.RestoreCheckpoint(save(c.saved), "ckpt")
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("weight %v resumed with %v: %v", c.saved, c.resumed, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "soft policy loss")):
+			t.Errorf("weight %v resumed with %v: error %v, want one naming the soft policy loss", c.saved, c.resumed, err)
+		case c.ok && tr.Options().SoftPolicyScale() != c.resumed && !(c.resumed == 0 && tr.Options().SoftPolicyScale() == 8):
+			t.Errorf("weight %v resumed with %v: options weigh it %v", c.saved, c.resumed, tr.Options().SoftPolicyScale())
+		}
+	}
+	if err := (net.TrainOptions{Batch: 4, LR: 0.1, SoftPolicyWeight: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "soft policy weight") {
+		t.Errorf("a negative soft policy weight: %v", err)
 	}
 }

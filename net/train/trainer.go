@@ -70,7 +70,7 @@ func (t *Trainer) graph(shape int) (*graph, error) {
 	if gr, ok := t.graphs[shape]; ok {
 		return gr, nil
 	}
-	gr, err := buildGraph(t.cfg, shape, t.opts.Batch, t.weights, tensor.Float32, true)
+	gr, err := buildGraph(t.cfg, shape, t.opts.Batch, t.weights, tensor.Float32, true, t.opts.SoftPolicyScale())
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (t *Trainer) Step(batch []net.Sample) (net.Losses, error) {
 	}
 	if t.gr.softPolicyLoss != nil {
 		l.SoftPolicy = t.gr.softPolicyLoss.last
-		l.SoftPolicyKL = l.SoftPolicy/softPolicyLossWeight - meanEntropy(data32(t.gr.targetSoftPolicy), slots)
+		l.SoftPolicyKL = l.SoftPolicy/t.opts.SoftPolicyScale() - meanEntropy(data32(t.gr.targetSoftPolicy), slots)
 	}
 	if sum := l.Policy + l.Value + l.Ownership + l.MovesLeft + l.SoftPolicy; math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return l, errors.New("train: training step: the loss is not finite (learning rate too high?)")

@@ -121,7 +121,7 @@ func gradientCheck(t *testing.T, cfg net.Config, shape int, batch []net.Sample, 
 	kinks := 0
 	for seed := uint64(0); seed < draws; seed++ {
 		m := perturbed(mustModel(t, cfg, 1), 0.3, 2+seed)
-		gr, err := buildGraph(cfg, shape, len(batch), weightsOf(m), tensor.Float64, false)
+		gr, err := buildGraph(cfg, shape, len(batch), weightsOf(m), tensor.Float64, false, net.DefaultSoftPolicyWeight)
 		if err != nil {
 			t.Fatal(err)
 		}
