@@ -162,6 +162,13 @@ type Config struct {
 	CacheSize   int           `json:"cache_size"` // evaluator position cache entries
 	Generations int           `json:"generations"`
 	Duration    time.Duration `json:"duration"` // stop after this wall time (0: no limit)
+	// CPUBudget stops the run at the first generation after which the
+	// CPU time of the run's own generations, all its sessions together
+	// (runfiles.Metrics.CPUSecs summed over metrics.csv), is at least
+	// this; a run already there stops before playing (0: no limit). With
+	// outside workers (TrainFromWorkers) it counts the trainer's CPU
+	// alone, since that is all metrics.csv records.
+	CPUBudget time.Duration `json:"cpu_budget,omitempty"`
 	// Init is a model file whose weights a new run starts from instead
 	// of random ones (its architecture must be Net, or Net with fewer
 	// residual blocks: see InitModel); a run that has
@@ -221,6 +228,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: cache size %d: want ≥ 0 (0: no cache)", c.CacheSize)
 	case c.Generations < 0 || c.Duration < 0:
 		return errors.New("selfplay: generations and duration must not be negative")
+	case c.CPUBudget < 0:
+		return fmt.Errorf("selfplay: CPU budget %v: want ≥ 0 (0: no limit)", c.CPUBudget)
 	case c.RunID != "" && !runfiles.ValidRunID(c.RunID):
 		return fmt.Errorf("selfplay: run_id %q: not a run identity (32 hex digits)", c.RunID)
 	case c.Backend != "" && c.Backend != net.BackendFloat32 && c.Backend != net.BackendBF16:
@@ -251,7 +260,7 @@ func (c Config) Validate() error {
 
 // identity is the part of a config that a resumed run must keep.
 func (c Config) identity() Config {
-	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration = 0, 0, 0, 0, 0
+	c.Parallel, c.EvalBatch, c.CacheSize, c.Generations, c.Duration, c.CPUBudget = 0, 0, 0, 0, 0, 0
 	c.Init, c.InitModel = "", nil
 	c.Games = "" // checked on its own (ModeError)
 	c.RunID = "" // not a setting; checked on its own

@@ -155,6 +155,10 @@ func (l *loop) run(ctx context.Context, src gameSource) error {
 			l.logf("stopping: time limit %v reached", cfg.Duration)
 			return nil
 		}
+		if used := l.cpuUsed(); cfg.CPUBudget > 0 && used >= cfg.CPUBudget {
+			l.logf("stopping: CPU budget %v reached: generations 1..%d used %v of CPU", cfg.CPUBudget, gen-1, roundDuration(used))
+			return nil
+		}
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -174,6 +178,24 @@ func (l *loop) run(ctx context.Context, src gameSource) error {
 			l.hooks.Generation(m)
 		}
 	}
+}
+
+// cpuUsed returns the CPU time of the run's generations so far, all
+// sessions together (Config.CPUBudget).
+func (l *loop) cpuUsed() time.Duration {
+	var secs float64
+	for _, m := range l.all {
+		secs += m.CPUSecs
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// roundDuration rounds d to the second, or to the millisecond below one.
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
 
 // generation does generation gen and commits it.

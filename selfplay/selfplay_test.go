@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/konanezero/konane/net/train"
 	"github.com/konanezero/konane/runfiles"
@@ -568,5 +569,46 @@ func TestPlayGameRandomPlies(t *testing.T) {
 	}
 	if len(lengths) < 3 {
 		t.Fatalf("random openings of only %d distinct lengths in 12 games", len(lengths))
+	}
+}
+
+// TestCPUBudget: a run stops at the first generation after which its
+// generations' CPU time, all sessions together, reaches Config.CPUBudget;
+// a resumption already past it stops before playing, and one without the
+// budget goes on.
+func TestCPUBudget(t *testing.T) {
+	dir := t.TempDir()
+	run := func(budget time.Duration, gens int) (played int, log string) {
+		t.Helper()
+		cfg := tinyConfig()
+		cfg.CPUBudget, cfg.Generations = budget, gens
+		var b strings.Builder
+		hooks := Hooks{Generation: func(m runfiles.Metrics) {
+			if m.CPUSecs <= 0 {
+				t.Errorf("generation %d: cpu_secs %v", m.Generation, m.CPUSecs)
+			}
+			played++
+		}}
+		logf := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+		if err := Run(context.Background(), dir, cfg, train.New, hooks, logf); err != nil {
+			t.Fatal(err)
+		}
+		return played, b.String()
+	}
+	// Every generation uses some CPU, so a budget of 1ns ends the run
+	// after its first generation.
+	if n, log := run(time.Nanosecond, 3); n != 1 || !strings.Contains(log, "stopping: CPU budget 1ns reached: generations 1..1 used") {
+		t.Errorf("a new run with a budget of 1ns played %d generations, want 1; log:\n%s", n, log)
+	}
+	if n, log := run(time.Nanosecond, 3); n != 0 || !strings.Contains(log, "stopping: CPU budget 1ns reached: generations 1..1 used") {
+		t.Errorf("a resumption past its budget played %d generations, want 0; log:\n%s", n, log)
+	}
+	if n, _ := run(time.Hour, 2); n != 1 {
+		t.Errorf("a resumption with an hour's budget and --generations 2 played %d generations, want 1", n)
+	}
+	cfg := tinyConfig()
+	cfg.CPUBudget = -time.Second
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "CPU budget -1s: want ≥ 0") {
+		t.Errorf("a negative budget: %v", err)
 	}
 }

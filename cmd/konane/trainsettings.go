@@ -92,6 +92,8 @@ var trainSettings = []trainSetting{
 		help: "stop after this many generations in all (0: no limit)"},
 	{flag: "time", field: func(c *selfplay.Config) any { return &c.Duration }, resume: session,
 		help: "stop after this much wall time in this session (0: no limit)"},
+	{flag: "cpu-budget", field: func(c *selfplay.Config) any { return &c.CPUBudget }, resume: session,
+		help: "stop at the first generation after which the run's own CPU time, all its sessions together (metrics.csv's cpu_secs), is at least this, e.g. 12h (0: no limit); with outside workers, the trainer's CPU alone"},
 	{flag: "games-per-gen", field: func(c *selfplay.Config) any { return &c.GamesPerGen }, resume: keep,
 		help: "self-play games per generation (fed by workers: at least this many, every new game it finds)"},
 	{flag: "workers", field: func(c *selfplay.Config) any { return &c.Parallel }, resume: mayChange,
