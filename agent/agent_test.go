@@ -118,7 +118,7 @@ func TestEngines(t *testing.T) {
 			t.Errorf("Get(%d): %v", n, err)
 		case agent.Perfect(n) && e.Model() != nil:
 			t.Errorf("Get(%d): a model, want the exact solver", n)
-		case !agent.Perfect(n) && (e.Model() == nil || e.Model().Config().Size != n || !slices.Contains(models.Shipped().Sizes(), n)):
+		case !agent.Perfect(n) && (e.Model() == nil || e.Model().Shape() != n || !slices.Contains(models.Shipped().Sizes(), n)):
 			t.Errorf("Get(%d): no shipped model", n)
 		}
 	}
@@ -151,7 +151,7 @@ func TestEngines(t *testing.T) {
 	if _, err := agent.LoadModel(filepath.Join(t.TempDir(), "missing"), 0); err == nil {
 		t.Error("LoadModel of a missing file: no error")
 	}
-	if m, err := agent.LoadModel("", 7); err != nil || m.Config().Size != 7 {
+	if m, err := agent.LoadModel("", 7); err != nil || m.Shape() != 7 {
 		t.Errorf("LoadModel of the shipped 7x7 model: %v", err)
 	}
 	if _, err := agent.LoadModel("", 9); err == nil || !strings.Contains(err.Error(), "9x9") {

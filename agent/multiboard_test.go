@@ -229,20 +229,22 @@ func playerOn(t *testing.T, es *agent.Engines, name, want string, noted bool) {
 
 // TestEnginesOfTable: the engines of a table of networks play exactly
 // its boards (a start not listed is the classical engine's, as is a
-// board the multi-board file was trained on but that has no row), the
-// exact solver 4x4 and 5x5; a row on a solver's board is refused.
+// board the multi-board file was trained on but that has no row), a
+// single-board file its square, the exact solver 4x4 and 5x5; a row on
+// a solver's board is refused.
 func TestEnginesOfTable(t *testing.T) {
 	gap76, gap98 := rules.Board{W: 7, H: 6, Start: rules.Gap}, rules.Board{W: 9, H: 8, Start: rules.Gap}
 	multi := nettest.TinyMultiBoardModel(t, 1)
 	meta := multi.Meta()
 	meta.Boards = []rules.Board{rules.SquareBoard(6), gap76, gap98, {W: 11, H: 8, Start: rules.Gap}}
+	const single = "single.safetensors" // a single-board file, whatever its name
 	fsys := fstest.MapFS{
-		models.MultiFile:         {Data: nettest.ModelBytes(t, multi.WithMeta(meta))},
-		"konane-8x8.safetensors": {Data: nettest.ModelBytes(t, agenttest.TinyModel(t, 8))},
+		models.MultiFile: {Data: nettest.ModelBytes(t, multi.WithMeta(meta))},
+		single:           {Data: nettest.ModelBytes(t, agenttest.TinyModel(t, 8))},
 	}
 	rows := []models.Row{
 		{Board: rules.SquareBoard(6), File: models.MultiFile},
-		{Board: rules.SquareBoard(8), File: "konane-8x8.safetensors"},
+		{Board: rules.SquareBoard(8), File: single},
 		{Board: gap76, File: models.MultiFile},
 		{Board: gap98, File: models.MultiFile},
 	}

@@ -14,12 +14,12 @@ import (
 	"github.com/konanezero/konane/rules/rulestest"
 )
 
-// TestShippedEvaluationsGolden pins what every shipped model says, bit for
-// bit (the float32 bits of each value and prior), on positions of seeded
-// random games of its board: the multi-board network changed the action
-// space, the encoding and the graphs, and the shipped single-board files
-// must evaluate exactly as before (the golden file was written by the
-// code before that change).
+// TestShippedEvaluationsGolden pins what the shipped network says on
+// every square it plays, bit for bit (the float32 bits of each value and
+// prior), on positions of seeded random games of that board: a change to
+// the action space, the encoding or the graphs must leave the shipped
+// network's evaluations exactly as they were (the golden file changes
+// only with the shipped file, -update).
 func TestShippedEvaluationsGolden(t *testing.T) {
 	var b strings.Builder
 	for _, n := range Shipped().Sizes() {

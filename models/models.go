@@ -3,14 +3,15 @@
 // table of which shipped network plays which board.
 //
 // The files are models/*.safetensors (see README.md beside them for how
-// each was made): konane-NxN.safetensors, a network of the N×N board, and
-// konane-multi.safetensors, a multi-board network (net.Config.MultiBoard),
-// when one ships. The table (Shipped().Rows()) names, for every board a
-// shipped network plays, its file and the results file that justifies
-// the row; every other board is the exact solver's or the classical
-// engine's (package agent). The tests check that every row decodes and
-// plays its board, trained there, and that every embedded file has a
-// row.
+// each was made): konane-multi.safetensors, a multi-board network
+// (net.Config.MultiBoard), which today plays every board of the table,
+// and konane-NxN.safetensors, a network of the N×N board alone, when one
+// ships (none does today). The table (Shipped().Rows()) names, for
+// every board a shipped network plays, its file and the results file
+// that justifies the row; every other board is the exact solver's or
+// the classical engine's (package agent). The tests check that every row
+// decodes and plays its board, trained there, and that every embedded
+// file has a row.
 //
 // # Usage
 //
@@ -44,15 +45,16 @@ type Row struct {
 }
 
 // shippedRows is the table of the shipped networks: one row per board.
-// A square board's single-board file is konane-NxN.safetensors; a board
-// the multi-board file plays names konane-multi.safetensors, trained on
-// that board (its start too), and a square in its rows has no
-// single-board file beside it (TestShippedBoards). Boards not listed are
-// the exact solver's (up to 5x5) or the classical engine's.
+// A square board's single-board file, when one ships, is
+// konane-NxN.safetensors; a board the multi-board file plays names
+// konane-multi.safetensors, trained on that board (its start too), and a
+// square in its rows has no single-board file beside it
+// (TestShippedBoards). Boards not listed are the exact solver's (up to
+// 5x5) or the classical engine's.
 var shippedRows = []Row{
-	{rules.SquareBoard(6), "konane-6x6.safetensors", "docs/results/2026-12-02-strength-6x6.md"},
-	{rules.SquareBoard(7), "konane-7x7.safetensors", "docs/results/2026-12-02-recipe.md#7x7"},
-	{rules.SquareBoard(8), "konane-8x8.safetensors", "docs/results/2026-12-02-strength-8x8.md"},
+	{rules.SquareBoard(6), MultiFile, "docs/results/2026-12-07-multiboard.md#multi-7-at-its-1-2-and-3-cpu-hour-marks-the-squares-against-the-shipped-per-size-models"},
+	{rules.SquareBoard(7), MultiFile, "docs/results/2026-12-07-multiboard.md#multi-7-at-its-1-2-and-3-cpu-hour-marks-the-squares-against-the-shipped-per-size-models"},
+	{rules.SquareBoard(8), MultiFile, "docs/results/2026-12-07-multiboard.md#multi-7-at-its-1-2-and-3-cpu-hour-marks-the-squares-against-the-shipped-per-size-models"},
 	{rules.Board{W: 7, H: 6, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
 	{rules.Board{W: 9, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
 	{rules.Board{W: 11, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},

@@ -120,10 +120,10 @@ func TestSetMultiBoard(t *testing.T) {
 	gap := rules.Board{W: 9, H: 8, Start: rules.Gap}
 	multi := multiBoardFile(t, gap, rules.SquareBoard(6), rules.SquareBoard(7), rules.SquareBoard(8))
 	single := nettest.ModelBytes(t, nettest.TinyModel(t, 7, 1))
-	fsys := fstest.MapFS{MultiFile: {Data: multi}, "konane-7x7.safetensors": {Data: single}}
+	fsys := fstest.MapFS{MultiFile: {Data: multi}, fileName(7): {Data: single}}
 	rows := []Row{
 		{rules.SquareBoard(6), MultiFile, "x.md"},
-		{rules.SquareBoard(7), "konane-7x7.safetensors", "x.md"},
+		{rules.SquareBoard(7), fileName(7), "x.md"},
 		{gap, MultiFile, "x.md"},
 	}
 	if p := setProblems(fsys, rows); p != nil {
@@ -164,10 +164,10 @@ func TestSetMultiBoard(t *testing.T) {
 	}{
 		"untrained":  {[]Row{{rules.Board{W: 7, H: 6, Start: rules.Gap}, MultiFile, "x.md"}}, "was not trained"},
 		"two rows":   {[]Row{{rules.SquareBoard(6), MultiFile, "x.md"}, {rules.SquareBoard(6), MultiFile, "x.md"}}, "two rows"},
-		"two files":  {[]Row{{rules.SquareBoard(7), MultiFile, "x.md"}, {gap, MultiFile, "x.md"}}, "both konane-multi.safetensors and konane-7x7.safetensors play it"},
-		"unused":     {[]Row{{rules.SquareBoard(7), "konane-7x7.safetensors", "x.md"}}, "no row names"},
-		"missing":    {[]Row{{rules.SquareBoard(8), "konane-8x8.safetensors", "x.md"}}, "file does not exist"},
-		"wrong size": {[]Row{{rules.SquareBoard(6), "konane-7x7.safetensors", "x.md"}}, "holds a 7x7 network"},
+		"two files":  {[]Row{{rules.SquareBoard(7), MultiFile, "x.md"}, {gap, MultiFile, "x.md"}}, "both " + MultiFile + " and " + fileName(7) + " play it"},
+		"unused":     {[]Row{{rules.SquareBoard(7), fileName(7), "x.md"}}, "no row names"},
+		"missing":    {[]Row{{rules.SquareBoard(8), fileName(8), "x.md"}}, "file does not exist"},
+		"wrong size": {[]Row{{rules.SquareBoard(6), fileName(7), "x.md"}}, "holds a 7x7 network"},
 	} {
 		if p := strings.Join(setProblems(fsys, tc.rows), "; "); !strings.Contains(p, tc.want) {
 			t.Errorf("%s: the checks said %q, want %q among them", name, p, tc.want)
