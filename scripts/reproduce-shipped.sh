@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Trains the hand-chained models exactly as they were made (same code,
-# same seed, same settings), then copies them into models/ for go:embed.
-# The 6x6 model shipped today is one of them; the 8x8 one is the model
-# shipped until 2026-12-02 (the 8x8 model shipped now comes from one run
-# of the defaults: scripts/train-default.sh 8).
+# same seed, same settings), and prints the last model's path and
+# metadata. The 6x6 one is the 6x6 model shipped until aa26e63 (since
+# then the multi-board model plays the squares: see models/README.md);
+# the 8x8 one is the model shipped until 2026-12-02 (the 8x8 model
+# shipped after it came from one run of the defaults:
+# scripts/train-default.sh 8).
 #
 #   scripts/reproduce-shipped.sh 8    # the former 8x8 model: two runs, 65 + 266 generations
 #   scripts/reproduce-shipped.sh 6    # the 6x6 model: five runs, 70 + 517 + 310 + 479 + 102 generations
@@ -69,5 +71,4 @@ case "$size" in
 	;;
 *) echo "usage: $0 8|6" >&2; exit 2 ;;
 esac
-cp "$model" "models/konane-${size}x${size}.safetensors"
-"$konane" model info "models/konane-${size}x${size}.safetensors"
+"$konane" model info "$model"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Trains a model from random weights with the defaults of `konane train`,
-# one run per board size, then copies its last model into models/ for
-# go:embed:
+# one run per board size, and prints its last model's path and metadata
+# (no single-board model ships since the multi-board one plays the
+# squares: see models/README.md):
 #
-#   scripts/train-default.sh 8    # runs/default-8x8, 719 generations (the shipped 8x8 model)
+#   scripts/train-default.sh 8    # runs/default-8x8, 719 generations (the 8x8 model shipped until aa26e63)
 #   scripts/train-default.sh 6    # runs/default-6x6, 1478 generations
 #   scripts/train-default.sh 7    # runs/default-7x7, 900 generations
 #
@@ -12,8 +13,8 @@
 # stages and child rescoring from a generation on, now the run's schedule
 # (see "konane help train"). 1478 generations are the length of the 6x6
 # chain; 900 on 7x7 go past the schedule's last stage (777) as far as the
-# 6x6 chain went past its own. The shipped 8x8 model is generation 719 of
-# this run (seed 1; 2.66 CPU-hours, made with the OpenBLAS build of
+# 6x6 chain went past its own. The 8x8 model shipped until aa26e63 is
+# generation 719 of this run (seed 1; 2.66 CPU-hours, made with the OpenBLAS build of
 # commit 793b8dd), the latest when it was judged clearly stronger than
 # the hand-chained model before it.
 #
@@ -41,5 +42,4 @@ BACKEND="${BACKEND:-openblas}" scripts/build.sh "$konane"
 run="runs/default-${size}x${size}"
 "$konane" train --run "$run" --size "$size" --seed 1 --generations "$generations" "$@"
 model="$run/models/$(cat "$run/models/latest")"
-cp "$model" "models/konane-${size}x${size}.safetensors"
-"$konane" model info "models/konane-${size}x${size}.safetensors"
+"$konane" model info "$model"

@@ -115,7 +115,7 @@ or, without installing it: go run -tags trainer ./cmd/konane train ...
 
 Example: konane train --run runs/6x6 --board 6 --time 30m
          konane train --run runs/multi --board 6x6,7x6,7x7,8x8 --seed 4301
-         konane train --run runs/8x8-b --init models/konane-8x8.safetensors --time 10h`
+         konane train --run runs/multi-b --board 6x6,7x6,7x7,8x8,9x8,11x8,15x12 --init models/konane-multi.safetensors --time 10h`
 
 func init() {
 	register(&command{
