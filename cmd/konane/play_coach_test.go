@@ -34,8 +34,8 @@ func drawnBoard(out string) string {
 func TestPlayCoach(t *testing.T) {
 	c := startConsole(t, "> ", "play", "--board", "6", "--color", "white", "--level", "hard", "--seed", "1")
 	c.next()
-	// Coach off: e4-c4 costs much (the coach says so below when on), but
-	// nothing is said.
+	// Coach off: nothing is said (the blunder below, with the coach off,
+	// draws no word either).
 	for _, m := range []string{"c4", "e4-c4"} {
 		if out := c.send(m); coachLine.MatchString(out) || !strings.Contains(out, "The computer") {
 			t.Fatalf("%s with the coach off answered:\n%s", m, out)
@@ -47,18 +47,16 @@ func TestPlayCoach(t *testing.T) {
 	if out := c.send("coach"); !strings.Contains(out, "the coach is on") {
 		t.Fatalf("coach answered:\n%s", out)
 	}
-	var before string
-	for _, m := range []string{"e2-c2", "d5-b5"} {
-		before = c.send(m)
-		if coachLine.MatchString(before) {
-			t.Fatalf("%s answered:\n%s", m, before)
-		}
+	// A good move draws no word.
+	before := c.send("d3-d5")
+	if coachLine.MatchString(before) {
+		t.Fatalf("d3-d5 answered:\n%s", before)
 	}
 	// The blunder.
-	out := c.send("f5-b5")
+	out := c.send("f3-b3")
 	got := coachLine.FindStringSubmatch(out)
 	if got == nil {
-		t.Fatalf("the blunder f5-b5 drew no word from the coach:\n%s", out)
+		t.Fatalf("the blunder f3-b3 drew no word from the coach:\n%s", out)
 	}
 	if i, j := strings.Index(out, got[0]), strings.Index(out, "The computer"); i < 0 || j < i {
 		t.Errorf("the coach's line comes after the computer's reply:\n%s", out)
@@ -67,7 +65,7 @@ func TestPlayCoach(t *testing.T) {
 		t.Errorf("the coach speaks of a drop from %d%% to %d%%, less than 10 points", from, to)
 	}
 	better := got[3]
-	// The exact solver agrees: f5-b5 loses, the better move wins.
+	// The exact solver agrees: f3-b3 loses, the better move wins.
 	path := filepath.Join(t.TempDir(), "game.txt")
 	if out := c.send("save " + path); !strings.Contains(out, "saved the game") {
 		t.Fatalf("save answered %q", out)
@@ -90,13 +88,13 @@ func TestPlayCoach(t *testing.T) {
 	for _, r := range results {
 		wins[r.Move.String()] = r.Wins
 	}
-	if rec.Moves[len(rec.Moves)-2].String() != "f5-b5" || wins["f5-b5"] || !wins[better] {
-		t.Errorf("the solver's verdicts: f5-b5 wins %v, %s wins %v (record %v)", wins["f5-b5"], better, wins[better], rec.MoveStrings())
+	if rec.Moves[len(rec.Moves)-2].String() != "f3-b3" || wins["f3-b3"] || !wins[better] {
+		t.Errorf("the solver's verdicts: f3-b3 wins %v, %s wins %v (record %v)", wins["f3-b3"], better, wins[better], rec.MoveStrings())
 	}
 	// undo returns to the position before the blunder.
 	out = c.send("undo")
-	if !strings.Contains(out, "took back f5-b5") || drawnBoard(out) != drawnBoard(before) || drawnBoard(out) == "" {
-		t.Errorf("undo answered:\n%s\nthe board before f5-b5:\n%s", out, before)
+	if !strings.Contains(out, "took back f3-b3") || drawnBoard(out) != drawnBoard(before) || drawnBoard(out) == "" {
+		t.Errorf("undo answered:\n%s\nthe board before f3-b3:\n%s", out, before)
 	}
 	// The better move draws no word.
 	if out := c.send(better); coachLine.MatchString(out) {
@@ -107,8 +105,8 @@ func TestPlayCoach(t *testing.T) {
 	if out := c.send("coach off"); !strings.Contains(out, "the coach is off") {
 		t.Fatalf("coach off answered:\n%s", out)
 	}
-	if out := c.send("f5-b5"); coachLine.MatchString(out) || !strings.Contains(out, "You (white) play f5-b5") {
-		t.Errorf("f5-b5 with the coach off answered:\n%s", out)
+	if out := c.send("f3-b3"); coachLine.MatchString(out) || !strings.Contains(out, "You (white) play f3-b3") {
+		t.Errorf("f3-b3 with the coach off answered:\n%s", out)
 	}
 	io.WriteString(c.in, "quit\n")
 	if err := c.finish(); err != nil {
