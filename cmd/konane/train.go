@@ -59,8 +59,9 @@ weights to start from.
 
 The learning rate and the children of rescoring (below) follow the
 run's schedule by generation (--schedule), fixed when the run is created
-and kept in config.json. The default is the recipe of the shipped models,
-whose runs were chained by hand with new rates (scripts/reproduce-shipped.sh):
+and kept in config.json. The default is the recipe of the per-size models
+shipped before the multi-board one, whose runs were chained by hand with
+new rates (scripts/reproduce-shipped.sh):
   6x6 and below: 1:lr=0.02;588:lr=0.002;898:lr=0.002,children=2;1377:lr=0.0005,children=2
   7x7 and 8x8:   1:lr=0.02;332:lr=0.002;777:lr=0.0005
 --schedule none, or --lr or --rescore-children on a new run without
