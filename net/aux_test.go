@@ -44,17 +44,18 @@ func TestAuxRoundTrip(t *testing.T) {
 }
 
 // TestAuxOldFiles: a file written without auxiliary heads (every file
-// before them, such as the shipped models, has no aux_heads metadata)
+// before them, such as the per-size models shipped at 7cecfee, kept in
+// testdata, has no aux_heads metadata)
 // loads as a network with none, and New draws the same weights for the
 // rest of the network whatever the heads.
 func TestAuxOldFiles(t *testing.T) {
 	for _, size := range []int{6, 8} {
-		m, err := Load(filepath.Join("..", "models", fmt.Sprintf("konane-%dx%d.safetensors", size, size)))
+		m, err := Load(filepath.Join("testdata", fmt.Sprintf("konane-%dx%d-7cecfee.safetensors", size, size)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Config().Aux != 0 {
-			t.Errorf("%dx%d shipped model: auxiliary heads %v, want none", size, size, m.Config().Aux)
+			t.Errorf("%dx%d model of 7cecfee: auxiliary heads %v, want none", size, size, m.Config().Aux)
 		}
 	}
 	cfg := tinyConfig(5)

@@ -109,17 +109,18 @@ func TestSoftPolicyMultiBoard(t *testing.T) {
 }
 
 // TestSoftPolicyOldFiles: files and config.json written before the head
-// (the shipped models, and every file of a network without it) read as
+// (the per-size models shipped at 7cecfee, kept in testdata, and every
+// file of a network without it) read as
 // networks without it, a network without it writes neither, and New
 // draws the same weights for the rest of the network with or without it.
 func TestSoftPolicyOldFiles(t *testing.T) {
 	for _, size := range []int{6, 8} {
-		m, err := Load(filepath.Join("..", "models", "konane-"+rules.SquareBoard(size).String()+".safetensors"))
+		m, err := Load(filepath.Join("testdata", "konane-"+rules.SquareBoard(size).String()+"-7cecfee.safetensors"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Config().SoftPolicy || strings.Contains(m.Config().Arch(), "-sp") {
-			t.Errorf("%dx%d shipped model: %s, soft policy %v", size, size, m.Config().Arch(), m.Config().SoftPolicy)
+			t.Errorf("%dx%d model of 7cecfee: %s, soft policy %v", size, size, m.Config().Arch(), m.Config().SoftPolicy)
 		}
 	}
 	for _, cfg := range []Config{tinyConfig(5), multiConfig()} {
