@@ -57,7 +57,7 @@ var shippedRows = []Row{
 	{rules.SquareBoard(8), MultiFile, "docs/results/2026-12-07-multiboard.md#multi-7-at-its-1-2-and-3-cpu-hour-marks-the-squares-against-the-shipped-per-size-models"},
 	{rules.Board{W: 7, H: 6, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#generation-1443-on-the-gap-boards-7x6-and-9x8-against-pvs-at-1-s"},
 	{rules.Board{W: 9, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#generation-1443-on-the-gap-boards-7x6-and-9x8-against-pvs-at-1-s"},
-	{rules.Board{W: 11, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
+	{rules.Board{W: 11, H: 8, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#11x8-and-15x12-so-far"},
 	{rules.Board{W: 15, H: 12, Start: rules.Gap}, MultiFile, "docs/results/2026-12-07-multiboard.md#shipped-generation-918-on-the-gap-boards"},
 }
 
